@@ -1,0 +1,171 @@
+import {
+  compareBreaches,
+  dataClassKey,
+  emailKey,
+  matchesBreachQuery,
+  type Breach,
+  type BreachQuery,
+  type ProblemFieldError,
+  type ResolutionRequest,
+  type UserBreach,
+} from '../../shared/api/index.ts';
+import { demoExposuresFor } from '../catalog/exposures.ts';
+import type { BreachStore, ResolutionChange } from '../store/BreachStore.ts';
+import { HttpProblem } from '../http/problems.ts';
+import type { AccountDirectory, MonitoredAccount } from './accounts.ts';
+
+export interface Caller {
+  sub: string;
+  email?: string | undefined;
+}
+
+/**
+ * The rules of the breach-alert contract, independent of HTTP: who the caller monitors, which
+ * breaches affect them, filters and order, and validated, all-or-nothing resolution updates.
+ */
+export class BreachAlertService {
+  readonly #store: BreachStore;
+  readonly #accounts: AccountDirectory;
+  readonly #now: () => Date;
+  #catalogCache: { revision: number; byId: Map<string, Breach> } | undefined;
+
+  constructor(store: BreachStore, accounts: AccountDirectory, now: () => Date = () => new Date()) {
+    this.#store = store;
+    this.#accounts = accounts;
+    this.#now = now;
+  }
+
+  /** `POST /user`: creates the monitoring user; `created` false when it existed. */
+  createUser(caller: Caller): { created: boolean; emails: string[] } {
+    const account = this.#activeAccount(caller);
+    const created = this.#store.createUser(caller.sub);
+    this.#exposures(account.emails);
+    return { created, emails: account.emails };
+  }
+
+  /**
+   * The caller's monitoring user, or 403: the account is gone at the identity provider, or
+   * `POST /user` was never called. Checked before the request body is even read.
+   */
+  requireMonitoringUser(caller: Caller): MonitoredAccount {
+    const account = this.#activeAccount(caller);
+    if (!this.#store.hasUser(caller.sub)) throw new HttpProblem(403, 'no monitoring user for this account: call POST /user first');
+    return account;
+  }
+
+  /** `GET /user/breaches`, filtered and in contract order. */
+  listBreaches(account: MonitoredAccount, query: BreachQuery): UserBreach[] {
+    return this.#userBreaches(account, this.#exposures(account.emails)).filter((item) => matchesBreachQuery(item, query)).sort((a, b) => compareBreaches(a.breach, b.breach));
+  }
+
+  /** `POST /user/breaches/resolutions`: validates everything first, then applies it in one transaction. */
+  applyResolutions(account: MonitoredAccount, items: ResolutionRequest): void {
+    if (items.length === 0) return;
+    const exposures = this.#exposures(account.emails);
+    const invalid: ProblemFieldError[] = [];
+    const missing: ProblemFieldError[] = [];
+    const changes: ResolutionChange[] = [];
+
+    items.forEach((item, index) => {
+      const breach = this.#catalog().get(item.breachId);
+      if (!breach) {
+        missing.push({ pointer: `/${index}/breachId`, message: `breach "${item.breachId}" not found` });
+        return;
+      }
+      const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
+      const classes: string[] = [];
+      item.dataClasses.forEach((name, classIndex) => {
+        const own = spelling.get(dataClassKey(name));
+        if (own === undefined) invalid.push({ pointer: `/${index}/dataClasses/${classIndex}`, message: `breach "${breach.id}" has no data class "${name}"` });
+        else if (!classes.includes(own)) classes.push(own);
+      });
+      const affected = account.emails.filter((email) => exposures.get(email)?.has(breach.id));
+      let targets: string[];
+      if (item.emails) {
+        targets = [...new Set(item.emails.map(emailKey))];
+        targets.forEach((email) => {
+          if (!affected.includes(email)) {
+            const at = item.emails!.findIndex((given) => emailKey(given) === email);
+            missing.push({ pointer: `/${index}/emails/${at}`, message: `email not found for breach "${breach.id}"` });
+          }
+        });
+      } else {
+        targets = affected;
+        if (targets.length === 0) missing.push({ pointer: `/${index}/breachId`, message: `breach "${breach.id}" not found for any monitored email` });
+      }
+      for (const email of targets) for (const dataClass of classes) changes.push({ email, breachId: breach.id, dataClass, resolved: item.resolved });
+    });
+
+    if (invalid.length > 0) throw new HttpProblem(400, invalid.map((error) => error.message).join('; '), { errors: invalid });
+    if (missing.length > 0) throw new HttpProblem(404, missing.map((error) => error.message).join('; '), { errors: missing });
+    this.#store.applyResolutionChanges(changes, this.#nowMinute());
+  }
+
+  #activeAccount(caller: Caller): MonitoredAccount {
+    const account = this.#accounts.resolve(caller.sub, caller.email);
+    if (account.deleted) throw new HttpProblem(403, 'this account is disabled or no longer exists at the identity provider');
+    return account;
+  }
+
+  #userBreaches(account: MonitoredAccount, exposures: Map<string, Set<string>>): UserBreach[] {
+    const catalog = this.#catalog();
+    const byBreach = new Map<string, string[]>();
+    for (const [email, ids] of exposures) {
+      for (const id of ids) {
+        const emails = byBreach.get(id);
+        if (emails) emails.push(email);
+        else byBreach.set(id, [email]);
+      }
+    }
+    const resolved = new Map<string, Record<string, { resolvedAt: string }>>();
+    for (const row of this.#store.getResolutions(account.emails)) {
+      const key = row.breachId + '\u0000' + row.email;
+      let classes = resolved.get(key);
+      if (!classes) resolved.set(key, (classes = {}));
+      classes[row.dataClass] = { resolvedAt: row.resolvedAt };
+    }
+    const items: UserBreach[] = [];
+    for (const [id, emails] of byBreach) {
+      const breach: Breach | undefined = catalog.get(id);
+      if (!breach) continue; // an exposure to a breach the current catalog no longer has
+      emails.sort();
+      items.push({
+        breach,
+        breachedAccounts: emails.map((email) => ({ email, resolvedDataClasses: resolved.get(id + '\u0000' + email) ?? {} })),
+      });
+    }
+    return items;
+  }
+
+  /**
+   * Breach ids per monitored email. Demo data: an email seen for the first time gets its
+   * deterministic set of breaches, stored so later catalog changes do not move it.
+   */
+  #exposures(emails: readonly string[]): Map<string, Set<string>> {
+    const known = this.#store.getExposures(emails);
+    const result = new Map<string, Set<string>>();
+    for (const email of emails) {
+      let ids = known.get(email);
+      if (ids === undefined) {
+        ids = demoExposuresFor(email, [...this.#catalog().values()]);
+        this.#store.setExposures(email, ids);
+      }
+      result.set(email, new Set(ids));
+    }
+    return result;
+  }
+
+  /** The catalog by id, re-read only when the store has changed since. */
+  #catalog(): Map<string, Breach> {
+    const revision = this.#store.revision();
+    if (this.#catalogCache?.revision !== revision) {
+      this.#catalogCache = { revision, byId: new Map(this.#store.listBreaches().map((breach) => [breach.id, breach])) };
+    }
+    return this.#catalogCache.byId;
+  }
+
+  #nowMinute(): string {
+    const now = this.#now().getTime();
+    return new Date(now - (now % 60_000)).toISOString().slice(0, 16) + ':00Z';
+  }
+}

@@ -1,0 +1,30 @@
+import type { IncomingMessage } from 'node:http';
+import { InvalidTokenError, type AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
+import { HttpProblem } from '../http/problems.ts';
+import type { Caller } from './BreachAlertService.ts';
+
+const REALM = 'breach-alert';
+
+/** RFC 6750: a bearer token in the Authorization header, verified; otherwise 401 with a challenge. */
+export async function authenticate(req: IncomingMessage, verifier: AccessTokenVerifier): Promise<Caller> {
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
+  if (!header) {
+    throw new HttpProblem(401, 'a bearer token is required', { headers: { 'www-authenticate': `Bearer realm="${REALM}"` } });
+  }
+  if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');
+  try {
+    const claims = await verifier.verify(match[1]!);
+    return { sub: claims.sub, email: claims.email };
+  } catch (error) {
+    if (error instanceof InvalidTokenError) throw invalidToken(error.description);
+    throw error;
+  }
+}
+
+function invalidToken(description: string): HttpProblem {
+  const safe = description.replace(/["\\]/g, "'");
+  return new HttpProblem(401, `the access token is not valid: ${description}`, {
+    headers: { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${safe}"` },
+  });
+}

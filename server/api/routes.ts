@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { issuesToFieldErrors, Limits, parseBreachQuery, ResolutionRequest } from '../../shared/api/index.ts';
+import type { AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
+import { readJsonBody } from '../http/body.ts';
+import { HttpProblem } from '../http/problems.ts';
+import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
+import { authenticate } from './authenticate.ts';
+import type { BreachAlertService } from './BreachAlertService.ts';
+
+export const API_PREFIX = '/api/v1';
+
+/** Handles a request under `/api/v1`; returns false for paths it does not own. */
+export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier) {
+  return async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const path = url.pathname.slice(API_PREFIX.length);
+    switch (path) {
+      case '/user': {
+        allow(req, ['POST']);
+        const caller = await authenticate(req, verifier);
+        const { created, emails } = service.createUser(caller);
+        sendJson(res, created ? 201 : 202, { emails }, { 'cache-control': 'no-store' });
+        return true;
+      }
+      case '/user/breaches': {
+        allow(req, ['GET', 'HEAD']);
+        const account = service.requireMonitoringUser(await authenticate(req, verifier));
+        const parsed = parseBreachQuery(url.searchParams);
+        if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
+        const body = JSON.stringify(service.listBreaches(account, parsed.query));
+        sendCacheableJson(req, res, body, etagOf(body));
+        return true;
+      }
+      case '/user/breaches/resolutions': {
+        allow(req, ['POST']);
+        const account = service.requireMonitoringUser(await authenticate(req, verifier));
+        const raw = await readJsonBody(req, Limits.maxBodyBytes);
+        const parsed = ResolutionRequest.safeParse(raw);
+        if (!parsed.success) {
+          const errors = issuesToFieldErrors(parsed.error.issues);
+          throw new HttpProblem(400, errors.map((e) => `${e.pointer || 'body'}: ${e.message}`).join('; '), { errors });
+        }
+        service.applyResolutions(account, parsed.data);
+        res.writeHead(204, { 'cache-control': 'no-store' });
+        res.end();
+        return true;
+      }
+      default:
+        return false;
+    }
+  };
+}
+
+export function allow(req: IncomingMessage, methods: readonly string[]): void {
+  if (!methods.includes(req.method ?? '')) {
+    throw new HttpProblem(405, `${req.method} is not allowed here; use ${methods.join(' or ')}`, { headers: { allow: methods.join(', ') } });
+  }
+}

@@ -1,0 +1,167 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Breach } from '../shared/api/index.ts';
+import { AccountDirectory } from './api/accounts.ts';
+import { BreachAlertService } from './api/BreachAlertService.ts';
+import { API_PREFIX, createApiRoutes } from './api/routes.ts';
+import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
+import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
+import { loadHibpCatalogFile } from './catalog/hibp.ts';
+import { parseServiceConfig, type ServiceConfigInput } from './config.ts';
+import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
+import { HttpProblem, sendProblem } from './http/problems.ts';
+import { sendJson } from './http/respond.ts';
+import { createDevIdentityProvider, DEMO_USERS, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createLogger, type Logger } from './log.ts';
+import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
+import type { BreachStore } from './store/BreachStore.ts';
+import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
+
+export const IDENTITY_PREFIX = '/oidc';
+const DEMO_CATALOG = new URL('../resources/demo-catalog.json', import.meta.url);
+
+export interface RunningService {
+  /** Origin of the server, e.g. `http://127.0.0.1:6060`. */
+  url: string;
+  apiBaseUrl: string;
+  issuer: string;
+  audience: string;
+  dataDir: string;
+  demoUsers: readonly DemoUser[];
+  store: BreachStore;
+  /** Present when the development identity provider is mounted. */
+  identity: DevIdentityProvider | undefined;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the reference breach-alert service: API, development identity provider and, with
+ * `dev`, the development surface. Listens first so the issuer can carry the real port.
+ */
+export async function startService(input: ServiceConfigInput, options: { logger?: Logger } = {}): Promise<RunningService> {
+  const config = parseServiceConfig(input);
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+
+  const store = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
+  loadCatalog(store, config.catalogFile, logger);
+
+  const server = createServer();
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  let identity: DevIdentityProvider | undefined;
+  let verifier: AccessTokenVerifier;
+  try {
+    if (config.issuer) {
+      const jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
+      verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl });
+    } else {
+      identity = await createDevIdentityProvider({
+        issuer: url + IDENTITY_PREFIX,
+        audience: config.audience,
+        dataDir: config.dataDir,
+        logger,
+        users: DEMO_USERS,
+        isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+      });
+      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl: config.jwksUrl ?? identity.jwksUri });
+    }
+  } catch (error) {
+    server.close();
+    store.close();
+    throw error;
+  }
+
+  const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
+  const handleApi = createApiRoutes(service, verifier);
+  const devIdentity = identity;
+  const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o) }) : undefined;
+  const issuer = config.issuer ?? url + IDENTITY_PREFIX;
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.on('finish', () => {
+      logger.debug({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+    });
+    void route(req, res).catch((error: unknown) => {
+      if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, 'the service failed to answer; try again later'));
+    });
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://service.invalid');
+    const pathname = url.pathname;
+    if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
+      if (await handleApi(req, res, url)) return;
+    } else if (identity && (pathname === IDENTITY_PREFIX || pathname.startsWith(IDENTITY_PREFIX + '/'))) {
+      identity.handle(req, res);
+      return;
+    } else if (handleDev && pathname.startsWith(DEV_PREFIX + '/')) {
+      if (await handleDev(req, res, url)) return;
+    } else if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
+      sendJson(res, 200, { service: 'breach-alert', api: `${API_PREFIX}`, issuer, openapi: OPENAPI_PATH });
+      return;
+    } else if (pathname === OPENAPI_PATH && req.method === 'GET') {
+      const document = readOpenApiDocument();
+      res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(document) });
+      res.end(document);
+      return;
+    }
+    throw new HttpProblem(404, `nothing here: ${req.method} ${pathname}`);
+  }
+
+  logger.info({ url, issuer, dev: config.dev, breaches: store.catalogSize() }, 'breach-alert service listening');
+  return {
+    url,
+    apiBaseUrl: url + API_PREFIX,
+    issuer,
+    audience: config.audience,
+    dataDir: config.dataDir,
+    demoUsers: identity ? DEMO_USERS : [],
+    store,
+    identity,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await identity?.close();
+      store.close();
+    },
+  };
+}
+
+/** The catalog file, when given, is authoritative at every start; otherwise a new store gets the demo catalog. */
+function loadCatalog(store: BreachStore, catalogFile: string | undefined, logger: Logger): void {
+  if (catalogFile) {
+    const breaches = loadHibpCatalogFile(catalogFile);
+    store.replaceCatalog(breaches);
+    logger.info({ file: catalogFile, breaches: breaches.length }, 'catalog loaded');
+  } else if (store.catalogSize() === 0) {
+    const breaches = Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8')));
+    store.replaceCatalog(breaches);
+    logger.info({ breaches: breaches.length }, 'demo catalog loaded');
+  }
+}
+
+async function discoverJwksUri(issuer: string): Promise<string> {
+  const response = await fetch(issuer.replace(/\/$/, '') + '/.well-known/openid-configuration');
+  if (!response.ok) throw new Error(`OpenID discovery at ${issuer} answered ${response.status}`);
+  const document = (await response.json()) as { jwks_uri?: unknown };
+  if (typeof document.jwks_uri !== 'string') throw new Error(`OpenID discovery at ${issuer} has no jwks_uri`);
+  return document.jwks_uri;
+}

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { Breach, IsoDate, IsoDateTime, toMinutePrecision } from '../../shared/api/index.ts';
+import { compareIds, normalizeDataClasses } from './dataClasses.ts';
+
+/**
+ * One record of the Have I Been Pwned breach catalog (API v2/v3 field names). Loose, because
+ * HIBP adds fields over time (IsMalware, IsSubscriptionFree, ...) and a catalog a user brings
+ * should not be refused for them. The exclusion flags default to false because older
+ * snapshots predate some of them.
+ */
+export const HibpBreachRecord = z.looseObject({
+  Name: z.string().min(1),
+  Title: z.string().optional(),
+  Domain: z.string(),
+  BreachDate: IsoDate,
+  AddedDate: IsoDateTime,
+  ModifiedDate: IsoDateTime,
+  DataClasses: z.array(z.string().trim().min(1)),
+  IsSensitive: z.boolean(),
+  IsRetired: z.boolean().default(false),
+  IsFabricated: z.boolean().default(false),
+  IsSpamList: z.boolean().default(false),
+});
+export type HibpBreachRecord = z.infer<typeof HibpBreachRecord>;
+
+/** Why a valid record was left out of the catalog; the first matching reason counts. */
+export type HibpSkipReason = 'retired' | 'fabricated' | 'spamList';
+
+export interface HibpImport {
+  /** Kept breaches, ordered by id. */
+  breaches: Breach[];
+  /** Records in the file. */
+  total: number;
+  skipped: Record<HibpSkipReason, number>;
+}
+
+/** A catalog file that cannot be used; `index` and `field` locate the first bad record. */
+export class HibpCatalogError extends Error {
+  readonly index: number | undefined;
+  readonly field: string | undefined;
+
+  constructor(message: string, location: { index?: number; field?: string } = {}) {
+    super(message);
+    this.name = 'HibpCatalogError';
+    this.index = location.index;
+    this.field = location.field;
+  }
+}
+
+/** Reads and converts a HIBP catalog file; see {@link parseHibpCatalog}. */
+export function loadHibpCatalog(path: string): HibpImport {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new HibpCatalogError(`cannot read the HIBP catalog ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new HibpCatalogError(`the HIBP catalog ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  try {
+    return parseHibpCatalog(json);
+  } catch (error) {
+    if (error instanceof HibpCatalogError)
+      throw new HibpCatalogError(`${path}: ${error.message}`, { index: error.index, field: error.field });
+    throw error;
+  }
+}
+
+/**
+ * Validates every record (a skipped record must still be well-formed: a file with a broken
+ * record is a broken file) and converts the kept ones to {@link Breach}.
+ */
+export function parseHibpCatalog(json: unknown): HibpImport {
+  if (!Array.isArray(json)) throw new HibpCatalogError('a HIBP catalog must be a JSON array of breach records');
+  const skipped: Record<HibpSkipReason, number> = { retired: 0, fabricated: 0, spamList: 0 };
+  const breaches: Breach[] = [];
+  const firstIndexOfName = new Map<string, number>();
+  json.forEach((raw: unknown, index) => {
+    const parsed = HibpBreachRecord.safeParse(raw);
+    if (!parsed.success) throw recordError(index, raw, parsed.error.issues);
+    const record = parsed.data;
+    const earlier = firstIndexOfName.get(record.Name);
+    if (earlier !== undefined)
+      throw new HibpCatalogError(`record ${index} ("${record.Name}"), field "Name": duplicate of record ${earlier}; breach names must be unique`, {
+        index,
+        field: 'Name',
+      });
+    firstIndexOfName.set(record.Name, index);
+    const reason = skipReason(record);
+    if (reason) skipped[reason]++;
+    else breaches.push(hibpRecordToBreach(record));
+  });
+  breaches.sort((a, b) => compareIds(a.id, b.id));
+  return { breaches, total: json.length, skipped };
+}
+
+export function skipReason(record: HibpBreachRecord): HibpSkipReason | undefined {
+  if (record.IsRetired) return 'retired';
+  if (record.IsFabricated) return 'fabricated';
+  if (record.IsSpamList) return 'spamList';
+  return undefined;
+}
+
+export function hibpRecordToBreach(record: HibpBreachRecord): Breach {
+  const addedDate = toMinutePrecision(record.AddedDate);
+  const modifiedDate = toMinutePrecision(record.ModifiedDate);
+  return Breach.parse({
+    id: record.Name,
+    domain: record.Domain,
+    breachDate: record.BreachDate,
+    addedDate,
+    // The contract promises modifiedDate >= addedDate; a source that says otherwise has a
+    // clock or edit glitch, and "never changed since added" is the honest reading.
+    modifiedDate: Date.parse(modifiedDate) < Date.parse(addedDate) ? addedDate : modifiedDate,
+    dataClasses: normalizeDataClasses(record.DataClasses),
+    isSensitive: record.IsSensitive,
+  });
+}
+
+function recordError(index: number, raw: unknown, issues: readonly z.core.$ZodIssue[]): HibpCatalogError {
+  const first = issues[0];
+  const field = first ? formatPath(first.path) : '';
+  const name = isObject(raw) && typeof raw.Name === 'string' ? ` ("${raw.Name}")` : '';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''})` : '';
+  const where = field === '' ? `record ${index}${name}` : `record ${index}${name}, field "${field}"`;
+  return new HibpCatalogError(`${where}: ${first?.message ?? 'invalid record'}${more}`, { index, field: field || undefined });
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : (i > 0 ? '.' : '') + String(part))).join('');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}

@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { Breach, dataClassKey, emailKey, issuesToFieldErrors, toMinutePrecision } from '../../shared/api/index.ts';
+import { readJsonBody } from '../http/body.ts';
+import { HttpProblem } from '../http/problems.ts';
+import { isLoopback, sendJson } from '../http/respond.ts';
+import { allow } from '../api/routes.ts';
+import type { BreachStore } from '../store/BreachStore.ts';
+import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevTokenRequest } from './schemas.ts';
+
+export const DEV_PREFIX = '/__dev';
+
+export interface DevSurfaceDeps {
+  store: BreachStore;
+  mintAccessToken(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+}
+
+/**
+ * The development surface: only mounted with `--dev`, only answered from loopback (anything
+ * else gets the same 404 as a path that does not exist).
+ */
+export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
+  return async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    if (!isLoopback(req)) return false;
+    const path = url.pathname.slice(DEV_PREFIX.length);
+
+    if (path === '/token') {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevTokenRequest);
+      const expiresIn = body.expiresIn ?? 3600;
+      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), expiresIn });
+      sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    const account = /^\/accounts\/([^/]+)$/.exec(path);
+    if (account) {
+      allow(req, ['PUT']);
+      const sub = decodeURIComponent(account[1]!);
+      const body = await parseBody(req, DevAccountRequest);
+      const emails = [...new Set(body.emails.map(emailKey))];
+      store.putAccount({ sub, emails, deleted: body.deleted ?? false });
+      sendJson(res, 200, { sub, emails, deleted: body.deleted ?? false });
+      return true;
+    }
+
+    if (path === '/exposures') {
+      allow(req, ['PUT']);
+      const body = await parseBody(req, DevExposuresRequest);
+      const unknown = body.breachIds.flatMap((id, index) => (store.getBreach(id) ? [] : [{ pointer: `/breachIds/${index}`, message: `breach "${id}" is not in the catalog` }]));
+      if (unknown.length > 0) throw new HttpProblem(400, unknown.map((e) => e.message).join('; '), { errors: unknown });
+      const breachIds = [...new Set(body.breachIds)];
+      store.setExposures(emailKey(body.email), breachIds);
+      sendJson(res, 200, { email: emailKey(body.email), breachIds });
+      return true;
+    }
+
+    if (path === '/breaches') {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevBreachRequest);
+      const addedDate = toMinutePrecision(body.addedDate);
+      const modified = toMinutePrecision(body.modifiedDate ?? body.addedDate);
+      const breach = Breach.parse({
+        ...body,
+        addedDate,
+        modifiedDate: Date.parse(modified) < Date.parse(addedDate) ? addedDate : modified,
+        dataClasses: sortDataClasses(body.dataClasses),
+      });
+      const existed = store.getBreach(breach.id) !== undefined;
+      store.putBreach(breach);
+      sendJson(res, existed ? 200 : 201, breach);
+      return true;
+    }
+    return false;
+  };
+}
+
+async function parseBody<T extends z.ZodType>(req: IncomingMessage, schema: T): Promise<z.infer<T>> {
+  const parsed = schema.safeParse(await readJsonBody(req, 1024 * 1024));
+  if (parsed.success) return parsed.data;
+  const errors = issuesToFieldErrors(parsed.error.issues);
+  throw new HttpProblem(400, errors.map((e) => `${e.pointer || 'body'}: ${e.message}`).join('; '), { errors });
+}
+
+/** Alphabetical (case-insensitive), each name once: the contract's order of `dataClasses`. */
+export function sortDataClasses(names: readonly string[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const name of names) if (!byKey.has(dataClassKey(name))) byKey.set(dataClassKey(name), name.trim());
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, name]) => name);
+}

@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { Logger } from '../log.ts';
+import { createInteractionHandler } from './interactions.ts';
+import { loadOrCreateIdentityKeys } from './keys.ts';
+import { createAccessTokenMinter, type MintAccessTokenOptions } from './mintAccessToken.ts';
+import { buildProvider, DESKTOP_CLIENT_ID } from './provider.ts';
+import { openOidcSqliteStore } from './sqliteAdapter.ts';
+import { createUserDirectory, DEMO_USERS, type DemoUser } from './users.ts';
+
+export { DEMO_USERS, type DemoUser } from './users.ts';
+export { DESKTOP_CLIENT_ID, DESKTOP_REDIRECT_URIS } from './provider.ts';
+export type { MintAccessTokenOptions } from './mintAccessToken.ts';
+
+export const DEFAULT_API_AUDIENCE = 'urn:breach-monitor:api';
+
+export interface DevIdentityProviderOptions {
+  /** Full issuer URL including the mount path, e.g. `http://127.0.0.1:6060/oidc`; known only after listening. */
+  issuer: string;
+  /** Resource indicator of the breach-alert API; the `aud` of every access token. */
+  audience: string;
+  dataDir: string;
+  logger: Logger;
+  users?: DemoUser[];
+  /** Returning false makes the account "no longer exist": no sign-in, no refresh. */
+  isAccountActive?: (sub: string) => boolean;
+  accessTokenTtlSec?: number;
+}
+
+export interface DevIdentityProvider {
+  issuer: string;
+  jwksUri: string;
+  audience: string;
+  clientId: string;
+  /** Path prefix the provider answers under (`/oidc`); route every request below it to `handle`. */
+  mountPath: string;
+  /** True when `handle` is responsible for this request URL. */
+  owns(url: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** A JWT exactly like the flow's access tokens, for the `/__dev/token` surface and tests. */
+  mintAccessToken(options: MintAccessTokenOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Express-style fields oidc-provider reads to rebuild absolute URLs under a mount path. */
+type MountedRequest = IncomingMessage & { originalUrl?: string; baseUrl?: string };
+
+export async function createDevIdentityProvider(options: DevIdentityProviderOptions): Promise<DevIdentityProvider> {
+  const issuer = options.issuer.replace(/\/+$/, '');
+  const mountPath = new URL(issuer).pathname.replace(/\/+$/, '');
+  const interactionsPath = `${mountPath}/interaction`;
+  const logger = options.logger.child({ component: 'identity' });
+  const users = createUserDirectory(options.users ?? DEMO_USERS, options.isAccountActive);
+
+  const dir = join(options.dataDir, 'identity');
+  const keys = await loadOrCreateIdentityKeys(dir);
+  const store = openOidcSqliteStore(join(dir, 'provider.db'));
+
+  const provider = buildProvider({
+    issuer,
+    audience: options.audience,
+    interactionsPath,
+    keys,
+    adapter: store.adapterFactory,
+    users,
+    accessTokenTtlSec: options.accessTokenTtlSec ?? 15 * 60,
+    logger,
+  });
+  const providerCallback = provider.callback();
+  const interactions = createInteractionHandler({ provider, basePath: interactionsPath, users, logger });
+  const mintAccessToken = await createAccessTokenMinter({ issuer, audience: options.audience, clientId: DESKTOP_CLIENT_ID, keys });
+
+  const isUnder = (pathname: string, prefix: string) => prefix === '' || pathname === prefix || pathname.startsWith(`${prefix}/`);
+  const pathnameOf = (url: string) => url.split('?', 1)[0] ?? '';
+
+  return {
+    issuer,
+    jwksUri: provider.urlFor('jwks'),
+    audience: options.audience,
+    clientId: DESKTOP_CLIENT_ID,
+    mountPath,
+    owns: (url) => isUnder(pathnameOf(url), mountPath),
+    handle(req, res) {
+      const url = req.url ?? '/';
+      const pathname = pathnameOf(url);
+      if (isUnder(pathname, interactionsPath)) {
+        void interactions(req, res);
+        return;
+      }
+      if (!isUnder(pathname, mountPath)) {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+        return;
+      }
+      // oidc-provider routes on the path without the prefix, and derives the prefix back from
+      // `originalUrl` when it builds absolute URLs (redirects, cookie paths, discovery).
+      const mounted = req as MountedRequest;
+      mounted.originalUrl = url;
+      mounted.baseUrl = mountPath;
+      const rest = url.slice(mountPath.length);
+      mounted.url = rest.startsWith('/') ? rest : `/${rest}`;
+      void providerCallback(req, res);
+    },
+    mintAccessToken,
+    async close() {
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import Provider, { errors, type Account, type AdapterFactory, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from '../log.ts';
+import type { IdentityKeys } from './keys.ts';
+import { pageHeaders } from './http.ts';
+import { renderLogoutPrompt, renderMessagePage, type RenderedPage } from './pages.ts';
+import type { UserDirectory } from './users.ts';
+
+export const DESKTOP_CLIENT_ID = 'breach-monitor-desktop';
+/** Native clients may use any port on these (RFC 8252 §7.3); oidc-provider ignores the port when matching. */
+export const DESKTOP_REDIRECT_URIS = ['http://127.0.0.1/callback'];
+export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access'];
+
+export interface ProviderSettings {
+  issuer: string;
+  audience: string;
+  /** Absolute path of the interaction pages, e.g. `/oidc/interaction`. */
+  interactionsPath: string;
+  keys: IdentityKeys;
+  adapter: AdapterFactory;
+  users: UserDirectory;
+  accessTokenTtlSec: number;
+  logger: Logger;
+}
+
+const DAY = 24 * 60 * 60;
+
+export function buildProvider(settings: ProviderSettings): Provider {
+  const { audience, users, accessTokenTtlSec } = settings;
+
+  const configuration: Configuration = {
+    adapter: settings.adapter,
+    jwks: { keys: [settings.keys.signingKey] },
+    clients: [{
+      client_id: DESKTOP_CLIENT_ID,
+      client_name: 'Breach Monitor',
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: DESKTOP_REDIRECT_URIS,
+      post_logout_redirect_uris: DESKTOP_REDIRECT_URIS,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    }],
+    scopes: SUPPORTED_SCOPES,
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name'],
+    },
+    cookies: {
+      keys: settings.keys.cookieKeys,
+      // Plain http on loopback in development: a `secure` cookie would never come back.
+      long: { httpOnly: true, sameSite: 'lax', secure: false },
+      short: { httpOnly: true, sameSite: 'lax', secure: false },
+    },
+    // PKCE for every authorization request; oidc-provider 9 only implements S256, so `plain` is refused.
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: accessTokenTtlSec,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Grant: 14 * DAY,
+      RefreshToken: 14 * DAY,
+      Session: 14 * DAY,
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${settings.interactionsPath}/${interaction.uid}`,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => respond(ctx, 200, renderLogoutPrompt(form)),
+        postLogoutSuccessSource: (ctx) => respond(ctx, 200, renderMessagePage('Signed out', 'You are signed out. You can close this window.')),
+      },
+      resourceIndicators: {
+        enabled: true,
+        // Clients need not send `resource`: every access token is for the breach-alert API.
+        defaultResource: (_ctx, _client, oneOf) => (oneOf ? (oneOf.includes(audience) ? audience : oneOf) : audience),
+        // Without this, a code/refresh grant with `openid` and no `resource` yields a userinfo-only opaque token.
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator, client) => {
+          if (indicator !== audience || client.clientId !== DESKTOP_CLIENT_ID) throw new errors.InvalidTarget();
+          return {
+            audience,
+            scope: SUPPORTED_SCOPES.join(' '),
+            accessTokenTTL: accessTokenTtlSec,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+    findAccount: (_ctx, sub): Account | undefined => {
+      const user = users.bySub(sub);
+      // An account that is gone fails every grant that looks it up: refresh, code exchange, session reuse.
+      if (!user || !users.isActive(sub)) return undefined;
+      return {
+        accountId: user.sub,
+        claims: () => ({ sub: user.sub, email: user.email, email_verified: true, name: user.name }),
+      };
+    },
+    extraTokenClaims: (_ctx, token) => {
+      const user = 'accountId' in token && token.accountId ? users.bySub(token.accountId) : undefined;
+      if (!user || !token.scope?.split(' ').includes('email')) return undefined;
+      // The API seeds the monitored addresses from this claim.
+      return { email: user.email };
+    },
+    renderError: (ctx, out, error) => {
+      if (!(error instanceof errors.OIDCProviderError)) {
+        settings.logger.error({ err: error }, 'identity provider error');
+      }
+      const status = ctx.status >= 400 ? ctx.status : 400;
+      const description = out.error_description ? `${out.error_description} (${out.error})` : out.error;
+      respond(ctx, status, renderMessagePage('Sign-in failed', description));
+    },
+  };
+
+  const provider = new Provider(settings.issuer, configuration);
+  // Loopback only: never believe X-Forwarded-* here.
+  provider.proxy = false;
+
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => {
+    settings.logger.error({ err: error }, 'identity provider server error');
+  });
+  const logRefusal = (event: string) => (_ctx: KoaContextWithOIDC, error: errors.OIDCProviderError) => {
+    settings.logger.info({ event, error: error.error, description: error.error_description }, 'identity request refused');
+  };
+  provider.on('grant.error', logRefusal('grant.error'));
+  provider.on('authorization.error', logRefusal('authorization.error'));
+  provider.on('revocation.error', logRefusal('revocation.error'));
+  provider.on('introspection.error', logRefusal('introspection.error'));
+  return provider;
+}
+
+function respond(ctx: KoaContextWithOIDC, status: number, page: RenderedPage): void {
+  ctx.status = status;
+  ctx.set(pageHeaders(page));
+  ctx.body = page.html;
+}

@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+
+/**
+ * oidc-provider's storage contract on one SQLite table, so grants, refresh tokens and
+ * sessions survive a restart of the development server.
+ *
+ * Expiry is enforced on read (an expired row is never returned) and rows are purged
+ * periodically; `consumed` is a column rather than part of the JSON so consuming is atomic.
+ */
+export interface OidcSqliteStore {
+  adapterFactory: AdapterFactory;
+  /** Deletes expired rows; returns how many. */
+  purgeExpired(): number;
+  close(): void;
+}
+
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+interface Row {
+  payload: string;
+  consumed_at: number | null;
+}
+
+export function openOidcSqliteStore(file: string): OidcSqliteStore {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS oidc_entities (
+      model       TEXT NOT NULL,
+      id          TEXT NOT NULL,
+      payload     TEXT NOT NULL,
+      grant_id    TEXT,
+      user_code   TEXT,
+      uid         TEXT,
+      expires_at  INTEGER,
+      consumed_at INTEGER,
+      PRIMARY KEY (model, id)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS oidc_entities_grant ON oidc_entities (model, grant_id) WHERE grant_id IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS oidc_entities_uid ON oidc_entities (model, uid) WHERE uid IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS oidc_entities_user_code ON oidc_entities (model, user_code) WHERE user_code IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS oidc_entities_expiry ON oidc_entities (expires_at) WHERE expires_at IS NOT NULL;
+  `);
+
+  const live = '(expires_at IS NULL OR expires_at > @now)';
+  const statements = {
+    upsert: db.prepare(`
+      INSERT INTO oidc_entities (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
+      VALUES (@model, @id, @payload, @grantId, @userCode, @uid, @expiresAt, NULL)
+      ON CONFLICT (model, id) DO UPDATE SET
+        payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
+        uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`),
+    findById: db.prepare<{ model: string; id: string; now: number }, Row>(
+      `SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND id = @id AND ${live}`),
+    findByUid: db.prepare<{ model: string; uid: string; now: number }, Row>(
+      `SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND uid = @uid AND ${live} LIMIT 1`),
+    findByUserCode: db.prepare<{ model: string; userCode: string; now: number }, Row>(
+      `SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND user_code = @userCode AND ${live} LIMIT 1`),
+    consume: db.prepare('UPDATE oidc_entities SET consumed_at = @now WHERE model = @model AND id = @id'),
+    destroy: db.prepare('DELETE FROM oidc_entities WHERE model = @model AND id = @id'),
+    revokeByGrantId: db.prepare('DELETE FROM oidc_entities WHERE model = @model AND grant_id = @grantId'),
+    purge: db.prepare('DELETE FROM oidc_entities WHERE expires_at IS NOT NULL AND expires_at <= @now'),
+  };
+
+  const purgeExpired = (): number => statements.purge.run({ now: epochSeconds() }).changes;
+  purgeExpired();
+  const timer = setInterval(purgeExpired, PURGE_INTERVAL_MS);
+  timer.unref();
+
+  function adapterFor(model: string): Adapter {
+    return {
+      async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
+        statements.upsert.run({
+          model,
+          id,
+          payload: JSON.stringify(payload),
+          grantId: payload.grantId ?? null,
+          userCode: payload.userCode ?? null,
+          uid: payload.uid ?? null,
+          expiresAt: typeof expiresIn === 'number' ? epochSeconds() + expiresIn : null,
+        });
+      },
+      async find(id: string) {
+        return toPayload(statements.findById.get({ model, id, now: epochSeconds() }));
+      },
+      async findByUid(uid: string) {
+        return toPayload(statements.findByUid.get({ model, uid, now: epochSeconds() }));
+      },
+      async findByUserCode(userCode: string) {
+        return toPayload(statements.findByUserCode.get({ model, userCode, now: epochSeconds() }));
+      },
+      async consume(id: string) {
+        statements.consume.run({ model, id, now: epochSeconds() });
+      },
+      async destroy(id: string) {
+        statements.destroy.run({ model, id });
+      },
+      async revokeByGrantId(grantId: string) {
+        statements.revokeByGrantId.run({ model, grantId });
+      },
+    };
+  }
+
+  return {
+    adapterFactory: adapterFor,
+    purgeExpired,
+    close() {
+      clearInterval(timer);
+      db.close();
+    },
+  };
+}
+
+function toPayload(row: Row | undefined): AdapterPayload | undefined {
+  if (!row) return undefined;
+  const payload = JSON.parse(row.payload) as AdapterPayload;
+  return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
+}
+
+function epochSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}

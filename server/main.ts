@@ -1,0 +1,73 @@
+// `npm run server -- [--port 6060] [--data DIR] [--dev] [--catalog FILE]` and
+// `npm run server -- token --data DIR --sub S [--email E] [--expires-in SECONDS]`.
+import { startService, IDENTITY_PREFIX } from './app.ts';
+import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
+import { createDevIdentityProvider, DEMO_USERS } from './identity/index.ts';
+import { createLogger } from './log.ts';
+
+const HELP = `Breach-alert reference service
+
+  npm run server -- [--port ${DEFAULT_PORT}] [--data DIR] [--dev] [--catalog FILE]
+      [--host 127.0.0.1] [--issuer URL --audience AUD [--jwks-url URL]] [--log-level info]
+  npm run server -- token --data DIR --sub SUBJECT [--email EMAIL] [--expires-in SECONDS] [--port ${DEFAULT_PORT}]
+
+  --dev       enables the development surface (/__dev/*, loopback only)
+  --catalog   a Have I Been Pwned catalog file (JSON) instead of the generated demo catalog
+  --issuer    an external OpenID provider; without it the development provider runs at /oidc
+Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, LOG_LEVEL.`;
+
+async function main(): Promise<void> {
+  const { command, config, token } = parseCommandLine(process.argv.slice(2));
+  if (command === 'help') {
+    console.log(HELP);
+    return;
+  }
+  if (command === 'token') {
+    if (!token.sub) throw new ConfigError('token: --sub is required');
+    // The issuer carries the port, so a token minted offline matches a server started on that port.
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const identity = await createDevIdentityProvider({
+      issuer: `http://${host}:${config.port}${IDENTITY_PREFIX}`,
+      audience: config.audience,
+      dataDir: config.dataDir,
+      logger: createLogger({ level: 'silent' }),
+      users: DEMO_USERS,
+    });
+    try {
+      console.log(await identity.mintAccessToken({ sub: token.sub, ...(token.email ? { email: token.email } : {}), ...(token.expiresIn ? { expiresIn: token.expiresIn } : {}) }));
+    } finally {
+      await identity.close();
+    }
+    return;
+  }
+
+  const service = await startService(config);
+  const users = service.demoUsers.map((user) => user.email).join(', ');
+  console.log(
+    [
+      '',
+      'Breach-alert service is running',
+      `  API base URL:  ${service.apiBaseUrl}`,
+      `  Issuer:        ${service.issuer}`,
+      `  Audience:      ${service.audience}`,
+      `  Data folder:   ${service.dataDir}`,
+      ...(users ? [`  Demo users:    ${users} (any password)`] : []),
+      `  Get a token:   npm run server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
+      ...(config.dev ? [`                 or POST ${service.url}/__dev/token {"sub":"alice","email":"alice@example.com"}`] : []),
+      `  OpenAPI:       ${service.url}/openapi.yaml`,
+      '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? `error: ${error.message}` : error);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+});

@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { stringify } from 'yaml';
+import * as api from '../../shared/api/index.ts';
+
+export const OPENAPI_PATH = '/openapi.yaml';
+export const OPENAPI_FILE = new URL('../openapi.yaml', import.meta.url);
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+const unauthorized = {
+  ...problem('Missing, invalid or expired token'),
+  headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'RFC 6750 bearer challenge' } },
+};
+const arrayParam = (name: string, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  style: 'form',
+  explode: true,
+  description,
+  schema: { type: 'array', items: { type: 'string', minLength: 1 } },
+});
+
+/**
+ * The service's OpenAPI 3.1 document, built from the zod schemas in `shared/api` so the two
+ * cannot drift: `npm run openapi` writes it to `server/openapi.yaml`, and a test fails when the
+ * committed file differs from what the schemas produce.
+ */
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  const named = {
+    Breach: api.Breach,
+    ResolvedDataClass: api.ResolvedDataClass,
+    UserBreachState: api.UserBreachState,
+    UserBreach: api.UserBreach,
+    UserBreachList: api.UserBreachList,
+    MonitoringUser: api.MonitoringUser,
+    ResolutionItem: api.ResolutionItem,
+    ResolutionRequest: api.ResolutionRequest,
+    ProblemFieldError: api.ProblemFieldError,
+    Problem: api.Problem,
+  };
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, io: 'input', unrepresentable: 'any' });
+  const components = Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _schema, $id: _id, ...rest } = schema as Record<string, unknown>;
+      return [id, rest];
+    }),
+  );
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Breach Alerts API (Breach Monitor reference service)',
+      version: '1.0',
+      description:
+        'Creating a monitoring user, listing the breaches that affect its monitored emails, and recording which data classes are resolved. Decisions where the contract is silent: CONTRACT.md. Breach data in the demo catalog is generated; real catalogs come from Have I Been Pwned (CC BY 4.0).',
+    },
+    servers: [{ url: 'http://localhost:6060/api/v1', description: 'Local development' }],
+    security: [{ bearer: [] }],
+    paths: {
+      '/user': {
+        post: {
+          operationId: 'createUser',
+          summary: 'Create the monitoring user linked to the token subject',
+          responses: {
+            '201': { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/MonitoringUser' } } } },
+            '202': { description: 'Already existed', content: { 'application/json': { schema: { $ref: '#/components/schemas/MonitoringUser' } } } },
+            '401': unauthorized,
+            '403': problem('Not authorized, or the identity account no longer exists'),
+          },
+        },
+      },
+      '/user/breaches': {
+        get: {
+          operationId: 'listUserBreaches',
+          summary: 'Breaches affecting the monitored emails, breachDate descending, addedDate descending, id ascending',
+          parameters: [
+            { name: 'domain', in: 'query', required: false, description: 'Exact match on the primary domain', schema: { type: 'string', minLength: 1 } },
+            arrayParam('dataClasses', 'Keep breaches exposing any of these data classes (case-insensitive)'),
+            arrayParam('unresolvedDataClasses', 'Keep breaches where one of these is unresolved for at least one monitored email'),
+            { name: 'includeSensitive', in: 'query', required: false, description: 'Include sensitive breaches', schema: { type: 'boolean', default: false } },
+            { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': {
+              description: 'The breaches, possibly none',
+              headers: { ETag: { schema: { type: 'string' } } },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/UserBreachList' } } },
+            },
+            '304': { description: 'Not modified since the ETag given in If-None-Match' },
+            '400': problem('Invalid query parameter'),
+            '401': unauthorized,
+            '403': problem('Not authorized, or no monitoring user'),
+          },
+        },
+      },
+      '/user/breaches/resolutions': {
+        post: {
+          operationId: 'setResolutions',
+          summary: 'Bulk, atomic, idempotent upsert of resolution state per (email, data class, breach)',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ResolutionRequest' } } } },
+          responses: {
+            '204': { description: 'Updated (or an empty array: nothing changed)' },
+            '400': problem('Invalid request; `errors` points at each offending field'),
+            '401': unauthorized,
+            '403': problem('Not authorized'),
+            '404': problem('A breach or email is not found or not visible to this user'),
+            '413': problem('Body larger than 1 MiB'),
+            '415': problem('Body is not JSON'),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: components,
+    },
+  };
+}
+
+export function renderOpenApiYaml(): string {
+  return '# Generated from shared/api by `npm run openapi`; do not edit by hand.\n' + stringify(buildOpenApiDocument(), { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+export function readOpenApiDocument(): string {
+  return readFileSync(OPENAPI_FILE, 'utf8');
+}

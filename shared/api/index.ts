@@ -1,0 +1,6 @@
+export * from './primitives.ts';
+export * from './breach.ts';
+export * from './resolution.ts';
+export * from './query.ts';
+export * from './problem.ts';
+export * from './filter.ts';

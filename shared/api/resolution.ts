@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { Limits } from './breach.ts';
+import { Email } from './primitives.ts';
+
+/** One item of `POST /user/breaches/resolutions`; no additional properties. */
+export const ResolutionItem = z
+  .strictObject({
+    breachId: z.string().min(1, 'must not be empty'),
+    dataClasses: z
+      .array(z.string().min(1, 'must not be empty'))
+      .min(1, 'must name at least one data class')
+      .max(Limits.maxDataClassesPerItem, `at most ${Limits.maxDataClassesPerItem} data classes per item`),
+    resolved: z.boolean(),
+    emails: z
+      .array(Email)
+      .min(1, 'must name at least one email, or be omitted')
+      .max(Limits.maxEmailsPerItem, `at most ${Limits.maxEmailsPerItem} emails per item`)
+      .optional()
+      .meta({ description: 'When omitted, the item applies to every monitored email affected by the breach' }),
+  })
+  .meta({ id: 'ResolutionItem' });
+export type ResolutionItem = z.infer<typeof ResolutionItem>;
+
+/** The whole request body: each breach id at most once. */
+export const ResolutionRequest = z
+  .array(ResolutionItem)
+  .max(Limits.maxItems, `at most ${Limits.maxItems} items per request`)
+  .superRefine((items, ctx) => {
+    const seen = new Map<string, number>();
+    items.forEach((item, index) => {
+      const first = seen.get(item.breachId);
+      if (first === undefined) seen.set(item.breachId, index);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'breachId'],
+          message: `duplicate breachId "${item.breachId}" (also item ${first}); each breach may appear once per request`,
+        });
+    });
+  })
+  .meta({ id: 'ResolutionRequest' });
+export type ResolutionRequest = z.infer<typeof ResolutionRequest>;

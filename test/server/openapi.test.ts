@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { buildOpenApiDocument, OPENAPI_FILE, renderOpenApiYaml } from '../../server/openapi/document.ts';
+
+describe('server/openapi.yaml', () => {
+  it('is exactly what the shared schemas generate (run `npm run openapi` after changing them)', () => {
+    expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(renderOpenApiYaml());
+  });
+
+  it('is OpenAPI 3.1 with every endpoint of the contract and resolvable references', () => {
+    const document = parse(readFileSync(OPENAPI_FILE, 'utf8')) as ReturnType<typeof buildOpenApiDocument> & {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(['/user', '/user/breaches', '/user/breaches/resolutions']);
+    const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
+    for (const ref of new Set(refs)) expect(document.components.schemas, ref).toHaveProperty(ref.split('/').pop()!);
+  });
+});
