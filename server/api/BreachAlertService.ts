@@ -53,6 +53,11 @@ export class BreachAlertService {
     return account;
   }
 
+  /** Moves on every write to the store; answers derived from it are valid while it stands. */
+  revision(): number {
+    return this.#store.revision();
+  }
+
   /** `GET /user/breaches`, filtered and in contract order. */
   listBreaches(account: MonitoredAccount, query: BreachQuery): UserBreach[] {
     return this.#userBreaches(account, this.#exposures(account.emails)).filter((item) => matchesBreachQuery(item, query)).sort((a, b) => compareBreaches(a.breach, b.breach));

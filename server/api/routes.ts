@@ -6,11 +6,12 @@ import { HttpProblem } from '../http/problems.ts';
 import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate } from './authenticate.ts';
 import type { BreachAlertService } from './BreachAlertService.ts';
+import { ResponseCache } from './ResponseCache.ts';
 
 export const API_PREFIX = '/api/v1';
 
 /** Handles a request under `/api/v1`; returns false for paths it does not own. */
-export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier) {
+export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, cache = new ResponseCache()) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname.slice(API_PREFIX.length);
     switch (path) {
@@ -26,8 +27,14 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         const account = service.requireMonitoringUser(await authenticate(req, verifier));
         const parsed = parseBreachQuery(url.searchParams);
         if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
-        const body = JSON.stringify(service.listBreaches(account, parsed.query));
-        sendCacheableJson(req, res, body, etagOf(body));
+        const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query)].join('\u0000');
+        let answer = cache.get(key, service.revision());
+        if (!answer) {
+          const body = JSON.stringify(service.listBreaches(account, parsed.query));
+          answer = { body, etag: etagOf(body) };
+          cache.set(key, service.revision(), answer.body, answer.etag);
+        }
+        sendCacheableJson(req, res, answer.body, answer.etag);
         return true;
       }
       case '/user/breaches/resolutions': {

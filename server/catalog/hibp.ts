@@ -48,7 +48,12 @@ export class HibpCatalogError extends Error {
   }
 }
 
-/** Reads and converts a HIBP catalog file; see {@link parseHibpCatalog}. */
+/** The kept breaches of a HIBP catalog file, ordered by id; see {@link loadHibpCatalog}. */
+export function loadHibpCatalogFile(path: string): Breach[] {
+  return loadHibpCatalog(path).breaches;
+}
+
+/** Reads and converts a HIBP catalog file, with counts; see {@link parseHibpCatalog}. */
 export function loadHibpCatalog(path: string): HibpImport {
   let text: string;
   try {

@@ -52,6 +52,8 @@ export function buildProvider(settings: ProviderSettings): Provider {
       long: { httpOnly: true, sameSite: 'lax', secure: false },
       short: { httpOnly: true, sameSite: 'lax', secure: false },
     },
+    // The desktop app talks to the token endpoint from its main process, never from a web origin.
+    clientBasedCORS: () => false,
     // PKCE for every authorization request; oidc-provider 9 only implements S256, so `plain` is refused.
     pkce: { required: () => true },
     ttl: {
@@ -68,8 +70,13 @@ export function buildProvider(settings: ProviderSettings): Provider {
     },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
-      introspection: { enabled: true },
+      revocation: {
+        enabled: true,
+        // A public client may only revoke its own tokens; others are ignored silently (RFC 7009 §2.2).
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      // The API verifies JWTs locally; nothing needs introspection, so keep that surface closed.
+      introspection: { enabled: false },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
@@ -122,6 +129,7 @@ export function buildProvider(settings: ProviderSettings): Provider {
   const provider = new Provider(settings.issuer, configuration);
   // Loopback only: never believe X-Forwarded-* here.
   provider.proxy = false;
+  provider.use(offlineAccessImpliesConsent);
 
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => {
     settings.logger.error({ err: error }, 'identity provider server error');
@@ -132,8 +140,24 @@ export function buildProvider(settings: ProviderSettings): Provider {
   provider.on('grant.error', logRefusal('grant.error'));
   provider.on('authorization.error', logRefusal('authorization.error'));
   provider.on('revocation.error', logRefusal('revocation.error'));
-  provider.on('introspection.error', logRefusal('introspection.error'));
   return provider;
+}
+
+/**
+ * OIDC Core §11 (and oidc-provider) drop `offline_access` unless the request says
+ * `prompt=consent`. This native client is shown the consent page on every authorization
+ * anyway, so asking for it explicitly changes nothing for the user, and spares the app from
+ * silently getting no refresh token when it forgets the parameter.
+ */
+async function offlineAccessImpliesConsent(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+  if (ctx.method === 'GET' && ctx.path === '/auth') {
+    const { query } = ctx;
+    const scopes = typeof query.scope === 'string' ? query.scope.split(' ') : [];
+    if (query.client_id === DESKTOP_CLIENT_ID && query.prompt === undefined && scopes.includes('offline_access')) {
+      ctx.query = { ...query, prompt: 'consent' };
+    }
+  }
+  await next();
 }
 
 function respond(ctx: KoaContextWithOIDC, status: number, page: RenderedPage): void {

@@ -48,7 +48,10 @@ export interface BreachStore {
   createUser(sub: string): boolean;
 
   // Exposures: which breaches affect an email
-  /** Breach ids per email, for the emails that have an exposure record (others are absent). */
+  /**
+   * Breach ids per email (ordered by id), for the emails that have an exposure record (others
+   * are absent; an email found in no breach maps to `[]`). Keys are in `emailKey` form.
+   */
   getExposures(emails: readonly string[]): Map<string, string[]>;
   setExposures(email: string, breachIds: readonly string[]): void;
 
@@ -56,7 +59,8 @@ export interface BreachStore {
   getResolutions(emails: readonly string[]): ResolutionRow[];
   /**
    * Applies every change or none. A change to `resolved: true` keeps an existing `resolvedAt`;
-   * a change to `resolved: false` deletes the row.
+   * a change to `resolved: false` deletes the row. A change naming a breach the catalog lacks,
+   * or a data class that breach lacks, throws (`ResolutionChangeError`) and nothing is applied.
    */
   applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void;
 

@@ -1,0 +1,295 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
+import { Breach, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
+import type { Account, BreachStore, ResolutionChange, ResolutionRow } from './BreachStore.ts';
+import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
+import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
+import { migrate, schemaVersion } from './migrate.ts';
+import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
+
+/** Long enough to ride out another connection's checkpoint, short enough to surface a stuck writer. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** The catalog as last read, with what `applyResolutionChanges` needs to check a change quickly. */
+interface CatalogSnapshot {
+  revision: number;
+  breaches: Breach[];
+  byId: Map<string, Breach>;
+  /** Per breach: data class key → the breach's own spelling. */
+  classesById: Map<string, Map<string, string>>;
+}
+
+export type ExplainableQuery = 'resolutions' | 'exposures';
+
+const SELECT_RESOLUTIONS = `
+  SELECT email, breach_id, data_class, resolved_at FROM resolutions
+  WHERE email IN (SELECT value FROM json_each(?))
+  ORDER BY email, breach_id, data_class_key`;
+
+/** LEFT JOIN so an email whose record is empty still comes back, as a row with a NULL breach. */
+const SELECT_EXPOSURES = `
+  SELECT r.email, e.breach_id FROM exposure_records AS r
+  LEFT JOIN exposures AS e ON e.email = r.email
+  WHERE r.email IN (SELECT value FROM json_each(?))
+  ORDER BY r.email, e.breach_id`;
+
+/**
+ * {@link BreachStore} on SQLite. Emails are keyed by {@link emailKey}: results (map keys,
+ * `ResolutionRow.email`, account emails) carry the lower-case form. Email lists go to SQLite
+ * as one JSON array bound to a statement prepared once, so a lookup costs one index search per
+ * email however many emails a request names. Revisions live in the database, so they keep
+ * rising across restarts and other connections' writes are seen.
+ */
+export class SqliteBreachStore implements BreachStore {
+  readonly #db: SqliteDatabase;
+  readonly #sql: ReturnType<typeof prepareStatements>;
+  #catalog: CatalogSnapshot | undefined;
+
+  readonly #replaceCatalog: Transaction<(breaches: readonly Breach[]) => void>;
+  readonly #putBreach: Transaction<(breach: Breach) => void>;
+  readonly #putAccount: Transaction<(sub: string, emails: string[], deleted: boolean) => void>;
+  readonly #createUser: Transaction<(sub: string, now: string) => boolean>;
+  readonly #setExposures: Transaction<(email: string, breachIds: readonly string[]) => void>;
+  readonly #applyResolutionChanges: Transaction<(changes: readonly ResolutionChange[], now: string) => void>;
+
+  /** Takes over a database already migrated to the latest schema; see {@link openSqliteBreachStore}. */
+  constructor(db: SqliteDatabase) {
+    const version = schemaVersion(db);
+    if (version !== LATEST_SCHEMA_VERSION)
+      throw new Error(`database schema version is ${version}, expected ${LATEST_SCHEMA_VERSION}; migrate it first`);
+    this.#db = db;
+    const sql = prepareStatements(db);
+    this.#sql = sql;
+
+    const bump = (): void => void sql.bumpRevision.run();
+    const bumpCatalog = (): void => void sql.bumpCatalogRevision.run();
+
+    this.#replaceCatalog = db.transaction((breaches: readonly Breach[]) => {
+      sql.deleteAllBreaches.run();
+      for (const breach of breaches) sql.upsertBreach.run(toBreachRow(breach));
+      bumpCatalog();
+    });
+    this.#putBreach = db.transaction((breach: Breach) => {
+      sql.upsertBreach.run(toBreachRow(breach));
+      bumpCatalog();
+    });
+    this.#putAccount = db.transaction((sub: string, emails: string[], deleted: boolean) => {
+      sql.upsertAccount.run(sub, JSON.stringify(emails), deleted ? 1 : 0);
+      bump();
+    });
+    this.#createUser = db.transaction((sub: string, now: string) => {
+      const created = sql.insertUser.run(sub, now).changes === 1;
+      if (created) bump();
+      return created;
+    });
+    this.#setExposures = db.transaction((email: string, breachIds: readonly string[]) => {
+      sql.insertExposureRecord.run(email);
+      sql.deleteExposures.run(email);
+      for (const id of breachIds) sql.insertExposure.run(email, id);
+      bump();
+    });
+    this.#applyResolutionChanges = db.transaction((changes: readonly ResolutionChange[], now: string) => {
+      const catalog = this.#snapshot();
+      let changed = 0;
+      changes.forEach((change, index) => {
+        const email = emailKey(change.email);
+        if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
+        const classes = catalog.classesById.get(change.breachId);
+        if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
+        const key = dataClassKey(change.dataClass);
+        const spelling = classes.get(key);
+        if (spelling === undefined)
+          throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
+        changed += change.resolved
+          ? sql.resolve.run(email, change.breachId, key, spelling, now).changes
+          : sql.unresolve.run(email, change.breachId, key).changes;
+      });
+      // Only a real change moves the revision: repeating a request leaves caches (and ETags) valid.
+      if (changed > 0) bump();
+    });
+  }
+
+  listBreaches(): Breach[] {
+    return this.#snapshot().breaches.map(copyBreach);
+  }
+
+  getBreach(id: string): Breach | undefined {
+    const breach = this.#snapshot().byId.get(id);
+    return breach && copyBreach(breach);
+  }
+
+  putBreach(breach: Breach): void {
+    this.#putBreach.immediate(validBreach(breach));
+  }
+
+  replaceCatalog(breaches: readonly Breach[]): void {
+    const seen = new Set<string>();
+    const valid = breaches.map((breach, index) => {
+      const checked = validBreach(breach, index);
+      if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
+      seen.add(checked.id);
+      return checked;
+    });
+    this.#replaceCatalog.immediate(valid);
+  }
+
+  catalogSize(): number {
+    return this.#sql.countBreaches.get() as number;
+  }
+
+  getAccount(sub: string): Account | undefined {
+    const row = this.#sql.getAccount.get(sub) as { emails: string; deleted: number } | undefined;
+    return row && { sub, emails: JSON.parse(row.emails) as string[], deleted: row.deleted === 1 };
+  }
+
+  putAccount(account: Account): void {
+    if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
+    const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
+    this.#putAccount.immediate(account.sub, emails, account.deleted);
+  }
+
+  hasUser(sub: string): boolean {
+    return this.#sql.hasUser.get(sub) !== undefined;
+  }
+
+  createUser(sub: string): boolean {
+    if (sub === '') throw new RangeError('a user needs a non-empty sub');
+    return this.#createUser.immediate(sub, new Date().toISOString());
+  }
+
+  getExposures(emails: readonly string[]): Map<string, string[]> {
+    const result = new Map<string, string[]>();
+    for (const [email, breachId] of this.#sql.selectExposures.all(emailList(emails)) as [string, string | null][]) {
+      let ids = result.get(email);
+      if (!ids) result.set(email, (ids = []));
+      if (breachId !== null) ids.push(breachId);
+    }
+    return result;
+  }
+
+  setExposures(email: string, breachIds: readonly string[]): void {
+    const key = emailKey(email);
+    if (key === '') throw new RangeError('exposures need a non-empty email');
+    this.#setExposures.immediate(key, [...new Set(breachIds)]);
+  }
+
+  getResolutions(emails: readonly string[]): ResolutionRow[] {
+    return (this.#sql.selectResolutions.all(emailList(emails)) as [string, string, string, string][]).map(
+      ([email, breachId, dataClass, resolvedAt]) => ({ email, breachId, dataClass, resolvedAt }),
+    );
+  }
+
+  applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void {
+    if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+    if (changes.length === 0) return;
+    this.#applyResolutionChanges.immediate(changes, now);
+  }
+
+  revision(): number {
+    return this.#sql.readRevision.get() as number;
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  /** Test hook: SQLite's plan for a per-request lookup, one line per step. */
+  _explainQueryPlan(query: ExplainableQuery): string[] {
+    const sql = query === 'resolutions' ? SELECT_RESOLUTIONS : SELECT_EXPOSURES;
+    return (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('["a@example.com","b@example.com"]') as { detail: string }[]).map(
+      (row) => row.detail,
+    );
+  }
+
+  /**
+   * The catalog changes rarely and is read on every request, so it is parsed once per catalog
+   * revision rather than per call.
+   */
+  #snapshot(): CatalogSnapshot {
+    const revision = this.#sql.readCatalogRevision.get() as number;
+    if (this.#catalog?.revision === revision) return this.#catalog;
+    const breaches = (this.#sql.listBreaches.all() as BreachRow[]).map(fromBreachRow);
+    const classesById = new Map<string, Map<string, string>>();
+    for (const breach of breaches) {
+      const classes = new Map<string, string>();
+      for (const name of breach.dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
+      classesById.set(breach.id, classes);
+    }
+    this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), classesById };
+    return this.#catalog;
+  }
+}
+
+/**
+ * Opens (creating if needed) the service database at `path`, or an in-memory one for
+ * `:memory:`, and brings its schema up to date.
+ */
+export function openSqliteBreachStore(path: string): SqliteBreachStore {
+  const inMemory = path === ':memory:' || path === '';
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    // WAL lets readers go on while a write commits; NORMAL sync is durable enough with WAL.
+    if (!inMemory) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    migrate(db);
+    return new SqliteBreachStore(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function prepareStatements(db: SqliteDatabase) {
+  const pluck = (sql: string): Statement => db.prepare(sql).pluck();
+  return {
+    listBreaches: db.prepare('SELECT * FROM breaches ORDER BY id'),
+    countBreaches: pluck('SELECT count(*) FROM breaches'),
+    upsertBreach: db.prepare(`
+      INSERT INTO breaches (id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive)
+      VALUES (@id, @domain, @breach_date, @added_date, @modified_date, @data_classes, @is_sensitive)
+      ON CONFLICT (id) DO UPDATE SET
+        domain = excluded.domain, breach_date = excluded.breach_date, added_date = excluded.added_date,
+        modified_date = excluded.modified_date, data_classes = excluded.data_classes, is_sensitive = excluded.is_sensitive`),
+    deleteAllBreaches: db.prepare('DELETE FROM breaches'),
+    getAccount: db.prepare('SELECT emails, deleted FROM accounts WHERE sub = ?'),
+    upsertAccount: db.prepare(`
+      INSERT INTO accounts (sub, emails, deleted) VALUES (?, ?, ?)
+      ON CONFLICT (sub) DO UPDATE SET emails = excluded.emails, deleted = excluded.deleted`),
+    hasUser: pluck('SELECT 1 FROM users WHERE sub = ?'),
+    insertUser: db.prepare('INSERT INTO users (sub, created_at) VALUES (?, ?) ON CONFLICT (sub) DO NOTHING'),
+    selectExposures: db.prepare(SELECT_EXPOSURES).raw(),
+    insertExposureRecord: db.prepare('INSERT INTO exposure_records (email) VALUES (?) ON CONFLICT (email) DO NOTHING'),
+    deleteExposures: db.prepare('DELETE FROM exposures WHERE email = ?'),
+    insertExposure: db.prepare('INSERT INTO exposures (email, breach_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
+    selectResolutions: db.prepare(SELECT_RESOLUTIONS).raw(),
+    // On repetition the original resolved_at stays; only a respelled data class is refreshed.
+    resolve: db.prepare(`
+      INSERT INTO resolutions (email, breach_id, data_class_key, data_class, resolved_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (email, breach_id, data_class_key) DO UPDATE SET data_class = excluded.data_class
+      WHERE data_class <> excluded.data_class`),
+    unresolve: db.prepare('DELETE FROM resolutions WHERE email = ? AND breach_id = ? AND data_class_key = ?'),
+    readRevision: pluck("SELECT value FROM meta WHERE key = 'revision'"),
+    readCatalogRevision: pluck("SELECT value FROM meta WHERE key = 'catalog_revision'"),
+    bumpRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'revision'"),
+    bumpCatalogRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key IN ('revision', 'catalog_revision')"),
+  };
+}
+
+function emailList(emails: readonly string[]): string {
+  return JSON.stringify([...new Set(emails.map(emailKey))]);
+}
+
+function validBreach(breach: Breach, index?: number): Breach {
+  const parsed = Breach.safeParse(breach);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = index === undefined ? '' : ` (catalog index ${index})`;
+  const field = issue && issue.path.length > 0 ? ` ${issue.path.join('.')}:` : '';
+  const id = typeof breach === 'object' && breach !== null ? (breach as { id?: unknown }).id : undefined;
+  throw new InvalidBreachError(id, `not a valid Breach${where}:${field} ${issue?.message ?? 'invalid'}`);
+}

@@ -1,0 +1,109 @@
+// npm run bench:server — GET /user/breaches for a typical user (5 emails, ~60 breaches) and a
+// heavy user (20 emails, 2,000 breaches), 64 connections over loopback, a JWT verified on every
+// request; beside a bare Node http server answering the same bytes, measured in the same run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { generateDemoCatalog } from '../../server/catalog/demoCatalog.ts';
+import { startProcess, stopProcess } from './processes.ts';
+
+const CONNECTIONS = 64;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(url: string, headers: Record<string, string>, bytes: number): Promise<Measured> {
+  await autocannon({ url, connections: CONNECTIONS, duration: 1, headers }); // warm-up: JIT, caches, connections
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const perRequest = result.throughput.average / result.requests.average;
+  if (Math.abs(perRequest - bytes) / bytes > 0.2) throw new Error(`${url}: answers of ${Math.round(perRequest)} bytes, expected about ${bytes}`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function call(origin: string, method: string, pathname: string, body?: unknown, token?: string): Promise<Response> {
+  const response = await fetch(origin + pathname, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+/** Creates a user whose emails are affected by `breachIds`, with about a third of classes resolved. */
+async function seedUser(origin: string, sub: string, emailCount: number, breachIds: string[]): Promise<string> {
+  const emails = Array.from({ length: emailCount }, (_, i) => `${sub}-${i}@bench.example`);
+  await call(origin, 'PUT', `/__dev/accounts/${sub}`, { emails });
+  const perEmail = new Map(emails.map((email) => [email, [] as string[]]));
+  breachIds.forEach((id, j) => {
+    perEmail.get(emails[j % emailCount]!)!.push(id);
+    if (j % 3 === 0) perEmail.get(emails[(j * 7 + 1) % emailCount]!)!.push(id);
+  });
+  for (const [email, ids] of perEmail) await call(origin, 'PUT', '/__dev/exposures', { email, breachIds: [...new Set(ids)] });
+  const { access_token: token } = (await (await call(origin, 'POST', '/__dev/token', { sub, expiresIn: 3600 })).json()) as { access_token: string };
+  await call(origin, 'POST', '/api/v1/user', undefined, token);
+  const items = breachIds.filter((_, j) => j % 3 === 1).map((breachId) => ({ breachId, dataClasses: ['Email addresses'], resolved: true }));
+  for (let i = 0; i < items.length; i += 1000) await call(origin, 'POST', '/api/v1/user/breaches/resolutions', items.slice(i, i + 1000), token);
+  return token;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-server-'));
+  const service = await startProcess(['server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
+  const origin = service.match[1]!;
+  const results: Record<string, { service: Measured; baseline: Measured; bytes: number; breaches: number }> = {};
+  try {
+    const catalog = generateDemoCatalog({ seed: 2024, count: 2000 }).map((breach) => ({ ...breach, id: `Bench${breach.id}` }));
+    for (let i = 0; i < catalog.length; i += 50) await Promise.all(catalog.slice(i, i + 50).map((breach) => call(origin, 'POST', '/__dev/breaches', breach)));
+    const ids = catalog.map((breach) => breach.id);
+    const users = {
+      typical: { token: await seedUser(origin, 'bench-typical', 5, ids.slice(0, 60)) },
+      heavy: { token: await seedUser(origin, 'bench-heavy', 20, ids) },
+    };
+
+    for (const [name, { token }] of Object.entries(users)) {
+      const url = `${origin}/api/v1/user/breaches?includeSensitive=true`;
+      const body = Buffer.from(await (await call(origin, 'GET', '/api/v1/user/breaches?includeSensitive=true', undefined, token)).arrayBuffer());
+      const breaches = (JSON.parse(body.toString()) as unknown[]).length;
+      const serviceResult = await load(url, { authorization: `Bearer ${token}` }, body.length);
+      const bodyFile = path.join(dataDir, `${name}.json`);
+      writeFileSync(bodyFile, body);
+      const bare = await startProcess(['test/bench/bareServer.ts', bodyFile], /listening (\d+)/);
+      try {
+        const baseline = await load(`http://127.0.0.1:${bare.match[1]}/`, { authorization: `Bearer ${token}` }, body.length);
+        results[name] = { service: serviceResult, baseline, bytes: body.length, breaches };
+      } finally {
+        await stopProcess(bare.child);
+      }
+    }
+  } finally {
+    await stopProcess(service.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log(`\nGET /user/breaches, ${CONNECTIONS} connections, ${DURATION_S} s per run, JWT verified per request`);
+  console.log('user     breaches  bytes     service req/s  p50 ms  p99 ms   baseline req/s  p50 ms  p99 ms   slower ×');
+  const metrics: Record<string, { value: number; unit: string; floor: number; ratio: number }> = {};
+  const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+  for (const [name, { service: s, baseline: b, bytes, breaches }] of Object.entries(results)) {
+    console.log(
+      `${name.padEnd(8)} ${String(breaches).padStart(8)}  ${String(bytes).padStart(8)}  ${s.rps.toFixed(0).padStart(13)}  ${s.p50.toFixed(1).padStart(6)}  ${s.p99.toFixed(1).padStart(6)}   ${b.rps.toFixed(0).padStart(14)}  ${b.p50.toFixed(1).padStart(6)}  ${b.p99.toFixed(1).padStart(6)}   ${(b.rps / s.rps).toFixed(2).padStart(8)}`,
+    );
+    // `floor` is the bare server's figure; `ratio` > 1 means that many times slower than it.
+    metrics[`${name}_rps`] = { value: round(s.rps, 0), unit: 'req/s', floor: round(b.rps, 0), ratio: round(b.rps / s.rps) };
+    metrics[`${name}_p50`] = { value: s.p50, unit: 'ms', floor: b.p50, ratio: round(s.p50 / Math.max(b.p50, 0.01)) };
+    metrics[`${name}_p99`] = { value: s.p99, unit: 'ms', floor: b.p99, ratio: round(s.p99 / Math.max(b.p99, 0.01)) };
+  }
+  console.log(JSON.stringify({ bench: 'server', metrics }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
