@@ -70,9 +70,3 @@ function writeKeyFile(file: string, content: KeyFile): void {
   writeFileSync(temporary, JSON.stringify(content, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
   renameSync(temporary, file);
 }
-
-/** The public half, as published at the JWKS endpoint. */
-export function publicJwk(key: JWK): JWK {
-  const { kty, e, n, kid, alg, use } = key;
-  return { kty, e, n, kid, alg, use };
-}

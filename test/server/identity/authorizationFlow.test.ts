@@ -2,6 +2,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtAccessTokenVerifier } from '../../../server/auth/jwtVerifier.ts';
 import { InvalidTokenError } from '../../../server/auth/AccessTokenVerifier.ts';
+import { DEMO_USERS } from '../../../server/identity/index.ts';
 import {
   authorizationUrl,
   Browser,
@@ -130,6 +131,17 @@ describe('authorization code flow with PKCE', () => {
     const replay = await exchangeCode(idp, code, codeVerifier);
     expect(replay.body.error).toBe('invalid_grant');
     expect((await refresh(idp, first.body.refresh_token ?? '')).body.error).toBe('invalid_grant');
+  });
+
+  it('accepts the API audience sent explicitly as a resource indicator', async () => {
+    const { idp } = server;
+    const { code, verifier: codeVerifier } = await signIn(idp, 'bob@example.com', { extra: { resource: idp.audience } });
+    const { body } = await tokenRequest(idp, {
+      grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: CALLBACK, resource: idp.audience,
+    });
+    expect(decodeJwt(body.access_token ?? '').aud).toBe('urn:breach-monitor:api');
+    const refreshed = await tokenRequest(idp, { grant_type: 'refresh_token', refresh_token: body.refresh_token ?? '', resource: idp.audience });
+    await expect(verifier().verify(refreshed.body.access_token ?? '')).resolves.toMatchObject({ sub: 'bob' });
   });
 
   it('issues no refresh token without offline_access', async () => {
@@ -282,6 +294,19 @@ describe('restart', () => {
   });
 });
 
+describe('RP-initiated logout', () => {
+  it('asks before signing out, on a page of our own', async () => {
+    const { browser } = await signIn(server.idp, 'alice@example.com');
+    const response = await browser.request(`${server.idp.issuer}/session/end?client_id=${server.idp.clientId}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    const html = await response.text();
+    expect(html).toContain('Sign out?');
+    expect(html).toMatch(/<form[^>]*id="op\.logoutForm"/);
+    expect(html).toMatch(/<button[^>]*name="logout"[^>]*>Sign out<\/button>/);
+  });
+});
+
 describe('token endpoint', () => {
   it('rejects unknown grant types and unknown clients', async () => {
     expect((await tokenRequest(server.idp, { grant_type: 'client_credentials' })).body.error).toMatch(/unsupported_grant_type|unauthorized_client/);
@@ -298,5 +323,18 @@ describe('token endpoint', () => {
     expect(status).toBe(400);
     expect(body.error).toBe('invalid_grant');
     expect(new InvalidTokenError('x')).toBeInstanceOf(Error);
+  });
+});
+
+describe('logs', () => {
+  it('never carry demo emails or tokens in clear', async () => {
+    const { code, verifier: codeVerifier } = await signIn(server.idp, 'alice@example.com');
+    const { body } = await exchangeCode(server.idp, code, codeVerifier);
+    await refresh(server.idp, 'garbage-refresh-token');
+    const logs = server.logLines.join('');
+    expect(logs).toContain('signed in');
+    for (const secret of [...DEMO_USERS.map((user) => user.email), body.access_token, body.refresh_token, code]) {
+      expect(logs).not.toContain(secret);
+    }
   });
 });

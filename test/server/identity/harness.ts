@@ -200,10 +200,14 @@ export interface SignInResult {
 }
 
 /** Drives the whole browser part: authorize → login page → consent page → redirect with a code. */
-export async function signIn(idp: DevIdentityProvider, email: string, options: { scope?: string } = {}): Promise<SignInResult> {
+export async function signIn(
+  idp: DevIdentityProvider,
+  email: string,
+  options: { scope?: string; extra?: Record<string, string> } = {},
+): Promise<SignInResult> {
   const browser = new Browser();
   const { verifier, challenge } = pkcePair();
-  const start = authorizationUrl(idp, { scope: options.scope, codeChallenge: challenge, codeChallengeMethod: 'S256' });
+  const start = authorizationUrl(idp, { scope: options.scope, codeChallenge: challenge, codeChallengeMethod: 'S256', extra: options.extra });
 
   const login = await browser.follow(await browser.request(start), start, CALLBACK);
   if (!('page' in login)) throw new Error(`expected the login page, got ${login.callback.href}`);

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { Email, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, type ResolutionItem } from '../../../shared/api/index.ts';
+import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
+import type { AccessTokenSource } from './AccessTokenSource.ts';
+
+/**
+ * What the client accepts from a server: the contract's shapes, tolerant where CONTRACT.md asks
+ * (data class names in any case, `resolvedAt` missing, extra fields, date-times in any ISO form).
+ */
+const ServerBreach = z.object({
+  id: z.string().min(1),
+  domain: z.string(),
+  breachDate: z.string().min(1),
+  addedDate: z.string().min(1),
+  modifiedDate: z.string().min(1),
+  dataClasses: z.array(z.string()),
+  isSensitive: z.boolean(),
+});
+const ServerUserBreach = z.object({
+  breach: ServerBreach,
+  breachedAccounts: z.array(
+    z.object({
+      email: z.string().min(1),
+      resolvedDataClasses: z.record(z.string(), z.object({ resolvedAt: z.string().optional() }).or(z.null()).transform((value) => value ?? {})),
+    }),
+  ),
+});
+export const ServerUserBreachList = z.array(ServerUserBreach);
+export type ServerUserBreach = z.infer<typeof ServerUserBreach>;
+
+const ProblemLike = z.object({ detail: z.string().optional(), title: z.string().optional(), errors: z.array(ProblemFieldError).optional() });
+
+export interface BreachAlertClientOptions {
+  /** The API base, with its `/api/v1` prefix. */
+  baseUrl: string;
+  tokens: AccessTokenSource;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+export type ListBreachesResult = { status: 200; etag: string | undefined; items: ServerUserBreach[]; bytes: number } | { status: 304; etag: string };
+
+/** The breach-alert API over HTTPS with a bearer token: one refresh-and-retry on 401. */
+export class BreachAlertClient {
+  readonly #baseUrl: string;
+  readonly #tokens: AccessTokenSource;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: BreachAlertClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#tokens = options.tokens;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#fetch = options.fetch ?? fetch;
+  }
+
+  /** `POST /user`: any 2xx means ready (CONTRACT tolerance); the body is read when it has emails. */
+  async createUser(signal?: AbortSignal): Promise<{ created: boolean; emails: string[] | undefined }> {
+    const response = await this.#send('POST', '/user', undefined, {}, signal);
+    const body = await response.text();
+    const parsed = z.object({ emails: z.array(Email) }).safeParse(safeJson(body));
+    return { created: response.status === 201, emails: parsed.success ? parsed.data.emails : undefined };
+  }
+
+  async listBreaches(query: BreachQueryInput, options: { etag?: string | undefined; signal?: AbortSignal } = {}): Promise<ListBreachesResult> {
+    const search = toBreachSearchParams(query).toString();
+    const headers: Record<string, string> = options.etag ? { 'if-none-match': options.etag } : {};
+    const response = await this.#send('GET', '/user/breaches' + (search ? `?${search}` : ''), undefined, headers, options.signal);
+    if (response.status === 304) return { status: 304, etag: response.headers.get('etag') ?? options.etag! };
+    const text = await response.text();
+    const json = safeJson(text);
+    const parsed = ServerUserBreachList.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ApiError('protocol', `the service sent breaches in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });
+    }
+    return { status: 200, etag: response.headers.get('etag') ?? undefined, items: parsed.data, bytes: text.length };
+  }
+
+  /** `POST /user/breaches/resolutions`: resolves on any 2xx. */
+  async postResolutions(items: readonly ResolutionItem[], signal?: AbortSignal): Promise<void> {
+    const response = await this.#send('POST', '/user/breaches/resolutions', JSON.stringify(items), { 'content-type': 'application/json' }, signal);
+    await response.arrayBuffer();
+  }
+
+  async #send(method: string, path: string, body: string | undefined, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
+    let token = await this.#tokens.getAccessToken();
+    let response = await this.#fetchOnce(method, path, body, { ...headers, authorization: `Bearer ${token}` }, signal);
+    if (response.status === 401) {
+      await response.arrayBuffer();
+      token = await this.#tokens.refreshAfterUnauthorized(token);
+      response = await this.#fetchOnce(method, path, body, { ...headers, authorization: `Bearer ${token}` }, signal);
+    }
+    if (response.ok || response.status === 304) return response;
+    throw await errorFrom(response);
+  }
+
+  async #fetchOnce(method: string, path: string, body: string | undefined, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      return await this.#fetch(this.#baseUrl + path, { method, headers: { accept: 'application/json', ...headers }, ...(body !== undefined ? { body } : {}), signal: combined });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? error;
+      if (timeout.aborted) throw new ApiError('timeout', `the service did not answer within ${Math.round(this.#timeoutMs / 1000)} s`, { cause: error });
+      throw new ApiError('network', `could not reach the service: ${describeNetworkError(error)}`, { cause: error });
+    }
+  }
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  const problem = ProblemLike.safeParse(safeJson(text));
+  const detail = (problem.success ? (problem.data.detail ?? problem.data.title) : undefined) ?? (text.trim().slice(0, 500) || response.statusText || `HTTP ${response.status}`);
+  return new ApiError(kindOfStatus(response.status), detail, {
+    status: response.status,
+    fieldErrors: problem.success ? (problem.data.errors ?? []) : [],
+    ...(response.headers.has('retry-after') ? { retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) } : {}),
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
