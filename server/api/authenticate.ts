@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { InvalidTokenError, type AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
+import { SigningKeysUnavailableError } from '../auth/jwtVerifier.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { Caller } from './BreachAlertService.ts';
 
@@ -18,6 +19,11 @@ export async function authenticate(req: IncomingMessage, verifier: AccessTokenVe
     return { sub: claims.sub, email: claims.email };
   } catch (error) {
     if (error instanceof InvalidTokenError) throw invalidToken(error.description);
+    // The provider's keys could not be fetched: that says nothing about the token, so it is not
+    // a 401 that would send the person back to sign in.
+    if (error instanceof SigningKeysUnavailableError) {
+      throw new HttpProblem(503, 'the identity provider cannot be reached to check the token; try again shortly', { headers: { 'retry-after': '5' } });
+    }
     throw error;
   }
 }

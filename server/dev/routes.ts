@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { Breach, dataClassKey, emailKey, issuesToFieldErrors, toMinutePrecision } from '../../shared/api/index.ts';
+import { Breach, emailKey, issuesToFieldErrors, toMinutePrecision } from '../../shared/api/index.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { isLoopback, sendJson } from '../http/respond.ts';
 import { allow } from '../api/routes.ts';
+import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevTokenRequest } from './schemas.ts';
 
@@ -64,7 +65,7 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
         ...body,
         addedDate,
         modifiedDate: Date.parse(modified) < Date.parse(addedDate) ? addedDate : modified,
-        dataClasses: sortDataClasses(body.dataClasses),
+        dataClasses: normalizeDataClasses(body.dataClasses),
       });
       const existed = store.getBreach(breach.id) !== undefined;
       store.putBreach(breach);
@@ -80,11 +81,4 @@ async function parseBody<T extends z.ZodType>(req: IncomingMessage, schema: T): 
   if (parsed.success) return parsed.data;
   const errors = issuesToFieldErrors(parsed.error.issues);
   throw new HttpProblem(400, errors.map((e) => `${e.pointer || 'body'}: ${e.message}`).join('; '), { errors });
-}
-
-/** Alphabetical (case-insensitive), each name once: the contract's order of `dataClasses`. */
-export function sortDataClasses(names: readonly string[]): string[] {
-  const byKey = new Map<string, string>();
-  for (const name of names) if (!byKey.has(dataClassKey(name))) byKey.set(dataClassKey(name), name.trim());
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, name]) => name);
 }

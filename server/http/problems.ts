@@ -11,6 +11,7 @@ const TITLES: Record<number, string> = {
   413: 'Request body too large',
   415: 'Unsupported media type',
   500: 'Internal server error',
+  503: 'Service unavailable',
 };
 
 /** An error that becomes an RFC 9457 answer; thrown by handlers, rendered once by the router. */
