@@ -1,0 +1,25 @@
+import type { CoreNotification, HostSignal, TrayState } from '../../shared/ipc/index.ts';
+
+/**
+ * What the core needs from whoever runs it. Electron's main process implements it over the
+ * utility process's parent port; the browser host implements it in-process; tests implement
+ * it with real recorders. The core never imports `electron`.
+ */
+export interface HostBridge {
+  /** Opens a URL in the person's browser (sign-in). */
+  openExternal(url: string): Promise<void>;
+  notify(notification: CoreNotification): void;
+  setTrayState(state: TrayState): void;
+  /** Host settings the core owns but the OS applies. */
+  applyShellSettings?(settings: { startAtLogin: boolean; closeToTray: boolean }): void;
+  /** OS-backed encryption (Electron safeStorage) for the secret-store fallback; absent in hosts without one. */
+  cipher?: SecretCipher;
+}
+
+export interface SecretCipher {
+  isAvailable(): Promise<boolean>;
+  encrypt(plaintext: string): Promise<Uint8Array>;
+  decrypt(ciphertext: Uint8Array): Promise<string>;
+}
+
+export type { CoreNotification, HostSignal, TrayState };

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { BreachQuery } from '../api/query.ts';
+import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
+
+const Empty = z.strictObject({});
+
+/** What the breaches list asks for: the service's filters plus local-only search and sort. */
+export const ListQuery = BreachQuery.extend({
+  text: z.string().max(200).optional(),
+  sort: z.enum(['breachDate', 'addedDate', 'name', 'unresolved']).default('breachDate'),
+  email: z.string().optional(),
+  offset: z.int().nonnegative().default(0),
+  limit: z.int().min(1).max(10_000).default(10_000),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+/**
+ * Every channel a UI may invoke on the core: one zod schema for the arguments and one for the
+ * result. The core validates arguments at its door; the preload allows only these names.
+ */
+export const channels = {
+  'auth-status': { input: Empty, output: AuthStatus },
+  'auth-sign-in': { input: Empty, output: AuthStatus },
+  'auth-cancel': { input: Empty, output: Empty },
+  'auth-sign-out': { input: z.strictObject({ deleteLocalData: z.boolean() }), output: AuthStatus },
+  'breaches-list': { input: ListQuery, output: BreachList },
+  'breach-get': { input: z.strictObject({ id: z.string().min(1) }), output: BreachDetail },
+  'breaches-domains': { input: Empty, output: z.array(z.string()) },
+  'breaches-data-classes': { input: Empty, output: z.array(z.string()) },
+  'resolutions-set': {
+    input: z.strictObject({
+      breachId: z.string().min(1),
+      dataClasses: z.array(z.string().min(1)).min(1),
+      /** Omitted: every email the breach affects. */
+      emails: z.array(z.string().min(1)).min(1).optional(),
+      resolved: z.boolean(),
+    }),
+    output: Empty,
+  },
+  'outbox-retry': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
+  'outbox-discard': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
+  'sync-now': { input: Empty, output: SyncStatus },
+  'sync-status': { input: Empty, output: SyncStatus },
+  'overview-get': { input: Empty, output: Overview },
+  'settings-get': { input: Empty, output: Settings },
+  'settings-set': { input: Settings.partial().strict(), output: Settings },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>;
+export type ChannelArgs<C extends ChannelName> = z.output<Channels[C]['input']>;
+export type ChannelResult<C extends ChannelName> = z.output<Channels[C]['output']>;
+
+export const CHANNEL_NAMES = Object.keys(channels) as ChannelName[];
+
+export function isChannelName(name: unknown): name is ChannelName {
+  return typeof name === 'string' && Object.hasOwn(channels, name);
+}

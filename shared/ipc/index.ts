@@ -1,0 +1,5 @@
+export * from './protocol.ts';
+export * from './contract.ts';
+export * from './events.ts';
+export * from './views.ts';
+export * from './host.ts';
