@@ -14,6 +14,7 @@ export const LAYER_RULES = {
   shared: { layers: ['shared'], node: false, packages: ['zod'] },
   'electron/core': { layers: ['shared', 'electron/core'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
   'electron/main': { layers: ['shared', 'electron/core', 'electron/main'], node: true, packages: 'any' },
+  'electron/browser-host': { layers: ['shared', 'electron/core', 'electron/browser-host'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
   'electron/preload': { layers: ['shared', 'electron/preload'], node: false, packages: ['electron'] },
   renderer: { layers: ['shared', 'renderer'], node: false, packages: 'any', forbiddenPackages: ['electron'] },
   server: { layers: ['shared', 'server', 'electron/core/graph'], node: true, packages: 'any', forbiddenPackages: ['electron'] },

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
+import type { EventBus } from '../core/ipc/EventBus.ts';
+import type { Router } from '../core/ipc/Router.ts';
+import { BOOTSTRAP_HTML, BOOTSTRAP_JS } from './bootstrap.ts';
+import { RequestGuard } from './guards.ts';
+import { resolveRendererFile } from './staticFiles.ts';
+
+const MAX_BODY = 1024 * 1024;
+const HEARTBEAT_MS = 15_000;
+
+export interface BrowserHostOptions {
+  router: Router;
+  bus: EventBus;
+  /** The built renderer (index.html and its assets). */
+  rendererDir: string;
+  port?: number;
+  /** For tests; a fresh random secret per launch otherwise. */
+  secret?: string;
+}
+
+export interface BrowserHost {
+  origin: string;
+  /** The address to open: the secret rides in the fragment, which browsers never send. */
+  openUrl: string;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/**
+ * The core's channels over HTTP on 127.0.0.1 for a browser: `POST /api/invoke` with the request
+ * envelope, `GET /api/events` as server-sent events, the built renderer under `/app/`.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const secret = options.secret ?? randomBytes(32).toString('base64url');
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const guard = new RequestGuard(secret, port);
+  const streams = new Set<ServerResponse>();
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) refuse(res, 500, 'The app could not answer this request.');
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = guard.checkOrigin(req);
+    if (refusal) return refuse(res, 403, `Refused: ${refusal}.`);
+    const { pathname } = new URL(req.url ?? '/', 'http://host.invalid');
+    const method = req.method ?? 'GET';
+
+    if (pathname === '/' && method === 'GET') return send(res, 200, 'text/html; charset=utf-8', BOOTSTRAP_HTML);
+    if (pathname === '/__bootstrap.js' && method === 'GET') return send(res, 200, 'text/javascript; charset=utf-8', BOOTSTRAP_JS);
+    if (pathname === '/__session' && method === 'POST') {
+      if (!guard.hasSecretHeader(req)) return refuse(res, 401, 'Refused: missing or wrong key.');
+      res.writeHead(204, { ...SECURITY_HEADERS, 'set-cookie': guard.sessionCookie(), 'cache-control': 'no-store' });
+      return void res.end();
+    }
+
+    if (pathname === '/app' || pathname.startsWith('/app/')) {
+      if (method !== 'GET' && method !== 'HEAD') return refuse(res, 405, 'Method not allowed.');
+      if (!guard.hasSession(req)) return refuse(res, 401, 'Refused: open the link Breach Monitor printed when it started.');
+      const file = await resolveRendererFile(options.rendererDir, pathname.slice('/app'.length) || '/');
+      if (!file) return refuse(res, 404, 'Not found.');
+      return send(res, 200, file.type, file.body);
+    }
+
+    if (pathname.startsWith('/api/')) {
+      if (!guard.hasSecretHeader(req)) return refuse(res, 401, 'Refused: missing or wrong key.');
+      if (pathname === '/api/invoke' && method === 'POST') return invoke(req, res);
+      if (pathname === '/api/events' && method === 'GET') return openEventStream(res);
+    }
+    refuse(res, 404, 'Not found.');
+  }
+
+  async function invoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, 'Expected JSON.');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY) return refuse(res, 413, 'Request too large.');
+      chunks.push(chunk);
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      message = undefined; // the router answers "malformed-message" with its reason
+    }
+    const response = await options.router.dispatch(message);
+    send(res, 200, 'application/json; charset=utf-8', JSON.stringify(response), { 'cache-control': 'no-store' });
+  }
+
+  function openEventStream(res: ServerResponse): void {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write(': connected\n\n');
+    streams.add(res);
+    const unsubscribe = options.bus.subscribe((event, payload) => {
+      res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+    });
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    res.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(res);
+    });
+  }
+
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    openUrl: `http://127.0.0.1:${port}/#secret=${secret}`,
+    async close() {
+      for (const stream of streams) stream.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  send(res, status, 'text/plain; charset=utf-8', message + '\n', { 'cache-control': 'no-store' });
+}
