@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../../shared/ipc/index.ts';
+import { SETTINGS_FILE, SettingsStore } from '../../../electron/core/settings/SettingsStore.ts';
+
+const defaults: Settings = {
+  serviceUrl: 'http://127.0.0.1:6060/api/v1',
+  issuer: 'http://127.0.0.1:6060/oidc',
+  syncIntervalMinutes: 30,
+  notifications: true,
+  startAtLogin: false,
+  closeToTray: true,
+  theme: 'system',
+};
+
+describe('SettingsStore', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'settings-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('starts from defaults and persists changes across instances', () => {
+    expect(new SettingsStore(dir, defaults).get()).toEqual(defaults);
+    new SettingsStore(dir, defaults).update({ theme: 'dark', syncIntervalMinutes: 15 });
+    expect(new SettingsStore(dir, defaults).get()).toMatchObject({ theme: 'dark', syncIntervalMinutes: 15, notifications: true });
+    expect(JSON.parse(readFileSync(path.join(dir, SETTINGS_FILE), 'utf8')).theme).toBe('dark');
+  });
+
+  it('refuses an invalid change, naming the key, and keeps the old value', () => {
+    const store = new SettingsStore(dir, defaults);
+    expect(() => store.update({ syncIntervalMinutes: 1 })).toThrow(/syncIntervalMinutes|>=5|too small/i);
+    expect(store.get().syncIntervalMinutes).toBe(30);
+  });
+
+  it('keeps the good keys of a damaged file and reports the bad ones', () => {
+    writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify({ theme: 'dark', syncIntervalMinutes: 'often', mystery: 1 }));
+    const store = new SettingsStore(dir, defaults);
+    expect(store.get()).toMatchObject({ theme: 'dark', syncIntervalMinutes: 30 });
+    expect(store.problems.join('\n')).toMatch(/syncIntervalMinutes/);
+    expect(store.problems.join('\n')).toMatch(/mystery/);
+  });
+
+  it('falls back to defaults when the file is not JSON', () => {
+    writeFileSync(path.join(dir, SETTINGS_FILE), '{not json');
+    const store = new SettingsStore(dir, defaults);
+    expect(store.get()).toEqual(defaults);
+    expect(store.problems).toHaveLength(1);
+  });
+});
