@@ -12,6 +12,7 @@ import { loadHibpCatalogFile } from './catalog/hibp.ts';
 import { parseServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
+import { parseRequestTarget } from './http/requestTarget.ts';
 import { sendJson } from './http/respond.ts';
 import { createDevIdentityProvider, DEMO_USERS, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -104,7 +105,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://service.invalid');
+    const url = parseRequestTarget(req);
     const pathname = url.pathname;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
       if (await handleApi(req, res, url)) return;

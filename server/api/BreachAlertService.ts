@@ -122,12 +122,14 @@ export class BreachAlertService {
         else byBreach.set(id, [email]);
       }
     }
-    const resolved = new Map<string, Record<string, { resolvedAt: string }>>();
+    // Collected in Maps and turned into objects with Object.fromEntries, which defines every
+    // name as an own key: assigning `classes[name]` would treat a class named "__proto__" as the prototype.
+    const resolved = new Map<string, Map<string, { resolvedAt: string }>>();
     for (const row of this.#store.getResolutions(account.emails)) {
       const key = row.breachId + '\u0000' + row.email;
       let classes = resolved.get(key);
-      if (!classes) resolved.set(key, (classes = {}));
-      classes[row.dataClass] = { resolvedAt: row.resolvedAt };
+      if (!classes) resolved.set(key, (classes = new Map()));
+      classes.set(row.dataClass, { resolvedAt: row.resolvedAt });
     }
     const items: UserBreach[] = [];
     for (const [id, emails] of byBreach) {
@@ -136,7 +138,7 @@ export class BreachAlertService {
       emails.sort();
       items.push({
         breach,
-        breachedAccounts: emails.map((email) => ({ email, resolvedDataClasses: resolved.get(id + '\u0000' + email) ?? {} })),
+        breachedAccounts: emails.map((email) => ({ email, resolvedDataClasses: Object.fromEntries(resolved.get(id + '\u0000' + email) ?? []) })),
       });
     }
     return items;

@@ -10,7 +10,8 @@ const REALM = 'breach-alert';
 export async function authenticate(req: IncomingMessage, verifier: AccessTokenVerifier): Promise<Caller> {
   const header = req.headers.authorization;
   const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
-  if (!header) {
+  // RFC 6750 §3.1: no credentials, or another scheme, gets a challenge without an error code.
+  if (!header || !/^Bearer(\s|$)/i.test(header)) {
     throw new HttpProblem(401, 'a bearer token is required', { headers: { 'www-authenticate': `Bearer realm="${REALM}"` } });
   }
   if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');

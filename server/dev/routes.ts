@@ -37,7 +37,7 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
     const account = /^\/accounts\/([^/]+)$/.exec(path);
     if (account) {
       allow(req, ['PUT']);
-      const sub = decodeURIComponent(account[1]!);
+      const sub = decodePathSegment(account[1]!);
       const body = await parseBody(req, DevAccountRequest);
       const emails = [...new Set(body.emails.map(emailKey))];
       store.putAccount({ sub, emails, deleted: body.deleted ?? false });
@@ -81,4 +81,12 @@ async function parseBody<T extends z.ZodType>(req: IncomingMessage, schema: T): 
   if (parsed.success) return parsed.data;
   const errors = issuesToFieldErrors(parsed.error.issues);
   throw new HttpProblem(400, errors.map((e) => `${e.pointer || 'body'}: ${e.message}`).join('; '), { errors });
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpProblem(400, 'the path segment is not valid percent-encoding');
+  }
 }

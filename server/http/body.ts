@@ -12,18 +12,17 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     throw new HttpProblem(415, 'the request body must be JSON (Content-Type: application/json)');
   }
   const declared = Number(req.headers['content-length'] ?? NaN);
+  // Answering 413 before the whole body is read leaves the connection unusable, so it is closed.
+  const tooLarge = () => new HttpProblem(413, `the request body must be at most ${limit} bytes`, { headers: { connection: 'close' } });
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    throw new HttpProblem(413, `the request body must be at most ${limit} bytes`);
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw new HttpProblem(413, `the request body must be at most ${limit} bytes`);
-    }
+    if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');

@@ -2,7 +2,7 @@
 // development surface for set-up, and the contract's response checks.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { Breach, MonitoringUser, Problem, UserBreachList, type ResolutionItem, type UserBreach } from '../../shared/api/index.ts';
+import { Breach, MonitoringUser, Problem, UserBreachList, type UserBreach } from '../../shared/api/index.ts';
 import { useTarget, type Target } from './target.ts';
 
 export interface HttpResult {
@@ -93,6 +93,8 @@ export class ConformanceClient {
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+    // fetch labels a string body text/plain; bytes go without a Content-Type.
+    if (typeof body === 'string' && options.contentType === null) body = new TextEncoder().encode(body);
     const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     let json: unknown;
@@ -183,7 +185,7 @@ export class ConformanceClient {
   }
 
   /** A resolutions request that must answer 204 with no body. */
-  async resolveOk(token: string, items: ResolutionItem[] | unknown[]): Promise<void> {
+  async resolveOk(token: string, items: unknown[]): Promise<void> {
     const result = await this.resolve(token, items);
     expect(result.status, result.text).toBe(204);
     expect(result.text).toBe('');

@@ -1,4 +1,4 @@
-// POST /user, authorization (403), and the HTTP surface (405, 404) of the breach-alert API.
+// POST /user and authorization (403) of the breach-alert API.
 import { describe, expect, it } from 'vitest';
 import { expectProblem, parseMonitoringUser, unique, uniqueEmail, useClient } from './client.ts';
 
@@ -106,40 +106,5 @@ describe('before POST /user', () => {
     const { items } = await client.list(user.token);
     expect(items).toHaveLength(1);
     expect(items[0]!.breachedAccounts[0]!.resolvedDataClasses).toEqual({});
-  });
-});
-
-describe('HTTP surface', () => {
-  it.each([
-    ['GET', '/user', 'POST'],
-    ['PUT', '/user', 'POST'],
-    ['DELETE', '/user', 'POST'],
-    ['POST', '/user/breaches', 'GET'],
-    ['DELETE', '/user/breaches', 'GET'],
-    ['GET', '/user/breaches/resolutions', 'POST'],
-    ['PUT', '/user/breaches/resolutions', 'POST'],
-  ])('%s %s answers 405 with Allow', async (method, path, allowed) => {
-    const user = await client.newUser();
-    const result = await client.api(method, path, { token: user.token });
-    expectProblem(result, 405);
-    const allow = (result.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase());
-    expect(allow).toContain(allowed);
-    expect(allow).not.toContain(method);
-  });
-
-  it.each(['/users', '/user/breach', '/user/breaches/resolution', '/user/breaches/x/y', '/'])('unknown API path %s answers 404 problem', async (path) => {
-    const user = await client.newUser();
-    expectProblem(await client.api('GET', path, { token: user.token }), 404);
-  });
-
-  it('an unknown path outside the API answers 404 problem', async () => {
-    expectProblem(await client.origin('GET', `/${unique('nothing')}`), 404);
-  });
-
-  it('HEAD /user/breaches answers like GET, without a body', async () => {
-    const user = await client.newUser();
-    const result = await client.api('HEAD', '/user/breaches', { token: user.token });
-    expect(result.status).toBe(200);
-    expect(result.text).toBe('');
   });
 });
