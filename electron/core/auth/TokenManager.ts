@@ -1,0 +1,239 @@
+import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
+import { RefreshRefusedError } from './errors.ts';
+import { describeError, silentLogger, type AuthLogger } from './log.ts';
+import type { TokenRefresher } from './ProviderClient.ts';
+import type { Redactor } from './redact.ts';
+import type { SecretKey, SecretStore } from './secrets/SecretStore.ts';
+import { parseStoredTokens, serializeTokens, type TokenSet } from './tokens.ts';
+
+export type TokenManagerState = 'active' | 'sign-in-needed' | 'closed';
+
+export interface TokenManagerOptions {
+  key: SecretKey;
+  store: SecretStore;
+  refresher: TokenRefresher;
+  now?: (() => number) | undefined;
+  /** Refresh this long before the access token expires. */
+  skewMs?: number | undefined;
+  logger?: AuthLogger | undefined;
+  redactor?: Redactor | undefined;
+}
+
+/** Revokes at the provider; resolves false when the provider offers no revocation. */
+export type Revoke = (token: string, hint: 'refresh_token' | 'access_token') => Promise<boolean>;
+
+export const REFRESH_SKEW_MS = 60_000;
+// Windows Credential Manager holds at most 2560 bytes per entry; an access token can be
+// fetched again, the refresh token cannot, so a large access token is left out.
+const MAX_STORED_CHARS = 2000;
+
+/**
+ * The tokens of one signed-in account. Hands out an access token valid now, refreshing ahead
+ * of expiry and once after a 401, with every concurrent caller sharing one refresh. When the
+ * provider refuses a refresh the account needs a new sign-in: callers get SignInRequiredError,
+ * queued work stays where it is. A network failure is not that: it surfaces as a transient
+ * ApiError and the account stays signed in.
+ */
+export class TokenManager implements AccessTokenSource {
+  readonly key: SecretKey;
+  readonly #store: SecretStore;
+  readonly #refresher: TokenRefresher;
+  readonly #now: () => number;
+  readonly #skewMs: number;
+  readonly #logger: AuthLogger;
+  readonly #redactor: Redactor | undefined;
+  readonly #stateListeners = new Set<(state: TokenManagerState, reason: string | undefined) => void>();
+  readonly #persistListeners = new Set<(message: string) => void>();
+
+  #state: TokenManagerState = 'active';
+  #access: { token: string; expiresAt: number | undefined } | undefined;
+  #refreshToken: string | undefined;
+  #scope: string | undefined;
+  #refreshing: Promise<string> | undefined;
+  #persisted = true;
+
+  private constructor(options: TokenManagerOptions, tokens: Partial<TokenSet>) {
+    this.key = options.key;
+    this.#store = options.store;
+    this.#refresher = options.refresher;
+    this.#now = options.now ?? Date.now;
+    this.#skewMs = options.skewMs ?? REFRESH_SKEW_MS;
+    this.#logger = options.logger ?? silentLogger;
+    this.#redactor = options.redactor;
+    this.#access = tokens.accessToken ? { token: tokens.accessToken, expiresAt: tokens.expiresAt } : undefined;
+    this.#refreshToken = tokens.refreshToken;
+    this.#scope = tokens.scope;
+    this.#redactor?.add(tokens.accessToken, tokens.refreshToken);
+  }
+
+  /** After a sign-in: keeps the tokens in memory and saves them to the store. */
+  static async start(options: TokenManagerOptions, tokens: TokenSet): Promise<TokenManager> {
+    const manager = new TokenManager(options, tokens);
+    await manager.#persist();
+    return manager;
+  }
+
+  /** At start-up: the account's tokens from the store, or undefined when there are none (or they are unreadable). */
+  static async restore(options: TokenManagerOptions): Promise<TokenManager | undefined> {
+    const text = await options.store.get(options.key);
+    const tokens = text === undefined ? undefined : parseStoredTokens(text);
+    return tokens ? new TokenManager(options, tokens) : undefined;
+  }
+
+  get state(): TokenManagerState {
+    return this.#state;
+  }
+
+  /** False after a save to the store failed: this sign-in will not outlive the process. */
+  get persisted(): boolean {
+    return this.#persisted;
+  }
+
+  onDidChangeState(listener: (state: TokenManagerState, reason: string | undefined) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  onDidFailToPersist(listener: (message: string) => void): () => void {
+    this.#persistListeners.add(listener);
+    return () => this.#persistListeners.delete(listener);
+  }
+
+  async getAccessToken(): Promise<string> {
+    this.#assertActive();
+    if (this.#access && this.#isFresh(this.#access.expiresAt)) return this.#access.token;
+    try {
+      return await this.#refresh();
+    } catch (error) {
+      // Refreshing early failed for a passing reason (network, provider down): the token still works for a while.
+      const current = this.#access;
+      if (!(error instanceof SignInRequiredError) && current?.expiresAt !== undefined && current.expiresAt > this.#now()) return current.token;
+      throw error;
+    }
+  }
+
+  async refreshAfterUnauthorized(rejected: string): Promise<string> {
+    this.#assertActive();
+    if (this.#refreshing) return this.#refreshing;
+    // Another caller already replaced the rejected token.
+    if (this.#access && this.#access.token !== rejected && this.#isFresh(this.#access.expiresAt)) return this.#access.token;
+    return this.#refresh();
+  }
+
+  /**
+   * Sign-out: stops handing out tokens, deletes the store entry, then revokes at the provider
+   * (the newest refresh token, else the access token). Local deletion happens even when the
+   * provider cannot be reached.
+   */
+  async signOut(revoke?: Revoke): Promise<{ revoked: boolean }> {
+    const pending = this.#refreshing;
+    this.#setState('closed', 'signed out');
+    // A refresh in flight may rotate the refresh token; revoke the one the provider knows.
+    await pending?.catch(() => {});
+    await this.#deleteStored();
+    const refreshToken = this.#refreshToken;
+    const accessToken = this.#access?.token;
+    this.#access = undefined;
+    this.#refreshToken = undefined;
+    if (!revoke || (!refreshToken && !accessToken)) return { revoked: false };
+    try {
+      return { revoked: await (refreshToken ? revoke(refreshToken, 'refresh_token') : revoke(accessToken!, 'access_token')) };
+    } catch (error) {
+      this.#logger.warn('tokens: revocation at the provider failed; local tokens are deleted anyway', describeError(error));
+      return { revoked: false };
+    }
+  }
+
+  /** Stops handing out tokens without touching the store (another account took over, or the app quits). */
+  close(): void {
+    this.#access = undefined;
+    this.#refreshToken = undefined;
+    this.#setState('closed', 'closed');
+  }
+
+  #isFresh(expiresAt: number | undefined): boolean {
+    return expiresAt === undefined || expiresAt - this.#skewMs > this.#now();
+  }
+
+  #assertActive(): void {
+    if (this.#state === 'sign-in-needed') throw new SignInRequiredError('Sign in again to continue: the sign-in has ended.');
+    if (this.#state === 'closed') throw new SignInRequiredError('Signed out of this account.');
+  }
+
+  #refresh(): Promise<string> {
+    this.#refreshing ??= this.#doRefresh().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #doRefresh(): Promise<string> {
+    const refreshToken = this.#refreshToken;
+    if (!refreshToken) {
+      await this.#needSignIn('the access token expired and the provider gave no refresh token');
+      throw new SignInRequiredError('Sign in again to continue: the sign-in has expired.');
+    }
+    let refreshed;
+    try {
+      refreshed = await this.#refresher.refresh(refreshToken);
+    } catch (error) {
+      if (error instanceof RefreshRefusedError) {
+        if (this.#state === 'active') await this.#needSignIn(error.message, error.oauthError);
+        throw new SignInRequiredError('Sign in again to continue: the sign-in provider ended this sign-in.', { cause: error });
+      }
+      this.#logger.warn('tokens: refresh failed, will retry later', describeError(error));
+      throw error;
+    }
+    this.#redactor?.add(refreshed.accessToken, refreshed.refreshToken);
+    const rotated = refreshed.refreshToken !== undefined && refreshed.refreshToken !== refreshToken;
+    if (rotated) this.#refreshToken = refreshed.refreshToken;
+    if (this.#state !== 'active') throw new SignInRequiredError('Signed out of this account.');
+    if (refreshed.subject !== undefined && refreshed.subject !== this.key.subject) {
+      await this.#needSignIn('the provider answered for a different account', 'subject_mismatch');
+      throw new SignInRequiredError('Sign in again to continue: the sign-in provider answered for a different account.');
+    }
+    this.#access = { token: refreshed.accessToken, expiresAt: refreshed.expiresAt };
+    this.#scope = refreshed.scope ?? this.#scope;
+    await this.#persist();
+    this.#logger.info('tokens: refreshed', { rotated, expiresInSeconds: refreshed.expiresAt === undefined ? undefined : Math.round((refreshed.expiresAt - this.#now()) / 1000) });
+    return refreshed.accessToken;
+  }
+
+  async #needSignIn(reason: string, oauthError?: string): Promise<void> {
+    this.#logger.warn('tokens: sign-in needed', { reason, oauthError });
+    this.#access = undefined;
+    this.#refreshToken = undefined;
+    this.#setState('sign-in-needed', reason);
+    // The refused tokens are worthless; leaving them would only keep a secret around.
+    await this.#deleteStored();
+  }
+
+  async #persist(): Promise<void> {
+    const tokens: TokenSet = { accessToken: this.#access?.token ?? '', expiresAt: this.#access?.expiresAt, refreshToken: this.#refreshToken, scope: this.#scope };
+    let text = serializeTokens(tokens);
+    if (text.length > MAX_STORED_CHARS && tokens.refreshToken) text = serializeTokens({ ...tokens, accessToken: '', expiresAt: undefined });
+    try {
+      await this.#store.set(this.key, text);
+      this.#persisted = true;
+    } catch (error) {
+      this.#persisted = false;
+      this.#logger.warn('tokens: could not save the sign-in to the secret store', describeError(error));
+      const message = 'Breach Monitor could not save your sign-in to the keychain; you will need to sign in again next time.';
+      for (const listener of this.#persistListeners) listener(message);
+    }
+  }
+
+  async #deleteStored(): Promise<void> {
+    try {
+      await this.#store.delete(this.key);
+    } catch (error) {
+      this.#logger.warn('tokens: could not delete the sign-in from the secret store', describeError(error));
+    }
+  }
+
+  #setState(state: TokenManagerState, reason: string | undefined): void {
+    if (this.#state === state || this.#state === 'closed') return;
+    this.#state = state;
+    for (const listener of this.#stateListeners) listener(state, reason);
+  }
+}
