@@ -43,5 +43,84 @@ export type CoreToHost = z.infer<typeof CoreToHost>;
 export const HostToCore = z.discriminatedUnion('type', [
   z.object({ type: z.literal('signal'), signal: HostSignal }),
   z.object({ type: z.literal('reply'), id: z.int(), ok: z.boolean(), value: z.unknown().optional(), error: z.string().optional() }),
+  /** A UI's MessagePort to the core travels in this message's transfer list. */
+  z.object({ type: z.literal('connect') }),
+  /** A notification was clicked: connected UIs should show this breach (`open-breach` event). */
+  z.object({ type: z.literal('open-breach'), id: z.string().min(1) }),
+  /** The app is quitting: close the core cleanly, then exit. */
+  z.object({ type: z.literal('shutdown') }),
 ]);
 export type HostToCore = z.infer<typeof HostToCore>;
+
+// Notification wording lives here, beside the message that carries it, so every host shows the
+// same words and the shell's tests can pin them. The core decides when; these decide what.
+
+/** One new breach as the `breaches-new` event describes it. */
+export interface NewBreachNotice {
+  id: string;
+  breachDate: string;
+  dataClasses: readonly string[];
+  emails: readonly string[];
+}
+
+/** One resolution the service refused. */
+export interface FailedResolutionNotice {
+  breachId: string;
+  reason: string;
+}
+
+const TITLE_MAX = 200;
+const BODY_MAX = 1000;
+
+/** "a", "a and b", "a, b and c", "a, b, c and 2 more". */
+export function listPhrase(items: readonly string[], shown = 3): string {
+  if (items.length === 0) return '';
+  if (items.length === 1) return items[0]!;
+  if (items.length <= shown) return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  return `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`;
+}
+
+function clamp(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function notification(kind: CoreNotification['kind'], title: string, body: string, breachId?: string): CoreNotification {
+  return { kind, title: clamp(title, TITLE_MAX), body: clamp(body, BODY_MAX), ...(breachId === undefined ? {} : { breachId }) };
+}
+
+/**
+ * One notification per sync, however many breaches it found: "alice@example.com appears in Adobe
+ * (2013-10-04): Passwords, Email addresses and Usernames", or a summary when there are several.
+ * Undefined when there is nothing new.
+ */
+export function newBreachesNotification(breaches: readonly NewBreachNotice[]): CoreNotification | undefined {
+  if (breaches.length === 0) return undefined;
+  if (breaches.length === 1) {
+    const breach = breaches[0]!;
+    const who = listPhrase(breach.emails, 1) || 'One of your email addresses';
+    const verb = breach.emails.length > 1 ? 'appear' : 'appears';
+    const what = breach.dataClasses.length > 0 ? `: ${listPhrase(breach.dataClasses, 4)}` : '';
+    return notification('new-breach', `New breach: ${breach.id}`, `${who} ${verb} in ${breach.id} (${breach.breachDate})${what}`, breach.id);
+  }
+  const emails = [...new Set(breaches.flatMap((breach) => breach.emails))];
+  const who = emails.length > 0 ? listPhrase(emails, 2) : 'Your email addresses';
+  const verb = emails.length > 1 || emails.length === 0 ? 'appear' : 'appears';
+  const where = listPhrase(breaches.map((breach) => `${breach.id} (${breach.breachDate})`));
+  return notification('new-breach', `${breaches.length} new breaches`, `${who} ${verb} in ${where}. Open Breach Monitor to review them.`);
+}
+
+/** Resolutions the service refused in one flush; undefined when none did. */
+export function failedResolutionsNotification(failures: readonly FailedResolutionNotice[]): CoreNotification | undefined {
+  if (failures.length === 0) return undefined;
+  const breaches = [...new Set(failures.map((failure) => failure.breachId))];
+  if (failures.length === 1) {
+    const failure = failures[0]!;
+    return notification('resolution-failed', 'A change could not be saved', `${failure.breachId}: ${failure.reason}`, failure.breachId);
+  }
+  const body = `The service refused ${failures.length} changes in ${listPhrase(breaches)}. Open Breach Monitor to retry or discard them.`;
+  return notification('resolution-failed', `${failures.length} changes could not be saved`, body, breaches.length === 1 ? breaches[0] : undefined);
+}
+
+export function signInNeededNotification(): CoreNotification {
+  return notification('sign-in-needed', 'Sign in to Breach Monitor', 'Your session has ended. Sign in again to keep checking for new breaches.');
+}

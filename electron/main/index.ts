@@ -1,0 +1,28 @@
+import { app } from 'electron';
+import { shellPaths } from './paths.ts';
+import { registerAppScheme } from './protocol.ts';
+import { resolveRenderer } from './renderer.ts';
+import { installSecurityGuards } from './security.ts';
+import { startShell } from './shell.ts';
+
+// Entry of the main process. Order matters: the scheme is registered and the guards installed
+// before anything can create a web contents; one instance only, a second one shows the first.
+registerAppScheme();
+const renderer = resolveRenderer({ isPackaged: app.isPackaged, devServerUrl: process.env.ELECTRON_RENDERER_URL });
+installSecurityGuards({ isTrustedUrl: renderer.isTrustedUrl });
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void app.whenReady().then(() => {
+    const paths = shellPaths({
+      mainDir: import.meta.dirname,
+      userData: app.getPath('userData'),
+      logs: app.getPath('logs'),
+      appPath: app.getAppPath(),
+      isPackaged: app.isPackaged,
+      resourcesPath: process.resourcesPath,
+    });
+    startShell({ paths, renderer, platform: process.platform, argv: process.argv });
+  });
+}

@@ -1,0 +1,62 @@
+import { app, session, shell, type Session, type WebContents } from 'electron';
+
+const MAX_EXTERNAL_URL_LENGTH = 2048;
+
+/** Only plain http(s) links with a host and no credentials leave the app, for the system browser. */
+export function isSafeExternalUrl(raw: unknown): raw is string {
+  if (typeof raw !== 'string' || raw.length > MAX_EXTERNAL_URL_LENGTH) return false;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+/** Opens the link in the system browser when it passes `isSafeExternalUrl`; says whether it did. */
+export function openExternalSafely(raw: unknown): boolean {
+  if (!isSafeExternalUrl(raw)) return false;
+  // The URL was checked just above: http(s), a host, no credentials.
+  shell.openExternal(raw).catch((error: unknown) => console.warn('could not open the browser', error)); /* eng-disable OPEN_EXTERNAL_JS_CHECK */
+  return true;
+}
+
+export interface GuardOptions {
+  /** The renderer's own pages: the app:// bundle (and the dev server, unpackaged only). */
+  isTrustedUrl(url: string): boolean;
+}
+
+/** Guards every web contents the app will ever create, and the sessions they use. */
+export function installSecurityGuards(options: GuardOptions): void {
+  denyPermissions(session.defaultSession);
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, options));
+}
+
+export function guardWebContents(contents: WebContents, options: GuardOptions): void {
+  denyPermissions(contents.session);
+  contents.on('will-navigate', (event) => {
+    if (options.isTrustedUrl(event.url)) return;
+    event.preventDefault();
+    openExternalSafely(event.url);
+  });
+  contents.on('will-redirect', (event) => {
+    if (!options.isTrustedUrl(event.url)) event.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternalSafely(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+const guardedSessions = new WeakSet<Session>();
+
+/** The app needs no camera, location, notifications-from-web or anything else a page may ask for. */
+export function denyPermissions(target: Session): void {
+  if (guardedSessions.has(target)) return;
+  guardedSessions.add(target);
+  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  target.setPermissionCheckHandler(() => false);
+  target.setDevicePermissionHandler(() => false);
+}
