@@ -43,7 +43,7 @@ export function contentTypeOf(file: string): string {
 
 /** Must run before `app` is ready: app:// then behaves like https (origin, fetch, secure context). */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
 }
 
 export function registerAppProtocol(rendererDir: string): void {

@@ -39,7 +39,7 @@ describe('app:// scheme', () => {
 
   it('is registered as standard, secure and fetch-capable, before ready', () => {
     registerAppScheme();
-    expect(fake().protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    expect(fake().protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
   });
 
   it('is handled by the renderer-folder handler', async () => {

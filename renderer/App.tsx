@@ -1,0 +1,83 @@
+import { useEffect } from 'react';
+import { ErrorState, Spinner } from './components/States.tsx';
+import { BreachesPage } from './features/breaches/BreachesPage.tsx';
+import { OverviewPage } from './features/overview/OverviewPage.tsx';
+import { SettingsPage } from './features/settings/SettingsPage.tsx';
+import { Nav } from './features/shell/Nav.tsx';
+import { DisconnectedBanner, NewBreachesBanner, SignInBanner } from './features/status/Banners.tsx';
+import { StatusBar } from './features/status/StatusBar.tsx';
+import { Welcome } from './features/welcome/Welcome.tsx';
+import { effectiveAuthState, useAuth } from './state/auth.ts';
+import { connectEvents, loadInitial, resetData } from './state/connect.ts';
+import { startRouter, useRoute } from './state/route.ts';
+
+export interface AppProps {
+  /** Tests shorten the search debounce. */
+  searchDelayMs?: number;
+}
+
+export function App({ searchDelayMs }: AppProps) {
+  const auth = useAuth();
+  const state = effectiveAuthState(auth);
+
+  useEffect(() => {
+    const stopRouter = startRouter();
+    const stopEvents = connectEvents();
+    void loadInitial();
+    return () => {
+      stopRouter();
+      stopEvents();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (state === 'signed-out') resetData();
+  }, [state]);
+
+  if (state === 'loading') {
+    return (
+      <main className="boot" id="main">
+        {auth.loadError ? (
+          <ErrorState title="Breach Monitor isn’t answering" message={auth.loadError} onRetry={() => void auth.load()} />
+        ) : (
+          <p role="status">
+            <Spinner label="Opening Breach Monitor…" />
+          </p>
+        )}
+      </main>
+    );
+  }
+  // A returning person whose session ended keeps their data: the shell with a banner, not the door.
+  if (state === 'signed-out' || (state === 'signing-in' && !auth.status?.account)) return <Welcome />;
+  return <Shell searchDelayMs={searchDelayMs} />;
+}
+
+const TITLES = { overview: 'Overview', breaches: 'Breaches', settings: 'Settings' } as const;
+
+function Shell({ searchDelayMs }: AppProps) {
+  const screen = useRoute((s) => s.route.screen);
+  useEffect(() => {
+    document.title = `${TITLES[screen]} · Breach Monitor`;
+  }, [screen]);
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main" onClick={(event) => {
+        event.preventDefault();
+        document.getElementById('main')?.focus();
+      }}>
+        Skip to content
+      </a>
+      <Nav />
+      <div className="shell-main">
+        <StatusBar />
+        <SignInBanner />
+        <DisconnectedBanner />
+        <NewBreachesBanner />
+        <main className={`content content-${screen}`} id="main" tabIndex={-1}>
+          {screen === 'breaches' ? <BreachesPage searchDelayMs={searchDelayMs} /> : screen === 'settings' ? <SettingsPage /> : <OverviewPage />}
+        </main>
+      </div>
+    </div>
+  );
+}
+

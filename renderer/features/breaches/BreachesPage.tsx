@@ -1,0 +1,159 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { Credit } from '../../components/Credit.tsx';
+import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
+import { filtersToParams, formatHash, hasActiveFilters } from '../../lib/urlState.ts';
+import { useDebounced } from '../../lib/useDebounced.ts';
+import { useBreaches } from '../../state/breaches.ts';
+import { useRoute } from '../../state/route.ts';
+import { useSync } from '../../state/sync.ts';
+import { BreachDetailPane } from '../detail/BreachDetail.tsx';
+import { BreachList, type BreachListHandle } from './BreachList.tsx';
+import { countsText } from './counts.ts';
+import { FilterBar } from './FilterBar.tsx';
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}
+
+export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }) {
+  const route = useRoute((s) => s.route);
+  const openBreach = useRoute((s) => s.openBreach);
+  const clearFilters = useRoute((s) => s.clearFilters);
+  const { list, loading, error, load, loadOptions } = useBreaches();
+  const answered = useBreaches((s) => s.filters);
+  const syncNow = useSync((s) => s.syncNow);
+  const everSynced = useSync((s) => s.status?.lastSyncAt !== undefined);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<BreachListHandle>(null);
+
+  // Typing in the search box queries once the person pauses; every other filter at once.
+  const text = useDebounced(route.filters.text, searchDelayMs);
+  const filters = useMemo(() => ({ ...route.filters, text }), [route.filters, text]);
+  const filtersKey = formatHash({ screen: 'breaches', filters });
+
+  useEffect(() => {
+    void load(filters);
+  }, [filtersKey, load]); // filtersKey stands for every field of filters
+
+  useEffect(() => {
+    void loadOptions();
+  }, [loadOptions]);
+
+  const detailOpen = route.breachId !== undefined;
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.key === '/' && !isTyping(event.target)) {
+        event.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+      } else if (event.key === 'Escape' && detailOpen && !(event.target instanceof HTMLInputElement && event.target.type !== 'checkbox' && event.target.type !== 'radio')) {
+        event.preventDefault();
+        openBreach(undefined);
+        listRef.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [detailOpen, openBreach]);
+
+  const filtered = hasActiveFilters(route.filters);
+
+  let body;
+  if (error && !list) {
+    body = <ErrorState title="The breaches couldn’t be loaded" message={error} onRetry={() => void load(filters)} />;
+  } else if (!list) {
+    body = (
+      <div className="breach-list-loading" aria-busy="true" aria-label="Loading breaches">
+        {Array.from({ length: 6 }, (_, i) => (
+          <Skeleton key={i} lines={3} className="skeleton-row" />
+        ))}
+      </div>
+    );
+  } else if (list.rows.length === 0) {
+    body = filtered ? (
+      <EmptyState
+        icon="search"
+        title="No breaches match these filters"
+        action={
+          <button type="button" className="button" onClick={clearFilters}>
+            Show all breaches
+          </button>
+        }
+      >
+        {route.filters.includeSensitive ? null : <p>Sensitive breaches are hidden; include them to search those too.</p>}
+      </EmptyState>
+    ) : everSynced ? (
+      <EmptyState icon="shield" title="No breaches found">
+        <p>None of your email addresses appear in a breach the service knows of. Breach Monitor keeps checking and tells you when that changes.</p>
+      </EmptyState>
+    ) : (
+      <EmptyState
+        icon="refresh"
+        title="Nothing synced yet"
+        action={
+          <button type="button" className="button button-primary" onClick={() => void syncNow()}>
+            Sync now
+          </button>
+        }
+      >
+        <p>Your breaches appear here after the first sync with the service.</p>
+      </EmptyState>
+    );
+  } else {
+    body = <BreachList
+        ref={listRef}
+        rows={list.rows}
+        selectedId={route.breachId}
+        onOpen={(id) => openBreach(id)}
+        label="Breaches"
+        revealKey={answered ? filtersToParams(answered).toString() : ''}
+      />;
+  }
+
+  return (
+    <div className={detailOpen ? 'split has-detail' : 'split'}>
+      <section className="list-pane" aria-labelledby="breaches-title">
+        <div className="page-head">
+          <h1 id="breaches-title" className="page-title">
+            Breaches
+          </h1>
+        </div>
+        <FilterBar searchRef={searchRef} />
+        <p className="counts" aria-live="polite">
+          {list ? countsText(list, answered ?? route.filters) : '\u00a0'}
+          <span className={loading && list ? 'counts-updating is-visible' : 'counts-updating'} aria-hidden={!(loading && list)}>
+            Updating…
+          </span>
+        </p>
+        {error && list ? (
+          <p className="inline-error" role="alert">
+            The list couldn’t be refreshed: {error}
+          </p>
+        ) : null}
+        <div className="list-body">{body}</div>
+        <Credit className="list-credit" />
+      </section>
+      <section className="detail-pane" aria-label="Breach detail">
+        {route.breachId ? (
+          <BreachDetailPane
+            id={route.breachId}
+            onClose={() => {
+              openBreach(undefined);
+              listRef.current?.focus();
+            }}
+          />
+        ) : (
+          <EmptyState icon="list" title="Choose a breach">
+            <p>See what it exposed for each of your email addresses and mark what you’ve fixed.</p>
+            <p className="muted">
+              <kbd className="kbd">↑</kbd> <kbd className="kbd">↓</kbd> to move, <kbd className="kbd">Enter</kbd> to open, <kbd className="kbd">/</kbd> to search
+            </p>
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+import { useEffect, useId, useState, type RefObject } from 'react';
+import { Icon } from '../../components/Icon.tsx';
+import { MultiSelect } from '../../components/MultiSelect.tsx';
+import { hasActiveFilters, type Filters, type Sort } from '../../lib/urlState.ts';
+import { useBreaches } from '../../state/breaches.ts';
+import { useRoute } from '../../state/route.ts';
+
+const SORT_LABELS: Record<Sort, string> = {
+  breachDate: 'Newest breach',
+  addedDate: 'Recently added',
+  name: 'Name, A to Z',
+  unresolved: 'Most to fix',
+};
+
+export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement | null> }) {
+  const filters = useRoute((s) => s.route.filters);
+  const setFilters = useRoute((s) => s.setFilters);
+  const clearFilters = useRoute((s) => s.clearFilters);
+  const domains = useBreaches((s) => s.domains);
+  const dataClasses = useBreaches((s) => s.dataClasses);
+  const id = useId();
+
+  return (
+    <div className="filterbar">
+      <div className="filterbar-row">
+        <div className="search-field">
+          <Icon name="search" className="search-icon" />
+          <label className="visually-hidden" htmlFor={`${id}-text`}>
+            Search breaches
+          </label>
+          <input
+            ref={searchRef}
+            id={`${id}-text`}
+            className="input input-search"
+            type="search"
+            placeholder="Search breaches"
+            aria-keyshortcuts="/"
+            autoComplete="off"
+            spellCheck={false}
+            value={filters.text}
+            maxLength={200}
+            onChange={(event) => setFilters({ text: event.target.value })}
+          />
+          <kbd className="kbd search-kbd" aria-hidden="true">
+            /
+          </kbd>
+        </div>
+        <div className="field-inline">
+          <label className="field-label-inline" htmlFor={`${id}-sort`}>
+            Sort by
+          </label>
+          <select id={`${id}-sort`} className="select" value={filters.sort} onChange={(event) => setFilters({ sort: event.target.value as Sort })}>
+            {(Object.keys(SORT_LABELS) as Sort[]).map((sort) => (
+              <option key={sort} value={sort}>
+                {SORT_LABELS[sort]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="filterbar-row">
+        <MultiSelect label="Data classes" options={dataClasses} selected={filters.dataClasses} onChange={(next) => setFilters({ dataClasses: next })} hint="Breaches that exposed any of these" />
+        <MultiSelect
+          label="Unresolved data classes"
+          options={dataClasses}
+          selected={filters.unresolvedDataClasses}
+          onChange={(next) => setFilters({ unresolvedDataClasses: next })}
+          hint="Breaches where any of these is still to fix"
+        />
+      </div>
+      <div className="filterbar-row">
+        <DomainField id={`${id}-domain`} value={filters.domain ?? ''} suggestions={domains} onCommit={(domain) => setFilters({ domain: domain || undefined })} />
+        <label className="check-inline">
+          <input type="checkbox" checked={filters.includeSensitive} onChange={(event) => setFilters({ includeSensitive: event.target.checked })} />
+          Include sensitive breaches
+        </label>
+        <ActiveFilters filters={filters} onChange={setFilters} onClear={clearFilters} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The service matches domains exactly, so a half-typed name would empty the list: commit on a
+ * suggestion, on Enter or on leaving the field.
+ */
+function DomainField({ id, value, suggestions, onCommit }: { id: string; value: string; suggestions: string[]; onCommit(domain: string): void }) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  const commit = (next: string) => {
+    const trimmed = next.trim();
+    if (trimmed !== value) onCommit(trimmed);
+  };
+  return (
+    <div className="field-inline">
+      <label className="field-label-inline" htmlFor={id}>
+        Domain
+      </label>
+      <input
+        id={id}
+        className="input input-domain"
+        list={`${id}-list`}
+        placeholder="Any"
+        autoComplete="off"
+        spellCheck={false}
+        value={draft}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          if (suggestions.includes(event.target.value) || event.target.value === '') commit(event.target.value);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') commit(draft);
+        }}
+        onBlur={() => commit(draft)}
+      />
+      <datalist id={`${id}-list`}>
+        {suggestions.map((domain) => (
+          <option key={domain} value={domain} />
+        ))}
+      </datalist>
+    </div>
+  );
+}
+
+function ActiveFilters({ filters, onChange, onClear }: { filters: Filters; onChange(update: Partial<Filters>): void; onClear(): void }) {
+  if (!hasActiveFilters(filters)) return null;
+  const chips: { key: string; label: string; kind: string; remove(): void }[] = [];
+  if (filters.domain) chips.push({ key: 'domain', label: filters.domain, kind: 'domain', remove: () => onChange({ domain: undefined }) });
+  if (filters.email) chips.push({ key: 'email', label: filters.email, kind: 'email', remove: () => onChange({ email: undefined }) });
+  for (const name of filters.dataClasses)
+    chips.push({ key: `dc-${name}`, label: name, kind: 'data class', remove: () => onChange({ dataClasses: filters.dataClasses.filter((n) => n !== name) }) });
+  for (const name of filters.unresolvedDataClasses)
+    chips.push({
+      key: `udc-${name}`,
+      label: name,
+      kind: 'unresolved',
+      remove: () => onChange({ unresolvedDataClasses: filters.unresolvedDataClasses.filter((n) => n !== name) }),
+    });
+  return (
+    <div className="active-filters">
+      {chips.length > 0 ? (
+        <ul className="active-filters-list" aria-label="Active filters">
+          {chips.map((chip) => (
+            <li key={chip.key} className="filter-chip">
+              <span className="filter-chip-kind">{chip.kind}</span> {chip.label}
+              <button type="button" className="filter-chip-remove" aria-label={`Remove ${chip.kind} filter ${chip.label}`} onClick={chip.remove}>
+                <Icon name="close" size={12} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="button" className="button button-ghost button-small" onClick={onClear}>
+        Clear filters
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,281 @@
+import { useEffect, useId, type ReactNode } from 'react';
+import { Credit } from '../../components/Credit.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
+import { TriCheckbox } from '../../components/TriCheckbox.tsx';
+import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
+import { useDetail, type ResolutionChange } from '../../state/detail.ts';
+import { useSync } from '../../state/sync.ts';
+import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
+import { columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
+
+export function BreachDetailPane({ id, onClose }: { id: string; onClose(): void }) {
+  const { detail, loading, error, load } = useDetail();
+  const current = detail && detail.breach.id === id ? detail : undefined;
+
+  useEffect(() => {
+    void load(id);
+  }, [id, load]);
+
+  const close = (
+    <button type="button" className="icon-button" onClick={onClose} aria-label="Close breach detail" aria-keyshortcuts="Escape">
+      <Icon name="close" />
+    </button>
+  );
+
+  if (error && !current) {
+    return (
+      <div className="detail">
+        <div className="detail-toolbar">{close}</div>
+        {error.code === 'not-found' ? (
+          <EmptyState icon="search" title="This breach isn’t in your data any more">
+            <p>It may have been removed by the service at the last sync.</p>
+          </EmptyState>
+        ) : (
+          <ErrorState title="This breach couldn’t be opened" message={error.message} onRetry={() => void load(id)} />
+        )}
+      </div>
+    );
+  }
+  if (!current) {
+    return (
+      <div className="detail" aria-busy={loading} aria-label="Loading breach">
+        <div className="detail-toolbar">{close}</div>
+        <Skeleton lines={2} className="skeleton-title" />
+        <Skeleton lines={6} />
+      </div>
+    );
+  }
+  return <DetailBody detail={current} close={close} />;
+}
+
+function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode }) {
+  const { setResolved, retry, discard, actionError } = useDetail();
+  const online = useSync((s) => s.status?.online ?? true);
+  const { breach } = detail;
+  const titleId = useId();
+  const classes = dataClassesOf(detail);
+  const failed = failedCells(detail);
+  const pending = pendingCount(detail);
+  const all = tally(detail.accounts.flatMap((account) => Object.values(account.cells)));
+
+  return (
+    <article className="detail" aria-labelledby={titleId}>
+      <div className="detail-toolbar">
+        <div className="detail-title-row">
+          <h2 id={titleId} className="detail-title">
+            {breach.id}
+          </h2>
+          {breach.isSensitive ? (
+            <span className="badge badge-sensitive">
+              <Icon name="lock" size={12} />
+              Sensitive
+            </span>
+          ) : null}
+          {detail.isNew ? <span className="badge badge-new">New</span> : null}
+        </div>
+        {close}
+      </div>
+
+      <dl className="facts">
+        <div>
+          <dt>Domain</dt>
+          <dd>{breach.domain || 'Not named by the source'}</dd>
+        </div>
+        <div>
+          <dt>Breached</dt>
+          <dd>
+            <time dateTime={breach.breachDate}>{formatDate(breach.breachDate)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Added</dt>
+          <dd>
+            <time dateTime={breach.addedDate}>{formatDate(breach.addedDate)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Updated</dt>
+          <dd>
+            <time dateTime={breach.modifiedDate}>{formatDate(breach.modifiedDate)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Progress</dt>
+          <dd>
+            {all.resolved} of {all.total} resolved
+          </dd>
+        </div>
+      </dl>
+
+      {pending > 0 ? (
+        <p className="notice notice-pending">
+          <Icon name="clock" />
+          <span>
+            <strong>{plural(pending, 'change')} queued.</strong>{' '}
+            {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
+          </span>
+        </p>
+      ) : null}
+
+      {failed.length > 0 ? (
+        <section className="notice notice-failed" aria-label="Failed changes">
+          <Icon name="alert" />
+          <div className="notice-body">
+            <p>
+              <strong>The service refused {failed.length === 1 ? 'a change' : `${failed.length} changes`}.</strong> Retry to send again, or discard to go back to the
+              service’s state.
+            </p>
+            <ul className="failed-list">
+              {failed.map((cell) => (
+                <li key={`${cell.email}|${cell.dataClass}`}>
+                  <span className="failed-what">
+                    {cell.dataClass} for {cell.email}:
+                  </span>{' '}
+                  <q>{cell.reason}</q>
+                </li>
+              ))}
+            </ul>
+            <div className="notice-actions">
+              <button type="button" className="button button-small" onClick={() => void retry()}>
+                <Icon name="refresh" size={14} />
+                Retry
+              </button>
+              <button type="button" className="button button-ghost button-small" onClick={() => void discard()}>
+                Discard
+              </button>
+            </div>
+          </div>
+        </section>
+      ) : null}
+
+      {actionError ? (
+        <p className="inline-error" role="alert">
+          That change didn’t go through: {actionError}
+        </p>
+      ) : null}
+
+      <div className="matrix-head">
+        <h3 className="section-title">What it exposed</h3>
+        <button
+          type="button"
+          className="button button-primary button-small"
+          disabled={all.total === 0 || all.resolved === all.total}
+          onClick={() => void setResolved({ breachId: breach.id, dataClasses: classes, resolved: true })}
+        >
+          <Icon name="check" size={14} />
+          Mark all resolved
+        </button>
+      </div>
+      <Matrix detail={detail} classes={classes} onChange={(change) => void setResolved(change)} />
+      <Credit className="detail-credit" />
+    </article>
+  );
+}
+
+function Matrix({ detail, classes, onChange }: { detail: BreachDetail; classes: string[]; onChange(change: ResolutionChange): void }) {
+  const breachId = detail.breach.id;
+  const matrixId = useId();
+  if (detail.accounts.length === 0) return <EmptyState icon="mail" title="None of your email addresses is in this breach any more" />;
+  return (
+    <div className="matrix-scroll">
+      <table className="matrix">
+        <caption className="visually-hidden">Resolved data classes of {breachId}, per email address</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="matrix-corner">
+              Data class
+            </th>
+            {detail.accounts.map((account) => {
+              const t = tally(Object.values(account.cells));
+              return (
+                <th scope="col" key={account.email} className="matrix-email">
+                  <span className="matrix-email-inner">
+                    <TriCheckbox
+                      label={`All classes for ${account.email}`}
+                      checked={t.total > 0 && t.resolved === t.total}
+                      mixed={t.resolved > 0 && t.resolved < t.total}
+                      disabled={t.total === 0}
+                      onChange={(resolved) => onChange({ breachId, dataClasses: Object.keys(account.cells), emails: [account.email], resolved })}
+                    />
+                    <span className="truncate" title={account.email}>
+                      {account.email}
+                    </span>
+                  </span>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {classes.map((dataClass, row) => {
+            const cells = columnCells(detail, dataClass);
+            const t = tally(cells);
+            return (
+              <tr key={dataClass}>
+                <th scope="row" className="matrix-class">
+                  <span className="matrix-class-inner">
+                    <TriCheckbox
+                      label={`${dataClass} for all emails`}
+                      checked={t.total > 0 && t.resolved === t.total}
+                      mixed={t.resolved > 0 && t.resolved < t.total}
+                      disabled={t.total === 0}
+                      onChange={(resolved) => onChange({ breachId, dataClasses: [dataClass], resolved })}
+                    />
+                    <span>{dataClass}</span>
+                  </span>
+                </th>
+                {detail.accounts.map((account, column) => (
+                  <td key={account.email}>
+                    <Cell
+                      id={`${matrixId}-${row}-${column}`}
+                      cell={account.cells[dataClass]}
+                      label={`${dataClass} for ${account.email}`}
+                      onChange={(resolved) => onChange({ breachId, dataClasses: [dataClass], emails: [account.email], resolved })}
+                    />
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Cell({ id, cell, label, onChange }: { id: string; cell: CellState | undefined; label: string; onChange(resolved: boolean): void }) {
+  if (!cell) return <span className="cell-na">Not exposed</span>;
+  const stateId = `${id}-state`;
+  return (
+    <span className={cell.failed ? 'cell is-failed' : cell.pending ? 'cell is-pending' : cell.resolved ? 'cell is-resolved' : 'cell'}>
+      <input type="checkbox" className="checkbox" aria-label={label} aria-describedby={stateId} checked={cell.resolved} onChange={(event) => onChange(event.target.checked)} />
+      <span id={stateId} className="cell-state">
+        {cell.failed ? (
+          <span className="marker marker-failed">
+            <Icon name="alert" size={12} />
+            Failed
+          </span>
+        ) : cell.pending ? (
+          <span className="marker marker-pending">
+            <Icon name="clock" size={12} />
+            Queued
+          </span>
+        ) : cell.resolved ? (
+          cell.resolvedAt ? (
+            <span className="cell-when">
+              Resolved{' '}
+              <time dateTime={cell.resolvedAt} title={formatDateTime(cell.resolvedAt)}>
+                {formatDate(cell.resolvedAt)}
+              </time>
+            </span>
+          ) : (
+            <span className="cell-when">Resolved</span>
+          )
+        ) : (
+          <span className="cell-todo">To fix</span>
+        )}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,304 @@
+import { useEffect, useId, useState } from 'react';
+import { Icon } from '../../components/Icon.tsx';
+import { ErrorState, Skeleton } from '../../components/States.tsx';
+import { toUiError } from '../../lib/core.ts';
+import { plural } from '../../lib/format.ts';
+import { fieldErrorsFromIssues, validateSettings, type FieldErrors } from '../../lib/validateSettings.ts';
+import { useAuth } from '../../state/auth.ts';
+import { useSettings } from '../../state/settings.ts';
+import { useSync } from '../../state/sync.ts';
+import { useTheme, type Theme } from '../../state/theme.ts';
+import type { Settings } from '../../../shared/ipc/views.ts';
+
+interface Draft {
+  serviceUrl: string;
+  issuer: string;
+  syncIntervalMinutes: string;
+  notifications: boolean;
+  startAtLogin: boolean;
+  closeToTray: boolean;
+}
+
+function toDraft(settings: Settings): Draft {
+  return { ...settings, syncIntervalMinutes: String(settings.syncIntervalMinutes) };
+}
+
+function toPatch(draft: Draft): Partial<Settings> {
+  const minutes = Number(draft.syncIntervalMinutes.trim());
+  return {
+    serviceUrl: draft.serviceUrl.trim(),
+    issuer: draft.issuer.trim(),
+    // An empty or non-numeric field must fail validation, not become 0.
+    syncIntervalMinutes: draft.syncIntervalMinutes.trim() === '' || Number.isNaN(minutes) ? Number.NaN : minutes,
+    notifications: draft.notifications,
+    startAtLogin: draft.startAtLogin,
+    closeToTray: draft.closeToTray,
+  };
+}
+
+export function SettingsPage() {
+  const { settings, error, load } = useSettings();
+  return (
+    <div className="page page-narrow">
+      <div className="page-head">
+        <h1 className="page-title">Settings</h1>
+      </div>
+      {settings ? <SettingsForm settings={settings} /> : error ? <ErrorState title="Settings couldn’t be loaded" message={error} onRetry={() => void load()} /> : <Skeleton lines={8} className="card" />}
+      <ThemeSection />
+      <AccountSection />
+    </div>
+  );
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const save = useSettings((s) => s.save);
+  const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string }>();
+  const [saving, setSaving] = useState(false);
+  const id = useId();
+  const baseline = toDraft(settings);
+  const dirty = (Object.keys(baseline) as (keyof Draft)[]).some((key) => baseline[key] !== draft[key]);
+  const signedIn = useAuth((s) => s.status?.state === 'signed-in');
+
+  // A save elsewhere (the welcome screen, another window) moves an untouched form along.
+  useEffect(() => {
+    if (!dirty) setDraft(toDraft(settings));
+  }, [settings]); // only a new settings object may reset the form
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setMessage(undefined);
+  };
+
+  async function submit() {
+    const patch = toPatch(draft);
+    const found = validateSettings(patch);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      setMessage({ kind: 'error', text: 'Some settings need fixing before they can be saved.' });
+      return;
+    }
+    setSaving(true);
+    try {
+      const saved = await save(patch);
+      setDraft(toDraft(saved));
+      setMessage({ kind: 'ok', text: 'Settings saved.' });
+    } catch (error) {
+      const uiError = toUiError(error);
+      setErrors(fieldErrorsFromIssues(uiError.issues));
+      setMessage({ kind: 'error', text: `Settings weren’t saved: ${uiError.message}` });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const serviceChanged = draft.serviceUrl.trim() !== settings.serviceUrl || draft.issuer.trim() !== settings.issuer;
+
+  return (
+    <form
+      className="card settings-form"
+      aria-label="Settings"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <h2 className="card-title">Service</h2>
+      <TextField id={`${id}-url`} label="Service URL" type="url" value={draft.serviceUrl} error={errors.serviceUrl} onChange={(v) => set('serviceUrl', v)} hint="The breach-alert API, ending in /api/v1." />
+      <TextField id={`${id}-issuer`} label="Identity provider" type="url" value={draft.issuer} error={errors.issuer} onChange={(v) => set('issuer', v)} hint="Where you sign in (the OpenID issuer)." />
+      {serviceChanged && signedIn ? (
+        <p className="form-note">
+          <Icon name="alert" size={14} /> Changing the service signs you in again at the next sync.
+        </p>
+      ) : null}
+
+      <h2 className="card-title">Syncing</h2>
+      <TextField
+        id={`${id}-interval`}
+        label="Sync interval (minutes)"
+        type="number"
+        value={draft.syncIntervalMinutes}
+        error={errors.syncIntervalMinutes}
+        onChange={(v) => set('syncIntervalMinutes', v)}
+        hint="From 5 minutes to 1440 (once a day)."
+        min={5}
+        max={1440}
+      />
+
+      <h2 className="card-title">On this computer</h2>
+      <CheckField id={`${id}-notify`} label="Notifications" hint="New breaches, changes the service refused, and when you need to sign in again." checked={draft.notifications} onChange={(v) => set('notifications', v)} />
+      <CheckField id={`${id}-login`} label="Start at login" hint="Keep watching in the background from when you log in." checked={draft.startAtLogin} onChange={(v) => set('startAtLogin', v)} />
+      <CheckField id={`${id}-tray`} label="Close to tray" hint="Closing the window keeps Breach Monitor running in the tray." checked={draft.closeToTray} onChange={(v) => set('closeToTray', v)} />
+
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={saving || !dirty}>
+          {saving ? 'Saving…' : 'Save changes'}
+        </button>
+        <button
+          type="button"
+          className="button button-ghost"
+          disabled={saving || !dirty}
+          onClick={() => {
+            setDraft(toDraft(settings));
+            setErrors({});
+            setMessage(undefined);
+          }}
+        >
+          Undo changes
+        </button>
+        <p className={message?.kind === 'error' ? 'form-message is-error' : 'form-message'} role="status">
+          {message?.text}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function TextField(props: { id: string; label: string; type: 'url' | 'number'; value: string; error?: string; hint?: string; min?: number; max?: number; onChange(value: string): void }) {
+  const describedBy = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        className={props.type === 'number' ? 'input input-number' : 'input'}
+        type={props.type}
+        inputMode={props.type === 'number' ? 'numeric' : 'url'}
+        spellCheck={false}
+        min={props.min}
+        max={props.max}
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+      {props.hint ? (
+        <p className="field-hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p className="field-error" id={`${props.id}-error`}>
+          <Icon name="alert" size={14} /> {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function CheckField(props: { id: string; label: string; hint: string; checked: boolean; onChange(checked: boolean): void }) {
+  return (
+    <div className="check-field">
+      <input id={props.id} type="checkbox" className="checkbox" checked={props.checked} aria-describedby={`${props.id}-hint`} onChange={(event) => props.onChange(event.target.checked)} />
+      <div>
+        <label htmlFor={props.id} className="check-field-label">
+          {props.label}
+        </label>
+        <p className="field-hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+const THEMES: { value: Theme; label: string }[] = [
+  { value: 'system', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+/** Takes effect at once, as people expect of a theme switch; saved on its own. */
+function ThemeSection() {
+  const theme = useTheme((s) => s.theme);
+  const setTheme = useTheme((s) => s.set);
+  const settings = useSettings((s) => s.settings);
+  const save = useSettings((s) => s.save);
+  const [error, setError] = useState<string>();
+  const id = useId();
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="card-title">
+        Appearance
+      </h2>
+      <fieldset className="segmented">
+        <legend className="field-label">Theme</legend>
+        {THEMES.map((option) => (
+          <label key={option.value} className={theme === option.value ? 'segment is-checked' : 'segment'}>
+            <input
+              type="radio"
+              name={`${id}-theme`}
+              value={option.value}
+              checked={theme === option.value}
+              onChange={() => {
+                setTheme(option.value);
+                setError(undefined);
+                if (settings)
+                  save({ theme: option.value }).catch((e: unknown) => {
+                    setError(`The theme applies to this window but wasn’t saved: ${toUiError(e).message}`);
+                  });
+              }}
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function AccountSection() {
+  const { status, busy, error, signOut } = useAuth();
+  const pending = useSync((s) => s.status?.pending ?? 0);
+  const [deleteLocal, setDeleteLocal] = useState(false);
+  const id = useId();
+  const account = status?.account;
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="card-title">
+        Account
+      </h2>
+      {account ? (
+        <p className="account-line">
+          Signed in as <strong>{account.email ?? account.name ?? account.accountId}</strong>
+          <span className="muted"> at {account.issuer}</span>
+        </p>
+      ) : (
+        <p className="muted">Not signed in.</p>
+      )}
+      {status && !status.remembered ? <p className="form-note">No keychain is available, so you’ll sign in again each time Breach Monitor starts.</p> : null}
+      <div className="check-field">
+        <input id={`${id}-delete`} type="checkbox" className="checkbox" checked={deleteLocal} aria-describedby={`${id}-delete-hint`} onChange={(event) => setDeleteLocal(event.target.checked)} />
+        <div>
+          <label htmlFor={`${id}-delete`} className="check-field-label">
+            Also delete local data
+          </label>
+          <p className="field-hint" id={`${id}-delete-hint`}>
+            {deleteLocal
+              ? `Your breaches and their resolved state are removed from this computer${pending > 0 ? `, and ${plural(pending, 'queued change')} that ${pending === 1 ? 'hasn’t' : 'haven’t'} reached the service will be lost` : ''}.`
+              : 'Keep your breaches on this computer for the next time you sign in.'}
+          </p>
+        </div>
+      </div>
+      <div className="form-actions">
+        <button type="button" className={deleteLocal ? 'button button-danger' : 'button'} disabled={busy === 'signing-out' || !account} onClick={() => void signOut(deleteLocal)}>
+          {busy === 'signing-out' ? 'Signing out…' : 'Sign out'}
+        </button>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

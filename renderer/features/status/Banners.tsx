@@ -1,0 +1,86 @@
+import { Icon } from '../../components/Icon.tsx';
+import { plural } from '../../lib/format.ts';
+import { useAuth } from '../../state/auth.ts';
+import { useNotices } from '../../state/notices.ts';
+import { useRoute } from '../../state/route.ts';
+import { useSync } from '../../state/sync.ts';
+
+/** Shown while the app is usable offline but cannot sync until the person signs in again. */
+export function SignInBanner() {
+  const { status, busy, error, signIn, cancel } = useAuth();
+  const signingIn = busy === 'signing-in' || status?.state === 'signing-in';
+  if (status?.state !== 'sign-in-needed' && !(signingIn && status?.account)) return null;
+  return (
+    <section className="banner banner-warning" aria-label="Sign-in needed">
+      <Icon name="lock" />
+      <div className="banner-text">
+        {signingIn ? (
+          <p role="status">
+            <strong>Finish signing in in your browser.</strong> This window continues on its own.
+          </p>
+        ) : (
+          <p>
+            <strong>Sign in again to sync.</strong> Your session{status?.account?.email ? ` for ${status.account.email}` : ''} has ended. You can keep reviewing and
+            resolving here; changes wait in the queue until you’re back.
+          </p>
+        )}
+        {error && !signingIn ? (
+          <p className="banner-error" role="alert">
+            Sign-in didn’t work: {error}
+          </p>
+        ) : null}
+      </div>
+      {signingIn ? (
+        <button type="button" className="button button-small" onClick={() => void cancel()}>
+          Cancel
+        </button>
+      ) : (
+        <button type="button" className="button button-primary button-small" onClick={() => void signIn()}>
+          Sign in
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function DisconnectedBanner() {
+  const connected = useSync((s) => s.connected);
+  if (connected) return null;
+  return (
+    <section className="banner banner-danger" aria-label="Connection lost">
+      <Icon name="cloudOff" />
+      <p className="banner-text" role="status">
+        <strong>This window lost its connection to Breach Monitor.</strong> Reconnecting… What you see may be out of date.
+      </p>
+    </section>
+  );
+}
+
+export function NewBreachesBanner() {
+  const { newBreaches, dismiss } = useNotices();
+  const openBreach = useRoute((s) => s.openBreach);
+  if (newBreaches.length === 0) return null;
+  const first = newBreaches[0] as string;
+  return (
+    <section className="banner banner-info" aria-label="New breaches">
+      <Icon name="alert" />
+      <p className="banner-text">
+        <strong>{plural(newBreaches.length, 'new breach', 'new breaches')}</strong> naming you: {newBreaches.slice(0, 3).join(', ')}
+        {newBreaches.length > 3 ? ` and ${newBreaches.length - 3} more` : ''}.
+      </p>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => {
+          openBreach(first);
+          dismiss();
+        }}
+      >
+        Review {newBreaches.length === 1 ? first : 'the newest'}
+      </button>
+      <button type="button" className="button button-ghost button-small" onClick={dismiss}>
+        Dismiss
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { Icon } from '../../components/Icon.tsx';
+import { formatDateTime, formatRelative, plural } from '../../lib/format.ts';
+import { isSyncing, useSync } from '../../state/sync.ts';
+import type { SyncStatus } from '../../../shared/ipc/views.ts';
+
+const PHASE_WORDS: Record<SyncStatus['phase'], string> = {
+  idle: 'Up to date',
+  pushing: 'Sending your changes',
+  pulling: 'Fetching breaches',
+  applying: 'Saving',
+};
+
+/** Re-render relative times every half minute without any data changing. */
+function useNow(intervalMs = 30_000): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((t) => t + 1), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+}
+
+/**
+ * One fixed-height line: every part has its own slot, so a sync starting or landing changes
+ * words, never the layout below.
+ */
+export function StatusBar() {
+  const { status, connected, requesting, error, syncNow } = useSync();
+  useNow();
+  // Read the clock at every render: a sync landing re-renders with a newer lastSyncAt.
+  const now = Date.now();
+  const syncing = isSyncing(status) || requesting;
+  const online = connected && status?.online !== false;
+
+  return (
+    <header className="statusbar">
+      <div className="statusbar-items">
+        <span className={online ? 'pill pill-online' : 'pill pill-offline'}>
+          <Icon name={online ? 'dot' : 'cloudOff'} size={online ? 10 : 14} />
+          {!connected ? 'Disconnected' : online ? 'Online' : 'Offline'}
+        </span>
+
+        <span className="statusbar-sync" role="status">
+          {status && isSyncing(status) ? (
+            <>
+              <span className="statusbar-phase">{PHASE_WORDS[status.phase]}</span>
+              {status.progress && status.progress.total > 0 ? (
+                <>
+                  <progress className="progress" aria-label="Sync progress" value={status.progress.done} max={status.progress.total} />
+                  <span className="muted tabular">
+                    {status.progress.done.toLocaleString('en')} of {status.progress.total.toLocaleString('en')}
+                  </span>
+                </>
+              ) : (
+                <span className="progress-indeterminate progress-inline" role="progressbar" aria-label="Sync progress" />
+              )}
+            </>
+          ) : status?.lastSyncAt ? (
+            <span>
+              Last synced{' '}
+              <time dateTime={status.lastSyncAt} title={formatDateTime(status.lastSyncAt)}>
+                {formatRelative(status.lastSyncAt, now)}
+              </time>
+            </span>
+          ) : (
+            <span className="muted">{status ? 'Not synced yet' : 'Checking…'}</span>
+          )}
+        </span>
+
+        {status && status.pending > 0 ? (
+          <span className="marker marker-pending">
+            <Icon name="clock" size={14} />
+            {plural(status.pending, 'change')} queued
+          </span>
+        ) : null}
+        {status && status.failed > 0 ? (
+          <span className="marker marker-failed">
+            <Icon name="alert" size={14} />
+            {plural(status.failed, 'change')} failed
+          </span>
+        ) : null}
+        {error || status?.lastError ? (
+          <span className="statusbar-error" title={error ?? status?.lastError}>
+            <Icon name="alert" size={14} />
+            <span className="truncate">{error ? `Sync now didn’t start: ${error}` : `Last sync failed: ${status?.lastError ?? ''}`}</span>
+          </span>
+        ) : null}
+      </div>
+      <button type="button" className="button button-small" onClick={() => void syncNow()} disabled={syncing || !connected}>
+        <Icon name="refresh" size={14} className={syncing ? 'spin' : undefined} />
+        Sync now
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,57 @@
+import type { ChannelInput, ChannelName, ChannelResult } from '../../shared/ipc/contract.ts';
+import type { EventName, EventPayload } from '../../shared/ipc/events.ts';
+import type { IpcError, IpcErrorCode } from '../../shared/ipc/protocol.ts';
+import { createHttpMonitor } from './httpMonitor.ts';
+import type { MonitorBridge } from './monitor.ts';
+
+/**
+ * A failed call, in words a person can read (`message`) and with the core's code for decisions.
+ * Defined here rather than reusing shared's `CoreError` class so the renderer's bundle does not
+ * pull zod in just for an error class.
+ */
+export class UiError extends Error {
+  override readonly name = 'UiError';
+  readonly code: IpcErrorCode;
+  readonly issues: IpcError['issues'];
+  constructor(code: IpcErrorCode, message: string, issues?: IpcError['issues']) {
+    super(message);
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+export function toUiError(error: unknown): UiError {
+  if (error instanceof UiError) return error;
+  if (typeof error === 'object' && error !== null) {
+    const { code, message, issues } = error as Partial<IpcError>;
+    if (typeof code === 'string' && typeof message === 'string') return new UiError(code, message, issues);
+    // Electron's contextBridge turns rejections into plain Errors whose message may carry the code.
+    if (error instanceof Error) return new UiError('internal', error.message);
+  }
+  return new UiError('internal', 'Something went wrong in the app.');
+}
+
+/** The bridge: the preload's in Electron, otherwise the browser host's HTTP client. */
+export function monitor(): MonitorBridge {
+  if (!window.monitor) window.monitor = createHttpMonitor();
+  return window.monitor;
+}
+
+/** Typed call of one channel of `shared/ipc/contract.ts`. Rejects with a {@link UiError}. */
+export async function invoke<C extends ChannelName>(channel: C, args: ChannelInput<C>): Promise<ChannelResult<C>> {
+  try {
+    return (await monitor().invoke(channel, args)) as ChannelResult<C>;
+  } catch (error) {
+    throw toUiError(error);
+  }
+}
+
+/** Typed subscription to one event of `shared/ipc/events.ts`; returns the unsubscribe function. */
+export function listen<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+  return monitor().on(event, (payload) => listener(payload as EventPayload<E>));
+}
+
+/** Connection changes of transports that can drop; a no-op where they cannot. */
+export function onConnection(listener: (connected: boolean) => void): () => void {
+  return monitor().onConnection?.(listener) ?? (() => {});
+}

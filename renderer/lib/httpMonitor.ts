@@ -1,0 +1,163 @@
+import type { IpcError, RequestMessage, ResponseMessage } from '../../shared/ipc/protocol.ts';
+import type { MonitorBridge } from './monitor.ts';
+import { SseParser } from './sse.ts';
+
+export const SECRET_HEADER = 'x-monitor-secret';
+export const SECRET_STORAGE_KEY = 'monitor-secret';
+
+export interface HttpMonitorOptions {
+  /** Origin-relative by default: the app lives under `/app/`, the API under `/api/`. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  getSecret?: () => string | null;
+  /** Backoff bounds for the event stream, in ms. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  random?: () => number;
+}
+
+/** Rejection value of `invoke`: the same shape the preload rejects with. */
+function ipcError(code: IpcError['code'], message: string, issues?: IpcError['issues']): IpcError {
+  return issues ? { code, message, issues } : { code, message };
+}
+
+/**
+ * `window.monitor` over the browser host's HTTP API. Events come from one shared
+ * `GET /api/events` stream read with fetch (EventSource cannot send the secret header), opened
+ * on the first subscription and reopened with capped, jittered backoff when it drops.
+ */
+export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBridge & { close(): void } {
+  const base = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const getSecret = options.getSecret ?? (() => sessionStorage.getItem(SECRET_STORAGE_KEY));
+  const minBackoff = options.minBackoffMs ?? 500;
+  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  const random = options.random ?? Math.random;
+
+  let nextId = 1;
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  let streamAbort: AbortController | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let attempts = 0;
+  let connected = false;
+  let closed = false;
+
+  function headers(extra: Record<string, string> = {}): Record<string, string> {
+    const secret = getSecret();
+    return secret ? { ...extra, [SECRET_HEADER]: secret } : extra;
+  }
+
+  async function invoke(channel: string, args?: unknown): Promise<unknown> {
+    const request: RequestMessage = { type: 'request', id: nextId++, channel, args: args ?? {} };
+    let response: Response;
+    try {
+      response = await doFetch(`${base}/api/invoke`, {
+        method: 'POST',
+        headers: headers({ 'content-type': 'application/json' }),
+        body: JSON.stringify(request),
+        cache: 'no-store',
+      });
+    } catch {
+      throw ipcError('unavailable', 'Breach Monitor is not answering. Is it still running?');
+    }
+    if (response.status === 401) throw ipcError('internal', 'This window is no longer connected to Breach Monitor. Open the link it printed when it started.');
+    if (!response.ok) throw ipcError('internal', `Breach Monitor refused the request (HTTP ${response.status}).`);
+    let message: ResponseMessage;
+    try {
+      message = (await response.json()) as ResponseMessage;
+    } catch {
+      throw ipcError('internal', 'Breach Monitor sent an answer this window cannot read.');
+    }
+    if (message.ok) return message.result;
+    throw ipcError(message.error.code, message.error.message, message.error.issues);
+  }
+
+  function setConnected(value: boolean): void {
+    if (connected === value) return;
+    connected = value;
+    for (const listener of connectionListeners) listener(value);
+  }
+
+  function dispatch(event: string, data: string): void {
+    const set = listeners.get(event);
+    if (!set || set.size === 0) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(data);
+    } catch {
+      return;
+    }
+    for (const listener of [...set]) {
+      try {
+        listener(payload);
+      } catch (error) {
+        console.error(`listener of "${event}" failed`, error);
+      }
+    }
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || retryTimer !== undefined) return;
+    const ceiling = Math.min(maxBackoff, minBackoff * 2 ** attempts);
+    attempts += 1;
+    // Full jitter: many windows reconnecting after a restart should not arrive together.
+    const delay = Math.max(minBackoff / 2, Math.round(ceiling * random()));
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void openStream();
+    }, delay);
+  }
+
+  async function openStream(): Promise<void> {
+    if (closed || streamAbort) return;
+    const abort = new AbortController();
+    streamAbort = abort;
+    try {
+      const response = await doFetch(`${base}/api/events`, { headers: headers({ accept: 'text/event-stream' }), signal: abort.signal, cache: 'no-store' });
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      attempts = 0;
+      setConnected(true);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      const parser = new SseParser((message) => dispatch(message.event, message.data));
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.push(value);
+      }
+    } catch {
+      // Dropped or refused: fall through to reconnect; the UI hears it through onConnection.
+    } finally {
+      if (streamAbort === abort) streamAbort = undefined;
+    }
+    if (closed) return;
+    setConnected(false);
+    scheduleReconnect();
+  }
+
+  return {
+    invoke,
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener);
+      void openStream();
+      return () => {
+        set.delete(listener);
+      };
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      if (connected) listener(true);
+      void openStream();
+      return () => {
+        connectionListeners.delete(listener);
+      };
+    },
+    close() {
+      closed = true;
+      if (retryTimer !== undefined) clearTimeout(retryTimer);
+      streamAbort?.abort();
+    },
+  };
+}

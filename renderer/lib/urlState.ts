@@ -1,0 +1,109 @@
+import type { ListQuery } from '../../shared/ipc/contract.ts';
+
+/**
+ * Where the person is, kept in the URL's fragment (`#/breaches/Adobe?domain=adobe.com`) so it
+ * survives reload under both `app://bundle/` and the browser host's `/app/`, where a path-based
+ * router would need the server's cooperation.
+ */
+export const SCREENS = ['overview', 'breaches', 'settings'] as const;
+export type Screen = (typeof SCREENS)[number];
+
+export const SORTS = ['breachDate', 'addedDate', 'name', 'unresolved'] as const;
+export type Sort = (typeof SORTS)[number];
+
+export interface Filters {
+  domain?: string;
+  email?: string;
+  dataClasses: string[];
+  unresolvedDataClasses: string[];
+  includeSensitive: boolean;
+  text: string;
+  sort: Sort;
+}
+
+export interface Route {
+  screen: Screen;
+  /** The breach open in the detail pane (breaches screen only). */
+  breachId?: string;
+  filters: Filters;
+}
+
+export const EMPTY_FILTERS: Filters = Object.freeze({ dataClasses: [], unresolvedDataClasses: [], includeSensitive: false, text: '', sort: 'breachDate' }) as Filters;
+
+const MAX_TEXT = 200;
+
+/** Lenient: a hand-edited or stale URL yields the nearest valid route, never an error. */
+export function parseHash(hash: string): Route {
+  const raw = hash.replace(/^#/, '');
+  const question = raw.indexOf('?');
+  const path = question === -1 ? raw : raw.slice(0, question);
+  const params = new URLSearchParams(question === -1 ? '' : raw.slice(question + 1));
+  const [first, ...rest] = path.split('/').filter((segment) => segment !== '');
+  const screen: Screen = (SCREENS as readonly string[]).includes(first ?? '') ? (first as Screen) : 'overview';
+  const route: Route = { screen, filters: parseFilters(params) };
+  if (screen === 'breaches' && rest.length > 0) {
+    try {
+      route.breachId = decodeURIComponent(rest.join('/'));
+    } catch {
+      // A malformed escape: show the list rather than a broken detail pane.
+    }
+  }
+  return route;
+}
+
+export function parseFilters(params: URLSearchParams): Filters {
+  const unique = (values: string[]) => [...new Set(values.map((v) => v.trim()).filter((v) => v !== ''))];
+  const sort = params.get('sort');
+  const filters: Filters = {
+    dataClasses: unique(params.getAll('dataClasses')),
+    unresolvedDataClasses: unique(params.getAll('unresolvedDataClasses')),
+    includeSensitive: params.get('includeSensitive') === 'true',
+    text: (params.get('text') ?? '').slice(0, MAX_TEXT),
+    sort: (SORTS as readonly string[]).includes(sort ?? '') ? (sort as Sort) : 'breachDate',
+  };
+  const domain = params.get('domain')?.trim();
+  if (domain) filters.domain = domain;
+  const email = params.get('email')?.trim();
+  if (email) filters.email = email;
+  return filters;
+}
+
+/** Only what differs from the defaults, so URLs stay short and shareable between reloads. */
+export function filtersToParams(filters: Filters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.text) params.set('text', filters.text);
+  if (filters.domain) params.set('domain', filters.domain);
+  if (filters.email) params.set('email', filters.email);
+  for (const name of filters.dataClasses) params.append('dataClasses', name);
+  for (const name of filters.unresolvedDataClasses) params.append('unresolvedDataClasses', name);
+  if (filters.includeSensitive) params.set('includeSensitive', 'true');
+  if (filters.sort !== 'breachDate') params.set('sort', filters.sort);
+  return params;
+}
+
+export function formatHash(route: Route): string {
+  let path = `#/${route.screen}`;
+  if (route.screen === 'breaches' && route.breachId) path += `/${encodeURIComponent(route.breachId)}`;
+  // Filters belong to the breaches screen, but are kept while visiting the others so coming
+  // back finds them as left.
+  const query = filtersToParams(route.filters).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+export function toListQuery(filters: Filters): ListQuery {
+  const query: ListQuery = { includeSensitive: filters.includeSensitive, sort: filters.sort, offset: 0, limit: 10_000 };
+  if (filters.domain) query.domain = filters.domain;
+  if (filters.email) query.email = filters.email;
+  if (filters.dataClasses.length > 0) query.dataClasses = filters.dataClasses;
+  if (filters.unresolvedDataClasses.length > 0) query.unresolvedDataClasses = filters.unresolvedDataClasses;
+  if (filters.text.trim()) query.text = filters.text.trim();
+  return query;
+}
+
+export function sameFilters(a: Filters, b: Filters): boolean {
+  return filtersToParams(a).toString() === filtersToParams(b).toString();
+}
+
+export function hasActiveFilters(filters: Filters): boolean {
+  return filtersToParams({ ...filters, sort: 'breachDate' }).toString() !== '';
+}

@@ -1,0 +1,57 @@
+import { listen, onConnection } from '../lib/core.ts';
+import { useAuth } from './auth.ts';
+import { useBreaches } from './breaches.ts';
+import { useDetail } from './detail.ts';
+import { useNotices } from './notices.ts';
+import { useOverview } from './overview.ts';
+import { useRoute } from './route.ts';
+import { useSettings } from './settings.ts';
+import { useSync } from './sync.ts';
+
+/** Re-ask everything this window shows: after sign-in, a sync landing, or a reconnect. */
+export async function refreshData(): Promise<void> {
+  const tasks: Promise<void>[] = [useBreaches.getState().reload(), useBreaches.getState().loadOptions(), useDetail.getState().reload()];
+  if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
+  await Promise.all(tasks);
+}
+
+/** What one account saw must not flash up for the next one. */
+export function resetData(): void {
+  useBreaches.getState().reset();
+  useDetail.getState().clear();
+  useOverview.setState({ overview: undefined, error: undefined });
+  useNotices.getState().dismiss();
+}
+
+export async function loadInitial(): Promise<void> {
+  await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load()]);
+}
+
+/** Subscribes the stores to the core's events; returns the cleanup. */
+export function connectEvents(): () => void {
+  let wasDisconnected = false;
+  const stops = [
+    listen('auth-changed', (status) => {
+      const before = useAuth.getState().status?.state;
+      useAuth.getState().apply(status);
+      if (status.state === 'signed-out') resetData();
+      else if (before !== 'signed-in' && status.state === 'signed-in') {
+        void refreshData();
+      }
+    }),
+    listen('sync-changed', (status) => useSync.getState().apply(status)),
+    listen('data-changed', () => void refreshData()),
+    listen('breaches-new', ({ breaches }) => useNotices.getState().addNewBreaches(breaches.map((b) => b.id))),
+    listen('open-breach', ({ id }) => useRoute.getState().openBreach(id)),
+    onConnection((connected) => {
+      useSync.getState().setConnected(connected);
+      if (!connected) wasDisconnected = true;
+      else if (wasDisconnected) {
+        // Events sent while the stream was down are lost: ask again for everything.
+        wasDisconnected = false;
+        void loadInitial().then(refreshData);
+      }
+    }),
+  ];
+  return () => stops.forEach((stop) => stop());
+}

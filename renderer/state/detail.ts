@@ -1,0 +1,95 @@
+import { create } from 'zustand';
+import type { ChannelInput } from '../../shared/ipc/contract.ts';
+import type { BreachDetail, CellState } from '../../shared/ipc/views.ts';
+import { invoke, toUiError } from '../lib/core.ts';
+import { useBreaches } from './breaches.ts';
+
+export type ResolutionChange = ChannelInput<'resolutions-set'>;
+
+interface DetailStore {
+  id?: string;
+  detail?: BreachDetail;
+  loading: boolean;
+  error?: { code: string; message: string };
+  /** The last failed action (resolve, retry, discard), in words. */
+  actionError?: string;
+  load(id: string): Promise<void>;
+  reload(): Promise<void>;
+  clear(): void;
+  setResolved(change: ResolutionChange): Promise<void>;
+  retry(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+let sequence = 0;
+
+/** The change as the person will see it once the core has queued it. */
+export function applyOptimistic(detail: BreachDetail, change: ResolutionChange): BreachDetail {
+  const emails = change.emails ? new Set(change.emails) : undefined;
+  const classes = new Set(change.dataClasses);
+  return {
+    ...detail,
+    accounts: detail.accounts.map((account) => {
+      if (emails && !emails.has(account.email)) return account;
+      const cells: Record<string, CellState> = { ...account.cells };
+      for (const [name, cell] of Object.entries(cells)) {
+        if (!classes.has(name) || cell.resolved === change.resolved) continue;
+        cells[name] = { resolved: change.resolved, pending: true };
+      }
+      return { ...account, cells };
+    }),
+  };
+}
+
+export const useDetail = create<DetailStore>()((set, get) => ({
+  loading: false,
+  async load(id) {
+    const mine = ++sequence;
+    const keep = get().id === id;
+    set({ id, loading: true, error: undefined, ...(keep ? {} : { detail: undefined, actionError: undefined }) });
+    try {
+      const detail = await invoke('breach-get', { id });
+      if (mine === sequence) set({ detail, loading: false });
+    } catch (error) {
+      const uiError = toUiError(error);
+      if (mine === sequence) set({ error: { code: uiError.code, message: uiError.message }, loading: false, detail: undefined });
+    }
+  },
+  async reload() {
+    const { id } = get();
+    if (id) await get().load(id);
+  },
+  clear() {
+    sequence++;
+    set({ id: undefined, detail: undefined, loading: false, error: undefined, actionError: undefined });
+  },
+  async setResolved(change) {
+    const { detail } = get();
+    if (detail && detail.breach.id === change.breachId) set({ detail: applyOptimistic(detail, change) });
+    set({ actionError: undefined });
+    try {
+      await invoke('resolutions-set', change);
+    } catch (error) {
+      set({ actionError: toUiError(error).message });
+    }
+    await Promise.all([get().reload(), useBreaches.getState().reload()]);
+  },
+  async retry() {
+    await outboxAction('outbox-retry');
+  },
+  async discard() {
+    await outboxAction('outbox-discard');
+  },
+}));
+
+async function outboxAction(channel: 'outbox-retry' | 'outbox-discard'): Promise<void> {
+  const { id } = useDetail.getState();
+  if (!id) return;
+  useDetail.setState({ actionError: undefined });
+  try {
+    await invoke(channel, { breachId: id });
+  } catch (error) {
+    useDetail.setState({ actionError: toUiError(error).message });
+  }
+  await Promise.all([useDetail.getState().reload(), useBreaches.getState().reload()]);
+}

@@ -1,0 +1,48 @@
+import { create } from 'zustand';
+import type { SyncStatus } from '../../shared/ipc/views.ts';
+import { invoke, toUiError } from '../lib/core.ts';
+
+interface SyncStore {
+  status?: SyncStatus;
+  /** Whether this window can reach the app's core (the HTTP transport can drop). */
+  connected: boolean;
+  requesting: boolean;
+  error?: string;
+  load(): Promise<void>;
+  apply(status: SyncStatus): void;
+  setConnected(connected: boolean): void;
+  syncNow(): Promise<void>;
+}
+
+export const useSync = create<SyncStore>()((set, get) => ({
+  connected: true,
+  requesting: false,
+  async load() {
+    try {
+      set({ status: await invoke('sync-status', {}) });
+    } catch (error) {
+      set({ error: toUiError(error).message });
+    }
+  },
+  apply(status) {
+    set({ status });
+  },
+  setConnected(connected) {
+    set({ connected });
+  },
+  async syncNow() {
+    if (get().requesting) return;
+    set({ requesting: true, error: undefined });
+    try {
+      set({ status: await invoke('sync-now', {}) });
+    } catch (error) {
+      set({ error: toUiError(error).message });
+    } finally {
+      set({ requesting: false });
+    }
+  },
+}));
+
+export function isSyncing(status: SyncStatus | undefined): boolean {
+  return status !== undefined && status.phase !== 'idle';
+}

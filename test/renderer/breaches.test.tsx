@@ -1,0 +1,150 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { formatDate } from '../../renderer/lib/format.ts';
+import { manyBreaches, type FakeCore } from './fakeCore.ts';
+import { expectAccessible, renderApp } from './setup.tsx';
+
+function lastListQuery(core: FakeCore): Record<string, unknown> {
+  const calls = core.callsOf('breaches-list');
+  return calls[calls.length - 1] as Record<string, unknown>;
+}
+
+describe('breaches list', () => {
+  test('rows with their facts, and the counts line', async () => {
+    renderApp({ hash: '#/breaches' });
+    const list = await screen.findByRole('listbox', { name: 'Breaches' });
+    const options = within(list).getAllByRole('option');
+    // The sensitive breach is hidden by default: 3 of 4.
+    expect(options).toHaveLength(3);
+    expect(options[0]).toHaveAccessibleName(`Canva, canva.com, breached ${formatDate('2019-05-24')}, 5 unresolved, new`);
+    expect(screen.getByText('3 breaches · 2 with unresolved Passwords')).toBeInTheDocument();
+    // Chips say their state in words, not colour alone.
+    const adobe = screen.getByRole('option', { name: /^Adobe/ });
+    expect(adobe).toHaveAccessibleDescription(/Email addresses, resolved for 1 of 2 emails/);
+    expect(adobe).toHaveAccessibleDescription(/Passwords, unresolved/);
+    expect(screen.getByRole('link', { name: /Have I Been Pwned/ })).toHaveAttribute('href', 'https://haveibeenpwned.com');
+    await expectAccessible();
+  });
+
+  test('"Include sensitive breaches" is off by default; ticking it re-queries and lands in the URL', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches' });
+    const box = await screen.findByRole('checkbox', { name: 'Include sensitive breaches' });
+    expect(box).not.toBeChecked();
+    expect(lastListQuery(core).includeSensitive).toBe(false);
+    await user.click(box);
+    await waitFor(() => expect(lastListQuery(core).includeSensitive).toBe(true));
+    expect(window.location.hash).toBe('#/breaches?includeSensitive=true');
+    expect(await screen.findByText(/^4 breaches/)).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: /^AdultSite, .*sensitive/ })).toBeInTheDocument();
+  });
+
+  test('data class filters (any of) and unresolved data classes go to the query and the URL', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches' });
+    await user.click(await screen.findByRole('button', { name: /^Data classes/ }));
+    const panel = screen.getByRole('group', { name: 'Data classes' });
+    await user.click(within(panel).getByRole('checkbox', { name: 'Usernames' }));
+    await user.click(within(panel).getByRole('checkbox', { name: 'Geographic locations' }));
+    await waitFor(() => expect(lastListQuery(core).dataClasses).toEqual(['Usernames', 'Geographic locations']));
+    expect(window.location.hash).toBe('#/breaches?dataClasses=Usernames&dataClasses=Geographic+locations');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Data classes' })).toBeNull();
+    expect(screen.getByRole('button', { name: /^Data classes/ })).toHaveFocus();
+    expect(await screen.findByText(/^2 breaches · 2 with unresolved Usernames/)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /^Unresolved data classes/ }));
+    await user.click(within(screen.getByRole('group', { name: 'Unresolved data classes' })).getByRole('checkbox', { name: 'Passwords' }));
+    await waitFor(() => expect(lastListQuery(core).unresolvedDataClasses).toEqual(['Passwords']));
+    expect(window.location.hash).toContain('unresolvedDataClasses=Passwords');
+
+    // The active filters are listed and removable one by one.
+    await user.click(screen.getByRole('button', { name: 'Remove data class filter Usernames' }));
+    await waitFor(() => expect(lastListQuery(core).dataClasses).toEqual(['Geographic locations']));
+  });
+
+  test('domain (with suggestions), text search and sort re-query', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches' });
+    const domain = await screen.findByRole('combobox', { name: 'Domain' });
+    await waitFor(() => expect(document.querySelectorAll('datalist option')).toHaveLength(4));
+    await user.type(domain, 'adobe.com{Enter}');
+    await waitFor(() => expect(lastListQuery(core).domain).toBe('adobe.com'));
+    expect(await screen.findByText(/^1 breach\b/)).toBeInTheDocument();
+    await user.clear(domain);
+    await waitFor(() => expect(lastListQuery(core).domain).toBeUndefined());
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search breaches' }), 'link');
+    await waitFor(() => expect(lastListQuery(core).text).toBe('link'));
+    expect(window.location.hash).toBe('#/breaches?text=link');
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'name');
+    await waitFor(() => expect(lastListQuery(core).sort).toBe('name'));
+    expect(window.location.hash).toBe('#/breaches?text=link&sort=name');
+  });
+
+  test('filters in the URL survive a reload', async () => {
+    const { core } = renderApp({ hash: '#/breaches?dataClasses=Passwords&includeSensitive=true&sort=unresolved' });
+    await screen.findByRole('listbox', { name: 'Breaches' });
+    expect(lastListQuery(core)).toMatchObject({ dataClasses: ['Passwords'], includeSensitive: true, sort: 'unresolved' });
+    expect(screen.getByRole('checkbox', { name: 'Include sensitive breaches' })).toBeChecked();
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('unresolved');
+  });
+
+  test('keyboard: "/" focuses search, arrows move, Enter opens, Escape closes', async () => {
+    const user = userEvent.setup();
+    renderApp({ hash: '#/breaches' });
+    const list = await screen.findByRole('listbox', { name: 'Breaches' });
+    await user.keyboard('/');
+    expect(screen.getByRole('searchbox', { name: 'Search breaches' })).toHaveFocus();
+
+    act(() => list.focus());
+    await user.keyboard('{ArrowDown}');
+    const active = () => document.getElementById(list.getAttribute('aria-activedescendant') ?? '');
+    expect(active()).toHaveAccessibleName(/^Adobe/);
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Adobe' })).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/breaches/Adobe');
+    await user.keyboard('{End}');
+    expect(active()).toHaveAccessibleName(/^LinkedIn/);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 2, name: 'Adobe' })).toBeNull());
+    expect(window.location.hash).toBe('#/breaches');
+    expect(list).toHaveFocus();
+  });
+
+  test('thousands of rows: only a window of them is in the DOM', async () => {
+    renderApp({ hash: '#/breaches', breaches: manyBreaches(5000) });
+    const list = await screen.findByRole('listbox', { name: 'Breaches' });
+    expect(await screen.findByText(/^4,900 breaches/)).toBeInTheDocument();
+    const rendered = within(list).getAllByRole('option');
+    expect(rendered.length).toBeGreaterThan(5);
+    expect(rendered.length).toBeLessThan(40);
+    expect(rendered[0]).toHaveAttribute('aria-setsize', '4900');
+    // End jumps to the last row, which gets rendered.
+    act(() => list.focus());
+    fireEvent.keyDown(list, { key: 'End' });
+    await waitFor(() => expect(document.getElementById(list.getAttribute('aria-activedescendant') ?? '')).toHaveAttribute('aria-posinset', '4900'));
+  });
+
+  test('empty and error states are designed', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches?domain=nothing.example' });
+    expect(await screen.findByRole('heading', { name: 'No breaches match these filters' })).toBeInTheDocument();
+    await expectAccessible();
+    core.failures.set('breaches-list', { code: 'internal', message: 'The local database is locked.' });
+    await user.click(screen.getByRole('button', { name: 'Show all breaches' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The list couldn’t be refreshed: The local database is locked.');
+  });
+
+  test('data-changed from the core re-queries without blanking the list', async () => {
+    const { core } = renderApp({ hash: '#/breaches' });
+    await screen.findByRole('listbox', { name: 'Breaches' });
+    const before = core.callsOf('breaches-list').length;
+    act(() => core.emit('data-changed', { reason: 'sync' }));
+    expect(screen.getByRole('listbox', { name: 'Breaches' })).toBeInTheDocument();
+    await waitFor(() => expect(core.callsOf('breaches-list').length).toBeGreaterThan(before));
+  });
+});

@@ -1,0 +1,408 @@
+/**
+ * A test double of the core at the component level: the contract's channels over in-memory
+ * state. Honest by construction: arguments are parsed with the channel's input schema (bad ones
+ * are refused as the core's router refuses them), results are checked against the output
+ * schema, events against theirs, and filtering uses the contract's own `matchesBreachQuery`.
+ */
+import { compareBreaches, matchesBreachQuery } from '../../shared/api/filter.ts';
+import { dataClassKey, emailKey } from '../../shared/api/primitives.ts';
+import type { Breach, UserBreach } from '../../shared/api/breach.ts';
+import { channels, type ChannelArgs, type ChannelName, type ChannelResult } from '../../shared/ipc/contract.ts';
+import { events, type EventName, type EventPayload } from '../../shared/ipc/events.ts';
+import type { IpcError } from '../../shared/ipc/protocol.ts';
+import type { AuthStatus, BreachDetail, BreachRow, CellState, Settings, SyncStatus } from '../../shared/ipc/views.ts';
+
+export interface FakeBreach {
+  breach: Breach;
+  /** email → resolved data classes (server state) with their resolvedAt. */
+  accounts: Record<string, Record<string, { resolvedAt?: string }>>;
+  isNew?: boolean;
+}
+
+interface Intent {
+  breachId: string;
+  email: string;
+  dataClass: string;
+  resolved: boolean;
+  failed?: string;
+}
+
+export type SignInBehaviour = 'succeed' | 'hang' | 'fail';
+
+export interface FakeCoreOptions {
+  breaches?: FakeBreach[];
+  auth?: Partial<AuthStatus>;
+  settings?: Partial<Settings>;
+  sync?: Partial<SyncStatus>;
+  now?: () => Date;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  serviceUrl: 'http://localhost:6060/api/v1',
+  issuer: 'http://localhost:6060/oidc',
+  syncIntervalMinutes: 30,
+  notifications: true,
+  startAtLogin: false,
+  closeToTray: true,
+  theme: 'system',
+};
+
+export const ALICE = 'alice@example.com';
+export const BOB = 'bob@example.com';
+
+/** The service's minute precision. */
+function minutes(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16) + ':00Z';
+}
+
+function ipcError(code: IpcError['code'], message: string, issues?: IpcError['issues']): IpcError {
+  return issues ? { code, message, issues } : { code, message };
+}
+
+export class FakeCore {
+  readonly calls: { channel: string; args: unknown }[] = [];
+  breaches: FakeBreach[];
+  auth: AuthStatus;
+  settings: Settings;
+  sync: SyncStatus;
+  readonly outbox = new Map<string, Intent>();
+  signInBehaviour: SignInBehaviour = 'succeed';
+  signInError = 'The identity provider at http://localhost:6060/oidc could not be reached.';
+  /** The service refuses intents this returns a reason for (at flush time). */
+  refuse: (intent: Intent) => string | undefined = () => undefined;
+  /** Make one channel fail with this error until cleared. */
+  readonly failures = new Map<string, IpcError>();
+  /** Calls whose answer is held back until released, to test loading states. */
+  readonly gates = new Map<string, Promise<void>>();
+  #listeners = new Map<string, Set<(payload: unknown) => void>>();
+  #cancelSignIn?: () => void;
+  #now: () => Date;
+
+  constructor(options: FakeCoreOptions = {}) {
+    this.breaches = options.breaches ?? sampleBreaches();
+    this.auth = { state: 'signed-in', account: { accountId: 'acc-1', issuer: DEFAULT_SETTINGS.issuer, email: ALICE }, remembered: true, ...options.auth };
+    this.settings = { ...DEFAULT_SETTINGS, ...options.settings };
+    this.#now = options.now ?? (() => new Date());
+    this.sync = { online: true, phase: 'idle', pending: 0, failed: 0, lastSyncAt: minutes(this.#now().getTime() - 26 * 3600_000), ...options.sync };
+  }
+
+  // ── the bridge ────────────────────────────────────────────────────────────
+
+  invoke = async (channel: string, args?: unknown): Promise<unknown> => {
+    this.calls.push({ channel, args });
+    if (!Object.hasOwn(channels, channel)) throw ipcError('unknown-channel', `no channel named "${channel}"`);
+    const name = channel as ChannelName;
+    const parsed = channels[name].input.safeParse(args ?? {});
+    if (!parsed.success)
+      throw ipcError(
+        'invalid-arguments',
+        `invalid arguments for "${channel}"`,
+        parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message })),
+      );
+    const gate = this.gates.get(name);
+    if (gate) await gate;
+    const failure = this.failures.get(name);
+    if (failure) throw failure;
+    const result = await this.#handle(name, parsed.data as never);
+    // A double that answers outside the schema would let the UI pass against lies.
+    return channels[name].output.parse(result);
+  };
+
+  on = (event: string, listener: (payload: unknown) => void): (() => void) => {
+    let set = this.#listeners.get(event);
+    if (!set) this.#listeners.set(event, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  };
+
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    const checked = events[event].parse(payload);
+    for (const listener of this.#listeners.get(event) ?? []) listener(checked);
+  }
+
+  callsOf(channel: ChannelName): unknown[] {
+    return this.calls.filter((c) => c.channel === channel).map((c) => c.args);
+  }
+
+  /** Holds every answer of `channel` until the returned function is called. */
+  hold(channel: ChannelName): () => void {
+    let release!: () => void;
+    this.gates.set(channel, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.gates.delete(channel);
+      release();
+    };
+  }
+
+  // ── handlers ──────────────────────────────────────────────────────────────
+
+  async #handle<C extends ChannelName>(channel: C, args: ChannelArgs<C>): Promise<ChannelResult<C>> {
+    const handlers: { [K in ChannelName]: (args: ChannelArgs<K>) => ChannelResult<K> | Promise<ChannelResult<K>> } = {
+      'auth-status': () => this.auth,
+      'auth-sign-in': () => this.#signIn(),
+      'auth-cancel': () => {
+        this.#cancelSignIn?.();
+        return {};
+      },
+      'auth-sign-out': ({ deleteLocalData }) => {
+        if (deleteLocalData) {
+          this.breaches = [];
+          this.outbox.clear();
+        }
+        this.#setAuth({ state: 'signed-out', remembered: this.auth.remembered });
+        return this.auth;
+      },
+      'breaches-list': (query) => this.#list(query),
+      'breach-get': ({ id }) => {
+        const stored = this.breaches.find((b) => b.breach.id === id);
+        if (!stored) throw ipcError('not-found', `no breach "${id}"`);
+        return this.#detail(stored);
+      },
+      'breaches-domains': () => [...new Set(this.breaches.map((b) => b.breach.domain).filter((d) => d !== ''))].sort(),
+      'breaches-data-classes': () => [...new Set(this.breaches.flatMap((b) => b.breach.dataClasses))].sort((a, b) => a.localeCompare(b)),
+      'resolutions-set': (change) => this.#resolve(change),
+      'outbox-retry': ({ breachId }) => {
+        for (const intent of this.outbox.values()) if (!breachId || intent.breachId === breachId) delete intent.failed;
+        if (this.sync.online) this.#flush();
+        this.#outboxChanged();
+        return {};
+      },
+      'outbox-discard': ({ breachId }) => {
+        for (const [key, intent] of this.outbox) if (intent.failed && (!breachId || intent.breachId === breachId)) this.outbox.delete(key);
+        this.#outboxChanged();
+        return {};
+      },
+      'sync-now': () => {
+        if (this.sync.online) this.#flush();
+        this.#setSync({ lastSyncAt: minutes(this.#now().getTime()) });
+        this.emit('data-changed', { reason: 'sync' });
+        return this.sync;
+      },
+      'sync-status': () => this.sync,
+      'overview-get': () => this.#overview(),
+      'settings-get': () => this.settings,
+      'settings-set': (patch) => {
+        this.settings = { ...this.settings, ...patch };
+        return this.settings;
+      },
+    };
+    return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
+  }
+
+  #setAuth(status: AuthStatus): void {
+    this.auth = status;
+    this.emit('auth-changed', status);
+  }
+
+  setSync(update: Partial<SyncStatus>): void {
+    this.#setSync(update);
+  }
+
+  #setSync(update: Partial<SyncStatus>): void {
+    const intents = [...this.outbox.values()];
+    this.sync = { ...this.sync, pending: intents.filter((i) => !i.failed).length, failed: intents.filter((i) => i.failed).length, ...update };
+    this.emit('sync-changed', this.sync);
+  }
+
+  #signIn(): Promise<AuthStatus> | AuthStatus {
+    const account = this.auth.account ?? { accountId: 'acc-1', issuer: this.settings.issuer, email: ALICE };
+    if (this.signInBehaviour === 'fail') throw ipcError('unavailable', this.signInError);
+    if (this.signInBehaviour === 'succeed') {
+      this.#setAuth({ state: 'signed-in', account, remembered: true });
+      return this.auth;
+    }
+    const before = this.auth;
+    this.#setAuth({ ...before, state: 'signing-in' });
+    return new Promise((_resolve, reject) => {
+      this.#cancelSignIn = () => {
+        this.#cancelSignIn = undefined;
+        this.#setAuth(before);
+        reject(ipcError('cancelled', 'sign-in was cancelled'));
+      };
+    });
+  }
+
+  #resolve(change: ChannelArgs<'resolutions-set'>): Record<string, never> {
+    const stored = this.breaches.find((b) => b.breach.id === change.breachId);
+    if (!stored) throw ipcError('not-found', `no breach "${change.breachId}"`);
+    const classes = change.dataClasses.map((name) => {
+      const own = stored.breach.dataClasses.find((c) => dataClassKey(c) === dataClassKey(name));
+      if (!own) throw ipcError('invalid-arguments', `"${change.breachId}" did not expose "${name}"`);
+      return own;
+    });
+    const emails = change.emails?.map((email) => {
+      const own = Object.keys(stored.accounts).find((e) => emailKey(e) === emailKey(email));
+      if (!own) throw ipcError('not-found', `"${email}" is not affected by "${change.breachId}"`);
+      return own;
+    }) ?? Object.keys(stored.accounts);
+    for (const email of emails)
+      for (const dataClass of classes) {
+        const key = `${stored.breach.id}|${email}|${dataClass}`;
+        const server = stored.accounts[email]?.[dataClass] !== undefined;
+        // Coalescing to the last intent; one that equals the server state cancels out.
+        if (server === change.resolved) this.outbox.delete(key);
+        else this.outbox.set(key, { breachId: stored.breach.id, email, dataClass, resolved: change.resolved });
+      }
+    this.#outboxChanged();
+    return {};
+  }
+
+  #flush(): void {
+    for (const [key, intent] of this.outbox) {
+      if (intent.failed) continue;
+      const reason = this.refuse(intent);
+      if (reason) {
+        intent.failed = reason;
+        continue;
+      }
+      const stored = this.breaches.find((b) => b.breach.id === intent.breachId);
+      const account = stored?.accounts[intent.email];
+      if (account) {
+        if (intent.resolved) account[intent.dataClass] ??= { resolvedAt: minutes(this.#now().getTime()) };
+        else delete account[intent.dataClass];
+      }
+      this.outbox.delete(key);
+    }
+  }
+
+  #outboxChanged(): void {
+    this.#setSync({});
+    this.emit('data-changed', { reason: 'outbox' });
+  }
+
+  #cell(stored: FakeBreach, email: string, dataClass: string): CellState {
+    const server = stored.accounts[email]?.[dataClass];
+    const intent = this.outbox.get(`${stored.breach.id}|${email}|${dataClass}`);
+    if (intent?.failed) return { resolved: server !== undefined, ...(server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {}), pending: false, failed: { reason: intent.failed } };
+    if (intent) return { resolved: intent.resolved, pending: true };
+    return { resolved: server !== undefined, ...(server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {}), pending: false };
+  }
+
+  #detail(stored: FakeBreach): BreachDetail {
+    return {
+      breach: stored.breach,
+      isNew: stored.isNew ?? false,
+      accounts: Object.keys(stored.accounts)
+        .sort()
+        .map((email) => ({ email, cells: Object.fromEntries(stored.breach.dataClasses.map((c) => [c, this.#cell(stored, email, c)])) })),
+    };
+  }
+
+  /** The person's view as a service answer (overlay included), for the contract's filter. */
+  #asUserBreach(stored: FakeBreach): UserBreach {
+    const detail = this.#detail(stored);
+    return {
+      breach: stored.breach,
+      breachedAccounts: detail.accounts.map((a) => ({
+        email: a.email,
+        resolvedDataClasses: Object.fromEntries(Object.entries(a.cells).filter(([, cell]) => cell.resolved).map(([name]) => [name, {}])),
+      })),
+    };
+  }
+
+  #row(stored: FakeBreach): BreachRow {
+    const detail = this.#detail(stored);
+    const cells = detail.accounts.flatMap((a) => Object.values(a.cells));
+    return {
+      breach: stored.breach,
+      emails: detail.accounts.map((a) => a.email),
+      dataClasses: stored.breach.dataClasses.map((name) => ({
+        name,
+        resolved: detail.accounts.filter((a) => a.cells[name]?.resolved).length,
+        total: detail.accounts.length,
+      })),
+      unresolved: cells.filter((c) => !c.resolved).length,
+      pending: cells.filter((c) => c.pending).length,
+      failed: cells.filter((c) => c.failed).length,
+      isNew: stored.isNew ?? false,
+    };
+  }
+
+  #list(query: ChannelArgs<'breaches-list'>) {
+    const text = query.text?.trim().toLowerCase();
+    const matching = this.breaches.filter((stored) => {
+      if (!matchesBreachQuery(this.#asUserBreach(stored), query)) return false;
+      if (query.email && !Object.keys(stored.accounts).some((e) => emailKey(e) === emailKey(query.email ?? ''))) return false;
+      if (text) {
+        const haystack = [stored.breach.id, stored.breach.domain, ...stored.breach.dataClasses].join(' ').toLowerCase();
+        if (!haystack.includes(text)) return false;
+      }
+      return true;
+    });
+    const rows = matching.map((stored) => this.#row(stored));
+    const sorters: Record<typeof query.sort, (a: BreachRow, b: BreachRow) => number> = {
+      breachDate: (a, b) => compareBreaches(a.breach, b.breach),
+      addedDate: (a, b) => Date.parse(b.breach.addedDate) - Date.parse(a.breach.addedDate) || compareBreaches(a.breach, b.breach),
+      name: (a, b) => a.breach.id.localeCompare(b.breach.id),
+      unresolved: (a, b) => b.unresolved - a.unresolved || compareBreaches(a.breach, b.breach),
+    };
+    rows.sort(sorters[query.sort]);
+    const unresolvedByDataClass: Record<string, number> = {};
+    for (const row of rows)
+      for (const summary of row.dataClasses) if (summary.resolved < summary.total) unresolvedByDataClass[summary.name] = (unresolvedByDataClass[summary.name] ?? 0) + 1;
+    return { rows: rows.slice(query.offset, query.offset + query.limit), total: rows.length, unresolvedByDataClass };
+  }
+
+  #overview() {
+    const byClass = new Map<string, number>();
+    const byEmail = new Map<string, number>();
+    const byYear = new Map<number, number>();
+    for (const stored of this.breaches) {
+      const year = Number(stored.breach.breachDate.slice(0, 4));
+      byYear.set(year, (byYear.get(year) ?? 0) + 1);
+      for (const account of this.#detail(stored).accounts)
+        for (const [name, cell] of Object.entries(account.cells))
+          if (!cell.resolved) {
+            byClass.set(name, (byClass.get(name) ?? 0) + 1);
+            byEmail.set(account.email, (byEmail.get(account.email) ?? 0) + 1);
+          }
+    }
+    return {
+      breaches: this.breaches.length,
+      unresolvedByDataClass: [...byClass].map(([name, count]) => ({ name, count })),
+      unresolvedByEmail: [...byEmail].map(([email, count]) => ({ email, count })),
+      breachesByYear: [...byYear].map(([year, count]) => ({ year, count })).sort((a, b) => a.year - b.year),
+    };
+  }
+}
+
+function breach(id: string, domain: string, breachDate: string, dataClasses: string[], isSensitive = false): Breach {
+  return { id, domain, breachDate, addedDate: `${breachDate}T12:00:00Z`, modifiedDate: `${breachDate}T12:00:00Z`, dataClasses: [...dataClasses].sort(), isSensitive };
+}
+
+/** A few breaches with every state the UI draws: resolved, partial, sensitive, new. */
+export function sampleBreaches(): FakeBreach[] {
+  return [
+    {
+      breach: breach('Adobe', 'adobe.com', '2013-10-04', ['Email addresses', 'Password hints', 'Passwords', 'Usernames']),
+      accounts: { [ALICE]: { 'Email addresses': { resolvedAt: '2024-05-01T12:30:00Z' } }, [BOB]: {} },
+    },
+    {
+      breach: breach('LinkedIn', 'linkedin.com', '2012-05-05', ['Email addresses', 'Passwords']),
+      accounts: { [ALICE]: { 'Email addresses': { resolvedAt: '2024-01-02T08:00:00Z' }, Passwords: { resolvedAt: '2024-01-02T08:00:00Z' } } },
+    },
+    {
+      breach: breach('Canva', 'canva.com', '2019-05-24', ['Email addresses', 'Geographic locations', 'Names', 'Passwords', 'Usernames']),
+      accounts: { [BOB]: {} },
+      isNew: true,
+    },
+    {
+      breach: breach('AdultSite', 'adultsite.example', '2016-10-16', ['Email addresses', 'Passwords', 'Sexual preferences'], true),
+      accounts: { [ALICE]: {} },
+    },
+  ];
+}
+
+/** Many breaches for the virtualized list. */
+export function manyBreaches(count: number): FakeBreach[] {
+  const classes = ['Email addresses', 'Passwords', 'Usernames', 'Names', 'Phone numbers', 'IP addresses', 'Dates of birth'];
+  return Array.from({ length: count }, (_, i) => {
+    const year = 2008 + (i % 17);
+    const month = String((i % 12) + 1).padStart(2, '0');
+    const picked = classes.filter((_, j) => (i + j) % 3 !== 0);
+    return {
+      breach: breach(`Breach${String(i).padStart(5, '0')}`, `site${i}.example`, `${year}-${month}-01`, picked, i % 50 === 0),
+      accounts: { [ALICE]: i % 4 === 0 ? { [picked[0] as string]: { resolvedAt: '2025-01-01T00:00:00Z' } } : {} },
+    };
+  });
+}

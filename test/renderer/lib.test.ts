@@ -1,0 +1,130 @@
+import { describe, expect, test } from 'vitest';
+import { countsText } from '../../renderer/features/breaches/counts.ts';
+import { createHttpMonitor } from '../../renderer/lib/httpMonitor.ts';
+import { SseParser, type SseMessage } from '../../renderer/lib/sse.ts';
+import { EMPTY_FILTERS, formatHash, parseHash, toListQuery } from '../../renderer/lib/urlState.ts';
+import { channels } from '../../shared/ipc/contract.ts';
+
+describe('urlState', () => {
+  test('round trip of a full route', () => {
+    const hash = '#/breaches/Ad%2Fobe?text=x&domain=adobe.com&email=a%40b.c&dataClasses=Passwords&dataClasses=Usernames&unresolvedDataClasses=Passwords&includeSensitive=true&sort=name';
+    const route = parseHash(hash);
+    expect(route).toEqual({
+      screen: 'breaches',
+      breachId: 'Ad/obe',
+      filters: { text: 'x', domain: 'adobe.com', email: 'a@b.c', dataClasses: ['Passwords', 'Usernames'], unresolvedDataClasses: ['Passwords'], includeSensitive: true, sort: 'name' },
+    });
+    expect(formatHash(route)).toBe(hash);
+  });
+
+  test('a stale or hand-edited URL gives the nearest valid route', () => {
+    expect(parseHash('')).toEqual({ screen: 'overview', filters: EMPTY_FILTERS });
+    expect(parseHash('#/nowhere?sort=sideways&includeSensitive=yes&dataClasses=&dataClasses=%20')).toEqual({ screen: 'overview', filters: EMPTY_FILTERS });
+    expect(parseHash('#/breaches/%E0%A4%A')).toEqual({ screen: 'breaches', filters: EMPTY_FILTERS });
+  });
+
+  test('the list query is valid for the channel and omits empty filters', () => {
+    const query = toListQuery({ ...EMPTY_FILTERS, text: '  pass ', dataClasses: ['Passwords'] });
+    expect(query).toEqual({ includeSensitive: false, sort: 'breachDate', offset: 0, limit: 10_000, text: 'pass', dataClasses: ['Passwords'] });
+    expect(channels['breaches-list'].input.safeParse(query).success).toBe(true);
+  });
+});
+
+describe('counts line', () => {
+  const list = { rows: [], total: 42, unresolvedByDataClass: { 'Email addresses': 40, Passwords: 17, Usernames: 20 } };
+  test('names Passwords first when nothing is picked', () => {
+    expect(countsText(list, EMPTY_FILTERS)).toBe('42 breaches · 17 with unresolved Passwords');
+  });
+  test('names the picked unresolved classes', () => {
+    expect(countsText(list, { ...EMPTY_FILTERS, unresolvedDataClasses: ['usernames', 'Phone numbers'] })).toBe('42 breaches · 20 with unresolved Usernames · 0 with unresolved Phone numbers');
+  });
+  test('singular', () => {
+    expect(countsText({ rows: [], total: 1, unresolvedByDataClass: {} }, EMPTY_FILTERS)).toBe('1 breach');
+  });
+});
+
+describe('SSE parser', () => {
+  test('events split across chunks, comments, multi-line data, CRLF', () => {
+    const got: SseMessage[] = [];
+    const parser = new SseParser((m) => got.push(m));
+    parser.push(': connected\n\nevent: sync-changed\r');
+    parser.push('\ndata: {"a":');
+    parser.push('1}\n\n: heartbeat\n\ndata: x\ndata: y\n\n');
+    expect(got).toEqual([
+      { event: 'sync-changed', data: '{"a":1}' },
+      { event: 'message', data: 'x\ny' },
+    ]);
+  });
+});
+
+function streamOf(chunks: string[], keepOpen = false): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      if (!keepOpen) controller.close();
+    },
+  });
+}
+
+describe('HTTP monitor', () => {
+  test('invoke posts the request envelope with the secret and unwraps the result', async () => {
+    const requests: { url: string; init: RequestInit }[] = [];
+    const monitor = createHttpMonitor({
+      getSecret: () => 's3cret',
+      fetch: async (url, init) => {
+        requests.push({ url: String(url), init: init ?? {} });
+        const body = JSON.parse(String(init?.body)) as { id: number };
+        return Response.json({ type: 'response', id: body.id, ok: true, result: { online: true } });
+      },
+    });
+    await expect(monitor.invoke('sync-status', {})).resolves.toEqual({ online: true });
+    expect(requests[0]?.url).toBe('/api/invoke');
+    expect(requests[0]?.init.method).toBe('POST');
+    expect((requests[0]?.init.headers as Record<string, string>)['x-monitor-secret']).toBe('s3cret');
+    expect(JSON.parse(String(requests[0]?.init.body))).toEqual({ type: 'request', id: 1, channel: 'sync-status', args: {} });
+    monitor.close();
+  });
+
+  test('errors keep the core’s code and words; transport failures become "unavailable"', async () => {
+    const monitor = createHttpMonitor({
+      getSecret: () => 'k',
+      fetch: async () => Response.json({ type: 'response', id: 1, ok: false, error: { code: 'not-found', message: 'no breach "X"' } }),
+    });
+    await expect(monitor.invoke('breach-get', { id: 'X' })).rejects.toEqual({ code: 'not-found', message: 'no breach "X"' });
+    const down = createHttpMonitor({
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+    });
+    await expect(down.invoke('sync-status', {})).rejects.toMatchObject({ code: 'unavailable' });
+    const refused = createHttpMonitor({ getSecret: () => 'old', fetch: async () => new Response('Refused', { status: 401 }) });
+    await expect(refused.invoke('sync-status', {})).rejects.toMatchObject({ message: expect.stringContaining('Open the link it printed') });
+  });
+
+  test('events: one stream with the secret header, reconnected with backoff after a drop', async () => {
+    const opened: RequestInit[] = [];
+    const states: boolean[] = [];
+    const monitor = createHttpMonitor({
+      getSecret: () => 'k',
+      minBackoffMs: 5,
+      maxBackoffMs: 20,
+      random: () => 1,
+      fetch: async (_url, init) => {
+        opened.push(init ?? {});
+        const first = opened.length === 1;
+        return new Response(streamOf(first ? ['event: data-changed\ndata: {"reason":"sync"}\n\n'] : ['event: data-changed\ndata: {"reason":"outbox"}\n\n'], !first), {
+          headers: { 'content-type': 'text/event-stream' },
+        });
+      },
+    });
+    const got: unknown[] = [];
+    monitor.onConnection?.((c) => states.push(c));
+    monitor.on('data-changed', (p) => got.push(p));
+    await expect.poll(() => got).toEqual([{ reason: 'sync' }, { reason: 'outbox' }]);
+    expect(opened).toHaveLength(2);
+    expect((opened[0]?.headers as Record<string, string>)['x-monitor-secret']).toBe('k');
+    expect(states).toEqual([true, false, true]);
+    monitor.close();
+  });
+});

@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { expectAccessible, renderApp } from './setup.tsx';
+
+describe('settings', () => {
+  test('validation in words, then a save with the changed settings', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    const url = await screen.findByRole('textbox', { name: 'Service URL' });
+    const interval = screen.getByRole('spinbutton', { name: 'Sync interval (minutes)' });
+    await user.clear(url);
+    await user.type(url, 'monitor');
+    await user.clear(interval);
+    await user.type(interval, '2');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText(/Enter a full address/)).toBeInTheDocument();
+    expect(screen.getByText(/Choose a whole number of minutes from 5 to 1440/)).toBeInTheDocument();
+    expect(interval).toHaveAttribute('aria-invalid', 'true');
+    expect(core.callsOf('settings-set')).toHaveLength(0);
+    await expectAccessible();
+
+    await user.clear(url);
+    await user.type(url, 'https://monitor.example.com/api/v1');
+    await user.clear(interval);
+    await user.type(interval, '60');
+    await user.click(screen.getByRole('checkbox', { name: 'Start at login' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    expect(core.callsOf('settings-set')[0]).toMatchObject({ serviceUrl: 'https://monitor.example.com/api/v1', syncIntervalMinutes: 60, startAtLogin: true, notifications: true });
+    expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
+    expect(core.settings.startAtLogin).toBe(true);
+  });
+
+  test('the core’s refusal names the field', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    core.failures.set('settings-set', { code: 'invalid-arguments', message: 'invalid arguments for "settings-set"', issues: [{ path: 'issuer', message: 'Invalid URL' }] });
+    await user.click(await screen.findByRole('checkbox', { name: 'Notifications' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText(/Enter the identity provider’s address/)).toBeInTheDocument();
+    expect(screen.getByText(/Settings weren’t saved/)).toBeInTheDocument();
+  });
+
+  test('theme applies at once and is saved', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    await user.click(await screen.findByRole('radio', { name: 'Dark' }));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    await waitFor(() => expect(core.callsOf('settings-set')).toEqual([{ theme: 'dark' }]));
+    await user.click(screen.getByRole('radio', { name: 'System' }));
+    expect(document.documentElement.dataset.theme).toBeUndefined();
+  });
+
+  test('Sign out, also deleting local data', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings', sync: { pending: 2 } });
+    const also = await screen.findByRole('checkbox', { name: 'Also delete local data' });
+    expect(also).not.toBeChecked();
+    await user.click(also);
+    expect(also).toHaveAccessibleDescription(/2 queued changes that haven’t reached the service will be lost/);
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(core.callsOf('auth-sign-out')).toEqual([{ deleteLocalData: true }]));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(core.breaches).toHaveLength(0);
+  });
+});

@@ -1,0 +1,72 @@
+// @vitest-environment jsdom
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { ALICE } from './fakeCore.ts';
+import { expectAccessible, renderApp } from './setup.tsx';
+
+describe('status bar and banners', () => {
+  test('online, last sync, and Sync now', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/overview' });
+    expect(await screen.findByText('Online')).toBeInTheDocument();
+    expect(screen.getByText(/Last synced/)).toHaveTextContent('Last synced yesterday');
+    await user.click(screen.getByRole('button', { name: 'Sync now' }));
+    await waitFor(() => expect(core.callsOf('sync-now')).toHaveLength(1));
+    await waitFor(() => expect(document.querySelector('.statusbar')).toHaveTextContent(/Last synced (just now|1 minute ago)/));
+    await expectAccessible();
+  });
+
+  test('sync progress, pending and failed counts, and the last error', async () => {
+    const { core } = renderApp({ hash: '#/overview' });
+    await screen.findByText('Online');
+    act(() => core.emit('sync-changed', { online: true, phase: 'pulling', pending: 3, failed: 1, progress: { done: 40, total: 120 }, lastError: 'HTTP 503 from the service' }));
+    expect(screen.getByText('Fetching breaches')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Sync progress' })).toHaveAttribute('value', '40');
+    expect(screen.getByText('3 changes queued')).toBeInTheDocument();
+    expect(screen.getByText('1 change failed')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sync now' })).toBeDisabled();
+    act(() => core.emit('sync-changed', { online: false, phase: 'idle', pending: 3, failed: 0, lastError: 'The service cannot be reached.' }));
+    expect(screen.getByText('Offline')).toBeInTheDocument();
+    expect(screen.getByText('Last sync failed: The service cannot be reached.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled();
+  });
+
+  test('sign-in needed: a banner with Sign in, the data still usable', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches', auth: { state: 'sign-in-needed' } });
+    const banner = await screen.findByRole('region', { name: 'Sign-in needed' });
+    expect(banner).toHaveTextContent(`Your session for ${ALICE} has ended`);
+    expect(await screen.findByRole('listbox', { name: 'Breaches' })).toBeInTheDocument();
+    await expectAccessible();
+    core.signInBehaviour = 'hang';
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(/Finish signing in in your browser/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    core.signInBehaviour = 'succeed';
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Sign-in needed' })).toBeNull());
+  });
+
+  test('new breaches and open-breach events', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/overview' });
+    await screen.findByText('Online');
+    act(() => core.emit('breaches-new', { breaches: [{ id: 'Canva', breachDate: '2019-05-24', dataClasses: ['Passwords'], emails: ['bob@example.com'] }] }));
+    const banner = screen.getByRole('region', { name: 'New breaches' });
+    expect(banner).toHaveTextContent('1 new breach naming you: Canva.');
+    await user.click(screen.getByRole('button', { name: 'Review Canva' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Canva' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'New breaches' })).toBeNull();
+    act(() => core.emit('open-breach', { id: 'LinkedIn' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'LinkedIn' })).toBeInTheDocument();
+  });
+
+  test('signing out elsewhere returns to the welcome screen', async () => {
+    const { core } = renderApp({ hash: '#/overview' });
+    await screen.findByText('Online');
+    act(() => core.emit('auth-changed', { state: 'signed-out', remembered: true }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,72 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { expectAccessible, renderApp } from './setup.tsx';
+
+const signedOut = { auth: { state: 'signed-out' as const, account: undefined, remembered: true } };
+
+describe('welcome / sign-in', () => {
+  test('idle: service choice and a Sign in button, accessible', async () => {
+    renderApp(signedOut);
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeEnabled();
+    expect(screen.getByRole('radio', { name: /Local reference service/ })).toBeChecked();
+    await expectAccessible();
+  });
+
+  test('signing in shows progress and Cancel; Cancel goes back to idle', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp(signedOut);
+    core.signInBehaviour = 'hang';
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('progressbar', { name: 'Signing in' })).toBeInTheDocument();
+    expect(screen.getByText(/Finish signing in in your browser/)).toBeInTheDocument();
+    await expectAccessible();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(core.callsOf('auth-cancel')).toHaveLength(1);
+    // Cancelling is not an error.
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  test('a failed sign-in says why in words', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp(signedOut);
+    core.signInBehaviour = 'fail';
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Sign-in didn’t work.');
+    expect(alert).toHaveTextContent('could not be reached');
+    await expectAccessible();
+  });
+
+  test('a successful sign-in opens the app', async () => {
+    const user = userEvent.setup();
+    renderApp(signedOut);
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Overview' })).toBeInTheDocument();
+  });
+
+  test('another service: its addresses are checked, then saved before signing in', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp(signedOut);
+    await user.click(await screen.findByRole('radio', { name: /Another service/ }));
+    const url = screen.getByRole('textbox', { name: 'Service URL' });
+    await user.clear(url);
+    await user.type(url, 'not a url');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(/Enter a full address/)).toBeInTheDocument();
+    expect(url).toHaveAttribute('aria-invalid', 'true');
+    expect(core.callsOf('auth-sign-in')).toHaveLength(0);
+
+    await user.clear(url);
+    await user.type(url, 'https://monitor.example.com/api/v1');
+    const issuer = screen.getByRole('textbox', { name: 'Identity provider' });
+    await user.clear(issuer);
+    await user.type(issuer, 'https://accounts.example.com');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(core.callsOf('auth-sign-in')).toHaveLength(1));
+    expect(core.callsOf('settings-set')).toEqual([{ serviceUrl: 'https://monitor.example.com/api/v1', issuer: 'https://accounts.example.com' }]);
+  });
+});
