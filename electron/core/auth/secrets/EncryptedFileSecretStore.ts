@@ -5,10 +5,14 @@ import { writeFileAtomic } from '../files.ts';
 import { SecretStoreUnavailableError, type SecretKey, type SecretStore } from './SecretStore.ts';
 
 /** The shape of Electron's `safeStorage`, injected by the shell so the core never imports electron. */
+/**
+ * Electron's `safeStorage`, or a proxy to it: the core runs in a utility process, where the
+ * cipher lives in the main process, so encrypt and decrypt may answer asynchronously.
+ */
 export interface SafeStorageLike {
   isEncryptionAvailable(): boolean;
-  encryptString(plainText: string): Buffer;
-  decryptString(encrypted: Buffer): string;
+  encryptString(plainText: string): Buffer | Promise<Buffer>;
+  decryptString(encrypted: Buffer): string | Promise<string>;
   /** Linux only in Electron: `basic_text` means a hard-coded key, which is clear text in all but name. */
   getSelectedStorageBackend?(): string;
 }
@@ -50,7 +54,7 @@ export class EncryptedFileSecretStore implements SecretStore {
       throw error;
     }
     try {
-      return this.#cipher.decryptString(ciphertext);
+      return await this.#cipher.decryptString(ciphertext);
     } catch {
       // Written under another OS key (a restored backup, another user): unreadable means "sign in again".
       return undefined;
@@ -59,7 +63,7 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   async set(key: SecretKey, value: string): Promise<void> {
     if (!this.#cipher.isEncryptionAvailable()) throw new SecretStoreUnavailableError('encryption of stored secrets is no longer available');
-    writeFileAtomic(this.#file(key), this.#cipher.encryptString(value));
+    writeFileAtomic(this.#file(key), await this.#cipher.encryptString(value));
   }
 
   async delete(key: SecretKey): Promise<boolean> {

@@ -1,0 +1,54 @@
+import type { LocalBreach, LocalCounts } from '../../../shared/api/localQuery.ts';
+import type { BreachDetail, BreachList, BreachRow, CellState } from '../../../shared/ipc/index.ts';
+
+/**
+ * The local store's rows turned into what the renderer shows. Kept apart from the queries so
+ * the store's shapes can change without the IPC contract moving.
+ */
+export function toBreachRow(item: LocalBreach, isNew: boolean): BreachRow {
+  const accounts = item.breachedAccounts;
+  return {
+    breach: item.breach,
+    emails: accounts.map((account) => account.email),
+    dataClasses: item.breach.dataClasses.map((name) => ({
+      name,
+      resolved: accounts.filter((account) => Object.hasOwn(account.resolvedDataClasses, name)).length,
+      total: accounts.length,
+    })),
+    unresolved: item.unresolved,
+    pending: accounts.reduce((sum, account) => sum + account.pending.length, 0),
+    failed: accounts.reduce((sum, account) => sum + account.failed.length, 0),
+    isNew,
+  };
+}
+
+export function toBreachList(items: readonly LocalBreach[], total: number, counts: LocalCounts, newIds: ReadonlySet<string>): BreachList {
+  return {
+    rows: items.map((item) => toBreachRow(item, newIds.has(item.breach.id))),
+    total,
+    unresolvedByDataClass: Object.fromEntries(counts.byDataClass.map((entry) => [entry.dataClass, entry.unresolvedBreaches])),
+  };
+}
+
+export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail {
+  return {
+    breach: item.breach,
+    isNew,
+    accounts: item.breachedAccounts.map((account) => {
+      const failed = new Map(account.failed.map((entry) => [entry.dataClass, entry.reason]));
+      const pending = new Set(account.pending);
+      const cells = new Map<string, CellState>();
+      for (const name of item.breach.dataClasses) {
+        const resolved = account.resolvedDataClasses[name];
+        const reason = failed.get(name);
+        cells.set(name, {
+          resolved: resolved !== undefined,
+          ...(resolved?.resolvedAt ? { resolvedAt: resolved.resolvedAt } : {}),
+          pending: pending.has(name),
+          ...(reason !== undefined ? { failed: { reason } } : {}),
+        });
+      }
+      return { email: account.email, cells: Object.fromEntries(cells) };
+    }),
+  };
+}
