@@ -1,0 +1,152 @@
+// The browser host's door: only this launch's page, on this listener's exact origin, gets in.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app.ts';
+import { createBrowserHostBridge } from '../../electron/browser-host/browserHostBridge.ts';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/BrowserHost.ts';
+
+const SECRET = 'test-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** Raw HTTP, so Host, Origin and paths go out exactly as written (fetch would normalise them). */
+function raw(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: { host: `127.0.0.1:${port}`, ...options.headers }, setHost: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('browser host', () => {
+  let dir: string;
+  let core: Core;
+  let host: BrowserHost;
+  let port: number;
+  let cookie: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'bm-host-'));
+    const rendererDir = path.join(dir, 'renderer');
+    mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
+    writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="./assets/app.js"></script>');
+    writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("app")');
+    writeFileSync(path.join(dir, 'outside.txt'), 'must never be served');
+    core = await startCore({ dataDir: path.join(dir, 'data'), keychain: false, host: createBrowserHostBridge({ log: () => {} }) });
+    host = await startBrowserHost({ router: core.router, bus: core.bus, rendererDir, secret: SECRET });
+    port = Number(new URL(host.origin).port);
+    const session = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': SECRET } });
+    expect(session.status).toBe(204);
+    cookie = String(session.headers['set-cookie']).split(';')[0]!;
+  });
+
+  afterAll(async () => {
+    await host.close();
+    await core.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('hands the secret over in the fragment, never in the query string', () => {
+    const url = new URL(host.openUrl);
+    expect(url.search).toBe('');
+    expect(url.hash).toBe(`#secret=${SECRET}`);
+  });
+
+  it('serves only the inert bootstrap without the secret', async () => {
+    const page = await raw(port, { path: '/' });
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(SECRET);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect((await raw(port, { path: '/app/' })).status).toBe(401);
+    expect((await raw(port, { path: '/app/assets/app.js' })).status).toBe(401);
+  });
+
+  it('gives the session cookie only for the right secret, scoped and HttpOnly', async () => {
+    expect((await raw(port, { method: 'POST', path: '/__session' })).status).toBe(401);
+    expect((await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': 'wrong' } })).status).toBe(401);
+    expect(cookie).not.toContain(SECRET);
+    const session = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': SECRET } });
+    expect(String(session.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+  });
+
+  it('serves the built renderer with the session, and nothing outside it', async () => {
+    const index = await raw(port, { path: '/app/', headers: { cookie } });
+    expect(index.status).toBe(200);
+    expect(index.body).toContain('<title>app</title>');
+    expect((await raw(port, { path: '/app/assets/app.js', headers: { cookie } })).status).toBe(200);
+    for (const attempt of ['/app/../outside.txt', '/app/%2e%2e/outside.txt', '/app/..%2foutside.txt', '/app/assets/..%5c..%5coutside.txt', '/app/.hidden.js', '/outside.txt', '/app/assets/missing.js']) {
+      const response = await raw(port, { path: attempt, headers: { cookie } });
+      expect(response.status, attempt).not.toBe(200);
+      expect(response.body, attempt).not.toContain('must never be served');
+    }
+  });
+
+  it('refuses API calls without the secret, even with the cookie', async () => {
+    const body = JSON.stringify({ type: 'request', id: 1, channel: 'auth-status', args: {} });
+    expect((await raw(port, { method: 'POST', path: '/api/invoke', headers: { cookie, 'content-type': 'application/json' }, body })).status).toBe(401);
+    expect((await raw(port, { method: 'POST', path: '/api/invoke', headers: { 'x-monitor-secret': 'wrong', 'content-type': 'application/json' }, body })).status).toBe(401);
+    expect((await raw(port, { path: '/api/events', headers: { cookie } })).status).toBe(401);
+  });
+
+  it('answers API calls with the secret, and malformed ones with a clear error', async () => {
+    const headers = { 'x-monitor-secret': SECRET, 'content-type': 'application/json', origin: host.origin };
+    const ok = await raw(port, { method: 'POST', path: '/api/invoke', headers, body: JSON.stringify({ type: 'request', id: 7, channel: 'auth-status', args: {} }) });
+    expect(JSON.parse(ok.body)).toMatchObject({ id: 7, ok: true, result: { state: 'signed-out' } });
+    const bad = await raw(port, { method: 'POST', path: '/api/invoke', headers, body: '{not json' });
+    expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'malformed-message' } });
+    const after = await raw(port, { method: 'POST', path: '/api/invoke', headers, body: JSON.stringify({ type: 'request', id: 8, channel: 'sync-status', args: {} }) });
+    expect(JSON.parse(after.body)).toMatchObject({ id: 8, ok: true });
+  });
+
+  it('refuses a wrong Host (DNS rebinding), whatever else is right', async () => {
+    for (const hostHeader of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1']) {
+      const response = await raw(port, { path: '/api/events', headers: { host: hostHeader, 'x-monitor-secret': SECRET } });
+      expect(response.status, hostHeader).toBe(403);
+      expect((await raw(port, { path: '/', headers: { host: hostHeader } })).status, hostHeader).toBe(403);
+    }
+  });
+
+  it('refuses a foreign Origin and a cross-site form post', async () => {
+    const call = JSON.stringify({ type: 'request', id: 1, channel: 'auth-sign-out', args: { deleteLocalData: true } });
+    const foreign = await raw(port, { method: 'POST', path: '/api/invoke', headers: { origin: 'https://evil.example', 'x-monitor-secret': SECRET, 'content-type': 'application/json' }, body: call });
+    expect(foreign.status).toBe(403);
+    const form = await raw(port, {
+      method: 'POST',
+      path: '/api/invoke',
+      headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'type=request&channel=auth-sign-out',
+    });
+    expect(form.status).toBe(403);
+    const sameSiteOtherPort = await raw(port, { method: 'POST', path: '/__session', headers: { origin: `http://127.0.0.1:${port + 1}`, 'x-monitor-secret': SECRET } });
+    expect(sameSiteOtherPort.status).toBe(403);
+    const noHeaderFormPost = await raw(port, { method: 'POST', path: '/api/invoke', headers: { cookie, 'content-type': 'text/plain' }, body: call });
+    expect(noHeaderFormPost.status).toBe(401);
+  });
+
+  it('streams core events to a page that holds the secret', async () => {
+    const events: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/api/events', headers: { 'x-monitor-secret': SECRET } }, (res) => {
+        expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          events.push(chunk);
+          if (events.join('').includes('event: sync-changed')) {
+            req.destroy();
+            resolve();
+          }
+        });
+        core.signal('offline');
+      });
+      req.on('error', (error) => (events.join('').includes('sync-changed') ? resolve() : reject(error)));
+      req.end();
+    });
+    expect(events.join('')).toMatch(/event: sync-changed\ndata: \{.*"online":false/);
+  });
+});
