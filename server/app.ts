@@ -11,6 +11,7 @@ import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadHibpCatalogFile } from './catalog/hibp.ts';
 import { parseServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
+import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { parseRequestTarget } from './http/requestTarget.ts';
 import { sendJson } from './http/respond.ts';
@@ -21,6 +22,8 @@ import type { BreachStore } from './store/BreachStore.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
+/** The graph endpoint's key under `--dev` when none is configured. */
+export const DEV_GRAPH_KEY = 'dev-key';
 const DEMO_CATALOG = new URL('../resources/demo-catalog.json', import.meta.url);
 
 export interface RunningService {
@@ -87,6 +90,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const devIdentity = identity;
   const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o) }) : undefined;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
+  const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
+  const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
+  if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -112,6 +118,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     } else if (identity && (pathname === IDENTITY_PREFIX || pathname.startsWith(IDENTITY_PREFIX + '/'))) {
       identity.handle(req, res);
       return;
+    } else if (pathname === GRAPH_PATH) {
+      if (await handleGraph(req, res, url)) return;
     } else if (handleDev && pathname.startsWith(DEV_PREFIX + '/')) {
       if (await handleDev(req, res, url)) return;
     } else if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -141,6 +149,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
+      handleGraph.close();
       store.close();
     },
   };

@@ -25,6 +25,8 @@ export const ServiceConfig = z.strictObject({
   jwksUrl: z.url().optional(),
   extraEmails: z.record(z.string(), z.array(Email)).default(DEFAULT_EXTRA_EMAILS),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** API key of the graph endpoint (`/v2/node`); with `dev` and none given, `dev-key`; otherwise the endpoint refuses everything. */
+  graphKey: z.string().min(1).optional(),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
@@ -58,6 +60,7 @@ const OPTIONS = {
   audience: { type: 'string' },
   'jwks-url': { type: 'string' },
   'log-level': { type: 'string' },
+  'graph-key': { type: 'string' },
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
@@ -70,7 +73,7 @@ export interface CommandLine {
   token: { sub?: string | undefined; email?: string | undefined; expiresIn?: number | undefined };
 }
 
-/** Command-line flags over environment variables (`BREACH_SERVICE_*`) over defaults. */
+/** Command-line flags over environment variables (`BREACH_SERVICE_*`, `GRAPH_API_KEY`) over defaults. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
   let parsed;
   try {
@@ -99,6 +102,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       audience: pick(values.audience, env.BREACH_SERVICE_AUDIENCE),
       jwksUrl: pick(values['jwks-url'], env.BREACH_SERVICE_JWKS_URL),
       logLevel: pick(values['log-level'], env.LOG_LEVEL),
+      graphKey: pick(values['graph-key'], env.GRAPH_API_KEY),
     }),
   );
   return {

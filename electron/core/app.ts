@@ -16,6 +16,7 @@ import { accountEmailsOf } from './db/breachQueries.ts';
 import { getSyncState } from './db/syncStateQueries.ts';
 import type { HostBridge } from './host.ts';
 import { EventBus } from './ipc/EventBus.ts';
+import { GraphQueryError, NodeQueryClient, NodeQueryError, openGraphDatabase, QueryCache, queryEmbedded } from './graph/index.ts';
 import { Router, type Handlers } from './ipc/Router.ts';
 import { UnknownTargetError } from './outbox/errors.ts';
 import { countBreaches, getLocalBreach, queryBreaches } from './queries/localQueries.ts';
@@ -122,7 +123,14 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   }
 
   function openSession(account: { accountId: string; issuer: string; subject: string }): void {
-    session = AccountSession.open({ dataDir: options.dataDir, account, apiBaseUrl: settings.get().serviceUrl, tokens, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    session = AccountSession.open({
+      dataDir: options.dataDir,
+      account,
+      apiBaseUrl: settings.get().serviceUrl,
+      tokens,
+      onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     const { scheduler, outbox } = session.sync;
     scheduler.setIntervalMinutes(settings.get().syncIntervalMinutes);
     scheduler.onProgress((next) => {
@@ -213,6 +221,26 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     };
   }
 
+  /** A client per remote endpoint; its key lives in the secret store, its answers in a cache for offline use. */
+  const remoteClients = new Map<string, NodeQueryClient>();
+  let graphCacheDb: ReturnType<typeof openGraphDatabase> | undefined;
+  let graphCache: QueryCache | undefined;
+  function remoteGraph(url: string): NodeQueryClient {
+    let client = remoteClients.get(url);
+    if (!client) {
+      graphCacheDb ??= openGraphDatabase(path.join(options.dataDir, 'graph-cache.db'));
+      graphCache ??= new QueryCache(graphCacheDb);
+      client = new NodeQueryClient({ baseUrl: url, secrets: secrets.store, cache: graphCache, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      remoteClients.set(url, client);
+    }
+    return client;
+  }
+
+  async function graphRemoteView(): Promise<{ url?: string; hasKey: boolean }> {
+    const url = settings.get().graphRemoteUrl;
+    return url ? { url, hasKey: await remoteGraph(url).hasApiKey() } : { hasKey: false };
+  }
+
   function requireSession(): AccountSession {
     if (!session) throw new CoreError('sign-in-required', 'Sign in to see your breaches.');
     return session;
@@ -282,6 +310,24 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     'sync-status': () => syncView(),
     'overview-get': () => (session ? overviewOf(session.db) : { breaches: 0, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] }),
+    'graph-query': async ({ endpoint, maxPages, ...request }) => {
+      try {
+        if (endpoint === 'embedded') return await queryEmbedded(requireSession().graph, request, { maxPages });
+        const url = settings.get().graphRemoteUrl;
+        if (!url) throw new CoreError('invalid-arguments', 'Add a remote graph endpoint in the graph pane first.');
+        return await remoteGraph(url).query(request, { maxPages });
+      } catch (error) {
+        if (error instanceof GraphQueryError) throw new CoreError('invalid-arguments', error.message, [{ path: error.field, message: error.message }]);
+        if (error instanceof NodeQueryError) throw new CoreError(error.kind === 'rejected' ? 'invalid-arguments' : 'unavailable', error.message);
+        throw error;
+      }
+    },
+    'graph-remote-get': async () => graphRemoteView(),
+    'graph-remote-set': async ({ url, apiKey }) => {
+      settings.update({ graphRemoteUrl: url });
+      if (apiKey !== undefined) await remoteGraph(url).setApiKey(apiKey);
+      return graphRemoteView();
+    },
     'settings-get': () => settings.get(),
     'settings-set': async (change) => {
       const current = settings.get();
@@ -345,6 +391,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       auth.cancelSignIn();
       await signingIn?.catch(() => undefined);
       await closeSession();
+      graphCacheDb?.close();
     },
   };
 }

@@ -1,8 +1,27 @@
 import { z } from 'zod';
 import { BreachQuery } from '../api/query.ts';
+import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 
 const Empty = z.strictObject({});
+
+/** Where the graph pane's queries go: the embedded engine over the local breaches, or a remote endpoint of the same interface. */
+export const GraphEndpoint = z.enum(['embedded', 'remote']);
+
+export const GraphQueryResult = z.object({
+  response: NodeResponse,
+  source: z.enum(['embedded', 'network', 'cache']),
+  fetchedAt: z.string(),
+  pages: z.int().nonnegative(),
+  /** False when the page cap stopped early: `response.nextToken` loads more. */
+  complete: z.boolean(),
+  offlineReason: z.string().optional(),
+});
+export type GraphQueryResult = z.infer<typeof GraphQueryResult>;
+
+/** The remote endpoint as the UI may know it: never the key itself. */
+export const GraphRemote = z.object({ url: z.url().optional(), hasKey: z.boolean() });
+export type GraphRemote = z.infer<typeof GraphRemote>;
 
 /** What the breaches list asks for: the service's filters plus local-only search and sort. */
 export const ListQuery = BreachQuery.extend({
@@ -42,6 +61,15 @@ export const channels = {
   'sync-now': { input: Empty, output: SyncStatus },
   'sync-status': { input: Empty, output: SyncStatus },
   'overview-get': { input: Empty, output: Overview },
+  'graph-query': {
+    input: NodeRequest.extend({ endpoint: GraphEndpoint.default('embedded'), maxPages: z.int().min(1).max(100).default(1) }),
+    output: GraphQueryResult,
+  },
+  'graph-remote-get': { input: Empty, output: GraphRemote },
+  'graph-remote-set': {
+    input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address'), apiKey: z.string().min(1).max(512).optional() }),
+    output: GraphRemote,
+  },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;

@@ -91,5 +91,7 @@ export const Settings = z.object({
   startAtLogin: z.boolean(),
   closeToTray: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
+  /** A remote endpoint of the graph node query interface (the key is kept in the keychain). */
+  graphRemoteUrl: z.url().optional(),
 });
 export type Settings = z.infer<typeof Settings>;

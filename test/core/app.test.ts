@@ -152,6 +152,19 @@ describe('the core over its channels', () => {
     expect(overview.breachesByYear.some((entry) => entry.year === 2026)).toBe(true);
   });
 
+  it('answers graph queries from the local breaches, without emails', async () => {
+    const result = await call<{ response: { data: Record<string, { arcs?: Record<string, { nodes: { dcid?: string }[] }> }> }; source: string; complete: boolean }>('graph-query', {
+      nodes: ['FreshLeak2026'],
+      property: '->dataClass',
+    });
+    expect(result).toMatchObject({ source: 'embedded', complete: true });
+    expect(result.response.data.FreshLeak2026!.arcs!.dataClass!.nodes.map((node) => node.dcid)).toEqual(['dataClass/email-addresses', 'dataClass/passwords']);
+    const everything = await call<{ response: unknown }>('graph-query', { nodes: ['Breach'], property: '<-typeOf', maxPages: 10 });
+    expect(JSON.stringify(everything.response)).not.toContain('@example.com');
+    expect(await invoke('graph-query', { nodes: ['Breach'], property: '->[name' })).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+    expect(await call('graph-remote-get')).toEqual({ hasKey: false });
+  });
+
   it('keeps settings, and refuses to switch service while signed in', async () => {
     expect(await call('settings-set', { theme: 'dark', syncIntervalMinutes: 15 })).toMatchObject({ theme: 'dark', syncIntervalMinutes: 15 });
     expect(await invoke('settings-set', { serviceUrl: 'https://elsewhere.example/api/v1' })).toMatchObject({ ok: false, error: { code: 'conflict' } });

@@ -1,6 +1,9 @@
 import { rmSync } from 'node:fs';
 import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
+import type { Breach } from '../../../shared/api/index.ts';
+import type { ReadableDB } from '../db/Interface.ts';
 import { accountDatabasePath } from '../db/openAccountDatabase.ts';
+import { graphDatabasePath, keepGraphCurrent, NodeQueryEngine, TripleStore } from '../graph/index.ts';
 import { openAccountSync, type AccountSync } from '../sync/openAccountSync.ts';
 
 export interface AccountRef {
@@ -18,30 +21,57 @@ export class AccountSession {
   readonly account: AccountRef;
   readonly sync: AccountSync;
   readonly file: string;
+  /** The breach graph of this account's local store, for the embedded node-query engine. */
+  readonly graph: NodeQueryEngine;
+  readonly #graphStore: TripleStore;
+  readonly #graphUpdates: { dispose(): void };
 
-  private constructor(account: AccountRef, sync: AccountSync, file: string) {
+  private constructor(account: AccountRef, sync: AccountSync, file: string, graphStore: TripleStore, onGraphError: (error: unknown) => void) {
     this.account = account;
     this.sync = sync;
     this.file = file;
+    this.#graphStore = graphStore;
+    this.graph = new NodeQueryEngine(graphStore);
+    // Rebuilt from the local store now and after every sync: never from the service directly,
+    // and never with emails (the graph holds breaches, domains and data classes only).
+    this.#graphUpdates = keepGraphCurrent(graphStore, { onDidSync: (listener) => sync.scheduler.onDidSync(listener), readBreaches: () => allBreaches(sync.database.db) }, onGraphError);
   }
 
-  static open(options: { dataDir: string; account: AccountRef; apiBaseUrl: string; tokens: AccessTokenSource; fetch?: typeof fetch }): AccountSession {
+  static open(options: { dataDir: string; account: AccountRef; apiBaseUrl: string; tokens: AccessTokenSource; fetch?: typeof fetch; onGraphError?: (error: unknown) => void }): AccountSession {
     const file = accountDatabasePath(options.dataDir, options.account.issuer, options.account.subject);
     const sync = openAccountSync({ file, apiBaseUrl: options.apiBaseUrl, tokens: options.tokens, ...(options.fetch ? { fetch: options.fetch } : {}) });
-    return new AccountSession(options.account, sync, file);
+    const graphStore = TripleStore.open(graphDatabasePath(options.dataDir, options.account.issuer, options.account.subject));
+    return new AccountSession(options.account, sync, file, graphStore, options.onGraphError ?? (() => {}));
   }
 
   get db() {
     return this.sync.database.db;
   }
 
-  close(): Promise<void> {
-    return this.sync.close();
+  async close(): Promise<void> {
+    this.#graphUpdates.dispose();
+    await this.sync.close();
+    this.#graphStore.close();
   }
 }
 
 /** Removes an account's database and its WAL files (sign-out with "also delete local data"). */
 export function deleteAccountDatabase(dataDir: string, account: AccountRef): void {
-  const file = accountDatabasePath(dataDir, account.issuer, account.subject);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  for (const file of [accountDatabasePath(dataDir, account.issuer, account.subject), graphDatabasePath(dataDir, account.issuer, account.subject)]) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  }
+}
+
+/** Every breach of the local store, in the contract's shape. */
+function allBreaches(db: ReadableDB): Breach[] {
+  const rows = db.prepare('SELECT id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive FROM breaches ORDER BY id').raw().all() as [string, string, string, string, string, string, number][];
+  return rows.map(([id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive]) => ({
+    id,
+    domain,
+    breachDate,
+    addedDate,
+    modifiedDate,
+    dataClasses: JSON.parse(dataClasses) as string[],
+    isSensitive: isSensitive === 1,
+  }));
 }

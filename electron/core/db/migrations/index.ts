@@ -1,0 +1,9 @@
+import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
+import type { Migration } from './types.ts';
+
+export type { Migration } from './types.ts';
+
+/** Every migration, in order. Append only: a released step never changes. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 10, name: 'initial-schema', up: updateToSchemaVersion10 }];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,0 +1,163 @@
+import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
+
+/** One outbox row as stored. */
+export interface OutboxRow {
+  id: number;
+  email: string;
+  breachId: string;
+  classKey: string;
+  dataClass: string;
+  resolved: boolean;
+  version: number;
+  sentVersion: number | null;
+  state: 'pending' | 'failed';
+  attempts: number;
+  failureStatus: number | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type RawRow = [number, string, string, string, string, number, number, number | null, string, number, number | null, string | null, string, string];
+const COLUMNS = 'id, email, breach_id, class_key, data_class, resolved, version, sent_version, state, attempts, failure_status, failure_reason, created_at, updated_at';
+
+function fromRaw([id, email, breachId, classKey, dataClass, resolved, version, sentVersion, state, attempts, failureStatus, failureReason, createdAt, updatedAt]: RawRow): OutboxRow {
+  return {
+    id,
+    email,
+    breachId,
+    classKey,
+    dataClass,
+    resolved: resolved === 1,
+    version,
+    sentVersion,
+    state: state as OutboxRow['state'],
+    attempts,
+    failureStatus,
+    failureReason,
+    createdAt,
+    updatedAt,
+  };
+}
+
+/**
+ * Records the person's intent for one (email, data class, breach): a new row, or the existing
+ * row coalesced to this last intent (a new version, pending again, any failure cleared).
+ */
+export function upsertIntent(db: WritableDB, intent: { email: string; breachId: string; classKey: string; dataClass: string; resolved: boolean }, now: string): void {
+  statement(
+    db,
+    `INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, state, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 1, 'pending', ?, ?)
+     ON CONFLICT (breach_id, email, class_key) DO UPDATE SET
+       data_class = excluded.data_class, resolved = excluded.resolved, version = version + 1, state = 'pending',
+       failure_status = NULL, failure_reason = NULL, updated_at = excluded.updated_at`,
+  ).run(intent.email, intent.breachId, intent.classKey, intent.dataClass, intent.resolved ? 1 : 0, now, now);
+}
+
+/** Rows waiting to be sent, including any left marked in flight by a crash (sending again is safe). */
+export function pendingRows(db: ReadableDB): OutboxRow[] {
+  return (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE state = 'pending' ORDER BY id`).raw().all() as RawRow[]).map(fromRaw);
+}
+
+export function outboxRows(db: ReadableDB, state?: OutboxRow['state']): OutboxRow[] {
+  const rows = state
+    ? (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE state = ? ORDER BY id`).raw().all(state) as RawRow[])
+    : (statement(db, `SELECT ${COLUMNS} FROM outbox ORDER BY id`).raw().all() as RawRow[]);
+  return rows.map(fromRaw);
+}
+
+export function outboxRowsOfBreaches(db: ReadableDB, breachIds: readonly string[]): OutboxRow[] {
+  return (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE breach_id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(breachIds)) as RawRow[]).map(
+    fromRaw,
+  );
+}
+
+export function outboxRowsByIds(db: ReadableDB, ids: readonly number[]): OutboxRow[] {
+  return (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).raw().all(JSON.stringify(ids)) as RawRow[]).map(
+    fromRaw,
+  );
+}
+
+/** Every intent, breach → email → class key → resolved: the overlay a snapshot is written under. */
+export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, boolean>>> {
+  const result = new Map<string, Map<string, Map<string, boolean>>>();
+  for (const [breachId, email, classKey, resolved] of statement(db, 'SELECT breach_id, email, class_key, resolved FROM outbox').raw().all() as [string, string, string, number][]) {
+    let byEmail = result.get(breachId);
+    if (!byEmail) result.set(breachId, (byEmail = new Map()));
+    let byClass = byEmail.get(email);
+    if (!byClass) byEmail.set(email, (byClass = new Map()));
+    byClass.set(classKey, resolved === 1);
+  }
+  return result;
+}
+
+/** Puts the current intent of each row on the wire. */
+export function markInFlight(db: WritableDB, ids: readonly number[], now: string): void {
+  statement(db, `UPDATE outbox SET sent_version = version, attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).run(
+    now,
+    JSON.stringify(ids),
+  );
+}
+
+/**
+ * The service accepted `sentVersion` of row `id`. The row goes unless the person made a newer
+ * intent meanwhile; that one stays pending and is sent next.
+ */
+export function settleDelivered(db: WritableDB, id: number, sentVersion: number): 'deleted' | 'superseded' {
+  if (statement(db, 'DELETE FROM outbox WHERE id = ? AND version = ?').run(id, sentVersion).changes === 1) return 'deleted';
+  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
+  return 'superseded';
+}
+
+/** The service refused `sentVersion` for a reason of its own; a newer intent, if any, stays pending instead. */
+export function settleFailed(db: WritableDB, id: number, sentVersion: number, status: number | null, reason: string, now: string): 'failed' | 'superseded' {
+  const failed = statement(
+    db,
+    `UPDATE outbox SET state = 'failed', sent_version = NULL, failure_status = ?, failure_reason = ?, updated_at = ? WHERE id = ? AND version = ?`,
+  ).run(status, reason, now, id, sentVersion).changes;
+  if (failed === 1) return 'failed';
+  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
+  return 'superseded';
+}
+
+/** The answer for `sentVersion` never came (or never will): the row is plain pending again. */
+export function releaseInFlight(db: WritableDB, id: number, sentVersion: number): void {
+  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
+}
+
+export function retryFailed(db: WritableDB, ids: readonly number[], now: string): number {
+  return statement(
+    db,
+    `UPDATE outbox SET state = 'pending', failure_status = NULL, failure_reason = NULL, attempts = 0, updated_at = ?
+     WHERE id IN (SELECT value FROM json_each(?)) AND state = 'failed'`,
+  ).run(now, JSON.stringify(ids)).changes;
+}
+
+/** Deletes failed rows; returns the breaches whose overlay must be recomputed. */
+export function discardFailed(db: WritableDB, ids: readonly number[]): string[] {
+  const json = JSON.stringify(ids);
+  const breaches = statement(db, `SELECT DISTINCT breach_id FROM outbox WHERE id IN (SELECT value FROM json_each(?)) AND state = 'failed'`).pluck().all(json) as string[];
+  statement(db, `DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?)) AND state = 'failed'`).run(json);
+  return breaches;
+}
+
+export interface OutboxCounts {
+  pending: number;
+  sending: number;
+  failed: number;
+}
+
+export function outboxCounts(db: ReadableDB): OutboxCounts {
+  const [pending, sending, failed] = statement(
+    db,
+    `SELECT
+       count(*) FILTER (WHERE state = 'pending' AND sent_version IS NULL),
+       count(*) FILTER (WHERE state = 'pending' AND sent_version IS NOT NULL),
+       count(*) FILTER (WHERE state = 'failed')
+     FROM outbox`,
+  )
+    .raw()
+    .get() as [number, number, number];
+  return { pending, sending, failed };
+}

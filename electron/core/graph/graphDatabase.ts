@@ -1,0 +1,91 @@
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+// The graph lives in its own file, apart from the account database: it is derived data (rebuilt
+// from the local store after every sync) plus a cache of remote answers, so it can be deleted
+// at any time and has its own schema version.
+
+interface GraphMigration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+/** Append only: a released step never changes. */
+const MIGRATIONS: readonly GraphMigration[] = [
+  {
+    version: 10,
+    name: 'triples-nodes-cache',
+    up(db) {
+      db.exec(`
+        CREATE TABLE triple (
+          subject TEXT NOT NULL,
+          predicate TEXT NOT NULL,
+          object_id TEXT,
+          object_value TEXT,
+          provenance TEXT NOT NULL,
+          CHECK ((object_id IS NULL) <> (object_value IS NULL))
+        );
+        -- Outgoing arcs in answer order: literals (object_id NULL) first, then nodes by dcid.
+        CREATE INDEX triple_out ON triple (subject, predicate, object_id, object_value);
+        CREATE INDEX triple_in ON triple (object_id, predicate, subject) WHERE object_id IS NOT NULL;
+        -- Derived from the triples on every replace, so answers need no per-item lookups of name and types.
+        CREATE TABLE node (dcid TEXT PRIMARY KEY, name TEXT, types TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE graph_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE query_cache (
+          endpoint TEXT NOT NULL,
+          nodes TEXT NOT NULL,
+          property TEXT NOT NULL,
+          response TEXT NOT NULL,
+          fetched_at TEXT NOT NULL,
+          PRIMARY KEY (endpoint, nodes, property)
+        ) WITHOUT ROWID;
+        CREATE INDEX query_cache_age ON query_cache (fetched_at);
+      `);
+    },
+  },
+];
+
+export const GRAPH_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+export class GraphSchemaTooNewError extends Error {
+  override readonly name = 'GraphSchemaTooNewError';
+  constructor(found: number) {
+    super(`the graph database has schema version ${found}, newer than this app knows (${GRAPH_SCHEMA_VERSION}); delete it to rebuild`);
+  }
+}
+
+/** Opens (creating and migrating) a graph database file, or `:memory:`. */
+export function openGraphDatabase(file: string): Database.Database {
+  const inMemory = file === ':memory:';
+  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const created = !inMemory && !existsSync(file);
+  const db = new Database(file);
+  try {
+    if (!inMemory) {
+      db.pragma('journal_mode = WAL');
+      if (created) chmodSync(file, 0o600);
+    }
+    // Derived data: losing the last commit on a power cut costs one rebuild, not the person's work.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrateGraph(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+function migrateGraph(db: Database.Database): void {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  if (from > GRAPH_SCHEMA_VERSION) throw new GraphSchemaTooNewError(from);
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= from) continue;
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,377 @@
+import { dataClassKey, emailKey, type ResolutionItem } from '../../../shared/api/index.ts';
+import { SignInRequiredError } from '../api/AccessTokenSource.ts';
+import { ApiError } from '../api/ApiError.ts';
+import { accountEmailsOf, confirmResolution, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
+import type { WritableDB } from '../db/Interface.ts';
+import {
+  discardFailed,
+  markInFlight,
+  outboxCounts,
+  outboxRows,
+  pendingRows,
+  releaseInFlight,
+  retryFailed,
+  settleDelivered,
+  settleFailed,
+  upsertIntent,
+  type OutboxRow,
+} from '../db/outboxQueries.ts';
+import { Emitter, type Event } from '../events/Emitter.ts';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { UnknownTargetError } from './errors.ts';
+import { isolateRefused } from './isolation.ts';
+import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
+import { Intent, ResolveInput, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
+
+/** What the outbox needs of the API: `BreachAlertClient` satisfies it; tests pass fakes. */
+export interface ResolutionSender {
+  postResolutions(items: readonly ResolutionItem[], signal?: AbortSignal): Promise<void>;
+}
+
+export type OutboxState = 'idle' | 'flushing' | 'backoff' | 'sign-in-needed';
+
+export interface OutboxStatus {
+  state: OutboxState;
+  /** Epoch ms before which no request is sent (state `backoff`). */
+  retryAt?: number;
+  lastError?: string;
+}
+
+export interface OutboxOptions {
+  db: WritableDB;
+  sender: ResolutionSender;
+  backoff?: Partial<BackoffPolicy>;
+  random?: () => number;
+  now?: () => number;
+  limits?: PackLimits;
+}
+
+/** A claimed intent on its way: `version` is the one sent. */
+type Atom = Intent;
+
+/** Rows re-toggled while on the wire become pending again; a few passes pick them up in the same flush. */
+const MAX_PASSES = 3;
+
+/**
+ * The durable queue of the person's resolution changes (STYLE.md §5).
+ *
+ * `record` writes the intent and the optimistic overlay in one transaction; `flush` packs
+ * pending intents into contract-valid requests, sends them one at a time, isolates refused
+ * items by splitting, and backs off on transient failures. Delivery is at least once: a row
+ * leaves only after a 2xx for its exact version, and the operation is idempotent per
+ * (email, data class, breach), so sending again after a crash or a lost answer is safe.
+ */
+export class Outbox {
+  readonly #db: WritableDB;
+  readonly #sender: ResolutionSender;
+  readonly #policy: BackoffPolicy;
+  readonly #random: () => number;
+  readonly #now: () => number;
+  readonly #limits: PackLimits;
+  readonly #onDidChange = new Emitter<OutboxSummary>();
+  readonly #onDidChangeStatus = new Emitter<OutboxStatus>();
+  #status: OutboxStatus = { state: 'idle' };
+  #failures = 0;
+  #failureKind: string | undefined;
+  #notBefore = 0;
+  #running: Promise<FlushResult> | undefined;
+  #closed = false;
+  #deliveries = 0;
+
+  /** Fires after every change of the outbox's rows, with the new counts. */
+  readonly onDidChange: Event<OutboxSummary> = this.#onDidChange.event;
+  readonly onDidChangeStatus: Event<OutboxStatus> = this.#onDidChangeStatus.event;
+
+  constructor(options: OutboxOptions) {
+    this.#db = options.db;
+    this.#sender = options.sender;
+    this.#policy = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
+    this.#limits = options.limits ?? CONTRACT_LIMITS;
+  }
+
+  get status(): OutboxStatus {
+    return this.#status;
+  }
+
+  /** Moves whenever the service accepted something; a snapshot requested before it may be stale. */
+  get deliveries(): number {
+    return this.#deliveries;
+  }
+
+  /**
+   * Records toggles: each (email, data class, breach) named gets this as its last intent, and
+   * the views show it at once. Throws UnknownTargetError (and records nothing) when an input
+   * names what the local store does not know.
+   */
+  record(inputs: readonly ResolveInput[]): { intents: number } {
+    const parsed = inputs.map((input) => ResolveInput.parse(input));
+    const now = this.#iso();
+    const intents = this.#db
+      .transaction(() => {
+        let count = 0;
+        const touched = new Set<string>();
+        for (const input of parsed) {
+          const breach = getBreach(this.#db, input.breachId);
+          if (!breach) throw new UnknownTargetError(`breach "${input.breachId}" is not among this account's breaches`);
+          const affected = accountEmailsOf(this.#db, breach.id);
+          const emails = input.emails ? [...new Set(input.emails.map(emailKey))] : affected;
+          for (const email of emails)
+            if (!affected.includes(email)) throw new UnknownTargetError(`breach "${breach.id}" does not affect ${email} in this account`);
+          const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
+          const keys = input.dataClasses ? [...new Set(input.dataClasses.map(dataClassKey))] : [...spelling.keys()];
+          for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
+          for (const email of emails) {
+            for (const key of keys) {
+              upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now);
+              count++;
+            }
+          }
+          touched.add(breach.id);
+        }
+        recomputeOverlay(this.#db, touched);
+        return count;
+      })
+      .immediate();
+    this.#changed();
+    return { intents };
+  }
+
+  /** Every row, oldest first, or those in one state. */
+  items(state?: OutboxItem['state']): OutboxItem[] {
+    const rows = state === 'failed' ? outboxRows(this.#db, 'failed') : state ? outboxRows(this.#db, 'pending') : outboxRows(this.#db);
+    return rows.map(toItem).filter((item) => !state || item.state === state);
+  }
+
+  summary(): OutboxSummary {
+    return outboxCounts(this.#db);
+  }
+
+  /** Failed items go back to pending (the person asked to try again). Returns how many. */
+  retry(ids: readonly number[]): number {
+    const count = retryFailed(this.#db, ids, this.#iso());
+    if (count > 0) this.#changed();
+    return count;
+  }
+
+  /** Failed items are dropped and the view falls back to what the service last confirmed. Returns how many. */
+  discard(ids: readonly number[]): number {
+    const removed = this.#db
+      .transaction(() => {
+        const before = outboxCounts(this.#db).failed;
+        const breaches = discardFailed(this.#db, ids);
+        recomputeOverlay(this.#db, breaches);
+        return before - outboxCounts(this.#db).failed;
+      })
+      .immediate();
+    if (removed > 0) this.#changed();
+    return removed;
+  }
+
+  /** After a back-online signal: a wait caused by the network ends now; one the service asked for does not. */
+  resetBackoff(): void {
+    if (this.#failureKind === 'network' || this.#failureKind === 'timeout') {
+      this.#notBefore = 0;
+      this.#failures = 0;
+      if (this.#status.state === 'backoff') this.#setStatus({ state: 'idle' });
+    }
+  }
+
+  /** Sends what is pending. One flush at a time: a second call while one runs gets the same result. */
+  flush(options: { signal?: AbortSignal; onProgress?: (progress: FlushProgress) => void } = {}): Promise<FlushResult> {
+    if (this.#closed) return Promise.resolve({ status: 'cancelled', requests: 0, delivered: 0, failed: 0, error: 'the outbox is shut down' });
+    this.#running ??= this.#flush(options).finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  /** Lets a running flush finish its current request and stops taking new ones. */
+  async shutdown(): Promise<void> {
+    this.#closed = true;
+    await this.#running?.catch(() => undefined);
+    this.#onDidChange.dispose();
+    this.#onDidChangeStatus.dispose();
+  }
+
+  async #flush({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (progress: FlushProgress) => void }): Promise<FlushResult> {
+    const totals = { requests: 0, delivered: 0, failed: 0 };
+    if (this.#notBefore > this.#now())
+      return { status: 'backoff', ...totals, retryAt: this.#notBefore, ...(this.#status.lastError ? { error: this.#status.lastError } : {}) };
+    this.#setStatus({ state: 'flushing' });
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const claimed = this.#claim();
+      if (claimed.length === 0) break;
+      const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits);
+      let planned = queue.length;
+      let remaining = claimed.length;
+      while (queue.length > 0) {
+        if (this.#closed || signal?.aborted) return this.#stop('cancelled', totals, queue, 'cancelled');
+        const request = queue.shift()!;
+        try {
+          await this.#sender.postResolutions(
+            request.map((packed) => packed.item),
+            signal,
+          );
+        } catch (error) {
+          totals.requests++;
+          const verdict = classify(error, signal);
+          if (verdict === 'refused') {
+            const { retry, blame } = isolateRefused(request, error instanceof ApiError ? error.fieldErrors : []);
+            queue.unshift(...retry);
+            planned += retry.length;
+            if (blame.length > 0) {
+              totals.failed += this.#settleFailed(blame, error);
+              remaining -= blame.length;
+            }
+          } else {
+            queue.unshift(request);
+            if (verdict === 'cancelled') return this.#stop('cancelled', totals, queue, 'cancelled');
+            if (verdict === 'sign-in') return this.#stop('sign-in-needed', totals, queue, describe(error));
+            return this.#stop('backoff', totals, queue, describe(error), error);
+          }
+          onProgress?.({ phase: 'push', requests: totals.requests, plannedRequests: planned, delivered: totals.delivered, failed: totals.failed, remaining });
+          continue;
+        }
+        totals.requests++;
+        totals.delivered += this.#settleDelivered(request);
+        remaining -= request.reduce((n, packed) => n + packed.atoms.length, 0);
+        onProgress?.({ phase: 'push', requests: totals.requests, plannedRequests: planned, delivered: totals.delivered, failed: totals.failed, remaining });
+      }
+    }
+    this.#failures = 0;
+    this.#failureKind = undefined;
+    this.#notBefore = 0;
+    this.#setStatus({ state: 'idle' });
+    return { status: 'done', ...totals };
+  }
+
+  /** Marks every pending row as on the wire and returns them as intents. */
+  #claim(): Atom[] {
+    const now = this.#iso();
+    const atoms = this.#db
+      .transaction(() => {
+        const rows = pendingRows(this.#db);
+        if (rows.length === 0) return [];
+        markInFlight(
+          this.#db,
+          rows.map((row) => row.id),
+          now,
+        );
+        return rows.map((row) => Intent.parse({ ...row }));
+      })
+      .immediate();
+    if (atoms.length > 0) this.#changed();
+    return atoms;
+  }
+
+  #settleDelivered(request: PackedRequest<Atom>): number {
+    const count = this.#db
+      .transaction(() => {
+        let n = 0;
+        for (const packed of request) {
+          for (const atom of packed.atoms) {
+            confirmResolution(this.#db, atom);
+            settleDelivered(this.#db, atom.id, atom.version);
+            n++;
+          }
+        }
+        return n;
+      })
+      .immediate();
+    this.#deliveries++;
+    this.#changed();
+    return count;
+  }
+
+  #settleFailed(atoms: readonly Atom[], error: unknown): number {
+    const status = error instanceof ApiError ? (error.status ?? null) : null;
+    const reason = describe(error);
+    const now = this.#iso();
+    const count = this.#db
+      .transaction(() => {
+        let n = 0;
+        for (const atom of atoms) if (settleFailed(this.#db, atom.id, atom.version, status, reason, now) === 'failed') n++;
+        return n;
+      })
+      .immediate();
+    this.#changed();
+    return count;
+  }
+
+  /** Ends a flush early: what was claimed and not answered goes back to plain pending. */
+  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
+    this.#db
+      .transaction(() => {
+        for (const request of unsent) for (const packed of request) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version);
+      })
+      .immediate();
+    this.#changed();
+    if (status === 'backoff') {
+      this.#failures++;
+      this.#failureKind = error instanceof ApiError ? error.kind : 'network';
+      const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
+      this.#notBefore = this.#now() + backoffDelay(this.#failures, this.#policy, this.#random, retryAfter);
+      this.#setStatus({ state: 'backoff', retryAt: this.#notBefore, lastError: message });
+      return { status, ...totals, retryAt: this.#notBefore, error: message };
+    }
+    this.#setStatus(status === 'sign-in-needed' ? { state: 'sign-in-needed', lastError: message } : { state: 'idle' });
+    return { status, ...totals, error: message };
+  }
+
+  #changed(): void {
+    if (this.#onDidChange.listenerCount > 0) this.#onDidChange.fire(this.summary());
+  }
+
+  #setStatus(status: OutboxStatus): void {
+    this.#status = status;
+    this.#onDidChangeStatus.fire(status);
+  }
+
+  #iso(): string {
+    return new Date(this.#now()).toISOString();
+  }
+}
+
+function toItem(row: OutboxRow): OutboxItem {
+  return {
+    id: row.id,
+    email: row.email,
+    breachId: row.breachId,
+    dataClass: row.dataClass,
+    resolved: row.resolved,
+    state: row.state === 'failed' ? 'failed' : row.sentVersion !== null ? 'sending' : 'pending',
+    attempts: row.attempts,
+    failure: row.state === 'failed' ? { status: row.failureStatus, reason: row.failureReason ?? '' } : null,
+    updatedAt: row.updatedAt,
+  };
+}
+
+type Verdict = 'refused' | 'sign-in' | 'transient' | 'cancelled';
+
+/**
+ * 400/404/413 are the request's fault (split and isolate); 401 after the client's one refresh
+ * and 403 need the person; aborts are ours; everything else (429, 5xx, network, timeouts, an
+ * answer off the contract, a failure of the token source) is worth trying again later.
+ */
+function classify(error: unknown, signal: AbortSignal | undefined): Verdict {
+  if (signal?.aborted) return 'cancelled';
+  if (error instanceof SignInRequiredError) return 'sign-in';
+  if (error instanceof ApiError) {
+    if (error.kind === 'invalid' || error.kind === 'not-found' || error.kind === 'too-large') return 'refused';
+    if (error.kind === 'unauthorized' || error.kind === 'forbidden') return 'sign-in';
+    return 'transient';
+  }
+  if (error instanceof Error && error.name === 'AbortError') return 'cancelled';
+  return 'transient';
+}
+
+/** The service's own words for a failure: problem `detail`, else each located error. */
+function describe(error: unknown): string {
+  if (error instanceof ApiError) {
+    const located = error.fieldErrors.map((e) => e.message).join('; ');
+    return error.detail || located || error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,45 @@
+import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
+import type { WritableDB } from '../db/Interface.ts';
+import { getSyncState } from '../db/syncStateQueries.ts';
+import { applySnapshot } from './applySnapshot.ts';
+import type { SnapshotDiff } from './diff.ts';
+
+export type PullResult =
+  | { status: 'unchanged' }
+  | { status: 'applied'; diff: SnapshotDiff; breaches: number; bytes: number }
+  /** A push landed while the snapshot was on its way; applying it would show older state. */
+  | { status: 'stale' };
+
+export interface PullerOptions {
+  db: WritableDB;
+  client: Pick<BreachAlertClient, 'listBreaches'>;
+  now?: () => Date;
+}
+
+/**
+ * Pulls `GET /user/breaches?includeSensitive=true` (every breach is kept; views filter) with
+ * the stored ETag, and applies a changed snapshot. Errors are the client's ApiError /
+ * SignInRequiredError; the scheduler decides what they mean.
+ */
+export class Puller {
+  readonly #db: WritableDB;
+  readonly #client: Pick<BreachAlertClient, 'listBreaches'>;
+  readonly #now: () => Date;
+
+  constructor(options: PullerOptions) {
+    this.#db = options.db;
+    this.#client = options.client;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async pull(options: { signal?: AbortSignal; isStale?: () => boolean; onApplying?: (breaches: number) => void } = {}): Promise<PullResult> {
+    const etag = getSyncState(this.#db, 'etag');
+    const answer = await this.#client.listBreaches({ includeSensitive: true }, { etag, ...(options.signal ? { signal: options.signal } : {}) });
+    if (answer.status === 304) return { status: 'unchanged' };
+    options.signal?.throwIfAborted();
+    if (options.isStale?.()) return { status: 'stale' };
+    options.onApplying?.(answer.items.length);
+    const diff = applySnapshot(this.#db, { items: answer.items, etag: answer.etag }, this.#now());
+    return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes };
+  }
+}

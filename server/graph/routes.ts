@@ -1,0 +1,102 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { replaceGraph } from '../../electron/core/graph/breachGraph.ts';
+import { GraphQueryError, NodeQueryEngine } from '../../electron/core/graph/NodeQueryEngine.ts';
+import { TripleStore } from '../../electron/core/graph/TripleStore.ts';
+import { NodeRequest } from '../../shared/graph/index.ts';
+import { allow } from '../api/routes.ts';
+import { readJsonBody } from '../http/body.ts';
+import { HttpProblem } from '../http/problems.ts';
+import { sendJson } from '../http/respond.ts';
+import type { BreachStore } from '../store/BreachStore.ts';
+
+export const GRAPH_PATH = '/v2/node';
+const MAX_BODY_BYTES = 256 * 1024;
+
+export interface GraphRoutesOptions {
+  store: BreachStore;
+  /** The API key callers must send; without one every request is refused. */
+  apiKey: string | undefined;
+  pageSize?: number;
+}
+
+/**
+ * `GET` and `POST /v2/node`: the graph node query interface over the service's catalog. The graph
+ * is an in-memory triple store rebuilt from the catalog when the store's revision moves and the
+ * catalog itself changed (a resolution write moves the revision too, but leaves the graph, and
+ * the page tokens handed out for it, as they are).
+ */
+export function createGraphRoutes(options: GraphRoutesOptions) {
+  const triples = TripleStore.open(':memory:');
+  const engine = new NodeQueryEngine(triples, options.pageSize !== undefined ? { pageSize: options.pageSize } : {});
+  const expected = options.apiKey === undefined ? undefined : digest(options.apiKey);
+  let builtAt: number | undefined;
+
+  function currentEngine(): NodeQueryEngine {
+    const revision = options.store.revision();
+    if (revision !== builtAt) {
+      replaceGraph(triples, options.store.listBreaches());
+      builtAt = revision;
+    }
+    return engine;
+  }
+
+  async function handleGraph(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    if (url.pathname !== GRAPH_PATH) return false;
+    allow(req, ['GET', 'POST']);
+    authorize(req, url, expected);
+    const request = req.method === 'GET' ? fromQuery(url.searchParams) : await fromBody(req);
+    try {
+      sendJson(res, 200, currentEngine().query(request), { 'cache-control': 'no-store' });
+    } catch (error) {
+      if (error instanceof GraphQueryError) {
+        throw new HttpProblem(400, error.message, { errors: [{ pointer: `/${error.field}`, message: error.message }] });
+      }
+      throw error;
+    }
+    return true;
+  }
+
+  return Object.assign(handleGraph, { close: () => triples.close() });
+}
+
+/**
+ * The key rides in `X-API-Key` (POST, and accepted on GET) or the `key` query parameter (GET,
+ * and accepted on POST). Both sides are hashed first so the comparison takes the same time
+ * whatever the length or content of a guess.
+ */
+function authorize(req: IncomingMessage, url: URL, expected: Buffer | undefined): void {
+  const challenge = { 'www-authenticate': 'ApiKey realm="graph", header="X-API-Key", query="key"' };
+  if (!expected) throw new HttpProblem(401, 'the graph endpoint is disabled: the service was started without --graph-key or GRAPH_API_KEY', { headers: challenge });
+  const header = req.headers['x-api-key'];
+  const sent = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('key') ?? undefined;
+  if (sent === undefined || sent === '') {
+    throw new HttpProblem(401, 'an API key is required: send it in the X-API-Key header (POST) or the key query parameter (GET)', { headers: challenge });
+  }
+  if (!timingSafeEqual(digest(sent), expected)) throw new HttpProblem(401, 'the API key is not valid', { headers: challenge });
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function fromQuery(params: URLSearchParams): NodeRequest {
+  const nextToken = params.get('nextToken');
+  return validate({ nodes: params.getAll('nodes'), property: params.get('property') ?? '', ...(nextToken !== null ? { nextToken } : {}) }, 'query');
+}
+
+async function fromBody(req: IncomingMessage): Promise<NodeRequest> {
+  const body = await readJsonBody(req, MAX_BODY_BYTES);
+  return validate(body, 'body');
+}
+
+function validate(input: unknown, where: 'query' | 'body'): NodeRequest {
+  const parsed = NodeRequest.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const errors = parsed.error.issues.map((issue) => ({
+    pointer: issue.path.length > 0 ? '/' + issue.path.map(String).join('/') : '',
+    message: issue.message,
+    ...(where === 'query' && issue.path.length > 0 ? { parameter: String(issue.path[0]) } : {}),
+  }));
+  throw new HttpProblem(400, `invalid ${where}: ` + errors.map((e) => `${e.pointer.slice(1) || where} ${e.message}`).join('; '), { errors });
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { breachTriples, dataClassSlug, replaceGraph } from '../../../electron/core/graph/breachGraph.ts';
+import { keepGraphCurrent } from '../../../electron/core/graph/keepGraphCurrent.ts';
+import { NodeQueryEngine } from '../../../electron/core/graph/NodeQueryEngine.ts';
+import { Emitter } from '../../../electron/core/events/Emitter.ts';
+import { breach, CATALOG, memoryGraph, P } from './helpers.ts';
+
+describe('breach graph (CONTRACT.md table)', () => {
+  it('slugs data classes: lower case, runs of non-alphanumerics to "-", trimmed', () => {
+    expect(dataClassSlug('Email addresses')).toBe('email-addresses');
+    expect(dataClassSlug('IP addresses')).toBe('ip-addresses');
+    expect(dataClassSlug("  Mothers' maiden -- names!! ")).toBe('mothers-maiden-names');
+    expect(dataClassSlug('Auth tokens (OAuth 2.0)')).toBe('auth-tokens-oauth-2-0');
+    expect(dataClassSlug('Données personnelles')).toBe('données-personnelles');
+    expect(dataClassSlug('???')).toBe('x3f3f3f');
+  });
+
+  it('makes exactly the triples of the table for a breach', () => {
+    const n = (subject: string, predicate: string, objectId: string) => ({ subject, predicate, objectId, provenance: P });
+    const l = (subject: string, predicate: string, objectValue: string) => ({ subject, predicate, objectValue, provenance: P });
+    expect(breachTriples([CATALOG[0]!])).toEqual([
+      n('Breach', 'typeOf', 'Class'),
+      n('Domain', 'typeOf', 'Class'),
+      n('DataClass', 'typeOf', 'Class'),
+      n('Adobe', 'typeOf', 'Breach'),
+      l('Adobe', 'name', 'Adobe'),
+      n('Adobe', 'domain', 'domain/adobe.com'),
+      n('Adobe', 'dataClass', 'dataClass/email-addresses'),
+      n('Adobe', 'dataClass', 'dataClass/password-hints'),
+      n('Adobe', 'dataClass', 'dataClass/passwords'),
+      l('Adobe', 'breachDate', '2013-10-04'),
+      l('Adobe', 'addedDate', '2013-12-04T00:00:00Z'),
+      l('Adobe', 'modifiedDate', '2022-05-15T23:52:00Z'),
+      l('Adobe', 'isSensitive', 'false'),
+      n('domain/adobe.com', 'typeOf', 'Domain'),
+      l('domain/adobe.com', 'name', 'adobe.com'),
+      n('dataClass/email-addresses', 'typeOf', 'DataClass'),
+      l('dataClass/email-addresses', 'name', 'Email addresses'),
+      n('dataClass/password-hints', 'typeOf', 'DataClass'),
+      l('dataClass/password-hints', 'name', 'Password hints'),
+      n('dataClass/passwords', 'typeOf', 'DataClass'),
+      l('dataClass/passwords', 'name', 'Passwords'),
+    ]);
+  });
+
+  it('skips an empty domain; one node per domain and data class whatever the case', () => {
+    const triples = breachTriples([breach('B', { domain: 'Shop.Example', dataClasses: ['email addresses'] }), breach('A', { domain: 'shop.example', dataClasses: ['Email Addresses'] }), breach('C', { domain: '' })]);
+    expect(triples.filter((t) => t.subject === 'C' && t.predicate === 'domain')).toEqual([]);
+    expect(triples.filter((t) => t.subject.startsWith('domain/'))).toHaveLength(2);
+    // The first spelling in id order names the node.
+    expect(triples.find((t) => t.subject === 'dataClass/email-addresses' && t.predicate === 'name')?.objectValue).toBe('Email Addresses');
+  });
+
+  it('replaces in one transaction and only when the graph changes', () => {
+    const store = memoryGraph();
+    expect(replaceGraph(store, CATALOG)).toEqual({ changed: true, triples: 43 });
+    const generation = store.generation();
+    expect(replaceGraph(store, [...CATALOG].reverse()).changed).toBe(false);
+    expect(store.generation()).toBe(generation);
+    expect(replaceGraph(store, CATALOG.slice(1)).changed).toBe(true);
+    expect(store.generation()).toBe(generation + 1);
+
+    const before = store.database.prepare('SELECT count(*) FROM triple').pluck().get();
+    const broken = { ...breach('Broken'), dataClasses: null } as unknown as (typeof CATALOG)[number];
+    expect(() => replaceGraph(store, [...CATALOG, broken])).toThrow();
+    expect(store.database.prepare('SELECT count(*) FROM triple').pluck().get()).toBe(before);
+  });
+});
+
+describe('keepGraphCurrent', () => {
+  it('builds now, then after every successful sync; a failed rebuild keeps the graph', () => {
+    const store = memoryGraph();
+    const syncs = new Emitter<{ status: string }>();
+    let breaches = CATALOG.slice(0, 1);
+    const errors: unknown[] = [];
+    const subscription = keepGraphCurrent(store, { onDidSync: syncs.event, readBreaches: () => breaches }, (error) => errors.push(error));
+    const engine = new NodeQueryEngine(store);
+    const count = () => engine.query({ nodes: ['Breach'], property: '<-typeOf' }).data.Breach!.arcs?.typeOf?.nodes.length;
+    expect(count()).toBe(1);
+
+    breaches = CATALOG;
+    syncs.fire({ status: 'error' });
+    expect(count()).toBe(1);
+    syncs.fire({ status: 'ok' });
+    expect(count()).toBe(3);
+
+    breaches = [{ ...breach('Broken'), dataClasses: null } as unknown as (typeof CATALOG)[number]];
+    syncs.fire({ status: 'ok' });
+    expect(errors).toHaveLength(1);
+    expect(count()).toBe(3);
+
+    subscription.dispose();
+    breaches = [];
+    syncs.fire({ status: 'ok' });
+    expect(count()).toBe(3);
+  });
+});
