@@ -50,7 +50,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   const { port } = server.address() as AddressInfo;
   const guard = new RequestGuard(secret, port);
-  const streams = new Set<ServerResponse>();
+  /** Open event streams and how to detach each from the bus. */
+  const streams = new Map<ServerResponse, () => void>();
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     void handle(req, res).catch(() => {
@@ -111,24 +112,30 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   function openEventStream(res: ServerResponse): void {
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': connected\n\n');
-    streams.add(res);
-    const unsubscribe = options.bus.subscribe((event, payload) => {
-      res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
-    });
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    // A stream that has ended gets nothing more: events can still be emitted while it closes.
+    const write = (text: string) => {
+      if (!res.writableEnded && !res.destroyed) res.write(text);
+    };
+    const unsubscribe = options.bus.subscribe((event, payload) => write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`));
+    const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
-    res.on('close', () => {
+    const detach = () => {
       clearInterval(heartbeat);
       unsubscribe();
       streams.delete(res);
-    });
+    };
+    streams.set(res, detach);
+    res.on('close', detach);
   }
 
   return {
     origin: `http://127.0.0.1:${port}`,
     openUrl: `http://127.0.0.1:${port}/#secret=${secret}`,
     async close() {
-      for (const stream of streams) stream.end();
+      for (const [stream, detach] of [...streams]) {
+        detach();
+        stream.end();
+      }
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

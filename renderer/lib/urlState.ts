@@ -5,7 +5,7 @@ import type { ListQuery } from '../../shared/ipc/contract.ts';
  * survives reload under both `app://bundle/` and the browser host's `/app/`, where a path-based
  * router would need the server's cooperation.
  */
-export const SCREENS = ['overview', 'breaches', 'settings'] as const;
+export const SCREENS = ['overview', 'breaches', 'graph', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export const SORTS = ['breachDate', 'addedDate', 'name', 'unresolved'] as const;
@@ -21,12 +21,23 @@ export interface Filters {
   sort: Sort;
 }
 
+/** The graph pane's query (graph screen only): kept in the URL so a reload runs it again. */
+export interface GraphRoute {
+  nodes: string[];
+  property: string;
+  endpoint: 'embedded' | 'remote';
+}
+
 export interface Route {
   screen: Screen;
   /** The breach open in the detail pane (breaches screen only). */
   breachId?: string;
   filters: Filters;
+  graph?: GraphRoute;
 }
+
+/** What a graph URL without `property` asks for: everything the start nodes link to. */
+export const DEFAULT_GRAPH_PROPERTY = '->*';
 
 export const EMPTY_FILTERS: Filters = Object.freeze({ dataClasses: [], unresolvedDataClasses: [], includeSensitive: false, text: '', sort: 'breachDate' }) as Filters;
 
@@ -48,7 +59,16 @@ export function parseHash(hash: string): Route {
       // A malformed escape: show the list rather than a broken detail pane.
     }
   }
+  if (screen === 'graph') route.graph = parseGraph(params);
   return route;
+}
+
+// The graph query's limits are the contract's (shared/graph/response.ts GraphLimits), repeated
+// so the router does not pull zod into the renderer's first chunk.
+function parseGraph(params: URLSearchParams): GraphRoute {
+  const nodes = [...new Set(params.getAll('nodes').map((n) => n.trim()).filter((n) => n !== '' && n.length <= 512))].slice(0, 500);
+  const property = (params.get('property') ?? '').trim().slice(0, 2000) || DEFAULT_GRAPH_PROPERTY;
+  return { nodes, property, endpoint: params.get('endpoint') === 'remote' ? 'remote' : 'embedded' };
 }
 
 export function parseFilters(params: URLSearchParams): Filters {
@@ -86,7 +106,17 @@ export function formatHash(route: Route): string {
   if (route.screen === 'breaches' && route.breachId) path += `/${encodeURIComponent(route.breachId)}`;
   // Filters belong to the breaches screen, but are kept while visiting the others so coming
   // back finds them as left.
-  const query = filtersToParams(route.filters).toString();
+  const params = filtersToParams(route.filters);
+  if (route.screen === 'graph' && route.graph) {
+    const graph = new URLSearchParams();
+    for (const node of route.graph.nodes) graph.append('nodes', node);
+    if (route.graph.nodes.length > 0 || route.graph.property !== DEFAULT_GRAPH_PROPERTY) graph.set('property', route.graph.property);
+    if (route.graph.endpoint === 'remote') graph.set('endpoint', 'remote');
+    for (const [key, value] of params) graph.append(key, value);
+    const query = graph.toString();
+    return query ? `${path}?${query}` : path;
+  }
+  const query = params.toString();
   return query ? `${path}?${query}` : path;
 }
 

@@ -20,6 +20,8 @@ interface BreachesStore {
 }
 
 let sequence = 0;
+/** The filters of the latest request: a reload must re-ask those, not the last answered ones. */
+let requested: Filters | undefined;
 
 export const useBreaches = create<BreachesStore>()((set, get) => ({
   loading: false,
@@ -27,6 +29,7 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
   dataClasses: [],
   async load(filters) {
     const mine = ++sequence;
+    requested = filters;
     set({ loading: true, error: undefined });
     try {
       const list = await invoke('breaches-list', toListQuery(filters));
@@ -37,7 +40,9 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
     }
   },
   async reload() {
-    const { filters } = get();
+    // A reload (a sync landed) while a new query is in flight must not replace it with the
+    // previous filters: the newer answer would be dropped and the list would stay stale.
+    const filters = requested ?? get().filters;
     if (filters) await get().load(filters);
   },
   async loadOptions() {
@@ -50,6 +55,7 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
   },
   reset() {
     sequence++;
+    requested = undefined;
     set({ list: undefined, filters: undefined, loading: false, error: undefined, domains: [], dataClasses: [] });
   },
 }));

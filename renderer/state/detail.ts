@@ -65,7 +65,9 @@ export const useDetail = create<DetailStore>()((set, get) => ({
   },
   async setResolved(change) {
     const { detail } = get();
-    if (detail && detail.breach.id === change.breachId) set({ detail: applyOptimistic(detail, change) });
+    // A load still in flight was asked before this change: its answer must not undo it on screen.
+    sequence++;
+    if (detail && detail.breach.id === change.breachId) set({ detail: applyOptimistic(detail, change), loading: false });
     set({ actionError: undefined });
     try {
       await invoke('resolutions-set', change);

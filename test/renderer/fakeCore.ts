@@ -11,6 +11,9 @@ import { channels, type ChannelArgs, type ChannelName, type ChannelResult } from
 import { events, type EventName, type EventPayload } from '../../shared/ipc/events.ts';
 import type { IpcError } from '../../shared/ipc/protocol.ts';
 import type { AuthStatus, BreachDetail, BreachRow, CellState, Settings, SyncStatus } from '../../shared/ipc/views.ts';
+import { parseExpression, printExpression, type Direction, type FilterTerm, type Hop } from '../../shared/graph/expression.ts';
+import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
+import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -77,6 +80,14 @@ export class FakeCore {
   #listeners = new Map<string, Set<(payload: unknown) => void>>();
   #cancelSignIn?: () => void;
   #now: () => Date;
+  /** Values per page of `graph-query` (the engine's is 500; tests page through a few). */
+  graphPageSize = 500;
+  /** What the remote graph endpoint does: answer (over the same breach graph), or be unreachable. */
+  graphRemoteBehaviour: 'answer' | 'unreachable' = 'answer';
+  graphRemoteUrl: string | undefined;
+  /** Keys per endpoint, as the core keeps them in the secret store. */
+  readonly graphKeys = new Map<string, string>();
+  readonly #graphCache = new Map<string, GraphQueryResult>();
 
   constructor(options: FakeCoreOptions = {}) {
     this.breaches = options.breaches ?? sampleBreaches();
@@ -185,8 +196,51 @@ export class FakeCore {
         this.settings = { ...this.settings, ...patch };
         return this.settings;
       },
+      'graph-query': (args) => this.#graphQuery(args),
+      'graph-remote-get': () => this.#graphRemoteView(),
+      'graph-remote-set': ({ url, apiKey }) => {
+        this.graphRemoteUrl = url;
+        if (apiKey !== undefined) this.graphKeys.set(url, apiKey);
+        return this.#graphRemoteView();
+      },
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
+  }
+
+  #graphRemoteView() {
+    return this.graphRemoteUrl ? { url: this.graphRemoteUrl, hasKey: this.graphKeys.has(this.graphRemoteUrl) } : { hasKey: false };
+  }
+
+  /** The core's `graph-query`: the embedded engine's rules (docs/graph.md) over these breaches. */
+  #graphQuery({ endpoint, maxPages, nodes, property, nextToken }: ChannelArgs<'graph-query'>): GraphQueryResult {
+    const fetchedAt = this.#now().toISOString();
+    const graph = new FakeGraph(this.breaches.map((b) => b.breach));
+    const answer = (source: GraphQueryResult['source']): GraphQueryResult => {
+      const pages: NodeResponse[] = [];
+      let token = nextToken;
+      do {
+        const page = graph.query(nodes, property, token, this.graphPageSize);
+        pages.push(page);
+        token = page.nextToken;
+      } while (token !== undefined && pages.length < maxPages);
+      const response = NodeResponse.parse(pages.reduce((merged, page) => mergeFakePages(merged, page)));
+      return { response, source, fetchedAt, pages: pages.length, complete: response.nextToken === undefined };
+    };
+    if (endpoint === 'embedded') return answer('embedded');
+    const url = this.graphRemoteUrl;
+    if (!url) throw ipcError('invalid-arguments', 'Add a remote graph endpoint in the graph pane first.');
+    const cacheKey = JSON.stringify([url, [...new Set(nodes)].sort(), property]);
+    if (this.graphRemoteBehaviour === 'unreachable') {
+      const reason = `${url} could not be reached`;
+      const cached = nextToken === undefined ? this.#graphCache.get(cacheKey) : undefined;
+      if (cached) return { response: cached.response, source: 'cache', fetchedAt: cached.fetchedAt, pages: 0, complete: true, offlineReason: reason };
+      throw ipcError('unavailable', `The graph endpoint ${reason}.`);
+    }
+    if (!this.graphKeys.has(url)) throw ipcError('invalid-arguments', `The graph endpoint at ${url} refused the request: an API key is required (401).`);
+    const result = answer('network');
+    // Whole answers only, as the core's cache: never a capped or continued one.
+    if (result.complete && nextToken === undefined) this.#graphCache.set(cacheKey, result);
+    return result;
   }
 
   #setAuth(status: AuthStatus): void {
@@ -405,4 +459,172 @@ export function manyBreaches(count: number): FakeBreach[] {
       accounts: { [ALICE]: i % 4 === 0 ? { [picked[0] as string]: { resolvedAt: '2025-01-01T00:00:00Z' } } : {} },
     };
   });
+}
+
+// ── the breach graph (CONTRACT.md, docs/graph.md), small and slow on purpose ─────────────
+
+function fakeDataClassNode(name: string): string {
+  return `dataClass/${name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '')}`;
+}
+
+interface FakeTriple {
+  subject: string;
+  predicate: string;
+  objectId?: string;
+  value?: string;
+}
+
+/** Values of one page: keyed by node, then arc, in answer order. */
+type FakeValue = { node: string; arc: string; item: NodeItem };
+
+/** Merges consecutive pages; each has every queried node, so this is concatenation. */
+export function mergeFakePages(a: NodeResponse, b: NodeResponse): NodeResponse {
+  const data: NodeResponse['data'] = {};
+  for (const node of new Set([...Object.keys(a.data), ...Object.keys(b.data)])) {
+    const x = a.data[node] ?? {};
+    const y = b.data[node] ?? {};
+    const merged: NodeResponse['data'][string] = {};
+    if (x.properties || y.properties) merged.properties = [...(x.properties ?? []), ...(y.properties ?? [])];
+    if (x.arcs || y.arcs) {
+      merged.arcs = {};
+      for (const label of new Set([...Object.keys(x.arcs ?? {}), ...Object.keys(y.arcs ?? {})])) merged.arcs[label] = { nodes: [...(x.arcs?.[label]?.nodes ?? []), ...(y.arcs?.[label]?.nodes ?? [])] };
+    }
+    data[node] = merged;
+  }
+  return b.nextToken !== undefined ? { data, nextToken: b.nextToken } : { data };
+}
+
+export class FakeGraph {
+  readonly triples: FakeTriple[] = [];
+
+  constructor(breaches: readonly Breach[]) {
+    const add = (subject: string, predicate: string, object: { id: string } | { value: string }) =>
+      this.triples.push({ subject, predicate, ...('id' in object ? { objectId: object.id } : { value: object.value }) });
+    for (const type of ['Breach', 'Domain', 'DataClass']) add(type, 'typeOf', { id: 'Class' });
+    const domains = new Map<string, string>();
+    const classes = new Map<string, string>();
+    for (const breach of [...breaches].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+      add(breach.id, 'typeOf', { id: 'Breach' });
+      add(breach.id, 'name', { value: breach.id });
+      if (breach.domain.trim()) {
+        const node = `domain/${breach.domain.trim().toLowerCase()}`;
+        if (!domains.has(node)) domains.set(node, breach.domain.trim().toLowerCase());
+        add(breach.id, 'domain', { id: node });
+      }
+      for (const name of breach.dataClasses) {
+        const node = fakeDataClassNode(name);
+        if (!classes.has(node)) classes.set(node, name);
+        add(breach.id, 'dataClass', { id: node });
+      }
+      add(breach.id, 'breachDate', { value: breach.breachDate });
+      add(breach.id, 'addedDate', { value: breach.addedDate });
+      add(breach.id, 'modifiedDate', { value: breach.modifiedDate });
+      add(breach.id, 'isSensitive', { value: String(breach.isSensitive) });
+    }
+    for (const [node, name] of [...domains, ...classes]) {
+      add(node, 'typeOf', { id: node.startsWith('domain/') ? 'Domain' : 'DataClass' });
+      add(node, 'name', { value: name });
+    }
+  }
+
+  #name(id: string): string | undefined {
+    return this.triples.find((t) => t.subject === id && t.predicate === 'name')?.value;
+  }
+
+  #types(id: string): string[] {
+    return this.triples.filter((t) => t.subject === id && t.predicate === 'typeOf' && t.objectId).map((t) => t.objectId!);
+  }
+
+  #nodeItem(id: string, provenance: boolean): NodeItem {
+    const item: NodeItem = {};
+    const name = this.#name(id);
+    if (name !== undefined) item.name = name;
+    const types = this.#types(id);
+    if (types.length > 0) item.types = types;
+    item.dcid = id;
+    if (provenance) item.provenanceId = 'breach-catalog';
+    return item;
+  }
+
+  /** Triples of one node in one direction and label: literals by value, then nodes by id. */
+  #values(node: string, direction: Direction, label: string, filter: readonly FilterTerm[]): NodeItem[] {
+    const matches = (id: string) => filter.every((term) => this.triples.some((t) => t.subject === id && t.predicate === term.key && (t.objectId === term.value || t.value === term.value)));
+    const found = this.triples.filter((t) => t.predicate === label && (direction === 'out' ? t.subject === node : t.objectId === node));
+    const literals = direction === 'out' && filter.length === 0 ? found.filter((t) => t.value !== undefined).map((t) => t.value!).sort() : [];
+    const ids = [...new Set(found.map((t) => (direction === 'out' ? t.objectId : t.subject)).filter((id): id is string => id !== undefined))].filter(matches).sort();
+    return [...literals.map((value) => ({ provenanceId: 'breach-catalog', value })), ...ids.map((id) => this.#nodeItem(id, true))];
+  }
+
+  #reach(node: string, direction: Direction, label: string, filter: readonly FilterTerm[]): NodeItem[] {
+    const visited = new Set([node]);
+    const reached: string[] = [];
+    let frontier = [node];
+    for (let hop = 0; hop < 10 && frontier.length > 0; hop++) {
+      const next: string[] = [];
+      for (const id of frontier)
+        for (const item of this.#values(id, direction, label, []))
+          if (item.dcid !== undefined && !visited.has(item.dcid)) {
+            visited.add(item.dcid);
+            next.push(item.dcid);
+            reached.push(item.dcid);
+          }
+      frontier = next;
+    }
+    const matches = (id: string) => filter.every((term) => this.triples.some((t) => t.subject === id && t.predicate === term.key && (t.objectId === term.value || t.value === term.value)));
+    return reached.filter(matches).sort().map((id) => this.#nodeItem(id, false));
+  }
+
+  #labels(node: string, direction: Direction): string[] {
+    return [...new Set(this.triples.filter((t) => (direction === 'out' ? t.subject === node : t.objectId === node)).map((t) => t.predicate))].sort();
+  }
+
+  query(nodes: readonly string[], property: string, nextToken: string | undefined, pageSize: number): NodeResponse {
+    const parsed = parseExpression(property);
+    if (!parsed.ok) throw ipcError('invalid-arguments', parsed.error.message, [{ path: 'property', message: parsed.error.message }]);
+    if (parsed.ast.hops.length > 1) throw ipcError('invalid-arguments', `this service answers one arrow per expression; "${property}" has ${parsed.ast.hops.length} (query one hop at a time)`, [{ path: 'property', message: 'one arrow per expression' }]);
+    const hop = parsed.ast.hops[0] as Hop;
+    const queried = [...new Set(nodes)].sort();
+    const data: NodeResponse['data'] = Object.fromEntries(queried.map((node) => [node, {}]));
+    // Label queries are never paged.
+    if (hop.body.kind === 'labels') {
+      for (const node of queried) {
+        const labels = this.#labels(node, hop.direction);
+        if (labels.length > 0) data[node] = { properties: labels };
+      }
+      return { data };
+    }
+    const body = hop.body;
+    const values: FakeValue[] = [];
+    for (const node of queried) {
+      const arcs =
+        body.kind === 'all'
+          ? this.#labels(node, hop.direction).map((label) => ({ key: label, label, repeat: false, filter: [] as FilterTerm[] }))
+          : body.kind === 'list'
+            ? [...new Set(body.properties)].sort().map((label) => ({ key: label, label, repeat: false, filter: [] as FilterTerm[] }))
+            : [{ key: body.repeat ? `${body.property}+` : body.property, label: body.property, repeat: body.repeat, filter: body.filter }];
+      for (const arc of arcs) {
+        const items = arc.repeat ? this.#reach(node, hop.direction, arc.label, arc.filter) : this.#values(node, hop.direction, arc.label, arc.filter);
+        for (const item of items) values.push({ node, arc: arc.key, item });
+      }
+    }
+    const digest = JSON.stringify([queried, printExpression(parsed.ast)]);
+    let offset = 0;
+    if (nextToken !== undefined) {
+      try {
+        const token = JSON.parse(atob(nextToken)) as { offset: number; digest: string };
+        if (token.digest !== digest || !Number.isInteger(token.offset) || token.offset <= 0) throw new Error('foreign');
+        offset = token.offset;
+      } catch {
+        throw ipcError('invalid-arguments', 'nextToken does not fit this query; start the query again', [{ path: 'nextToken', message: 'does not fit this query' }]);
+      }
+    }
+    const page = values.slice(offset, offset + pageSize);
+    for (const { node, arc, item } of page) {
+      const entry = (data[node] ??= {});
+      const arcs = (entry.arcs ??= {});
+      (arcs[arc] ??= { nodes: [] }).nodes.push(item);
+    }
+    const end = offset + page.length;
+    return end < values.length ? { data, nextToken: btoa(JSON.stringify({ offset: end, digest })) } : { data };
+  }
 }

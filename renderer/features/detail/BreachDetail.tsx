@@ -5,6 +5,7 @@ import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { TriCheckbox } from '../../components/TriCheckbox.tsx';
 import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { useDetail, type ResolutionChange } from '../../state/detail.ts';
+import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
 import { columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
@@ -107,6 +108,20 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
           </dd>
         </div>
       </dl>
+
+      <div className="detail-actions">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            const { route, navigate } = useRoute.getState();
+            navigate({ ...route, screen: 'graph', breachId: undefined, graph: { nodes: [breach.id], property: '->*', endpoint: 'embedded' } });
+          }}
+        >
+          <Icon name="search" size={14} />
+          Explore in graph
+        </button>
+      </div>
 
       {pending > 0 ? (
         <p className="notice notice-pending">

@@ -2,10 +2,12 @@ import { Icon, type IconName } from '../../components/Icon.tsx';
 import { formatHash, type Screen } from '../../lib/urlState.ts';
 import { useAuth } from '../../state/auth.ts';
 import { useRoute } from '../../state/route.ts';
+import { lastGraphQuery } from '../graph/lastQuery.ts';
 
 const ITEMS: { screen: Screen; label: string; icon: IconName }[] = [
   { screen: 'overview', label: 'Overview', icon: 'grid' },
   { screen: 'breaches', label: 'Breaches', icon: 'list' },
+  { screen: 'graph', label: 'Graph', icon: 'search' },
   { screen: 'settings', label: 'Settings', icon: 'gear' },
 ];
 
@@ -23,7 +25,13 @@ export function Nav() {
       <ul className="nav-list">
         {ITEMS.map((item) => {
           // Links keep the filters, so Breaches comes back as it was left.
-          const href = formatHash({ screen: item.screen, filters: route.filters, breachId: item.screen === 'breaches' ? route.breachId : undefined });
+          const href = formatHash({
+            screen: item.screen,
+            filters: route.filters,
+            breachId: item.screen === 'breaches' ? route.breachId : undefined,
+            // The graph's query lives only in graph URLs; the link brings back the last one.
+            graph: item.screen === 'graph' ? (route.graph ?? lastGraphQuery()) : undefined,
+          });
           const current = route.screen === item.screen;
           return (
             <li key={item.screen}>

@@ -1,0 +1,307 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { parseExpression, printExpression } from '../../../shared/graph/expression.ts';
+import { Credit } from '../../components/Credit.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
+import { formatDateTime, plural } from '../../lib/format.ts';
+import { EMPTY_FILTERS, formatHash, type GraphRoute } from '../../lib/urlState.ts';
+import { useRoute } from '../../state/route.ts';
+import { EndpointSwitch } from './EndpointSwitch.tsx';
+import { ExpressionBuilder } from './ExpressionBuilder.tsx';
+import { GraphView } from './GraphView.tsx';
+import { rememberGraphQuery } from './lastQuery.ts';
+import { buildGraph, expansionFor, kindOf, parseNodeList, type NodeKind } from './model.ts';
+import { ResultsTable } from './ResultsTable.tsx';
+import { StartNodes } from './StartNodes.tsx';
+import { useGraphQueries, type Endpoint, type QueryBlock } from './useGraphQueries.ts';
+
+/** More than this and the drawing is a hairball; the tables still hold everything. */
+const MAX_DRAWN_NODES = 600;
+
+// The contract's request limits (shared/graph/response.ts GraphLimits), checked before asking.
+const MAX_NODES = 500;
+const MAX_NODE_ID = 512;
+
+const EMPTY_GRAPH: GraphRoute = { nodes: [], property: '->*', endpoint: 'embedded' };
+
+function queryKey(query: GraphRoute): string {
+  return formatHash({ screen: 'graph', filters: EMPTY_FILTERS, graph: query });
+}
+
+function nodesProblem(nodes: string[]): string | undefined {
+  if (nodes.length === 0) return 'Add at least one start node.';
+  if (nodes.length > MAX_NODES) return `At most ${MAX_NODES} start nodes per query.`;
+  const long = nodes.find((node) => node.length > MAX_NODE_ID);
+  return long ? `A node id may be at most ${MAX_NODE_ID} characters.` : undefined;
+}
+
+export function GraphPage() {
+  const route = useRoute((s) => s.route);
+  const navigate = useRoute((s) => s.navigate);
+  const query = route.graph ?? EMPTY_GRAPH;
+  const key = queryKey(query);
+  const queries = useGraphQueries();
+  const [runs, setRuns] = useState(0);
+  const [focusBlock, setFocusBlock] = useState<number>();
+  const [literals, setLiterals] = useState(true);
+  const [announcement, setAnnouncement] = useState('');
+  const id = useId();
+
+  // The form starts from the URL and follows it when the URL changes (back, forward, "Explore
+  // in graph"); edits stay in the form until "Run query".
+  const [nodesText, setNodesText] = useState(query.nodes.join(', '));
+  const [expression, setExpression] = useState(query.property);
+  const [endpoint, setEndpoint] = useState<Endpoint>(query.endpoint);
+  const [nodesError, setNodesError] = useState<string>();
+  useEffect(() => {
+    setNodesText(query.nodes.join(', '));
+    setExpression(query.property);
+    setEndpoint(query.endpoint);
+    setNodesError(undefined);
+    rememberGraphQuery(query);
+  }, [key]); // key stands for every field of query
+
+  const runnable = query.nodes.length > 0 && parseExpression(query.property).ok;
+  useEffect(() => {
+    if (runnable) queries.run(query);
+  }, [key, runs]); // key stands for query; runs re-asks the same query
+
+  function submit() {
+    const nodes = parseNodeList(nodesText);
+    const problem = nodesProblem(nodes);
+    setNodesError(problem);
+    const parsed = parseExpression(expression);
+    if (problem || !parsed.ok) return;
+    const next: GraphRoute = { nodes, property: printExpression(parsed.ast), endpoint };
+    if (queryKey(next) === key) setRuns((n) => n + 1);
+    else navigate({ ...route, screen: 'graph', graph: next });
+  }
+
+  const answered = queries.blocks.filter((block) => block.response);
+  const graph = useMemo(() => buildGraph(answered, { literals, maxNodes: MAX_DRAWN_NODES }), [queries.blocks, literals]); // answered derives from blocks
+  // A node counts as expanded when its own expansion is on the pane, the root query's included.
+  const expanded = useMemo(() => {
+    const kinds = new Map(graph.nodes.map((node) => [node.id, node.kind]));
+    const set = new Set<string>();
+    for (const block of queries.blocks) for (const node of block.nodes) if (block.property === expansionFor(kinds.get(node) ?? kindOf(node))) set.add(node);
+    return set;
+  }, [queries.blocks, graph]);
+
+  function expand(dcid: string, kind: NodeKind, from: 'table' | 'graph') {
+    const blockId = queries.expand(dcid, kind);
+    if (blockId === undefined) return;
+    setAnnouncement(`Expanding ${dcid}…`);
+    // From the table, focus follows to the answer; a tap on the drawing keeps the drawing in view.
+    if (from === 'table') setFocusBlock(blockId);
+  }
+
+  const root = queries.blocks.find((block) => block.origin === 'root');
+  const parsedDraft = parseExpression(expression);
+
+  return (
+    <div className="page page-graph">
+      <div className="page-head">
+        <h1 className="page-title">Graph</h1>
+      </div>
+      <p className="page-lead">How your breaches, their domains and the data they exposed connect. Start from nodes, choose which arcs to follow, then expand any node you find.</p>
+
+      <div className="graph-setup">
+        <form
+          className="card graph-query"
+          aria-labelledby={`${id}-query`}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <h2 id={`${id}-query`} className="card-title">
+            Query
+          </h2>
+          <StartNodes
+            text={nodesText}
+            error={nodesError}
+            onChange={(text) => {
+              setNodesText(text);
+              setNodesError(undefined);
+            }}
+          />
+          <ExpressionBuilder text={expression} onChange={setExpression} />
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={!parsedDraft.ok}>
+              Run query
+            </button>
+          </div>
+        </form>
+        <EndpointSwitch endpoint={endpoint} onChange={setEndpoint} />
+      </div>
+
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+
+      {query.nodes.length === 0 ? (
+        <EmptyState icon="search" title="Start from a breach, a domain or a data class">
+          <p>Add a start node above, or open a breach and choose “Explore in graph”.</p>
+        </EmptyState>
+      ) : !runnable ? (
+        <EmptyState icon="alert" title="This address holds an expression that doesn’t parse">
+          <p>Fix the relation expression above and run the query.</p>
+        </EmptyState>
+      ) : (
+        <>
+          {root?.source === 'cache' ? (
+            <p className="notice notice-pending">
+              <Icon name="cloudOff" />
+              <span>
+                <strong>The remote endpoint isn’t answering{root.offlineReason ? ` (${root.offlineReason})` : ''}.</strong> This is the answer saved{' '}
+                {root.fetchedAt ? <time dateTime={root.fetchedAt}>{formatDateTime(root.fetchedAt)}</time> : 'earlier'}.
+              </span>
+            </p>
+          ) : null}
+
+          <section className="card graph-drawing" aria-labelledby={`${id}-drawing`}>
+            <div className="graph-drawing-head">
+              <h2 id={`${id}-drawing`} className="card-title">
+                Drawing
+              </h2>
+              <label className="check-inline">
+                <input type="checkbox" checked={literals} onChange={(event) => setLiterals(event.target.checked)} />
+                Show values (dates, names)
+              </label>
+            </div>
+            {graph.omitted > 0 ? (
+              <p className="form-note">
+                <Icon name="alert" size={14} /> The drawing shows the first {MAX_DRAWN_NODES} nodes; the tables hold all {plural(graph.nodes.length + graph.omitted, 'node')}.
+              </p>
+            ) : null}
+            <GraphView graph={graph} expanded={expanded} onExpand={(dcid, kind) => expand(dcid, kind, 'graph')} />
+          </section>
+
+          <section className="graph-results" aria-labelledby={`${id}-results`}>
+            <h2 id={`${id}-results`} className="section-title graph-results-title">
+              Answers
+            </h2>
+            {queries.blocks.map((block) => (
+              <Block
+                key={block.id}
+                block={block}
+                focus={focusBlock === block.id}
+                onFocused={() => setFocusBlock(undefined)}
+                isExpanded={(dcid, kind) => queries.covering(dcid, kind) !== undefined}
+                onExpand={(dcid, kind) => expand(dcid, kind, 'table')}
+                onLoadMore={() => void queries.loadMore(block.id)}
+                onStop={() => queries.stop(block.id)}
+                onRetry={() => queries.retry(block.id)}
+                onRemove={() => queries.remove(block.id)}
+              />
+            ))}
+          </section>
+        </>
+      )}
+      <Credit className="graph-credit" />
+    </div>
+  );
+}
+
+interface BlockProps {
+  block: QueryBlock;
+  focus: boolean;
+  onFocused(): void;
+  isExpanded(dcid: string, kind: NodeKind): boolean;
+  onExpand(dcid: string, kind: NodeKind): void;
+  onLoadMore(): void;
+  onStop(): void;
+  onRetry(): void;
+  onRemove(): void;
+}
+
+function blockTitle(block: QueryBlock): string {
+  const nodes = block.nodes.length > 3 ? `${block.nodes.slice(0, 3).join(', ')} and ${block.nodes.length - 3} more` : block.nodes.join(', ');
+  return `${nodes} ${block.property}`;
+}
+
+function Block({ block, focus, onFocused, isExpanded, onExpand, onLoadMore, onStop, onRetry, onRemove }: BlockProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const id = useId();
+  useEffect(() => {
+    if (!focus) return;
+    heading.current?.focus();
+    heading.current?.scrollIntoView({ block: 'nearest' });
+    onFocused();
+  }, [focus, onFocused]);
+
+  const title = blockTitle(block);
+  const subject = block.nodes.length === 1 ? block.nodes[0]! : undefined;
+  const values = block.response ? Object.values(block.response.data).reduce((n, data) => n + (data.properties?.length ?? 0) + Object.values(data.arcs ?? {}).reduce((m, arc) => m + arc.nodes.length, 0), 0) : 0;
+  const more = block.response?.nextToken !== undefined;
+  const source = block.source === 'embedded' ? 'embedded engine' : block.source === 'network' ? 'remote endpoint' : block.source === 'cache' ? 'saved answer' : undefined;
+
+  return (
+    <section className="graph-block" aria-labelledby={`${id}-title`} aria-busy={block.status === 'loading'}>
+      <div className="graph-block-head">
+        <h3 id={`${id}-title`} ref={heading} tabIndex={-1} className="graph-block-title">
+          {block.origin === 'expand' && subject ? (
+            <>
+              <span className={`kind-swatch kind-${block.kind ?? kindOf(subject)}`} aria-hidden="true" />
+              Expanded <code>{subject}</code> <code className="muted">{block.property}</code>
+            </>
+          ) : (
+            <code>{title}</code>
+          )}
+        </h3>
+        {block.origin === 'expand' ? (
+          <button type="button" className="button button-ghost button-small" onClick={onRemove}>
+            Remove
+          </button>
+        ) : null}
+      </div>
+
+      {block.status === 'loading' ? (
+        <Skeleton lines={3} />
+      ) : block.status === 'error' ? (
+        <ErrorState title="This query didn’t get an answer" message={block.error ?? 'Something went wrong.'} onRetry={onRetry} />
+      ) : (
+        <>
+          <p className="graph-block-meta">
+            {plural(values, 'value')}
+            {source ? ` · from the ${source}` : ''}
+            {block.fetchedAt ? (
+              <>
+                {' · '}
+                <time dateTime={block.fetchedAt}>{formatDateTime(block.fetchedAt)}</time>
+              </>
+            ) : null}
+          </p>
+          <ResultsTable block={block} caption={`Answers of ${title}`} isExpanded={isExpanded} onExpand={onExpand} />
+        </>
+      )}
+
+      {block.status === 'ready' ? (
+        <div className="graph-more">
+          {more && !block.streaming ? (
+            <button type="button" className="button button-small" onClick={onLoadMore}>
+              Load more
+            </button>
+          ) : null}
+          {block.streaming ? (
+            <>
+              <span className="progress-indeterminate progress-inline" aria-hidden="true" />
+              <button type="button" className="button button-ghost button-small" onClick={onStop}>
+                Stop
+              </button>
+            </>
+          ) : null}
+          <p className="graph-progress" role="status">
+            {block.streaming ? `Loaded ${plural(block.pages, 'page')}…` : block.pages > 1 ? `Loaded ${plural(block.pages, 'page')}${more ? '; more are available.' : ', every value.'}` : more ? 'More values are available.' : ''}
+          </p>
+          {block.moreError ? (
+            <p className="inline-error" role="alert">
+              More values couldn’t be loaded: {block.moreError}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,287 @@
+import { useEffect, useRef, useState } from 'react';
+import type cytoscape from 'cytoscape';
+import { KIND_LABELS, type GraphModel, type NodeKind } from './model.ts';
+
+export interface GraphViewProps {
+  graph: GraphModel;
+  /** Ids of nodes whose expansion is on the pane: drawn with a heavier ring. */
+  expanded: ReadonlySet<string>;
+  onExpand(dcid: string, kind: NodeKind): void;
+}
+
+/** Layouts that place every node afresh get slow past this; bigger graphs go in rings by degree. */
+const FORCE_LAYOUT_LIMIT = 300;
+
+// Cytoscape adds a <style> element for one rule unless an element with this id exists; the
+// page's CSP (style-src 'self') refuses inline style, so the rule is in graph.css and a
+// placeholder with the id keeps cytoscape from trying.
+const CYTOSCAPE_STYLESHEET_ID = '__________cytoscape_stylesheet';
+
+function canDrawOnCanvas(): boolean {
+  try {
+    return document.createElement('canvas').getContext('2d') !== null;
+  } catch {
+    return false;
+  }
+}
+
+interface Colours {
+  breach: string;
+  domain: string;
+  dataClass: string;
+  type: string;
+  literal: string;
+  other: string;
+  edge: string;
+  text: string;
+  muted: string;
+  surface: string;
+  focus: string;
+  font: string;
+}
+
+/** The theme's colours, from the style sheet's custom properties (light, dark, or the system's). */
+function readColours(element: Element): Colours {
+  const css = getComputedStyle(element);
+  const get = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    breach: get('--graph-breach', '#3451c7'),
+    domain: get('--graph-domain', '#0b6a80'),
+    dataClass: get('--graph-dataclass', '#875300'),
+    type: get('--graph-type', '#6f35a8'),
+    literal: get('--graph-literal', '#6b7280'),
+    other: get('--graph-other', '#575e6b'),
+    edge: get('--graph-edge', '#c6cbd4'),
+    text: get('--text', '#181b21'),
+    muted: get('--text-muted', '#575e6b'),
+    surface: get('--surface', '#ffffff'),
+    focus: get('--focus', '#3451c7'),
+    font: get('--font', 'system-ui, sans-serif'),
+  };
+}
+
+function styleFor(c: Colours): cytoscape.StylesheetJson {
+  return [
+    {
+      selector: 'node',
+      style: {
+        'background-color': c.other,
+        label: 'data(label)',
+        color: c.text,
+        'font-family': c.font,
+        'font-size': 12,
+        'text-valign': 'bottom',
+        'text-margin-y': 4,
+        'text-wrap': 'ellipsis',
+        'text-max-width': '140px',
+        'text-outline-color': c.surface,
+        'text-outline-width': 2,
+        // Below this a label is an unreadable smudge: hidden until zoomed in or pointed at.
+        'min-zoomed-font-size': 8,
+        width: 22,
+        height: 22,
+        'border-width': 1.5,
+        'border-color': c.surface,
+      },
+    },
+    { selector: 'node[kind = "Breach"]', style: { 'background-color': c.breach, shape: 'round-rectangle', width: 26, height: 26 } },
+    { selector: 'node[kind = "Domain"]', style: { 'background-color': c.domain, shape: 'diamond', width: 26, height: 26 } },
+    { selector: 'node[kind = "DataClass"]', style: { 'background-color': c.dataClass, shape: 'ellipse' } },
+    { selector: 'node[kind = "Class"]', style: { 'background-color': c.type, shape: 'hexagon', width: 30, height: 30 } },
+    { selector: 'node[kind = "literal"]', style: { 'background-color': c.literal, shape: 'rectangle', width: 9, height: 9, 'font-size': 10, color: c.muted } },
+    { selector: 'node.expanded', style: { 'border-color': c.text, 'border-width': 3, 'font-weight': 600, 'min-zoomed-font-size': 0 } },
+    { selector: 'node[kind = "Class"]', style: { 'min-zoomed-font-size': 0 } },
+    { selector: 'node.pointed', style: { 'min-zoomed-font-size': 0, 'z-index': 10 } },
+    { selector: 'node:selected', style: { 'border-color': c.focus, 'border-width': 4 } },
+    {
+      selector: 'edge',
+      style: {
+        width: 1.2,
+        'line-color': c.edge,
+        'target-arrow-color': c.edge,
+        'target-arrow-shape': 'triangle',
+        'arrow-scale': 0.8,
+        'curve-style': 'bezier',
+        label: 'data(label)',
+        'font-family': c.font,
+        'font-size': 9,
+        color: c.muted,
+        'text-rotation': 'autorotate',
+        'text-outline-color': c.surface,
+        'text-outline-width': 2,
+        'min-zoomed-font-size': 8,
+      },
+    },
+    { selector: 'edge[?repeat]', style: { 'line-style': 'dashed' } },
+  ];
+}
+
+function pointedAction(kind: NodeKind): string {
+  switch (kind) {
+    case 'DataClass':
+      return 'show the breaches that exposed it';
+    case 'Domain':
+      return 'show its breaches';
+    case 'Class':
+      return 'list every one';
+    default:
+      return 'show its links';
+  }
+}
+
+/**
+ * The answers drawn with cytoscape (canvas: nothing for the CSP to object to). Loaded on first
+ * use, so the rest of the app does not carry it. Tapping a node expands it; the tables below are
+ * the same for the keyboard and screen readers, so the canvas itself is one labelled image.
+ */
+export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const cyRef = useRef<cytoscape.Core | undefined>(undefined);
+  const onExpandRef = useRef(onExpand);
+  onExpandRef.current = onExpand;
+  const [state, setState] = useState<'loading' | 'ready' | 'unavailable'>(() => (canDrawOnCanvas() ? 'loading' : 'unavailable'));
+  const [pointed, setPointed] = useState<{ label: string; id: string; kind: NodeKind; expandable: boolean }>();
+
+  useEffect(() => {
+    if (state === 'unavailable') return;
+    let cancelled = false;
+    let cy: cytoscape.Core | undefined;
+    if (!document.getElementById(CYTOSCAPE_STYLESHEET_ID)) {
+      const placeholder = document.createElement('meta');
+      placeholder.id = CYTOSCAPE_STYLESHEET_ID;
+      placeholder.name = 'cytoscape-stylesheet';
+      document.head.append(placeholder);
+    }
+    import('cytoscape')
+      .then(({ default: create }) => {
+        const element = container.current;
+        if (cancelled || !element) return;
+        cy = create({ container: element, style: styleFor(readColours(element)), minZoom: 0.15, maxZoom: 3, boxSelectionEnabled: false, selectionType: 'single' });
+        cy.on('tap', 'node', (event) => {
+          const node = event.target as cytoscape.NodeSingular;
+          if (node.data('expandable')) onExpandRef.current(node.id(), node.data('kind') as NodeKind);
+        });
+        cy.on('mouseover', 'node', (event) => {
+          const node = event.target as cytoscape.NodeSingular;
+          node.addClass('pointed');
+          if (node.data('expandable')) element.style.cursor = 'pointer';
+          setPointed({ id: node.id(), label: String(node.data('label')), kind: node.data('kind') as NodeKind, expandable: Boolean(node.data('expandable')) });
+        });
+        cy.on('mouseout', 'node', (event) => {
+          (event.target as cytoscape.NodeSingular).removeClass('pointed');
+          element.style.cursor = '';
+          setPointed(undefined);
+        });
+        cyRef.current = cy;
+        setState('ready');
+      })
+      .catch(() => !cancelled && setState('unavailable'));
+    return () => {
+      cancelled = true;
+      cy?.destroy();
+      cyRef.current = undefined;
+    };
+  }, []); // once: the instance lives as long as the pane
+
+  // Follow the theme: `data-theme` on <html>, or the system's scheme when it is "system".
+  useEffect(() => {
+    if (state !== 'ready') return;
+    const restyle = () => {
+      const cy = cyRef.current;
+      if (cy && container.current) cy.style(styleFor(readColours(container.current)));
+    };
+    const observer = new MutationObserver(restyle);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
+    const media = window.matchMedia?.('(prefers-color-scheme: dark)');
+    media?.addEventListener('change', restyle);
+    return () => {
+      observer.disconnect();
+      media?.removeEventListener('change', restyle);
+    };
+  }, [state]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (state !== 'ready' || !cy) return;
+    const first = cy.nodes().empty();
+    const wantNodes = new Map(graph.nodes.map((node) => [node.id, node]));
+    const wantEdges = new Map(graph.edges.map((edge) => [edge.id, edge]));
+    let added = 0;
+    cy.batch(() => {
+      cy.elements()
+        .filter((el) => (el.isNode() ? !wantNodes.has(el.id()) : !wantEdges.has(el.id())))
+        .remove();
+      const fresh = graph.nodes.filter((node) => {
+        const existing = cy.getElementById(node.id);
+        if (existing.nonempty()) existing.data({ label: node.label, kind: node.kind });
+        return existing.empty();
+      });
+      fresh.forEach((node, index) => {
+        // A new node starts on a ring around a neighbour already placed, so a layout that does
+        // not start from random places moves the drawing little on each expansion.
+        const neighbour = graph.edges.map((edge) => (edge.target === node.id ? edge.source : edge.source === node.id ? edge.target : undefined)).find((id) => id !== undefined && cy.getElementById(id).nonempty());
+        const near = neighbour ? cy.getElementById(neighbour).position() : { x: 0, y: 0 };
+        const angle = (2 * Math.PI * index) / fresh.length;
+        cy.add({ group: 'nodes', data: { id: node.id, label: node.label, kind: node.kind, expandable: node.expandable }, position: { x: near.x + 110 * Math.cos(angle), y: near.y + 110 * Math.sin(angle) } });
+        added += 1;
+      });
+      for (const edge of graph.edges) {
+        if (cy.getElementById(edge.id).nonempty()) continue;
+        cy.add({ group: 'edges', data: { id: edge.id, source: edge.source, target: edge.target, label: edge.label, repeat: edge.label.endsWith('+') } });
+        added += 1;
+      }
+      cy.nodes().forEach((node) => {
+        if (expanded.has(node.id())) node.addClass('expanded');
+        else node.removeClass('expanded');
+      });
+    });
+    if (added === 0) return;
+    const options: cytoscape.LayoutOptions =
+      cy.nodes().length > FORCE_LAYOUT_LIMIT
+        ? { name: 'concentric', animate: false, fit: true, padding: 24, minNodeSpacing: 8, concentric: (node: cytoscape.NodeSingular) => node.degree(false), levelWidth: () => 2 }
+        : { name: 'cose', animate: false, randomize: first, fit: true, padding: 24, nodeDimensionsIncludeLabels: true, idealEdgeLength: () => 70, nodeRepulsion: () => 9000 };
+    cy.layout(options).run();
+  }, [graph, expanded, state]);
+
+  const literals = graph.nodes.filter((node) => node.kind === 'literal').length;
+  const label = `Graph of ${graph.nodes.length - literals} nodes${literals ? ` and ${literals} values` : ''}, ${graph.edges.length} links. Select a node to expand it; the tables below hold the same answers.`;
+
+  return (
+    <div className="graph-canvas-wrap">
+      {state === 'unavailable' ? (
+        <p className="graph-canvas-unavailable">The drawing isn’t available here; the tables below hold every answer.</p>
+      ) : (
+        <div ref={container} className="graph-canvas" role="img" aria-label={label} aria-busy={state === 'loading'} />
+      )}
+      {/* What the pointer is on: labels of a zoomed-out drawing are hidden. Pointer-only, so
+          not announced; the tables say the same to everyone. */}
+      <p className="graph-pointed" aria-hidden="true">
+        {pointed ? (
+          <>
+            <span className={`kind-swatch kind-${pointed.kind}`} />
+            <strong>{pointed.label}</strong>
+            {pointed.label !== pointed.id && pointed.kind !== 'literal' ? <code>{pointed.id}</code> : null}
+            <span className="muted">
+              {KIND_LABELS[pointed.kind]}
+              {pointed.expandable ? ` · click to ${pointedAction(pointed.kind)}` : ''}
+            </span>
+          </>
+        ) : (
+          <span className="muted">Point at a node to see it; click to expand it. Scroll to zoom, drag to move.</span>
+        )}
+      </p>
+      <ul className="graph-legend" aria-label="Legend">
+        {(['Breach', 'Domain', 'DataClass', 'Class', 'literal'] as const).map((kind) => (
+          <li key={kind}>
+            <span className={`kind-swatch kind-${kind}`} aria-hidden="true" />
+            {KIND_LABELS[kind]}
+          </li>
+        ))}
+        <li>
+          <span className="kind-swatch kind-expanded" aria-hidden="true" />
+          Expanded
+        </li>
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import type { GraphRoute } from '../../lib/urlState.ts';
+
+// Only graph URLs carry the graph's query, so leaving the pane drops it from the route; the nav
+// link brings the person back to the query they left rather than to an empty pane.
+let last: GraphRoute | undefined;
+
+export function rememberGraphQuery(query: GraphRoute | undefined): void {
+  if (query && query.nodes.length > 0) last = query;
+}
+
+export function lastGraphQuery(): GraphRoute | undefined {
+  return last;
+}

@@ -1,0 +1,246 @@
+// The graph pane's data model: pure functions over the node query interface's answers
+// (shared/graph/response.ts), so the table, the drawing and the tests read the same rows.
+// Nothing here touches the DOM: the end-to-end test imports the node id helpers too.
+import type { Direction, Expression } from '../../../shared/graph/expression.ts';
+import type { NodeItem, NodeResponse } from '../../../shared/graph/response.ts';
+
+/** The labels of the breach graph (CONTRACT.md), offered by the expression builder. */
+export const BREACH_LABELS = ['typeOf', 'name', 'domain', 'dataClass', 'breachDate', 'addedDate', 'modifiedDate', 'isSensitive'] as const;
+
+/** The type nodes; `{typeOf:X}` filters answers to instances of one of them. */
+export const TYPE_NODES = ['Breach', 'Domain', 'DataClass'] as const;
+
+export type NodeKind = 'Breach' | 'Domain' | 'DataClass' | 'Class' | 'literal' | 'other';
+
+export const KIND_LABELS: Record<NodeKind, string> = {
+  Breach: 'Breach',
+  Domain: 'Domain',
+  DataClass: 'Data class',
+  Class: 'Type',
+  literal: 'Value',
+  other: 'Node',
+};
+
+// Node ids as the engine builds them (electron/core/graph/breachGraph.ts; the end-to-end test
+// checks the two agree over the whole catalog).
+
+/** `Email addresses` → `email-addresses`: lower case, runs of anything but letters and digits → `-`, trimmed. */
+export function dataClassSlug(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  if (slug) return slug;
+  // A name of punctuation only still needs a node of its own.
+  return 'x' + [...new TextEncoder().encode(name)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export function dataClassNode(name: string): string {
+  return `dataClass/${dataClassSlug(name)}`;
+}
+
+export function domainNode(domain: string): string {
+  return `domain/${domain.trim().toLowerCase()}`;
+}
+
+/** Start nodes as a person types them: comma separated, trimmed, each once. */
+export function parseNodeList(text: string): string[] {
+  return [...new Set(text.split(',').map((part) => part.trim()).filter((part) => part !== ''))];
+}
+
+export function kindOf(dcid: string, types: readonly string[] = []): NodeKind {
+  for (const kind of ['Breach', 'Domain', 'DataClass', 'Class'] as const) if (types.includes(kind)) return kind;
+  if ((TYPE_NODES as readonly string[]).includes(dcid)) return 'Class';
+  if (dcid.startsWith('domain/')) return 'Domain';
+  if (dcid.startsWith('dataClass/')) return 'DataClass';
+  return 'other';
+}
+
+/**
+ * What expanding a node asks. A data class or a domain is interesting for what points at it
+ * (the breaches that exposed it, the breaches of that domain); a type node for its instances;
+ * anything else for everything it links to. So breach → its data classes → the other breaches
+ * that share one is two clicks.
+ */
+export function expansionFor(kind: NodeKind): string {
+  switch (kind) {
+    case 'DataClass':
+      return '<-dataClass';
+    case 'Domain':
+      return '<-domain';
+    case 'Class':
+      return '<-typeOf';
+    default:
+      return '->*';
+  }
+}
+
+/** One line of an answer: a value of an arc of a queried node, or one of its labels. */
+export interface ResultRow {
+  key: string;
+  /** The queried node. */
+  subject: string;
+  /** The arc's key as answered (`dataClass`, `containedInPlace+`), or the label of a labels-only answer. */
+  arc: string;
+  direction: Direction;
+  kind: 'node' | 'literal' | 'label' | 'none';
+  /** The linked node's id (node rows). */
+  target?: string;
+  name?: string;
+  types?: string[];
+  /** The literal (literal rows). */
+  value?: string;
+}
+
+/** Rows in the answer's own order; a queried node with nothing to answer gets one `none` row. */
+export function rowsOf(response: NodeResponse | undefined, nodes: readonly string[], direction: Direction): ResultRow[] {
+  if (!response) return [];
+  const rows: ResultRow[] = [];
+  const order = [...new Set([...nodes, ...Object.keys(response.data)])];
+  for (const subject of order) {
+    const data = response.data[subject];
+    let any = false;
+    for (const label of data?.properties ?? []) {
+      any = true;
+      rows.push({ key: `${subject}\u0000label\u0000${label}`, subject, arc: label, direction, kind: 'label' });
+    }
+    for (const [arc, { nodes: items }] of Object.entries(data?.arcs ?? {})) {
+      items.forEach((item, index) => {
+        any = true;
+        rows.push(itemRow(subject, arc, direction, item, index));
+      });
+    }
+    if (!any) rows.push({ key: `${subject}\u0000none`, subject, arc: '', direction, kind: 'none' });
+  }
+  return rows;
+}
+
+function itemRow(subject: string, arc: string, direction: Direction, item: NodeItem, index: number): ResultRow {
+  const base = { subject, arc, direction };
+  if (item.dcid !== undefined) {
+    return { ...base, key: `${subject}\u0000${arc}\u0000n\u0000${item.dcid}`, kind: 'node', target: item.dcid, ...(item.name !== undefined ? { name: item.name } : {}), ...(item.types ? { types: item.types } : {}) };
+  }
+  // Two equal literals on one arc are two values; the index keeps their keys apart.
+  return { ...base, key: `${subject}\u0000${arc}\u0000v\u0000${index}\u0000${item.value ?? ''}`, kind: 'literal', value: item.value ?? '' };
+}
+
+/**
+ * The next page added to the pages so far. Every page has an entry for every queried node and
+ * pages never overlap (docs/graph.md), so this is concatenation per node and arc.
+ */
+export function mergePage(into: NodeResponse | undefined, page: NodeResponse): NodeResponse {
+  const data: NodeResponse['data'] = { ...(into?.data ?? {}) };
+  for (const [node, add] of Object.entries(page.data)) {
+    const had = data[node] ?? {};
+    const merged: NodeResponse['data'][string] = { ...had };
+    if (add.properties) merged.properties = [...new Set([...(had.properties ?? []), ...add.properties])];
+    if (add.arcs) {
+      const arcs = { ...(had.arcs ?? {}) };
+      for (const [label, arc] of Object.entries(add.arcs)) arcs[label] = { nodes: [...(arcs[label]?.nodes ?? []), ...arc.nodes] };
+      merged.arcs = arcs;
+    }
+    data[node] = merged;
+  }
+  return page.nextToken !== undefined ? { data, nextToken: page.nextToken } : { data };
+}
+
+export function directionOf(expression: Expression): Direction {
+  return expression.hops[0]?.direction ?? 'out';
+}
+
+// ── the drawing ─────────────────────────────────────────────────────────────
+
+export interface GraphNode {
+  id: string;
+  label: string;
+  kind: NodeKind;
+  /** Literal values and type-less unknowns are leaves; everything with an id can be expanded. */
+  expandable: boolean;
+}
+
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  label: string;
+}
+
+export interface GraphModel {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** Nodes left out of the drawing (the table still has them). */
+  omitted: number;
+}
+
+export interface AnsweredQuery {
+  nodes: readonly string[];
+  direction: Direction;
+  response?: NodeResponse | undefined;
+}
+
+/**
+ * Every answered query merged into one graph. Nodes are keyed by id, so an expansion that
+ * reaches a node already drawn links to it. Edges keep the arc's real direction: an incoming
+ * answer `X` of `<-dataClass` on `D` is the edge X → D. Literals are leaves of their own (the
+ * same date on two breaches is a coincidence, not a shared node).
+ */
+export function buildGraph(queries: readonly AnsweredQuery[], options: { literals: boolean; maxNodes: number }): GraphModel {
+  const nodes = new Map<string, GraphNode>();
+  const edges = new Map<string, GraphEdge>();
+  const types = new Map<string, Set<string>>();
+  const names = new Map<string, string>();
+  let omitted = 0;
+
+  const learn = (dcid: string, item?: { name?: string | undefined; types?: string[] | undefined }) => {
+    if (item?.name !== undefined && !names.has(dcid)) names.set(dcid, item.name);
+    for (const type of item?.types ?? []) (types.get(dcid) ?? types.set(dcid, new Set()).get(dcid)!).add(type);
+  };
+  // A node's own `typeOf` and `name` arcs describe it as well as an item does.
+  for (const query of queries)
+    for (const [subject, data] of Object.entries(query.response?.data ?? {})) {
+      if (query.direction !== 'out') continue;
+      for (const item of data.arcs?.typeOf?.nodes ?? []) if (item.dcid) learn(subject, { types: [item.dcid] });
+      const name = data.arcs?.name?.nodes[0]?.value;
+      if (name !== undefined) learn(subject, { name });
+    }
+  for (const query of queries)
+    for (const data of Object.values(query.response?.data ?? {}))
+      for (const arc of Object.values(data.arcs ?? {})) for (const item of arc.nodes) if (item.dcid) learn(item.dcid, item);
+
+  const addNode = (id: string, node: () => GraphNode): boolean => {
+    if (nodes.has(id)) return true;
+    if (nodes.size >= options.maxNodes) {
+      omitted += 1;
+      return false;
+    }
+    nodes.set(id, node());
+    return true;
+  };
+  const entity = (dcid: string) => (): GraphNode => {
+    const kind = kindOf(dcid, [...(types.get(dcid) ?? [])]);
+    return { id: dcid, label: names.get(dcid) ?? dcid, kind, expandable: true };
+  };
+
+  for (const query of queries) {
+    for (const subject of query.nodes) addNode(subject, entity(subject));
+    for (const [subject, data] of Object.entries(query.response?.data ?? {})) {
+      if (!addNode(subject, entity(subject))) continue;
+      for (const [arc, { nodes: items }] of Object.entries(data.arcs ?? {})) {
+        items.forEach((item, index) => {
+          if (item.dcid !== undefined) {
+            const target = item.dcid;
+            if (!addNode(target, entity(target))) return;
+            const [from, to] = query.direction === 'out' ? [subject, target] : [target, subject];
+            const id = `${from}\u0000${arc}\u0000${to}`;
+            if (!edges.has(id)) edges.set(id, { id, source: from, target: to, label: arc });
+          } else if (options.literals) {
+            const id = `literal\u0000${subject}\u0000${arc}\u0000${index}`;
+            if (!addNode(id, () => ({ id, label: item.value ?? '', kind: 'literal', expandable: false }))) return;
+            edges.set(id, { id: `${id}\u0000edge`, source: subject, target: id, label: arc });
+          }
+        });
+      }
+    }
+  }
+  return { nodes: [...nodes.values()], edges: [...edges.values()], omitted };
+}
