@@ -49,9 +49,12 @@ export function DisconnectedBanner() {
   return (
     <section className="banner banner-danger" aria-label="Connection lost">
       <Icon name="cloudOff" />
-      <p className="banner-text" role="status">
-        <strong>This window lost its connection to Breach Monitor.</strong> Reconnecting… What you see may be out of date.
-      </p>
+      {/* .banner-text is a grid of lines: the sentence goes in one paragraph inside it. */}
+      <div className="banner-text">
+        <p role="status">
+          <strong>This window lost its connection to Breach Monitor.</strong> Reconnecting… What you see may be out of date.
+        </p>
+      </div>
     </section>
   );
 }
@@ -64,10 +67,12 @@ export function NewBreachesBanner() {
   return (
     <section className="banner banner-info" aria-label="New breaches">
       <Icon name="alert" />
-      <p className="banner-text">
-        <strong>{plural(newBreaches.length, 'new breach', 'new breaches')}</strong> naming you: {newBreaches.slice(0, 3).join(', ')}
-        {newBreaches.length > 3 ? ` and ${newBreaches.length - 3} more` : ''}.
-      </p>
+      <div className="banner-text">
+        <p>
+          <strong>{plural(newBreaches.length, 'new breach', 'new breaches')}</strong> naming you: {newBreaches.slice(0, 3).join(', ')}
+          {newBreaches.length > 3 ? ` and ${newBreaches.length - 3} more` : ''}.
+        </p>
+      </div>
       <button
         type="button"
         className="button button-small"
