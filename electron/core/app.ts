@@ -249,7 +249,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const handlers: Handlers = {
     'auth-status': () => authView(),
     'auth-sign-in': async () => {
-      const attempt = auth.signIn({ opener: (url) => options.host.openExternal(url) });
+      // The host's opener, not Electron's shell: the main process validates the URL (http(s) only) before it calls shell.openExternal.
+      const attempt = auth.signIn({ opener: (url) => options.host.openExternal(url) }); /* eng-disable OPEN_EXTERNAL_JS_CHECK */
       signingIn = attempt;
       try {
         await attempt;

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { generateDemoCatalog } from '../../server/catalog/demoCatalog.ts';
 import { startProcess, stopProcess } from './processes.ts';
+import { BENCH_USERS, call, seedBenchCatalog, seedUser } from './seed.ts';
 
 const CONNECTIONS = 64;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -26,45 +26,16 @@ async function load(url: string, headers: Record<string, string>, bytes: number)
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-async function call(origin: string, method: string, pathname: string, body?: unknown, token?: string): Promise<Response> {
-  const response = await fetch(origin + pathname, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
-  return response;
-}
-
-/** Creates a user whose emails are affected by `breachIds`, with about a third of classes resolved. */
-async function seedUser(origin: string, sub: string, emailCount: number, breachIds: string[]): Promise<string> {
-  const emails = Array.from({ length: emailCount }, (_, i) => `${sub}-${i}@bench.example`);
-  await call(origin, 'PUT', `/__dev/accounts/${sub}`, { emails });
-  const perEmail = new Map(emails.map((email) => [email, [] as string[]]));
-  breachIds.forEach((id, j) => {
-    perEmail.get(emails[j % emailCount]!)!.push(id);
-    if (j % 3 === 0) perEmail.get(emails[(j * 7 + 1) % emailCount]!)!.push(id);
-  });
-  for (const [email, ids] of perEmail) await call(origin, 'PUT', '/__dev/exposures', { email, breachIds: [...new Set(ids)] });
-  const { access_token: token } = (await (await call(origin, 'POST', '/__dev/token', { sub, expiresIn: 3600 })).json()) as { access_token: string };
-  await call(origin, 'POST', '/api/v1/user', undefined, token);
-  const items = breachIds.filter((_, j) => j % 3 === 1).map((breachId) => ({ breachId, dataClasses: ['Email addresses'], resolved: true }));
-  for (let i = 0; i < items.length; i += 1000) await call(origin, 'POST', '/api/v1/user/breaches/resolutions', items.slice(i, i + 1000), token);
-  return token;
-}
-
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-server-'));
   const service = await startProcess(['server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
   const origin = service.match[1]!;
   const results: Record<string, { service: Measured; baseline: Measured; bytes: number; breaches: number }> = {};
   try {
-    const catalog = generateDemoCatalog({ seed: 2024, count: 2000 }).map((breach) => ({ ...breach, id: `Bench${breach.id}` }));
-    for (let i = 0; i < catalog.length; i += 50) await Promise.all(catalog.slice(i, i + 50).map((breach) => call(origin, 'POST', '/__dev/breaches', breach)));
-    const ids = catalog.map((breach) => breach.id);
+    const ids = await seedBenchCatalog(origin);
     const users = {
-      typical: { token: await seedUser(origin, 'bench-typical', 5, ids.slice(0, 60)) },
-      heavy: { token: await seedUser(origin, 'bench-heavy', 20, ids) },
+      typical: { token: await seedUser(origin, BENCH_USERS.typical.sub, BENCH_USERS.typical.emails, ids.slice(0, BENCH_USERS.typical.breaches)) },
+      heavy: { token: await seedUser(origin, BENCH_USERS.heavy.sub, BENCH_USERS.heavy.emails, ids.slice(0, BENCH_USERS.heavy.breaches)) },
     };
 
     for (const [name, { token }] of Object.entries(users)) {

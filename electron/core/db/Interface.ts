@@ -42,3 +42,18 @@ export function dynamicStatement(db: ReadableDB, sql: string, limit = 256): Stat
   statements.set(sql, fresh);
   return fresh;
 }
+
+/**
+ * Runs `write` (one transaction) with `synchronous = NORMAL` instead of the connection's FULL:
+ * for writes that can be redone from the service if a power cut takes them (a snapshot, the
+ * settling of delivered intents). With WAL, NORMAL skips the fsync of this commit only; the
+ * next FULL commit syncs the log up to and including it, and a lost commit rolls back whole.
+ */
+export function relaxedDurability<T>(db: WritableDB, write: () => T): T {
+  db.pragma('synchronous = NORMAL');
+  try {
+    return write();
+  } finally {
+    db.pragma('synchronous = FULL');
+  }
+}

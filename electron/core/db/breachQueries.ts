@@ -1,5 +1,6 @@
 import { dataClassKey, type Breach } from '../../../shared/api/index.ts';
 import { codeList, parseCodeList, unresolvedCodesOf, type ClassRef } from './codeLists.ts';
+import { loadDataClassCodes } from './dataClassCodes.ts';
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
 
 /**
@@ -7,6 +8,8 @@ import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
  * come as code-list text (see codeLists.ts), built once per breach by the caller.
  */
 export interface BreachRecord {
+  /** The row key, chosen by the writer (1, 2, … after `clearServerState`) so accounts can be written first. */
+  key: number;
   id: string;
   domain: string;
   breachDate: string;
@@ -14,7 +17,8 @@ export interface BreachRecord {
   /** `addedDate` in epoch ms, for ordering across date-time formats. */
   addedAt: number;
   modifiedDate: string;
-  dataClasses: readonly string[];
+  /** The data class names, as a JSON array. */
+  dataClassesJson: string;
   classCodes: string;
   isSensitive: boolean;
   unresolvedCodes: string;
@@ -22,45 +26,49 @@ export interface BreachRecord {
 }
 
 export interface AccountRecord {
-  breachId: string;
+  /** The key of its breach's row. */
+  breachKey: number;
   email: string;
+  /** Code list of the classes the service says are resolved. */
+  resolvedCodes: string;
+  /** JSON `{"code": "date-time"}`, or null when the service gave no times. */
+  resolvedAt: string | null;
   unresolvedCodes: string;
   unresolvedCount: number;
-}
-
-export interface ResolutionRecord {
-  breachId: string;
-  email: string;
-  classKey: string;
-  dataClass: string;
-  resolvedAt: string | null;
 }
 
 /** Removes all server state before a snapshot is written (the outbox stays). */
 export function clearServerState(db: WritableDB): void {
   statement(db, 'DELETE FROM breaches').run();
   statement(db, 'DELETE FROM breached_accounts').run();
-  statement(db, 'DELETE FROM resolutions').run();
 }
 
 export interface SnapshotWriter {
   breach(b: BreachRecord): void;
   account(a: AccountRecord): void;
-  resolution(r: ResolutionRecord): void;
+  /** An account with nothing resolved: its unresolved classes are all of the breach's. */
+  plainAccount(breachKey: number, email: string, classCodes: string, classCount: number): void;
 }
 
 /** Inserts for writing a snapshot, with the statements looked up once for the thousands of rows. */
 export function snapshotWriter(db: WritableDB): SnapshotWriter {
   const breach = statement(
     db,
-    `INSERT INTO breaches (id, domain, domain_key, breach_date, added_date, added_at, modified_date, data_classes, class_codes, is_sensitive, unresolved_codes, unresolved_count)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO breaches (key, id, domain, domain_key, breach_date, added_date, added_at, modified_date, data_classes, class_codes, is_sensitive, unresolved_codes, unresolved_count)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const account = statement(db, 'INSERT INTO breached_accounts (breach_id, email, unresolved_codes, unresolved_count) VALUES (?, ?, ?, ?)');
-  const resolution = statement(db, 'INSERT INTO resolutions (breach_id, email, class_key, data_class, resolved_at) VALUES (?, ?, ?, ?, ?)');
+  const account = statement(
+    db,
+    'INSERT INTO breached_accounts (breach_key, email, resolved_codes, resolved_at, unresolved_codes, unresolved_count) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const plain = statement(db, "INSERT INTO breached_accounts (breach_key, email, resolved_codes, unresolved_codes, unresolved_count) VALUES (?, ?, ',', ?, ?)");
   return {
+    plainAccount(breachKey, email, classCodes, classCount) {
+      plain.run(breachKey, email, classCodes, classCount);
+    },
     breach(b) {
       breach.run(
+        b.key,
         b.id,
         b.domain,
         b.domain.toLowerCase(),
@@ -68,7 +76,7 @@ export function snapshotWriter(db: WritableDB): SnapshotWriter {
         b.addedDate,
         b.addedAt,
         b.modifiedDate,
-        JSON.stringify(b.dataClasses),
+        b.dataClassesJson,
         b.classCodes,
         b.isSensitive ? 1 : 0,
         b.unresolvedCodes,
@@ -76,24 +84,81 @@ export function snapshotWriter(db: WritableDB): SnapshotWriter {
       );
     },
     account(a) {
-      account.run(a.breachId, a.email, a.unresolvedCodes, a.unresolvedCount);
-    },
-    resolution(r) {
-      resolution.run(r.breachId, r.email, r.classKey, r.dataClass, r.resolvedAt);
+      account.run(a.breachKey, a.email, a.resolvedCodes, a.resolvedAt, a.unresolvedCodes, a.unresolvedCount);
     },
   };
 }
 
-/** What the service confirmed with a 204: resolved rows appear (without a time until the next pull), unresolved ones go. */
-export function confirmResolution(db: WritableDB, r: { breachId: string; email: string; classKey: string; dataClass: string; resolved: boolean }): void {
-  if (r.resolved)
-    statement(db, 'INSERT INTO resolutions (breach_id, email, class_key, data_class, resolved_at) VALUES (?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING').run(
-      r.breachId,
-      r.email,
-      r.classKey,
-      r.dataClass,
-    );
-  else statement(db, 'DELETE FROM resolutions WHERE breach_id = ? AND email = ? AND class_key = ?').run(r.breachId, r.email, r.classKey);
+/** One (breach, email) of the snapshot with what the service last confirmed. */
+export interface AccountRow {
+  breachId: string;
+  email: string;
+  /** Codes of the classes the service says are resolved. */
+  resolved: number[];
+  /** code → resolvedAt, where the service gave one. */
+  resolvedAt: Record<string, string>;
+}
+
+type RawAccount = [string, string, string, string | null];
+
+function accountFromRaw([breachId, email, resolvedCodes, resolvedAt]: RawAccount): AccountRow {
+  return { breachId, email, resolved: parseCodeList(resolvedCodes), resolvedAt: resolvedAt ? (JSON.parse(resolvedAt) as Record<string, string>) : {} };
+}
+
+/** The accounts of these breaches, by breach then email. */
+export function accountRowsOf(db: ReadableDB, breachIds: readonly string[]): AccountRow[] {
+  const rows = statement(
+    db,
+    `SELECT b.id, a.email, a.resolved_codes, a.resolved_at FROM breaches AS b JOIN breached_accounts AS a ON a.breach_key = b.key
+     WHERE b.id IN (SELECT value FROM json_each(?)) ORDER BY b.id, a.email`,
+  )
+    .raw()
+    .all(JSON.stringify(breachIds)) as RawAccount[];
+  return rows.map(accountFromRaw);
+}
+
+export function accountEmailsOf(db: ReadableDB, breachId: string): string[] {
+  return statement(db, 'SELECT a.email FROM breaches AS b JOIN breached_accounts AS a ON a.breach_key = b.key WHERE b.id = ? ORDER BY a.email')
+    .pluck()
+    .all(breachId) as string[];
+}
+
+/**
+ * What the service confirmed with a 2xx: classes sent as resolved join the account's confirmed
+ * set (without a time until the next pull tells it; an earlier time stays, as the service keeps
+ * it), classes sent as unresolved leave it. The overlay does not move: what the person sees was
+ * already these intents.
+ */
+export function confirmResolutions(db: WritableDB, intents: readonly { breachId: string; email: string; classKey: string; resolved: boolean }[]): void {
+  if (intents.length === 0) return;
+  const byPair = new Map<string, { classKey: string; resolved: boolean }[]>();
+  for (const intent of intents) {
+    const pair = intent.breachId + '\u0000' + intent.email;
+    const list = byPair.get(pair);
+    if (list) list.push(intent);
+    else byPair.set(pair, [intent]);
+  }
+  const codes = loadDataClassCodes(db);
+  const update = statement(
+    db,
+    'UPDATE breached_accounts SET resolved_codes = ?, resolved_at = ? WHERE breach_key = (SELECT key FROM breaches WHERE id = ?) AND email = ?',
+  );
+  for (const account of accountRowsOf(db, [...new Set(intents.map((i) => i.breachId))])) {
+    const changes = byPair.get(account.breachId + '\u0000' + account.email);
+    if (!changes) continue;
+    const resolved = new Set(account.resolved);
+    const times = account.resolvedAt;
+    for (const { classKey, resolved: wanted } of changes) {
+      const code = codes.get(classKey);
+      if (code === undefined) continue;
+      if (wanted) resolved.add(code);
+      else {
+        resolved.delete(code);
+        delete times[code];
+      }
+    }
+    update.run(codeList(resolved), Object.keys(times).length > 0 ? JSON.stringify(times) : null, account.breachId, account.email);
+  }
 }
 
 /** id → modifiedDate of every stored breach: the "before" of a snapshot diff. */
@@ -116,19 +181,26 @@ export function goneAmong(db: ReadableDB, ids: readonly string[]): Set<string> {
 type BreachRow = [string, string, string, string, string, string, string, number];
 const BREACH_COLUMNS = 'id, domain, breach_date, added_date, modified_date, data_classes, class_codes, is_sensitive';
 
+export type StoredBreach = Breach & { classCodes: number[] };
+
 /** The served fields of one breach, or undefined. */
-export function getBreach(db: ReadableDB, id: string): (Breach & { classCodes: number[] }) | undefined {
+export function getBreach(db: ReadableDB, id: string): StoredBreach | undefined {
   const row = statement(db, `SELECT ${BREACH_COLUMNS} FROM breaches WHERE id = ?`).raw().get(id) as BreachRow | undefined;
   return row && breachFromRow(row);
 }
 
+/** Every breach of the local store, by id (the graph is built from these). */
+export function listBreaches(db: ReadableDB): StoredBreach[] {
+  return (statement(db, `SELECT ${BREACH_COLUMNS} FROM breaches ORDER BY id`).raw().all() as BreachRow[]).map(breachFromRow);
+}
+
 /** The served fields of several breaches, keyed by id. */
-export function getBreaches(db: ReadableDB, ids: readonly string[]): Map<string, Breach & { classCodes: number[] }> {
+export function getBreaches(db: ReadableDB, ids: readonly string[]): Map<string, StoredBreach> {
   const rows = statement(db, `SELECT ${BREACH_COLUMNS} FROM breaches WHERE id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(ids)) as BreachRow[];
   return new Map(rows.map((row) => [row[0], breachFromRow(row)]));
 }
 
-function breachFromRow([id, domain, breachDate, addedDate, modifiedDate, dataClasses, classCodes, isSensitive]: BreachRow): Breach & { classCodes: number[] } {
+function breachFromRow([id, domain, breachDate, addedDate, modifiedDate, dataClasses, classCodes, isSensitive]: BreachRow): StoredBreach {
   return {
     id,
     domain,
@@ -141,63 +213,31 @@ function breachFromRow([id, domain, breachDate, addedDate, modifiedDate, dataCla
   };
 }
 
-export function accountEmailsOf(db: ReadableDB, breachId: string): string[] {
-  return statement(db, 'SELECT email FROM breached_accounts WHERE breach_id = ? ORDER BY email').pluck().all(breachId) as string[];
-}
-
-/** Rows of the given breaches, for building views: (breach, email) pairs in email order. */
-export function accountsOf(db: ReadableDB, breachIds: readonly string[]): [string, string][] {
-  return statement(db, 'SELECT breach_id, email FROM breached_accounts WHERE breach_id IN (SELECT value FROM json_each(?)) ORDER BY breach_id, email')
-    .raw()
-    .all(JSON.stringify(breachIds)) as [string, string][];
-}
-
-/** Confirmed resolutions of the given breaches. */
-export function resolutionsOf(db: ReadableDB, breachIds: readonly string[]): ResolutionRecord[] {
-  const rows = statement(db, 'SELECT breach_id, email, class_key, data_class, resolved_at FROM resolutions WHERE breach_id IN (SELECT value FROM json_each(?))')
-    .raw()
-    .all(JSON.stringify(breachIds)) as [string, string, string, string, string | null][];
-  return rows.map(([breachId, email, classKey, dataClass, resolvedAt]) => ({ breachId, email, classKey, dataClass, resolvedAt }));
-}
-
 /**
  * Recomputes the overlay columns of these breaches and their accounts from the confirmed state
- * and the outbox. Called in the transaction that changed either, so the columns the filters read
- * are never behind what the person did.
+ * and the outbox. Called in the transaction that changed the outbox, so the columns the filters
+ * read are never behind what the person did.
  */
 export function recomputeOverlay(db: WritableDB, breachIds: Iterable<string>): void {
   const ids = [...new Set(breachIds)];
   if (ids.length === 0) return;
   const breaches = getBreaches(db, ids);
-  const json = JSON.stringify(ids);
-  const confirmed = new Map<string, Set<string>>();
-  for (const [breachId, email, classKey] of statement(db, 'SELECT breach_id, email, class_key FROM resolutions WHERE breach_id IN (SELECT value FROM json_each(?))')
-    .raw()
-    .all(json) as [string, string, string][]) {
-    const pair = breachId + '\u0000' + email;
-    let keys = confirmed.get(pair);
-    if (!keys) confirmed.set(pair, (keys = new Set()));
-    keys.add(classKey);
-  }
   const intents = new Map<string, Map<string, boolean>>();
-  for (const [breachId, email, classKey, resolved] of statement(
-    db,
-    'SELECT breach_id, email, class_key, resolved FROM outbox WHERE breach_id IN (SELECT value FROM json_each(?))',
-  )
+  for (const [breachId, email, classKey, resolved] of statement(db, 'SELECT breach_id, email, class_key, resolved FROM outbox WHERE breach_id IN (SELECT value FROM json_each(?))')
     .raw()
-    .all(json) as [string, string, string, number][]) {
+    .all(JSON.stringify(ids)) as [string, string, string, number][]) {
     const pair = breachId + '\u0000' + email;
     let keys = intents.get(pair);
     if (!keys) intents.set(pair, (keys = new Map()));
     keys.set(classKey, resolved === 1);
   }
-  const emailsByBreach = new Map<string, string[]>();
-  for (const [breachId, email] of accountsOf(db, ids)) {
-    const emails = emailsByBreach.get(breachId);
-    if (emails) emails.push(email);
-    else emailsByBreach.set(breachId, [email]);
+  const accountsByBreach = new Map<string, AccountRow[]>();
+  for (const account of accountRowsOf(db, ids)) {
+    const list = accountsByBreach.get(account.breachId);
+    if (list) list.push(account);
+    else accountsByBreach.set(account.breachId, [account]);
   }
-  const updateAccount = statement(db, 'UPDATE breached_accounts SET unresolved_codes = ?, unresolved_count = ? WHERE breach_id = ? AND email = ?');
+  const updateAccount = statement(db, 'UPDATE breached_accounts SET unresolved_codes = ?, unresolved_count = ? WHERE breach_key = (SELECT key FROM breaches WHERE id = ?) AND email = ?');
   const updateBreach = statement(db, 'UPDATE breaches SET unresolved_codes = ?, unresolved_count = ? WHERE id = ?');
   for (const id of ids) {
     const breach = breaches.get(id);
@@ -205,12 +245,11 @@ export function recomputeOverlay(db: WritableDB, breachIds: Iterable<string>): v
     const classes: ClassRef[] = breach.dataClasses.map((name, i) => ({ key: dataClassKey(name), code: breach.classCodes[i]! }));
     const unresolvedAnywhere = new Set<number>();
     let count = 0;
-    for (const email of emailsByBreach.get(id) ?? []) {
-      const pair = id + '\u0000' + email;
-      const codes = unresolvedCodesOf(classes, confirmed.get(pair), intents.get(pair));
+    for (const account of accountsByBreach.get(id) ?? []) {
+      const codes = unresolvedCodesOf(classes, new Set(account.resolved), intents.get(id + '\u0000' + account.email));
       for (const code of codes) unresolvedAnywhere.add(code);
       count += codes.length;
-      updateAccount.run(codeList(codes), codes.length, id, email);
+      updateAccount.run(codeList(codes), codes.length, id, account.email);
     }
     updateBreach.run(codeList(breach.classCodes.filter((code) => unresolvedAnywhere.has(code))), count, id);
   }

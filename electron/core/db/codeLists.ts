@@ -42,14 +42,14 @@ export interface ClassRef {
 }
 
 /**
- * The classes still unresolved for one account: an intent in the outbox wins; otherwise the
- * service's confirmed state. Returned in the breach's own class order.
+ * The classes still unresolved for one account: an intent in the outbox (by class key) wins;
+ * otherwise the service's confirmed state (by code). In the breach's own class order.
  */
-export function unresolvedCodesOf(classes: readonly ClassRef[], confirmed: ReadonlySet<string> | undefined, intents: ReadonlyMap<string, boolean> | undefined): number[] {
+export function unresolvedCodesOf(classes: readonly ClassRef[], confirmed: ReadonlySet<number> | undefined, intents: ReadonlyMap<string, boolean> | undefined): number[] {
   const codes: number[] = [];
   for (const { key, code } of classes) {
     const intent = intents?.get(key);
-    const resolved = intent ?? confirmed?.has(key) ?? false;
+    const resolved = intent ?? confirmed?.has(code) ?? false;
     if (!resolved) codes.push(code);
   }
   return codes;

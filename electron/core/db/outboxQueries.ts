@@ -73,12 +73,6 @@ export function outboxRowsOfBreaches(db: ReadableDB, breachIds: readonly string[
   );
 }
 
-export function outboxRowsByIds(db: ReadableDB, ids: readonly number[]): OutboxRow[] {
-  return (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).raw().all(JSON.stringify(ids)) as RawRow[]).map(
-    fromRaw,
-  );
-}
-
 /** Every intent, breach → email → class key → resolved: the overlay a snapshot is written under. */
 export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, boolean>>> {
   const result = new Map<string, Map<string, Map<string, boolean>>>();
@@ -101,13 +95,14 @@ export function markInFlight(db: WritableDB, ids: readonly number[], now: string
 }
 
 /**
- * The service accepted `sentVersion` of row `id`. The row goes unless the person made a newer
- * intent meanwhile; that one stays pending and is sent next.
+ * The service accepted these intents (row id and the version sent). A row goes unless the person
+ * made a newer intent meanwhile; that one stays pending and is sent next. One statement each for
+ * thousands of intents.
  */
-export function settleDelivered(db: WritableDB, id: number, sentVersion: number): 'deleted' | 'superseded' {
-  if (statement(db, 'DELETE FROM outbox WHERE id = ? AND version = ?').run(id, sentVersion).changes === 1) return 'deleted';
-  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
-  return 'superseded';
+export function settleDeliveredMany(db: WritableDB, sent: readonly { id: number; version: number }[]): void {
+  const json = JSON.stringify(sent.map(({ id, version }) => [id, version]));
+  statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
+  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE (id, sent_version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
 }
 
 /** The service refused `sentVersion` for a reason of its own; a newer intent, if any, stays pending instead. */

@@ -1,8 +1,8 @@
 import { dataClassKey, emailKey, type ResolutionItem } from '../../../shared/api/index.ts';
 import { SignInRequiredError } from '../api/AccessTokenSource.ts';
 import { ApiError } from '../api/ApiError.ts';
-import { accountEmailsOf, confirmResolution, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
-import type { WritableDB } from '../db/Interface.ts';
+import { accountEmailsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
+import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
   discardFailed,
   markInFlight,
@@ -11,7 +11,7 @@ import {
   pendingRows,
   releaseInFlight,
   retryFailed,
-  settleDelivered,
+  settleDeliveredMany,
   settleFailed,
   upsertIntent,
   type OutboxRow,
@@ -267,22 +267,19 @@ export class Outbox {
   }
 
   #settleDelivered(request: PackedRequest<Atom>): number {
-    const count = this.#db
-      .transaction(() => {
-        let n = 0;
-        for (const packed of request) {
-          for (const atom of packed.atoms) {
-            confirmResolution(this.#db, atom);
-            settleDelivered(this.#db, atom.id, atom.version);
-            n++;
-          }
-        }
-        return n;
-      })
-      .immediate();
+    const atoms = request.flatMap((packed) => packed.atoms);
+    // Lost to a power cut, these rows are sent again: the service answers the same.
+    relaxedDurability(this.#db, () =>
+      this.#db
+        .transaction(() => {
+          confirmResolutions(this.#db, atoms);
+          settleDeliveredMany(this.#db, atoms);
+        })
+        .immediate(),
+    );
     this.#deliveries++;
     this.#changed();
-    return count;
+    return atoms.length;
   }
 
   #settleFailed(atoms: readonly Atom[], error: unknown): number {

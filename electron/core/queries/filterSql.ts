@@ -31,7 +31,7 @@ export function buildFilter(db: ReadableDB, query: LocalBreachQuery): FilterSql 
   let empty = false;
 
   if (query.email !== undefined) {
-    from = 'breached_accounts AS a JOIN breaches AS b ON b.id = a.breach_id';
+    from = 'breached_accounts AS a JOIN breaches AS b ON b.key = a.breach_key';
     where.push('a.email = ?');
     params.push(emailKey(query.email));
     unresolvedColumn = 'a.unresolved_count';

@@ -7,15 +7,15 @@ import {
   type LocalBreachQueryInput,
   type LocalCounts,
 } from '../../../shared/api/localQuery.ts';
-import { accountsOf, resolutionsOf } from '../db/breachQueries.ts';
-import { forEachCode } from '../db/codeLists.ts';
+import { accountRowsOf, type AccountRow } from '../db/breachQueries.ts';
+import { forEachCode, parseCodeList } from '../db/codeLists.ts';
 import { dataClassNamesByCode } from '../db/dataClassCodes.ts';
 import { dynamicStatement, type ReadableDB } from '../db/Interface.ts';
 import { outboxRowsOfBreaches } from '../db/outboxQueries.ts';
 import { buildFilter, orderBy } from './filterSql.ts';
 
-type BreachRow = [string, string, string, string, string, string, number];
-const BREACH_COLUMNS = 'b.id, b.domain, b.breach_date, b.added_date, b.modified_date, b.data_classes, b.is_sensitive';
+type BreachRow = [string, string, string, string, string, string, number, string];
+const BREACH_COLUMNS = 'b.id, b.domain, b.breach_date, b.added_date, b.modified_date, b.data_classes, b.is_sensitive, b.class_codes';
 
 /**
  * One window of the breaches a local query matches, ordered as asked, each with its accounts'
@@ -75,7 +75,7 @@ export function countBreaches(db: ReadableDB, input: LocalBreachQueryInput = {})
   const accounts = (
     perEmail
       ? dynamicStatement(db, `SELECT a.email, a.unresolved_codes, a.unresolved_count FROM ${filter.from} WHERE ${filter.where}`)
-      : dynamicStatement(db, `SELECT x.email, x.unresolved_codes, x.unresolved_count FROM breached_accounts AS x JOIN ${filter.from} ON b.id = x.breach_id WHERE ${filter.where}`)
+      : dynamicStatement(db, `SELECT x.email, x.unresolved_codes, x.unresolved_count FROM breached_accounts AS x JOIN ${filter.from} ON b.key = x.breach_key WHERE ${filter.where}`)
   )
     .raw()
     .all(...filter.params) as [string, string, number][];
@@ -122,24 +122,17 @@ export function countBreaches(db: ReadableDB, input: LocalBreachQueryInput = {})
   return counts;
 }
 
-/** Builds the view rows of a window: one query each for accounts, confirmed state and the outbox. */
+/** Builds the view rows of a window: one query for the accounts and their confirmed state, one for the outbox. */
 function materialize(db: ReadableDB, rows: readonly [...BreachRow, ...unknown[]][], email: string | undefined): LocalBreach[] {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row[0]);
   const only = email === undefined ? undefined : emailKey(email);
-  const emailsOf = new Map<string, string[]>();
-  for (const [breachId, accountEmail] of accountsOf(db, ids)) {
-    if (only !== undefined && accountEmail !== only) continue;
-    const list = emailsOf.get(breachId);
-    if (list) list.push(accountEmail);
-    else emailsOf.set(breachId, [accountEmail]);
-  }
-  const confirmed = new Map<string, Map<string, { dataClass: string; resolvedAt: string | null }>>();
-  for (const r of resolutionsOf(db, ids)) {
-    const pair = r.breachId + '\u0000' + r.email;
-    let keys = confirmed.get(pair);
-    if (!keys) confirmed.set(pair, (keys = new Map()));
-    keys.set(r.classKey, { dataClass: r.dataClass, resolvedAt: r.resolvedAt });
+  const accountsOf = new Map<string, AccountRow[]>();
+  for (const account of accountRowsOf(db, ids)) {
+    if (only !== undefined && account.email !== only) continue;
+    const list = accountsOf.get(account.breachId);
+    if (list) list.push(account);
+    else accountsOf.set(account.breachId, [account]);
   }
   const intents = new Map<string, Map<string, { resolved: boolean; failed: boolean; reason: string | null; id: number }>>();
   for (const row of outboxRowsOfBreaches(db, ids)) {
@@ -148,29 +141,30 @@ function materialize(db: ReadableDB, rows: readonly [...BreachRow, ...unknown[]]
     if (!keys) intents.set(pair, (keys = new Map()));
     keys.set(row.classKey, { resolved: row.resolved, failed: row.state === 'failed', reason: row.failureReason, id: row.id });
   }
+  let names: Map<number, string> | undefined;
 
-  return rows.map(([id, domain, breachDate, addedDate, modifiedDate, dataClassesJson, isSensitive]) => {
+  return rows.map(([id, domain, breachDate, addedDate, modifiedDate, dataClassesJson, isSensitive, classCodesText]) => {
     const dataClasses = JSON.parse(dataClassesJson) as string[];
+    const classCodes = parseCodeList(classCodesText);
     let unresolved = 0;
-    const breachedAccounts = (emailsOf.get(id) ?? []).map((accountEmail): LocalAccountState => {
-      const pair = id + '\u0000' + accountEmail;
-      const served = confirmed.get(pair);
-      const wished = intents.get(pair);
-      const state: LocalAccountState = { email: accountEmail, resolvedDataClasses: {}, pending: [], failed: [] };
-      const shown = new Set<string>();
-      for (const name of dataClasses) {
-        const key = dataClassKey(name);
-        shown.add(key);
-        const intent = wished?.get(key);
-        const server = served?.get(key);
+    const breachedAccounts = (accountsOf.get(id) ?? []).map((account): LocalAccountState => {
+      const confirmed = new Set(account.resolved);
+      const wished = intents.get(id + '\u0000' + account.email);
+      const state: LocalAccountState = { email: account.email, resolvedDataClasses: {}, pending: [], failed: [] };
+      const shown = (code: number): { resolvedAt?: string } => (account.resolvedAt[code] !== undefined && confirmed.has(code) ? { resolvedAt: account.resolvedAt[code] } : {});
+      dataClasses.forEach((name, index) => {
+        const code = classCodes[index]!;
+        const intent = wished?.get(dataClassKey(name));
         if (intent?.failed) state.failed.push({ dataClass: name, reason: intent.reason ?? '', outboxId: intent.id });
         else if (intent) state.pending.push(name);
-        if (intent ? intent.resolved : server !== undefined) state.resolvedDataClasses[name] = server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {};
+        if (intent ? intent.resolved : confirmed.has(code)) state.resolvedDataClasses[name] = shown(code);
         else unresolved++;
-      }
-      // A name the service reported resolved that the breach does not list (other servers): shown as the service said.
-      for (const [key, server] of served ?? []) {
-        if (!shown.has(key)) state.resolvedDataClasses[server.dataClass] = server.resolvedAt ? { resolvedAt: server.resolvedAt } : {};
+      });
+      // A class the service reported resolved that the breach does not list (other servers): shown as the service said.
+      for (const code of account.resolved) {
+        if (classCodes.includes(code)) continue;
+        names ??= dataClassNamesByCode(db);
+        state.resolvedDataClasses[names.get(code) ?? String(code)] = shown(code);
       }
       return state;
     });

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
-import type { Breach } from '../../../shared/api/index.ts';
-import type { ReadableDB } from '../db/Interface.ts';
+import { listBreaches } from '../db/breachQueries.ts';
 import { accountDatabasePath } from '../db/openAccountDatabase.ts';
 import { graphDatabasePath, keepGraphCurrent, NodeQueryEngine, TripleStore } from '../graph/index.ts';
 import { openAccountSync, type AccountSync } from '../sync/openAccountSync.ts';
@@ -34,7 +33,7 @@ export class AccountSession {
     this.graph = new NodeQueryEngine(graphStore);
     // Rebuilt from the local store now and after every sync: never from the service directly,
     // and never with emails (the graph holds breaches, domains and data classes only).
-    this.#graphUpdates = keepGraphCurrent(graphStore, { onDidSync: (listener) => sync.scheduler.onDidSync(listener), readBreaches: () => allBreaches(sync.database.db) }, onGraphError);
+    this.#graphUpdates = keepGraphCurrent(graphStore, { onDidSync: (listener) => sync.scheduler.onDidSync(listener), readBreaches: () => listBreaches(sync.database.db) }, onGraphError);
   }
 
   static open(options: { dataDir: string; account: AccountRef; apiBaseUrl: string; tokens: AccessTokenSource; fetch?: typeof fetch; onGraphError?: (error: unknown) => void }): AccountSession {
@@ -62,16 +61,3 @@ export function deleteAccountDatabase(dataDir: string, account: AccountRef): voi
   }
 }
 
-/** Every breach of the local store, in the contract's shape. */
-function allBreaches(db: ReadableDB): Breach[] {
-  const rows = db.prepare('SELECT id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive FROM breaches ORDER BY id').raw().all() as [string, string, string, string, string, string, number][];
-  return rows.map(([id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive]) => ({
-    id,
-    domain,
-    breachDate,
-    addedDate,
-    modifiedDate,
-    dataClasses: JSON.parse(dataClasses) as string[],
-    isSensitive: isSensitive === 1,
-  }));
-}

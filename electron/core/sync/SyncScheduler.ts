@@ -272,8 +272,8 @@ export class SyncScheduler {
     this.#pullFailures = 0;
     this.#pullFailureKind = undefined;
     this.#pullNotBefore = 0;
-    const finishedAt = this.#now();
-    setSyncState(this.#db, 'lastSyncAt', new Date(finishedAt).toISOString());
+    // An applied snapshot recorded the time in its own transaction.
+    if (pull?.status !== 'applied') setSyncState(this.#db, 'lastSyncAt', new Date(this.#now()).toISOString());
     return this.#report(trigger, 'ok', startedAt, { push, pull, ...(pull?.status === 'applied' ? { diff: pull.diff } : {}) });
   }
 

@@ -3,7 +3,7 @@ import type { ServerUserBreach } from '../api/BreachAlertClient.ts';
 import { breachVersions, clearServerState, goneAmong, markGone, snapshotWriter } from '../db/breachQueries.ts';
 import { codeList, unresolvedCodesOf, type ClassRef } from '../db/codeLists.ts';
 import { ensureDataClassCode, loadDataClassCodes } from '../db/dataClassCodes.ts';
-import type { WritableDB } from '../db/Interface.ts';
+import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import { allIntents } from '../db/outboxQueries.ts';
 import { getSyncState, setSyncState } from '../db/syncStateQueries.ts';
 import { diffSnapshot, instant, type SnapshotDiff } from './diff.ts';
@@ -15,15 +15,17 @@ export interface Snapshot {
 
 /**
  * Replaces the account's server state with a snapshot of `GET /user/breaches`, in one
- * transaction: the breaches, who they affect, what the service says is resolved, the ETag and
- * the overlay columns (computed here against the outbox, which the snapshot never touches).
+ * transaction: the breaches, who they affect and what the service says is resolved, the ETag,
+ * and the overlay columns (computed here against the outbox, which the snapshot never touches).
  * Returns what changed since the previous snapshot.
  *
  * Tolerant of servers that differ from ours (CONTRACT.md): emails and data class names in any
- * case, duplicates, resolved names the breach does not list (kept, but they resolve nothing).
+ * case, duplicates, resolved names the breach does not list (kept, but they resolve nothing),
+ * no `resolvedAt`.
  */
 export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = new Date()): SnapshotDiff {
-  return db.transaction(() => write(db, snapshot, now.toISOString())).immediate();
+  // A snapshot lost to a power cut is simply pulled again (its ETag rolls back with it).
+  return relaxedDurability(db, () => db.transaction(() => write(db, snapshot, now.toISOString())).immediate());
 }
 
 function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
@@ -34,12 +36,16 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   clearServerState(db);
   const insert = snapshotWriter(db);
 
-  // Names and emails repeat across thousands of rows: normalize each distinct one once.
-  const classKeys = new Map<string, string>();
-  const keyOf = (name: string): string => {
-    let key = classKeys.get(name);
-    if (key === undefined) classKeys.set(name, (key = dataClassKey(name)));
-    return key;
+  // Names and emails repeat across thousands of rows: work each distinct one out once.
+  const classRefs = new Map<string, ClassRef | null>();
+  const classRefOf = (name: string): ClassRef | null => {
+    let ref = classRefs.get(name);
+    if (ref === undefined) {
+      const key = dataClassKey(name);
+      ref = key === '' ? null : { key, code: ensureDataClassCode(db, codes, key, name) };
+      classRefs.set(name, ref);
+    }
+    return ref;
   };
   const emailKeys = new Map<string, string>();
   const emailOf = (email: string): string => {
@@ -54,59 +60,65 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
     const served = item.breach;
     if (ids.has(served.id)) continue;
     ids.add(served.id);
-
     const classes: ClassRef[] = [];
-    const spelling = new Map<string, string>();
+    const names: string[] = [];
+    let classCodes = ',';
     for (const name of served.dataClasses) {
-      const key = keyOf(name);
-      if (key === '' || spelling.has(key)) continue;
-      spelling.set(key, name);
-      classes.push({ key, code: ensureDataClassCode(db, codes, key, name) });
+      const ref = classRefOf(name);
+      if (ref === null || classes.some((c) => c.code === ref.code)) continue;
+      classes.push(ref);
+      names.push(name);
+      classCodes += `${ref.code},`;
     }
-    const dataClasses = classes.length === served.dataClasses.length ? served.dataClasses : [...spelling.values()];
-    const classCodes = codeList(classes.map((c) => c.code));
+    const dataClasses = names.length === served.dataClasses.length ? served.dataClasses : names;
 
+    const breachKey = ids.size;
     const byEmail = intents.get(served.id);
     let unresolvedAnywhere: Set<number> | undefined;
     let allUnresolvedSomewhere = false;
     let unresolvedCount = 0;
-    const emails = new Set<string>();
+    const emails: string[] = [];
     for (const account of item.breachedAccounts) {
       const email = emailOf(account.email);
-      if (email === '' || emails.has(email)) continue;
-      emails.add(email);
-      let confirmed: Set<string> | undefined;
+      if (email === '' || emails.includes(email)) continue;
+      emails.push(email);
+      let confirmed: Set<number> | undefined;
+      let times: Record<number, string> | undefined;
       for (const name in account.resolvedDataClasses) {
-        const key = keyOf(name);
-        if (key === '' || confirmed?.has(key)) continue;
-        (confirmed ??= new Set()).add(key);
-        insert.resolution({ breachId: served.id, email, classKey: key, dataClass: spelling.get(key) ?? name, resolvedAt: account.resolvedDataClasses[name]!.resolvedAt ?? null });
+        const ref = classRefOf(name);
+        if (ref === null) continue;
+        (confirmed ??= new Set()).add(ref.code);
+        const at = account.resolvedDataClasses[name]!.resolvedAt;
+        if (at !== undefined) (times ??= {})[ref.code] = at;
       }
+      const resolvedCodes = confirmed ? codeList(confirmed) : ',';
+      const resolvedAt = times ? JSON.stringify(times) : null;
       const wished = byEmail?.get(email);
       // The common case, nothing resolved and nothing pending for this account, needs no per-class work.
       if (confirmed === undefined && wished === undefined) {
         allUnresolvedSomewhere = true;
         unresolvedCount += classes.length;
-        insert.account({ breachId: served.id, email, unresolvedCodes: classCodes, unresolvedCount: classes.length });
+        insert.plainAccount(breachKey, email, classCodes, classes.length);
         continue;
       }
       const unresolved = unresolvedCodesOf(classes, confirmed, wished);
       if (unresolved.length === classes.length) allUnresolvedSomewhere = true;
       else for (const code of unresolved) (unresolvedAnywhere ??= new Set()).add(code);
       unresolvedCount += unresolved.length;
-      insert.account({ breachId: served.id, email, unresolvedCodes: codeList(unresolved), unresolvedCount: unresolved.length });
+      insert.account({ breachKey, email, resolvedCodes, resolvedAt, unresolvedCodes: codeList(unresolved), unresolvedCount: unresolved.length });
     }
 
-    const breach: Breach = dataClasses === served.dataClasses ? served : { ...served, dataClasses };
-    breaches.push(breach);
+    // The first snapshot announces nothing, so it keeps no list for the diff.
+    if (!baseline) breaches.push(dataClasses === served.dataClasses ? served : { ...served, dataClasses });
     insert.breach({
+      key: breachKey,
       id: served.id,
       domain: served.domain,
       breachDate: served.breachDate,
       addedDate: served.addedDate,
       addedAt: instant(served.addedDate),
       modifiedDate: served.modifiedDate,
-      dataClasses,
+      dataClassesJson: JSON.stringify(dataClasses),
       classCodes,
       isSensitive: served.isSensitive,
       unresolvedCodes: allUnresolvedSomewhere ? classCodes : codeList(classes.filter((c) => unresolvedAnywhere?.has(c.code)).map((c) => c.code)),
@@ -119,6 +131,8 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   markGone(db, diff.goneBreaches, now);
   setSyncState(db, 'etag', snapshot.etag);
   setSyncState(db, 'lastPullAt', now);
+  // The pull is the last step of a sync: recording it here saves a commit.
+  setSyncState(db, 'lastSyncAt', now);
   if (baseline) setSyncState(db, 'baselineAt', now);
   return diff;
 }

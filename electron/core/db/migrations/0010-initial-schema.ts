@@ -3,8 +3,8 @@ import type { Database } from 'better-sqlite3';
 /**
  * The account database's first schema.
  *
- * Server state (`breaches`, `breached_accounts`, `resolutions`) is a copy of the last snapshot,
- * rewritten whole on every pull. The person's changes live only in `outbox`, so a pull can
+ * Server state (`breaches`, `breached_accounts`) is a copy of the last snapshot, rewritten
+ * whole on every pull. The person's changes live only in `outbox`, so a pull can
  * never overwrite them; what the person sees is the server state overlaid with the outbox.
  * The `*_codes` and `unresolved_*` columns are that overlay, denormalized and maintained on
  * every write, so filters never have to compute it: class sets are stored as `,3,17,` strings of
@@ -27,8 +27,10 @@ export function updateToSchemaVersion10(db: Database): void {
       name TEXT NOT NULL
     ) STRICT;
 
+    -- key: this snapshot's row key, what accounts refer to; every pull renumbers.
     CREATE TABLE breaches (
-      id TEXT PRIMARY KEY CHECK (id <> ''),
+      key INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE CHECK (id <> ''),
       domain TEXT NOT NULL,
       domain_key TEXT NOT NULL,
       breach_date TEXT NOT NULL,
@@ -42,30 +44,24 @@ export function updateToSchemaVersion10(db: Database): void {
       unresolved_count INTEGER NOT NULL
     ) STRICT;
 
+    -- One row per (breach, email) of the snapshot. resolved_codes: what the service last
+    -- confirmed resolved (a snapshot, or a 2xx since); resolved_at: their times as JSON
+    -- {"code": "date-time"}, null when the service gave none. The rest is the overlay.
     CREATE TABLE breached_accounts (
-      breach_id TEXT NOT NULL,
+      breach_key INTEGER NOT NULL,
       email TEXT NOT NULL CHECK (email <> '' AND email = lower(email)),
+      resolved_codes TEXT NOT NULL,
+      resolved_at TEXT,
       unresolved_codes TEXT NOT NULL,
       unresolved_count INTEGER NOT NULL,
-      PRIMARY KEY (breach_id, email)
-    ) STRICT, WITHOUT ROWID;
-
-    -- Resolved as the service last confirmed it (snapshot, or a 204 since); resolved_at is null
-    -- until a snapshot tells it.
-    CREATE TABLE resolutions (
-      breach_id TEXT NOT NULL,
-      email TEXT NOT NULL CHECK (email = lower(email)),
-      class_key TEXT NOT NULL,
-      data_class TEXT NOT NULL,
-      resolved_at TEXT,
-      PRIMARY KEY (breach_id, email, class_key)
+      PRIMARY KEY (breach_key, email)
     ) STRICT, WITHOUT ROWID;
 
     -- The person's last intent per (email, data class, breach). version moves on every new
     -- intent; sent_version is the intent on the wire (null when none), so an answer for an older
-    -- intent never clears a newer one.
+    -- intent never clears a newer one. Ids are never reused: the UI retries and discards by id.
     CREATE TABLE outbox (
-      id INTEGER PRIMARY KEY,
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
       email TEXT NOT NULL CHECK (email <> '' AND email = lower(email)),
       breach_id TEXT NOT NULL,
       class_key TEXT NOT NULL,

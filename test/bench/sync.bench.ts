@@ -1,0 +1,381 @@
+// npm run bench:sync — the core's sync, local queries and flush against the reference service,
+// for the typical and heavy users of bench:server. Beside each figure, its floor measured in
+// the same run: for a full sync, JSON.parse of the same body plus a bare bulk insert of the same
+// rows into plain tables (same pragmas); for a flush, the same request bodies POSTed bare. A
+// full sync is the whole thing, as the app runs it: HTTP GET, validation, write, diff. The
+// core runs in a child process (this file with --core), and its peak RSS in another (--rss), so
+// the harness's own memory does not count. Last line: one JSON object.
+import { fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import type { LocalBreachQueryInput } from '../../shared/api/localQuery.ts';
+import type { UserBreach } from '../../shared/api/index.ts';
+import { pendingRows } from '../../electron/core/db/outboxQueries.ts';
+import { buildItems, packIntents, requestBody } from '../../electron/core/outbox/packing.ts';
+import { countBreaches, getLocalBreach, queryBreaches } from '../../electron/core/queries/localQueries.ts';
+import { openAccountSync, type AccountSync } from '../../electron/core/sync/openAccountSync.ts';
+import { DevTokenSource } from '../core/helpers/devTokens.ts';
+import { ROOT, startProcess, stopProcess } from './processes.ts';
+import { BENCH_USERS, seedBenchCatalog, seedUser } from './seed.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 300);
+const TOGGLES = 10_000;
+const SELF = fileURLToPath(import.meta.url);
+
+interface Metric {
+  value: number;
+  unit: string;
+  floor?: number;
+  ratio?: number;
+  target?: number;
+  [extra: string]: unknown;
+}
+interface CoreArgs {
+  origin: string;
+  dir: string;
+  /** For --rss: its own copy of the heavy user, so no run sees another's changes. */
+  sub?: string;
+}
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+function quantile(xs: readonly number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function openCore(args: CoreArgs, sub: string, name: string, tokens: DevTokenSource): AccountSync {
+  return openAccountSync({ file: path.join(args.dir, `${name}.db`), apiBaseUrl: `${args.origin}/api/v1`, tokens, pushDelayMs: -1 });
+}
+
+/**
+ * The floor of a full sync: parse the same body, insert the same rows (breaches, who they
+ * affect, what is resolved) into plain tables, with the pragmas the store writes a snapshot
+ * with (WAL, synchronous NORMAL), in one transaction. Nothing else: no HTTP, no validation, no
+ * keys, no overlay, no diff.
+ */
+function floorOf(body: string, file: string): number {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`
+    CREATE TABLE breaches (id TEXT PRIMARY KEY, domain TEXT, breach_date TEXT, added_date TEXT, modified_date TEXT, data_classes TEXT, is_sensitive INTEGER);
+    CREATE TABLE breached_accounts (breach_id TEXT, email TEXT, PRIMARY KEY (breach_id, email)) WITHOUT ROWID;
+    CREATE TABLE resolutions (breach_id TEXT, email TEXT, data_class TEXT, resolved_at TEXT, PRIMARY KEY (breach_id, email, data_class)) WITHOUT ROWID;`);
+  const insertBreach = db.prepare('INSERT INTO breaches VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insertAccount = db.prepare('INSERT INTO breached_accounts VALUES (?, ?)');
+  const insertResolution = db.prepare('INSERT INTO resolutions VALUES (?, ?, ?, ?)');
+  const started = performance.now();
+  const items = JSON.parse(body) as UserBreach[];
+  db.transaction(() => {
+    for (const { breach: b, breachedAccounts } of items) {
+      insertBreach.run(b.id, b.domain, b.breachDate, b.addedDate, b.modifiedDate, JSON.stringify(b.dataClasses), b.isSensitive ? 1 : 0);
+      for (const account of breachedAccounts) {
+        insertAccount.run(b.id, account.email);
+        for (const [name, state] of Object.entries(account.resolvedDataClasses)) insertResolution.run(b.id, account.email, name, state.resolvedAt ?? null);
+      }
+    }
+  })();
+  const elapsed = performance.now() - started;
+  db.close();
+  return elapsed;
+}
+
+async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: Record<string, Metric>): Promise<AccountSync> {
+  const { sub } = BENCH_USERS[user];
+  const tokens = new DevTokenSource(args.origin, sub);
+  const token = await tokens.getAccessToken();
+  const body = await (await fetch(`${args.origin}/api/v1/user/breaches?includeSensitive=true`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const full: number[] = [];
+  const toApply: number[] = [];
+  const floor: number[] = [];
+  const get: number[] = [];
+  const resync: number[] = [];
+  let kept: AccountSync | undefined;
+  for (let run = 0; run < RUNS + 1; run++) {
+    const sync = openCore(args, sub, `${user}-${run}`, tokens);
+    let applying = 0;
+    const progress = sync.scheduler.onProgress((event) => event.phase === 'apply' && (applying = performance.now()));
+    let started = performance.now();
+    const report = await sync.scheduler.syncNow();
+    const fullMs = performance.now() - started;
+    const toApplyMs = applying - started;
+    progress.dispose();
+    if (report.status !== 'ok' || report.pull?.status !== 'applied') throw new Error(`full sync of ${user}: ${JSON.stringify(report)}`);
+    started = performance.now();
+    const again = await sync.scheduler.syncNow();
+    const resyncMs = performance.now() - started;
+    if (again.pull?.status !== 'unchanged') throw new Error(`resync of ${user} was not a 304`);
+    started = performance.now();
+    await (await fetch(`${args.origin}/api/v1/user/breaches?includeSensitive=true`, { headers: { authorization: `Bearer ${token}` } })).text();
+    const getMs = performance.now() - started;
+    const floorMs = floorOf(body, path.join(args.dir, `${user}-floor-${run}.db`));
+    if (run === 0) {
+      kept = sync; // the first run warms up the JIT; its database stays for the queries
+      continue;
+    }
+    full.push(fullMs);
+    toApply.push(toApplyMs);
+    resync.push(resyncMs);
+    get.push(getMs);
+    floor.push(floorMs);
+    await sync.close();
+  }
+  const fullMedian = median(full);
+  const floorMedian = median(floor);
+  metrics[`full_sync_${user}`] = {
+    value: round(fullMedian),
+    unit: 'ms',
+    floor: round(floorMedian),
+    ratio: round(fullMedian / floorMedian),
+    ...(user === 'heavy' ? { target: 2 } : {}),
+    // The two halves of a full sync: push check + GET + JSON + validation, then the write.
+    until_write: round(median(toApply)),
+    write: round(median(full.map((ms, i) => ms - toApply[i]!))),
+    http_get: round(median(get)),
+    bytes: body.length,
+    breaches: (JSON.parse(body) as unknown[]).length,
+  };
+  metrics[`resync_nochange_${user}`] = { value: round(median(resync)), unit: 'ms', p95: round(quantile(resync, 0.95)), target: 20 };
+  return kept!;
+}
+
+const QUERIES: Record<string, LocalBreachQueryInput> = {
+  all: {},
+  sensitive: { includeSensitive: true },
+  domain: { domain: 'PLACEHOLDER' },
+  dataclass: { dataClasses: ['passwords'] },
+  dataclasses_any: { dataClasses: ['Phone numbers', 'Usernames', 'IP addresses'], includeSensitive: true },
+  unresolved: { unresolvedDataClasses: ['Email addresses'] },
+  unresolved_any: { unresolvedDataClasses: ['Passwords', 'Email addresses', 'Names'], includeSensitive: true },
+  combined: { dataClasses: ['Passwords'], unresolvedDataClasses: ['Email addresses'], includeSensitive: true },
+  text: { text: 'bank' },
+  email: { email: 'bench-heavy-3@bench.example', includeSensitive: true },
+  email_unresolved: { email: 'bench-heavy-3@bench.example', unresolvedDataClasses: ['Passwords'] },
+  sort_unresolved: { sort: 'unresolved', includeSensitive: true },
+  sort_name: { sort: 'name' },
+  sort_added: { sort: 'addedDate' },
+  last_page: { offset: 1700, includeSensitive: true },
+};
+
+function measureQueries(sync: AccountSync, metrics: Record<string, Metric>): void {
+  const db = sync.database.db;
+  const domain = queryBreaches(db, { limit: 1, offset: 17 }).items[0]!.breach.domain;
+  const time = (name: string, run: () => unknown) => {
+    for (let i = 0; i < 20; i++) run();
+    const samples: number[] = [];
+    for (let i = 0; i < QUERY_RUNS; i++) {
+      const started = performance.now();
+      run();
+      samples.push(performance.now() - started);
+    }
+    metrics[`filter_${name}_p95`] = { value: round(quantile(samples, 0.95), 3), unit: 'ms', p50: round(median(samples), 3), target: 5 };
+  };
+  for (const [name, query] of Object.entries(QUERIES)) {
+    const resolved = name === 'domain' ? { ...query, domain } : query;
+    const total = queryBreaches(db, resolved).total;
+    time(`${name}`, () => queryBreaches(db, resolved));
+    metrics[`filter_${name}_p95`]!.matches = total;
+  }
+  time('counts', () => countBreaches(db, { includeSensitive: true }));
+  // Not a filter: every row of the heavy user materialized at once (what a UI without paging would ask for).
+  const all = () => queryBreaches(db, { includeSensitive: true, limit: 10_000 });
+  const samples: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const started = performance.now();
+    all();
+    samples.push(performance.now() - started);
+  }
+  metrics.materialize_all_rows_p95 = { value: round(quantile(samples, 0.95)), unit: 'ms', rows: all().items.length };
+}
+
+async function measureFlush(args: CoreArgs, sync: AccountSync, metrics: Record<string, Metric>): Promise<void> {
+  const db = sync.database.db;
+  const inputs: { breachId: string; emails: string[]; dataClasses: string[]; resolved: boolean }[] = [];
+  let count = 0;
+  for (const item of queryBreaches(db, { includeSensitive: true, limit: 10_000 }).items) {
+    for (const account of item.breachedAccounts) {
+      for (const name of item.breach.dataClasses) {
+        if (count === TOGGLES) break;
+        inputs.push({ breachId: item.breach.id, emails: [account.email], dataClasses: [name], resolved: !(name in account.resolvedDataClasses) });
+        count++;
+      }
+    }
+  }
+  if (count < TOGGLES) throw new Error(`only ${count} toggles available`);
+  let started = performance.now();
+  for (let i = 0; i < inputs.length; i += 100) sync.outbox.record(inputs.slice(i, i + 100));
+  const recordMs = performance.now() - started;
+  const atoms = pendingRows(db).map((row) => ({ breachId: row.breachId, email: row.email, classKey: row.classKey, dataClass: row.dataClass, resolved: row.resolved }));
+  const items = buildItems(atoms);
+  const perBreach = new Map<string, number>();
+  for (const { item } of items) perBreach.set(item.breachId, (perBreach.get(item.breachId) ?? 0) + 1);
+  const minimum = Math.max(...perBreach.values(), Math.ceil(items.length / 1000));
+  const bodies = packIntents(atoms).map(requestBody);
+
+  started = performance.now();
+  const result = await sync.outbox.flush();
+  const flushMs = performance.now() - started;
+  if (result.status !== 'done' || result.delivered !== TOGGLES || result.failed !== 0) throw new Error(`flush: ${JSON.stringify(result)}`);
+
+  const token = await new DevTokenSource(args.origin, BENCH_USERS.heavy.sub).getAccessToken();
+  started = performance.now();
+  for (const body of bodies) {
+    const response = await fetch(`${args.origin}/api/v1/user/breaches/resolutions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+    if (response.status !== 204) throw new Error(`bare POST: ${response.status}`);
+  }
+  const bareMs = performance.now() - started;
+  metrics.flush_10k_toggles = {
+    value: round(flushMs),
+    unit: 'ms',
+    floor: round(bareMs),
+    ratio: round(flushMs / bareMs),
+    requests: result.requests,
+    floor_requests: minimum,
+    items: items.length,
+    record_ms: round(recordMs),
+  };
+}
+
+async function core(args: CoreArgs): Promise<void> {
+  const metrics: Record<string, Metric> = {};
+  const typical = await measureUser(args, 'typical', metrics);
+  await typical.close();
+  const heavy = await measureUser(args, 'heavy', metrics);
+  measureQueries(heavy, metrics);
+  await measureFlush(args, heavy, metrics);
+  await heavy.close();
+  process.send!(metrics);
+}
+
+/**
+ * A process that only runs the core for the heavy user, as a session would: a full sync, a
+ * resync, every list query and the counts many times over, opening breaches, a hundred toggles
+ * pushed, a last sync. Reports the peak RSS, and the RSS before any account was opened (the
+ * same code loaded and one HTTP call made) so the share of the account's data shows.
+ */
+async function rss(args: CoreArgs): Promise<void> {
+  const sub = args.sub ?? BENCH_USERS.heavy.sub;
+  const tokens = new DevTokenSource(args.origin, sub);
+  await tokens.getAccessToken();
+  const baselineMb = process.memoryUsage().rss / 1024 / 1024;
+  const sync = openCore(args, sub, `rss-${sub}`, tokens);
+  const db = sync.database.db;
+  if ((await sync.scheduler.syncNow()).status !== 'ok') throw new Error('rss: sync failed');
+  await sync.scheduler.syncNow();
+  const queries = Object.values(QUERIES).map((query) => (query.email ? { ...query, email: `${sub}-3@bench.example` } : query));
+  for (let round = 0; round < 20; round++) {
+    for (const query of queries) queryBreaches(db, query);
+    countBreaches(db, { includeSensitive: true });
+  }
+  const page = queryBreaches(db, { includeSensitive: true, limit: 100 });
+  for (const item of page.items) getLocalBreach(db, item.breach.id);
+  sync.outbox.record(page.items.map((item) => ({ breachId: item.breach.id, resolved: true })));
+  if ((await sync.scheduler.syncNow()).status !== 'ok') throw new Error('rss: push failed');
+  process.send!({ maxRssMb: peakRssMb(), baselineMb });
+  await sync.close();
+}
+
+/**
+ * This process's peak RSS. Not `resourceUsage().maxRSS`: Linux carries the high-water mark of
+ * the forked parent across exec into it, so a child of a big parent would report the parent's
+ * size. `VmHWM` belongs to the process's own address space.
+ */
+function peakRssMb(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+function child<T>(role: string, args: CoreArgs, entry = SELF): Promise<T> {
+  const process_ = fork(entry, [role, JSON.stringify(args)], { execPath: process.execPath, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let answer: T | undefined;
+    process_.once('message', (message: T) => (answer = message));
+    process_.once('exit', (code) => (answer !== undefined && code === 0 ? resolve(answer) : reject(new Error(`${role} exited with ${code}`))));
+  });
+}
+
+/**
+ * This file bundled the way the app ships the core (vite/rolldown, better-sqlite3 left
+ * external), for the RSS figure: run from `.ts` sources, Node's type stripper alone holds tens
+ * of megabytes the app never loads. Written under node_modules/.cache so the bundle resolves
+ * better-sqlite3 like the app does.
+ */
+async function bundleSelf(): Promise<string | undefined> {
+  const outDir = path.join(ROOT, 'node_modules', '.cache', 'bench-sync');
+  try {
+    const { build } = await import('vite');
+    await build({
+      configFile: false,
+      logLevel: 'silent',
+      root: ROOT,
+      build: { ssr: SELF, outDir, emptyOutDir: true, minify: false, rolldownOptions: { external: ['better-sqlite3', 'vite'], output: { format: 'es', entryFileNames: 'sync.bench.mjs' } } },
+      ssr: { noExternal: true },
+    });
+    return path.join(outDir, 'sync.bench.mjs');
+  } catch (error) {
+    console.error('bench:sync: could not bundle the core, RSS measured from sources only:', error);
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-sync-'));
+  const service = await startProcess(['server/main.ts', '--port', '0', '--dev', '--data', path.join(dir, 'service'), '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
+  const origin = service.match[1]!;
+  let metrics: Record<string, Metric>;
+  try {
+    const ids = await seedBenchCatalog(origin);
+    for (const user of Object.values(BENCH_USERS)) await seedUser(origin, user.sub, user.emails, ids.slice(0, user.breaches));
+    const { heavy } = BENCH_USERS;
+    for (const copy of ['source', 'bundled']) await seedUser(origin, `${heavy.sub}-rss-${copy}`, heavy.emails, ids.slice(0, heavy.breaches));
+    const args = { origin, dir };
+    metrics = await child<Record<string, Metric>>('--core', args);
+    const bundle = await bundleSelf();
+    const fromSource = await child<{ maxRssMb: number; baselineMb: number }>('--rss', { ...args, sub: `${heavy.sub}-rss-source` });
+    const shipped = bundle ? await child<{ maxRssMb: number; baselineMb: number }>('--rss', { ...args, sub: `${heavy.sub}-rss-bundled` }, bundle) : undefined;
+    const headline = shipped ?? fromSource;
+    metrics.peak_rss_heavy = {
+      value: round(headline.maxRssMb, 1),
+      unit: 'MB',
+      target: 150,
+      as: shipped ? 'bundled' : 'sources',
+      before_account: round(headline.baselineMb, 1),
+      from_sources: round(fromSource.maxRssMb, 1),
+      from_sources_before_account: round(fromSource.baselineMb, 1),
+    };
+  } finally {
+    await stopProcess(service.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  console.log(`\nbench:sync — ${RUNS} runs per sync figure (median), ${QUERY_RUNS} per query; heavy user: ${BENCH_USERS.heavy.emails} emails, ${BENCH_USERS.heavy.breaches} breaches`);
+  console.log('metric                            value      floor   ratio  target  ok');
+  for (const [name, m] of Object.entries(metrics)) {
+    const ok = m.target === undefined ? '' : (m.ratio !== undefined && name.startsWith('full_sync') ? m.ratio <= m.target : m.value <= m.target) ? 'yes' : 'NO';
+    console.log(
+      `${name.padEnd(32)} ${`${m.value} ${m.unit}`.padStart(10)} ${m.floor === undefined ? ''.padStart(10) : `${m.floor}`.padStart(10)} ${m.ratio === undefined ? ''.padStart(7) : `${m.ratio}×`.padStart(7)} ${m.target === undefined ? ''.padStart(7) : `${m.target}${name.startsWith('full_sync') ? '×' : ''}`.padStart(7)}  ${ok}`,
+    );
+  }
+  const flush = metrics.flush_10k_toggles!;
+  const rssFigure = metrics.peak_rss_heavy!;
+  console.log(`peak RSS: ${rssFigure.value} MB as shipped (${rssFigure.before_account} MB before the account was opened); from .ts sources ${rssFigure.from_sources} MB (${rssFigure.from_sources_before_account} MB before)`);
+  console.log(`flush: ${flush.requests} requests for ${TOGGLES} toggles in ${flush.items} items (fewest possible: ${flush.floor_requests}); recording them took ${flush.record_ms} ms`);
+  console.log(JSON.stringify({ bench: 'sync', metrics }));
+}
+
+const [role, json] = process.argv.slice(2);
+const run = role === '--core' ? core(JSON.parse(json!) as CoreArgs) : role === '--rss' ? rss(JSON.parse(json!) as CoreArgs) : main();
+run.catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

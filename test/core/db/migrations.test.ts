@@ -1,0 +1,141 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, SchemaTooNewError, schemaVersion } from '../../../electron/core/db/migrate.ts';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from '../../../electron/core/db/migrations/index.ts';
+import { accountDatabasePath, openAccountDatabase } from '../../../electron/core/db/openAccountDatabase.ts';
+import { FROZEN_NOW } from '../helpers/fixtures.ts';
+
+const opened: Database.Database[] = [];
+function emptyDatabase(): Database.Database {
+  const db = new Database(':memory:');
+  opened.push(db);
+  return db;
+}
+const dirs: string[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tables(db: Database.Database): string[] {
+  return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+}
+
+/** Signal's helper: bring a database to exactly `version`. */
+function updateToVersion(db: Database.Database, version: number): void {
+  migrate(db, { target: version, now: () => FROZEN_NOW });
+  expect(schemaVersion(db)).toBe(version);
+}
+
+describe('migrate', () => {
+  it('steps by 10, in order, and the last is the latest', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => (i + 1) * 10));
+    expect(LATEST_SCHEMA_VERSION).toBe(MIGRATIONS.at(-1)!.version);
+  });
+
+  it('refuses a database written by a newer app, with a message a person can act on', () => {
+    const db = emptyDatabase();
+    db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 10}`);
+    expect(() => migrate(db)).toThrow(SchemaTooNewError);
+    expect(() => migrate(db)).toThrow(/newer than this app knows .*update Breach Monitor/);
+  });
+
+  it('runs each migration in its own transaction: a failing one leaves the previous version intact', () => {
+    const db = emptyDatabase();
+    const failing: Migration = {
+      version: LATEST_SCHEMA_VERSION + 10,
+      name: 'half-done',
+      up: (d) => {
+        d.exec('CREATE TABLE half_done (x INTEGER)');
+        throw new Error('boom');
+      },
+    };
+    expect(() => migrate(db, { migrations: [...MIGRATIONS, failing] })).toThrow('boom');
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(tables(db)).not.toContain('half_done');
+    expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(LATEST_SCHEMA_VERSION);
+  });
+
+  it('refuses an unordered list', () => {
+    const up = (): void => {};
+    expect(() => migrate(emptyDatabase(), { migrations: [{ version: 20, name: 'b', up }, { version: 10, name: 'a', up }] })).toThrow(/out of order/);
+  });
+
+  it('is a no-op on an up-to-date database', () => {
+    const db = emptyDatabase();
+    migrate(db);
+    expect(migrate(db)).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
+  });
+});
+
+describe('migration 10 (initial schema), from version 0', () => {
+  it('creates the store and logs itself', () => {
+    const db = emptyDatabase();
+    updateToVersion(db, 0);
+    expect(tables(db)).toEqual([]);
+    updateToVersion(db, 10);
+    expect(tables(db)).toEqual([
+      'breached_accounts',
+      'breaches',
+      'data_class_codes',
+      'gone_breaches',
+      'outbox',
+      'schema_migrations',
+      'settings',
+      'sync_state',
+    ]);
+    expect(db.prepare('SELECT version, name, applied_at FROM schema_migrations').all()).toEqual([
+      { version: 10, name: 'initial-schema', applied_at: FROZEN_NOW.toISOString() },
+    ]);
+  });
+
+  it('enforces what the code relies on', () => {
+    const db = emptyDatabase();
+    updateToVersion(db, 10);
+    const outbox = db.prepare(
+      `INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, state, failure_reason, created_at, updated_at) VALUES (?, 'B', 'passwords', 'Passwords', 1, 1, ?, ?, 'now', 'now')`,
+    );
+    outbox.run('a@example.com', 'pending', null);
+    expect(() => outbox.run('a@example.com', 'pending', null), 'one row per (email, class, breach)').toThrow(/UNIQUE/);
+    expect(() => outbox.run('B@example.com', 'pending', null), 'emails stored lower case').toThrow(/CHECK/);
+    expect(() => outbox.run('c@example.com', 'failed', null), 'a failed row carries its reason').toThrow(/CHECK/);
+    expect(() => outbox.run('d@example.com', 'sent', null)).toThrow(/CHECK/);
+    expect(() => db.prepare("INSERT INTO settings VALUES ('k', 'not json')").run()).toThrow(/CHECK/);
+  });
+});
+
+describe('openAccountDatabase', () => {
+  it('names the file by account id, opens in WAL with full sync, private to the user', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'account-db-'));
+    dirs.push(dir);
+    const file = accountDatabasePath(dir, 'https://issuer.example/', 'alice');
+    expect(file).toBe(accountDatabasePath(dir, 'https://issuer.example', 'alice'));
+    expect(path.relative(dir, file)).toMatch(/^accounts\/[0-9a-f]{32}\.db$/);
+    expect(file).not.toContain('alice');
+    const database = openAccountDatabase(file);
+    try {
+      expect(database.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(database.db.pragma('synchronous', { simple: true })).toBe(2);
+      expect(schemaVersion(database.db)).toBe(LATEST_SCHEMA_VERSION);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('refuses a newer file and leaves it untouched', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'account-db-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'x.db');
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 10}`);
+    raw.close();
+    expect(() => openAccountDatabase(file)).toThrow(SchemaTooNewError);
+    const again = new Database(file);
+    expect(schemaVersion(again)).toBe(LATEST_SCHEMA_VERSION + 10);
+    again.close();
+  });
+});

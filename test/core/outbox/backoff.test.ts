@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { backoffDelay, DEFAULT_BACKOFF } from '../../../electron/core/outbox/backoff.ts';
+
+describe('backoffDelay', () => {
+  it('draws uniformly under a ceiling that doubles up to the cap (full jitter)', () => {
+    const policy = { baseMs: 1000, capMs: 10_000, maxRetryAfterMs: 60_000 };
+    expect([1, 2, 3, 4, 5, 9].map((n) => backoffDelay(n, policy, () => 0.999999))).toEqual([999, 1999, 3999, 7999, 9999, 9999]);
+    expect(backoffDelay(3, policy, () => 0)).toBe(0);
+    expect(backoffDelay(3, policy, () => 0.5)).toBe(2000);
+  });
+
+  it('never answers sooner than Retry-After, and clamps an absurd one', () => {
+    const policy = { baseMs: 1000, capMs: 10_000, maxRetryAfterMs: 60_000 };
+    expect(backoffDelay(1, policy, () => 0.1, 5000)).toBe(5000);
+    expect(backoffDelay(5, policy, () => 0.9, 5000)).toBe(9000);
+    expect(backoffDelay(1, policy, () => 0.1, 86_400_000)).toBe(60_000);
+    expect(backoffDelay(1, policy, () => 0.1, -5)).toBe(100);
+  });
+
+  it('stays within [Retry-After, max(cap, Retry-After)] for any failure count', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.option(fc.nat(1_000_000), { nil: undefined }), (failures, draw, retryAfter) => {
+        const delay = backoffDelay(failures, DEFAULT_BACKOFF, () => draw, retryAfter);
+        expect(Number.isInteger(delay)).toBe(true);
+        expect(delay).toBeGreaterThanOrEqual(retryAfter ?? 0);
+        expect(delay).toBeLessThanOrEqual(Math.max(DEFAULT_BACKOFF.capMs, retryAfter ?? 0));
+      }),
+      { seed: 3, numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,99 @@
+// One table of filter cases, run against the local store after a real sync and against the
+// reference service over HTTP: the same ids in the same order, and the same account states.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Breach, toBreachSearchParams, type BreachQueryInput, type UserBreach } from '../../../shared/api/index.ts';
+import { queryBreaches } from '../../../electron/core/queries/localQueries.ts';
+import { openAccountSync, type AccountSync } from '../../../electron/core/sync/openAccountSync.ts';
+import { DevTokenSource } from '../helpers/devTokens.ts';
+import { startDevService, type DevService } from '../helpers/devService.ts';
+
+const E1 = 'e1@cross.example';
+const E2 = 'e2@cross.example';
+const E3 = 'e3@cross.example';
+
+export const FILTER_CASES: { name: string; query: BreachQueryInput }[] = [
+  { name: 'no filter (sensitive excluded)', query: {} },
+  { name: 'sensitive included', query: { includeSensitive: true } },
+  { name: 'sensitive explicitly excluded', query: { includeSensitive: false } },
+  { name: 'domain, other case', query: { domain: 'ALPHA.example' } },
+  { name: 'domain stored in mixed case', query: { domain: 'delta.example', includeSensitive: true } },
+  { name: 'domain shared by a sensitive breach', query: { domain: 'shared.example' } },
+  { name: 'domain shared, sensitive included', query: { domain: 'Shared.Example', includeSensitive: true } },
+  { name: 'domain nobody has', query: { domain: 'nowhere.example' } },
+  { name: 'one data class, lower case', query: { dataClasses: ['passwords'] } },
+  { name: 'data classes match any', query: { dataClasses: ['Phone numbers', 'Usernames'], includeSensitive: true } },
+  { name: 'data class nobody has', query: { dataClasses: ['Shoe sizes'] } },
+  { name: 'data classes, one unknown', query: { dataClasses: ['Shoe sizes', 'PASSWORDS'] } },
+  { name: 'demo data classes', query: { dataClasses: ['IP addresses', 'Names'], includeSensitive: true } },
+  { name: 'unresolved', query: { unresolvedDataClasses: ['Passwords'] } },
+  { name: 'unresolved, any case, any of', query: { unresolvedDataClasses: ['EMAIL ADDRESSES', 'usernames'], includeSensitive: true } },
+  { name: 'unresolved class only some breaches have', query: { unresolvedDataClasses: ['Phone numbers'], includeSensitive: true } },
+  { name: 'unresolved, fully resolved breach excluded', query: { unresolvedDataClasses: ['Email addresses'], domain: 'shared.example', includeSensitive: true } },
+  { name: 'unresolved class nobody has', query: { unresolvedDataClasses: ['Shoe sizes'] } },
+  { name: 'classes and unresolved together', query: { dataClasses: ['Passwords'], unresolvedDataClasses: ['Email addresses'], includeSensitive: true } },
+  { name: 'everything at once', query: { domain: 'alpha.example', dataClasses: ['usernames'], unresolvedDataClasses: ['Usernames'], includeSensitive: true } },
+];
+
+let service: DevService;
+let sync: AccountSync;
+let token: string;
+
+beforeAll(async () => {
+  service = await startDevService();
+  const demo = Breach.array().parse(JSON.parse(readFileSync(new URL('../../../resources/demo-catalog.json', import.meta.url), 'utf8')));
+  const demoIds = demo.slice(0, 60).map((b) => b.id);
+  await service.addBreach({ id: 'XAlpha', domain: 'alpha.example', breachDate: '2023-05-01', dataClasses: ['Email addresses', 'Passwords', 'Usernames'] });
+  await service.addBreach({ id: 'XBeta', domain: 'shared.example', breachDate: '2022-01-01', dataClasses: ['Email addresses', 'Phone numbers'], isSensitive: true });
+  await service.addBreach({ id: 'XGamma', domain: 'shared.example', breachDate: '2021-01-01', dataClasses: ['Email addresses', 'Passwords'] });
+  await service.addBreach({ id: 'XDelta', domain: 'Delta.Example', breachDate: '2023-05-01', addedDate: '2023-06-01T10:00:00Z', dataClasses: ['Passwords'] });
+  await service.addBreach({ id: 'XEpsilon', domain: 'epsilon.example', breachDate: '2023-05-01', addedDate: '2023-06-01T10:00:00Z', dataClasses: ['Passwords', 'Usernames'] });
+  token = await service.createUser('cross', {
+    [E1]: ['XAlpha', 'XBeta', ...demoIds.slice(0, 30)],
+    [E2]: ['XAlpha', 'XDelta', 'XEpsilon', ...demoIds.slice(20, 50)],
+    [E3]: ['XGamma', ...demoIds.slice(45)],
+  });
+  const statuses = [
+    await service.resolve(token, [
+      { breachId: 'XAlpha', dataClasses: ['Passwords'], resolved: true, emails: [E1] },
+      { breachId: 'XBeta', dataClasses: ['Email addresses', 'Phone numbers'], resolved: true },
+      { breachId: 'XGamma', dataClasses: ['Email addresses', 'Passwords'], resolved: true },
+      { breachId: 'XEpsilon', dataClasses: ['usernames'], resolved: true },
+    ]),
+    await service.resolve(
+      token,
+      demoIds.filter((_, i) => i % 4 === 0).map((breachId) => ({ breachId, dataClasses: ['Email addresses'], resolved: true })),
+    ),
+  ];
+  expect(statuses).toEqual([204, 204]);
+  sync = openAccountSync({ file: ':memory:', apiBaseUrl: service.apiBaseUrl, tokens: new DevTokenSource(service.origin, 'cross'), pushDelayMs: -1 });
+  const report = await sync.scheduler.syncNow();
+  expect(report.status).toBe('ok');
+});
+
+afterAll(async () => {
+  await sync?.close();
+  await service?.close();
+});
+
+/** The contract's fields only (the local view adds pending/failed markers). */
+function strip(items: readonly Pick<UserBreach, 'breach' | 'breachedAccounts'>[]): unknown[] {
+  return items.map((i) => ({ breach: i.breach, breachedAccounts: i.breachedAccounts.map((a) => ({ email: a.email, resolvedDataClasses: a.resolvedDataClasses })) }));
+}
+
+describe('local filters agree with the reference service', () => {
+  it.each(FILTER_CASES)('$name', async ({ query }) => {
+    const remote = await service.list(token, toBreachSearchParams(query).toString());
+    const local = queryBreaches(sync.database.db, { ...query, limit: 10_000 });
+    expect(local.items.map((i) => i.breach.id)).toEqual(remote.map((i) => i.breach.id));
+    expect(local.total).toBe(remote.length);
+    expect(strip(local.items)).toEqual(strip(remote));
+  });
+
+  it('the table exercises every filter and both outcomes', async () => {
+    const sizes = await Promise.all(FILTER_CASES.map(async ({ query }) => (await service.list(token, toBreachSearchParams(query).toString())).length));
+    expect(sizes.filter((n) => n === 0).length).toBeGreaterThan(2);
+    expect(sizes.filter((n) => n > 1).length).toBeGreaterThan(8);
+    expect(Math.max(...sizes)).toBeGreaterThan(60);
+  });
+});
