@@ -1,3 +1,4 @@
+import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { defineConfig } from 'electron-vite';
 
@@ -33,10 +34,15 @@ export default defineConfig({
       },
     },
   },
+  // The same settings as renderer/vite.config.ts (the browser host's build): one renderer for both hosts.
   renderer: {
     root: at('renderer'),
+    base: './',
+    plugins: [react()],
     build: {
       outDir: at('out', 'renderer'),
+      target: 'chrome130',
+      minify: true,
       rolldownOptions: { input: { index: at('renderer', 'index.html') } },
     },
   },
