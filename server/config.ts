@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,6 +62,7 @@ const OPTIONS = {
   'jwks-url': { type: 'string' },
   'log-level': { type: 'string' },
   'graph-key': { type: 'string' },
+  'extra-emails': { type: 'string' },
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
@@ -84,6 +86,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const { values, positionals } = parsed;
   const command = values.help ? 'help' : positionals[0] === 'token' ? 'token' : positionals.length === 0 ? 'serve' : undefined;
   if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token" or no command`);
+  if (positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
   const number = (key: string, raw: string | undefined) => {
     if (raw === undefined) return undefined;
     const value = Number(raw);
@@ -103,6 +106,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       jwksUrl: pick(values['jwks-url'], env.BREACH_SERVICE_JWKS_URL),
       logLevel: pick(values['log-level'], env.LOG_LEVEL),
       graphKey: pick(values['graph-key'], env.GRAPH_API_KEY),
+      extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),
   );
   return {
@@ -110,6 +114,19 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     config,
     token: { sub: values.sub, email: values.email, expiresIn: number('expires-in', values['expires-in']) },
   };
+}
+
+/**
+ * `--extra-emails FILE`: a JSON object of subject → emails that subject monitors besides its
+ * token's email, e.g. `{"alice": ["alice.work@example.com"]}`. Replaces the demo extras.
+ */
+function readExtraEmails(file: string | undefined): unknown {
+  if (file === undefined) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`extraEmails: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function stripUndefined(record: Record<string, unknown>): Record<string, unknown> {

@@ -14,7 +14,9 @@ const HELP = `Breach-alert reference service
   --dev       enables the development surface (/__dev/*, loopback only)
   --catalog   a Have I Been Pwned catalog file (JSON) instead of the generated demo catalog
   --issuer    an external OpenID provider; without it the development provider runs at /oidc
-Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, LOG_LEVEL.`;
+  --extra-emails FILE  JSON {"<subject>": ["email", ...]}: emails monitored besides the token's
+Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, GRAPH_API_KEY, LOG_LEVEL.
+  --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)`;
 
 async function main(): Promise<void> {
   const { command, config, token } = parseCommandLine(process.argv.slice(2));

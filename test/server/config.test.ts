@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_EXTRA_EMAILS, parseCommandLine } from '../../server/config.ts';
+
+describe('service command line', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'svc-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has the documented defaults', () => {
+    const { command, config } = parseCommandLine([], {});
+    expect(command).toBe('serve');
+    expect(config).toMatchObject({ port: 6060, host: '127.0.0.1', dev: false, audience: 'urn:breach-monitor:api', extraEmails: DEFAULT_EXTRA_EMAILS });
+  });
+
+  it('takes flags over environment variables', () => {
+    const { config } = parseCommandLine(['--port', '7000', '--dev'], { BREACH_SERVICE_PORT: '8000', BREACH_SERVICE_DATA: dir });
+    expect(config).toMatchObject({ port: 7000, dev: true, dataDir: dir });
+  });
+
+  it('reads extra monitored emails from a file', () => {
+    const file = path.join(dir, 'extras.json');
+    writeFileSync(file, JSON.stringify({ dana: ['dana@example.org', 'd.work@example.org'] }));
+    expect(parseCommandLine(['--extra-emails', file], {}).config.extraEmails).toEqual({ dana: ['dana@example.org', 'd.work@example.org'] });
+  });
+
+  it.each([
+    [['--port', 'six'], /port: must be a whole number/],
+    [['--port', '70000'], /port/],
+    [['--issuer', 'not a url'], /issuer/],
+    [['--bogus'], /bogus/],
+    [['token', 'extra'], /unknown command|Unexpected argument/i],
+  ])('refuses %j with a message naming the key', (argv, message) => {
+    expect(() => parseCommandLine(argv, {})).toThrow(ConfigError);
+    expect(() => parseCommandLine(argv, {})).toThrow(message);
+  });
+
+  it('names the file and the key of bad extra emails', () => {
+    const file = path.join(dir, 'extras.json');
+    writeFileSync(file, JSON.stringify({ dana: ['not-an-email'] }));
+    expect(() => parseCommandLine(['--extra-emails', file], {})).toThrow(/extraEmails\.dana\.0/);
+    expect(() => parseCommandLine(['--extra-emails', path.join(dir, 'missing.json')], {})).toThrow(/extraEmails: cannot read/);
+  });
+});
