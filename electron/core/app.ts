@@ -13,7 +13,7 @@ import {
 import { SignInRequiredError, type AccessTokenSource } from './api/AccessTokenSource.ts';
 import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, SignInError, silentLogger, type AuthLogger, type AuthStatus, type ClientConfigInput, type SafeStorageLike } from './auth/index.ts';
 import { accountEmailsOf } from './db/breachQueries.ts';
-import { getSyncState } from './db/syncStateQueries.ts';
+import { getSyncState, setSyncState } from './db/syncStateQueries.ts';
 import type { HostBridge } from './host.ts';
 import { EventBus } from './ipc/EventBus.ts';
 import { GraphQueryError, NodeQueryClient, NodeQueryError, openGraphDatabase, QueryCache, queryEmbedded } from './graph/index.ts';
@@ -132,6 +132,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     const { scheduler, outbox } = session.sync;
+    newIds = readNewIds(session);
     scheduler.setIntervalMinutes(settings.get().syncIntervalMinutes);
     scheduler.onProgress((next) => {
       progress = next.phase === 'done' ? undefined : next;
@@ -164,6 +165,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       const fresh = report.diff.newBreaches;
       if (fresh.length > 0) {
         newIds = new Set(fresh.map((breach) => breach.id));
+        setSyncState(db, 'newBreachIds', JSON.stringify([...newIds]));
         const notices = fresh.map((breach) => ({ id: breach.id, breachDate: breach.breachDate, dataClasses: breach.dataClasses, emails: accountEmailsOf(db, breach.id) }));
         bus.emit('breaches-new', { breaches: notices });
         notify(newBreachesNotification(notices));
@@ -395,6 +397,16 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       graphCacheDb?.close();
     },
   };
+}
+
+/** The "New" marks survive a restart: they last until a later sync brings other new breaches. */
+function readNewIds(session: AccountSession): Set<string> {
+  try {
+    const ids: unknown = JSON.parse(getSyncState(session.db, 'newBreachIds') ?? '[]');
+    return new Set(Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []);
+  } catch {
+    return new Set();
+  }
 }
 
 function lastSyncAt(session: AccountSession): number | undefined {

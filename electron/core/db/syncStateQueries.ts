@@ -1,7 +1,8 @@
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
 
 /** What sync remembers between runs. */
-export type SyncStateKey = 'etag' | 'baselineAt' | 'lastPullAt' | 'lastSyncAt';
+/** `newBreachIds`: JSON array of the breaches the latest sync that brought any found new (the list's "New" marks). */
+export type SyncStateKey = 'etag' | 'baselineAt' | 'lastPullAt' | 'lastSyncAt' | 'newBreachIds';
 
 export function getSyncState(db: ReadableDB, key: SyncStateKey): string | undefined {
   return statement(db, 'SELECT value FROM sync_state WHERE key = ?').pluck().get(key) as string | undefined;
