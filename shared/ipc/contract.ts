@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BreachQuery } from '../api/query.ts';
+import { LocalBreachQuery } from '../api/localQuery.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 
@@ -23,14 +23,11 @@ export type GraphQueryResult = z.infer<typeof GraphQueryResult>;
 export const GraphRemote = z.object({ url: z.url().optional(), hasKey: z.boolean() });
 export type GraphRemote = z.infer<typeof GraphRemote>;
 
-/** What the breaches list asks for: the service's filters plus local-only search and sort. */
-export const ListQuery = BreachQuery.extend({
-  text: z.string().max(200).optional(),
-  sort: z.enum(['breachDate', 'addedDate', 'name', 'unresolved']).default('breachDate'),
-  email: z.string().optional(),
-  offset: z.int().nonnegative().default(0),
-  limit: z.int().min(1).max(10_000).default(10_000),
-});
+/**
+ * What the breaches list asks for: the local store's query (the service's filters plus local
+ * search, sort, per-email view and a window), the same schema the store validates.
+ */
+export const ListQuery = LocalBreachQuery;
 export type ListQuery = z.infer<typeof ListQuery>;
 
 /**
