@@ -29,6 +29,18 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/** The issuer and API of a reference service already listening on `port`, if that is what it is. */
+async function runningService(port: number): Promise<{ issuer: string; apiBaseUrl: string } | undefined> {
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    const index = (await (await fetch(origin + '/', { signal: AbortSignal.timeout(2000) })).json()) as { service?: string; issuer?: string; api?: string };
+    if (index.service !== 'breach-alert' || !index.issuer || !index.api) return undefined;
+    return { issuer: index.issuer, apiBaseUrl: origin + index.api };
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
   const electron = electronBinary();
@@ -41,12 +53,18 @@ async function main(): Promise<void> {
 
   console.log('The Electron runtime is not installed on this machine, so Breach Monitor opens in your web browser instead.');
   run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
-  const app = await startBrowserApp({
-    dataDir: path.join(APP_DATA, 'app'),
-    service: { port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service') },
-    log: (line) => console.log(line),
-  });
-  console.log(`Reference service: ${app.service?.apiBaseUrl} (demo users: alice@example.com, bob@example.com, carol@example.com; any password)`);
+  const dataDir = path.join(APP_DATA, 'app');
+  const log = (line: string) => console.log(line);
+  let app;
+  try {
+    app = await startBrowserApp({ dataDir, service: { port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service') }, log });
+  } catch (error) {
+    // A reference service already on the port (from `npm run server`, or another start): use it.
+    const running = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? await runningService(SERVICE_PORT) : undefined;
+    if (!running) throw error;
+    app = await startBrowserApp({ dataDir, service: false, config: running, log });
+  }
+  console.log(`Reference service: ${app.service?.apiBaseUrl ?? `already running on port ${SERVICE_PORT}`} (demo users: alice@example.com, bob@example.com, carol@example.com; any password)`);
   console.log(`Open ${app.openUrl}`);
   if (!process.env.CI && process.env.BREACH_MONITOR_NO_BROWSER !== '1') {
     openInSystemBrowser(app.openUrl).catch(() => console.log('(Could not open a browser by itself: open the address above.)'));
