@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { startService } from '../server/app.ts';
 import { userDataDir } from '../server/config.ts';
 import { openInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
@@ -46,8 +47,15 @@ async function main(): Promise<void> {
   const electron = electronBinary();
   if (electron) {
     run(npx, ['electron-vite', 'build']);
+    // The desktop app's default account server is the local reference service.
+    const service = await startService({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service'), dev: true, logLevel: 'warn' }).catch(async (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && (await runningService(SERVICE_PORT))) return undefined;
+      throw error;
+    });
     const child = spawn(electron, ['.'], { cwd: ROOT, stdio: 'inherit' });
-    child.on('exit', (code) => process.exit(code ?? 0));
+    child.on('exit', (code) => {
+      void (service ? service.close() : Promise.resolve()).finally(() => process.exit(code ?? 0));
+    });
     return;
   }
 

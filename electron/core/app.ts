@@ -83,6 +83,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   let lastError: string | undefined;
   let newIds = new Set<string>();
   let signingIn: Promise<unknown> | undefined;
+  let authChanges: Promise<void> = Promise.resolve();
 
   function createAuth(): AuthService {
     const service = new AuthService({
@@ -97,7 +98,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       logger,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-    service.onDidChangeStatus((status) => void onAuthChanged(status));
+    // One change at a time: opening and closing an account's session must not interleave.
+    service.onDidChangeStatus((status) => {
+      authChanges = authChanges.then(() => onAuthChanged(status)).catch((error: unknown) => logger.error('sign-in: could not apply a status change', { error: String(error) }));
+    });
     return service;
   }
 
@@ -393,6 +397,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     async close() {
       auth.cancelSignIn();
       await signingIn?.catch(() => undefined);
+      await authChanges;
       await closeSession();
       graphCacheDb?.close();
     },
