@@ -41,8 +41,8 @@ export interface FakeCoreOptions {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
-  serviceUrl: 'http://localhost:6060/api/v1',
-  issuer: 'http://localhost:6060/oidc',
+  serviceUrl: 'http://127.0.0.1:6060/api/v1',
+  issuer: 'http://127.0.0.1:6060/oidc',
   syncIntervalMinutes: 30,
   notifications: true,
   startAtLogin: false,
@@ -70,7 +70,7 @@ export class FakeCore {
   sync: SyncStatus;
   readonly outbox = new Map<string, Intent>();
   signInBehaviour: SignInBehaviour = 'succeed';
-  signInError = 'The identity provider at http://localhost:6060/oidc could not be reached.';
+  signInError = 'The identity provider at http://127.0.0.1:6060/oidc could not be reached.';
   /** The service refuses intents this returns a reason for (at flush time). */
   refuse: (intent: Intent) => string | undefined = () => undefined;
   /** Make one channel fail with this error until cleared. */

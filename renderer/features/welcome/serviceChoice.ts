@@ -3,8 +3,8 @@
  * publish its defaults (see the report on the contract), so the window knows them too.
  */
 export const LOCAL_SERVICE = {
-  serviceUrl: 'http://localhost:6060/api/v1',
-  issuer: 'http://localhost:6060/oidc',
+  serviceUrl: 'http://127.0.0.1:6060/api/v1',
+  issuer: 'http://127.0.0.1:6060/oidc',
 } as const;
 
 export function isLocalService(serviceUrl: string | undefined): boolean {

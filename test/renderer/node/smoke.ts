@@ -62,7 +62,7 @@ for (const theme of ['light', 'dark'] as const) {
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
   await page.screenshot({ path: path.join(outDir, `welcome-${theme}.png`) });
   problems += await audit(page, `welcome (${theme})`);
-  core.auth = { state: 'signed-in', remembered: true, account: { accountId: 'acc-1', issuer: 'http://localhost:6060/oidc', email: 'alice@example.com' } };
+  core.auth = { state: 'signed-in', remembered: true, account: { accountId: 'acc-1', issuer: 'http://127.0.0.1:6060/oidc', email: 'alice@example.com' } };
   if (messages.length > 0) {
     problems += messages.length;
     console.error(`${theme}: console\n  ${messages.join('\n  ')}`);
