@@ -1,13 +1,9 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { accountId } from '../accounts/accountId.ts';
 import type { WritableDB } from './Interface.ts';
 import { migrate, schemaVersion } from './migrate.ts';
+import { openPrivateDatabase } from './openPrivateDatabase.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
-
-/** Long enough to ride out a checkpoint by another connection, short enough to surface a stuck writer. */
-const BUSY_TIMEOUT_MS = 5000;
 
 export interface AccountDatabase {
   readonly db: WritableDB;
@@ -29,24 +25,10 @@ export function accountDatabasePath(dataDir: string, issuer: string, subject: st
  * crash; with WAL that costs one fsync per commit, and commits are per user action or per sync.
  */
 export function openAccountDatabase(file: string): AccountDatabase {
-  const inMemory = file === ':memory:';
-  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const created = !inMemory && !existsSync(file);
-  const db = new Database(file);
-  try {
-    if (!inMemory) {
-      db.pragma('journal_mode = WAL');
-      // Breach exposure and emails are personal data: readable by this user only.
-      if (created) chmodSync(file, 0o600);
-    }
-    db.pragma('synchronous = FULL');
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    migrate(db);
-    if (schemaVersion(db) !== LATEST_SCHEMA_VERSION) throw new Error(`account database stayed at schema ${schemaVersion(db)}`);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+  const db = openPrivateDatabase(file, { synchronous: 'FULL' }, (opened) => {
+    migrate(opened);
+    if (schemaVersion(opened) !== LATEST_SCHEMA_VERSION) throw new Error(`account database stayed at schema ${schemaVersion(opened)}`);
+  });
   const branded = db as WritableDB;
   return {
     db: branded,

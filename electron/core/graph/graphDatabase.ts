@@ -1,6 +1,5 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openPrivateDatabase } from '../db/openPrivateDatabase.ts';
 
 // The graph lives in its own file, apart from the account database: it is derived data (rebuilt
 // from the local store after every sync) plus a cache of remote answers, so it can be deleted
@@ -58,24 +57,8 @@ export class GraphSchemaTooNewError extends Error {
 
 /** Opens (creating and migrating) a graph database file, or `:memory:`. */
 export function openGraphDatabase(file: string): Database.Database {
-  const inMemory = file === ':memory:';
-  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const created = !inMemory && !existsSync(file);
-  const db = new Database(file);
-  try {
-    if (!inMemory) {
-      db.pragma('journal_mode = WAL');
-      if (created) chmodSync(file, 0o600);
-    }
-    // Derived data: losing the last commit on a power cut costs one rebuild, not the person's work.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    migrateGraph(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
+  // Derived data: losing the last commit on a power cut costs one rebuild, not the person's work.
+  return openPrivateDatabase(file, { synchronous: 'NORMAL' }, migrateGraph);
 }
 
 function migrateGraph(db: Database.Database): void {

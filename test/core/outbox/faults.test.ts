@@ -79,9 +79,15 @@ describe('outbox over HTTP with injected faults', () => {
     faults.push(fault);
     const retried = new Promise((resolve) => sync.scheduler.onDidSync((report) => report.trigger === 'retry' && resolve(report)));
     const failed = await sync.scheduler.syncNow();
+    // The automatic retry comes within milliseconds; hold it at the proxy until the state in
+    // between has been looked at, so a slow machine cannot reorder the two.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    checkpoint = (phase) => (phase === 'before' ? gate : undefined);
     expect(failed).toMatchObject({ status: 'backoff', push: { status: 'backoff', delivered: 0 } });
     expect(sync.outbox.summary()).toEqual({ pending: 6, sending: 0, failed: 0 });
     expect((await u.state()).size).toBe(fault === 'drop-after' ? 6 : 0);
+    release();
     expect(await retried).toMatchObject({ trigger: 'retry', status: 'ok', push: { delivered: 6, failed: 0 } });
     expect((await u.state()).size).toBe(6);
   });
@@ -94,11 +100,21 @@ describe('outbox over HTTP with injected faults', () => {
     faults.push('rate-limited');
     const before = Date.now();
     const limited = await sync.scheduler.syncNow();
+    const sentAt: number[] = [];
+    checkpoint = (phase) => void (phase === 'before' && sentAt.push(Date.now()));
     expect(limited.status).toBe('backoff');
     expect(limited.retryAt!).toBeGreaterThanOrEqual(before + 1000);
     expect(await sync.outbox.flush()).toMatchObject({ status: 'backoff', requests: 0 });
-    await new Promise((resolve) => setTimeout(resolve, limited.retryAt! - Date.now() + 5));
-    expect(await sync.outbox.flush()).toMatchObject({ status: 'done', delivered: 1 });
+    // Whoever sends next (the scheduler's own retry, or a flush), it is not before Retry-After.
+    const deadline = Date.now() + 15_000;
+    while ((await u.state()).size < 1) {
+      if (Date.now() > deadline) throw new Error('the change was never delivered after Retry-After');
+      if (Date.now() >= limited.retryAt!) await sync.outbox.flush();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(sentAt.length).toBeGreaterThanOrEqual(1);
+    expect(sentAt[0]!).toBeGreaterThanOrEqual(limited.retryAt!);
+    expect(sync.outbox.summary()).toEqual({ pending: 0, sending: 0, failed: 0 });
   });
 
   it('401 mid-flush: refreshes the token once and goes on', async () => {
