@@ -1,24 +1,15 @@
 import type { ChannelInput, ChannelName, ChannelResult } from '../../shared/ipc/contract.ts';
 import type { EventName, EventPayload } from '../../shared/ipc/events.ts';
-import type { IpcError, IpcErrorCode } from '../../shared/ipc/protocol.ts';
+import { CoreError, type IpcError } from '../../shared/ipc/protocol.ts';
 import { createHttpMonitor } from './httpMonitor.ts';
 import type { MonitorBridge } from './monitor.ts';
 
 /**
- * A failed call, in words a person can read (`message`) and with the core's code for decisions.
- * Defined here rather than reusing shared's `CoreError` class so the renderer's bundle does not
- * pull zod in just for an error class.
+ * A failed call, in words a person can read (`message`) and with the core's code for decisions:
+ * the same class the core throws, so UI and core agree on one error shape.
  */
-export class UiError extends Error {
-  override readonly name = 'UiError';
-  readonly code: IpcErrorCode;
-  readonly issues: IpcError['issues'];
-  constructor(code: IpcErrorCode, message: string, issues?: IpcError['issues']) {
-    super(message);
-    this.code = code;
-    this.issues = issues;
-  }
-}
+export const UiError = CoreError;
+export type UiError = CoreError;
 
 export function toUiError(error: unknown): UiError {
   if (error instanceof UiError) return error;
