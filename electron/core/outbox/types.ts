@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../api/errorKind.ts';
 import { z } from 'zod';
 import { Email } from '../../../shared/api/index.ts';
 
@@ -66,6 +67,8 @@ export interface FlushResult {
   retryAt?: number;
   /** What went wrong, for status other than `done`. */
   error?: string;
+  /** What kind of failure that was (status other than `done`). */
+  errorKind?: ErrorKind;
 }
 
 export interface FlushProgress {
