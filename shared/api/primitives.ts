@@ -16,9 +16,23 @@ export const IsoDateTime = z
 /** A syntactically valid email address. */
 export const Email = z.email({ error: 'must be a valid email address' });
 
-/** Data class names are matched case-insensitively; each breach keeps its own spelling. */
+/**
+ * The identity of a data class: its slug. A display name (`Email addresses`), any casing of
+ * it (`EMAIL ADDRESSES`) and its slug (`email-addresses`, the spelling Mozilla Monitor uses)
+ * all name the same class. The rule: lower case, every run of characters that are neither
+ * letters nor digits becomes `-`, no `-` at either end. A name of punctuation only still
+ * needs an identity of its own: `x` and its UTF-8 bytes in hex. Blank names have none (`''`).
+ * Idempotent, so a key is its own key. Each breach keeps its own spelling; this is for matching.
+ */
 export function dataClassKey(name: string): string {
-  return name.trim().toLowerCase();
+  const trimmed = name.trim();
+  if (trimmed === '') return '';
+  const slug = trimmed
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  if (slug !== '') return slug;
+  return 'x' + Array.from(new TextEncoder().encode(trimmed), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Emails are matched case-insensitively (practical mail systems ignore local-part case). */
