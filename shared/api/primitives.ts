@@ -17,6 +17,13 @@ export const IsoDateTime = z
 export const Email = z.email({ error: 'must be a valid email address' });
 
 /**
+ * Filters and snapshots ask for the key of the same few hundred names millions of times; the
+ * Unicode-aware rule costs about ten times a lookup.
+ */
+const KEY_CACHE_SIZE = 4096;
+const keyCache = new Map<string, string>();
+
+/**
  * The identity of a data class: its slug. A display name (`Email addresses`), any casing of
  * it (`EMAIL ADDRESSES`) and its slug (`email-addresses`, the spelling Mozilla Monitor uses)
  * all name the same class. The rule: lower case, every run of characters that are neither
@@ -25,6 +32,17 @@ export const Email = z.email({ error: 'must be a valid email address' });
  * Idempotent, so a key is its own key. Each breach keeps its own spelling; this is for matching.
  */
 export function dataClassKey(name: string): string {
+  let key = keyCache.get(name);
+  if (key === undefined) {
+    key = slugOf(name);
+    // Names repeat endlessly (a catalog has a few hundred); the bound keeps odd input from growing it.
+    if (keyCache.size >= KEY_CACHE_SIZE) keyCache.clear();
+    keyCache.set(name, key);
+  }
+  return key;
+}
+
+function slugOf(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') return '';
   const slug = trimmed
