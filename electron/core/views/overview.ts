@@ -36,12 +36,13 @@ export function knownDomains(db: ReadableDB): string[] {
 
 /** Data class names of the local breaches as shown (one per data class identity, {@link dataClassKey}). */
 export function knownDataClasses(db: ReadableDB): string[] {
-  const names = db.prepare(`SELECT DISTINCT value FROM breaches, json_each(breaches.data_classes)`).pluck().all() as string[];
+  const names = db.prepare(`SELECT DISTINCT value FROM breaches, json_each(breaches.data_classes) ORDER BY value`).pluck().all() as string[];
   const byKey = new Map<string, string>();
   for (const name of names) {
     const key = dataClassKey(name);
-    // A display name the service sent wins over a label made up from a slug.
-    if (key !== '' && (!byKey.has(key) || name !== key)) byKey.set(key, dataClassLabel(name));
+    const kept = byKey.get(key);
+    // A display name the service sent wins over a slug (whose label is made up).
+    if (key !== '' && (kept === undefined || (kept === key && name !== key))) byKey.set(key, name);
   }
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, name]) => name);
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, name]) => dataClassLabel(name));
 }
