@@ -14,6 +14,7 @@ const unauthorized = {
   ...problem('Missing, invalid or expired token'),
   headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'RFC 6750 bearer challenge' } },
 };
+const SAME_CLASS = 'A display name, any casing of it, and its slug (`Email addresses`, `EMAIL ADDRESSES`, `email-addresses`) name the same class.';
 const arrayParam = (name: string, description: string) => ({
   name,
   in: 'query',
@@ -81,8 +82,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           summary: 'Breaches affecting the monitored emails, breachDate descending, addedDate descending, id ascending',
           parameters: [
             { name: 'domain', in: 'query', required: false, description: 'Exact match on the primary domain', schema: { type: 'string', minLength: 1 } },
-            arrayParam('dataClasses', 'Keep breaches exposing any of these data classes (case-insensitive)'),
-            arrayParam('unresolvedDataClasses', 'Keep breaches where one of these is unresolved for at least one monitored email'),
+            arrayParam('dataClasses', `Keep breaches exposing any of these data classes. ${SAME_CLASS}`),
+            arrayParam('unresolvedDataClasses', `Keep breaches where one of these is unresolved for at least one monitored email. ${SAME_CLASS}`),
             { name: 'includeSensitive', in: 'query', required: false, description: 'Include sensitive breaches', schema: { type: 'boolean', default: false } },
             { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
           ],

@@ -30,7 +30,7 @@ export const UserBreachState = z
     email: Email.meta({ description: 'The impacted monitored address' }),
     resolvedDataClasses: z
       .record(z.string(), ResolvedDataClass)
-      .meta({ description: 'Data classes resolved by the user, keyed by name' }),
+      .meta({ description: "Data classes resolved by the user, keyed by the breach's own spelling of each" }),
   })
   .meta({ id: 'UserBreachState' });
 export type UserBreachState = z.infer<typeof UserBreachState>;

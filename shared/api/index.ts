@@ -1,4 +1,5 @@
 export * from './primitives.ts';
+export * from './dataClassNames.ts';
 export * from './breach.ts';
 export * from './resolution.ts';
 export * from './query.ts';

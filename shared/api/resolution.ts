@@ -8,6 +8,7 @@ export const ResolutionItem = z
     breachId: z.string().min(1, 'must not be empty'),
     dataClasses: z
       .array(z.string().min(1, 'must not be empty'))
+      .meta({ description: 'Data classes of the breach, each by display name, any casing of it, or slug (`email-addresses`)' })
       .min(1, 'must name at least one data class')
       .max(Limits.maxDataClassesPerItem, `at most ${Limits.maxDataClassesPerItem} data classes per item`),
     resolved: z.boolean(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataClassLabel } from '../api/dataClassNames.ts';
 
 /**
  * Messages between the core and the host that runs it (Electron's main process, or the browser
@@ -99,7 +100,8 @@ export function newBreachesNotification(breaches: readonly NewBreachNotice[]): C
     const breach = breaches[0]!;
     const who = listPhrase(breach.emails, 1) || 'One of your email addresses';
     const verb = breach.emails.length > 1 ? 'appear' : 'appears';
-    const what = breach.dataClasses.length > 0 ? `: ${listPhrase(breach.dataClasses, 4)}` : '';
+    // Named as the app shows them: a slug-speaking service's `email-addresses` reads "Email addresses".
+    const what = breach.dataClasses.length > 0 ? `: ${listPhrase(breach.dataClasses.map(dataClassLabel), 4)}` : '';
     return notification('new-breach', `New breach: ${breach.id}`, `${who} ${verb} in ${breach.id} (${breach.breachDate})${what}`, breach.id);
   }
   const emails = [...new Set(breaches.flatMap((breach) => breach.emails))];

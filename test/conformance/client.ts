@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { Breach, MonitoringUser, Problem, UserBreachList, type UserBreach } from '../../shared/api/index.ts';
 import { useTarget, type Target } from './target.ts';
+import { upstreamIfPresent, upstreamViolation } from './upstream.ts';
 
 export interface HttpResult {
   status: number;
@@ -76,9 +77,21 @@ export class ConformanceClient {
     return this.#target();
   }
 
-  /** A request to `{base_url}` + path (path starts with `/`). */
-  api(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
-    return this.request(method, this.target.apiBase + path, options);
+  /**
+   * A request to `{base_url}` + path (path starts with `/`). Every answer is also checked
+   * against Mozilla Monitor's upstream API document where it is present (upstream.ts): a
+   * status it does not list (beyond the contract's documented additions) or a body outside
+   * its schema fails the test that made the request.
+   */
+  async api(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+    const result = await this.request(method, this.target.apiBase + path, options);
+    const upstream = upstreamIfPresent();
+    if (upstream) {
+      const route = path.split('?')[0] ?? path;
+      const violation = upstreamViolation(upstream, { method, route, status: result.status, contentType: result.headers.get('content-type') ?? '', json: result.json });
+      expect(violation, `upstream document (${method} ${path})`).toBeUndefined();
+    }
+    return result;
   }
 
   /** A request to the origin (development surface, `/`). */

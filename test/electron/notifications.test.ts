@@ -24,6 +24,11 @@ describe('notification wording', () => {
     expect(newBreachesNotification([linkedin])!.body).toBe('alice@example.com and 1 more appear in LinkedIn (2012-05-05): Email addresses and Passwords');
   });
 
+  it('names the data classes of a slug-speaking service as the app shows them', () => {
+    const slugged = { ...linkedin, dataClasses: ['email-addresses', 'passwords', 'shoe-sizes'] };
+    expect(newBreachesNotification([slugged])!.body).toBe('alice@example.com and 1 more appear in LinkedIn (2012-05-05): Email addresses, Passwords and Shoe sizes');
+  });
+
   it('sums several new breaches of one sync up in one notification without a single breach to open', () => {
     const summary = newBreachesNotification([adobe, linkedin, dropbox])!;
     expect(summary).toEqual({

@@ -38,6 +38,9 @@ describe('counts line', () => {
   test('names the picked unresolved classes', () => {
     expect(countsText(list, { ...EMPTY_FILTERS, unresolvedDataClasses: ['usernames', 'Phone numbers'] })).toBe('42 breaches · 20 with unresolved Usernames · 0 with unresolved Phone numbers');
   });
+  test('a class picked by slug finds the count of its display name', () => {
+    expect(countsText(list, { ...EMPTY_FILTERS, dataClasses: ['passwords', 'email-addresses'] })).toBe('42 breaches · 17 with unresolved Passwords · 40 with unresolved Email addresses');
+  });
   test('singular', () => {
     expect(countsText({ rows: [], total: 1, unresolvedByDataClass: {} }, EMPTY_FILTERS)).toBe('1 breach');
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Breach } from '../../../shared/api/index.ts';
+import { dataClassKey, dataClassLabel, type Breach } from '../../../shared/api/index.ts';
 import type { Triple, TripleStore } from './TripleStore.ts';
 
 // The breach graph of CONTRACT.md ("Graph node query interface"). It is built from breach
@@ -10,14 +10,13 @@ export const BREACH_PROVENANCE = 'breach-catalog';
 export const TYPE_NODES = ['Breach', 'Domain', 'DataClass'] as const;
 export const CLASS_NODE = 'Class';
 
-/** `Email addresses` → `email-addresses`: lower case, runs of anything but letters and digits → `-`, trimmed. */
+/**
+ * `Email addresses` → `email-addresses`: the shared data class identity ({@link dataClassKey}),
+ * so a node is the class however a breach spells it.
+ */
 export function dataClassSlug(name: string): string {
-  const slug = name
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-  // A name of punctuation only still needs a node of its own.
-  return slug || 'x' + Buffer.from(name, 'utf8').toString('hex');
+  // A blank name has no identity; it still gets a node rather than `dataClass/`.
+  return dataClassKey(name) || 'x';
 }
 
 export function dataClassNode(name: string): string {
@@ -50,8 +49,9 @@ export function breachTriples(breaches: readonly Breach[]): Triple[] {
     }
     for (const name of breach.dataClasses) {
       const node = dataClassNode(name);
-      // Spellings differ across breaches (`Email addresses`, `email addresses`); the first, in id order, names the node.
-      if (!dataClasses.has(node)) dataClasses.set(node, name);
+      // Spellings differ across breaches (`Email addresses`, `email addresses`, `email-addresses`); the
+      // first, in id order, names the node, a slug by the display name it stands for.
+      if (!dataClasses.has(node)) dataClasses.set(node, dataClassLabel(name));
       add(id, 'dataClass', { id: node });
     }
     add(id, 'breachDate', { value: breach.breachDate });

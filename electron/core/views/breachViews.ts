@@ -1,17 +1,23 @@
+import { dataClassLabel } from '../../../shared/api/dataClassNames.ts';
 import type { LocalBreach, LocalCounts } from '../../../shared/api/localQuery.ts';
 import type { BreachDetail, BreachList, BreachRow, CellState } from '../../../shared/ipc/index.ts';
 
 /**
  * The local store's rows turned into what the renderer shows. Kept apart from the queries so
  * the store's shapes can change without the IPC contract moving.
+ *
+ * Data classes are shown by {@link dataClassLabel}: a service that speaks slugs
+ * (`email-addresses`) is shown with display names (`Email addresses`). A label names the same
+ * class as the service's spelling, so what the renderer sends back finds it (the outbox then
+ * sends the service its own spelling).
  */
 export function toBreachRow(item: LocalBreach, isNew: boolean): BreachRow {
   const accounts = item.breachedAccounts;
   return {
-    breach: item.breach,
+    breach: shownBreach(item.breach),
     emails: accounts.map((account) => account.email),
     dataClasses: item.breach.dataClasses.map((name) => ({
-      name,
+      name: dataClassLabel(name),
       resolved: accounts.filter((account) => Object.hasOwn(account.resolvedDataClasses, name)).length,
       total: accounts.length,
     })),
@@ -26,13 +32,13 @@ export function toBreachList(items: readonly LocalBreach[], total: number, count
   return {
     rows: items.map((item) => toBreachRow(item, newIds.has(item.breach.id))),
     total,
-    unresolvedByDataClass: Object.fromEntries(counts.byDataClass.map((entry) => [entry.dataClass, entry.unresolvedBreaches])),
+    unresolvedByDataClass: Object.fromEntries(counts.byDataClass.map((entry) => [dataClassLabel(entry.dataClass), entry.unresolvedBreaches])),
   };
 }
 
 export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail {
   return {
-    breach: item.breach,
+    breach: shownBreach(item.breach),
     isNew,
     accounts: item.breachedAccounts.map((account) => {
       const failed = new Map(account.failed.map((entry) => [entry.dataClass, entry.reason]));
@@ -41,7 +47,7 @@ export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail 
       for (const name of item.breach.dataClasses) {
         const resolved = account.resolvedDataClasses[name];
         const reason = failed.get(name);
-        cells.set(name, {
+        cells.set(dataClassLabel(name), {
           resolved: resolved !== undefined,
           ...(resolved?.resolvedAt ? { resolvedAt: resolved.resolvedAt } : {}),
           pending: pending.has(name),
@@ -51,4 +57,8 @@ export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail 
       return { email: account.email, cells: Object.fromEntries(cells) };
     }),
   };
+}
+
+function shownBreach(breach: LocalBreach['breach']): LocalBreach['breach'] {
+  return { ...breach, dataClasses: breach.dataClasses.map(dataClassLabel) };
 }

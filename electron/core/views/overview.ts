@@ -1,3 +1,4 @@
+import { dataClassKey, dataClassLabel } from '../../../shared/api/index.ts';
 import type { Overview } from '../../../shared/ipc/index.ts';
 import { countBreaches } from '../queries/localQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
@@ -16,7 +17,7 @@ export function overviewOf(db: ReadableDB): Overview {
     breaches: counts.breaches,
     unresolvedByDataClass: counts.byDataClass
       .filter((entry) => entry.unresolvedAccounts > 0)
-      .map((entry) => ({ name: entry.dataClass, count: entry.unresolvedAccounts }))
+      .map((entry) => ({ name: dataClassLabel(entry.dataClass), count: entry.unresolvedAccounts }))
       .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     unresolvedByEmail: counts.byEmail.map((entry) => ({ email: entry.email, count: entry.unresolvedDataClasses })),
     breachesByYear: byYear.filter((row) => Number.isInteger(row.year)),
@@ -33,14 +34,15 @@ export function knownDomains(db: ReadableDB): string[] {
   return db.prepare(`SELECT DISTINCT domain FROM breaches WHERE domain <> '' ORDER BY domain_key`).pluck().all() as string[];
 }
 
-/** Data class names of the local breaches (one spelling per case-insensitive name). */
+/** Data class names of the local breaches as shown (one per data class identity, {@link dataClassKey}). */
 export function knownDataClasses(db: ReadableDB): string[] {
-  const names = db.prepare(`SELECT DISTINCT value FROM breaches, json_each(breaches.data_classes) ORDER BY lower(value)`).pluck().all() as string[];
-  const seen = new Set<string>();
-  return names.filter((name) => {
-    const key = name.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const names = db.prepare(`SELECT DISTINCT value FROM breaches, json_each(breaches.data_classes) ORDER BY value`).pluck().all() as string[];
+  const byKey = new Map<string, string>();
+  for (const name of names) {
+    const key = dataClassKey(name);
+    const kept = byKey.get(key);
+    // A display name the service sent wins over a slug (whose label is made up).
+    if (key !== '' && (kept === undefined || (kept === key && name !== key))) byKey.set(key, name);
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, name]) => dataClassLabel(name));
 }

@@ -1,13 +1,15 @@
+import { dataClassKey } from '../../../shared/api/primitives.ts';
 import type { BreachList } from '../../../shared/ipc/views.ts';
 import { plural } from '../../lib/format.ts';
 import type { Filters } from '../../lib/urlState.ts';
 
 /** Classes worth naming first when the person has not picked any: the ones to act on. */
-const PRIORITY = ['passwords', 'security questions and answers', 'credit cards', 'bank account numbers', 'phone numbers'];
+const PRIORITY = ['Passwords', 'Security questions and answers', 'Credit cards', 'Bank account numbers', 'Phone numbers'].map(dataClassKey);
 
 function countFor(list: BreachList, name: string): [string, number] | undefined {
-  const key = name.toLowerCase();
-  for (const [className, count] of Object.entries(list.unresolvedByDataClass)) if (className.toLowerCase() === key) return [className, count];
+  // Any spelling of the class (a filter may come from a URL in slugs) finds its count.
+  const key = dataClassKey(name);
+  for (const [className, count] of Object.entries(list.unresolvedByDataClass)) if (dataClassKey(className) === key) return [className, count];
   return undefined;
 }
 
@@ -23,7 +25,7 @@ export function countsText(list: BreachList, filters: Filters): string {
     pairs = named.map((name) => countFor(list, name) ?? [name, 0]);
   } else {
     const entries = Object.entries(list.unresolvedByDataClass).filter(([, count]) => count > 0);
-    const priority = PRIORITY.map((name) => entries.find(([className]) => className.toLowerCase() === name)).find((entry) => entry !== undefined);
+    const priority = PRIORITY.map((name) => entries.find(([className]) => dataClassKey(className) === name)).find((entry) => entry !== undefined);
     const top = priority ?? entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
     pairs = top ? [top] : [];
   }

@@ -2,6 +2,7 @@
 // (shared/graph/response.ts), so the table, the drawing and the tests read the same rows.
 // Nothing here touches the DOM: the end-to-end test imports the node id helpers too.
 import type { Direction, Expression } from '../../../shared/graph/expression.ts';
+import { dataClassKey } from '../../../shared/api/primitives.ts';
 import type { NodeItem, NodeResponse } from '../../../shared/graph/response.ts';
 
 /** The labels of the breach graph (CONTRACT.md), offered by the expression builder. */
@@ -24,15 +25,9 @@ export const KIND_LABELS: Record<NodeKind, string> = {
 // Node ids as the engine builds them (electron/core/graph/breachGraph.ts; the end-to-end test
 // checks the two agree over the whole catalog).
 
-/** `Email addresses` → `email-addresses`: lower case, runs of anything but letters and digits → `-`, trimmed. */
+/** `Email addresses` → `email-addresses`: the shared data class identity, as the engine uses it. */
 export function dataClassSlug(name: string): string {
-  const slug = name
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-  if (slug) return slug;
-  // A name of punctuation only still needs a node of its own.
-  return 'x' + [...new TextEncoder().encode(name)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return dataClassKey(name) || 'x';
 }
 
 export function dataClassNode(name: string): string {

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
+import { updateToSchemaVersion20 } from './0020-data-class-slug-keys.ts';
 
 export interface Migration {
   /** The `user_version` after this migration; numbers step by 10 so later fixes can slot in. */
@@ -9,6 +10,9 @@ export interface Migration {
 }
 
 /** Forward-only and append-only: a released migration is never edited, only followed. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 10, name: 'initial-schema', up: updateToSchemaVersion10 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 10, name: 'initial-schema', up: updateToSchemaVersion10 },
+  { version: 20, name: 'data-class-slug-keys', up: updateToSchemaVersion20 },
+];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -107,6 +107,58 @@ describe('migration 10 (initial schema), from version 0', () => {
   });
 });
 
+describe('migration 20 (data class keys are slugs)', () => {
+  it('rekeys the dictionary and the outbox, merging spellings of one class', () => {
+    const db = emptyDatabase();
+    updateToVersion(db, 10);
+    db.exec(`
+      INSERT INTO data_class_codes (code, key, name) VALUES (1, 'email addresses', 'Email addresses'), (2, 'email-addresses', 'email-addresses'),
+        (3, 'passwords', 'Passwords'), (4, 'ip addresses', 'IP addresses');
+      INSERT INTO breaches VALUES (1, 'B', 'b.example', 'b.example', '2020-01-01', '2020-02-01T00:00:00Z', 0, '2020-02-01T00:00:00Z',
+        '["Email addresses","email-addresses","Passwords"]', ',1,2,3,', 0, ',1,3,', 2);
+      INSERT INTO breaches VALUES (2, 'C', 'c.example', 'c.example', '2020-01-01', '2020-02-01T00:00:00Z', 0, '2020-02-01T00:00:00Z',
+        '["IP addresses"]', ',4,', 0, ',4,', 1);
+      INSERT INTO breached_accounts VALUES (1, 'a@example.com', ',2,', '{"2":"2021-01-01T00:00:00Z"}', ',1,3,', 2);
+      INSERT INTO breached_accounts VALUES (2, 'a@example.com', ',', NULL, ',4,', 1);
+      INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, state, failure_reason, created_at, updated_at) VALUES
+        ('a@example.com', 'B', 'email addresses', 'Email addresses', 1, 1, 'pending', NULL, '2021-01-01T00:00:00Z', '2021-01-01T00:00:00Z'),
+        ('a@example.com', 'B', 'email-addresses', 'email-addresses', 0, 1, 'pending', NULL, '2021-01-02T00:00:00Z', '2021-01-02T00:00:00Z'),
+        ('a@example.com', 'C', 'ip addresses', 'IP addresses', 1, 1, 'pending', NULL, '2021-01-01T00:00:00Z', '2021-01-01T00:00:00Z');
+      INSERT INTO sync_state VALUES ('etag', '"abc"'), ('lastPullAt', '2021-01-01T00:00:00Z');
+    `);
+    updateToVersion(db, 20);
+    expect(db.prepare('SELECT code, key, name FROM data_class_codes ORDER BY code').raw().all()).toEqual([
+      [1, 'email-addresses', 'Email addresses'],
+      [3, 'passwords', 'Passwords'],
+      [4, 'ip-addresses', 'IP addresses'],
+    ]);
+    expect(db.prepare('SELECT id, data_classes, class_codes, unresolved_codes, unresolved_count FROM breaches ORDER BY key').raw().all()).toEqual([
+      ['B', '["Email addresses","Passwords"]', ',1,3,', ',1,3,', 2],
+      ['C', '["IP addresses"]', ',4,', ',4,', 1],
+    ]);
+    expect(db.prepare('SELECT breach_key, resolved_codes, resolved_at, unresolved_codes, unresolved_count FROM breached_accounts ORDER BY breach_key').raw().all()).toEqual([
+      [1, ',1,', '{"1":"2021-01-01T00:00:00Z"}', ',1,3,', 2],
+      [2, ',', null, ',4,', 1],
+    ]);
+    // The newest intent for the merged class stays.
+    expect(db.prepare('SELECT breach_id, class_key, data_class, resolved FROM outbox ORDER BY breach_id').raw().all()).toEqual([
+      ['B', 'email-addresses', 'email-addresses', 0],
+      ['C', 'ip-addresses', 'IP addresses', 1],
+    ]);
+    // A merge forgets the ETag, so the next pull rebuilds the snapshot under the new keys.
+    expect(db.prepare('SELECT key FROM sync_state ORDER BY key').pluck().all()).toEqual(['lastPullAt']);
+  });
+
+  it('keeps the ETag when no two entries merged', () => {
+    const db = emptyDatabase();
+    updateToVersion(db, 10);
+    db.exec(`INSERT INTO data_class_codes (code, key, name) VALUES (1, 'email addresses', 'Email addresses'); INSERT INTO sync_state VALUES ('etag', '"abc"');`);
+    updateToVersion(db, 20);
+    expect(db.prepare('SELECT key FROM data_class_codes').pluck().all()).toEqual(['email-addresses']);
+    expect(db.prepare("SELECT value FROM sync_state WHERE key = 'etag'").pluck().get()).toBe('"abc"');
+  });
+});
+
 describe('openAccountDatabase', () => {
   it('names the file by account id, opens in WAL with full sync, private to the user', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'account-db-'));

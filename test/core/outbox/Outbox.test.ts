@@ -81,7 +81,7 @@ describe('Outbox.flush', () => {
       'One|a@example.com|passwords',
       'One|a@example.com|usernames',
       'One|b@example.com|passwords',
-      'Two|a@example.com|email addresses',
+      'Two|a@example.com|email-addresses',
       'Two|a@example.com|passwords',
       'Two|a@example.com|usernames',
     ]);
@@ -122,7 +122,7 @@ describe('Outbox.flush', () => {
     const failed = outbox.items('failed');
     expect(failed.map((f) => `${f.breachId}|${f.email}|${f.dataClass}`).sort()).toEqual(['One|b@example.com|Email addresses', 'One|b@example.com|Passwords', 'One|b@example.com|Usernames']);
     expect(failed.every((f) => f.failure?.status === 404 && f.failure.reason === 'email not found for breach "One"')).toBe(true);
-    expect([...server.resolvedKeys()].filter((k) => k.startsWith('One|')).sort()).toEqual(['One|a@example.com|email addresses', 'One|a@example.com|passwords', 'One|a@example.com|usernames']);
+    expect([...server.resolvedKeys()].filter((k) => k.startsWith('One|')).sort()).toEqual(['One|a@example.com|email-addresses', 'One|a@example.com|passwords', 'One|a@example.com|usernames']);
     expect(getLocalBreach(db, 'One', { email: B })!.breachedAccounts[0]!.failed.map((f) => f.dataClass)).toEqual(['Email addresses', 'Passwords', 'Usernames']);
   });
 
@@ -197,7 +197,7 @@ describe('Outbox.flush', () => {
     expect(outbox.items()).toMatchObject([{ state: 'sending', attempts: 1 }]);
     const restarted = new Outbox({ db, sender: server, now: () => FROZEN_NOW.getTime() });
     expect(await restarted.flush()).toMatchObject({ status: 'done', delivered: 1 });
-    expect(server.resolvedKeys().has('Three|a@example.com|email addresses')).toBe(true);
+    expect(server.resolvedKeys().has('Three|a@example.com|email-addresses')).toBe(true);
   });
 
   it('keeps failed items until retried or discarded; discard returns to the confirmed state', async () => {

@@ -152,7 +152,7 @@ describe('outbox over HTTP with injected faults', () => {
     expect(sync.outbox.items('failed').map((i) => [i.email, i.dataClass, i.failure])).toEqual(
       ['Email addresses', 'Passwords', 'Usernames'].map((name) => [u.b, name, { status: 404, reason: 'email not found for breach "FTwo"' }]),
     );
-    expect([...(await u.state())].sort()).toEqual([`FTwo|${u.a}|email addresses`, `FTwo|${u.a}|passwords`, `FTwo|${u.a}|usernames`]);
+    expect([...(await u.state())].sort()).toEqual([`FTwo|${u.a}|email-addresses`, `FTwo|${u.a}|passwords`, `FTwo|${u.a}|usernames`]);
   });
 
   it('a client that dies with a request on the wire re-sends it from the same file after restart', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProblemFieldError } from '../../../shared/api/index.ts';
+import { dataClassKey, type ProblemFieldError } from '../../../shared/api/index.ts';
 import { isolateRefused } from '../../../electron/core/outbox/isolation.ts';
 import { packIntents, type IntentAtom, type PackedRequest } from '../../../electron/core/outbox/packing.ts';
 
@@ -30,9 +30,9 @@ const key = (a: IntentAtom) => `${a.breachId}|${a.email}|${a.classKey}`;
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 function simulate(s: Scenario, mode: PointerMode) {
-  const atoms: IntentAtom[] = s.keys.map(([breachId, email, dataClass]) => ({ breachId, email, dataClass, classKey: dataClass.toLowerCase(), resolved: s.resolved }));
+  const atoms: IntentAtom[] = s.keys.map(([breachId, email, dataClass]) => ({ breachId, email, dataClass, classKey: dataClassKey(dataClass), resolved: s.resolved }));
   const badPair = new Set(s.badPairs.map((p) => p.join('|')));
-  const badClass = new Set(s.badClasses.map((p) => `${p[0]}|${p[1].toLowerCase()}`));
+  const badClass = new Set(s.badClasses.map((p) => `${p[0]}|${dataClassKey(p[1])}`));
   const isBad = (a: IntentAtom) => badPair.has(`${a.breachId}|${a.email}`) || badClass.has(`${a.breachId}|${a.classKey}`);
   const queue: PackedRequest[] = packIntents(atoms, { maxItems: s.maxItems, maxDataClassesPerItem: 100, maxEmailsPerItem: 1000, maxBodyBytes: 1 << 20 });
   const delivered: IntentAtom[] = [];
@@ -50,7 +50,7 @@ function simulate(s: Scenario, mode: PointerMode) {
     if (mode === 'truthful')
       request.forEach(({ item }, i) => {
         item.emails!.forEach((email, j) => badPair.has(`${item.breachId}|${email}`) && errors.push({ pointer: `/${i}/emails/${j}`, message: 'email not found' }));
-        item.dataClasses.forEach((name, j) => badClass.has(`${item.breachId}|${name.toLowerCase()}`) && errors.push({ pointer: `/${i}/dataClasses/${j}`, message: 'no such class' }));
+        item.dataClasses.forEach((name, j) => badClass.has(`${item.breachId}|${dataClassKey(name)}`) && errors.push({ pointer: `/${i}/dataClasses/${j}`, message: 'no such class' }));
       });
     if (mode === 'random') errors = s.randomPointers.map(([i, field, j]) => ({ pointer: field === 'breachId' ? `/${i}/breachId` : `/${i}/${field}/${j}`, message: 'somewhere' }));
     const { retry, blame } = isolateRefused(request, errors);

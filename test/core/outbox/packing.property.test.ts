@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Limits, ResolutionRequest } from '../../../shared/api/index.ts';
+import { dataClassKey, Limits, ResolutionRequest } from '../../../shared/api/index.ts';
 import { buildItems, CONTRACT_LIMITS, packIntents, requestBody, type IntentAtom, type PackLimits } from '../../../electron/core/outbox/packing.ts';
 
 const BREACHES = ['A', 'B', 'C', 'D', 'E', 'F'];
@@ -15,7 +15,7 @@ const atoms = fc
   })
   .chain((keys) => fc.tuple(fc.constant(keys), fc.array(fc.boolean(), { minLength: keys.length, maxLength: keys.length })))
   .map(([keys, directions]) =>
-    keys.map(([breachId, email, dataClass], i): IntentAtom => ({ breachId, email, dataClass, classKey: dataClass.toLowerCase(), resolved: directions[i]! })),
+    keys.map(([breachId, email, dataClass], i): IntentAtom => ({ breachId, email, dataClass, classKey: dataClassKey(dataClass), resolved: directions[i]! })),
   );
 
 const limits = fc.record({
@@ -40,7 +40,7 @@ function checkPacking(input: IntentAtom[], lim: PackLimits): void {
       expect(item.dataClasses.length).toBeLessThanOrEqual(lim.maxDataClassesPerItem);
       expect(item.emails!.length).toBeLessThanOrEqual(lim.maxEmailsPerItem);
       // The item says exactly what its intents want: emails × classes, one direction.
-      const product = item.emails!.flatMap((email) => item.dataClasses.map((name) => `${item.breachId}|${email}|${name.toLowerCase()}`)).sort();
+      const product = item.emails!.flatMap((email) => item.dataClasses.map((name) => `${item.breachId}|${email}|${dataClassKey(name)}`)).sort();
       expect(carried.map(key).sort()).toEqual(product);
       expect(carried.every((a) => a.resolved === item.resolved)).toBe(true);
       covered.push(...carried.map(key));
@@ -74,7 +74,7 @@ describe('packIntents', () => {
   it('packs 10,000 toggles over the contract limits into a handful of requests', () => {
     const many: IntentAtom[] = [];
     for (let b = 0; many.length < 10_000; b++)
-      for (const email of EMAILS) for (const dataClass of CLASSES) many.push({ breachId: `Breach${b}`, email, dataClass, classKey: dataClass.toLowerCase(), resolved: b % 2 === 0 });
+      for (const email of EMAILS) for (const dataClass of CLASSES) many.push({ breachId: `Breach${b}`, email, dataClass, classKey: dataClassKey(dataClass), resolved: b % 2 === 0 });
     const requests = packIntents(many);
     checkPacking(many, CONTRACT_LIMITS);
     expect(requests).toHaveLength(Math.ceil(400 / Limits.maxItems));

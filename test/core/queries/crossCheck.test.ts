@@ -2,7 +2,7 @@
 // reference service over HTTP: the same ids in the same order, and the same account states.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Breach, toBreachSearchParams, type BreachQueryInput, type UserBreach } from '../../../shared/api/index.ts';
+import { Breach, dataClassKey, dataClassLabel, toBreachSearchParams, type BreachQueryInput, type UserBreach } from '../../../shared/api/index.ts';
 import { queryBreaches } from '../../../electron/core/queries/localQueries.ts';
 import { openAccountSync, type AccountSync } from '../../../electron/core/sync/openAccountSync.ts';
 import { DevTokenSource } from '../helpers/devTokens.ts';
@@ -33,6 +33,18 @@ export const FILTER_CASES: { name: string; query: BreachQueryInput }[] = [
   { name: 'unresolved class nobody has', query: { unresolvedDataClasses: ['Shoe sizes'] } },
   { name: 'classes and unresolved together', query: { dataClasses: ['Passwords'], unresolvedDataClasses: ['Email addresses'], includeSensitive: true } },
   { name: 'everything at once', query: { domain: 'alpha.example', dataClasses: ['usernames'], unresolvedDataClasses: ['Usernames'], includeSensitive: true } },
+  // Slugs (Mozilla Monitor's spelling) and mixed spellings: one data class identity (issue 18).
+  { name: 'slug', query: { dataClasses: ['email-addresses'] } },
+  { name: 'slug, sensitive included', query: { dataClasses: ['phone-numbers'], includeSensitive: true } },
+  { name: 'slug in upper case', query: { dataClasses: ['IP-ADDRESSES'], includeSensitive: true } },
+  { name: 'other separators and padding', query: { dataClasses: ['  email_addresses ', 'Phone.Numbers'], includeSensitive: true } },
+  { name: 'slug and display name for one class', query: { dataClasses: ['passwords', 'Passwords', 'PASSWORDS'] } },
+  { name: 'display name matches a breach that lists slugs', query: { dataClasses: ['Shoe sizes'], includeSensitive: true } },
+  { name: 'unresolved by slug', query: { unresolvedDataClasses: ['email-addresses'], includeSensitive: true } },
+  { name: 'unresolved by slug, resolved under another spelling', query: { unresolvedDataClasses: ['usernames'], domain: 'epsilon.example' } },
+  { name: 'unresolved slug, breach spelled in slugs', query: { unresolvedDataClasses: ['Email Addresses'], domain: 'zeta.example', includeSensitive: true } },
+  { name: 'slug nobody has', query: { dataClasses: ['shoe-sizes-xl'] } },
+  { name: 'mixed spellings everywhere', query: { dataClasses: ['email-addresses', 'Phone numbers'], unresolvedDataClasses: ['PASSWORDS', 'shoe_sizes'], includeSensitive: true } },
 ];
 
 let service: DevService;
@@ -48,10 +60,12 @@ beforeAll(async () => {
   await service.addBreach({ id: 'XGamma', domain: 'shared.example', breachDate: '2021-01-01', dataClasses: ['Email addresses', 'Passwords'] });
   await service.addBreach({ id: 'XDelta', domain: 'Delta.Example', breachDate: '2023-05-01', addedDate: '2023-06-01T10:00:00Z', dataClasses: ['Passwords'] });
   await service.addBreach({ id: 'XEpsilon', domain: 'epsilon.example', breachDate: '2023-05-01', addedDate: '2023-06-01T10:00:00Z', dataClasses: ['Passwords', 'Usernames'] });
+  // A breach spelled in slugs, as a Monitor-fed catalog would spell it.
+  await service.addBreach({ id: 'XZeta', domain: 'zeta.example', breachDate: '2022-06-01', dataClasses: ['email-addresses', 'passwords', 'phone-numbers', 'shoe-sizes'] });
   token = await service.createUser('cross', {
-    [E1]: ['XAlpha', 'XBeta', ...demoIds.slice(0, 30)],
+    [E1]: ['XAlpha', 'XBeta', 'XZeta', ...demoIds.slice(0, 30)],
     [E2]: ['XAlpha', 'XDelta', 'XEpsilon', ...demoIds.slice(20, 50)],
-    [E3]: ['XGamma', ...demoIds.slice(45)],
+    [E3]: ['XGamma', 'XZeta', ...demoIds.slice(45)],
   });
   const statuses = [
     await service.resolve(token, [
@@ -59,13 +73,15 @@ beforeAll(async () => {
       { breachId: 'XBeta', dataClasses: ['Email addresses', 'Phone numbers'], resolved: true },
       { breachId: 'XGamma', dataClasses: ['Email addresses', 'Passwords'], resolved: true },
       { breachId: 'XEpsilon', dataClasses: ['usernames'], resolved: true },
+      { breachId: 'XZeta', dataClasses: ['Email addresses', 'SHOE-SIZES'], resolved: true, emails: [E1] },
     ]),
     await service.resolve(
       token,
       demoIds.filter((_, i) => i % 4 === 0).map((breachId) => ({ breachId, dataClasses: ['Email addresses'], resolved: true })),
     ),
   ];
-  expect(statuses).toEqual([204, 204]);
+  statuses.push(await service.resolve(token, [{ breachId: 'XZeta', dataClasses: ['passwords'], resolved: true, emails: [E3] }]));
+  expect(statuses).toEqual([204, 204, 204]);
   sync = openAccountSync({ file: ':memory:', apiBaseUrl: service.apiBaseUrl, tokens: new DevTokenSource(service.origin, 'cross'), pushDelayMs: -1 });
   const report = await sync.scheduler.syncNow();
   expect(report.status).toBe('ok');
@@ -88,6 +104,19 @@ describe('local filters agree with the reference service', () => {
     expect(local.items.map((i) => i.breach.id)).toEqual(remote.map((i) => i.breach.id));
     expect(local.total).toBe(remote.length);
     expect(strip(local.items)).toEqual(strip(remote));
+  });
+
+  it('slug and mixed-spelling cases answer as the same query in display names does', async () => {
+    const display = (names: string[] | undefined) => names?.map((name) => dataClassLabel(dataClassKey(name)));
+    const spelled = FILTER_CASES.slice(FILTER_CASES.findIndex((c) => c.name === 'slug'));
+    expect(spelled).toHaveLength(11);
+    for (const { name, query } of spelled) {
+      const plain = { ...query, dataClasses: display(query.dataClasses), unresolvedDataClasses: display(query.unresolvedDataClasses) };
+      const remote = (await service.list(token, toBreachSearchParams(query).toString())).map((i) => i.breach.id);
+      expect(remote, name).toEqual((await service.list(token, toBreachSearchParams(plain).toString())).map((i) => i.breach.id));
+      const empty = name === 'slug nobody has' || name === 'unresolved by slug, resolved under another spelling';
+      expect(remote.length > 0, name).toBe(!empty);
+    }
   });
 
   it('the table exercises every filter and both outcomes', async () => {

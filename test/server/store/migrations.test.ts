@@ -88,3 +88,26 @@ describe('schema 10 constraints', () => {
     expect(() => db.prepare('INSERT INTO exposures VALUES (?, ?)').run('a@example.com', 'X')).toThrow(/FOREIGN KEY/);
   });
 });
+
+describe('schema 20: resolutions keyed by data class identity (slug)', () => {
+  it('rekeys lower-cased names to slugs and merges spellings of one class, keeping the first resolution', () => {
+    const db = emptyDatabase();
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 10));
+    const insert = db.prepare('INSERT INTO resolutions VALUES (?, ?, ?, ?, ?)');
+    insert.run('a@example.com', 'X', 'email addresses', 'Email addresses', '2021-01-01T10:00:00Z');
+    insert.run('a@example.com', 'X', 'email-addresses', 'email-addresses', '2020-01-01T10:00:00Z');
+    insert.run('a@example.com', 'X', 'passwords', 'Passwords', '2021-01-01T10:00:00Z');
+    insert.run('a@example.com', 'Y', 'ip addresses', 'IP addresses', '2022-01-01T10:00:00Z');
+    insert.run('b@example.com', 'X', 'email addresses', 'Email addresses', '2023-01-01T10:00:00Z');
+    const revision = db.prepare("SELECT value FROM meta WHERE key = 'revision'").pluck().get() as number;
+    expect(migrate(db)).toEqual({ from: 10, to: LATEST_SCHEMA_VERSION });
+    expect(db.prepare('SELECT email, breach_id, data_class_key, data_class, resolved_at FROM resolutions ORDER BY email, breach_id, data_class_key').raw().all()).toEqual([
+      ['a@example.com', 'X', 'email-addresses', 'email-addresses', '2020-01-01T10:00:00Z'],
+      ['a@example.com', 'X', 'passwords', 'Passwords', '2021-01-01T10:00:00Z'],
+      ['a@example.com', 'Y', 'ip-addresses', 'IP addresses', '2022-01-01T10:00:00Z'],
+      ['b@example.com', 'X', 'email-addresses', 'Email addresses', '2023-01-01T10:00:00Z'],
+    ]);
+    // Cached answers (ETags) made from the old keys are no longer valid.
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'revision'").pluck().get()).toBe(revision + 1);
+  });
+});

@@ -1,9 +1,13 @@
 import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
+import { updateToSchemaVersion20 } from './0020-data-class-slug-keys.ts';
 import type { Migration } from './types.ts';
 
 export type { Migration } from './types.ts';
 
 /** Every migration, in order. Append only: a released step never changes. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 10, name: 'initial-schema', up: updateToSchemaVersion10 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 10, name: 'initial-schema', up: updateToSchemaVersion10 },
+  { version: 20, name: 'data-class-slug-keys', up: updateToSchemaVersion20 },
+];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
