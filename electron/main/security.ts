@@ -27,10 +27,18 @@ export interface GuardOptions {
   isTrustedUrl(url: string): boolean;
 }
 
-/** Guards every web contents the app will ever create, and the sessions they use. */
+/**
+ * Guards every web contents the app will ever create, and the sessions they use. Runs before
+ * `ready` so no web contents escapes it; it must not touch a session, which Electron refuses to
+ * hand out before `ready` ("Session can only be received when app is ready").
+ */
 export function installSecurityGuards(options: GuardOptions): void {
-  denyPermissions(session.defaultSession);
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, options));
+}
+
+/** Once ready, before any window: the default session denies every permission from the start. */
+export function guardDefaultSession(): void {
+  denyPermissions(session.defaultSession);
 }
 
 export function guardWebContents(contents: WebContents, options: GuardOptions): void {

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeBrowserWindow, FakeEvent, FakeSession, FakeWebContents, FakeWebFrame, fake, ipcEvent, resetElectron } from './fakeElectron.ts';
+import { FakeBrowserWindow, FakeEvent, FakeSession, FakeWebContents, FakeWebFrame, fake, ipcEvent, refusals, resetElectron } from './fakeElectron.ts';
 
 vi.mock('electron', async () => (await import('./fakeElectron.ts')).electron);
 
-const { guardWebContents, installSecurityGuards, isSafeExternalUrl } = await import('../../electron/main/security.ts');
+const { guardDefaultSession, guardWebContents, installSecurityGuards, isSafeExternalUrl } = await import('../../electron/main/security.ts');
 const { isTrustedSender, onTrustedMessage } = await import('../../electron/main/senderCheck.ts');
 const { resolveRenderer } = await import('../../electron/main/renderer.ts');
 
@@ -99,8 +99,21 @@ describe('navigation and window-open guards', () => {
 });
 
 describe('permissions', () => {
+  it('installs before ready without touching a session, which Electron has not made yet', () => {
+    resetElectron({ ready: false });
+    installSecurityGuards(packaged);
+    expect(refusals).toEqual([]);
+    expect(() => fake().session.defaultSession).toThrow('Session can only be received when app is ready');
+  });
+
+  it('guards the default session before any window uses it', () => {
+    guardDefaultSession();
+    expect(fake().session.defaultSession.permissionCheckHandler!()).toBe(false);
+  });
+
   it('denies every request, check and device permission on the default and every window session', () => {
     installSecurityGuards(packaged);
+    guardDefaultSession();
     const window = new FakeBrowserWindow({});
     for (const session of [fake().session.defaultSession, window.webContents.session]) {
       const callback = vi.fn();
