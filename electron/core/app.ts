@@ -224,6 +224,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       remembered: secrets.store.persistent,
       ...(status.warning ? { warning: status.warning } : {}),
       ...(status.error ? { error: status.error } : {}),
+      ...(status.signIn ? { signIn: status.signIn } : {}),
     };
   }
 

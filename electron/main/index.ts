@@ -17,7 +17,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   void app.whenReady().then(() => {
-    guardDefaultSession();
+    guardDefaultSession({ isTrustedUrl: renderer.isTrustedUrl });
     const paths = shellPaths({
       mainDir: import.meta.dirname,
       userData: app.getPath('userData'),

@@ -107,13 +107,25 @@ describe('permissions', () => {
   });
 
   it('guards the default session before any window uses it', () => {
-    guardDefaultSession();
-    expect(fake().session.defaultSession.permissionCheckHandler!()).toBe(false);
+    guardDefaultSession(packaged);
+    expect(fake().session.defaultSession.permissionCheckHandler!(null, 'geolocation', 'app://bundle', { requestingUrl: 'app://bundle/index.html' })).toBe(false);
+  });
+
+  it("lets only the app's own page write to the clipboard (the sign-in link's Copy button)", () => {
+    guardDefaultSession(packaged);
+    const session = fake().session.defaultSession;
+    const callback = vi.fn();
+    session.permissionRequestHandler!(null, 'clipboard-sanitized-write', callback, { requestingUrl: 'app://bundle/index.html' });
+    session.permissionRequestHandler!(null, 'clipboard-sanitized-write', callback, { requestingUrl: 'https://evil.example/' });
+    session.permissionRequestHandler!(null, 'clipboard-read', callback, { requestingUrl: 'app://bundle/index.html' });
+    expect(callback.mock.calls).toEqual([[true], [false], [false]]);
+    expect(session.permissionCheckHandler!(null, 'clipboard-sanitized-write', 'app://bundle', { requestingUrl: 'app://bundle/' })).toBe(true);
+    expect(session.permissionCheckHandler!(null, 'clipboard-sanitized-write', 'https://evil.example', { requestingUrl: 'https://evil.example/' })).toBe(false);
   });
 
   it('denies every request, check and device permission on the default and every window session', () => {
     installSecurityGuards(packaged);
-    guardDefaultSession();
+    guardDefaultSession(packaged);
     const window = new FakeBrowserWindow({});
     for (const session of [fake().session.defaultSession, window.webContents.session]) {
       const callback = vi.fn();
