@@ -377,7 +377,7 @@ export class FakeProtocol {
   handle(scheme: string, handler: ProtocolHandler): void {
     // lib/browser/api/protocol.ts:196: `handle` goes through session.defaultSession.protocol.
     requireReady(SESSION_BEFORE_READY, 'ready: protocol.handle', 'TypeError');
-    // lib/browser/api/protocol.ts:161.
+    // lib/browser/api/protocol.ts:162.
     if (this.handlers.has(scheme)) refuse(`Failed to register protocol: ${scheme}`, 'protocol.handle once');
     this.handlers.set(scheme, handler);
   }
@@ -482,8 +482,8 @@ export class FakeNotification extends StrictEmitter {
 /**
  * One end of a MessageChannelMain (shell/browser/api/message_port.cc). Messages wait until
  * `start()`, then arrive asynchronously; `close()` emits 'close' on this end at once (:133-149)
- * and on the other end when it notices the pipe is gone (:165, asynchronously); posting on a
- * closed port is dropped; a port cannot be transferred through itself (:101-107).
+ * and on the other end when it notices the pipe is gone (:164-165, asynchronously); posting on a
+ * closed port is dropped; a port cannot be transferred through itself (:101-105).
  */
 export class FakeMessagePortMain extends StrictEmitter {
   other: FakeMessagePortMain | undefined;
