@@ -5,7 +5,7 @@ import local from './tools/eslint/layers.js';
 const root = import.meta.dirname;
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', 'test-results/**'] },
+  { ignores: ['node_modules/**', 'out/**', '.test-builds/**', 'dist/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

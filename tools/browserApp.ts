@@ -19,7 +19,10 @@ export interface BrowserAppOptions {
   service?: { port: number; dataDir: string; catalogFile?: string } | false;
   /** Sign-in configuration when not the local reference service. */
   config?: CoreOptions['config'];
+  /** The browser host's port: kept if free, otherwise any free port (see `host.origin`). */
   hostPort?: number;
+  /** The browser host's secret; a fresh one per start otherwise. */
+  hostSecret?: string;
   /** Override the system browser (tests drive their own). */
   openExternal?: HostBridge['openExternal'];
   keychain?: boolean;
@@ -46,7 +49,12 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
       ...(config ? { config } : {}),
       ...(options.keychain === false ? { keychain: false } : {}),
     });
-    const host = await startBrowserHost({ router: core.router, bus: core.bus, rendererDir: RENDERER_DIR, ...(options.hostPort ? { port: options.hostPort } : {}) });
+    const hostOptions = { router: core.router, bus: core.bus, rendererDir: RENDERER_DIR, ...(options.hostSecret ? { secret: options.hostSecret } : {}) };
+    const host = await startBrowserHost({ ...hostOptions, ...(options.hostPort ? { port: options.hostPort } : {}) }).catch((error: unknown) => {
+      // The port of the last run is someone else's now: any free one will do.
+      if (options.hostPort && (error as NodeJS.ErrnoException).code === 'EADDRINUSE') return startBrowserHost(hostOptions);
+      throw error;
+    });
     const started = core;
     return {
       openUrl: host.openUrl,

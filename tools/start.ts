@@ -4,13 +4,25 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { startService } from '../server/app.ts';
 import { userDataDir } from '../server/config.ts';
 import { openInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
+import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
+import { portTakenMessage, portUse, startServiceProcess, type ServiceEndpoints, type ServiceProcess } from './referenceService.ts';
 
-const SERVICE_PORT = Number(process.env.BREACH_SERVICE_PORT ?? 6060);
 const APP_DATA = process.env.BREACH_MONITOR_DATA ?? path.join(userDataDir(), 'breach-monitor');
+
+/** BREACH_SERVICE_PORT, checked: the reference service's port (6060 unless moved). */
+function servicePort(): number {
+  const raw = process.env.BREACH_SERVICE_PORT;
+  if (raw === undefined || raw === '') return 6060;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`BREACH_SERVICE_PORT must be a port number from 1 to 65535, not ${JSON.stringify(raw)}.`);
+  return port;
+}
+
+/** Set first thing in main(), so a bad value ends with its sentence, not a stack trace. */
+let SERVICE_PORT = 6060;
 
 /** The Electron binary, when its package installed one (it cannot be downloaded everywhere). */
 function electronBinary(): string | undefined {
@@ -30,55 +42,72 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-/** The issuer and API of a reference service already listening on `port`, if that is what it is. */
-async function runningService(port: number): Promise<{ issuer: string; apiBaseUrl: string } | undefined> {
-  const origin = `http://127.0.0.1:${port}`;
-  try {
-    const index = (await (await fetch(origin + '/', { signal: AbortSignal.timeout(2000) })).json()) as { service?: string; issuer?: string; api?: string };
-    if (index.service !== 'breach-alert' || !index.issuer || !index.api) return undefined;
-    return { issuer: index.issuer, apiBaseUrl: origin + index.api };
-  } catch {
-    return undefined;
+/**
+ * The reference service as the default account server: one already running on the port is used;
+ * a port held by another program is reported and left alone (the app then uses whatever its
+ * settings name); otherwise it starts as a process of its own.
+ */
+async function referenceService(): Promise<{ endpoints?: ServiceEndpoints; process?: ServiceProcess }> {
+  const use = await portUse(SERVICE_PORT);
+  if (use.kind === 'breach-alert') {
+    console.log(`Using the reference service already running on port ${SERVICE_PORT}.`);
+    return { endpoints: use.endpoints };
   }
+  if (use.kind === 'other') {
+    console.log(portTakenMessage(SERVICE_PORT));
+    return {};
+  }
+  const started = await startServiceProcess({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service') });
+  console.log(
+    `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; demo users: alice@example.com, bob@example.com, carol@example.com; any password). ` +
+      `It runs on its own: stop it with kill ${started.child.pid}, start it again with ${started.restartCommand}.`,
+  );
+  void started.exited.then((code) => {
+    if (!stopping) console.log(`The reference service stopped (exit code ${code}); the app keeps running. Start it again with ${started.restartCommand}`);
+  });
+  return { endpoints: started.endpoints, process: started };
 }
 
+let stopping = false;
+
 async function main(): Promise<void> {
+  SERVICE_PORT = servicePort();
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
   const electron = electronBinary();
   if (electron) {
     run(npx, ['electron-vite', 'build']);
     // The desktop app's default account server is the local reference service.
-    const service = await startService({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service'), dev: true, logLevel: 'warn' }).catch(async (error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && (await runningService(SERVICE_PORT))) return undefined;
-      throw error;
-    });
+    const service = await referenceService();
     const child = spawn(electron, ['.'], { cwd: ROOT, stdio: 'inherit' });
     child.on('exit', (code) => {
-      void (service ? service.close() : Promise.resolve()).finally(() => process.exit(code ?? 0));
+      stopping = true;
+      void (service.process ? service.process.stop() : Promise.resolve()).finally(() => process.exit(code ?? 0));
     });
     return;
   }
 
   console.log('The Electron runtime is not installed on this machine, so Breach Monitor opens in your web browser instead.');
-  run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  // Tests that run this file build the renderer once themselves (they share out/ with other tests).
+  if (process.env.BREACH_MONITOR_SKIP_BUILD !== '1') run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   const dataDir = path.join(APP_DATA, 'app');
   const log = (line: string) => console.log(line);
-  let app;
-  try {
-    app = await startBrowserApp({ dataDir, service: { port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service') }, log });
-  } catch (error) {
-    // A reference service already on the port (from `npm run server`, or another start): use it.
-    const running = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? await runningService(SERVICE_PORT) : undefined;
-    if (!running) throw error;
-    app = await startBrowserApp({ dataDir, service: false, config: running, log });
-  }
-  console.log(`Reference service: ${app.service?.apiBaseUrl ?? `already running on port ${SERVICE_PORT}`} (demo users: alice@example.com, bob@example.com, carol@example.com; any password)`);
+  const service = await referenceService();
+  // The same port and secret as last time when the port is free, so an open tab reconnects.
+  const stateFile = path.join(dataDir, 'browser-host.json');
+  const saved = loadHostState(stateFile);
+  const secret = saved?.secret ?? newHostSecret();
+  const app = await startBrowserApp({ dataDir, service: false, ...(service.endpoints ? { config: service.endpoints } : {}), log, hostSecret: secret, ...(saved ? { hostPort: saved.port } : {}) });
+  const port = Number(new URL(app.origin).port);
+  if (saved && saved.port !== port) console.log(`Port ${saved.port} of the last run is taken now; the app moved to port ${port}.`);
+  saveHostState(stateFile, { port, secret });
   console.log(`Open ${app.openUrl}`);
   if (!process.env.CI && process.env.BREACH_MONITOR_NO_BROWSER !== '1') {
     openInSystemBrowser(app.openUrl).catch(() => console.log('(Could not open a browser by itself: open the address above.)'));
   }
   const stop = async () => {
+    stopping = true;
     await app.close();
+    await service.process?.stop();
     process.exit(0);
   };
   process.once('SIGINT', stop);

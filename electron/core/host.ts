@@ -6,8 +6,12 @@ import type { CoreNotification, HostSignal, TrayState } from '../../shared/ipc/i
  * it with real recorders. The core never imports `electron`.
  */
 export interface HostBridge {
-  /** Opens a URL in the person's browser (sign-in). */
-  openExternal(url: string): Promise<void>;
+  /**
+   * Opens a URL in the person's browser (sign-in); rejects when no browser could be opened.
+   * Resolves with 'page' when the host leaves it to the app's page (the browser host: the page
+   * already runs in the person's browser and opens the sign-in there).
+   */
+  openExternal(url: string): Promise<void | 'opened' | 'page'>;
   notify(notification: CoreNotification): void;
   setTrayState(state: TrayState): void;
   /** Host settings the core owns but the OS applies. */

@@ -27,14 +27,22 @@ export interface GuardOptions {
   isTrustedUrl(url: string): boolean;
 }
 
-/** Guards every web contents the app will ever create, and the sessions they use. */
+/**
+ * Guards every web contents the app will ever create, and the sessions they use. Runs before
+ * `ready` so no web contents escapes it; it must not touch a session, which Electron refuses to
+ * hand out before `ready` ("Session can only be received when app is ready").
+ */
 export function installSecurityGuards(options: GuardOptions): void {
-  denyPermissions(session.defaultSession);
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, options));
 }
 
+/** Once ready, before any window: the default session denies permissions from the start. */
+export function guardDefaultSession(options: GuardOptions): void {
+  denyPermissions(session.defaultSession, options);
+}
+
 export function guardWebContents(contents: WebContents, options: GuardOptions): void {
-  denyPermissions(contents.session);
+  denyPermissions(contents.session, options);
   contents.on('will-navigate', (event) => {
     if (options.isTrustedUrl(event.url)) return;
     event.preventDefault();
@@ -52,11 +60,18 @@ export function guardWebContents(contents: WebContents, options: GuardOptions): 
 
 const guardedSessions = new WeakSet<Session>();
 
+/**
+ * Writing to the clipboard (the sign-in link's Copy button) is the one thing the app's own page
+ * may do; no other page gets even that.
+ */
+const OWN_PAGE_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+
 /** The app needs no camera, location, notifications-from-web or anything else a page may ask for. */
-export function denyPermissions(target: Session): void {
+export function denyPermissions(target: Session, options: GuardOptions): void {
   if (guardedSessions.has(target)) return;
   guardedSessions.add(target);
-  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  target.setPermissionCheckHandler(() => false);
+  const allowed = (permission: string, url: string | undefined) => OWN_PAGE_PERMISSIONS.has(permission) && url !== undefined && options.isTrustedUrl(url);
+  target.setPermissionRequestHandler((_contents, permission, callback, details) => callback(allowed(permission, details?.requestingUrl)));
+  target.setPermissionCheckHandler((_contents, permission, _origin, details) => allowed(permission, details?.requestingUrl));
   target.setDevicePermissionHandler(() => false);
 }

@@ -16,6 +16,7 @@ const PATHS = {
   cloudOff: 'M3 3l18 18M8.5 8.6A5 5 0 0 0 6 18h11m3.2-1.6A4 4 0 0 0 17 10h-.5A6 6 0 0 0 10 6.1',
   dot: 'M12 12h.01',
   mail: 'M4 6h16v12H4zM4 7l8 6 8-6',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
 } as const;
 
 export type IconName = keyof typeof PATHS;

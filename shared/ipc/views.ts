@@ -53,6 +53,21 @@ export type BreachDetail = z.infer<typeof BreachDetail>;
 export const AuthState = z.enum(['signed-out', 'signing-in', 'signed-in', 'sign-in-needed']);
 export type AuthState = z.infer<typeof AuthState>;
 
+/**
+ * How the sign-in page reaches the person: 'opening' while the app asks the system browser,
+ * 'opened' once it has, 'page' when the app's own page opens it (the browser host), 'failed'
+ * when no browser could be opened (then the link is what the person uses).
+ */
+export const SignInBrowser = z.enum(['opening', 'opened', 'page', 'failed']);
+export type SignInBrowser = z.infer<typeof SignInBrowser>;
+
+/** A sign-in waiting for the person: the authorization link to open by hand if need be (RFC 8252). */
+export const PendingSignIn = z.object({
+  url: z.url({ protocol: /^https?$/ }),
+  browser: SignInBrowser,
+});
+export type PendingSignIn = z.infer<typeof PendingSignIn>;
+
 export const AuthStatus = z.object({
   state: AuthState,
   account: z.object({ accountId: z.string(), issuer: z.string(), email: z.string().optional(), name: z.string().optional() }).optional(),
@@ -60,6 +75,8 @@ export const AuthStatus = z.object({
   remembered: z.boolean(),
   warning: z.string().optional(),
   error: z.string().optional(),
+  /** Only while `state` is 'signing-in'. */
+  signIn: PendingSignIn.optional(),
 });
 export type AuthStatus = z.infer<typeof AuthStatus>;
 

@@ -181,8 +181,13 @@ export class E2E {
     return `http://127.0.0.1:${this.servicePort}`;
   }
 
-  /** The core and the browser host (not the service, which lives on its own). */
-  async startApp(options: { keychain?: boolean } = {}): Promise<BrowserApp> {
+  /**
+   * The core and the browser host (not the service, which lives on its own). The person's
+   * "system browser" is a browser profile of its own unless `opener` says otherwise: 'host' is
+   * the browser host's own (the app's page opens the sign-in, in this same browser), a function
+   * replaces it (e.g. one that fails as `xdg-open` does on a machine without a desktop).
+   */
+  async startApp(options: { keychain?: boolean; opener?: 'host' | ((url: string) => Promise<void>) } = {}): Promise<BrowserApp> {
     if (!this.servicePort) throw new Error('start the service once first: its port is the issuer');
     const keychain = options.keychain ?? USE_KEYCHAIN;
     this.app = await startBrowserApp({
@@ -191,13 +196,13 @@ export class E2E {
       config: { issuer: this.issuer, apiBaseUrl: this.apiBaseUrl },
       keychain,
       log: () => {},
-      openExternal: async (url) => {
+      ...(options.opener === 'host' ? {} : { openExternal: typeof options.opener === 'function' ? options.opener : async (url: string) => {
         // The person, in a browser profile of their own, signs in and allows access.
         this.signIns += 1;
         const driven = driveBrowser(this.browser, signInAs(this.email));
         this.#finished.push(driven.finished);
         await driven.opener(url);
-      },
+      } }),
     });
     this.events = [];
     this.#unsubscribe = this.app.core.bus.subscribe((event, payload) => this.events.push({ event, payload }));

@@ -1,9 +1,97 @@
-// A thin, honest stand-in for the parts of `electron` the shell uses: it records what the code
-// asks of Electron and lets a test play Electron's side (emit its events, click its menus). It
-// does not imitate behaviour the shell does not rely on. Install with
+// A stand-in for the parts of `electron` the shell uses, as strict as Electron 45: it records what
+// the code asks of Electron, lets a test play Electron's side (emit its events, click its menus),
+// and refuses what Electron refuses. Every rule cites the line of Electron's source or typings it
+// follows; docs/shell.md ("The strict fake") tables them. Sources: `electron.d.ts` of the
+// installed electron@45 package, and electron/electron at 96f3996d8d3c (45.0.0 nightly) for
+// `lib/` and `shell/`. Install with
 //   vi.mock('electron', async () => (await import('./fakeElectron.ts')).electron);
+// A fresh state is ready (unit tests exercise code that only runs after `ready`); tests of the
+// main entry start from `resetElectron({ ready: false })` and play `app.ready()`.
+import { fork as forkNode, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+/** Thrown where Electron throws; `rule` names the row of the table in docs/shell.md. */
+export class ElectronRuleError extends Error {
+  readonly rule: string;
+  constructor(message: string, rule: string, type: 'Error' | 'TypeError' = 'Error') {
+    super(message);
+    this.name = type;
+    this.rule = rule;
+  }
+}
+
+/** Every refusal since the last reset, so a test can assert none happened, even in a caught path. */
+export const refusals: ElectronRuleError[] = [];
+
+function refuse(message: string, rule: string, type: 'Error' | 'TypeError' = 'Error'): never {
+  const error = new ElectronRuleError(message, rule, type);
+  refusals.push(error);
+  throw error;
+}
+
+function requireReady(message: string, rule: string, type: 'Error' | 'TypeError' = 'Error'): void {
+  if (!state.app.isReady()) refuse(message, rule, type);
+}
+
+// shell/browser/api/electron_api_session.cc:1926, reached through lib/browser/api/session.ts:128.
+const SESSION_BEFORE_READY = 'Session can only be received when app is ready';
+
+const typings = readFileSync(path.join(root, 'node_modules', 'electron', 'electron.d.ts'), 'utf8');
+const declared = new Map<string, Set<string>>();
+
+/**
+ * The event names electron.d.ts declares for a class, with its base class's. Electron's objects
+ * are EventEmitters: a listener on an event the class never emits is accepted and never runs.
+ */
+export function declaredEvents(className: string): Set<string> {
+  const cached = declared.get(className);
+  if (cached) return cached;
+  const start = typings.search(new RegExp(`\\n  (?:class|interface) ${className} extends [\\w.]+ \\{`));
+  if (start === -1) throw new Error(`electron.d.ts declares no ${className}`);
+  const block = typings.slice(start, typings.indexOf('\n  }\n', start));
+  const names = new Set(['error', 'newListener', 'removeListener']);
+  for (const match of block.matchAll(/\bon\(event: '([^']+)'/g)) names.add(match[1]!);
+  if (/extends BaseWindow \{/.test(block)) for (const name of declaredEvents('BaseWindow')) names.add(name);
+  declared.set(className, names);
+  return names;
+}
+
+type Listener = Parameters<EventEmitter['on']>[1];
+
+/** An EventEmitter that accepts listeners only for events its Electron class declares. */
+class StrictEmitter extends EventEmitter {
+  readonly #electronClass: string;
+  constructor(electronClass: string) {
+    super();
+    this.#electronClass = electronClass;
+  }
+  #check(event: string | symbol): void {
+    if (typeof event === 'string' && !declaredEvents(this.#electronClass).has(event)) {
+      refuse(`${this.#electronClass} has no event '${event}' (electron.d.ts): the listener would never run`, 'events');
+    }
+  }
+  override on(event: string | symbol, listener: Listener): this {
+    this.#check(event);
+    return super.on(event, listener);
+  }
+  override addListener(event: string | symbol, listener: Listener): this {
+    return this.on(event, listener);
+  }
+  override once(event: string | symbol, listener: Listener): this {
+    this.#check(event);
+    return super.once(event, listener);
+  }
+  override prependListener(event: string | symbol, listener: Listener): this {
+    this.#check(event);
+    return super.prependListener(event, listener);
+  }
+}
 
 /** Electron's event object for preventable events, with the details some events carry (url). */
 export class FakeEvent {
@@ -59,21 +147,23 @@ export interface PostedToRenderer {
 
 type WindowOpenHandler = (details: { url: string }) => { action: 'allow' | 'deny' };
 
-export class FakeWebContents extends EventEmitter {
+export class FakeWebContents extends StrictEmitter {
   session: FakeSession;
   mainFrame = new FakeWebFrame('about:blank');
   windowOpenHandler: WindowOpenHandler | undefined;
   readonly posted: PostedToRenderer[] = [];
   destroyed = false;
   constructor(session: FakeSession) {
-    super();
+    super('WebContents');
     this.session = session;
   }
   setWindowOpenHandler(handler: WindowOpenHandler): void {
     this.windowOpenHandler = handler;
   }
   postMessage(channel: string, message: unknown, ports: FakeMessagePortMain[] = []): void {
-    this.posted.push({ channel, message, ports });
+    // electron.d.ts WebContents.postMessage: transfer is MessagePortMain[]; the message is cloned.
+    for (const port of ports) if (!(port instanceof FakeMessagePortMain)) refuse('transfer must hold MessagePortMain objects', 'message ports', 'TypeError');
+    this.posted.push({ channel, message: structuredClone(message), ports });
   }
   loadURL(url: string): Promise<void> {
     this.emit('did-start-loading');
@@ -90,13 +180,14 @@ export class FakeWebContents extends EventEmitter {
   /** Plays Chromium: a navigation of the top frame, returning the event so a test sees if it was stopped. */
   navigate(url: string): FakeEvent {
     const event = new FakeEvent({ url });
-    this.emit('will-navigate', event, url);
+    // electron.d.ts WebContents 'will-navigate': (details: Event<WebContentsWillNavigateEventParams>, url, isInPlace, isMainFrame, …).
+    this.emit('will-navigate', event, url, false, true);
     return event;
   }
   /** Plays a server redirect of a navigation. */
   redirect(url: string): FakeEvent {
     const event = new FakeEvent({ url });
-    this.emit('will-redirect', event, url);
+    this.emit('will-redirect', event, url, false, true);
     return event;
   }
 }
@@ -108,7 +199,7 @@ interface Rect {
   height: number;
 }
 
-export class FakeBrowserWindow extends EventEmitter {
+export class FakeBrowserWindow extends StrictEmitter {
   static instances: FakeBrowserWindow[] = [];
   readonly options: Record<string, unknown>;
   readonly webContents: FakeWebContents;
@@ -117,8 +208,11 @@ export class FakeBrowserWindow extends EventEmitter {
   maximized = false;
   destroyed = false;
   bounds: Rect;
+  #painted = false;
   constructor(options: Record<string, unknown> = {}) {
-    super();
+    super('BrowserWindow');
+    // shell/browser/api/electron_api_browser_window.cc:315.
+    requireReady('Cannot create BrowserWindow before app is ready', 'ready: BrowserWindow');
     this.options = options;
     this.webContents = new FakeWebContents(state.session.defaultSession);
     this.bounds = { x: Number(options.x ?? 100), y: Number(options.y ?? 100), width: Number(options.width ?? 800), height: Number(options.height ?? 600) };
@@ -130,14 +224,24 @@ export class FakeBrowserWindow extends EventEmitter {
     return FakeBrowserWindow.instances.filter((window) => !window.destroyed);
   }
   loadURL(url: string): Promise<void> {
-    return this.webContents.loadURL(url);
+    const loaded = this.webContents.loadURL(url);
+    // electron.d.ts BrowserWindow 'ready-to-show': emitted once, when the page first painted while hidden.
+    if (!this.#painted) {
+      this.#painted = true;
+      setImmediate(() => {
+        if (!this.destroyed) this.emit('ready-to-show');
+      });
+    }
+    return loaded;
   }
   show(): void {
     this.visible = true;
     this.minimized = false;
+    this.emit('show');
   }
   hide(): void {
     this.visible = false;
+    this.emit('hide');
   }
   focus(): void {}
   restore(): void {
@@ -169,19 +273,21 @@ export class FakeBrowserWindow extends EventEmitter {
     this.bounds = { ...this.bounds, ...bounds };
     this.emit('move');
   }
-  /** Plays the close button: 'close' may be prevented, otherwise the window goes. */
-  close(): void {
+  /** Plays the close button: 'close' may be prevented, otherwise the window goes. Says whether it went. */
+  close(): boolean {
+    if (this.destroyed) return true;
     const event = new FakeEvent();
     this.emit('close', event);
-    if (event.defaultPrevented) return;
+    if (event.defaultPrevented) return false;
     this.destroyed = true;
     this.visible = false;
     this.webContents.destroy();
     this.emit('closed');
+    return true;
   }
 }
 
-export class FakeApp extends EventEmitter {
+export class FakeApp extends StrictEmitter {
   isPackaged = false;
   singleInstance = true;
   quitCalls = 0;
@@ -191,8 +297,12 @@ export class FakeApp extends EventEmitter {
   loginItemSettings: Record<string, unknown> | undefined;
   paths: Record<string, string> = { userData: '/tmp/breach-monitor-test', logs: '/tmp/breach-monitor-test/logs' };
   appPath = process.cwd();
+  #isReady = false;
   #ready: () => void = () => {};
   readonly #whenReady = new Promise<void>((resolve) => (this.#ready = resolve));
+  constructor() {
+    super('App');
+  }
   getPath(name: string): string {
     const value = this.paths[name];
     if (!value) throw new Error(`fake app has no path "${name}"`);
@@ -204,21 +314,36 @@ export class FakeApp extends EventEmitter {
   requestSingleInstanceLock(): boolean {
     return this.singleInstance;
   }
+  isReady(): boolean {
+    return this.#isReady;
+  }
   whenReady(): Promise<void> {
     return this.#whenReady;
   }
-  /** Plays Electron's `ready`. */
+  /** Plays Electron's `ready`: once, `ready` listeners first, then `whenReady()` (electron.d.ts App.whenReady). */
   ready(): void {
-    state.readyCalled = true;
+    if (this.#isReady) throw new Error('the fake app is already ready');
+    this.#isReady = true;
+    this.emit('ready', new FakeEvent(), {});
     this.#ready();
-    this.emit('ready');
   }
-  /** Like Electron: 'before-quit' may be prevented; otherwise the app is gone. */
+  /**
+   * Like Electron (electron.d.ts App.quit): `before-quit` first, which may be prevented; then every
+   * window is closed, and a window that refuses to close cancels the quit; then `will-quit` (may be
+   * prevented) and `quit`.
+   */
   quit(): void {
     this.quitCalls++;
+    if (this.quitted) return;
     const event = new FakeEvent();
     this.emit('before-quit', event);
-    if (!event.defaultPrevented) this.quitted = true;
+    if (event.defaultPrevented) return;
+    for (const window of FakeBrowserWindow.getAllWindows()) if (!window.close()) return;
+    const willQuit = new FakeEvent();
+    this.emit('will-quit', willQuit);
+    if (willQuit.defaultPrevented) return;
+    this.quitted = true;
+    this.emit('quit', new FakeEvent(), 0);
   }
   setBadgeCount(count: number): boolean {
     this.badgeCount = count;
@@ -240,16 +365,25 @@ export type ProtocolHandler = (request: Request) => Promise<Response>;
 export class FakeProtocol {
   readonly privileged: { scheme: string; privileges: Record<string, boolean> }[] = [];
   readonly handlers = new Map<string, ProtocolHandler>();
+  #registeredPrivileged = false;
   registerSchemesAsPrivileged(schemes: { scheme: string; privileges: Record<string, boolean> }[]): void {
-    if (state.readyCalled) throw new Error('registerSchemesAsPrivileged can only be called before the app is ready');
+    // shell/browser/api/electron_api_protocol.cc:364-367.
+    if (state.app.isReady()) refuse('protocol.registerSchemesAsPrivileged should be called before app is ready', 'before ready: registerSchemesAsPrivileged');
+    // electron.d.ts Protocol.registerSchemesAsPrivileged: "can be called only once".
+    if (this.#registeredPrivileged) refuse('protocol.registerSchemesAsPrivileged can be called only once', 'before ready: registerSchemesAsPrivileged');
+    this.#registeredPrivileged = true;
     this.privileged.push(...schemes);
   }
   handle(scheme: string, handler: ProtocolHandler): void {
-    if (this.handlers.has(scheme)) throw new Error(`scheme "${scheme}" is already handled`);
+    // lib/browser/api/protocol.ts:196: `handle` goes through session.defaultSession.protocol.
+    requireReady(SESSION_BEFORE_READY, 'ready: protocol.handle', 'TypeError');
+    // lib/browser/api/protocol.ts:162.
+    if (this.handlers.has(scheme)) refuse(`Failed to register protocol: ${scheme}`, 'protocol.handle once');
     this.handlers.set(scheme, handler);
   }
 }
 
+/** ipcMain's events are the app's own channel names (electron.d.ts IpcMain.on(channel, …)). */
 export class FakeIpcMain extends EventEmitter {}
 
 /** A sender as Electron describes it to ipcMain listeners. */
@@ -292,19 +426,25 @@ export class FakeNativeImage {
   static createFromPath(path: string): FakeNativeImage {
     return new FakeNativeImage(path);
   }
+  /** electron.d.ts NativeImage.createFromPath: a file that cannot be read gives an empty image. */
+  isEmpty(): boolean {
+    return !existsSync(this.path);
+  }
   setTemplateImage(template: boolean): void {
     this.template = template;
   }
 }
 
-export class FakeTray extends EventEmitter {
+export class FakeTray extends StrictEmitter {
   static instances: FakeTray[] = [];
   readonly image: FakeNativeImage;
   tooltip = '';
   menu: FakeMenu | undefined;
   destroyed = false;
   constructor(image: FakeNativeImage) {
-    super();
+    super('Tray');
+    // shell/browser/api/electron_api_tray.cc:74.
+    requireReady('Cannot create Tray before app is ready', 'ready: Tray');
     this.image = image;
     FakeTray.instances.push(this);
   }
@@ -319,13 +459,15 @@ export class FakeTray extends EventEmitter {
   }
 }
 
-export class FakeNotification extends EventEmitter {
+export class FakeNotification extends StrictEmitter {
   static instances: FakeNotification[] = [];
   static supported = true;
   readonly options: { title: string; body: string; icon?: string };
   shown = false;
   constructor(options: { title: string; body: string; icon?: string }) {
-    super();
+    super('Notification');
+    // shell/browser/api/electron_api_notification.cc:128.
+    requireReady('Cannot create Notification before app is ready', 'ready: Notification');
     this.options = options;
     FakeNotification.instances.push(this);
   }
@@ -338,18 +480,27 @@ export class FakeNotification extends EventEmitter {
 }
 
 /**
- * One end of a MessageChannelMain. Messages wait until `start()`, then arrive asynchronously, as
- * in Electron; closing one end tells both.
+ * One end of a MessageChannelMain (shell/browser/api/message_port.cc). Messages wait until
+ * `start()`, then arrive asynchronously; `close()` emits 'close' on this end at once (:133-149)
+ * and on the other end when it notices the pipe is gone (:164-165, asynchronously); posting on a
+ * closed port is dropped; a port cannot be transferred through itself (:101-105).
  */
-export class FakeMessagePortMain extends EventEmitter {
+export class FakeMessagePortMain extends StrictEmitter {
   other: FakeMessagePortMain | undefined;
   started = false;
   closed = false;
   readonly #queue: unknown[] = [];
-  postMessage(message: unknown): void {
+  constructor() {
+    super('MessagePortMain');
+  }
+  postMessage(message: unknown, transfer: FakeMessagePortMain[] = []): void {
+    transfer.forEach((port, index) => {
+      if (port === this) refuse(`Port at index ${index} contains the source port.`, 'message ports');
+    });
+    const cloned = structuredClone(message);
     if (this.closed) return;
     const other = this.other!;
-    other.#queue.push(structuredClone(message));
+    other.#queue.push(cloned);
     other.#drain();
   }
   start(): void {
@@ -360,7 +511,8 @@ export class FakeMessagePortMain extends EventEmitter {
     if (this.closed) return;
     this.closed = true;
     this.emit('close');
-    this.other?.close();
+    const other = this.other;
+    if (other) setImmediate(() => other.close());
   }
   #drain(): void {
     if (!this.started) return;
@@ -379,33 +531,83 @@ export class FakeMessageChannelMain {
   }
 }
 
-export class FakeUtilityProcess extends EventEmitter {
+/** The module that gives a Node child the `process.parentPort` of a utility process. */
+const PARENT_PORT_SHIM = pathToFileURL(path.join(import.meta.dirname, 'utilityParentPort.ts')).href;
+
+/**
+ * A utility process (lib/browser/api/utility-process.ts). With `FakeUtilityProcess.runReal`, the
+ * entry really runs, in a Node child process whose `process.parentPort` relays over IPC the way
+ * Electron's does (lib/utility/parent-port.ts); messages carrying ports are refused there, since
+ * a port cannot cross a Node IPC channel. Otherwise a test plays the child (`send`, `exit`).
+ */
+export class FakeUtilityProcess extends StrictEmitter {
   static instances: FakeUtilityProcess[] = [];
+  /** Run the entry for real (see the class comment). */
+  static runReal = false;
   readonly modulePath: string;
   readonly args: string[];
   readonly options: Record<string, unknown>;
   readonly posted: { message: unknown; transfer: FakeMessagePortMain[] }[] = [];
+  /** Every message the child sent to the main process. */
+  readonly received: unknown[] = [];
   readonly stdout = new PassThrough();
   readonly stderr = new PassThrough();
   killed = false;
   exited = false;
+  readonly child: ChildProcess | undefined;
   constructor(modulePath: string, args: string[], options: Record<string, unknown>) {
-    super();
+    super('UtilityProcess');
+    // lib/browser/api/utility-process.ts:16-17, :43-45, :60-86.
+    if (!modulePath) refuse('Missing UtilityProcess entry script.', 'utilityProcess.fork');
+    if (options.serviceName !== undefined && typeof options.serviceName !== 'string') refuse('serviceName must be a string.', 'utilityProcess.fork', 'TypeError');
+    if (options.stdio !== undefined && !['pipe', 'inherit', 'ignore'].includes(String(options.stdio)) && !Array.isArray(options.stdio)) {
+      refuse('stdio must be of the following values: inherit, pipe, ignore', 'utilityProcess.fork');
+    }
+    // shell/browser/api/electron_api_utility_process.cc:531-535.
+    requireReady('utilityProcess cannot be created before app is ready.', 'ready: utilityProcess.fork', 'TypeError');
     this.modulePath = modulePath;
     this.args = args;
     this.options = options;
     FakeUtilityProcess.instances.push(this);
+    this.on('message', (message: unknown) => this.received.push(message));
+    this.child = FakeUtilityProcess.runReal ? this.#spawn() : undefined;
   }
   static fork(modulePath: string, args: string[] = [], options: Record<string, unknown> = {}): FakeUtilityProcess {
     return new FakeUtilityProcess(modulePath, args, options);
   }
-  postMessage(message: unknown, transfer: FakeMessagePortMain[] = []): void {
-    if (this.exited) throw new Error('postMessage to an exited utility process');
-    this.posted.push({ message: structuredClone(message), transfer });
+  /**
+   * lib/utility/init.ts loads the entry with Node's ESM loader (`runEntryPointWithESMLoader`), so
+   * an ES module entry needs `.mjs` or a package.json with "type": "module" above it, as in Node.
+   */
+  #spawn(): ChildProcess {
+    if (!existsSync(this.modulePath) || !statSync(this.modulePath).isFile()) refuse(`Cannot find module '${this.modulePath}'`, 'utilityProcess entry');
+    const child = forkNode(this.modulePath, this.args, { execArgv: ['--import', PARENT_PORT_SHIM], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
+    child.stdout!.pipe(this.stdout);
+    child.stderr!.pipe(this.stderr);
+    child.on('message', (message) => this.emit('message', message));
+    child.once('spawn', () => this.emit('spawn'));
+    child.once('exit', (code, signal) => this.exit(code ?? (signal ? 1 : 0)));
+    return child;
   }
+  get pid(): number | undefined {
+    return this.exited ? undefined : (this.child?.pid ?? 1);
+  }
+  /** After exit the handle is gone and messages are dropped (utility-process.ts:138-143). */
+  postMessage(message: unknown, transfer: FakeMessagePortMain[] = []): void {
+    if (this.exited) return;
+    const cloned = structuredClone(message);
+    this.posted.push({ message: cloned, transfer });
+    if (this.child) {
+      if (transfer.length > 0) throw new Error('the fake cannot carry MessagePorts into a real child process');
+      this.child.send(cloned as Parameters<ChildProcess["send"]>[0]);
+    }
+  }
+  /** utility-process.ts:146-151: false once the process is gone. */
   kill(): boolean {
+    if (this.exited) return false;
     this.killed = true;
-    this.exit(-1);
+    if (this.child) this.child.kill('SIGTERM');
+    else this.exit(-1);
     return true;
   }
   /** Plays the process ending. */
@@ -426,22 +628,32 @@ export class FakeUtilityProcess extends EventEmitter {
   }
 }
 
-/** Reversible and visibly not plaintext; not cryptography. */
+/**
+ * Reversible and visibly not plaintext; not cryptography. Before `ready` it answers as Electron
+ * does (shell/browser/api/electron_api_safe_storage.cc): not available (:146-147), backend
+ * "unknown" on Linux (:193-195), and encrypting or decrypting throws (:203-207, :231-235).
+ */
 export class FakeSafeStorage {
   available = true;
   backend = 'gnome_libsecret';
   isEncryptionAvailable(): boolean {
-    return this.available;
+    return state.app.isReady() && this.available;
   }
   getSelectedStorageBackend(): string {
-    return this.backend;
+    return state.app.isReady() ? this.backend : 'unknown';
   }
   encryptString(plaintext: string): Buffer {
+    if (!this.isEncryptionAvailable()) this.#unavailable('encrypting the text provided to safeStorage.encryptString. Encryption');
     return Buffer.concat([Buffer.from('v10'), Buffer.from(plaintext, 'utf8').map((byte) => byte ^ 0x5a)]);
   }
   decryptString(ciphertext: Buffer): string {
+    if (!this.isEncryptionAvailable()) this.#unavailable('decrypting the ciphertext provided to safeStorage.decryptString. Decryption');
     if (ciphertext.subarray(0, 3).toString() !== 'v10') throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
     return Buffer.from(ciphertext.subarray(3).map((byte) => byte ^ 0x5a)).toString('utf8');
+  }
+  #unavailable(what: string): never {
+    requireReady('safeStorage cannot be used before app is ready', 'ready: safeStorage');
+    throw new Error(`Error while ${what} is not available.`);
   }
 }
 
@@ -464,19 +676,23 @@ export class FakeContextBridge {
   }
 }
 
+interface FakeScreen {
+  workAreas: Rect[];
+  getAllDisplays(): { workArea: Rect }[];
+}
+
 interface State {
   app: FakeApp;
   protocol: FakeProtocol;
-  session: { defaultSession: FakeSession };
+  session: { readonly defaultSession: FakeSession };
   shell: { opened: string[]; openExternal(url: string): Promise<void> };
   ipcMain: FakeIpcMain;
   safeStorage: FakeSafeStorage;
   powerMonitor: EventEmitter;
   net: { online: boolean; isOnline(): boolean };
-  screen: { workAreas: Rect[]; getAllDisplays(): { workArea: Rect }[] };
+  screen: FakeScreen;
   contextBridge: FakeContextBridge;
   ipcRenderer: FakeIpcRenderer;
-  readyCalled: boolean;
 }
 
 function freshState(): State {
@@ -486,12 +702,20 @@ function freshState(): State {
       return net.online;
     },
   };
-  const screen = {
+  const displays: FakeScreen = {
     workAreas: [{ x: 0, y: 0, width: 1920, height: 1080 }],
     getAllDisplays() {
-      return screen.workAreas.map((workArea) => ({ workArea }));
+      return displays.workAreas.map((workArea) => ({ workArea }));
     },
   };
+  // lib/browser/api/screen.ts: a proxy that creates the screen on first touch of any property, and
+  // shell/browser/api/electron_api_screen.cc:205-208 throws when that is before ready.
+  const screen = new Proxy(displays, {
+    get(target, property, receiver) {
+      requireReady("The 'screen' module can't be used before the app 'ready' event", 'ready: screen');
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
   const shell = {
     opened: [] as string[],
     openExternal(url: string) {
@@ -499,37 +723,48 @@ function freshState(): State {
       return Promise.resolve();
     },
   };
+  const defaultSession = new FakeSession();
+  const session = {
+    get defaultSession() {
+      requireReady(SESSION_BEFORE_READY, 'ready: session', 'TypeError');
+      return defaultSession;
+    },
+  };
+  const powerMonitor = new StrictEmitter('PowerMonitor');
   return {
     app: new FakeApp(),
     protocol: new FakeProtocol(),
-    session: { defaultSession: new FakeSession() },
+    session,
     shell,
     ipcMain: new FakeIpcMain(),
     safeStorage: new FakeSafeStorage(),
-    powerMonitor: new EventEmitter(),
+    powerMonitor,
     net,
     screen,
     contextBridge: new FakeContextBridge(),
     ipcRenderer: new FakeIpcRenderer(),
-    readyCalled: false,
   };
 }
 
 let state = freshState();
+state.app.ready();
 
 /** The current fake objects; replaced by `resetElectron()`. */
 export function fake(): State {
   return state;
 }
 
-/** A fresh Electron for each test. */
-export function resetElectron(): State {
+/** A fresh Electron for each test: ready unless `{ ready: false }` (then the test plays `app.ready()`). */
+export function resetElectron(options: { ready?: boolean } = {}): State {
   state = freshState();
+  if (options.ready !== false) state.app.ready();
+  refusals.length = 0;
   FakeBrowserWindow.instances = [];
   FakeTray.instances = [];
   FakeNotification.instances = [];
   FakeNotification.supported = true;
   FakeUtilityProcess.instances = [];
+  FakeUtilityProcess.runReal = false;
   return state;
 }
 

@@ -17,7 +17,7 @@ afterEach(() => {
 async function boot(singleInstance: boolean) {
   vi.resetModules();
   vi.doMock('electron', () => electron.electron);
-  const state = electron.resetElectron();
+  const state = electron.resetElectron({ ready: false });
   dir = mkdtempSync(path.join(os.tmpdir(), 'main-entry-'));
   state.app.paths = { userData: path.join(dir, 'userData'), logs: path.join(dir, 'logs') };
   state.app.appPath = dir;
@@ -27,12 +27,23 @@ async function boot(singleInstance: boolean) {
 }
 
 describe('main entry', () => {
-  it('registers app:// and installs the guards before the app is ready', async () => {
-    const { fake } = await boot(true);
+  it('registers app:// and the web-contents guard before the app is ready, touching no session', async () => {
+    const { fake, refusals } = await boot(true);
     expect(fake().protocol.privileged.map((entry) => entry.scheme)).toEqual(['app']);
     expect(fake().app.listenerCount('web-contents-created')).toBe(1);
-    expect(fake().session.defaultSession.permissionRequestHandler).toBeDefined();
     expect(fake().protocol.handlers.size).toBe(0);
+    expect(refusals).toEqual([]);
+  });
+
+  it('guards the default session once ready, before the window exists', async () => {
+    const { fake, FakeBrowserWindow, FakeUtilityProcess, refusals } = await boot(true);
+    fake().app.ready();
+    await vi.waitFor(() => expect(FakeBrowserWindow.instances).toHaveLength(1));
+    const session = fake().session.defaultSession;
+    expect(session.permissionRequestHandler).toBeDefined();
+    expect(session.permissionCheckHandler?.()).toBe(false);
+    expect(refusals).toEqual([]);
+    FakeUtilityProcess.instances[0]!.exit(0);
   });
 
   it('starts the shell once ready', async () => {

@@ -15,7 +15,9 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 interface BuilderConfig {
   appId: string;
   productName: string;
-  asar: boolean;
+  asar: { smartUnpack: boolean };
+  npmRebuild: boolean;
+  deb: { depends: string[] };
   files: string[];
   asarUnpack: string[];
   extraResources: { from: string; to: string }[];
@@ -122,10 +124,15 @@ describe('electron-builder.yml', () => {
     await expect(validateConfiguration(builderConfig as never, new DebugLogger(false))).resolves.toBeUndefined();
   });
 
-  it('packs the built app into an ASAR, unpacking native modules', () => {
-    expect(builderConfig).toMatchObject({ appId: 'org.breachmonitor.desktop', productName: 'Breach Monitor', asar: true });
+  it('packs the built app into an ASAR, unpacking only native binaries, rebuilding nothing', () => {
+    expect(builderConfig).toMatchObject({ appId: 'org.breachmonitor.desktop', productName: 'Breach Monitor', asar: { smartUnpack: false }, npmRebuild: false });
     expect(builderConfig.files).toContain('out/**/*');
-    expect(builderConfig.asarUnpack).toContain('**/*.node');
+    expect(builderConfig.files).toContain('node_modules/better-sqlite3/prebuilds/${platform}-${arch}.node');
+    expect(builderConfig.asarUnpack).toEqual(['**/*.node']);
+  });
+
+  it('makes the .deb depend on what the prebuilt binaries link', () => {
+    expect(builderConfig.deb.depends).toEqual(expect.arrayContaining(['libc6 (>= 2.34)', 'libstdc++6 (>= 11)', 'libsecret-1-0', 'libnss3', 'libgtk-3-0']));
   });
 
   it('builds AppImage and deb on Linux, dmg on macOS (hardened runtime) and nsis on Windows', () => {

@@ -38,8 +38,18 @@ describe('app:// scheme', () => {
   beforeEach(() => resetElectron());
 
   it('is registered as standard, secure and fetch-capable, before ready', () => {
+    resetElectron({ ready: false });
     registerAppScheme();
     expect(fake().protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
+  });
+
+  it('cannot be registered once the app is ready, as Electron refuses it', () => {
+    expect(() => registerAppScheme()).toThrow('protocol.registerSchemesAsPrivileged should be called before app is ready');
+  });
+
+  it('cannot be handled before the app is ready', () => {
+    resetElectron({ ready: false });
+    expect(() => registerAppProtocol(rendererDir)).toThrow('Session can only be received when app is ready');
   });
 
   it('is handled by the renderer-folder handler', async () => {

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeBrowserWindow, FakeEvent, FakeSession, FakeWebContents, FakeWebFrame, fake, ipcEvent, resetElectron } from './fakeElectron.ts';
+import { FakeBrowserWindow, FakeEvent, FakeSession, FakeWebContents, FakeWebFrame, fake, ipcEvent, refusals, resetElectron } from './fakeElectron.ts';
 
 vi.mock('electron', async () => (await import('./fakeElectron.ts')).electron);
 
-const { guardWebContents, installSecurityGuards, isSafeExternalUrl } = await import('../../electron/main/security.ts');
+const { guardDefaultSession, guardWebContents, installSecurityGuards, isSafeExternalUrl } = await import('../../electron/main/security.ts');
 const { isTrustedSender, onTrustedMessage } = await import('../../electron/main/senderCheck.ts');
 const { resolveRenderer } = await import('../../electron/main/renderer.ts');
 
@@ -99,8 +99,33 @@ describe('navigation and window-open guards', () => {
 });
 
 describe('permissions', () => {
+  it('installs before ready without touching a session, which Electron has not made yet', () => {
+    resetElectron({ ready: false });
+    installSecurityGuards(packaged);
+    expect(refusals).toEqual([]);
+    expect(() => fake().session.defaultSession).toThrow('Session can only be received when app is ready');
+  });
+
+  it('guards the default session before any window uses it', () => {
+    guardDefaultSession(packaged);
+    expect(fake().session.defaultSession.permissionCheckHandler!(null, 'geolocation', 'app://bundle', { requestingUrl: 'app://bundle/index.html' })).toBe(false);
+  });
+
+  it("lets only the app's own page write to the clipboard (the sign-in link's Copy button)", () => {
+    guardDefaultSession(packaged);
+    const session = fake().session.defaultSession;
+    const callback = vi.fn();
+    session.permissionRequestHandler!(null, 'clipboard-sanitized-write', callback, { requestingUrl: 'app://bundle/index.html' });
+    session.permissionRequestHandler!(null, 'clipboard-sanitized-write', callback, { requestingUrl: 'https://evil.example/' });
+    session.permissionRequestHandler!(null, 'clipboard-read', callback, { requestingUrl: 'app://bundle/index.html' });
+    expect(callback.mock.calls).toEqual([[true], [false], [false]]);
+    expect(session.permissionCheckHandler!(null, 'clipboard-sanitized-write', 'app://bundle', { requestingUrl: 'app://bundle/' })).toBe(true);
+    expect(session.permissionCheckHandler!(null, 'clipboard-sanitized-write', 'https://evil.example', { requestingUrl: 'https://evil.example/' })).toBe(false);
+  });
+
   it('denies every request, check and device permission on the default and every window session', () => {
     installSecurityGuards(packaged);
+    guardDefaultSession(packaged);
     const window = new FakeBrowserWindow({});
     for (const session of [fake().session.defaultSession, window.webContents.session]) {
       const callback = vi.fn();

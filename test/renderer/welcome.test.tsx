@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, test } from 'vitest';
+import { act } from 'react';
+import { describe, expect, test, vi } from 'vitest';
 import { expectAccessible, renderApp } from './setup.tsx';
 
 const signedOut = { auth: { state: 'signed-out' as const, account: undefined, remembered: true } };
@@ -27,6 +28,52 @@ describe('welcome / sign-in', () => {
     expect(core.callsOf('auth-cancel')).toHaveLength(1);
     // Cancelling is not an error.
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  test('no browser opened: says so, offers the link to open and to copy', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp(signedOut);
+    core.signInBehaviour = 'hang';
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    const url = 'http://127.0.0.1:6060/oidc/auth?client_id=breach-monitor-desktop&state=s';
+    act(() => core.emit('auth-changed', { state: 'signing-in', remembered: true, signIn: { url, browser: 'failed' } }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('couldn’t open a web browser');
+    expect(screen.getByRole('link', { name: 'Open the sign-in page' })).toHaveAttribute('href', url);
+    expect(screen.getByRole('textbox', { name: 'Sign-in link' })).toHaveValue(url);
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+    await user.click(screen.getByRole('button', { name: 'Copy link' }));
+    expect(writeText).toHaveBeenCalledWith(url);
+    expect(await screen.findByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    await expectAccessible();
+  });
+
+  test('without clipboard access, Copy link selects the link for the keyboard', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp(signedOut);
+    core.signInBehaviour = 'hang';
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    act(() => core.emit('auth-changed', { state: 'signing-in', remembered: true, signIn: { url: 'http://127.0.0.1:6060/oidc/auth?x=1', browser: 'opened' } }));
+    expect(await screen.findByText(/Browser didn’t open\?/)).toBeInTheDocument();
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new Error('denied')) } });
+    await user.click(screen.getByRole('button', { name: 'Copy link' }));
+    expect(await screen.findByText(/press Ctrl\+C/)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Sign-in link' })).toHaveFocus();
+  });
+
+  test('in the browser host the page opens the sign-in itself, once', async () => {
+    const user = userEvent.setup();
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { core } = renderApp(signedOut);
+    core.signInBehaviour = 'hang';
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    const status = { state: 'signing-in' as const, remembered: true, signIn: { url: 'http://127.0.0.1:6060/oidc/auth?x=2', browser: 'page' as const } };
+    act(() => core.emit('auth-changed', status));
+    act(() => core.emit('auth-changed', { ...status }));
+    expect(await screen.findByText('Finish signing in in the new tab.')).toBeInTheDocument();
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(open).toHaveBeenCalledWith(status.signIn.url, '_blank', 'noopener,noreferrer');
+    open.mockRestore();
   });
 
   test('a failed sign-in says why in words', async () => {

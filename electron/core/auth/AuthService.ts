@@ -9,7 +9,7 @@ import { describeError, redactingLogger, silentLogger, type AuthLogger } from '.
 import { ProviderClient } from './ProviderClient.ts';
 import { Redactor } from './redact.ts';
 import type { SecretKey, SecretStore } from './secrets/SecretStore.ts';
-import { SignInFlow, type BrowserOpener } from './SignInFlow.ts';
+import { SignInFlow, type BrowserOpener, type PendingSignIn } from './SignInFlow.ts';
 import { TokenManager, type TokenManagerOptions } from './TokenManager.ts';
 
 export type AuthState = 'signed-out' | 'signing-in' | 'signed-in' | 'sign-in-needed';
@@ -31,6 +31,8 @@ export interface AuthStatus {
   warning: string | undefined;
   /** Why the last sign-in or refresh ended, in words. */
   error: string | undefined;
+  /** While signing in: the authorization link and whether a browser opened it. */
+  signIn?: PendingSignIn | undefined;
 }
 
 export interface AuthServiceOptions {
@@ -87,6 +89,7 @@ export class AuthService {
   #error: string | undefined;
   #persistWarning: string | undefined;
   #signingIn: { controller: AbortController; done: Promise<unknown> } | undefined;
+  #pending: PendingSignIn | undefined;
 
   constructor(options: AuthServiceOptions) {
     this.#config = options.config;
@@ -107,6 +110,7 @@ export class AuthService {
       account: this.#account ? { ...this.#account } : undefined,
       warning: this.#secretsWarning ?? this.#persistWarning,
       error: this.#error,
+      ...(this.#state === 'signing-in' && this.#pending ? { signIn: { ...this.#pending } } : {}),
     };
   }
 
@@ -233,6 +237,11 @@ export class AuthService {
       const result = await this.#flow.run({
         opener,
         signal,
+        onPending: (pending) => {
+          if (signal.aborted || this.#state !== 'signing-in') return;
+          this.#pending = pending;
+          this.#emit();
+        },
         loginHint: previous.account?.email,
         finish: async ({ identity, tokens: issued }) => {
           const account = toAccount(identity.issuer, identity.subject, identity.email);
@@ -318,6 +327,7 @@ export class AuthService {
 
   #setState(state: AuthState, error: string | undefined): void {
     this.#state = state;
+    this.#pending = undefined;
     this.#error = error;
     if (state === 'signed-out') this.#account = undefined;
     this.#emit();

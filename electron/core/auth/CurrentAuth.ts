@@ -113,5 +113,6 @@ export function toAuthView(status: AuthStatus, remembered: boolean): AuthStatusV
     remembered,
     ...(status.warning ? { warning: status.warning } : {}),
     ...(status.error ? { error: status.error } : {}),
+    ...(status.signIn ? { signIn: status.signIn } : {}),
   };
 }

@@ -10,9 +10,27 @@ import { tokenSetFromResponse, type TokenSet } from './tokens.ts';
 /**
  * Opens the system browser at a URL. The Electron shell passes `shell.openExternal`, the
  * browser host its own; it should resolve once the browser has been asked, not when the person
- * has finished.
+ * has finished, and reject when it could not be (`xdg-open` exiting non-zero on a machine with
+ * no desktop). Resolving with 'page' says the app's own page opens the URL (the browser host:
+ * the sign-in opens in the browser the app already runs in).
  */
-export type BrowserOpener = (url: string) => Promise<void> | void;
+export type BrowserOpener = (url: string) => Promise<BrowserOpened | void> | BrowserOpened | void;
+
+/**
+ * How the authorization page reaches the person: 'opening' while the opener runs, 'opened' by
+ * the system browser, 'page' by the app's page itself, 'failed' when no browser could be
+ * opened. In every case the sign-in keeps waiting and the URL is offered to open by hand
+ * (RFC 8252 §8.12 allows a native app to show it; the loopback redirect still completes it).
+ */
+export type BrowserOutcome = 'opening' | 'opened' | 'page' | 'failed';
+export type BrowserOpened = 'opened' | 'page';
+
+/** What the UI may show of a sign-in that waits for the browser. Never a secret that completes it. */
+export interface PendingSignIn {
+  /** The authorization URL: holds state, nonce and the PKCE challenge, none of which completes a sign-in without the verifier. */
+  url: string;
+  browser: BrowserOutcome;
+}
 
 export interface SignInFlowRequest {
   opener: BrowserOpener;
@@ -26,6 +44,8 @@ export interface SignInFlowRequest {
    * message is shown there.
    */
   finish?: ((result: SignInFlowResult) => Promise<void>) | undefined;
+  /** Told the authorization URL and, as it changes, whether a browser opened it. */
+  onPending?: ((pending: PendingSignIn) => void) | undefined;
 }
 
 export interface SignInFlowResult {
@@ -99,12 +119,20 @@ export class SignInFlow {
         ...(request.loginHint ? { login_hint: request.loginHint } : {}),
       });
       this.#logger.info('sign-in: waiting for the browser', { issuer: config.issuer, port: listener.port });
-      const opened = Promise.resolve()
+      request.onPending?.({ url: url.href, browser: 'opening' });
+      // A browser that cannot be opened does not end the sign-in: the person can open the link.
+      void Promise.resolve()
         .then(() => request.opener(url.href))
-        .catch(() => {
-          throw new SignInError('browser', 'Breach Monitor could not open your web browser for the sign-in. Check that a default browser is set, then try again.');
-        });
-      return await Promise.race([listener.result, opened.then(() => listener.result)]);
+        .then(
+          (opened) => {
+            if (!request.signal?.aborted) request.onPending?.({ url: url.href, browser: opened === 'page' ? 'page' : 'opened' });
+          },
+          (error: unknown) => {
+            this.#logger.warn('sign-in: the browser could not be opened; the link is offered instead', describeError(error));
+            if (!request.signal?.aborted) request.onPending?.({ url: url.href, browser: 'failed' });
+          },
+        );
+      return await listener.result;
     } finally {
       await listener.close();
     }

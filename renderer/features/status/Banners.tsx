@@ -4,6 +4,7 @@ import { useAuth } from '../../state/auth.ts';
 import { useNotices } from '../../state/notices.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
+import { SignInProgress } from '../signin/SignInProgress.tsx';
 
 /** Shown while the app is usable offline but cannot sync until the person signs in again. */
 export function SignInBanner() {
@@ -15,9 +16,7 @@ export function SignInBanner() {
       <Icon name="lock" />
       <div className="banner-text">
         {signingIn ? (
-          <p role="status">
-            <strong>Finish signing in in your browser.</strong> This window continues on its own.
-          </p>
+          <SignInProgress pending={status?.state === 'signing-in' ? status.signIn : undefined} compact />
         ) : (
           <p>
             <strong>Sign in again to sync.</strong> Your session{status?.account?.email ? ` for ${status.account.email}` : ''} has ended. You can keep reviewing and

@@ -4,6 +4,7 @@ import { toUiError } from '../../lib/core.ts';
 import { validateSettings, type FieldErrors } from '../../lib/validateSettings.ts';
 import { useAuth } from '../../state/auth.ts';
 import { useSettings } from '../../state/settings.ts';
+import { SignInProgress } from '../signin/SignInProgress.tsx';
 import { isLocalService, LOCAL_SERVICE } from './serviceChoice.ts';
 
 type Choice = 'local' | 'other';
@@ -97,9 +98,7 @@ export function Welcome() {
           {signingIn ? (
             <div className="signin-progress">
               <div className="progress-indeterminate" role="progressbar" aria-label="Signing in" />
-              <p role="status">
-                <strong>Finish signing in in your browser.</strong> This window continues on its own when you’re done.
-              </p>
+              <SignInProgress pending={auth.status?.state === 'signing-in' ? auth.status.signIn : undefined} />
               <button type="button" className="button" onClick={() => void auth.cancel()}>
                 Cancel
               </button>

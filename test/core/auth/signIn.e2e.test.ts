@@ -101,7 +101,14 @@ describe('sign-in through the system browser', () => {
     expect(page).toContain(SIGNED_IN_MESSAGE);
     expect(account).toEqual({ accountId: accountId(reference.service.issuer, 'alice'), issuer: reference.service.issuer, subject: 'alice', email: 'alice@example.com' });
     expect(app.auth.status()).toMatchObject({ state: 'signed-in', account, warning: undefined, error: undefined });
-    expect(app.statuses.map((status) => status.state)).toEqual(['signing-in', 'signed-in']);
+    // While it waits, the status carries the link and what became of the browser; then it is gone.
+    expect(app.statuses.map((status) => [status.state, status.signIn?.browser])).toEqual([
+      ['signing-in', undefined],
+      ['signing-in', 'opening'],
+      ['signing-in', 'opened'],
+      ['signed-in', undefined],
+    ]);
+    expect(app.statuses[1]!.signIn?.url).toBe(url.href);
     expect(reference.tokenCalls() - before).toBe(1);
 
     // GET /user/breaches answers 403 until POST /user has been called: a 200 proves it was.

@@ -181,20 +181,37 @@ describe('a sign-in that must not complete', () => {
     }
   });
 
-  it('says so when the browser cannot be opened, and closes the listener', async () => {
+  it('offers the link when the browser cannot be opened, and signs in through it', async () => {
     const app = makeApp();
-    let port = 0;
-    const error = await expectSignInError(
-      app.auth.signIn({
-        opener: (url) => {
-          port = redirectPortOf(url);
-          throw new Error('xdg-open: no method available');
-        },
-      }),
-      'browser',
-    );
-    expect(error.message).toMatch(/could not open your web browser/);
-    expect(await isListening(port)).toBe(false);
+    const seen: unknown[] = [];
+    app.auth.onDidChangeStatus((status) => seen.push(status.signIn));
+    const signingIn = app.auth.signIn({
+      opener: () => {
+        throw new Error('xdg-open: no method available');
+      },
+    });
+    const pending = await eventuallyFailed(app.auth);
+    expect(pending.url).toMatch(new RegExp(`^${reference.service.issuer}/auth\\?`));
+    expect(new URL(pending.url).searchParams.get('code_challenge_method')).toBe('S256');
+    expect(seen).toContainEqual({ url: pending.url, browser: 'opening' });
+    // The person opens the link by hand, in a browser on this computer.
+    const driven = driveBrowser(browser, signInAs('alice@example.com'));
+    await driven.opener(pending.url);
+    await expect(signingIn).resolves.toMatchObject({ email: 'alice@example.com' });
+    expect(await driven.finished).toMatch(/signed in/i);
+    expect(app.auth.status()).toMatchObject({ state: 'signed-in' });
+    expect(app.auth.status().signIn).toBeUndefined();
+    expect(await isListening(redirectPortOf(pending.url))).toBe(false);
+  });
+
+  it('drops the link once the sign-in is cancelled', async () => {
+    const app = makeApp();
+    const signingIn = app.auth.signIn({ opener: () => Promise.reject(new Error('xdg-open exited with code 3')) });
+    const pending = await eventuallyFailed(app.auth);
+    app.auth.cancelSignIn();
+    await expectSignInError(signingIn, 'cancelled');
+    expect(app.auth.status().signIn).toBeUndefined();
+    expect(await isListening(redirectPortOf(pending.url))).toBe(false);
   });
 
   it('POST /user answering 403 ends the sign-in with words, and keeps no tokens', async () => {
@@ -219,3 +236,14 @@ describe('a sign-in that must not complete', () => {
     }
   });
 });
+
+/** The sign-in's link once the app has given up on opening a browser. */
+async function eventuallyFailed(auth: AuthService): Promise<{ url: string; browser: string }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const pending = auth.status().signIn;
+    if (pending?.browser === 'failed') return pending;
+    if (Date.now() > deadline) throw new Error(`the sign-in never said the browser failed (it says ${JSON.stringify(pending)})`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,100 @@
+// The reference service as `npm start` runs it: its own process (`npm run server` in all but
+// name), so it can be stopped and started again without the app, or left out when its port is
+// someone else's.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface ServiceEndpoints {
+  issuer: string;
+  apiBaseUrl: string;
+}
+
+/** What answers on 127.0.0.1:port: nothing, a breach-alert reference service, or another program. */
+export type PortUse = { kind: 'free' } | { kind: 'breach-alert'; endpoints: ServiceEndpoints } | { kind: 'other' };
+
+export async function portUse(port: number): Promise<PortUse> {
+  const listening = await new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+  if (!listening) return { kind: 'free' };
+  const endpoints = await breachAlertAt(port);
+  return endpoints ? { kind: 'breach-alert', endpoints } : { kind: 'other' };
+}
+
+/** The issuer and API of a reference service on `port`, if that is what answers there (`GET /` says so). */
+export async function breachAlertAt(port: number): Promise<ServiceEndpoints | undefined> {
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    const index = (await (await fetch(origin + '/', { signal: AbortSignal.timeout(2000) })).json()) as { service?: string; issuer?: string; api?: string };
+    if (index.service !== 'breach-alert' || !index.issuer || !index.api) return undefined;
+    return { issuer: index.issuer, apiBaseUrl: origin + index.api };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sentence `npm start` prints when the service's port belongs to another program. */
+export function portTakenMessage(port: number): string {
+  return (
+    `Port ${port} is in use by another program, so the reference service was not started. ` +
+    `Start it on another port with BREACH_SERVICE_PORT=<port> npm start (or npm run server -- --port <port> --dev); ` +
+    `the app starts anyway, against the service its settings name.`
+  );
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  endpoints: ServiceEndpoints;
+  /** The command that starts the same service again by hand. */
+  restartCommand: string;
+  /** Resolves with the exit code once the process has ended (for whatever reason). */
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `server/main.ts` as a child process on `port` with the development surface, and waits
+ * until it answers as a breach-alert service. Rejects with what it printed if it ends first.
+ */
+export async function startServiceProcess(options: { port: number; dataDir: string; timeoutMs?: number }): Promise<ServiceProcess> {
+  const args = ['server/main.ts', '--port', String(options.port), '--data', options.dataDir, '--dev'];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    process.stderr.write(chunk);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let ended = false;
+  void exited.then(() => (ended = true));
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let endpoints: ServiceEndpoints | undefined;
+  while (!(endpoints = await breachAlertAt(options.port))) {
+    if (ended) throw new Error(`the reference service did not start (exit code ${child.exitCode}): ${stderr.trim().split('\n').at(-1) ?? ''}`);
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`the reference service did not answer on port ${options.port} within ${Math.round((options.timeoutMs ?? 30_000) / 1000)} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    endpoints,
+    restartCommand: `npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))} --dev`,
+    exited,
+    async stop() {
+      if (ended) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
