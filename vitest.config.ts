@@ -1,9 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { chooseBrowser } from './test/support/browser.ts';
+
+// Files that drive a real browser. Where none can be found (test/support/browser.ts) they are
+// left out, and test/support/announce.ts says so in one line with how to enable them.
+const BROWSER_TEST_FILES = ['test/e2e/**', 'test/**/*.e2e.test.ts', 'test/core/app.test.ts', 'test/core/restart.test.ts', 'test/core/auth/leaks.test.ts'];
+const browserMissing = chooseBrowser().kind === 'none';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['test/reliability/**', 'node_modules/**'],
+    exclude: ['test/reliability/**', 'node_modules/**', ...(browserMissing ? BROWSER_TEST_FILES : [])],
+    globalSetup: ['test/support/announce.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
