@@ -70,10 +70,12 @@ class ScriptedWire implements ResolutionSender {
   readonly crashed: Promise<'crashed'>;
   #crash!: () => void;
 
-  constructor(
-    readonly server: ContractServer,
-    readonly act: (toggle: Toggle) => void,
-  ) {
+  readonly server: ContractServer;
+  readonly act: (toggle: Toggle) => void;
+
+  constructor(server: ContractServer, act: (toggle: Toggle) => void) {
+    this.server = server;
+    this.act = act;
     this.crashed = new Promise((resolve) => (this.#crash = () => resolve('crashed')));
   }
 
