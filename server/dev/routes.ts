@@ -7,13 +7,14 @@ import { isLoopback, sendJson } from '../http/respond.ts';
 import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
+import type { MintAccessTokenOptions } from '../identity/mintAccessToken.ts';
 import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevTokenRequest } from './schemas.ts';
 
 export const DEV_PREFIX = '/__dev';
 
 export interface DevSurfaceDeps {
   store: BreachStore;
-  mintAccessToken(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+  mintAccessToken(options: MintAccessTokenOptions): Promise<string>;
 }
 
 /**
@@ -29,7 +30,8 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
       allow(req, ['POST']);
       const body = await parseBody(req, DevTokenRequest);
       const expiresIn = body.expiresIn ?? 3600;
-      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), expiresIn });
+      const overrides = body.claims || body.typ ? { overrides: { ...(body.claims ? { claims: body.claims } : {}), ...(body.typ ? { typ: body.typ } : {}) } } : {};
+      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), expiresIn, ...overrides });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
       return true;
     }

@@ -6,6 +6,10 @@ export const DevTokenRequest = z.strictObject({
   sub: z.string().min(1, 'must not be empty'),
   email: Email.optional(),
   expiresIn: z.int().min(1).max(30 * 24 * 3600).optional(),
+  /** Claims set over the standard ones, `null` leaves one out: for tests of each claim check. */
+  claims: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])).optional(),
+  /** Another `typ` header than `at+jwt`, for the same tests. */
+  typ: z.string().min(1).optional(),
 });
 
 export const DevAccountRequest = z.strictObject({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { importJWK, SignJWT } from 'jose';
+import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import type { IdentityKeys } from './keys.ts';
 
 export interface MintAccessTokenOptions {
@@ -7,6 +7,11 @@ export interface MintAccessTokenOptions {
   email?: string;
   /** Seconds; defaults to one hour. */
   expiresIn?: number;
+  /**
+   * Development surface only: claims set over the standard ones (`null` leaves a claim out) and
+   * another `typ` header, so conformance tests can break one claim at a time with the real key.
+   */
+  overrides?: { claims?: Record<string, unknown>; typ?: string };
 }
 
 export type AccessTokenMinter = (options: MintAccessTokenOptions) => Promise<string>;
@@ -26,19 +31,25 @@ export async function createAccessTokenMinter(settings: {
   const { signingKey } = settings.keys;
   const key = await importJWK(signingKey, signingKey.alg);
 
-  return async ({ sub, email, expiresIn = 3600 }) => {
+  return async ({ sub, email, expiresIn = 3600, overrides }) => {
     if (typeof sub !== 'string' || sub.length === 0) throw new TypeError('sub must be a non-empty string');
     if (!Number.isSafeInteger(expiresIn) || expiresIn <= 0) throw new TypeError('expiresIn must be a positive integer');
-    const claims: Record<string, string> = { scope: MINTED_SCOPE, client_id: settings.clientId };
-    if (email !== undefined) claims.email = email;
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg: signingKey.alg, kid: signingKey.kid, typ: 'at+jwt' })
-      .setIssuer(settings.issuer)
-      .setAudience(settings.audience)
-      .setSubject(sub)
-      .setJti(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime(`${expiresIn}s`)
-      .sign(key);
+    const now = Math.floor(Date.now() / 1000);
+    const payload: JWTPayload = {
+      scope: MINTED_SCOPE,
+      client_id: settings.clientId,
+      ...(email !== undefined ? { email } : {}),
+      iss: settings.issuer,
+      aud: settings.audience,
+      sub,
+      jti: randomUUID(),
+      iat: now,
+      exp: now + expiresIn,
+    };
+    for (const [claim, value] of Object.entries(overrides?.claims ?? {})) {
+      if (value === null) delete payload[claim];
+      else payload[claim] = value;
+    }
+    return new SignJWT(payload).setProtectedHeader({ alg: signingKey.alg, kid: signingKey.kid, typ: overrides?.typ ?? 'at+jwt' }).sign(key);
   };
 }

@@ -24,6 +24,7 @@ import { generateDemoCatalog } from '../../server/catalog/demoCatalog.ts';
 import { RENDERER_DIR, startBrowserApp, type BrowserApp } from '../../tools/browserApp.ts';
 import type { ChannelInput } from '../../shared/ipc/contract.ts';
 import { driveBrowser, launchChromium, signInAs } from '../core/auth/harness.ts';
+import { describeBrowserChoice } from '../support/browser.ts';
 import { ensureRendererBuilt } from '../e2e/harness.ts';
 import { startProcess, stopProcess } from './processes.ts';
 import { BENCH_USERS, call, seedBenchCatalog, seedUser } from './seed.ts';
@@ -387,6 +388,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-ui-'));
   const service = await startProcess(['server/main.ts', '--port', '0', '--dev', '--data', path.join(dir, 'service'), '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
   const origin = service.match[1]!;
+  console.log(describeBrowserChoice());
   const browser = await launchChromium();
   const floorServer = await startFloorServer();
   let app: BrowserApp | undefined;

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import type { CoreNotification, EventName, TrayState } from '../../shared/ipc/index.ts';
 import { startCore, type Core } from '../../electron/core/app.ts';
 import { accountDatabasePath } from '../../electron/core/db/openAccountDatabase.ts';
+import { eventually } from '../support/waitFor.ts';
 import { driveBrowser, launchChromium, signInAs, startReference, tempDir, type ReferenceService } from './auth/harness.ts';
 
 interface Recorder {
@@ -14,15 +15,8 @@ interface Recorder {
   events: { event: EventName; payload: unknown }[];
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Polls with a deadline and says what it waited for (test/support/waitFor.ts). */
+const until = eventually;
 
 describe('the core over its channels', () => {
   let reference: ReferenceService;

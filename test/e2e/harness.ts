@@ -14,6 +14,7 @@ import type { BreachQueryInput } from '../../shared/api/query.ts';
 import { toBreachSearchParams } from '../../shared/api/query.ts';
 import { driveBrowser, freePort, launchChromium, signInAs, tempDir } from '../core/auth/harness.ts';
 import { runAxe, type AxeFinding } from './axe.ts';
+import { eventually } from '../support/waitFor.ts';
 
 export { launchChromium };
 
@@ -83,26 +84,8 @@ export function ensureRendererBuilt(): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Small waiting helpers: poll for a condition, never sleep for a fixed time.
-
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-      lastError = undefined;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${reason}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-}
+// Small waiting helpers: poll for a condition, never sleep for a fixed time (test/support/waitFor.ts).
+export { eventually };
 
 /** Repeats `check` (which throws while the state is not there yet) until it passes. */
 export async function until(what: string, check: () => Promise<void> | void, timeoutMs = 15_000): Promise<void> {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES } from '../../shared/ipc/contract.ts';
 import type { MonitorApi } from '../../shared/ipc/monitorApi.ts';
 import { fake, resetElectron } from './fakeElectron.ts';
+import { eventually } from '../support/waitFor.ts';
 
 vi.mock('electron', async () => (await import('./fakeElectron.ts')).electron);
 
@@ -19,11 +20,29 @@ function channel() {
   const { port1, port2 } = new MessageChannel();
   open.push(port1, port2);
   const received: { type: string; id: number; channel: string; args: unknown }[] = [];
-  port2.on('message', (message) => received.push(message));
-  return { preloadEnd: port1 as unknown as WebPort, coreEnd: port2, received };
+  port2.on('message', (message) => void (isMarker(message) || received.push(message)));
+  return { preloadEnd: port1 as unknown as WebPort, preloadPort: port1, coreEnd: port2, received };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+let markers = 0;
+const isMarker = (message: unknown) => typeof message === 'string' && message.startsWith('drained-');
+
+/**
+ * Resolves once every message `from` posted before this call has been handled at `to`: a port
+ * delivers in order, so a marker posted now arrives after them (no waiting for a fixed time).
+ */
+function drained(from: MessagePort, to: MessagePort): Promise<void> {
+  const marker = `drained-${++markers}`;
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (message !== marker) return;
+      to.off('message', onMessage);
+      resolve();
+    };
+    to.on('message', onMessage);
+    from.postMessage(marker);
+  });
+}
 
 function client() {
   const requestPort = vi.fn();
@@ -44,7 +63,7 @@ describe('preload entry', () => {
     const pending = monitor.invoke('sync-status', {});
     const { preloadEnd, coreEnd, received } = channel();
     ipcRenderer.deliver('core-port', [preloadEnd]);
-    await tick();
+    await eventually('the queued call to reach the core', () => received.length === 1);
     expect(received).toEqual([{ type: 'request', id: 1, channel: 'sync-status', args: {} }]);
     coreEnd.postMessage({ type: 'response', id: 1, ok: true, result: { online: true, phase: 'idle', pending: 0, failed: 0 } });
     await expect(pending).resolves.toEqual({ online: true, phase: 'idle', pending: 0, failed: 0 });
@@ -54,12 +73,12 @@ describe('preload entry', () => {
 describe('invoke', () => {
   it('refuses unknown channels without sending anything', async () => {
     const { api, adoptPort } = client();
-    const { preloadEnd, received } = channel();
+    const { preloadEnd, preloadPort, coreEnd, received } = channel();
     adoptPort(preloadEnd);
     for (const name of ['nope', '__proto__', 'constructor', 'toString', '']) {
       await expect(api.invoke(name as never, {} as never)).rejects.toEqual({ code: 'unknown-channel', message: `no channel named "${name}"` });
     }
-    await tick();
+    await drained(preloadPort, coreEnd);
     expect(received).toEqual([]);
     expect(CHANNEL_NAMES).toContain('breaches-list');
   });
@@ -70,7 +89,7 @@ describe('invoke', () => {
     const second = api.invoke('settings-get', {});
     const { preloadEnd, coreEnd, received } = channel();
     adoptPort(preloadEnd);
-    await tick();
+    await eventually('both queued calls to reach the core', () => received.length === 2);
     expect(received.map((message) => [message.id, message.channel])).toEqual([
       [1, 'breach-get'],
       [2, 'settings-get'],
@@ -95,13 +114,12 @@ describe('invoke', () => {
     const old = channel();
     adoptPort(old.preloadEnd);
     const lost = api.invoke('sync-now', {});
-    await tick();
-    expect(old.received).toHaveLength(1);
+    await eventually('the call to reach the first core', () => old.received.length === 1);
     const fresh = channel();
     adoptPort(fresh.preloadEnd);
     await expect(lost).rejects.toEqual({ code: 'unavailable', message: expect.stringContaining('restarted') });
     const next = api.invoke('sync-status', {});
-    await tick();
+    await eventually('the later call to reach the new core', () => fresh.received.length === 1);
     expect(fresh.received.map((message) => message.channel)).toEqual(['sync-status']);
     fresh.coreEnd.postMessage({ type: 'response', id: 2, ok: true, result: 'ok' });
     await expect(next).resolves.toBe('ok');
@@ -112,8 +130,7 @@ describe('invoke', () => {
     const { preloadEnd, coreEnd, received } = channel();
     adoptPort(preloadEnd);
     const lost = api.invoke('sync-now', {});
-    await tick();
-    expect(received).toHaveLength(1);
+    await eventually('the call to reach the core', () => received.length === 1);
     coreEnd.close();
     await expect(lost).rejects.toMatchObject({ code: 'unavailable' });
     expect(requestPort).toHaveBeenCalledOnce();
@@ -130,40 +147,40 @@ describe('on', () => {
 
   it('delivers contract events to their listeners until they unsubscribe, and drops others', async () => {
     const { api, adoptPort } = client();
-    const { preloadEnd, coreEnd } = channel();
+    const { preloadEnd, preloadPort, coreEnd } = channel();
     adoptPort(preloadEnd);
     const changes: unknown[] = [];
     const stop = api.on('data-changed', (payload) => changes.push(payload));
     coreEnd.postMessage({ type: 'event', event: 'data-changed', payload: { reason: 'sync' } });
     coreEnd.postMessage({ type: 'event', event: 'not-an-event', payload: {} });
-    await tick();
+    await drained(coreEnd, preloadPort);
     expect(changes).toEqual([{ reason: 'sync' }]);
     stop();
     coreEnd.postMessage({ type: 'event', event: 'data-changed', payload: { reason: 'outbox' } });
-    await tick();
+    await drained(coreEnd, preloadPort);
     expect(changes).toHaveLength(1);
   });
 
   it('keeps an open-breach that arrives before anyone listens for the first listener', async () => {
     const { api, adoptPort } = client();
-    const { preloadEnd, coreEnd } = channel();
+    const { preloadEnd, preloadPort, coreEnd } = channel();
     adoptPort(preloadEnd);
     coreEnd.postMessage({ type: 'event', event: 'open-breach', payload: { id: 'Adobe' } });
     coreEnd.postMessage({ type: 'event', event: 'data-changed', payload: { reason: 'sync' } });
-    await tick();
+    await drained(coreEnd, preloadPort);
     const opened: unknown[] = [];
     const changed: unknown[] = [];
     api.on('open-breach', (payload) => opened.push(payload));
     api.on('data-changed', (payload) => changed.push(payload));
     api.on('open-breach', (payload) => opened.push(payload));
-    await tick();
+    await eventually('the kept open-breach to reach its first listener', () => opened.length >= 1);
     expect(opened).toEqual([{ id: 'Adobe' }]);
     expect(changed).toEqual([]);
   });
 
   it('keeps going when one listener throws', async () => {
     const { api, adoptPort } = client();
-    const { preloadEnd, coreEnd } = channel();
+    const { preloadEnd, preloadPort, coreEnd } = channel();
     adoptPort(preloadEnd);
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const heard = vi.fn();
@@ -172,7 +189,7 @@ describe('on', () => {
     });
     api.on('sync-changed', heard);
     coreEnd.postMessage({ type: 'event', event: 'sync-changed', payload: {} });
-    await tick();
+    await drained(coreEnd, preloadPort);
     expect(heard).toHaveBeenCalledOnce();
     expect(error).toHaveBeenCalledOnce();
     error.mockRestore();

@@ -10,6 +10,7 @@ import type { RefreshedTokens, TokenRefresher } from '../../../electron/core/aut
 import { MemorySecretStore } from '../../../electron/core/auth/secrets/MemorySecretStore.ts';
 import type { SecretKey, SecretStore } from '../../../electron/core/auth/secrets/SecretStore.ts';
 import { TokenManager, type TokenManagerState } from '../../../electron/core/auth/TokenManager.ts';
+import { eventually } from '../../support/waitFor.ts';
 import { parseStoredTokens } from '../../../electron/core/auth/tokens.ts';
 
 const KEY: SecretKey = { issuer: 'https://id.example.com', subject: 'alice' };
@@ -67,14 +68,13 @@ describe('TokenManager', () => {
     const { clock, refresher, create } = setup();
     const tokens = await create();
     clock.now += HOUR;
-    let release!: () => void;
+    let release: (() => void) | undefined;
     refresher.next.push(async () => {
       await new Promise<void>((resolve) => (release = resolve));
       return { accessToken: 'shared', refreshToken: 'refresh-shared', expiresAt: clock.now + HOUR };
     });
     const all = Promise.all([tokens.getAccessToken(), tokens.getAccessToken(), tokens.refreshAfterUnauthorized('access-0'), tokens.getAccessToken()]);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    release();
+    (await eventually('the refresh to reach the provider', () => release))();
     expect(await all).toEqual(['shared', 'shared', 'shared', 'shared']);
     expect(refresher.calls).toHaveLength(1);
   });
@@ -222,20 +222,20 @@ describe('TokenManager', () => {
   it('sign-out deletes, then revokes the newest refresh token, even with a refresh in flight', async () => {
     const { clock, refresher, store, create } = setup();
     const tokens = await create();
-    let release!: () => void;
+    let release: (() => void) | undefined;
     refresher.next.push(async () => {
       await new Promise<void>((resolve) => (release = resolve));
       return { accessToken: 'access-late', refreshToken: 'refresh-late', expiresAt: clock.now + HOUR };
     });
     clock.now += HOUR;
     const inFlight = tokens.getAccessToken();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const releaseRefresh = await eventually('the refresh to reach the provider', () => release);
     const revoked: string[] = [];
     const signingOut = tokens.signOut(async (token, hint) => {
       revoked.push(`${hint}:${token}`);
       return true;
     });
-    release();
+    releaseRefresh();
     expect(await signingOut).toEqual({ revoked: true });
     await expect(inFlight).rejects.toBeInstanceOf(SignInRequiredError);
     expect(revoked).toEqual(['refresh_token:refresh-late']);

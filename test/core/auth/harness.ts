@@ -6,15 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startService, type RunningService } from '../../../server/app.ts';
 import type { AuthLogger, LogFields } from '../../../electron/core/auth/log.ts';
 import type { BrowserOpener } from '../../../electron/core/auth/SignInFlow.ts';
+import { launchResolvedBrowser } from '../../support/browser.ts';
 
 export { testCipher } from './testCipher.ts';
 
-export const CHROMIUM_PATH = process.env.BREACH_MONITOR_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(path.join(tmpdir(), `${prefix}-`));
@@ -44,8 +43,9 @@ export async function startReference(): Promise<ReferenceService> {
   };
 }
 
+/** The browser test/support/browser.ts resolves (system Chromium, or the one from npm). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  return launchResolvedBrowser();
 }
 
 export interface DrivenBrowser {

@@ -103,9 +103,19 @@ describe('loopback redirect listener', () => {
   it('refuses a second callback while the first is being completed', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const listener = await openLoopbackRedirect({ port: 0, path: '/callback', timeoutMs: 5000, complete: () => gate.then(() => 'first') });
+    let completing!: () => void;
+    const firstIsCompleting = new Promise<void>((resolve) => (completing = resolve));
+    const listener = await openLoopbackRedirect({
+      port: 0,
+      path: '/callback',
+      timeoutMs: 5000,
+      complete: () => {
+        completing();
+        return gate.then(() => 'first');
+      },
+    });
     const first = fetch(`${listener.redirectUri}?code=1`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await firstIsCompleting;
     const second = await fetch(`${listener.redirectUri}?code=2`);
     expect(second.status).toBe(409);
     release();

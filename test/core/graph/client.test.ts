@@ -6,6 +6,7 @@ import { QueryCache } from '../../../electron/core/graph/QueryCache.ts';
 import { startFakeGraphServer, type Answer, type FakeGraphServer, type SeenRequest } from './fakeGraphServer.ts';
 import { memoryGraph } from './helpers.ts';
 import { loadRecordings, recordingsMissing, type Recording } from './recordings.ts';
+import { eventually } from '../../support/waitFor.ts';
 
 const KEY = 'test-key';
 let server: FakeGraphServer | undefined;
@@ -135,23 +136,33 @@ describe('NodeQueryClient: retries, limits, cancellation, keys', () => {
 
   it('cancels a request in flight, without falling back to the cache', async () => {
     const cache = new QueryCache(memoryGraph().database);
-    const { client } = await clientFor(() => ({ status: 200, body: page(['a']), delayMs: 5000 }), { cache });
-    cache.put(client.endpoint, ['n'], '->p', page(['cached']), '2026-01-01T00:00:00.000Z');
     const controller = new AbortController();
+    // The person cancels once the request has reached the service, which never answers.
+    const { client } = await clientFor(() => {
+      controller.abort();
+      return { status: 200, body: page(['a']), hold: new Promise<void>(() => {}) };
+    }, { cache });
+    cache.put(client.endpoint, ['n'], '->p', page(['cached']), '2026-01-01T00:00:00.000Z');
     const started = Date.now();
-    setTimeout(() => controller.abort(), 50);
     await expect(client.query({ nodes: ['n'], property: '->p' }, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('cancels during a backoff wait', async () => {
     const controller = new AbortController();
-    server = await startFakeGraphServer(() => ({ status: 503 }));
+    const unavailable = await startFakeGraphServer(() => ({ status: 503 }));
+    server = unavailable;
     const secrets = new MemorySecretStore();
-    const client = new NodeQueryClient({ baseUrl: server.url, secrets, backoff: { baseMs: 60_000, capMs: 60_000 }, random: () => 1 });
+    const client = new NodeQueryClient({ baseUrl: unavailable.url, secrets, backoff: { baseMs: 60_000, capMs: 60_000 }, random: () => 1 });
     await client.setApiKey(KEY);
-    setTimeout(() => controller.abort(), 50);
-    await expect(client.query({ nodes: ['n'], property: '->p' }, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const started = Date.now();
+    const query = client.query({ nodes: ['n'], property: '->p' }, { signal: controller.signal });
+    query.catch(() => {});
+    // The 503 is out: the client now waits a minute before trying again, and the person cancels.
+    await eventually('the first answer (503) to be sent', () => unavailable.answered() === 1);
+    controller.abort();
+    await expect(query).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started, 'cancelled without waiting out the backoff').toBeLessThan(10_000);
   });
 
   it('keeps the key in the secret store; no key, a wrong key and a bad query are told apart', async () => {

@@ -18,19 +18,22 @@ export interface Answer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Hold the answer this long (for cancellation tests). */
-  delayMs?: number;
+  /** Hold the answer until this settles (cancellation tests). */
+  hold?: Promise<void>;
 }
 
 export interface FakeGraphServer {
   /** The base URL: the client appends `/v2/node`. */
   url: string;
   requests: SeenRequest[];
+  /** How many answers were completely sent. */
+  answered(): number;
   close(): Promise<void>;
 }
 
 export async function startFakeGraphServer(handler: (request: SeenRequest) => Answer): Promise<FakeGraphServer> {
   const requests: SeenRequest[] = [];
+  let answered = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake.invalid');
@@ -48,7 +51,8 @@ export async function startFakeGraphServer(handler: (request: SeenRequest) => An
       }
       requests.push(seen);
       const answer = handler(seen);
-      if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+      if (answer.hold) await answer.hold;
+      res.once('finish', () => answered++);
       send(res, answer);
     })().catch((error: unknown) => send(res, { status: 500, body: { message: String(error) } }));
   });
@@ -56,6 +60,7 @@ export async function startFakeGraphServer(handler: (request: SeenRequest) => An
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    answered: () => answered,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,11 +4,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NodeResponse } from '../../../shared/graph/index.ts';
+import { skipWithoutFixture } from '../../support/fixtures.ts';
 
 export const RECORDINGS_DIR = fileURLToPath(new URL('../../../../shared/fixtures/datacommons/', import.meta.url));
-export const recordingsMissing = !existsSync(path.join(RECORDINGS_DIR, 'INDEX.json'));
-export const SKIP_MESSAGE = `the /v2/node recordings are absent (${RECORDINGS_DIR}); skipped`;
-if (recordingsMissing) console.warn(SKIP_MESSAGE);
+export const recordingsMissing = skipWithoutFixture(path.join(RECORDINGS_DIR, 'INDEX.json'), 'the tests against the real /v2/node recordings');
 
 export interface Recording {
   file: string;

@@ -9,6 +9,7 @@ import { openAccountSync, type AccountSync } from '../../../electron/core/sync/o
 import { startFaultProxy, type FaultProxy, type ProxyFault } from '../../reliability/faultProxy.ts';
 import { startDevService, type DevService } from '../helpers/devService.ts';
 import { DevTokenSource } from '../helpers/devTokens.ts';
+import { eventually } from '../../support/waitFor.ts';
 
 let service: DevService;
 let proxy: FaultProxy;
@@ -106,12 +107,10 @@ describe('outbox over HTTP with injected faults', () => {
     expect(limited.retryAt!).toBeGreaterThanOrEqual(before + 1000);
     expect(await sync.outbox.flush()).toMatchObject({ status: 'backoff', requests: 0 });
     // Whoever sends next (the scheduler's own retry, or a flush), it is not before Retry-After.
-    const deadline = Date.now() + 15_000;
-    while ((await u.state()).size < 1) {
-      if (Date.now() > deadline) throw new Error('the change was never delivered after Retry-After');
+    await eventually('the change to be delivered after Retry-After', async () => {
       if (Date.now() >= limited.retryAt!) await sync.outbox.flush();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return (await u.state()).size >= 1;
+    });
     expect(sentAt.length).toBeGreaterThanOrEqual(1);
     expect(sentAt[0]!).toBeGreaterThanOrEqual(limited.retryAt!);
     expect(sync.outbox.summary()).toEqual({ pending: 0, sending: 0, failed: 0 });

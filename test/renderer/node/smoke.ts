@@ -1,5 +1,5 @@
 /**
- * Every main screen of the built renderer in Debian Chromium, light and dark, against the fake
+ * Every main screen of the built renderer in Chromium (test/support/browser.ts picks which), light and dark, against the fake
  * core: Content-Security-Policy violations, console errors, axe-core (with colour contrast,
  * which jsdom cannot check) and a screenshot of each into test-results/renderer/.
  *
@@ -7,7 +7,8 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchResolvedBrowser } from '../../support/browser.ts';
 import { hibpFakeCore } from './hibpFake.ts';
 import { startPreview } from './previewServer.ts';
 
@@ -23,7 +24,7 @@ await core.invoke('sync-now', {});
 await core.invoke('resolutions-set', { breachId: 'Adobe', dataClasses: ['Usernames'], resolved: true });
 
 const preview = await startPreview(core, path.join(root, 'out/renderer'));
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await launchResolvedBrowser();
 const axeSource = await readFile(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 await mkdir(outDir, { recursive: true });
 

@@ -1,13 +1,14 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Breach } from '../../../shared/api/index.ts';
+import { skipWithoutFixture } from '../../support/fixtures.ts';
 import { HibpCatalogError, hibpRecordToBreach, HibpBreachRecord, loadHibpCatalog, loadHibpCatalogFile, parseHibpCatalog } from '../../../server/catalog/hibp.ts';
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');
 const FIXTURE = path.join(PROJECT_ROOT, '../shared/fixtures/hibp/breaches.json');
-const fixtureMissing = !existsSync(FIXTURE);
+const fixtureMissing = skipWithoutFixture(FIXTURE, 'the real HIBP catalog tests');
 
 function record(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -153,9 +154,3 @@ describe.skipIf(fixtureMissing)('the real HIBP catalog (../shared/fixtures/hibp/
     });
   });
 });
-
-if (fixtureMissing) {
-  describe('the real HIBP catalog', () => {
-    it.skip(`skipped: ${FIXTURE} is absent (a fresh clone has no ../shared)`, () => {});
-  });
-}

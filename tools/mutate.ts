@@ -1,0 +1,152 @@
+// A repeatable mutation run: breaks a listed set of core rules one at a time (one line each),
+// runs the tests that should notice, and reports which test caught each break. A break nobody
+// catches is a gap in the suite. Not part of `npm test`; `npm run mutate` (or
+// `npm run mutate -- <name>…` for some). Every file is restored after its run, also on Ctrl-C.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+interface Mutation {
+  name: string;
+  /** The rule that breaks, in words. */
+  rule: string;
+  file: string;
+  find: string;
+  replace: string;
+  /** Test files (or folders) that should catch it. */
+  tests: string[];
+}
+
+export const MUTATIONS: Mutation[] = [
+  {
+    name: 'outbox-version',
+    rule: 'a re-toggled outbox row gets a new version (so an older send cannot settle it)',
+    file: 'electron/core/db/outboxQueries.ts',
+    find: 'version = version + 1',
+    replace: 'version = version',
+    tests: ['test/core/outbox'],
+  },
+  {
+    name: 'outbox-settle-any-version',
+    rule: 'a delivered row leaves only if the version sent is still its version',
+    file: 'electron/core/db/outboxQueries.ts',
+    find: "statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);",
+    replace: "statement(db, 'DELETE FROM outbox WHERE id IN (SELECT value->>0 FROM json_each(?))').run(json);",
+    tests: ['test/core/outbox'],
+  },
+  {
+    name: 'verifier-audience',
+    rule: 'the API accepts only tokens for its own audience',
+    file: 'server/auth/jwtVerifier.ts',
+    find: '          audience: options.audience,\n',
+    replace: '',
+    tests: ['test/conformance/auth.test.ts'],
+  },
+  {
+    name: 'verifier-issuer',
+    rule: 'the API accepts only tokens from its issuer',
+    file: 'server/auth/jwtVerifier.ts',
+    find: '          issuer: options.issuer,\n',
+    replace: '',
+    tests: ['test/conformance/auth.test.ts'],
+  },
+  {
+    name: 'verifier-typ',
+    rule: 'the API accepts only access tokens (typ at+jwt), not ID tokens',
+    file: 'server/auth/jwtVerifier.ts',
+    find: '          typ: ACCESS_TOKEN_TYP,\n',
+    replace: '',
+    tests: ['test/conformance/auth.test.ts'],
+  },
+  {
+    name: 'verifier-exp-required',
+    rule: 'a token without an expiry is refused',
+    file: 'server/auth/jwtVerifier.ts',
+    find: "requiredClaims: ['exp', 'sub']",
+    replace: "requiredClaims: ['sub']",
+    tests: ['test/conformance/auth.test.ts'],
+  },
+  {
+    name: 'browser-host-host-check',
+    rule: 'the browser host answers only requests whose Host names it (DNS rebinding)',
+    file: 'electron/browser-host/guards.ts',
+    find: "if (!host || !this.allowedOrigins().includes(`http://${host}`)) return 'unexpected Host header';",
+    replace: "if (!host) return 'unexpected Host header';",
+    tests: ['test/browser-host'],
+  },
+];
+
+interface Outcome {
+  name: string;
+  caught: boolean;
+  by: string[];
+  seconds: number;
+}
+
+interface VitestJson {
+  testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string }[] }[];
+}
+
+let restore: (() => void) | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    restore?.();
+    process.exit(130);
+  });
+}
+
+function run(mutation: Mutation): Outcome {
+  const file = path.join(ROOT, mutation.file);
+  const original = readFileSync(file, 'utf8');
+  const at = original.indexOf(mutation.find);
+  if (at < 0 || original.indexOf(mutation.find, at + 1) >= 0) {
+    throw new Error(`${mutation.name}: the line to break must occur exactly once in ${mutation.file}; the source changed, update tools/mutate.ts`);
+  }
+  const outDir = mkdtempSync(path.join(tmpdir(), 'mutate-'));
+  const report = path.join(outDir, 'report.json');
+  const started = Date.now();
+  restore = () => writeFileSync(file, original);
+  try {
+    writeFileSync(file, original.slice(0, at) + mutation.replace + original.slice(at + mutation.find.length));
+    spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...mutation.tests, '--reporter=json', `--outputFile=${report}`], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
+    const json = JSON.parse(readFileSync(report, 'utf8')) as VitestJson;
+    const by = json.testResults.flatMap((file) => {
+      const failed = file.assertionResults.filter((test) => test.status === 'failed').map((test) => `${path.relative(ROOT, file.name)} > ${test.fullName}`);
+      // A file that fails before any test ran (the mutation broke loading it) counts too.
+      return failed.length > 0 || file.status !== 'failed' ? failed : [`${path.relative(ROOT, file.name)} (failed to run: ${(file.message ?? '').split('\n')[0]})`];
+    });
+    return { name: mutation.name, caught: by.length > 0, by, seconds: Math.round((Date.now() - started) / 1000) };
+  } finally {
+    restore();
+    restore = undefined;
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+function main(): void {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !MUTATIONS.some((m) => m.name === name));
+  if (unknown.length > 0) throw new Error(`unknown mutation(s): ${unknown.join(', ')}; known: ${MUTATIONS.map((m) => m.name).join(', ')}`);
+  const chosen = wanted.length > 0 ? MUTATIONS.filter((m) => wanted.includes(m.name)) : MUTATIONS;
+  const outcomes: Outcome[] = [];
+  for (const mutation of chosen) {
+    console.log(`\n${mutation.name}: ${mutation.rule}\n  broke ${mutation.file}: ${JSON.stringify(mutation.find.trim())} → ${JSON.stringify(mutation.replace.trim())}`);
+    const outcome = run(mutation);
+    outcomes.push(outcome);
+    if (outcome.caught) for (const test of outcome.by) console.log(`  caught by ${test}`);
+    else console.log(`  NOT CAUGHT by ${mutation.tests.join(', ')}`);
+    console.log(`  (${outcome.seconds} s)`);
+  }
+  const missed = outcomes.filter((o) => !o.caught).map((o) => o.name);
+  console.log(`\n${outcomes.length - missed.length} of ${outcomes.length} mutations caught${missed.length ? `; missed: ${missed.join(', ')}` : ''}`);
+  console.log(JSON.stringify({ mutate: { caught: outcomes.length - missed.length, total: outcomes.length, missed } }));
+  process.exitCode = missed.length > 0 ? 1 : 0;
+}
+
+main();
