@@ -15,6 +15,7 @@ import { AccountSession, deleteAccountDatabase, type AccountRef } from './sessio
 import { CurrentSession } from './session/CurrentSession.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
 import { SettingsStore } from './settings/SettingsStore.ts';
+import { DataChanges } from './status/DataChanges.ts';
 import { StatusPublisher } from './status/StatusPublisher.ts';
 import { applyHostSignal } from './status/hostSignals.ts';
 import { OnlineState } from './sync/OnlineState.ts';
@@ -87,8 +88,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     onClosed: () => {
       marks.clear();
       syncStatus.reset();
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'sign-out' });
+      changes.changed('sign-out');
     },
   });
   const auth = new CurrentAuth({
@@ -125,6 +125,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     { syncChanged: (view) => bus.emit('sync-changed', view), tray: (state) => options.host.setTrayState(state) },
   );
+
+  const changes = new DataChanges((change) => {
+    status.dataChanged();
+    bus.emit('data-changed', change);
+    status.publish();
+  });
 
   auth.onDidChangeStatus(async (next) => {
     bus.emit('auth-changed', auth.view(next));
@@ -163,17 +169,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         const failures = outbox.items('failed').map((item) => ({ breachId: item.breachId, reason: item.failure?.reason ?? 'refused by the service' }));
         notifier.failedResolutions(failures.slice(-report.push.failed));
       }
-      if (report.pull?.status !== undefined || report.push) {
-        status.dataChanged();
-        bus.emit('data-changed', { reason: 'sync' });
-      }
-      status.publish();
+      // One event per sync: a new snapshot may change anything; a push only the breaches it sent.
+      if (report.pull?.status === 'applied') changes.changed('sync');
+      else if (report.push?.breachIds?.length) changes.changed('sync', report.push.breachIds);
+      else status.publish();
     });
-    outbox.onDidChange(() => {
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'outbox' });
-      status.publish();
-    });
+    // Counts only (pending, failed): the data events come from the toggles and the syncs.
+    outbox.onDidChange(() => status.publish());
     void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
     return session;
   }
@@ -182,7 +184,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
       createBreachHandlers({ sessions, marks }),
-      createResolutionHandlers({ sessions }),
+      createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
