@@ -181,7 +181,11 @@ export class FakeCore {
       },
       'outbox-discard': ({ breachId }) => {
         const touched: string[] = [];
-        for (const [key, intent] of this.outbox) if (intent.failed && (!breachId || intent.breachId === breachId)) (this.outbox.delete(key), touched.push(intent.breachId));
+        for (const [key, intent] of this.outbox) {
+          if (!intent.failed || (breachId && intent.breachId !== breachId)) continue;
+          this.outbox.delete(key);
+          touched.push(intent.breachId);
+        }
         this.#outboxChanged('outbox', touched);
         return {};
       },
