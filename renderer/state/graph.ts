@@ -41,7 +41,7 @@ export interface StartNodeSuggestions {
   dataClass: string[];
 }
 
-interface GraphStore {
+export interface GraphStore {
   blocks: QueryBlock[];
   /** The remote endpoint as saved (never its key); undefined until read. */
   remote?: GraphRemote;

@@ -477,8 +477,9 @@ async function measureToggle(page: Page, app: BrowserApp, calls: ReturnType<type
     await waitFor('the push of the toggle', async () => (await app.core.router.invoke('sync-status', {})).pending === 0 && calls.inFlight() === 0, 30_000);
     await untilIdle(calls);
     const afterPush = calls.count() - before - own;
+    const plain = page.locator('#bench-plain-checkbox');
     await page.evaluate(armNextFrame, 'change');
-    await page.locator('#bench-plain-checkbox').setChecked(run % 2 === 0);
+    await plain.setChecked(!(await plain.isChecked()));
     const floor = await page.evaluate(measured);
     if (run === 0) continue;
     times.repaint.push(shown.repaint);

@@ -1,21 +1,9 @@
 import { useEffect } from 'react';
-import { useGraph, type QueryBlock } from '../../state/graph.ts';
-import type { NodeKind } from './model.ts';
-import type { GraphRoute } from '../../lib/urlState.ts';
+import { useGraph, type GraphStore } from '../../state/graph.ts';
 
 export { PAGES_PER_LOAD, type Endpoint, type QueryBlock } from '../../state/graph.ts';
 
-export interface GraphQueries {
-  blocks: QueryBlock[];
-  run(query: GraphRoute): void;
-  /** The block answering the node's expansion: an existing one, or a new one. */
-  expand(dcid: string, kind: NodeKind): number | undefined;
-  covering(dcid: string, kind: NodeKind): QueryBlock | undefined;
-  loadMore(id: number): Promise<void>;
-  stop(id: number): void;
-  retry(id: number): void;
-  remove(id: number): void;
-}
+export type GraphQueries = Pick<GraphStore, 'blocks' | 'run' | 'expand' | 'covering' | 'loadMore' | 'stop' | 'retry' | 'remove'>;
 
 /** The pane's view of the graph store; leaving the pane drops answers still on their way. */
 export function useGraphQueries(): GraphQueries {
