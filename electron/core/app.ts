@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HostSignal } from '../../shared/ipc/index.ts';
+import { DEFAULT_SYNC_INTERVAL_MINUTES, type HostSignal } from '../../shared/ipc/index.ts';
 import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, silentLogger, type AuthLogger, type ClientConfigInput, type SafeStorageLike } from './auth/index.ts';
 import { createAuthHandlers } from './auth/authHandlers.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
@@ -15,11 +15,12 @@ import { AccountSession, deleteAccountDatabase, type AccountRef } from './sessio
 import { CurrentSession } from './session/CurrentSession.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
 import { SettingsStore } from './settings/SettingsStore.ts';
+import { DataChanges } from './status/DataChanges.ts';
 import { StatusPublisher } from './status/StatusPublisher.ts';
 import { applyHostSignal } from './status/hostSignals.ts';
+import { afterSync } from './sync/afterSync.ts';
 import { OnlineState } from './sync/OnlineState.ts';
 import { createSyncHandlers } from './sync/syncHandlers.ts';
-import { DEFAULT_SYNC_INTERVAL_MINUTES } from './sync/SyncScheduler.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
@@ -87,8 +88,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     onClosed: () => {
       marks.clear();
       syncStatus.reset();
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'sign-out' });
+      changes.changed('sign-out');
     },
   });
   const auth = new CurrentAuth({
@@ -126,6 +126,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     { syncChanged: (view) => bus.emit('sync-changed', view), tray: (state) => options.host.setTrayState(state) },
   );
 
+  const changes = new DataChanges((change) => {
+    status.dataChanged();
+    bus.emit('data-changed', change);
+    status.publish();
+  });
+
   auth.onDidChangeStatus(async (next) => {
     bus.emit('auth-changed', auth.view(next));
     await sessions.apply(next);
@@ -139,6 +145,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       account,
       apiBaseUrl: settings.get().serviceUrl,
       tokens: auth.tokens,
+      intervalMinutes: settings.get().syncIntervalMinutes,
       onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
       ...fetchOption,
     });
@@ -146,34 +153,25 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     marks.load(session.db);
     syncStatus.reset();
     status.dataChanged();
-    scheduler.setIntervalMinutes(settings.get().syncIntervalMinutes);
     scheduler.onProgress((progress) => {
       syncStatus.observeProgress(progress);
       status.publish();
     });
-    scheduler.onDidSync((report) => {
-      syncStatus.observeReport(report);
-      online.observeReport(report);
-      const fresh = marks.observeReport(session.db, report);
-      if (fresh.length > 0) {
-        bus.emit('breaches-new', { breaches: fresh });
-        notifier.newBreaches(fresh);
-      }
-      if (report.push && report.push.failed > 0) {
-        const failures = outbox.items('failed').map((item) => ({ breachId: item.breachId, reason: item.failure?.reason ?? 'refused by the service' }));
-        notifier.failedResolutions(failures.slice(-report.push.failed));
-      }
-      if (report.pull?.status !== undefined || report.push) {
-        status.dataChanged();
-        bus.emit('data-changed', { reason: 'sync' });
-      }
-      status.publish();
-    });
-    outbox.onDidChange(() => {
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'outbox' });
-      status.publish();
-    });
+    scheduler.onDidSync((report) =>
+      afterSync(report, {
+        db: session.db,
+        outbox,
+        syncStatus,
+        online,
+        marks,
+        notifier,
+        changes,
+        announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
+        publishStatus: () => status.publish(),
+      }),
+    );
+    // Counts only (pending, failed): the data events come from the toggles and the syncs.
+    outbox.onDidChange(() => status.publish());
     void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
     return session;
   }
@@ -182,7 +180,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
       createBreachHandlers({ sessions, marks }),
-      createResolutionHandlers({ sessions }),
+      createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),

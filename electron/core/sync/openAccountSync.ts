@@ -1,7 +1,7 @@
 import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
 import { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import { openAccountDatabase, type AccountDatabase } from '../db/openAccountDatabase.ts';
-import type { BackoffPolicy } from '../outbox/backoff.ts';
+import { BackoffState, type BackoffPolicy } from '../outbox/backoff.ts';
 import { Outbox } from '../outbox/Outbox.ts';
 import { Puller } from './Puller.ts';
 import { SyncScheduler, type Timers } from './SyncScheduler.ts';
@@ -16,6 +16,8 @@ export interface AccountSyncOptions {
   timeoutMs?: number;
   backoff?: Partial<BackoffPolicy>;
   pushDelayMs?: number;
+  /** The app's sync-interval setting. */
+  intervalMinutes?: number;
   timers?: Timers;
   random?: () => number;
 }
@@ -40,15 +42,18 @@ export function openAccountSync(options: AccountSyncOptions): AccountSync {
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   const random = options.random ?? Math.random;
-  const outbox = new Outbox({ db: database.db, sender: client, random, ...(options.backoff ? { backoff: options.backoff } : {}) });
+  // One wait for the account: a service that failed the pull gets no push either, and the reverse.
+  const backoffState = new BackoffState({ random, ...(options.backoff ? { policy: options.backoff } : {}) });
+  const outbox = new Outbox({ db: database.db, sender: client, backoffState });
   const puller = new Puller({ db: database.db, client });
   const scheduler = new SyncScheduler({
     db: database.db,
     outbox,
     puller,
     random,
-    ...(options.backoff ? { backoff: options.backoff } : {}),
+    backoffState,
     ...(options.pushDelayMs !== undefined ? { pushDelayMs: options.pushDelayMs } : {}),
+    ...(options.intervalMinutes !== undefined ? { intervalMinutes: options.intervalMinutes } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
   });
   return {
