@@ -13,7 +13,7 @@ export const DEV_PREFIX = '/__dev';
 
 export interface DevSurfaceDeps {
   store: BreachStore;
-  mintAccessToken(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+  mintAccessToken(options: { sub: string; email?: string; emailVerified?: boolean; expiresIn?: number }): Promise<string>;
 }
 
 /**
@@ -29,7 +29,7 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
       allow(req, ['POST']);
       const body = await parseBody(req, DevTokenRequest);
       const expiresIn = body.expiresIn ?? 3600;
-      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), expiresIn });
+      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}), expiresIn });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
       return true;
     }

@@ -5,6 +5,8 @@ import type { IdentityKeys } from './keys.ts';
 export interface MintAccessTokenOptions {
   sub: string;
   email?: string;
+  /** `email_verified` beside `email`; default true (the demo users' addresses are theirs). */
+  emailVerified?: boolean;
   /** Seconds; defaults to one hour. */
   expiresIn?: number;
 }
@@ -26,11 +28,14 @@ export async function createAccessTokenMinter(settings: {
   const { signingKey } = settings.keys;
   const key = await importJWK(signingKey, signingKey.alg);
 
-  return async ({ sub, email, expiresIn = 3600 }) => {
+  return async ({ sub, email, emailVerified = true, expiresIn = 3600 }) => {
     if (typeof sub !== 'string' || sub.length === 0) throw new TypeError('sub must be a non-empty string');
     if (!Number.isSafeInteger(expiresIn) || expiresIn <= 0) throw new TypeError('expiresIn must be a positive integer');
-    const claims: Record<string, string> = { scope: MINTED_SCOPE, client_id: settings.clientId };
-    if (email !== undefined) claims.email = email;
+    const claims: Record<string, string | boolean> = { scope: MINTED_SCOPE, client_id: settings.clientId };
+    if (email !== undefined) {
+      claims.email = email;
+      claims.email_verified = emailVerified;
+    }
     return new SignJWT(claims)
       .setProtectedHeader({ alg: signingKey.alg, kid: signingKey.kid, typ: 'at+jwt' })
       .setIssuer(settings.issuer)
