@@ -256,6 +256,11 @@ export class SqliteBreachStore implements BreachStore {
     if (this.#db.open) this.#db.close();
   }
 
+  /** Test hook: a setting of this connection, e.g. `synchronous` (2 is FULL). */
+  _pragma(name: 'synchronous' | 'journal_mode'): unknown {
+    return this.#db.pragma(name, { simple: true });
+  }
+
   /** Test hook: SQLite's plan for a per-request lookup, one line per step. */
   _explainQueryPlan(query: ExplainableQuery): string[] {
     const sql = query === 'resolutions' ? SELECT_RESOLUTIONS : SELECT_EXPOSURES;

@@ -117,7 +117,8 @@ export class ConformanceClient {
     return result.json;
   }
 
-  async token(sub: string, options: { email?: string; expiresIn?: number } = {}): Promise<string> {
+  /** A token from the development surface; `emailVerified` (default true) sets the `email_verified` claim. */
+  async token(sub: string, options: { email?: string; emailVerified?: boolean; expiresIn?: number } = {}): Promise<string> {
     const answer = (await this.dev('POST', '/__dev/token', { sub, ...options })) as { access_token?: unknown };
     if (typeof answer.access_token !== 'string') throw new Error('POST /__dev/token gave no access_token');
     return answer.access_token;
