@@ -27,7 +27,8 @@ export interface BrowserAppOptions {
 }
 
 export interface BrowserApp {
-  openUrl: string;
+  /** A new one-time link to the app (two minutes, one use). */
+  launchUrl(): string;
   origin: string;
   core: Core;
   service: RunningService | undefined;
@@ -49,7 +50,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     const host = await startBrowserHost({ router: core.router, bus: core.bus, rendererDir: RENDERER_DIR, ...(options.hostPort ? { port: options.hostPort } : {}) });
     const started = core;
     return {
-      openUrl: host.openUrl,
+      launchUrl: () => host.launchUrl(),
       origin: host.origin,
       core: started,
       service,

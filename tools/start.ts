@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startService } from '../server/app.ts';
 import { userDataDir } from '../server/config.ts';
-import { openInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
+import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launchPage.ts';
+import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
 
 const SERVICE_PORT = Number(process.env.BREACH_SERVICE_PORT ?? 6060);
@@ -73,11 +74,21 @@ async function main(): Promise<void> {
     app = await startBrowserApp({ dataDir, service: false, config: running, log });
   }
   console.log(`Reference service: ${app.service?.apiBaseUrl ?? `already running on port ${SERVICE_PORT}`} (demo users: alice@example.com, bob@example.com, carol@example.com; any password)`);
-  console.log(`Open ${app.openUrl}`);
+  // Each link works once, for two minutes; the browser gets its own through a private page, so
+  // no code appears on a command line.
+  console.log(`Open ${app.launchUrl()}  (works once, for two minutes; press Enter for a new link)`);
+  let launchPage: LaunchPage | undefined;
   if (!process.env.CI && process.env.BREACH_MONITOR_NO_BROWSER !== '1') {
-    openInSystemBrowser(app.openUrl).catch(() => console.log('(Could not open a browser by itself: open the address above.)'));
+    openLaunchPage(app.launchUrl(), openFileInSystemBrowser)
+      .then((page) => (launchPage = page))
+      .catch(() => console.log('(Could not open a browser by itself: open the address above.)'));
+  }
+  if (process.stdin.isTTY) {
+    process.stdin.on('data', () => console.log(`Open ${app.launchUrl()}`));
+    process.stdin.unref();
   }
   const stop = async () => {
+    launchPage?.remove();
     await app.close();
     process.exit(0);
   };
