@@ -70,15 +70,17 @@ describe('the email_verified rule', () => {
 });
 
 describe('awkward subject names', () => {
+  // No account record is ever set for these subjects, so the service takes their monitored
+  // emails from the token and its configured extras: the lookup that once fell through to
+  // Object.prototype. (Extras may be configured for a subject, hence toContain.)
   it.each(['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'])('%s is an ordinary subject on every endpoint', async (sub) => {
     const breach = await client.addBreach();
     const email = uniqueEmail();
-    await client.putAccount(sub, [email]);
     await client.putExposures(email, [breach.id]);
     const token = await client.token(sub, { email });
     const created = await client.api('POST', '/user', { token });
     expect([201, 202], created.text).toContain(created.status);
-    expect(created.json).toEqual({ emails: [email] });
+    expect((created.json as { emails: string[] }).emails).toContain(email);
     expect((await client.listOf(token, [breach.id])).map((item) => item.breach.id)).toEqual([breach.id]);
     await client.resolveOk(token, [{ breachId: breach.id, dataClasses: ['Passwords'], resolved: true }]);
   });
