@@ -111,11 +111,13 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   }
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
     res.setHeader('x-content-type-options', 'nosniff');
-    res.on('finish', () => {
-      logger.debug({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
-    });
+    if (logger.isLevelEnabled('debug')) {
+      const started = performance.now();
+      res.on('finish', () => {
+        logger.debug({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      });
+    }
     void route(req, res).catch((error: unknown) => {
       if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
       if (res.headersSent) {

@@ -58,6 +58,8 @@ export class SqliteBreachStore implements BreachStore {
   // every other user's cached answers valid. Another connection's commit (seen through
   // `PRAGMA data_version`) starts a new epoch and forgets everything remembered.
   #dataVersion: number | undefined;
+  /** Set while the current synchronous run has already looked (one look per request suffices). */
+  #lookedThisTurn = false;
   #epoch = 0;
   #counter = 0;
   #catalogChange = 0;
@@ -180,7 +182,7 @@ export class SqliteBreachStore implements BreachStore {
   }
 
   hasUser(sub: string): boolean {
-    this.#noticeForeignWrites();
+    // Users are never deleted, so a remembered one stays true whatever another connection does.
     if (this.#users.has(sub)) return true;
     const exists = this.#sql.hasUser.get(sub) !== undefined;
     if (exists) {
@@ -234,8 +236,15 @@ export class SqliteBreachStore implements BreachStore {
     return stamp;
   }
 
-  /** Another connection committed since the last look: nothing remembered can be trusted. */
+  /**
+   * Another connection committed since the last look: nothing remembered can be trusted.
+   * Looked at once per synchronous run (a request's account lookup and its cache stamp share
+   * one look): the pragma costs a read transaction.
+   */
   #noticeForeignWrites(): void {
+    if (this.#lookedThisTurn) return;
+    this.#lookedThisTurn = true;
+    queueMicrotask(() => (this.#lookedThisTurn = false));
     const version = this.#sql.dataVersion.get() as number;
     if (version === this.#dataVersion) return;
     if (this.#dataVersion !== undefined) {
