@@ -14,8 +14,12 @@ export const DEFAULT_EXTRA_EMAILS: Record<string, string[]> = {
   bob: ['bob.smith@example.org'],
 };
 
-/** Limits that keep a slow or greedy client from holding the service's sockets (milliseconds). */
-export const HTTP_LIMIT_DEFAULTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024 } as const;
+/**
+ * Limits that keep a slow or greedy client from holding the service's sockets (milliseconds).
+ * The idle keep-alive timeout stays long: at 5 s, clients whose event loop was busy reused a
+ * socket the service had just closed (ECONNRESET under load); idle sockets are bounded by the cap.
+ */
+export const HTTP_LIMIT_DEFAULTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxConnections: 1024 } as const;
 /** Longest access-token lifetime (`exp - iat`) the API accepts by default: 24 hours. */
 export const DEFAULT_MAX_TOKEN_LIFETIME_SEC = 24 * 3600;
 

@@ -61,6 +61,7 @@ describe('HTTP limits', () => {
     expect(parseCommandLine([], {}).config).toMatchObject(HTTP_LIMIT_DEFAULTS);
     expect(HTTP_LIMIT_DEFAULTS.headersTimeoutMs).toBeLessThanOrEqual(15_000);
     expect(HTTP_LIMIT_DEFAULTS.requestTimeoutMs).toBeLessThanOrEqual(60_000);
+    expect(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs).toBeLessThanOrEqual(120_000);
     const { service } = await start();
     expect(service.server.headersTimeout).toBe(HTTP_LIMIT_DEFAULTS.headersTimeoutMs);
     expect(service.server.requestTimeout).toBe(HTTP_LIMIT_DEFAULTS.requestTimeoutMs);
