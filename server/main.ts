@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       `  Audience:      ${service.audience}`,
       `  Data folder:   ${service.dataDir}`,
       ...(users ? [`  Demo users:    ${users} (any password)`] : []),
-      `  Get a token:   npm run server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
+      `  Get a token:   npm run -s server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
       ...(config.dev ? [`                 or POST ${service.url}/__dev/token {"sub":"alice","email":"alice@example.com"}`] : []),
       `  OpenAPI:       ${service.url}/openapi.yaml`,
       '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
