@@ -121,6 +121,14 @@ export function releaseInFlight(db: WritableDB, id: number, sentVersion: number)
   statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
 }
 
+/**
+ * At start nothing can be on the wire: marks left by a process that died mid-send are cleared so
+ * the rows count as pending again (the send is repeated; the operation is idempotent).
+ */
+export function releaseAllInFlight(db: WritableDB): number {
+  return statement(db, `UPDATE outbox SET sent_version = NULL WHERE sent_version IS NOT NULL AND state = 'pending'`).run().changes;
+}
+
 export function retryFailed(db: WritableDB, ids: readonly number[], now: string): number {
   return statement(
     db,

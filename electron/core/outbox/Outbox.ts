@@ -9,6 +9,7 @@ import {
   outboxCounts,
   outboxRows,
   pendingRows,
+  releaseAllInFlight,
   releaseInFlight,
   retryFailed,
   settleDeliveredMany,
@@ -86,6 +87,8 @@ export class Outbox {
     this.#now = options.now ?? Date.now;
     this.#backoff = options.backoffState ?? new BackoffState({ ...(options.backoff ? { policy: options.backoff } : {}), ...(options.random ? { random: options.random } : {}), now: this.#now });
     this.#limits = options.limits ?? CONTRACT_LIMITS;
+    // A new Outbox is a new process for this account: no send of a previous one is on the wire.
+    releaseAllInFlight(this.#db);
   }
 
   get status(): OutboxStatus {

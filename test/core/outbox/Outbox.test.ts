@@ -200,6 +200,16 @@ describe('Outbox.flush', () => {
     expect(server.resolvedKeys().has('Three|a@example.com|email-addresses')).toBe(true);
   });
 
+  it('after a crash mid-send, a restarted outbox counts the rows as pending, not as sending', async () => {
+    const { db, server, outbox } = await setup();
+    outbox.record([{ breachId: 'Three', resolved: true }]);
+    markInFlight(db, [pendingRows(db)[0]!.id], FROZEN_NOW.toISOString()); // the process died here
+    expect(outbox.summary()).toEqual({ pending: 0, sending: 1, failed: 0 });
+    const restarted = new Outbox({ db, sender: server, now: () => FROZEN_NOW.getTime() });
+    expect(restarted.summary()).toEqual({ pending: 1, sending: 0, failed: 0 });
+    expect(restarted.items()).toMatchObject([{ state: 'pending', attempts: 1 }]);
+  });
+
   it('keeps failed items until retried or discarded; discard returns to the confirmed state', async () => {
     const { db, server, outbox } = await setup();
     server.removeEmail(B);

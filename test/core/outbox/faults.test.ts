@@ -173,7 +173,7 @@ describe('outbox over HTTP with injected faults', () => {
     expect(first.outbox.items().every((i) => i.state === 'sending')).toBe(true);
 
     const second = u.open(); // another process on the same file, after the crash
-    expect(second.outbox.summary()).toEqual({ pending: 0, sending: 3, failed: 0 });
+    expect(second.outbox.summary()).toEqual({ pending: 3, sending: 0, failed: 0 }); // nothing of a dead process is on the wire
     expect(await second.scheduler.syncNow()).toMatchObject({ status: 'ok', push: { delivered: 3, failed: 0 } });
     expect((await u.state()).size).toBe(3);
     expect(proxy.committed.filter((c) => c.items.some((i) => i.emails?.includes(u.b))).length).toBe(2);
