@@ -1,6 +1,7 @@
 // `npm run server -- [--port 6060] [--data DIR] [--dev] [--catalog FILE]` and
 // `npm run server -- token --data DIR --sub S [--email E] [--expires-in SECONDS]`.
 import { startService, IDENTITY_PREFIX } from './app.ts';
+import { describeCatalogLoad } from './catalog/source.ts';
 import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
 import { createDevIdentityProvider, DEMO_USERS } from './identity/index.ts';
 import { createLogger } from './log.ts';
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
       `  Get a token:   npm run server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
       ...(config.dev ? [`                 or POST ${service.url}/__dev/token {"sub":"alice","email":"alice@example.com"}`] : []),
       `  OpenAPI:       ${service.url}/openapi.yaml`,
+      ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),
       '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
       '',
     ].join('\n'),
