@@ -2,6 +2,7 @@
 // `npm run server -- token --data DIR --sub S [--email E] [--expires-in SECONDS]`.
 import { startService, IDENTITY_PREFIX } from './app.ts';
 import { describeCatalogLoad } from './catalog/source.ts';
+import { runSecretCommand } from './rtdb/secretCommand.ts';
 import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
 import { createDevIdentityProvider, DEMO_USERS } from './identity/index.ts';
 import { createLogger } from './log.ts';
@@ -11,6 +12,8 @@ const HELP = `Breach-alert reference service
   npm run server -- [--port ${DEFAULT_PORT}] [--data DIR] [--dev] [--catalog FILE]
       [--host 127.0.0.1] [--issuer URL --audience AUD [--jwks-url URL]] [--log-level info]
   npm run server -- token --data DIR --sub SUBJECT [--email EMAIL] [--expires-in SECONDS] [--port ${DEFAULT_PORT}]
+  npm run server -- rtdb-secret create|list|revoke ID --data DIR
+      legacy database secrets (discouraged: prefer service accounts); revoke one when someone leaves
 
   --dev       enables the development surface (/__dev/*, loopback only)
   --catalog   a Have I Been Pwned catalog file (JSON) instead of the generated demo catalog
@@ -20,9 +23,13 @@ Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIEN
   --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)`;
 
 async function main(): Promise<void> {
-  const { command, config, token } = parseCommandLine(process.argv.slice(2));
+  const { command, config, token, secret } = parseCommandLine(process.argv.slice(2));
   if (command === 'help') {
     console.log(HELP);
+    return;
+  }
+  if (command === 'rtdb-secret') {
+    runSecretCommand(config.dataDir, secret!, (line) => console.log(line));
     return;
   }
   if (command === 'token') {
