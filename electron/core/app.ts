@@ -23,6 +23,9 @@ import { createSyncHandlers } from './sync/syncHandlers.ts';
 import { DEFAULT_SYNC_INTERVAL_MINUTES } from './sync/SyncScheduler.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
+import { DetailsFeed } from './feed/DetailsFeed.ts';
+import { DetailsStore } from './feed/DetailsStore.ts';
+import { createFeedHandlers } from './feed/feedHandlers.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
 
@@ -109,6 +112,17 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       }),
   });
 
+  // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
+  const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
+  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, ...fetchOption });
+  const syncDetails = () =>
+    feed.sync().then(
+      (report) => {
+        if (report.status === 'updated') changes.changed('sync');
+      },
+      (error: unknown) => logger.warn('details feed: sync failed', { error: String(error) }),
+    );
+
   const syncView = () => {
     const session = sessions.get();
     return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db });
@@ -158,6 +172,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       status.publish();
     });
     scheduler.onDidSync((report) => {
+      void syncDetails();
       syncStatus.observeReport(report);
       online.observeReport(report);
       const fresh = marks.observeReport(session.db, report);
@@ -183,11 +198,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids) }),
       createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+      createFeedHandlers({ feed }),
     ),
     {
       validateResults: options.validateResults ?? false,
@@ -210,6 +226,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await auth.close();
       await sessions.close();
       remotes.close();
+      detailsStore.close();
     },
   };
 }

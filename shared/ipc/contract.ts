@@ -3,6 +3,8 @@ import { LocalBreachQuery } from '../api/localQuery.ts';
 import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
+import { Preferences } from '../catalog/preferences.ts';
+import { FeedAuth, FeedStatus } from './feed.ts';
 
 const Empty = z.strictObject({});
 
@@ -66,6 +68,25 @@ export const channels = {
   },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
+  /** The breach details feed (a realtime database): where, how it authenticates, what it last did. */
+  'feed-status': { input: Empty, output: FeedStatus },
+  'feed-sync': { input: Empty, output: FeedStatus },
+  'feed-configure': {
+    input: z.strictObject({
+      url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address').optional(),
+      auth: FeedAuth.optional(),
+      /** The text of a service-account key file (JSON); kept in the keychain, never returned. */
+      serviceAccountKey: z.string().min(2).max(20_000).optional(),
+      /** A legacy database secret; kept in the keychain, never returned. */
+      secret: z.string().min(1).max(512).optional(),
+      /** Forget stored credentials. */
+      forget: z.array(z.enum(['service-account', 'secret'])).optional(),
+    }),
+    output: FeedStatus,
+  },
+  /** The person's preferences shared between their devices (`users/<uid>/preferences`, ID token). */
+  'preferences-get': { input: Empty, output: Preferences },
+  'preferences-set': { input: Preferences, output: Preferences },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;

@@ -14,6 +14,8 @@ import type { AuthStatus, BreachDetail, BreachRow, CellState, Settings, SyncStat
 import { parseExpression, printExpression, type Direction, type FilterTerm, type Hop } from '../../shared/graph/expression.ts';
 import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
+import type { FeedStatus } from '../../shared/ipc/feed.ts';
+import type { Preferences } from '../../shared/catalog/preferences.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -67,6 +69,8 @@ export class FakeCore {
   breaches: FakeBreach[];
   auth: AuthStatus;
   settings: Settings;
+  feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  preferences: Preferences = { hiddenBreaches: [], showFlaggedBreaches: false, notifications: { newBreaches: true } };
   sync: SyncStatus;
   readonly outbox = new Map<string, Intent>();
   signInBehaviour: SignInBehaviour = 'succeed';
@@ -209,6 +213,21 @@ export class FakeCore {
         if (apiKey !== undefined) this.graphKeys.set(url, apiKey);
         return this.#graphRemoteView();
       },
+      // The details feed, as the core answers it (credentials are kept, never shown).
+      'feed-status': () => this.feed,
+      'feed-sync': () => (this.feed = { ...this.feed, lastSync: { at: this.#now().toISOString(), status: 'unchanged', count: 0, skipped: [] } }),
+      'feed-configure': ({ url, auth, serviceAccountKey, secret }) => {
+        this.feed = {
+          ...this.feed,
+          ...(url ? { url } : {}),
+          ...(auth ? { auth } : {}),
+          ...(serviceAccountKey ? { hasServiceAccountKey: true } : {}),
+          ...(secret ? { hasSecret: true } : {}),
+        };
+        return this.feed;
+      },
+      'preferences-get': () => this.preferences,
+      'preferences-set': (preferences) => (this.preferences = preferences),
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
   }

@@ -1,0 +1,17 @@
+import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { DetailsFeed } from './DetailsFeed.ts';
+
+/** The details feed and the person's shared preferences. */
+export function createFeedHandlers({ feed }: { feed: DetailsFeed }) {
+  return {
+    'feed-status': () => feed.status(),
+    'feed-sync': async () => {
+      // A failed sync is reported in the status (lastError) rather than thrown: the UI shows it there.
+      await feed.sync().catch(() => undefined);
+      return feed.status();
+    },
+    'feed-configure': (change) => feed.configure(change),
+    'preferences-get': () => feed.preferences(),
+    'preferences-set': (preferences) => feed.setPreferences(preferences),
+  } satisfies HandlerSlice;
+}
