@@ -186,7 +186,7 @@ describe('legacy secrets as ?auth=', () => {
     expect((await call('users', { query: { auth: secret } })).status).toBe(401);
     await expect(run('revoke', 'nope')).rejects.toMatchObject({ stderr: expect.stringContaining('no secret has the id "nope"') });
     await expect(run('rotate')).rejects.toMatchObject({ stderr: expect.stringContaining('use "create", "list" or "revoke ID"') });
-  });
+  }, 60_000);
 });
 
 describe('writes under the rules', () => {
