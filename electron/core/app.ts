@@ -26,6 +26,7 @@ import { createBreachHandlers } from './views/breachHandlers.ts';
 import { DetailsFeed } from './feed/DetailsFeed.ts';
 import { DetailsStore } from './feed/DetailsStore.ts';
 import { createFeedHandlers } from './feed/feedHandlers.ts';
+import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
 
@@ -114,7 +115,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
   // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
   const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
-  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, ...fetchOption });
+  const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
+  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, ...fetchOption });
   const syncDetails = () =>
     feed.sync().then(
       (report) => {
@@ -203,7 +205,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
-      createFeedHandlers({ feed }),
+      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }),
     ),
     {
       validateResults: options.validateResults ?? false,

@@ -84,6 +84,10 @@ export const channels = {
     }),
     output: FeedStatus,
   },
+  /** A breach's logo as a `data:` URL from the core's cache; none when it cannot be had (draw a fallback). */
+  'breach-logo': { input: z.strictObject({ id: z.string().min(1) }), output: z.object({ dataUrl: z.string().startsWith('data:image/').optional() }) },
+  /** Opens a link from a breach description in the system browser. */
+  'open-link': { input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address') }), output: Empty },
   /** The person's preferences shared between their devices (`users/<uid>/preferences`, ID token). */
   'preferences-get': { input: Empty, output: Preferences },
   'preferences-set': { input: Preferences, output: Preferences },

@@ -16,6 +16,7 @@ import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
 import type { FeedStatus } from '../../shared/ipc/feed.ts';
 import type { Preferences } from '../../shared/catalog/preferences.ts';
+import type { BreachDetails } from '../../shared/catalog/details.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -70,6 +71,10 @@ export class FakeCore {
   auth: AuthStatus;
   settings: Settings;
   feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  /** The details feed's entries, by breach id (joined to rows and details as the core does). */
+  details = new Map<string, BreachDetails>();
+  logos = new Map<string, string>();
+  openedLinks: string[] = [];
   preferences: Preferences = { hiddenBreaches: [], showFlaggedBreaches: false, notifications: { newBreaches: true } };
   sync: SyncStatus;
   readonly outbox = new Map<string, Intent>();
@@ -226,6 +231,11 @@ export class FakeCore {
         };
         return this.feed;
       },
+      'breach-logo': ({ id }) => (this.logos.has(id) ? { dataUrl: this.logos.get(id)! } : {}),
+      'open-link': ({ url }) => {
+        this.openedLinks.push(url);
+        return {};
+      },
       'preferences-get': () => this.preferences,
       'preferences-set': (preferences) => (this.preferences = preferences),
     };
@@ -366,6 +376,7 @@ export class FakeCore {
     return {
       breach: stored.breach,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
       accounts: Object.keys(stored.accounts)
         .sort()
         .map((email) => ({ email, cells: Object.fromEntries(stored.breach.dataClasses.map((c) => [c, this.#cell(stored, email, c)])) })),
@@ -399,6 +410,7 @@ export class FakeCore {
       pending: cells.filter((c) => c.pending).length,
       failed: cells.filter((c) => c.failed).length,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
     };
   }
 

@@ -4,6 +4,7 @@ import { CoreError, type FeedAuth, type FeedStatus, type Settings } from '../../
 import type { IdTokenSource } from '../auth/CurrentAuth.ts';
 import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
 import type { DetailsStore } from './DetailsStore.ts';
+import type { LogoCache } from './LogoCache.ts';
 import { RealtimeDatabaseClient, type FeedCredential } from './RealtimeDatabaseClient.ts';
 import { ServiceAccountKey } from './serviceAccountToken.ts';
 import { syncCatalogDetails, type DetailsSyncReport } from './syncCatalogDetails.ts';
@@ -17,6 +18,7 @@ export interface DetailsFeedDeps {
   identity: IdTokenSource;
   store: DetailsStore;
   fetch?: typeof fetch;
+  logos?: LogoCache;
 }
 
 /** The feed's URL when the settings name none: the account server's origin + `/rtdb`. */
@@ -51,6 +53,13 @@ export class DetailsFeed {
   /** Details of these breaches from the local copy (no network). */
   details(ids: readonly string[]): Map<string, BreachDetails> {
     return this.#deps.store.getMany(ids);
+  }
+
+  /** The breach's logo from the cache (fetched once), or undefined: the UI draws a fallback. */
+  async logo(id: string): Promise<string | undefined> {
+    const details = this.#deps.store.get(id);
+    if (!details || !this.#deps.logos) return undefined;
+    return this.#deps.logos.dataUrl(details.logoPath, this.url);
   }
 
   async status(): Promise<FeedStatus> {

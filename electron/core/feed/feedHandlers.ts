@@ -2,7 +2,7 @@ import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import type { DetailsFeed } from './DetailsFeed.ts';
 
 /** The details feed and the person's shared preferences. */
-export function createFeedHandlers({ feed }: { feed: DetailsFeed }) {
+export function createFeedHandlers({ feed, openExternal }: { feed: DetailsFeed; openExternal(url: string): Promise<void> }) {
   return {
     'feed-status': () => feed.status(),
     'feed-sync': async () => {
@@ -11,6 +11,14 @@ export function createFeedHandlers({ feed }: { feed: DetailsFeed }) {
       return feed.status();
     },
     'feed-configure': (change) => feed.configure(change),
+    'breach-logo': async ({ id }) => {
+      const dataUrl = await feed.logo(id);
+      return dataUrl ? { dataUrl } : {};
+    },
+    'open-link': async ({ url }) => {
+      await openExternal(url);
+      return {};
+    },
     'preferences-get': () => feed.preferences(),
     'preferences-set': (preferences) => feed.setPreferences(preferences),
   } satisfies HandlerSlice;

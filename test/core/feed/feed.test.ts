@@ -123,7 +123,7 @@ describe('DetailsFeed', () => {
   it('keeps credentials in the secret store, shows none of them, and calls a secret discouraged', async () => {
     const secrets = new MemorySecretStore();
     const feed = new DetailsFeed({ settings: settingsFor(), secrets, identity: identityOf('ivy'), store: detailsStore() });
-    const handlers = createFeedHandlers({ feed });
+    const handlers = createFeedHandlers({ feed, openExternal: async () => undefined });
     expect(await handlers['feed-status']()).toMatchObject({ url: `${service.url}/rtdb`, auth: 'none', hasServiceAccountKey: false, hasSecret: false });
     await expect(feed.configure({ auth: 'service-account' })).rejects.toThrow('Choose a service-account key file first.');
     await expect(feed.configure({ serviceAccountKey: '{"type":"service_account"}' })).rejects.toThrow(/key file is not usable: private_key_id/);
