@@ -23,6 +23,10 @@ import { OnlineState } from './sync/OnlineState.ts';
 import { createSyncHandlers } from './sync/syncHandlers.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
+import { DetailsFeed } from './feed/DetailsFeed.ts';
+import { DetailsStore } from './feed/DetailsStore.ts';
+import { createFeedHandlers } from './feed/feedHandlers.ts';
+import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
 
@@ -109,6 +113,18 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       }),
   });
 
+  // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
+  const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
+  const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
+  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, ...fetchOption });
+  const syncDetails = () =>
+    feed.sync().then(
+      (report) => {
+        if (report.status === 'updated') changes.changed('sync');
+      },
+      (error: unknown) => logger.warn('details feed: sync failed', { error: String(error) }),
+    );
+
   const syncView = () => {
     const session = sessions.get();
     return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db });
@@ -157,7 +173,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       syncStatus.observeProgress(progress);
       status.publish();
     });
-    scheduler.onDidSync((report) =>
+    scheduler.onDidSync((report) => {
+      void syncDetails();
       afterSync(report, {
         db: session.db,
         outbox,
@@ -168,8 +185,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         changes,
         announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
         publishStatus: () => status.publish(),
-      }),
-    );
+      });
+    });
     // Counts only (pending, failed): the data events come from the toggles and the syncs.
     outbox.onDidChange(() => status.publish());
     void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
@@ -179,11 +196,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds() }),
       createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }),
     ),
     {
       validateResults: options.validateResults ?? false,
@@ -206,6 +224,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await auth.close();
       await sessions.close();
       remotes.close();
+      detailsStore.close();
     },
   };
 }
