@@ -22,6 +22,7 @@ import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
+import { answerClientError, createSearchService, type SearchService } from './search/index.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
 /** The graph endpoint's key under `--dev` when none is configured. */
@@ -41,6 +42,9 @@ export interface RunningService {
   rtdb: RtdbStore;
   /** What loading the catalog at start changed and left out (also logged). */
   catalogReport: CatalogLoadReport;
+  /** The search interface (`/client/v4/accounts/{accountId}/…`): its index and API tokens. */
+  search: SearchService;
+  accountId: string;
   /** Present when the development identity provider is mounted. */
   identity: DevIdentityProvider | undefined;
   server: Server;
@@ -69,6 +73,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
   const server = createServer();
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -102,8 +107,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
   const handleApi = createApiRoutes(service, verifier);
+  const search = createSearchService({ store, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
   const devIdentity = identity;
-  const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o) }) : undefined;
+  const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o), apiTokens: { store: search.tokens, accountId: config.accountId } }) : undefined;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
@@ -130,6 +136,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     const pathname = url.pathname;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
       if (await handleApi(req, res, url)) return;
+    } else if (search.owns(pathname)) {
+      await search.handle(req, res, url);
+      return;
     } else if (identity && (pathname === IDENTITY_PREFIX || pathname.startsWith(IDENTITY_PREFIX + '/'))) {
       identity.handle(req, res);
       return;
@@ -168,6 +177,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     store,
     rtdb,
     catalogReport,
+    search,
+    accountId: config.accountId,
     identity,
     server,
     async close() {
@@ -175,6 +186,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
       handleGraph.close();
+      search.close();
       rtdb.close();
       store.close();
     },

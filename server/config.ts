@@ -28,6 +28,8 @@ export const ServiceConfig = z.strictObject({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** API key of the graph endpoint (`/v2/node`); with `dev` and none given, `dev-key`; otherwise the endpoint refuses everything. */
   graphKey: z.string().min(1).optional(),
+  /** The account of the search interface's path (`/client/v4/accounts/{accountId}/…`). */
+  accountId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "-" or "_"').default('local'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
@@ -66,14 +68,22 @@ const OPTIONS = {
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
+  'account-id': { type: 'string' },
+  scopes: { type: 'string' },
+  'allow-ip': { type: 'string', multiple: true },
+  name: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export interface CommandLine {
-  command: 'serve' | 'token' | 'help';
+  command: 'serve' | 'token' | 'api-token' | 'help';
   config: ServiceConfig;
   token: { sub?: string | undefined; email?: string | undefined; expiresIn?: number | undefined };
+  /** `api-token create|list|revoke [ID]`: search API tokens (see server/search). */
+  apiToken: { action: 'create' | 'list' | 'revoke'; id?: string | undefined; scopes: string[]; allowIps: string[]; name?: string | undefined } | undefined;
 }
+
+const API_TOKEN_ACTIONS = ['create', 'list', 'revoke'] as const;
 
 /** Command-line flags over environment variables (`BREACH_SERVICE_*`, `GRAPH_API_KEY`) over defaults. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
@@ -84,9 +94,22 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
-  const command = values.help ? 'help' : positionals[0] === 'token' ? 'token' : positionals.length === 0 ? 'serve' : undefined;
-  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token" or no command`);
-  if (positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
+  const command = values.help ? 'help' : positionals[0] === 'token' ? 'token' : positionals[0] === 'api-token' ? 'api-token' : positionals.length === 0 ? 'serve' : undefined;
+  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token", "api-token" or no command`);
+  let apiToken: CommandLine['apiToken'];
+  if (command === 'api-token') {
+    const action = API_TOKEN_ACTIONS.find((a) => a === positionals[1]);
+    if (!action) throw new ConfigError(`api-token: say what to do: ${API_TOKEN_ACTIONS.join(', ')}${positionals[1] ? ` (not "${positionals[1]}")` : ''}`);
+    if (action === 'revoke' && !positionals[2]) throw new ConfigError('api-token revoke: name the token id (see "api-token list")');
+    if (positionals.length > (action === 'revoke' ? 3 : 2)) throw new ConfigError(`unexpected argument "${positionals[action === 'revoke' ? 3 : 2]}"`);
+    apiToken = {
+      action,
+      id: positionals[2],
+      scopes: (values.scopes ?? '').split(',').map((scope) => scope.trim()).filter(Boolean),
+      allowIps: values['allow-ip'] ?? [],
+      name: values.name,
+    };
+  } else if (positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
   const number = (key: string, raw: string | undefined) => {
     if (raw === undefined) return undefined;
     const value = Number(raw);
@@ -106,6 +129,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       jwksUrl: pick(values['jwks-url'], env.BREACH_SERVICE_JWKS_URL),
       logLevel: pick(values['log-level'], env.LOG_LEVEL),
       graphKey: pick(values['graph-key'], env.GRAPH_API_KEY),
+      accountId: pick(values['account-id'], env.BREACH_SERVICE_ACCOUNT_ID),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),
   );
@@ -113,6 +137,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     command,
     config,
     token: { sub: values.sub, email: values.email, expiresIn: number('expires-in', values['expires-in']) },
+    apiToken,
   };
 }
 

@@ -8,19 +8,22 @@ import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevTokenRequest } from './schemas.ts';
+import { ApiTokenRequest, type ApiTokenStore } from '../search/ApiTokenStore.ts';
 
 export const DEV_PREFIX = '/__dev';
 
 export interface DevSurfaceDeps {
   store: BreachStore;
   mintAccessToken(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+  /** API tokens of the search interface, for `/__dev/api-tokens`. */
+  apiTokens?: { store: ApiTokenStore; accountId: string };
 }
 
 /**
  * The development surface: only mounted with `--dev`, only answered from loopback (anything
  * else gets the same 404 as a path that does not exist).
  */
-export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
+export function createDevRoutes({ store, mintAccessToken, apiTokens }: DevSurfaceDeps) {
   return async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (!isLoopback(req)) return false;
     const path = url.pathname.slice(DEV_PREFIX.length);
@@ -31,6 +34,23 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
       const expiresIn = body.expiresIn ?? 3600;
       const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), expiresIn });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (apiTokens && path === '/api-tokens') {
+      allow(req, ['POST']);
+      const body = await parseBody(req, ApiTokenRequest);
+      const { id, token, info } = apiTokens.store.create(apiTokens.accountId, body);
+      sendJson(res, 201, { id, token, scopes: info.scopes, expiresAt: info.expiresAt ?? null, allowIps: info.allowIps }, { 'cache-control': 'no-store' });
+      return true;
+    }
+    const apiToken = /^\/api-tokens\/([^/]+)$/.exec(path);
+    if (apiTokens && apiToken) {
+      allow(req, ['DELETE']);
+      const id = decodePathSegment(apiToken[1]!);
+      if (!apiTokens.store.revoke(id)) throw new HttpProblem(404, `no API token "${id}"`);
+      res.writeHead(204, { 'cache-control': 'no-store' });
+      res.end();
       return true;
     }
 

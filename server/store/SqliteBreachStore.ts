@@ -195,6 +195,10 @@ export class SqliteBreachStore implements BreachStore {
     return this.#sql.readRevision.get() as number;
   }
 
+  catalogRevision(): number {
+    return this.#sql.readCatalogRevision.get() as number;
+  }
+
   close(): void {
     if (this.#db.open) this.#db.close();
   }

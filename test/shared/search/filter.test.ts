@@ -7,6 +7,7 @@ import {
   parseMetadataFilter,
   translateLegacyFilter,
   type FilterRecord,
+  type LegacyComparison,
   type LegacyFilter,
   type MetadataFilter,
 } from '../../../shared/search/index.ts';
@@ -146,6 +147,9 @@ const isTime = (key: string) => key === 'timestamp' || key === 'breachDate';
 function legacyMatches(filter: LegacyFilter, record: LegacyRecord): boolean {
   if (filter.type === 'and') return filter.filters.every((child) => legacyMatches(child, record));
   if (filter.type === 'or') return filter.filters.some((child) => legacyMatches(child, record));
+  return legacyComparisonMatches(filter as LegacyComparison, record);
+}
+function legacyComparisonMatches(filter: LegacyComparison, record: LegacyRecord): boolean {
   const actual = record[filter.key];
   const value = isTime(filter.key) ? Number(filter.value) : filter.key === 'pwnCount' ? Number(filter.value) : filter.value;
   if (Array.isArray(actual)) return filter.type === 'eq' ? actual.some((a) => same(a, value)) : !actual.some((a) => same(a, value));
@@ -184,7 +188,7 @@ const legacyArb: fc.Arbitrary<LegacyFilter> = fc.oneof(
 /** What the translation must refuse: an equality on a timestamp between two seconds, or one operator twice on a key in an "and". */
 function untranslatable(filter: LegacyFilter): boolean {
   const comparisons = (node: LegacyFilter): { type: string; key: string; value: unknown }[] =>
-    node.type === 'and' ? node.filters.flatMap(comparisons) : node.type === 'or' ? node.filters.flatMap(comparisons).map((c) => ({ ...c, type: 'or-eq' })) : [node];
+    node.type === 'and' ? node.filters.flatMap(comparisons) : node.type === 'or' ? node.filters.flatMap(comparisons).map((c) => ({ ...c, type: 'or-eq' })) : [node as LegacyComparison];
   const all = comparisons(filter);
   if (all.some((c) => (c.type === 'eq' || c.type === 'ne' || c.type === 'or-eq') && isTime(c.key) && Number(c.value) % 1000 !== 0)) return true;
   const seen = new Set<string>();
