@@ -160,3 +160,28 @@ function millisecondsToSeconds(ms: number, type: LegacyComparisonType, key: stri
       return undefined;
   }
 }
+
+/**
+ * The other way, for the app talking to a legacy instance: a new-format filter as a legacy one.
+ * `$in` becomes an `or` of `eq`, `$nin` an `and` of `ne` (on a list, `ne` is "does not contain",
+ * so "none of" holds), timestamps become millisecond strings. `fields` must be the schema the
+ * filter was checked against (`parseMetadataFilter`).
+ */
+export function toLegacyFilter(filter: MetadataFilter, fields: FieldSchema): LegacyFilter | undefined {
+  const nodes: LegacyFilter[] = [];
+  const legacyValue = (field: string, value: FilterScalar): FilterScalar => (fields[field] === 'seconds' ? String((value as number) * 1000) : value);
+  const LEGACY_OF: Partial<Record<Operator, LegacyComparisonType>> = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte' };
+  for (const [field, condition] of Object.entries(filter)) {
+    const operators: [Operator, unknown][] = isObject(condition) ? (Object.entries(condition) as [Operator, unknown][]).filter(([, v]) => v !== undefined) : [['$eq', condition]];
+    for (const [operator, value] of operators) {
+      if (operator === '$in' || operator === '$nin') {
+        const values = value as FilterScalar[];
+        const type = operator === '$in' ? 'eq' : 'ne';
+        const comparisons: LegacyFilter[] = values.map((v) => ({ type, key: field, value: legacyValue(field, v) }));
+        nodes.push(comparisons.length === 1 ? comparisons[0]! : { type: operator === '$in' ? 'or' : 'and', filters: comparisons });
+      } else nodes.push({ type: LEGACY_OF[operator]!, key: field, value: legacyValue(field, value as FilterScalar) });
+    }
+  }
+  if (nodes.length === 0) return undefined;
+  return nodes.length === 1 ? nodes[0] : { type: 'and', filters: nodes };
+}

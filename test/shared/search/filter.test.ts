@@ -259,3 +259,19 @@ describe('legacy filter translation', () => {
     }
   });
 });
+
+describe('new filters sent to a legacy instance', () => {
+  it('toLegacyFilter keeps the matches (checked by translating back and by the legacy model)', async () => {
+    const { toLegacyFilter } = await import('../../../shared/search/index.ts');
+    fc.assert(
+      fc.property(filterArb, fc.array(recordArb, { maxLength: 12 }), (filter, records) => {
+        const legacy = toLegacyFilter(parseMetadataFilter(filter, FIELDS), FIELDS);
+        const run = compileFilter(filter);
+        for (const record of records) {
+          expect(legacy === undefined ? true : legacyMatches(legacy, toLegacyRecord(record))).toBe(run(record as FilterRecord));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
