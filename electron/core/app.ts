@@ -1,30 +1,29 @@
 import path from 'node:path';
-import { ZodError } from 'zod';
-import {
-  CoreError,
-  failedResolutionsNotification,
-  newBreachesNotification,
-  signInNeededNotification,
-  type AuthStatus as AuthStatusView,
-  type HostSignal,
-  type Settings,
-  type SyncStatus as SyncStatusView,
-} from '../../shared/ipc/index.ts';
-import { SignInRequiredError, type AccessTokenSource } from './api/AccessTokenSource.ts';
-import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, SignInError, silentLogger, type AuthLogger, type AuthStatus, type ClientConfigInput, type SafeStorageLike } from './auth/index.ts';
-import { accountEmailsOf } from './db/breachQueries.ts';
-import { getSyncState, setSyncState } from './db/syncStateQueries.ts';
+import { DEFAULT_SYNC_INTERVAL_MINUTES, type HostSignal } from '../../shared/ipc/index.ts';
+import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, silentLogger, type AuthLogger, type ClientConfigInput, type SafeStorageLike } from './auth/index.ts';
+import { createAuthHandlers } from './auth/authHandlers.ts';
+import { CurrentAuth } from './auth/CurrentAuth.ts';
+import { createGraphHandlers } from './graph/graphHandlers.ts';
+import { RemoteGraphEndpoints } from './graph/RemoteGraphEndpoints.ts';
 import type { HostBridge } from './host.ts';
+import { combineHandlers } from './ipc/combineHandlers.ts';
 import { EventBus } from './ipc/EventBus.ts';
-import { GraphQueryError, NodeQueryClient, NodeQueryError, openGraphDatabase, QueryCache, queryEmbedded } from './graph/index.ts';
-import { Router, type Handlers } from './ipc/Router.ts';
-import { UnknownTargetError } from './outbox/errors.ts';
-import { countBreaches, getLocalBreach, queryBreaches } from './queries/localQueries.ts';
-import { AccountSession, deleteAccountDatabase } from './session/AccountSession.ts';
+import { Router } from './ipc/Router.ts';
+import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
+import { createResolutionHandlers } from './outbox/resolutionHandlers.ts';
+import { AccountSession, deleteAccountDatabase, type AccountRef } from './session/AccountSession.ts';
+import { CurrentSession } from './session/CurrentSession.ts';
+import { createSettingsHandlers } from './settings/settingsHandlers.ts';
 import { SettingsStore } from './settings/SettingsStore.ts';
-import type { SyncProgress, SyncReport } from './sync/SyncScheduler.ts';
-import { toBreachDetail, toBreachList } from './views/breachViews.ts';
-import { knownDataClasses, knownDomains, overviewOf, unresolvedTotal } from './views/overview.ts';
+import { DataChanges } from './status/DataChanges.ts';
+import { StatusPublisher } from './status/StatusPublisher.ts';
+import { applyHostSignal } from './status/hostSignals.ts';
+import { OnlineState } from './sync/OnlineState.ts';
+import { createSyncHandlers } from './sync/syncHandlers.ts';
+import { SyncStatusModel } from './sync/SyncStatusModel.ts';
+import { createBreachHandlers } from './views/breachHandlers.ts';
+import { NewBreachMarks } from './views/NewBreachMarks.ts';
+import { unresolvedTotal } from './views/overview.ts';
 
 export interface CoreOptions {
   /** The app's data folder: settings, the account record, one database per account. */
@@ -55,18 +54,19 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? silentLogger;
   const bus = new EventBus();
+  const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   const base = options.config ? parseClientConfig({ ...loadClientConfig({ env: options.env ?? {} }), ...options.config }) : loadClientConfig({ env: options.env ?? process.env });
   const settings = new SettingsStore(options.dataDir, {
     serviceUrl: base.apiBaseUrl,
     issuer: base.issuer,
-    syncIntervalMinutes: 30,
+    syncIntervalMinutes: DEFAULT_SYNC_INTERVAL_MINUTES,
     notifications: true,
     startAtLogin: false,
     closeToTray: true,
     theme: 'system',
   });
   for (const problem of settings.problems) logger.warn(`settings: ${problem}`);
-  const clientConfig = () => parseClientConfig({ ...base, apiBaseUrl: settings.get().serviceUrl, issuer: settings.get().issuer });
+  const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer });
 
   const cipher = options.host.cipher && (await options.host.cipher.isAvailable()) ? options.host.cipher : undefined;
   const secrets = await chooseSecretStore({
@@ -75,350 +75,142 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     logger,
   });
 
-  let session: AccountSession | undefined;
-  let auth: AuthService = createAuth();
-  let online = true;
-  let notificationsPaused = false;
-  let progress: SyncProgress | undefined;
-  let lastError: string | undefined;
-  let newIds = new Set<string>();
-  let signingIn: Promise<unknown> | undefined;
-  let authChanges: Promise<void> = Promise.resolve();
+  // Policy, each in a module named for it.
+  const online = new OnlineState();
+  const syncStatus = new SyncStatusModel();
+  const marks = new NewBreachMarks();
+  const notifier = new NotifierPolicy({ show: (notification) => options.host.notify(notification), enabled: () => settings.get().notifications });
+  const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: secrets.store, ...fetchOption });
 
-  function createAuth(): AuthService {
-    const service = new AuthService({
-      config: clientConfig(),
-      dataDir: path.join(options.dataDir, 'auth'),
-      secrets: secrets.store,
-      secretsWarning: secrets.warning,
-      deleteAccountData: async (account) => {
-        if (session?.account.accountId === account.accountId) await closeSession();
-        deleteAccountDatabase(options.dataDir, account);
-      },
-      logger,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
-    // One change at a time: opening and closing an account's session must not interleave.
-    service.onDidChangeStatus((status) => {
-      authChanges = authChanges.then(() => onAuthChanged(status)).catch((error: unknown) => logger.error('sign-in: could not apply a status change', { error: String(error) }));
-    });
-    return service;
-  }
+  const sessions: CurrentSession = new CurrentSession({
+    open: (account) => openSession(account),
+    onClosed: () => {
+      marks.clear();
+      syncStatus.reset();
+      changes.changed('sign-out');
+    },
+  });
+  const auth = new CurrentAuth({
+    remembered: secrets.store.persistent,
+    logger,
+    create: () =>
+      new AuthService({
+        config: clientConfig(),
+        dataDir: path.join(options.dataDir, 'auth'),
+        secrets: secrets.store,
+        secretsWarning: secrets.warning,
+        deleteAccountData: async (account) => {
+          await sessions.closeIf(account.accountId);
+          deleteAccountDatabase(options.dataDir, account);
+        },
+        logger,
+        ...fetchOption,
+      }),
+  });
 
-  /** API calls always go through whichever sign-in is current, so a re-sign-in needs no rewiring. */
-  const tokens: AccessTokenSource = {
-    getAccessToken: () => (auth.tokens ? auth.tokens.getAccessToken() : Promise.reject(new SignInRequiredError('sign in to sync'))),
-    refreshAfterUnauthorized: (rejected) => (auth.tokens ? auth.tokens.refreshAfterUnauthorized(rejected) : Promise.reject(new SignInRequiredError('sign in to sync'))),
+  const syncView = () => {
+    const session = sessions.get();
+    return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db });
   };
+  const status = new StatusPublisher(
+    {
+      syncView,
+      unresolved: () => {
+        const session = sessions.get();
+        return session ? unresolvedTotal(session.db) : 0;
+      },
+      signInNeeded: () => auth.status().state === 'sign-in-needed',
+      notificationsPaused: () => notifier.paused,
+    },
+    { syncChanged: (view) => bus.emit('sync-changed', view), tray: (state) => options.host.setTrayState(state) },
+  );
 
-  let previousState: AuthStatus['state'] | undefined;
-  async function onAuthChanged(status: AuthStatus): Promise<void> {
-    bus.emit('auth-changed', authView(status));
-    if (status.account && (status.state === 'signed-in' || status.state === 'sign-in-needed')) {
-      if (session && session.account.accountId !== status.account.accountId) await closeSession();
-      if (!session) openSession(status.account);
-      else if (status.state === 'signed-in' && previousState === 'sign-in-needed') void session.sync.scheduler.syncNow('manual');
-    } else if (status.state === 'signed-out') {
-      await closeSession();
-    }
-    if (status.state === 'sign-in-needed' && previousState !== 'sign-in-needed') notify(signInNeededNotification());
-    previousState = status.state;
-    publishStatus();
-  }
+  const changes = new DataChanges((change) => {
+    status.dataChanged();
+    bus.emit('data-changed', change);
+    status.publish();
+  });
 
-  function openSession(account: { accountId: string; issuer: string; subject: string }): void {
-    session = AccountSession.open({
+  auth.onDidChangeStatus(async (next) => {
+    bus.emit('auth-changed', auth.view(next));
+    await sessions.apply(next);
+    notifier.observeAuthState(next.state);
+    status.publish();
+  });
+
+  function openSession(account: AccountRef): AccountSession {
+    const session = AccountSession.open({
       dataDir: options.dataDir,
       account,
       apiBaseUrl: settings.get().serviceUrl,
-      tokens,
+      tokens: auth.tokens,
+      intervalMinutes: settings.get().syncIntervalMinutes,
       onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...fetchOption,
     });
     const { scheduler, outbox } = session.sync;
-    newIds = readNewIds(session);
-    scheduler.setIntervalMinutes(settings.get().syncIntervalMinutes);
-    scheduler.onProgress((next) => {
-      progress = next.phase === 'done' ? undefined : next;
-      publishStatus();
+    marks.load(session.db);
+    syncStatus.reset();
+    status.dataChanged();
+    scheduler.onProgress((progress) => {
+      syncStatus.observeProgress(progress);
+      status.publish();
     });
-    scheduler.onDidSync((report) => onSynced(report));
-    outbox.onDidChange(() => {
-      bus.emit('data-changed', { reason: 'outbox' });
-      publishStatus();
-    });
-    void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
-  }
-
-  async function closeSession(): Promise<void> {
-    const closing = session;
-    session = undefined;
-    newIds = new Set();
-    if (closing) {
-      await closing.close();
-      bus.emit('data-changed', { reason: 'sign-out' });
-    }
-  }
-
-  function onSynced(report: SyncReport): void {
-    lastError = report.status === 'ok' || report.status === 'cancelled' ? undefined : report.error;
-    if (report.status === 'ok') online = true;
-    if (report.error && /could not reach|did not answer/.test(report.error)) online = false;
-    const db = session?.db;
-    if (report.diff && !report.diff.baseline && db) {
-      const fresh = report.diff.newBreaches;
+    scheduler.onDidSync((report) => {
+      syncStatus.observeReport(report);
+      online.observeReport(report);
+      const fresh = marks.observeReport(session.db, report);
       if (fresh.length > 0) {
-        newIds = new Set(fresh.map((breach) => breach.id));
-        setSyncState(db, 'newBreachIds', JSON.stringify([...newIds]));
-        const notices = fresh.map((breach) => ({ id: breach.id, breachDate: breach.breachDate, dataClasses: breach.dataClasses, emails: accountEmailsOf(db, breach.id) }));
-        bus.emit('breaches-new', { breaches: notices });
-        notify(newBreachesNotification(notices));
+        bus.emit('breaches-new', { breaches: fresh });
+        notifier.newBreaches(fresh);
       }
-    }
-    if (report.push && report.push.failed > 0 && session) {
-      const failures = session.sync.outbox.items('failed').map((item) => ({ breachId: item.breachId, reason: item.failure?.reason ?? 'refused by the service' }));
-      notify(failedResolutionsNotification(failures.slice(-report.push.failed)));
-    }
-    if (report.pull?.status !== undefined || report.push) bus.emit('data-changed', { reason: 'sync' });
-    publishStatus();
-  }
-
-  function notify(notification: ReturnType<typeof signInNeededNotification> | undefined): void {
-    if (!notification || !settings.get().notifications || notificationsPaused) return;
-    options.host.notify(notification);
-  }
-
-  function syncView(): SyncStatusView {
-    const summary = session?.sync.outbox.summary();
-    const report = session?.sync.scheduler.lastReport;
-    const lastOk = report?.status === 'ok' ? report.finishedAt : undefined;
-    const stored = session ? lastSyncAt(session) : undefined;
-    const at = lastOk ?? stored;
-    return {
-      online,
-      phase: !progress ? 'idle' : progress.phase === 'push' ? 'pushing' : progress.phase === 'pull' ? 'pulling' : 'applying',
-      ...(at !== undefined ? { lastSyncAt: new Date(at).toISOString() } : {}),
-      ...(lastError ? { lastError } : {}),
-      pending: summary ? summary.pending + summary.sending : 0,
-      failed: summary?.failed ?? 0,
-      ...(progress?.phase === 'push' && progress.push ? { progress: { done: progress.push.requests, total: progress.push.plannedRequests } } : {}),
-    };
-  }
-
-  function publishStatus(): void {
-    const view = syncView();
-    bus.emit('sync-changed', view);
-    options.host.setTrayState({
-      unresolved: session ? unresolvedTotal(session.db) : 0,
-      ...(view.lastSyncAt ? { lastSyncAt: view.lastSyncAt } : {}),
-      signInNeeded: auth.status().state === 'sign-in-needed',
-      notificationsPaused,
-      syncing: view.phase !== 'idle',
+      if (report.push && report.push.failed > 0) {
+        const failures = outbox.items('failed').map((item) => ({ breachId: item.breachId, reason: item.failure?.reason ?? 'refused by the service' }));
+        notifier.failedResolutions(failures.slice(-report.push.failed));
+      }
+      // One event per sync: a new snapshot may change anything; a push only the breaches it sent.
+      if (report.pull?.status === 'applied') changes.changed('sync');
+      else if (report.push?.breachIds?.length) changes.changed('sync', report.push.breachIds);
+      else status.publish();
     });
-  }
-
-  function authView(status: AuthStatus = auth.status()): AuthStatusView {
-    return {
-      state: status.state,
-      ...(status.account ? { account: { accountId: status.account.accountId, issuer: status.account.issuer, ...(status.account.email ? { email: status.account.email } : {}) } } : {}),
-      remembered: secrets.store.persistent,
-      ...(status.warning ? { warning: status.warning } : {}),
-      ...(status.error ? { error: status.error } : {}),
-    };
-  }
-
-  /** A client per remote endpoint; its key lives in the secret store, its answers in a cache for offline use. */
-  const remoteClients = new Map<string, NodeQueryClient>();
-  let graphCacheDb: ReturnType<typeof openGraphDatabase> | undefined;
-  let graphCache: QueryCache | undefined;
-  function remoteGraph(url: string): NodeQueryClient {
-    let client = remoteClients.get(url);
-    if (!client) {
-      graphCacheDb ??= openGraphDatabase(path.join(options.dataDir, 'graph-cache.db'));
-      graphCache ??= new QueryCache(graphCacheDb);
-      client = new NodeQueryClient({ baseUrl: url, secrets: secrets.store, cache: graphCache, ...(options.fetch ? { fetch: options.fetch } : {}) });
-      remoteClients.set(url, client);
-    }
-    return client;
-  }
-
-  async function graphRemoteView(): Promise<{ url?: string; hasKey: boolean }> {
-    const url = settings.get().graphRemoteUrl;
-    return url ? { url, hasKey: await remoteGraph(url).hasApiKey() } : { hasKey: false };
-  }
-
-  function requireSession(): AccountSession {
-    if (!session) throw new CoreError('sign-in-required', 'Sign in to see your breaches.');
+    // Counts only (pending, failed): the data events come from the toggles and the syncs.
+    outbox.onDidChange(() => status.publish());
+    void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
     return session;
   }
 
-  const handlers: Handlers = {
-    'auth-status': () => authView(),
-    'auth-sign-in': async () => {
-      // The host's opener, not Electron's shell: the main process validates the URL (http(s) only) before it calls shell.openExternal.
-      const attempt = auth.signIn({ opener: (url) => options.host.openExternal(url) }); /* eng-disable OPEN_EXTERNAL_JS_CHECK */
-      signingIn = attempt;
-      try {
-        await attempt;
-      } catch (error) {
-        if (error instanceof SignInError) throw new CoreError(error.code === 'cancelled' ? 'cancelled' : error.code === 'network' ? 'unavailable' : 'sign-in-required', error.message);
-        throw error;
-      } finally {
-        if (signingIn === attempt) signingIn = undefined;
-      }
-      return authView();
+  const router = new Router(
+    combineHandlers(
+      createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
+      createBreachHandlers({ sessions, marks }),
+      createResolutionHandlers({ sessions, marks, changes }),
+      createSyncHandlers({ sessions, statusView: syncView }),
+      createGraphHandlers({ sessions, remotes, settings }),
+      createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+    ),
+    {
+      validateResults: options.validateResults ?? false,
+      onInternalError: (channel, error) => logger.error(`channel ${channel} failed`, { error: error instanceof Error ? error.message : String(error) }),
     },
-    'auth-cancel': () => {
-      auth.cancelSignIn();
-      return {};
-    },
-    'auth-sign-out': async ({ deleteLocalData }) => {
-      await auth.signOut({ deleteLocalData });
-      await closeSession();
-      publishStatus();
-      return authView();
-    },
-    'breaches-list': (query) => {
-      if (!session) return { rows: [], total: 0, unresolvedByDataClass: {} };
-      const { offset, limit, ...filters } = query;
-      const page = queryBreaches(session.db, { ...filters, offset, limit });
-      return toBreachList(page.items, page.total, countBreaches(session.db, filters), newIds);
-    },
-    'breach-get': ({ id }) => {
-      const item = getLocalBreach(requireSession().db, id);
-      if (!item) throw new CoreError('not-found', `There is no breach "${id}" in this account.`);
-      return toBreachDetail(item, newIds.has(id));
-    },
-    'breaches-domains': () => (session ? knownDomains(session.db) : []),
-    'breaches-data-classes': () => (session ? knownDataClasses(session.db) : []),
-    'resolutions-set': ({ breachId, dataClasses, emails, resolved }) => {
-      try {
-        requireSession().sync.outbox.record([{ breachId, dataClasses, resolved, ...(emails ? { emails } : {}) }]);
-      } catch (error) {
-        if (error instanceof UnknownTargetError) throw new CoreError('not-found', error.message);
-        throw error;
-      }
-      return {};
-    },
-    'outbox-retry': ({ breachId }) => {
-      const { outbox, scheduler } = requireSession().sync;
-      const ids = outbox.items('failed').filter((item) => breachId === undefined || item.breachId === breachId).map((item) => item.id);
-      if (outbox.retry(ids) > 0) void scheduler.syncNow('push');
-      return {};
-    },
-    'outbox-discard': ({ breachId }) => {
-      const { outbox } = requireSession().sync;
-      outbox.discard(outbox.items('failed').filter((item) => breachId === undefined || item.breachId === breachId).map((item) => item.id));
-      return {};
-    },
-    'sync-now': async () => {
-      if (session) await session.sync.scheduler.syncNow('manual');
-      return syncView();
-    },
-    'sync-status': () => syncView(),
-    'overview-get': () => (session ? overviewOf(session.db) : { breaches: 0, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] }),
-    'graph-query': async ({ endpoint, maxPages, ...request }) => {
-      try {
-        if (endpoint === 'embedded') return await queryEmbedded(requireSession().graph, request, { maxPages });
-        const url = settings.get().graphRemoteUrl;
-        if (!url) throw new CoreError('invalid-arguments', 'Add a remote graph endpoint in the graph pane first.');
-        return await remoteGraph(url).query(request, { maxPages });
-      } catch (error) {
-        if (error instanceof GraphQueryError) throw new CoreError('invalid-arguments', error.message, [{ path: error.field, message: error.message }]);
-        if (error instanceof NodeQueryError) throw new CoreError(error.kind === 'rejected' ? 'invalid-arguments' : 'unavailable', error.message);
-        throw error;
-      }
-    },
-    'graph-remote-get': async () => graphRemoteView(),
-    'graph-remote-set': async ({ url, apiKey }) => {
-      settings.update({ graphRemoteUrl: url });
-      if (apiKey !== undefined) await remoteGraph(url).setApiKey(apiKey);
-      return graphRemoteView();
-    },
-    'settings-get': () => settings.get(),
-    'settings-set': async (change) => {
-      const current = settings.get();
-      const switching = (change.serviceUrl !== undefined && change.serviceUrl !== current.serviceUrl) || (change.issuer !== undefined && change.issuer !== current.issuer);
-      if (switching && auth.status().state !== 'signed-out') throw new CoreError('conflict', 'Sign out before switching to another service.');
-      let next: Settings;
-      try {
-        if (switching) parseClientConfig({ ...base, apiBaseUrl: change.serviceUrl ?? current.serviceUrl, issuer: change.issuer ?? current.issuer });
-        next = settings.update(change);
-      } catch (error) {
-        if (error instanceof ZodError || error instanceof Error) throw new CoreError('invalid-arguments', error.message);
-        throw error;
-      }
-      if (switching) auth = createAuth();
-      session?.sync.scheduler.setIntervalMinutes(next.syncIntervalMinutes);
-      options.host.applyShellSettings?.({ startAtLogin: next.startAtLogin, closeToTray: next.closeToTray });
-      return next;
-    },
-  };
+  );
 
-  const router = new Router(handlers, {
-    validateResults: options.validateResults ?? false,
-    onInternalError: (channel, error) => logger.error(`channel ${channel} failed`, { error: error instanceof Error ? error.message : String(error) }),
-  });
-
-  await auth.restore().catch((error: unknown) => logger.warn('sign-in: could not restore the previous session', { error: String(error) }));
-  publishStatus();
+  await auth.service.restore().catch((error: unknown) => logger.warn('sign-in: could not restore the previous session', { error: String(error) }));
+  await auth.settled();
+  status.publish();
 
   return {
     router,
     bus,
     signal(signal) {
-      const scheduler = session?.sync.scheduler;
-      switch (signal) {
-        case 'resume':
-          scheduler?.notifyResume();
-          break;
-        case 'online':
-          online = true;
-          scheduler?.notifyOnline();
-          break;
-        case 'offline':
-          online = false;
-          break;
-        case 'sync-now':
-          void scheduler?.syncNow('manual');
-          break;
-        case 'pause-notifications':
-          notificationsPaused = true;
-          break;
-        case 'resume-notifications':
-          notificationsPaused = false;
-          break;
-        case 'suspend':
-          scheduler?.cancel();
-          break;
-      }
-      publishStatus();
+      applyHostSignal(signal, { scheduler: sessions.get()?.sync.scheduler, online, notifier });
+      status.publish();
     },
     async close() {
-      auth.cancelSignIn();
-      await signingIn?.catch(() => undefined);
-      await authChanges;
-      await closeSession();
-      graphCacheDb?.close();
+      await auth.close();
+      await sessions.close();
+      remotes.close();
     },
   };
-}
-
-/** The "New" marks survive a restart: they last until a later sync brings other new breaches. */
-function readNewIds(session: AccountSession): Set<string> {
-  try {
-    const ids: unknown = JSON.parse(getSyncState(session.db, 'newBreachIds') ?? '[]');
-    return new Set(Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []);
-  } catch {
-    return new Set();
-  }
-}
-
-function lastSyncAt(session: AccountSession): number | undefined {
-  const value = getSyncState(session.db, 'lastSyncAt');
-  if (value === undefined) return undefined;
-  const parsed = Number.isNaN(Number(value)) ? Date.parse(value) : Number(value);
-  return Number.isNaN(parsed) ? undefined : parsed;
 }
 
 /** The host's asynchronous cipher in the shape the encrypted-file store takes (availability is known up front). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LocalBreachQuery } from '../api/localQuery.ts';
+import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 
@@ -18,6 +19,10 @@ export const GraphQueryResult = z.object({
   offlineReason: z.string().optional(),
 });
 export type GraphQueryResult = z.infer<typeof GraphQueryResult>;
+
+/** A toggle's reply: the breach as it now shows, and the revision of the `data-changed` event the toggle caused. */
+export const ResolutionResult = z.object({ detail: BreachDetail, revision: z.int().nonnegative() });
+export type ResolutionResult = z.infer<typeof ResolutionResult>;
 
 /** The remote endpoint as the UI may know it: never the key itself. */
 export const GraphRemote = z.object({ url: z.url().optional(), hasKey: z.boolean() });
@@ -43,16 +48,8 @@ export const channels = {
   'breach-get': { input: z.strictObject({ id: z.string().min(1) }), output: BreachDetail },
   'breaches-domains': { input: Empty, output: z.array(z.string()) },
   'breaches-data-classes': { input: Empty, output: z.array(z.string()) },
-  'resolutions-set': {
-    input: z.strictObject({
-      breachId: z.string().min(1),
-      dataClasses: z.array(z.string().min(1)).min(1),
-      /** Omitted: every email the breach affects. */
-      emails: z.array(z.string().min(1)).min(1).optional(),
-      resolved: z.boolean(),
-    }),
-    output: Empty,
-  },
+  /** The outbox's own schema: omitted emails or data classes mean all of the breach's. */
+  'resolutions-set': { input: ResolveInput, output: ResolutionResult },
   'outbox-retry': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
   'outbox-discard': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
   'sync-now': { input: Empty, output: SyncStatus },

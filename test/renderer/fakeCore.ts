@@ -173,20 +173,26 @@ export class FakeCore {
       'breaches-data-classes': () => [...new Set(this.breaches.flatMap((b) => b.breach.dataClasses))].sort((a, b) => a.localeCompare(b)),
       'resolutions-set': (change) => this.#resolve(change),
       'outbox-retry': ({ breachId }) => {
+        const touched = [...this.outbox.values()].filter((intent) => !breachId || intent.breachId === breachId).map((intent) => intent.breachId);
         for (const intent of this.outbox.values()) if (!breachId || intent.breachId === breachId) delete intent.failed;
         if (this.sync.online) this.#flush();
-        this.#outboxChanged();
+        this.#outboxChanged('outbox', touched);
         return {};
       },
       'outbox-discard': ({ breachId }) => {
-        for (const [key, intent] of this.outbox) if (intent.failed && (!breachId || intent.breachId === breachId)) this.outbox.delete(key);
-        this.#outboxChanged();
+        const touched: string[] = [];
+        for (const [key, intent] of this.outbox) {
+          if (!intent.failed || (breachId && intent.breachId !== breachId)) continue;
+          this.outbox.delete(key);
+          touched.push(intent.breachId);
+        }
+        this.#outboxChanged('outbox', touched);
         return {};
       },
       'sync-now': () => {
         if (this.sync.online) this.#flush();
         this.#setSync({ lastSyncAt: minutes(this.#now().getTime()) });
-        this.emit('data-changed', { reason: 'sync' });
+        this.emit('data-changed', { reason: 'sync', revision: ++this.#revision });
         return this.sync;
       },
       'sync-status': () => this.sync,
@@ -276,10 +282,10 @@ export class FakeCore {
     });
   }
 
-  #resolve(change: ChannelArgs<'resolutions-set'>): Record<string, never> {
+  #resolve(change: ChannelArgs<'resolutions-set'>): ChannelResult<'resolutions-set'> {
     const stored = this.breaches.find((b) => b.breach.id === change.breachId);
     if (!stored) throw ipcError('not-found', `no breach "${change.breachId}"`);
-    const classes = change.dataClasses.map((name) => {
+    const classes = (change.dataClasses ?? stored.breach.dataClasses).map((name) => {
       const own = stored.breach.dataClasses.find((c) => dataClassKey(c) === dataClassKey(name));
       if (!own) throw ipcError('invalid-arguments', `"${change.breachId}" did not expose "${name}"`);
       return own;
@@ -297,8 +303,9 @@ export class FakeCore {
         if (server === change.resolved) this.outbox.delete(key);
         else this.outbox.set(key, { breachId: stored.breach.id, email, dataClass, resolved: change.resolved });
       }
-    this.#outboxChanged();
-    return {};
+    // As the core: the reply carries the breach as it now shows and the revision of the one event the toggle causes.
+    const revision = this.#outboxChanged('resolution', [stored.breach.id]);
+    return { detail: this.#detail(stored), revision };
   }
 
   #flush(): void {
@@ -319,9 +326,13 @@ export class FakeCore {
     }
   }
 
-  #outboxChanged(): void {
+  #revision = 0;
+
+  #outboxChanged(reason: 'resolution' | 'outbox', breachIds: string[]): number {
     this.#setSync({});
-    this.emit('data-changed', { reason: 'outbox' });
+    const revision = ++this.#revision;
+    this.emit('data-changed', { reason, breachIds: [...new Set(breachIds)], revision });
+    return revision;
   }
 
   #cell(stored: FakeBreach, email: string, dataClass: string): CellState {

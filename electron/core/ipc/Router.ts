@@ -10,6 +10,7 @@ import {
   type IpcError,
   type ResponseMessage,
 } from '../../../shared/ipc/index.ts';
+import { toCoreError } from './toCoreError.ts';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;
 export type Handlers = { [C in ChannelName]: Handler<C> };
@@ -44,9 +45,10 @@ export class Router {
     if (!isChannelName(channel)) return failure(id, { code: 'unknown-channel', message: `no channel named "${channel}"` });
     try {
       return { type: 'response', id, ok: true, result: await this.invoke(channel, args) };
-    } catch (error) {
-      if (error instanceof CoreError) return failure(id, { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) });
-      this.#options.onInternalError?.(channel, error);
+    } catch (thrown) {
+      const error = toCoreError(thrown);
+      if (error) return failure(id, { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) });
+      this.#options.onInternalError?.(channel, thrown);
       return failure(id, { code: 'internal', message: 'something went wrong in the app; the details are in its log' });
     }
   }

@@ -1,6 +1,6 @@
-import { dataClassKey, emailKey, type ResolutionItem } from '../../../shared/api/index.ts';
-import { SignInRequiredError } from '../api/AccessTokenSource.ts';
+import { dataClassKey, emailKey, ResolveInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError } from '../api/ApiError.ts';
+import { classifyError, isConnectivity, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import { accountEmailsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
@@ -21,7 +21,7 @@ import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts'
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
 import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
-import { Intent, ResolveInput, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
+import { Intent, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
 
 /** What the outbox needs of the API: `BreachAlertClient` satisfies it; tests pass fakes. */
 export interface ResolutionSender {
@@ -72,7 +72,7 @@ export class Outbox {
   readonly #onDidChangeStatus = new Emitter<OutboxStatus>();
   #status: OutboxStatus = { state: 'idle' };
   #failures = 0;
-  #failureKind: string | undefined;
+  #failureKind: ErrorKind | undefined;
   #notBefore = 0;
   #running: Promise<FlushResult> | undefined;
   #closed = false;
@@ -171,7 +171,7 @@ export class Outbox {
 
   /** After a back-online signal: a wait caused by the network ends now; one the service asked for does not. */
   resetBackoff(): void {
-    if (this.#failureKind === 'network' || this.#failureKind === 'timeout') {
+    if (this.#failureKind !== undefined && isConnectivity(this.#failureKind)) {
       this.#notBefore = 0;
       this.#failures = 0;
       if (this.#status.state === 'backoff') this.#setStatus({ state: 'idle' });
@@ -196,13 +196,16 @@ export class Outbox {
   }
 
   async #flush({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (progress: FlushProgress) => void }): Promise<FlushResult> {
-    const totals = { requests: 0, delivered: 0, failed: 0 };
+    const totals = { requests: 0, delivered: 0, failed: 0, breachIds: [] as string[] };
+    const touched = new Set<string>();
     if (this.#notBefore > this.#now())
       return { status: 'backoff', ...totals, retryAt: this.#notBefore, ...(this.#status.lastError ? { error: this.#status.lastError } : {}) };
     this.#setStatus({ state: 'flushing' });
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const claimed = this.#claim();
       if (claimed.length === 0) break;
+      for (const atom of claimed) touched.add(atom.breachId);
+      totals.breachIds = [...touched];
       const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits);
       let planned = queue.length;
       let remaining = claimed.length;
@@ -298,7 +301,8 @@ export class Outbox {
   }
 
   /** Ends a flush early: what was claimed and not answered goes back to plain pending. */
-  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
+  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number; breachIds: string[] }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
+    const kind: ErrorKind = status === 'cancelled' ? 'cancelled' : error === undefined ? 'auth-needed' : classifyError(error);
     this.#db
       .transaction(() => {
         for (const request of unsent) for (const packed of request) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version);
@@ -307,14 +311,14 @@ export class Outbox {
     this.#changed();
     if (status === 'backoff') {
       this.#failures++;
-      this.#failureKind = error instanceof ApiError ? error.kind : 'network';
+      this.#failureKind = kind;
       const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
       this.#notBefore = this.#now() + backoffDelay(this.#failures, this.#policy, this.#random, retryAfter);
       this.#setStatus({ state: 'backoff', retryAt: this.#notBefore, lastError: message });
-      return { status, ...totals, retryAt: this.#notBefore, error: message };
+      return { status, ...totals, retryAt: this.#notBefore, error: message, errorKind: kind };
     }
     this.#setStatus(status === 'sign-in-needed' ? { state: 'sign-in-needed', lastError: message } : { state: 'idle' });
-    return { status, ...totals, error: message };
+    return { status, ...totals, error: message, errorKind: kind };
   }
 
   #changed(): void {
@@ -348,19 +352,17 @@ function toItem(row: OutboxRow): OutboxItem {
 type Verdict = 'refused' | 'sign-in' | 'transient' | 'cancelled';
 
 /**
- * 400/404/413 are the request's fault (split and isolate); 401 after the client's one refresh
- * and 403 need the person; aborts are ours; everything else (429, 5xx, network, timeouts, an
- * answer off the contract, a failure of the token source) is worth trying again later.
+ * What the outbox does about a failed request, from the shared error kinds: the request's
+ * fault (invalid, not found) splits and isolates; a missing sign-in waits for the person;
+ * aborts are ours; everything else (429, 5xx, network, timeouts, an answer off the contract,
+ * a failure of our own) is worth trying again later.
  */
 function classify(error: unknown, signal: AbortSignal | undefined): Verdict {
   if (signal?.aborted) return 'cancelled';
-  if (error instanceof SignInRequiredError) return 'sign-in';
-  if (error instanceof ApiError) {
-    if (error.kind === 'invalid' || error.kind === 'not-found' || error.kind === 'too-large') return 'refused';
-    if (error.kind === 'unauthorized' || error.kind === 'forbidden') return 'sign-in';
-    return 'transient';
-  }
-  if (error instanceof Error && error.name === 'AbortError') return 'cancelled';
+  const kind = classifyError(error);
+  if (kind === 'invalid' || kind === 'not-found') return 'refused';
+  if (needsSignIn(kind)) return 'sign-in';
+  if (kind === 'cancelled') return 'cancelled';
   return 'transient';
 }
 

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { SignInRequiredError } from '../api/AccessTokenSource.ts';
+import { DEFAULT_SYNC_INTERVAL_MINUTES, SyncIntervalMinutes } from '../../../shared/ipc/index.ts';
 import { ApiError } from '../api/ApiError.ts';
+import { classifyError, isConnectivity, isTransient, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import type { WritableDB } from '../db/Interface.ts';
-import { getSetting, setSetting } from '../db/settingsQueries.ts';
 import { setSyncState } from '../db/syncStateQueries.ts';
 import { Emitter, type Disposable, type Event } from '../events/Emitter.ts';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../outbox/backoff.ts';
@@ -28,6 +27,8 @@ export interface SyncReport {
   /** When the scheduler will try again by itself (status `backoff` or `error`). */
   retryAt?: number;
   error?: string;
+  /** What kind of failure `error` is; decisions are taken from this, never from the wording. */
+  errorKind?: ErrorKind;
 }
 
 export type SyncProgress =
@@ -54,9 +55,7 @@ const realTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export const SYNC_INTERVAL_SETTING = 'sync.intervalMinutes';
-export const SyncIntervalMinutes = z.int().min(1).max(24 * 60);
-export const DEFAULT_SYNC_INTERVAL_MINUTES = 30;
+export { DEFAULT_SYNC_INTERVAL_MINUTES };
 
 export interface SyncSchedulerOptions {
   db: WritableDB;
@@ -66,6 +65,8 @@ export interface SyncSchedulerOptions {
   now?: () => number;
   random?: () => number;
   backoff?: Partial<BackoffPolicy>;
+  /** Minutes between syncs; the app passes its setting (`settings.json` is where the interval lives). */
+  intervalMinutes?: number;
   /** Delay between a toggle and the push that sends it; toggles within it go together. Default 2 s; negative: no automatic push. */
   pushDelayMs?: number;
 }
@@ -103,10 +104,11 @@ export class SyncScheduler {
   #retryTimer: unknown;
   #pushTimer: unknown;
   #pullFailures = 0;
-  #pullFailureKind: string | undefined;
+  #pullFailureKind: ErrorKind | undefined;
   #pullNotBefore = 0;
   #started = false;
   #lastReport: SyncReport | undefined;
+  #intervalMinutes: number;
 
   readonly onProgress: Event<SyncProgress> = this.#onProgress.event;
   readonly onDidSync: Event<SyncReport> = this.#onDidSync.event;
@@ -121,6 +123,7 @@ export class SyncScheduler {
     this.#random = options.random ?? Math.random;
     this.#policy = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.#pushDelayMs = options.pushDelayMs ?? 2000;
+    this.#intervalMinutes = SyncIntervalMinutes.parse(options.intervalMinutes ?? DEFAULT_SYNC_INTERVAL_MINUTES);
     if (this.#pushDelayMs >= 0) this.#subscriptions.push(this.#outbox.onDidChange((summary) => summary.pending > 0 && this.#schedulePush()));
   }
 
@@ -133,12 +136,12 @@ export class SyncScheduler {
   }
 
   get intervalMinutes(): number {
-    return getSetting(this.#db, SYNC_INTERVAL_SETTING, SyncIntervalMinutes, DEFAULT_SYNC_INTERVAL_MINUTES);
+    return this.#intervalMinutes;
   }
 
-  /** Stores the interval and re-arms the timer from now. */
+  /** Takes a new interval (the setting changed) and re-arms the timer from now. */
   setIntervalMinutes(minutes: number): void {
-    setSetting(this.#db, SYNC_INTERVAL_SETTING, SyncIntervalMinutes, minutes);
+    this.#intervalMinutes = SyncIntervalMinutes.parse(minutes);
     if (this.#started && !this.#current) this.#armInterval();
   }
 
@@ -172,7 +175,7 @@ export class SyncScheduler {
   /** The host says the network is back: waits caused by the network end now (a service's Retry-After does not). */
   notifyOnline(): void {
     this.#outbox.resetBackoff();
-    if (this.#pullFailureKind === 'network' || this.#pullFailureKind === 'timeout') {
+    if (this.#pullFailureKind !== undefined && isConnectivity(this.#pullFailureKind)) {
       this.#pullNotBefore = 0;
       this.#pullFailures = 0;
     }
@@ -224,7 +227,7 @@ export class SyncScheduler {
     } catch (error) {
       // A failure of our own (the database, a bug): reported, and tried again later rather than never.
       const retryAt = this.#now() + backoffDelay(++this.#pullFailures, this.#policy, this.#random);
-      report = this.#report(trigger, 'error', startedAt, { retryAt, error: error instanceof Error ? error.message : String(error) });
+      report = this.#report(trigger, 'error', startedAt, { retryAt, error: error instanceof Error ? error.message : String(error), errorKind: 'internal' });
     }
     this.#lastReport = report;
     if (this.#state !== 'stopped') {
@@ -240,12 +243,12 @@ export class SyncScheduler {
   async #pushThenPull(trigger: SyncTrigger, signal: AbortSignal, startedAt: number): Promise<SyncReport> {
     this.#onProgress.fire({ phase: 'push', trigger, push: undefined });
     const push = await this.#outbox.flush({ signal, onProgress: (progress) => this.#onProgress.fire({ phase: 'push', trigger, push: progress }) });
-    if (push.status === 'cancelled') return this.#report(trigger, 'cancelled', startedAt, { push, error: push.error });
-    if (push.status === 'sign-in-needed') return this.#report(trigger, 'sign-in-needed', startedAt, { push, error: push.error });
+    if (push.status === 'cancelled') return this.#report(trigger, 'cancelled', startedAt, { push, error: push.error, errorKind: 'cancelled' });
+    if (push.status === 'sign-in-needed') return this.#report(trigger, 'sign-in-needed', startedAt, { push, error: push.error, errorKind: push.errorKind ?? 'auth-needed' });
     // A service that is failing or asking us to slow down gets no GET either until the wait is over.
-    if (push.status === 'backoff') return this.#report(trigger, 'backoff', startedAt, { push, retryAt: push.retryAt, error: push.error });
+    if (push.status === 'backoff') return this.#report(trigger, 'backoff', startedAt, { push, retryAt: push.retryAt, error: push.error, errorKind: push.errorKind });
     if (trigger === 'push') return this.#report(trigger, 'ok', startedAt, { push });
-    if (this.#pullNotBefore > this.#now()) return this.#report(trigger, 'backoff', startedAt, { push, retryAt: this.#pullNotBefore, error: 'waiting before pulling again' });
+    if (this.#pullNotBefore > this.#now()) return this.#report(trigger, 'backoff', startedAt, { push, retryAt: this.#pullNotBefore, error: 'waiting before pulling again', errorKind: this.#pullFailureKind });
 
     let pull: PullResult | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -258,14 +261,14 @@ export class SyncScheduler {
           onApplying: (breaches) => this.#onProgress.fire({ phase: 'apply', trigger, breaches }),
         });
       } catch (error) {
-        if (signal.aborted || (error instanceof Error && error.name === 'AbortError')) return this.#report(trigger, 'cancelled', startedAt, { push, error: 'cancelled' });
-        if (error instanceof SignInRequiredError || (error instanceof ApiError && (error.kind === 'unauthorized' || error.kind === 'forbidden')))
-          return this.#report(trigger, 'sign-in-needed', startedAt, { push, error: error.message });
+        const kind = signal.aborted ? 'cancelled' : classifyError(error);
+        if (kind === 'cancelled') return this.#report(trigger, 'cancelled', startedAt, { push, error: 'cancelled', errorKind: kind });
+        const message = error instanceof Error ? error.message : String(error);
+        if (needsSignIn(kind)) return this.#report(trigger, 'sign-in-needed', startedAt, { push, error: message, errorKind: kind });
         this.#pullFailures++;
-        this.#pullFailureKind = error instanceof ApiError ? error.kind : undefined;
+        this.#pullFailureKind = kind;
         this.#pullNotBefore = this.#now() + backoffDelay(this.#pullFailures, this.#policy, this.#random, error instanceof ApiError ? error.retryAfterMs : undefined);
-        const status = error instanceof ApiError && error.transient ? 'backoff' : 'error';
-        return this.#report(trigger, status, startedAt, { push, retryAt: this.#pullNotBefore, error: error instanceof Error ? error.message : String(error) });
+        return this.#report(trigger, isTransient(kind) ? 'backoff' : 'error', startedAt, { push, retryAt: this.#pullNotBefore, error: message, errorKind: kind });
       }
       if (pull.status !== 'stale') break;
     }
@@ -281,7 +284,7 @@ export class SyncScheduler {
     trigger: SyncTrigger,
     status: SyncStatus,
     startedAt: number,
-    extra: { push?: FlushResult; pull?: PullResult; diff?: SnapshotDiff; retryAt?: number | undefined; error?: string | undefined } = {},
+    extra: { push?: FlushResult; pull?: PullResult; diff?: SnapshotDiff; retryAt?: number | undefined; error?: string | undefined; errorKind?: ErrorKind | undefined } = {},
   ): SyncReport {
     return {
       trigger,
@@ -293,6 +296,7 @@ export class SyncScheduler {
       finishedAt: this.#now(),
       ...(extra.retryAt !== undefined ? { retryAt: extra.retryAt } : {}),
       ...(extra.error !== undefined ? { error: extra.error } : {}),
+      ...(extra.error !== undefined && extra.errorKind !== undefined ? { errorKind: extra.errorKind } : {}),
     };
   }
 

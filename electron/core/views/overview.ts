@@ -1,6 +1,7 @@
 import type { Overview } from '../../../shared/ipc/index.ts';
 import { countBreaches } from '../queries/localQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
+import { breachesPerYear, dataClassSpellings, distinctDomains, unresolvedPairs } from '../db/overviewQueries.ts';
 
 /**
  * Exposure at a glance, over every breach (sensitive ones included: they are the person's own
@@ -9,9 +10,7 @@ import type { ReadableDB } from '../db/Interface.ts';
  */
 export function overviewOf(db: ReadableDB): Overview {
   const counts = countBreaches(db, { includeSensitive: true });
-  const byYear = db
-    .prepare(`SELECT CAST(substr(breach_date, 1, 4) AS INTEGER) AS year, count(*) AS count FROM breaches GROUP BY year ORDER BY year`)
-    .all() as { year: number; count: number }[];
+  const byYear = breachesPerYear(db);
   return {
     breaches: counts.breaches,
     unresolvedByDataClass: counts.byDataClass
@@ -19,23 +18,23 @@ export function overviewOf(db: ReadableDB): Overview {
       .map((entry) => ({ name: entry.dataClass, count: entry.unresolvedAccounts }))
       .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     unresolvedByEmail: counts.byEmail.map((entry) => ({ email: entry.email, count: entry.unresolvedDataClasses })),
-    breachesByYear: byYear.filter((row) => Number.isInteger(row.year)),
+    breachesByYear: byYear.filter((row): row is { year: number; count: number } => Number.isInteger(row.year)),
   };
 }
 
 /** Unresolved (email, data class) pairs over every breach: the tray's number. */
 export function unresolvedTotal(db: ReadableDB): number {
-  return db.prepare('SELECT coalesce(sum(unresolved_count), 0) FROM breached_accounts').pluck().get() as number;
+  return unresolvedPairs(db);
 }
 
 /** Domains of the local breaches, for the filter's suggestions. */
 export function knownDomains(db: ReadableDB): string[] {
-  return db.prepare(`SELECT DISTINCT domain FROM breaches WHERE domain <> '' ORDER BY domain_key`).pluck().all() as string[];
+  return distinctDomains(db);
 }
 
 /** Data class names of the local breaches (one spelling per case-insensitive name). */
 export function knownDataClasses(db: ReadableDB): string[] {
-  const names = db.prepare(`SELECT DISTINCT value FROM breaches, json_each(breaches.data_classes) ORDER BY lower(value)`).pluck().all() as string[];
+  const names = dataClassSpellings(db);
   const seen = new Set<string>();
   return names.filter((name) => {
     const key = name.toLowerCase();

@@ -1,0 +1,117 @@
+import type { AuthStatus as AuthStatusView } from '../../../shared/ipc/index.ts';
+import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
+import type { Disposable } from '../events/Emitter.ts';
+import type { AuthService, AuthStatus } from './AuthService.ts';
+import { silentLogger, type AuthLogger } from './log.ts';
+import type { BrowserOpener } from './SignInFlow.ts';
+
+export interface CurrentAuthOptions {
+  /** A sign-in service for the current settings (issuer, service). */
+  create(): AuthService;
+  /** Whether the secret store outlives the app (the UI's "remembered"). */
+  remembered: boolean;
+  logger?: AuthLogger;
+}
+
+export type AuthStatusListener = (status: AuthStatus) => Promise<void> | void;
+
+/**
+ * The sign-in the app uses right now. Switching to another service replaces the AuthService;
+ * everything else holds this instead, so a switch needs no rewiring: API calls take their
+ * token from whichever sign-in is current, and status listeners hear the new one. Listeners
+ * run one change at a time, in order, so opening and closing an account never interleave.
+ */
+export class CurrentAuth {
+  readonly #options: CurrentAuthOptions;
+  readonly #logger: AuthLogger;
+  readonly #listeners = new Set<AuthStatusListener>();
+  #service: AuthService;
+  #unsubscribe: () => void;
+  #changes: Promise<void> = Promise.resolve();
+  #signingIn: Promise<unknown> | undefined;
+
+  /** API calls go through whichever sign-in is current; without one they need a sign-in. */
+  readonly tokens: AccessTokenSource = {
+    getAccessToken: () => this.#service.tokens?.getAccessToken() ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
+    refreshAfterUnauthorized: (rejected) => this.#service.tokens?.refreshAfterUnauthorized(rejected) ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
+  };
+
+  constructor(options: CurrentAuthOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    [this.#service, this.#unsubscribe] = this.#create();
+  }
+
+  get service(): AuthService {
+    return this.#service;
+  }
+
+  status(): AuthStatus {
+    return this.#service.status();
+  }
+
+  /** The status as a UI may see it (never a token). */
+  view(status: AuthStatus = this.#service.status()): AuthStatusView {
+    return toAuthView(status, this.#options.remembered);
+  }
+
+  /** After the service or issuer changed (only while signed out). */
+  replace(): void {
+    this.#unsubscribe();
+    [this.#service, this.#unsubscribe] = this.#create();
+  }
+
+  /** Signs in through the person's browser; close() waits for an attempt in progress. */
+  async signIn(opener: BrowserOpener): Promise<void> {
+    const attempt = this.#service.signIn({ opener });
+    this.#signingIn = attempt;
+    try {
+      await attempt;
+    } finally {
+      if (this.#signingIn === attempt) this.#signingIn = undefined;
+    }
+  }
+
+  cancelSignIn(): void {
+    this.#service.cancelSignIn();
+  }
+
+  onDidChangeStatus(listener: AuthStatusListener): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => void this.#listeners.delete(listener) };
+  }
+
+  /** Resolves when every status change so far has been applied. */
+  settled(): Promise<void> {
+    return this.#changes;
+  }
+
+  async close(): Promise<void> {
+    this.#service.cancelSignIn();
+    await this.#signingIn?.catch(() => undefined);
+    await this.#changes;
+    this.#unsubscribe();
+  }
+
+  #create(): [AuthService, () => void] {
+    const service = this.#options.create();
+    const subscription = service.onDidChangeStatus((status) => {
+      this.#changes = this.#changes
+        .then(async () => {
+          for (const listener of [...this.#listeners]) await listener(status);
+        })
+        .catch((error: unknown) => this.#logger.error('sign-in: could not apply a status change', { error: String(error) }));
+    });
+    return [service, () => subscription.dispose()];
+  }
+}
+
+export function toAuthView(status: AuthStatus, remembered: boolean): AuthStatusView {
+  return {
+    state: status.state,
+    ...(status.account ? { account: { accountId: status.account.accountId, issuer: status.account.issuer, ...(status.account.email ? { email: status.account.email } : {}) } } : {}),
+    remembered,
+    ...(status.warning ? { warning: status.warning } : {}),
+    ...(status.error ? { error: status.error } : {}),
+  };
+}

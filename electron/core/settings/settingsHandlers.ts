@@ -1,0 +1,33 @@
+import { CoreError, type Settings } from '../../../shared/ipc/index.ts';
+import type { CurrentAuth } from '../auth/CurrentAuth.ts';
+import type { HostBridge } from '../host.ts';
+import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { CurrentSession } from '../session/CurrentSession.ts';
+import type { SettingsStore } from './SettingsStore.ts';
+
+export interface SettingsHandlerDeps {
+  settings: SettingsStore;
+  auth: CurrentAuth;
+  sessions: CurrentSession;
+  host: Pick<HostBridge, 'applyShellSettings'>;
+  /** Throws ConfigError when this service/issuer pair is not a usable sign-in configuration. */
+  checkService(serviceUrl: string, issuer: string): void;
+}
+
+/** App settings. Switching service or issuer needs a sign-out first and gives sign-in a fresh start. */
+export function createSettingsHandlers({ settings, auth, sessions, host, checkService }: SettingsHandlerDeps) {
+  return {
+    'settings-get': () => settings.get(),
+    'settings-set': (change) => {
+      const current = settings.get();
+      const switching = (change.serviceUrl !== undefined && change.serviceUrl !== current.serviceUrl) || (change.issuer !== undefined && change.issuer !== current.issuer);
+      if (switching && auth.status().state !== 'signed-out') throw new CoreError('conflict', 'Sign out before switching to another service.');
+      if (switching) checkService(change.serviceUrl ?? current.serviceUrl, change.issuer ?? current.issuer);
+      const next: Settings = settings.update(change);
+      if (switching) auth.replace();
+      sessions.get()?.sync.scheduler.setIntervalMinutes(next.syncIntervalMinutes);
+      host.applyShellSettings?.({ startAtLogin: next.startAtLogin, closeToTray: next.closeToTray });
+      return next;
+    },
+  } satisfies HandlerSlice;
+}
