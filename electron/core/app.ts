@@ -4,6 +4,7 @@ import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, si
 import { createAuthHandlers } from './auth/authHandlers.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
 import { createGraphHandlers } from './graph/graphHandlers.ts';
+import { createSearchHandlers } from './search/searchHandlers.ts';
 import { RemoteGraphEndpoints } from './graph/RemoteGraphEndpoints.ts';
 import type { HostBridge } from './host.ts';
 import { combineHandlers } from './ipc/combineHandlers.ts';
@@ -179,6 +180,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     return session;
   }
 
+  const search = createSearchHandlers({ sessions, settings, secrets: secrets.store, emit: (payload) => bus.emit('search-event', payload), ...fetchOption });
+  const { close: closeSearch, ...searchHandlers } = search;
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
@@ -186,6 +189,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
+      searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
     ),
     {
@@ -209,6 +213,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await auth.close();
       await sessions.close();
       remotes.close();
+      closeSearch();
     },
   };
 }

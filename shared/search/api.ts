@@ -161,3 +161,13 @@ export const SearchCodes = {
 } as const;
 
 export const SERVICE_KEY_END_OF_LIFE = '2026-09-30';
+
+/** A remote instance as the app keeps it in settings (the API token is kept in the keychain). */
+export const SearchRemoteInstance = z.strictObject({
+  baseUrl: z.url().refine((value) => /^https?:\/\//.test(value), 'must be an http(s) address such as https://api.example.com/client/v4'),
+  accountId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "-" or "_"'),
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, ".", "-" or "_"'),
+  /** A `legacy-rag/rags` instance. */
+  legacy: z.boolean(),
+});
+export type SearchRemoteInstance = z.infer<typeof SearchRemoteInstance>;
