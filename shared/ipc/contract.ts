@@ -44,8 +44,8 @@ export const SearchRunInput = z.strictObject({
   requestId: z.string().min(1).max(100),
   engine: SearchEngineName.default('embedded'),
   query: z.string().max(MAX_QUERY_LENGTH),
-  /** The chips compiled to the new metadata filter format. */
-  filters: MetadataFilter.optional(),
+  /** The chips compiled to the new metadata filter format; checked by the filter engine, whose errors say where. */
+  filters: z.record(z.string(), z.unknown()).optional(),
   /** "Only breaches naming me": adds `key: {$in: [...]}` of the account's breaches to the filter. */
   onlyMine: z.boolean().default(false),
   answer: z.boolean().default(false),

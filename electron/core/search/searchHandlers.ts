@@ -1,5 +1,5 @@
 import { CoreError, type EventPayload } from '../../../shared/ipc/index.ts';
-import { MAX_SET_VALUES, type MetadataFilter, type SearchRemoteInstance } from '../../../shared/search/index.ts';
+import { BREACH_FILTER_FIELDS, MAX_SET_VALUES, parseMetadataFilter, type MetadataFilter, type SearchRemoteInstance } from '../../../shared/search/index.ts';
 import type { SecretStore } from '../auth/secrets/SecretStore.ts';
 import { listBreaches } from '../db/breachQueries.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
@@ -45,7 +45,9 @@ export function createSearchHandlers({ sessions, settings, secrets, emit, fetch:
     // Filter and remote errors are translated at the door (toCoreError).
     'search-run': async ({ requestId, engine: engineName, query, filters, onlyMine, answer, maxResults }) => {
       let engine: SearchEngine;
-      let sent: MetadataFilter | undefined = filters;
+      // Checked here for both engines, so a remote instance is never asked with a filter that cannot run.
+      const checked = filters === undefined ? undefined : parseMetadataFilter(filters, BREACH_FILTER_FIELDS, '/filters');
+      let sent: MetadataFilter | undefined = checked;
       if (engineName === 'embedded') {
         // The local store holds only the breaches naming this person: "only mine" is already true.
         engine = embeddedFor(sessions.require());
@@ -53,7 +55,7 @@ export function createSearchHandlers({ sessions, settings, secrets, emit, fetch:
         const instance = settings.get().searchRemote;
         if (!instance) throw new CoreError('invalid-arguments', 'Add a remote search instance in Search settings first.');
         engine = remote(instance);
-        if (onlyMine) sent = { ...filters, key: { $in: myBreachKeys(sessions.require()) } };
+        if (onlyMine) sent = { ...checked, key: { $in: myBreachKeys(sessions.require()) } };
       }
       const outcome = await engine.run({ query, filters: sent, maxResults, answer }, (event) => emit({ requestId, event }));
       return { engine: engineName, searchQuery: outcome.searchQuery, ...(sent ? { filters: sent } : {}), chunks: outcome.chunks, ...(outcome.answer ? { answer: outcome.answer } : {}) };
