@@ -6,7 +6,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { E2E, ensureRendererBuilt, eventually, launchChromium, unnamedControls } from './harness.ts';
+import { captureScreen, E2E, ensureRendererBuilt, eventually, launchChromium, seriousFindings, unnamedControls } from './harness.ts';
 
 /**
  * A loopback proxy in front of the reference instance that passes a stream's first event (the
@@ -95,6 +95,9 @@ describe('the Search page in Chromium against the real stack', () => {
     const answer = page.getByRole('region', { name: 'Answer' });
     await answer.getByText('Extractive: quoted from the results').waitFor();
     await eventually('the whole answer', async () => (await answer.locator('.search-answer-text').textContent()) === engine.answer!.text);
+    // Light and dark, with results and an answer on screen: nothing serious for axe (contrast included).
+    expect(seriousFindings(await captureScreen(page, 'search'))).toEqual([]);
+    expect(await unnamedControls(page)).toEqual([]);
   });
 
   it('shows the chips as the new metadata filter format on request, and applies them', async () => {
