@@ -11,13 +11,15 @@ import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, type CatalogLoadReport } from './catalog/source.ts';
 import { DEMO_LOGO_PREFIX, demoLogoSvg } from './catalog/demoDetails.ts';
 import { RtdbStore } from './rtdb/RtdbStore.ts';
+import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
+import { createRemoteJWKSet } from 'jose';
 import { parseServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { parseRequestTarget } from './http/requestTarget.ts';
 import { sendJson } from './http/respond.ts';
-import { createDevIdentityProvider, DEMO_USERS, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
@@ -83,9 +85,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
   let identity: DevIdentityProvider | undefined;
   let verifier: AccessTokenVerifier;
+  let jwksUrl: string;
   try {
     if (config.issuer) {
-      const jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
+      jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
       verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl });
     } else {
       identity = await createDevIdentityProvider({
@@ -95,8 +98,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
         logger,
         users: DEMO_USERS,
         isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+        serviceAccounts: rtdb,
       });
-      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl: config.jwksUrl ?? identity.jwksUri });
+      jwksUrl = config.jwksUrl ?? identity.jwksUri;
+      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl });
     }
   } catch (error) {
     server.close();
@@ -109,8 +114,28 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const handleApi = createApiRoutes(service, verifier);
   const search = createSearchService({ store, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
   const devIdentity = identity;
-  const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o), apiTokens: { store: search.tokens, accountId: config.accountId } }) : undefined;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
+  const handleDev =
+    config.dev && devIdentity
+      ? createDevRoutes({
+          store,
+          mintAccessToken: (o) => devIdentity.mintAccessToken(o),
+          apiTokens: { store: search.tokens, accountId: config.accountId },
+          mintIdToken: (o) => devIdentity.mintIdToken(o),
+          createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
+          secrets: rtdb,
+          putDetails: (breach) => rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
+        })
+      : undefined;
+  const handleRtdb = createRtdbRoutes({
+    store: rtdb,
+    logger: logger.child({ component: 'rtdb' }),
+    // ID tokens of the sign-in provider for its desktop client act as that person.
+    idTokens: { issuer, audience: DESKTOP_CLIENT_ID, keys: createRemoteJWKSet(new URL(jwksUrl)) },
+    isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+    serviceAccounts: identity?.serviceAccounts,
+    findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
+  });
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
   if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
@@ -138,6 +163,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       if (await handleApi(req, res, url)) return;
     } else if (search.owns(pathname)) {
       await search.handle(req, res, url);
+      return;
+    } else if (pathname === RTDB_PREFIX || pathname.startsWith(RTDB_PREFIX + '/')) {
+      await handleRtdb(req, res, url);
       return;
     } else if (identity && (pathname === IDENTITY_PREFIX || pathname.startsWith(IDENTITY_PREFIX + '/'))) {
       identity.handle(req, res);

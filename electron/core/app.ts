@@ -23,6 +23,10 @@ import { OnlineState } from './sync/OnlineState.ts';
 import { createSyncHandlers } from './sync/syncHandlers.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
+import { DetailsFeed } from './feed/DetailsFeed.ts';
+import { DetailsStore } from './feed/DetailsStore.ts';
+import { createFeedHandlers } from './feed/feedHandlers.ts';
+import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
 
@@ -109,6 +113,18 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       }),
   });
 
+  // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
+  const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
+  const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
+  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, ...fetchOption });
+  const syncDetails = () =>
+    feed.sync().then(
+      (report) => {
+        if (report.status === 'updated') changes.changed('sync');
+      },
+      (error: unknown) => logger.warn('details feed: sync failed', { error: String(error) }),
+    );
+
   const syncView = () => {
     const session = sessions.get();
     return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db });
@@ -158,6 +174,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       status.publish();
     });
     scheduler.onDidSync((report) => {
+      void syncDetails();
       syncStatus.observeReport(report);
       online.observeReport(report);
       const fresh = marks.observeReport(session.db, report);
@@ -180,17 +197,25 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     return session;
   }
 
-  const search = createSearchHandlers({ sessions, settings, secrets: secrets.store, emit: (payload) => bus.emit('search-event', payload), ...fetchOption });
+  const search = createSearchHandlers({
+    sessions,
+    settings,
+    secrets: secrets.store,
+    emit: (payload) => bus.emit('search-event', payload),
+    details: { details: (ids) => feed.details(ids), version: () => JSON.stringify(detailsStore.state() ?? null) },
+    ...fetchOption,
+  });
   const { close: closeSearch, ...searchHandlers } = search;
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids) }),
       createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
       searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }),
     ),
     {
       validateResults: options.validateResults ?? false,
@@ -214,6 +239,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await sessions.close();
       remotes.close();
       closeSearch();
+      detailsStore.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { etagOf } from '../http/respond.ts';
 import { migrate } from '../store/migrate.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { RTDB_MIGRATIONS } from './schema.ts';
@@ -13,6 +14,15 @@ export interface DbWrite {
   path: DbPath;
   value: DbValue;
 }
+
+export interface LocationSnapshot {
+  value: DbValue;
+  json: string;
+  /** A strong ETag of `json`. */
+  etag: string;
+}
+
+const MAX_SNAPSHOTS = 32;
 
 export interface SecretInfo {
   id: string;
@@ -42,6 +52,9 @@ export class RtdbStore {
   readonly #deleteAll;
   readonly #deleteLeaf;
   readonly #insert;
+  /** Writes through this connection; with SQLite's data_version (other connections' commits), when a cached read is stale. */
+  #writes = 0;
+  readonly #snapshots = new Map<string, { version: string; snapshot: LocationSnapshot }>();
 
   constructor(file: string) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -68,8 +81,27 @@ export class RtdbStore {
     return unflatten(path, leaves);
   }
 
+  /**
+   * The value at `path` with its JSON text and ETag, remembered until the next write (reads of
+   * a large location, like the whole catalog, are then one hash lookup). Callers must not
+   * mutate the value.
+   */
+  snapshot(path: DbPath): LocationSnapshot {
+    const key = pathKey(path);
+    const version = `${this.#writes}:${this.#db.pragma('data_version', { simple: true }) as number}`;
+    const cached = this.#snapshots.get(key);
+    if (cached?.version === version) return cached.snapshot;
+    const value = this.get(path);
+    const json = JSON.stringify(value);
+    const snapshot = { value, json, etag: etagOf(json) };
+    if (this.#snapshots.size >= MAX_SNAPSHOTS) this.#snapshots.delete(this.#snapshots.keys().next().value!);
+    this.#snapshots.set(key, { version, snapshot });
+    return snapshot;
+  }
+
   /** Applies the writes in order, in the caller's transaction (see {@link transaction}). */
   write(writes: readonly DbWrite[]): void {
+    this.#writes++;
     for (const { path, value } of writes) {
       const leaves = flatten(path, value);
       const key = pathKey(path);

@@ -1,1 +1,2 @@
 export * from './details.ts';
+export * from './preferences.ts';

@@ -4,6 +4,8 @@ import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
+import { Preferences } from '../catalog/preferences.ts';
+import { FeedAuth, FeedStatus } from './feed.ts';
 
 const Empty = z.strictObject({});
 
@@ -100,6 +102,29 @@ export const channels = {
   'search-remote-set': { input: SearchRemoteInstance.extend({ token: z.string().min(1).max(4096).optional() }), output: SearchRemote },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
+  /** The breach details feed (a realtime database): where, how it authenticates, what it last did. */
+  'feed-status': { input: Empty, output: FeedStatus },
+  'feed-sync': { input: Empty, output: FeedStatus },
+  'feed-configure': {
+    input: z.strictObject({
+      url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address').optional(),
+      auth: FeedAuth.optional(),
+      /** The text of a service-account key file (JSON); kept in the keychain, never returned. */
+      serviceAccountKey: z.string().min(2).max(20_000).optional(),
+      /** A legacy database secret; kept in the keychain, never returned. */
+      secret: z.string().min(1).max(512).optional(),
+      /** Forget stored credentials. */
+      forget: z.array(z.enum(['service-account', 'secret'])).optional(),
+    }),
+    output: FeedStatus,
+  },
+  /** A breach's logo as a `data:` URL from the core's cache; none when it cannot be had (draw a fallback). */
+  'breach-logo': { input: z.strictObject({ id: z.string().min(1) }), output: z.object({ dataUrl: z.string().startsWith('data:image/').optional() }) },
+  /** Opens a link from a breach description in the system browser. */
+  'open-link': { input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address') }), output: Empty },
+  /** The person's preferences shared between their devices (`users/<uid>/preferences`, ID token). */
+  'preferences-get': { input: Empty, output: Preferences },
+  'preferences-set': { input: Preferences, output: Preferences },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;

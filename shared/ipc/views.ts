@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Breach, IsoDateTime } from '../api/index.ts';
 import { SearchRemoteInstance } from '../search/api.ts';
+import { BreachDetails } from '../catalog/details.ts';
 
 /** The state of one (email, data class) of a breach, as the person sees it: server state overlaid with queued intents. */
 export const CellState = z.object({
@@ -32,6 +33,8 @@ export const BreachRow = z.object({
   failed: z.int().nonnegative(),
   /** First seen in the latest sync that was not the baseline. */
   isNew: z.boolean(),
+  /** From the details feed, when it has this breach. */
+  details: BreachDetails.optional(),
 });
 export type BreachRow = z.infer<typeof BreachRow>;
 
@@ -48,6 +51,8 @@ export const BreachDetail = z.object({
   breach: Breach,
   accounts: z.array(z.object({ email: z.string(), cells: z.record(z.string(), CellState) })),
   isNew: z.boolean(),
+  /** From the details feed, when it has this breach. */
+  details: BreachDetails.optional(),
 });
 export type BreachDetail = z.infer<typeof BreachDetail>;
 
@@ -100,5 +105,9 @@ export const Settings = z.object({
   graphRemoteUrl: z.url().optional(),
   /** A remote search instance (the API token is kept in the keychain). */
   searchRemote: SearchRemoteInstance.optional(),
+  /** The breach details feed (a realtime database); default: the account server's `/rtdb`. */
+  feedUrl: z.url().optional(),
+  /** How the app authenticates to the feed; default `none` (the catalog is public). */
+  feedAuth: z.enum(['none', 'id-token', 'service-account', 'secret']).optional(),
 });
 export type Settings = z.infer<typeof Settings>;

@@ -51,6 +51,8 @@ describe('the Search page in Chromium against the real stack', () => {
   let page: Page;
   let domain: string;
   let breachId: string;
+  /** The breach's title in the details feed. */
+  let title: string;
   let proxy: Awaited<ReturnType<typeof holdingProxy>> | undefined;
 
   beforeAll(async () => {
@@ -149,6 +151,7 @@ describe('the Search page in Chromium against the real stack', () => {
     const titles = await page.getByRole('list', { name: 'Matching breaches' }).getByRole('link').allTextContents();
     const details = service.rtdb.get(['catalog', 'breaches', breachId]) as { title: string };
     expect(titles[0]).toBe(details.title);
+    title = details.title;
     await page.getByRole('button', { name: 'Show filter' }).click();
     const sent = JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!) as { key: { $in: string[] } };
     const mine = (await e2e.call('breaches-list', { includeSensitive: true, limit: 500 })).rows.map((row) => `breaches/${row.breach.id}`);
@@ -176,6 +179,8 @@ describe('the Search page in Chromium against the real stack', () => {
     await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
     const links = page.getByRole('list', { name: 'Matching breaches' }).getByRole('link');
     expect(await links.first().getAttribute('href')).toContain(`#/breaches/${encodeURIComponent(breachId)}`);
+    // The embedded engine searches the details feed's local copy too: the title, not the id.
+    expect(await links.first().textContent()).toBe(title);
     await page.getByRole('region', { name: 'Answer' }).getByText('Extractive: quoted from the results').waitFor();
   });
 });

@@ -14,6 +14,9 @@ import type { AuthStatus, BreachDetail, BreachRow, CellState, Settings, SyncStat
 import { parseExpression, printExpression, type Direction, type FilterTerm, type Hop } from '../../shared/graph/expression.ts';
 import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
+import type { FeedStatus } from '../../shared/ipc/feed.ts';
+import type { Preferences } from '../../shared/catalog/preferences.ts';
+import type { BreachDetails } from '../../shared/catalog/details.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -67,6 +70,12 @@ export class FakeCore {
   breaches: FakeBreach[];
   auth: AuthStatus;
   settings: Settings;
+  feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  /** The details feed's entries, by breach id (joined to rows and details as the core does). */
+  details = new Map<string, BreachDetails>();
+  logos = new Map<string, string>();
+  openedLinks: string[] = [];
+  preferences: Preferences = { hiddenBreaches: [], showFlaggedBreaches: false, notifications: { newBreaches: true } };
   sync: SyncStatus;
   readonly outbox = new Map<string, Intent>();
   signInBehaviour: SignInBehaviour = 'succeed';
@@ -217,6 +226,26 @@ export class FakeCore {
         if (apiKey !== undefined) this.graphKeys.set(url, apiKey);
         return this.#graphRemoteView();
       },
+      // The details feed, as the core answers it (credentials are kept, never shown).
+      'feed-status': () => this.feed,
+      'feed-sync': () => (this.feed = { ...this.feed, lastSync: { at: this.#now().toISOString(), status: 'unchanged', count: 0, skipped: [] } }),
+      'feed-configure': ({ url, auth, serviceAccountKey, secret }) => {
+        this.feed = {
+          ...this.feed,
+          ...(url ? { url } : {}),
+          ...(auth ? { auth } : {}),
+          ...(serviceAccountKey ? { hasServiceAccountKey: true } : {}),
+          ...(secret ? { hasSecret: true } : {}),
+        };
+        return this.feed;
+      },
+      'breach-logo': ({ id }) => (this.logos.has(id) ? { dataUrl: this.logos.get(id)! } : {}),
+      'open-link': ({ url }) => {
+        this.openedLinks.push(url);
+        return {};
+      },
+      'preferences-get': () => this.preferences,
+      'preferences-set': (preferences) => (this.preferences = preferences),
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
   }
@@ -355,6 +384,7 @@ export class FakeCore {
     return {
       breach: stored.breach,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
       accounts: Object.keys(stored.accounts)
         .sort()
         .map((email) => ({ email, cells: Object.fromEntries(stored.breach.dataClasses.map((c) => [c, this.#cell(stored, email, c)])) })),
@@ -388,6 +418,7 @@ export class FakeCore {
       pending: cells.filter((c) => c.pending).length,
       failed: cells.filter((c) => c.failed).length,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
     };
   }
 

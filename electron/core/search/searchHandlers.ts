@@ -7,7 +7,7 @@ import type { AccountSession } from '../session/AccountSession.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { SettingsStore } from '../settings/SettingsStore.ts';
 import { EmbeddedSearch } from './EmbeddedSearch.ts';
-import { localSearchSource } from './localDocuments.ts';
+import { localSearchSource, type LocalDetails } from './localDocuments.ts';
 import { RemoteSearchClient } from './RemoteSearchClient.ts';
 import type { SearchEngine } from './SearchEngine.ts';
 
@@ -17,6 +17,8 @@ export interface SearchHandlerDeps {
   /** Where the remote instance's API token lives (the keychain in the app). */
   secrets: SecretStore;
   emit(payload: EventPayload<'search-event'>): void;
+  /** The details feed's local copy: titles and descriptions to search. */
+  details?: LocalDetails;
   fetch?: typeof fetch;
 }
 
@@ -24,14 +26,14 @@ export interface SearchHandlerDeps {
  * The Search page: runs on the embedded engine over the account's local breaches (offline) or
  * on the configured remote instance, pushing chunks first and then the answer as `search-event`.
  */
-export function createSearchHandlers({ sessions, settings, secrets, emit, fetch: fetchImpl }: SearchHandlerDeps) {
+export function createSearchHandlers({ sessions, settings, secrets, emit, details, fetch: fetchImpl }: SearchHandlerDeps) {
   let embedded: { session: AccountSession; engine: EmbeddedSearch } | undefined;
   const remote = (instance: SearchRemoteInstance) => new RemoteSearchClient(instance, secrets, fetchImpl);
 
   function embeddedFor(session: AccountSession): EmbeddedSearch {
     if (embedded?.session !== session) {
       embedded?.engine.close();
-      embedded = { session, engine: new EmbeddedSearch(localSearchSource(session.db)) };
+      embedded = { session, engine: new EmbeddedSearch(localSearchSource(session.db, details)) };
     }
     return embedded.engine;
   }
