@@ -16,9 +16,20 @@ export interface SearchDatabase {
 /** Column weights of bm25: a word in the title counts most, in the description least. */
 const WEIGHTS = { title: 10, domain: 6, dataClasses: 4, description: 1 };
 const MAX_TERMS = 32;
-/** Words that say nothing about which breach is meant ("which of my breaches leaked …"), and top-level domains every site shares. */
+/**
+ * Words that say nothing about which breach is meant ("which of my breaches leaked …"): English
+ * function words, words nearly every breach description uses (matching them costs a bm25 score
+ * per breach and ranks nothing), and top-level domains every site shares. Dates in a question
+ * ("after 2020") are the date chips' job.
+ */
 const STOP_WORDS = new Set(
-  'a an and are as at be by did do does for from had has have how i in is it its me my of on or our that the their them there these they this to was were what when where which who why with you your about any all com net org www'.split(' '),
+  [
+    'a an and are as at be by did do does for from had has have how i in is it its me my of on or our that the their them there these they this to was were what when where which who why with you your about any all',
+    'breach breaches breached data leak leaks leaked hack hacked after before since',
+    'com net org www',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 export interface SearchOptions {
