@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { ErrorState, Spinner } from './components/States.tsx';
 import { BreachesPage } from './features/breaches/BreachesPage.tsx';
 import { GraphPage } from './features/graph/GraphPage.tsx';
+import { SearchPage } from './features/search/SearchPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 import { Nav } from './features/shell/Nav.tsx';
@@ -53,7 +54,7 @@ export function App({ searchDelayMs }: AppProps) {
   return <Shell searchDelayMs={searchDelayMs} />;
 }
 
-const TITLES = { overview: 'Overview', breaches: 'Breaches', graph: 'Graph', settings: 'Settings' } as const;
+const TITLES = { overview: 'Overview', breaches: 'Breaches', search: 'Search', graph: 'Graph', settings: 'Settings' } as const;
 
 function Shell({ searchDelayMs }: AppProps) {
   const screen = useRoute((s) => s.route.screen);
@@ -75,7 +76,7 @@ function Shell({ searchDelayMs }: AppProps) {
         <DisconnectedBanner />
         <NewBreachesBanner />
         <main className={`content content-${screen}`} id="main" tabIndex={-1}>
-          {screen === 'breaches' ? <BreachesPage searchDelayMs={searchDelayMs} /> : screen === 'graph' ? <GraphPage /> : screen === 'settings' ? <SettingsPage /> : <OverviewPage />}
+          {screen === 'breaches' ? <BreachesPage searchDelayMs={searchDelayMs} /> : screen === 'search' ? <SearchPage /> : screen === 'graph' ? <GraphPage /> : screen === 'settings' ? <SettingsPage /> : <OverviewPage />}
         </main>
       </div>
     </div>

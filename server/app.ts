@@ -27,6 +27,7 @@ import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
 import { ensurePrivateDir } from './store/privateFiles.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
+import { answerClientError, createSearchService, type SearchService } from './search/index.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
 /** The graph endpoint's key under `--dev` when none is configured. */
@@ -46,6 +47,9 @@ export interface RunningService {
   rtdb: RtdbStore;
   /** What loading the catalog at start changed and left out (also logged). */
   catalogReport: CatalogLoadReport;
+  /** The search interface (`/client/v4/accounts/{accountId}/…`): its index and API tokens. */
+  search: SearchService;
+  accountId: string;
   /** Present when the development identity provider is mounted. */
   identity: DevIdentityProvider | undefined;
   server: Server;
@@ -73,6 +77,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   }
 
   const server = createLimitedServer(config);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -112,6 +117,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
   const handleApi = createApiRoutes(service, cachingVerifier(verifier), { logger });
+  const search = createSearchService({ store, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
   const devIdentity = identity;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
   const handleDev =
@@ -119,6 +125,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       ? createDevRoutes({
           store,
           mintAccessToken: (o) => devIdentity.mintAccessToken(o),
+          apiTokens: { store: search.tokens, accountId: config.accountId },
           mintIdToken: (o) => devIdentity.mintIdToken(o),
           createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
           secrets: rtdb,
@@ -169,6 +176,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     const pathname = url.pathname;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
       if (await handleApi(req, res, url)) return;
+    } else if (search.owns(pathname)) {
+      await search.handle(req, res, url);
+      return;
     } else if (pathname === RTDB_PREFIX || pathname.startsWith(RTDB_PREFIX + '/')) {
       await handleRtdb(req, res, url);
       return;
@@ -210,6 +220,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     store,
     rtdb,
     catalogReport,
+    search,
+    accountId: config.accountId,
     identity,
     server,
     async close() {
@@ -217,6 +229,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
       handleGraph.close();
+      search.close();
       rtdb.close();
       store.close();
     },

@@ -54,6 +54,8 @@ export const ServiceConfig = z.strictObject({
   keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
   /** Connections beyond this many are closed on arrival. */
   maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
+  /** The account of the search interface's path (`/client/v4/accounts/{accountId}/…`). */
+  accountId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "-" or "_"').default('local'),
 }).superRefine((config, context) => {
   // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
   // never be reachable from another machine.
@@ -116,16 +118,24 @@ const OPTIONS = {
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
+  'account-id': { type: 'string' },
+  scopes: { type: 'string' },
+  'allow-ip': { type: 'string', multiple: true },
+  name: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export interface CommandLine {
-  command: 'serve' | 'token' | 'help' | 'rtdb-secret';
+  command: 'serve' | 'token' | 'api-token' | 'help' | 'rtdb-secret';
   /** `rtdb-secret create|list|revoke ID`. */
   secret?: { action: 'create' | 'list' | 'revoke'; id?: string | undefined };
   config: ServiceConfig;
   token: { sub?: string | undefined; email?: string | undefined; expiresIn?: number | undefined };
+  /** `api-token create|list|revoke [ID]`: search API tokens (see server/search). */
+  apiToken: { action: 'create' | 'list' | 'revoke'; id?: string | undefined; scopes: string[]; allowIps: string[]; name?: string | undefined } | undefined;
 }
+
+const API_TOKEN_ACTIONS = ['create', 'list', 'revoke'] as const;
 
 /** Command-line flags over environment variables (`BREACH_SERVICE_*`, `GRAPH_API_KEY`) over defaults. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
@@ -142,12 +152,27 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       ? 'token'
       : positionals[0] === 'rtdb-secret'
         ? 'rtdb-secret'
-        : positionals.length === 0
-          ? 'serve'
-          : undefined;
-  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token", "rtdb-secret" or no command`);
+        : positionals[0] === 'api-token'
+          ? 'api-token'
+          : positionals.length === 0
+            ? 'serve'
+            : undefined;
+  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token", "rtdb-secret", "api-token" or no command`);
   const secret = command === 'rtdb-secret' ? parseSecretCommand(positionals.slice(1)) : undefined;
-  if (command !== 'rtdb-secret' && positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
+  let apiToken: CommandLine['apiToken'];
+  if (command === 'api-token') {
+    const action = API_TOKEN_ACTIONS.find((a) => a === positionals[1]);
+    if (!action) throw new ConfigError(`api-token: say what to do: ${API_TOKEN_ACTIONS.join(', ')}${positionals[1] ? ` (not "${positionals[1]}")` : ''}`);
+    if (action === 'revoke' && !positionals[2]) throw new ConfigError('api-token revoke: name the token id (see "api-token list")');
+    if (positionals.length > (action === 'revoke' ? 3 : 2)) throw new ConfigError(`unexpected argument "${positionals[action === 'revoke' ? 3 : 2]}"`);
+    apiToken = {
+      action,
+      id: positionals[2],
+      scopes: (values.scopes ?? '').split(',').map((scope) => scope.trim()).filter(Boolean),
+      allowIps: values['allow-ip'] ?? [],
+      name: values.name,
+    };
+  } else if (command !== 'rtdb-secret' && positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
   const number = (key: string, raw: string | undefined) => {
     if (raw === undefined) return undefined;
     const value = Number(raw);
@@ -173,6 +198,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       requestTimeoutMs: number('requestTimeoutMs', pick(values['request-timeout'], env.BREACH_SERVICE_REQUEST_TIMEOUT)),
       keepAliveTimeoutMs: number('keepAliveTimeoutMs', pick(values['keep-alive-timeout'], env.BREACH_SERVICE_KEEP_ALIVE_TIMEOUT)),
       maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
+      accountId: pick(values['account-id'], env.BREACH_SERVICE_ACCOUNT_ID),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),
   );
@@ -181,6 +207,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(secret ? { secret } : {}),
     config,
     token: { sub: values.sub, email: values.email, expiresIn: number('expires-in', values['expires-in']) },
+    apiToken,
   };
 }
 

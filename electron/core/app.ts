@@ -4,6 +4,7 @@ import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, si
 import { createAuthHandlers } from './auth/authHandlers.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
 import { createGraphHandlers } from './graph/graphHandlers.ts';
+import { createSearchHandlers } from './search/searchHandlers.ts';
 import { RemoteGraphEndpoints } from './graph/RemoteGraphEndpoints.ts';
 import type { HostBridge } from './host.ts';
 import { combineHandlers } from './ipc/combineHandlers.ts';
@@ -193,6 +194,15 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     return session;
   }
 
+  const search = createSearchHandlers({
+    sessions,
+    settings,
+    secrets: secrets.store,
+    emit: (payload) => bus.emit('search-event', payload),
+    details: { details: (ids) => feed.details(ids), version: () => JSON.stringify(detailsStore.state() ?? null) },
+    ...fetchOption,
+  });
+  const { close: closeSearch, ...searchHandlers } = search;
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
@@ -200,6 +210,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),
+      searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
       createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }),
     ),
@@ -224,6 +235,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await auth.close();
       await sessions.close();
       remotes.close();
+      closeSearch();
       detailsStore.close();
     },
   };

@@ -9,12 +9,15 @@ import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { MintAccessTokenOptions } from '../identity/mintAccessToken.ts';
 import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
+import { ApiTokenRequest, type ApiTokenStore } from '../search/ApiTokenStore.ts';
 
 export const DEV_PREFIX = '/__dev';
 
 export interface DevSurfaceDeps {
   store: BreachStore;
   mintAccessToken(options: MintAccessTokenOptions): Promise<string>;
+  /** API tokens of the search interface, for `/__dev/api-tokens`. */
+  apiTokens?: { store: ApiTokenStore; accountId: string };
   /** Realtime-database credentials (`/__dev/id-token`, `/__dev/service-accounts`, `/__dev/rtdb-secrets`). */
   mintIdToken?(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
   createServiceAccount?(scopes: string[]): unknown;
@@ -27,7 +30,7 @@ export interface DevSurfaceDeps {
  * The development surface: only mounted with `--dev`, only answered from loopback (anything
  * else gets the same 404 as a path that does not exist).
  */
-export function createDevRoutes({ store, mintAccessToken, mintIdToken, createServiceAccount, secrets, putDetails }: DevSurfaceDeps) {
+export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken, createServiceAccount, secrets, putDetails }: DevSurfaceDeps) {
   return async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (!isLoopback(req)) return false;
     const path = url.pathname.slice(DEV_PREFIX.length);
@@ -39,6 +42,23 @@ export function createDevRoutes({ store, mintAccessToken, mintIdToken, createSer
       const overrides = body.claims || body.typ ? { overrides: { ...(body.claims ? { claims: body.claims } : {}), ...(body.typ ? { typ: body.typ } : {}) } } : {};
       const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}), expiresIn, ...overrides });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (apiTokens && path === '/api-tokens') {
+      allow(req, ['POST']);
+      const body = await parseBody(req, ApiTokenRequest);
+      const { id, token, info } = apiTokens.store.create(apiTokens.accountId, body);
+      sendJson(res, 201, { id, token, scopes: info.scopes, expiresAt: info.expiresAt ?? null, allowIps: info.allowIps }, { 'cache-control': 'no-store' });
+      return true;
+    }
+    const apiToken = /^\/api-tokens\/([^/]+)$/.exec(path);
+    if (apiTokens && apiToken) {
+      allow(req, ['DELETE']);
+      const id = decodePathSegment(apiToken[1]!);
+      if (!apiTokens.store.revoke(id)) throw new HttpProblem(404, `no API token "${id}"`);
+      res.writeHead(204, { 'cache-control': 'no-store' });
+      res.end();
       return true;
     }
 

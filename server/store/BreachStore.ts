@@ -37,6 +37,8 @@ export interface BreachStore {
   /** Replaces the whole catalog in one transaction (resolutions and exposures are kept). */
   replaceCatalog(breaches: readonly Breach[]): void;
   catalogSize(): number;
+  /** Increases on every catalog write (and only then); lets readers such as the search index rebuild only when it changed. */
+  catalogRevision(): number;
 
   // Account side (what the identity provider knows)
   getAccount(sub: string): Account | undefined;

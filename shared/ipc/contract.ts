@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LocalBreachQuery } from '../api/localQuery.ts';
 import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
+import { MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 import { Preferences } from '../catalog/preferences.ts';
 import { FeedAuth, FeedStatus } from './feed.ts';
@@ -37,6 +38,36 @@ export type GraphRemote = z.infer<typeof GraphRemote>;
 export const ListQuery = LocalBreachQuery;
 export type ListQuery = z.infer<typeof ListQuery>;
 
+/** Where a search runs: the embedded engine over local data (offline), or the configured remote instance. */
+export const SearchEngineName = z.enum(['embedded', 'remote']);
+
+export const SearchRunInput = z.strictObject({
+  /** Names the run in `search-event` pushes, so a UI shows only its own run's stream. */
+  requestId: z.string().min(1).max(100),
+  engine: SearchEngineName.default('embedded'),
+  query: z.string().max(MAX_QUERY_LENGTH),
+  /** The chips compiled to the new metadata filter format; checked by the filter engine, whose errors say where. */
+  filters: z.record(z.string(), z.unknown()).optional(),
+  /** "Only breaches naming me": adds `key: {$in: [...]}` of the account's breaches to the filter. */
+  onlyMine: z.boolean().default(false),
+  answer: z.boolean().default(false),
+  maxResults: z.int().min(1).max(MAX_RESULTS_LIMIT).optional(),
+});
+
+export const SearchRunResult = z.object({
+  engine: SearchEngineName,
+  searchQuery: z.string(),
+  /** The filter as sent (with the "only mine" keys), for "show filter". */
+  filters: MetadataFilter.optional(),
+  chunks: z.array(SearchChunk),
+  answer: z.object({ text: z.string(), kind: z.enum(['extractive', 'generated']) }).optional(),
+});
+export type SearchRunResult = z.infer<typeof SearchRunResult>;
+
+/** The remote instance as the UI may know it: never the token itself. */
+export const SearchRemote = z.object({ instance: SearchRemoteInstance.optional(), hasToken: z.boolean() });
+export type SearchRemote = z.infer<typeof SearchRemote>;
+
 /**
  * Every channel a UI may invoke on the core: one zod schema for the arguments and one for the
  * result. The core validates arguments at its door; the preload allows only these names.
@@ -66,6 +97,9 @@ export const channels = {
     input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address'), apiKey: z.string().min(1).max(512).optional() }),
     output: GraphRemote,
   },
+  'search-run': { input: SearchRunInput, output: SearchRunResult },
+  'search-remote-get': { input: Empty, output: SearchRemote },
+  'search-remote-set': { input: SearchRemoteInstance.extend({ token: z.string().min(1).max(4096).optional() }), output: SearchRemote },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
   /** The breach details feed (a realtime database): where, how it authenticates, what it last did. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SearchChunk } from '../search/api.ts';
 import { AuthStatus, SyncStatus } from './views.ts';
 
 /**
@@ -32,6 +33,14 @@ export const events = {
   'breaches-new': z.object({ breaches: z.array(z.object({ id: z.string(), breachDate: z.string(), dataClasses: z.array(z.string()), emails: z.array(z.string()) })) }),
   /** Ask the UI to show one breach (a notification was clicked). */
   'open-breach': z.object({ id: z.string() }),
+  /** A search run's results as they arrive: the chunks first, then the answer in pieces. */
+  'search-event': z.object({
+    requestId: z.string(),
+    event: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('chunks'), searchQuery: z.string(), chunks: z.array(SearchChunk), answerKind: z.enum(['extractive', 'generated']).optional() }),
+      z.object({ type: z.literal('delta'), text: z.string() }),
+    ]),
+  }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

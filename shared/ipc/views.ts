@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Breach, IsoDateTime } from '../api/index.ts';
+import { SearchRemoteInstance } from '../search/api.ts';
 import { BreachDetails } from '../catalog/details.ts';
 
 /** The state of one (email, data class) of a breach, as the person sees it: server state overlaid with queued intents. */
@@ -119,6 +120,8 @@ export const Settings = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   /** A remote endpoint of the graph node query interface (the key is kept in the keychain). */
   graphRemoteUrl: z.url().optional(),
+  /** A remote search instance (the API token is kept in the keychain). */
+  searchRemote: SearchRemoteInstance.optional(),
   /** The breach details feed (a realtime database); default: the account server's `/rtdb`. */
   feedUrl: z.url().optional(),
   /** How the app authenticates to the feed; default `none` (the catalog is public). */

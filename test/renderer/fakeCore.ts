@@ -179,6 +179,14 @@ export class FakeCore {
         return this.#detail(stored);
       },
       'breaches-domains': () => [...new Set(this.breaches.map((b) => b.breach.domain).filter((d) => d !== ''))].sort(),
+      // Search is exercised end to end in Chromium against the real core (test/e2e/search.e2e.test.ts).
+      'search-run': () => {
+        throw ipcError('unavailable', 'search is not part of the renderer fake');
+      },
+      'search-remote-get': () => ({ hasToken: false }),
+      'search-remote-set': () => {
+        throw ipcError('unavailable', 'search is not part of the renderer fake');
+      },
       'breaches-data-classes': () => [...new Set(this.breaches.flatMap((b) => b.breach.dataClasses))].sort((a, b) => a.localeCompare(b)),
       'resolutions-set': (change) => this.#resolve(change),
       'outbox-retry': ({ breachId }) => {

@@ -7,6 +7,7 @@ import { lastGraphQuery } from '../graph/lastQuery.ts';
 const ITEMS: { screen: Screen; label: string; icon: IconName }[] = [
   { screen: 'overview', label: 'Overview', icon: 'grid' },
   { screen: 'breaches', label: 'Breaches', icon: 'list' },
+  { screen: 'search', label: 'Search', icon: 'search' },
   { screen: 'graph', label: 'Graph', icon: 'search' },
   { screen: 'settings', label: 'Settings', icon: 'gear' },
 ];
