@@ -3,9 +3,9 @@ import { homedir, platform } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { Email } from '../shared/api/index.ts';
+import { Email, LOCAL_SERVICE_PORT } from '../shared/api/index.ts';
 
-export const DEFAULT_PORT = 6060;
+export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
 
 /** Demo extras: a person rarely monitors only the address they sign in with. */

@@ -5,11 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startService } from '../server/app.ts';
-import { userDataDir } from '../server/config.ts';
+import { DEFAULT_PORT, userDataDir } from '../server/config.ts';
 import { openInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
 
-const SERVICE_PORT = Number(process.env.BREACH_SERVICE_PORT ?? 6060);
+const SERVICE_PORT = Number(process.env.BREACH_SERVICE_PORT ?? DEFAULT_PORT);
 const APP_DATA = process.env.BREACH_MONITOR_DATA ?? path.join(userDataDir(), 'breach-monitor');
 
 /** The Electron binary, when its package installed one (it cannot be downloaded everywhere). */

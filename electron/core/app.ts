@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HostSignal } from '../../shared/ipc/index.ts';
+import { DEFAULT_SYNC_INTERVAL_MINUTES, type HostSignal } from '../../shared/ipc/index.ts';
 import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, silentLogger, type AuthLogger, type ClientConfigInput, type SafeStorageLike } from './auth/index.ts';
 import { createAuthHandlers } from './auth/authHandlers.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
@@ -20,7 +20,6 @@ import { StatusPublisher } from './status/StatusPublisher.ts';
 import { applyHostSignal } from './status/hostSignals.ts';
 import { OnlineState } from './sync/OnlineState.ts';
 import { createSyncHandlers } from './sync/syncHandlers.ts';
-import { DEFAULT_SYNC_INTERVAL_MINUTES } from './sync/SyncScheduler.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
 import { DetailsFeed } from './feed/DetailsFeed.ts';
@@ -161,6 +160,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       account,
       apiBaseUrl: settings.get().serviceUrl,
       tokens: auth.tokens,
+      intervalMinutes: settings.get().syncIntervalMinutes,
       onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
       ...fetchOption,
     });
@@ -168,7 +168,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     marks.load(session.db);
     syncStatus.reset();
     status.dataChanged();
-    scheduler.setIntervalMinutes(settings.get().syncIntervalMinutes);
     scheduler.onProgress((progress) => {
       syncStatus.observeProgress(progress);
       status.publish();

@@ -88,10 +88,14 @@ export const Overview = z.object({
 });
 export type Overview = z.infer<typeof Overview>;
 
+/** How often sync runs by itself: the setting's one definition (the scheduler validates with it too). */
+export const SyncIntervalMinutes = z.int().min(5).max(24 * 60);
+export const DEFAULT_SYNC_INTERVAL_MINUTES = 30;
+
 export const Settings = z.object({
   serviceUrl: z.url(),
   issuer: z.url(),
-  syncIntervalMinutes: z.int().min(5).max(24 * 60),
+  syncIntervalMinutes: SyncIntervalMinutes,
   notifications: z.boolean(),
   startAtLogin: z.boolean(),
   closeToTray: z.boolean(),

@@ -1,3 +1,5 @@
+import type { AuthState } from '../../../shared/ipc/index.ts';
+import type { Disposable } from '../events/Emitter.ts';
 import { mkdirSync } from 'node:fs';
 import { accountId } from '../accounts/accountId.ts';
 import { ApiError } from '../api/ApiError.ts';
@@ -12,7 +14,7 @@ import type { SecretKey, SecretStore } from './secrets/SecretStore.ts';
 import { SignInFlow, type BrowserOpener } from './SignInFlow.ts';
 import { TokenManager, type TokenManagerOptions } from './TokenManager.ts';
 
-export type AuthState = 'signed-out' | 'signing-in' | 'signed-in' | 'sign-in-needed';
+export type { AuthState };
 
 export interface SignedInAccount {
   /** Hash of issuer + subject: names the account's database file. */
@@ -110,9 +112,9 @@ export class AuthService {
     };
   }
 
-  onDidChangeStatus(listener: (status: AuthStatus) => void): () => void {
+  onDidChangeStatus(listener: (status: AuthStatus) => void): Disposable {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return { dispose: () => void this.#listeners.delete(listener) };
   }
 
   /**
@@ -295,7 +297,7 @@ export class AuthService {
     });
     this.#persistWarning = tokens.persisted ? undefined : 'Breach Monitor could not save your sign-in to the keychain; you will need to sign in again next time.';
     this.#account = account;
-    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, unsubscribe: () => (offState(), offPersist()) };
+    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, unsubscribe: () => (offState.dispose(), offPersist.dispose()) };
   }
 
   #apiFor(tokens: TokenManager): BreachAlertClient {

@@ -107,14 +107,14 @@ export class CurrentAuth {
 
   #create(): [AuthService, () => void] {
     const service = this.#options.create();
-    const unsubscribe = service.onDidChangeStatus((status) => {
+    const subscription = service.onDidChangeStatus((status) => {
       this.#changes = this.#changes
         .then(async () => {
           for (const listener of [...this.#listeners]) await listener(status);
         })
         .catch((error: unknown) => this.#logger.error('sign-in: could not apply a status change', { error: String(error) }));
     });
-    return [service, unsubscribe];
+    return [service, () => subscription.dispose()];
   }
 }
 

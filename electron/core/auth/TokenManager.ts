@@ -1,3 +1,4 @@
+import type { Disposable } from '../events/Emitter.ts';
 import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
 import { RefreshRefusedError } from './errors.ts';
 import { describeError, silentLogger, type AuthLogger } from './log.ts';
@@ -91,14 +92,14 @@ export class TokenManager implements AccessTokenSource {
     return this.#persisted;
   }
 
-  onDidChangeState(listener: (state: TokenManagerState, reason: string | undefined) => void): () => void {
+  onDidChangeState(listener: (state: TokenManagerState, reason: string | undefined) => void): Disposable {
     this.#stateListeners.add(listener);
-    return () => this.#stateListeners.delete(listener);
+    return { dispose: () => void this.#stateListeners.delete(listener) };
   }
 
-  onDidFailToPersist(listener: (message: string) => void): () => void {
+  onDidFailToPersist(listener: (message: string) => void): Disposable {
     this.#persistListeners.add(listener);
-    return () => this.#persistListeners.delete(listener);
+    return { dispose: () => void this.#persistListeners.delete(listener) };
   }
 
   async getAccessToken(): Promise<string> {

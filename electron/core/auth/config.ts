@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { LOCAL_SERVICE } from '../../../shared/api/localService.ts';
 
-export const DEFAULT_ISSUER = 'http://127.0.0.1:6060/oidc';
+export const DEFAULT_ISSUER = LOCAL_SERVICE.issuer;
 export const DEFAULT_CLIENT_ID = 'breach-monitor-desktop';
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
 export const DEFAULT_SCOPES = 'openid email offline_access';
-export const DEFAULT_API_BASE_URL = 'http://127.0.0.1:6060/api/v1';
+export const DEFAULT_API_BASE_URL = LOCAL_SERVICE.serviceUrl;
 export const DEFAULT_REDIRECT_PATH = '/callback';
 
 const FLOW_PARAMS = new Set(['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'resource']);

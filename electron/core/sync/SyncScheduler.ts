@@ -1,8 +1,7 @@
-import { z } from 'zod';
+import { DEFAULT_SYNC_INTERVAL_MINUTES, SyncIntervalMinutes } from '../../../shared/ipc/index.ts';
 import { ApiError } from '../api/ApiError.ts';
 import { classifyError, isConnectivity, isTransient, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import type { WritableDB } from '../db/Interface.ts';
-import { getSetting, setSetting } from '../db/settingsQueries.ts';
 import { setSyncState } from '../db/syncStateQueries.ts';
 import { Emitter, type Disposable, type Event } from '../events/Emitter.ts';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../outbox/backoff.ts';
@@ -56,9 +55,7 @@ const realTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export const SYNC_INTERVAL_SETTING = 'sync.intervalMinutes';
-export const SyncIntervalMinutes = z.int().min(1).max(24 * 60);
-export const DEFAULT_SYNC_INTERVAL_MINUTES = 30;
+export { DEFAULT_SYNC_INTERVAL_MINUTES };
 
 export interface SyncSchedulerOptions {
   db: WritableDB;
@@ -68,6 +65,8 @@ export interface SyncSchedulerOptions {
   now?: () => number;
   random?: () => number;
   backoff?: Partial<BackoffPolicy>;
+  /** Minutes between syncs; the app passes its setting (`settings.json` is where the interval lives). */
+  intervalMinutes?: number;
   /** Delay between a toggle and the push that sends it; toggles within it go together. Default 2 s; negative: no automatic push. */
   pushDelayMs?: number;
 }
@@ -109,6 +108,7 @@ export class SyncScheduler {
   #pullNotBefore = 0;
   #started = false;
   #lastReport: SyncReport | undefined;
+  #intervalMinutes: number;
 
   readonly onProgress: Event<SyncProgress> = this.#onProgress.event;
   readonly onDidSync: Event<SyncReport> = this.#onDidSync.event;
@@ -123,6 +123,7 @@ export class SyncScheduler {
     this.#random = options.random ?? Math.random;
     this.#policy = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.#pushDelayMs = options.pushDelayMs ?? 2000;
+    this.#intervalMinutes = SyncIntervalMinutes.parse(options.intervalMinutes ?? DEFAULT_SYNC_INTERVAL_MINUTES);
     if (this.#pushDelayMs >= 0) this.#subscriptions.push(this.#outbox.onDidChange((summary) => summary.pending > 0 && this.#schedulePush()));
   }
 
@@ -135,12 +136,12 @@ export class SyncScheduler {
   }
 
   get intervalMinutes(): number {
-    return getSetting(this.#db, SYNC_INTERVAL_SETTING, SyncIntervalMinutes, DEFAULT_SYNC_INTERVAL_MINUTES);
+    return this.#intervalMinutes;
   }
 
-  /** Stores the interval and re-arms the timer from now. */
+  /** Takes a new interval (the setting changed) and re-arms the timer from now. */
   setIntervalMinutes(minutes: number): void {
-    setSetting(this.#db, SYNC_INTERVAL_SETTING, SyncIntervalMinutes, minutes);
+    this.#intervalMinutes = SyncIntervalMinutes.parse(minutes);
     if (this.#started && !this.#current) this.#armInterval();
   }
 

@@ -16,6 +16,8 @@ export interface AccountSyncOptions {
   timeoutMs?: number;
   backoff?: Partial<BackoffPolicy>;
   pushDelayMs?: number;
+  /** The app's sync-interval setting. */
+  intervalMinutes?: number;
   timers?: Timers;
   random?: () => number;
 }
@@ -49,6 +51,7 @@ export function openAccountSync(options: AccountSyncOptions): AccountSync {
     random,
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.pushDelayMs !== undefined ? { pushDelayMs: options.pushDelayMs } : {}),
+    ...(options.intervalMinutes !== undefined ? { intervalMinutes: options.intervalMinutes } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
   });
   return {
