@@ -15,6 +15,7 @@ import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
 import { createRemoteJWKSet } from 'jose';
 import { parseServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
+import { createFirefoxMount } from './firefox/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { parseRequestTarget } from './http/requestTarget.ts';
@@ -107,6 +108,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
   const handleApi = createApiRoutes(service, verifier);
+  const firefox = createFirefoxMount(service, verifier, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
   const handleDev =
@@ -117,6 +119,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
           mintIdToken: (o) => devIdentity.mintIdToken(o),
           createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
           secrets: rtdb,
+          faults: { 'firefox-v1': firefox.faults },
           putDetails: (breach) => rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
         })
       : undefined;
@@ -152,6 +155,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = parseRequestTarget(req);
     const pathname = url.pathname;
+    if (await firefox.handle(req, res, url)) return;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
       if (await handleApi(req, res, url)) return;
     } else if (pathname === RTDB_PREFIX || pathname.startsWith(RTDB_PREFIX + '/')) {

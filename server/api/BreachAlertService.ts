@@ -53,6 +53,17 @@ export class BreachAlertService {
     return account;
   }
 
+  /**
+   * Where the caller stands, without answering for it: the newer contract words "no monitoring
+   * user" (`no-monitor-account`) and "account gone" its own way.
+   */
+  monitoringState(caller: Caller): { state: 'active'; account: MonitoredAccount } | { state: 'deleted' } | { state: 'no-user' } {
+    const account = this.#accounts.resolve(caller.sub, caller.email);
+    if (account.deleted) return { state: 'deleted' };
+    if (!this.#store.hasUser(caller.sub)) return { state: 'no-user' };
+    return { state: 'active', account };
+  }
+
   /** Moves on every write to the store; answers derived from it are valid while it stands. */
   revision(): number {
     return this.#store.revision();

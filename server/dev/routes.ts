@@ -7,13 +7,16 @@ import { isLoopback, sendJson } from '../http/respond.ts';
 import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
-import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
+import type { FaultPlan } from '../firefox/FaultPlan.ts';
+import { DevFaultRequest, DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
 
 export const DEV_PREFIX = '/__dev';
 
 export interface DevSurfaceDeps {
   store: BreachStore;
-  mintAccessToken(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+  mintAccessToken(options: { sub: string; email?: string; expiresIn?: number; scope?: string }): Promise<string>;
+  /** Fault plans by mount name (`POST /__dev/faults`). */
+  faults?: Readonly<Record<string, FaultPlan>>;
   /** Realtime-database credentials (`/__dev/id-token`, `/__dev/service-accounts`, `/__dev/rtdb-secrets`). */
   mintIdToken?(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
   createServiceAccount?(scopes: string[]): unknown;
@@ -26,7 +29,7 @@ export interface DevSurfaceDeps {
  * The development surface: only mounted with `--dev`, only answered from loopback (anything
  * else gets the same 404 as a path that does not exist).
  */
-export function createDevRoutes({ store, mintAccessToken, mintIdToken, createServiceAccount, secrets, putDetails }: DevSurfaceDeps) {
+export function createDevRoutes({ store, mintAccessToken, mintIdToken, createServiceAccount, secrets, putDetails, faults }: DevSurfaceDeps) {
   return async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (!isLoopback(req)) return false;
     const path = url.pathname.slice(DEV_PREFIX.length);
@@ -35,8 +38,18 @@ export function createDevRoutes({ store, mintAccessToken, mintIdToken, createSer
       allow(req, ['POST']);
       const body = await parseBody(req, DevTokenRequest);
       const expiresIn = body.expiresIn ?? 3600;
-      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), expiresIn });
+      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.scope ? { scope: body.scope } : {}), expiresIn });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (path === '/faults' && faults) {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevFaultRequest);
+      const plan = faults[body.mount];
+      if (!plan) throw new HttpProblem(404, `no mount "${body.mount}" takes faults here`);
+      plan.arm({ status: body.status, retryAfter: body.retryAfter ?? 1 }, body.count);
+      sendJson(res, 200, { mount: body.mount, status: body.status, remaining: plan.remaining() }, { 'cache-control': 'no-store' });
       return true;
     }
 

@@ -7,6 +7,8 @@ export interface MintAccessTokenOptions {
   email?: string;
   /** Seconds; defaults to one hour. */
   expiresIn?: number;
+  /** Space-separated; defaults to {@link MINTED_SCOPE}. */
+  scope?: string;
 }
 
 export type AccessTokenMinter = (options: MintAccessTokenOptions) => Promise<string>;
@@ -26,10 +28,10 @@ export async function createAccessTokenMinter(settings: {
   const { signingKey } = settings.keys;
   const key = await importJWK(signingKey, signingKey.alg);
 
-  return async ({ sub, email, expiresIn = 3600 }) => {
+  return async ({ sub, email, expiresIn = 3600, scope = MINTED_SCOPE }) => {
     if (typeof sub !== 'string' || sub.length === 0) throw new TypeError('sub must be a non-empty string');
     if (!Number.isSafeInteger(expiresIn) || expiresIn <= 0) throw new TypeError('expiresIn must be a positive integer');
-    const claims: Record<string, string> = { scope: MINTED_SCOPE, client_id: settings.clientId };
+    const claims: Record<string, string> = { scope, client_id: settings.clientId };
     if (email !== undefined) claims.email = email;
     return new SignJWT(claims)
       .setProtectedHeader({ alg: signingKey.alg, kid: signingKey.kid, typ: 'at+jwt' })

@@ -130,7 +130,7 @@ export class ConformanceClient {
     return result.json;
   }
 
-  async token(sub: string, options: { email?: string; expiresIn?: number } = {}): Promise<string> {
+  async token(sub: string, options: { email?: string; expiresIn?: number; scope?: string } = {}): Promise<string> {
     const answer = (await this.dev('POST', '/__dev/token', { sub, ...options })) as { access_token?: unknown };
     if (typeof answer.access_token !== 'string') throw new Error('POST /__dev/token gave no access_token');
     return answer.access_token;
