@@ -44,10 +44,17 @@ export interface OutboxOptions {
   random?: () => number;
   now?: () => number;
   limits?: PackLimits;
+  /**
+   * Whether the service's contract can carry an intent; one it cannot is kept on this machine
+   * (state `local`, shown as such) instead of being sent and failing. Default: everything.
+   */
+  canSend?: (intent: { resolved: boolean; classKey: string }) => boolean;
 }
 
 /** A claimed intent on its way: `version` is the one sent. */
 type Atom = Intent;
+
+const NO_ACCOUNT_WAIT_MS = 60 * 60_000;
 
 /** Rows re-toggled while on the wire become pending again; a few passes pick them up in the same flush. */
 const MAX_PASSES = 3;
@@ -68,6 +75,7 @@ export class Outbox {
   readonly #random: () => number;
   readonly #now: () => number;
   readonly #limits: PackLimits;
+  readonly #canSend: (intent: { resolved: boolean; classKey: string }) => boolean;
   readonly #onDidChange = new Emitter<OutboxSummary>();
   readonly #onDidChangeStatus = new Emitter<OutboxStatus>();
   #status: OutboxStatus = { state: 'idle' };
@@ -89,6 +97,7 @@ export class Outbox {
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.#limits = options.limits ?? CONTRACT_LIMITS;
+    this.#canSend = options.canSend ?? (() => true);
   }
 
   get status(): OutboxStatus {
@@ -124,7 +133,8 @@ export class Outbox {
           for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
           for (const email of emails) {
             for (const key of keys) {
-              upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now);
+              const state = this.#canSend({ resolved: input.resolved, classKey: key }) ? 'pending' : 'local';
+              upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now, state);
               count++;
             }
           }
@@ -312,8 +322,10 @@ export class Outbox {
     if (status === 'backoff') {
       this.#failures++;
       this.#failureKind = kind;
+      // No account at the service: only the person signing up there helps, so wait an hour
+      // (the newer contract's polling guidance) instead of retrying in a loop.
       const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
-      this.#notBefore = this.#now() + backoffDelay(this.#failures, this.#policy, this.#random, retryAfter);
+      this.#notBefore = this.#now() + (kind === 'no-account' ? NO_ACCOUNT_WAIT_MS : backoffDelay(this.#failures, this.#policy, this.#random, retryAfter));
       this.#setStatus({ state: 'backoff', retryAt: this.#notBefore, lastError: message });
       return { status, ...totals, retryAt: this.#notBefore, error: message, errorKind: kind };
     }
@@ -342,7 +354,7 @@ function toItem(row: OutboxRow): OutboxItem {
     breachId: row.breachId,
     dataClass: row.dataClass,
     resolved: row.resolved,
-    state: row.state === 'failed' ? 'failed' : row.sentVersion !== null ? 'sending' : 'pending',
+    state: row.state === 'failed' ? 'failed' : row.state === 'local' ? 'local' : row.sentVersion !== null ? 'sending' : 'pending',
     attempts: row.attempts,
     failure: row.state === 'failed' ? { status: row.failureStatus, reason: row.failureReason ?? '' } : null,
     updatedAt: row.updatedAt,
