@@ -5,7 +5,7 @@ import { GraphPage } from './features/graph/GraphPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 import { Nav } from './features/shell/Nav.tsx';
-import { DisconnectedBanner, NewBreachesBanner, SignInBanner } from './features/status/Banners.tsx';
+import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
 import { Welcome } from './features/welcome/Welcome.tsx';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
@@ -73,6 +73,7 @@ function Shell({ searchDelayMs }: AppProps) {
         <StatusBar />
         <SignInBanner />
         <DisconnectedBanner />
+        <ServiceNoticeBanner />
         <NewBreachesBanner />
         <main className={`content content-${screen}`} id="main" tabIndex={-1}>
           {screen === 'breaches' ? <BreachesPage searchDelayMs={searchDelayMs} /> : screen === 'graph' ? <GraphPage /> : screen === 'settings' ? <SettingsPage /> : <OverviewPage />}
