@@ -207,7 +207,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids) }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds() }),
       createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createGraphHandlers({ sessions, remotes, settings }),

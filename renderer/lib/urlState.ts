@@ -17,6 +17,8 @@ export interface Filters {
   dataClasses: string[];
   unresolvedDataClasses: string[];
   includeSensitive: boolean;
+  /** Show fabricated, spam-list and retired breaches. */
+  includeFlagged?: boolean;
   text: string;
   sort: Sort;
 }
@@ -81,6 +83,7 @@ export function parseFilters(params: URLSearchParams): Filters {
     text: (params.get('text') ?? '').slice(0, MAX_TEXT),
     sort: (SORTS as readonly string[]).includes(sort ?? '') ? (sort as Sort) : 'breachDate',
   };
+  if (params.get('includeFlagged') === 'true') filters.includeFlagged = true;
   const domain = params.get('domain')?.trim();
   if (domain) filters.domain = domain;
   const email = params.get('email')?.trim();
@@ -97,6 +100,7 @@ export function filtersToParams(filters: Filters): URLSearchParams {
   for (const name of filters.dataClasses) params.append('dataClasses', name);
   for (const name of filters.unresolvedDataClasses) params.append('unresolvedDataClasses', name);
   if (filters.includeSensitive) params.set('includeSensitive', 'true');
+  if (filters.includeFlagged) params.set('includeFlagged', 'true');
   if (filters.sort !== 'breachDate') params.set('sort', filters.sort);
   return params;
 }
@@ -122,6 +126,7 @@ export function formatHash(route: Route): string {
 
 export function toListQuery(filters: Filters): ListQuery {
   const query: ListQuery = { includeSensitive: filters.includeSensitive, sort: filters.sort, offset: 0, limit: 10_000 };
+  if (filters.includeFlagged) query.includeFlagged = true;
   if (filters.domain) query.domain = filters.domain;
   if (filters.email) query.email = filters.email;
   if (filters.dataClasses.length > 0) query.dataClasses = filters.dataClasses;

@@ -41,7 +41,10 @@ export function connectEvents(): () => void {
       }
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),
-    listen('data-changed', (change) => onDataChanged(change)),
+    listen('data-changed', (change) => {
+      onDataChanged(change);
+      if (change.reason === 'sync' && useNotices.getState().newBreaches.length > 0) void useNotices.getState().forgetGone();
+    }),
     listen('breaches-new', ({ breaches }) => useNotices.getState().addNewBreaches(breaches.map((b) => b.id))),
     listen('open-breach', ({ id }) => useRoute.getState().openBreach(id)),
     onConnection((connected) => {

@@ -26,6 +26,10 @@ export const LocalBreachQuery = z
     text: z.string().max(200, 'at most 200 characters').optional(),
     sort: LocalSort.default('breachDate'),
     email: Email.optional(),
+    /** Show fabricated, spam-list and retired breaches (the details feed's flags); hidden by default. */
+    includeFlagged: z.boolean().optional(),
+    /** Breaches to leave out (the core fills it from the details feed when `includeFlagged` is false). */
+    excludeIds: z.array(z.string().min(1)).max(20_000).optional(),
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(10_000).default(100),
   })

@@ -65,9 +65,23 @@ describe('breach details from the feed', () => {
     await waitFor(() => expect(core.callsOf('open-link')).toEqual([{ url: 'https://example.org/adobe' }]));
   });
 
-  test('the list shows the title; a breach without details keeps its id', async () => {
-    renderApp({ core: coreWithDetails(), hash: '#/breaches' });
+  test('the list shows the title', async () => {
+    const core = coreWithDetails();
+    core.details.set('Adobe', { ...ADOBE, isSpamList: false });
+    renderApp({ core, hash: '#/breaches' });
     expect(await screen.findByText('Adobe Systems')).toBeInTheDocument();
+  });
+
+  test('hides fabricated, spam-list and retired breaches until asked', async () => {
+    const user = userEvent.setup();
+    const flagged = coreWithDetails(); // Adobe is a spam list here
+    renderApp({ core: flagged, hash: '#/breaches' });
+    const show = await screen.findByRole('checkbox', { name: 'Show fabricated, spam-list and retired breaches' });
+    expect(show).not.toBeChecked();
+    expect(screen.queryByText('Adobe Systems')).not.toBeInTheDocument();
+    await user.click(show);
+    expect(await screen.findByText('Adobe Systems')).toBeInTheDocument();
+    expect(flagged.callsOf('breaches-list').at(-1)).toMatchObject({ includeFlagged: true });
   });
 });
 

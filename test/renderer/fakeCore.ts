@@ -16,7 +16,7 @@ import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
 import type { FeedStatus } from '../../shared/ipc/feed.ts';
 import type { Preferences } from '../../shared/catalog/preferences.ts';
-import type { BreachDetails } from '../../shared/catalog/details.ts';
+import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -372,6 +372,11 @@ export class FakeCore {
     return { resolved: server !== undefined, ...(server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {}), pending: false };
   }
 
+  #flagged(id: string): boolean {
+    const details = this.details.get(id);
+    return details !== undefined && isHiddenByDefault(details);
+  }
+
   #detail(stored: FakeBreach): BreachDetail {
     return {
       breach: stored.breach,
@@ -425,7 +430,9 @@ export class FakeCore {
       }
       return true;
     });
-    const rows = matching.map((stored) => this.#row(stored));
+    // As the core: fabricated, spam-list and retired breaches only when asked for.
+    const shown = query.includeFlagged ? matching : matching.filter((stored) => !this.#flagged(stored.breach.id));
+    const rows = shown.map((stored) => this.#row(stored));
     const sorters: Record<typeof query.sort, (a: BreachRow, b: BreachRow) => number> = {
       breachDate: (a, b) => compareBreaches(a.breach, b.breach),
       addedDate: (a, b) => Date.parse(b.breach.addedDate) - Date.parse(a.breach.addedDate) || compareBreaches(a.breach, b.breach),

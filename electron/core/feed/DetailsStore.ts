@@ -60,6 +60,16 @@ export class DetailsStore {
     return found;
   }
 
+  /** Ids of fabricated, spam-list and retired breaches: hidden unless a person asks for them. */
+  flaggedIds(): string[] {
+    return this.#db
+      .prepare<[], { id: string }>(
+        "SELECT id FROM details WHERE json_extract(details, '$.isFabricated') = 1 OR json_extract(details, '$.isSpamList') = 1 OR json_extract(details, '$.isRetired') = 1",
+      )
+      .all()
+      .map((row) => row.id);
+  }
+
   get(id: string): BreachDetails | undefined {
     return this.getMany([id]).get(id);
   }

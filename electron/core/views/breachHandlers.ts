@@ -12,17 +12,21 @@ export interface BreachHandlerDeps {
   marks: NewBreachMarks;
   /** Details of breaches from the local copy of the details feed (title, description, …). */
   details?: (ids: readonly string[]) => ReadonlyMap<string, BreachDetails>;
+  /** Breaches the details feed flags fabricated, spam-list or retired: left out unless asked for. */
+  flaggedIds?: () => string[];
 }
 
 const EMPTY_OVERVIEW = { breaches: 0, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] };
 
 /** The local breaches as the list, the detail pane, the filters' suggestions and the overview read them. Signed out, they are empty. */
-export function createBreachHandlers({ sessions, marks, details }: BreachHandlerDeps) {
+export function createBreachHandlers({ sessions, marks, details, flaggedIds }: BreachHandlerDeps) {
   return {
     'breaches-list': (query) => {
       const session = sessions.get();
       if (!session) return { rows: [], total: 0, unresolvedByDataClass: {} };
-      const { offset, limit, ...filters } = query;
+      const { offset, limit, includeFlagged, ...asked } = query;
+      const hidden = includeFlagged || !flaggedIds ? [] : flaggedIds();
+      const filters = hidden.length > 0 ? { ...asked, excludeIds: [...(asked.excludeIds ?? []), ...hidden] } : asked;
       const page = queryBreaches(session.db, { ...filters, offset, limit });
       const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids);
       if (!details || list.rows.length === 0) return list;

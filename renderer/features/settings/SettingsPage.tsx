@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { FeedSection } from './FeedSection.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { ErrorState, Skeleton } from '../../components/States.tsx';
 import { toUiError } from '../../lib/core.ts';
@@ -48,6 +49,7 @@ export function SettingsPage() {
       </div>
       {settings ? <SettingsForm settings={settings} /> : error ? <ErrorState title="Settings couldn’t be loaded" message={error} onRetry={() => void load()} /> : <Skeleton lines={8} className="card" />}
       <ThemeSection />
+      <FeedSection />
       <AccountSection />
     </div>
   );

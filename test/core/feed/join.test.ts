@@ -41,10 +41,22 @@ describe('breach views joined to the details feed', () => {
     details.replace('http://127.0.0.1:9/rtdb', { Adobe: ADOBE }, '"e1"');
 
     const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => { throw new Error(`${channel} is not part of this test`); }]));
-    const router = new Router(combineHandlers({ ...unanswered, ...createBreachHandlers({ sessions, marks: new NewBreachMarks(), details: (ids) => details.getMany(ids) }) } as never), { validateResults: true });
+    const router = new Router(
+      combineHandlers({ ...unanswered, ...createBreachHandlers({ sessions, marks: new NewBreachMarks(), details: (ids) => details.getMany(ids), flaggedIds: () => details.flaggedIds() }) } as never),
+      { validateResults: true },
+    );
     const list = await router.invoke('breaches-list', {});
     expect(list.rows.map((row) => [row.breach.id, row.details?.title])).toEqual([['Adobe', 'Adobe'], ['Canva', undefined]]);
     expect((await router.invoke('breach-get', { id: 'Adobe' })).details).toEqual(ADOBE);
     expect((await router.invoke('breach-get', { id: 'Canva' })).details).toBeUndefined();
+
+    // A spam list, fabricated or retired breach is left out of the list (and its total) unless asked for.
+    details.replace('http://127.0.0.1:9/rtdb', { Adobe: ADOBE, Canva: { ...ADOBE, title: 'Canva', isSpamList: true } }, '"e2"');
+    expect(details.flaggedIds()).toEqual(['Canva']);
+    const hidden = await router.invoke('breaches-list', {});
+    expect([hidden.total, hidden.rows.map((row) => row.breach.id)]).toEqual([1, ['Adobe']]);
+    const shown = await router.invoke('breaches-list', { includeFlagged: true });
+    expect([shown.total, shown.rows.map((row) => row.breach.id)]).toEqual([2, ['Adobe', 'Canva']]);
+    expect((await router.invoke('breach-get', { id: 'Canva' })).details?.isSpamList).toBe(true);
   });
 });
