@@ -18,6 +18,7 @@ import { SettingsStore } from './settings/SettingsStore.ts';
 import { DataChanges } from './status/DataChanges.ts';
 import { StatusPublisher } from './status/StatusPublisher.ts';
 import { applyHostSignal } from './status/hostSignals.ts';
+import { afterSync } from './sync/afterSync.ts';
 import { OnlineState } from './sync/OnlineState.ts';
 import { createSyncHandlers } from './sync/syncHandlers.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
@@ -182,21 +183,18 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     });
     scheduler.onDidSync((report) => {
       void syncDetails();
-      syncStatus.observeReport(report, signUpUrlFor(settings.get()));
-      online.observeReport(report);
-      const fresh = marks.observeReport(session.db, report);
-      if (fresh.length > 0) {
-        bus.emit('breaches-new', { breaches: fresh });
-        notifier.newBreaches(fresh);
-      }
-      if (report.push && report.push.failed > 0) {
-        const failures = outbox.items('failed').map((item) => ({ breachId: item.breachId, reason: item.failure?.reason ?? 'refused by the service' }));
-        notifier.failedResolutions(failures.slice(-report.push.failed));
-      }
-      // One event per sync: a new snapshot may change anything; a push only the breaches it sent.
-      if (report.pull?.status === 'applied') changes.changed('sync');
-      else if (report.push?.breachIds?.length) changes.changed('sync', report.push.breachIds);
-      else status.publish();
+      afterSync(report, {
+        db: session.db,
+        outbox,
+        syncStatus,
+        online,
+        marks,
+        notifier,
+        changes,
+        announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
+        publishStatus: () => status.publish(),
+        signUpUrl: signUpUrlFor(settings.get()),
+      });
     });
     // Counts only (pending, failed): the data events come from the toggles and the syncs.
     outbox.onDidChange(() => status.publish());

@@ -419,7 +419,7 @@ async function measureScroll(page: Page): Promise<{ app: number[]; floor: number
 }
 
 /** Counts the channel invocations that reach the core's door (the browser host's router), and when the last one ended. */
-function countCalls(app: BrowserApp): { count: () => number; idleFor: () => number; inFlight: () => number } {
+function countCalls(app: BrowserApp): { count: () => number; idleFor: (since?: number) => number; inFlight: () => number } {
   const router = app.core.router;
   const dispatch = router.dispatch.bind(router);
   let count = 0;
@@ -435,12 +435,12 @@ function countCalls(app: BrowserApp): { count: () => number; idleFor: () => numb
       lastEnd = performance.now();
     }
   };
-  return { count: () => count, idleFor: () => (inFlight > 0 ? 0 : performance.now() - lastEnd), inFlight: () => inFlight };
+  return { count: () => count, idleFor: (since = 0) => (inFlight > 0 ? 0 : performance.now() - Math.max(lastEnd, since)), inFlight: () => inFlight };
 }
 
-/** The UI is idle: no call in flight and none for `quietMs`. */
-async function untilIdle(calls: ReturnType<typeof countCalls>, quietMs = 400): Promise<void> {
-  await waitFor('the UI to go idle', async () => calls.idleFor() >= quietMs, 30_000);
+/** The UI is idle: no call in flight and none for `quietMs` (counted from `since` at the earliest: an event may still be on its way). */
+async function untilIdle(calls: ReturnType<typeof countCalls>, quietMs = 400, since = 0): Promise<void> {
+  await waitFor('the UI to go idle', async () => calls.idleFor(since) >= quietMs, 30_000);
 }
 
 interface ToggleTimes {
@@ -475,7 +475,8 @@ async function measureToggle(page: Page, app: BrowserApp, calls: ReturnType<type
     const own = calls.count() - before;
     // The push of this change (about 2 s later) lands as one event; count what the UI asks then.
     await waitFor('the push of the toggle', async () => (await app.core.router.invoke('sync-status', {})).pending === 0 && calls.inFlight() === 0, 30_000);
-    await untilIdle(calls);
+    // The push's data-changed event reaches the page after the rows settle: quiet from now on.
+    await untilIdle(calls, 400, performance.now());
     const afterPush = calls.count() - before - own;
     const plain = page.locator('#bench-plain-checkbox');
     await page.evaluate(armNextFrame, 'change');

@@ -1,6 +1,6 @@
 import { dataClassKey, emailKey, ResolveInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError } from '../api/ApiError.ts';
-import { classifyError, isConnectivity, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
+import { classifyError, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import { accountEmailsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
@@ -17,7 +17,7 @@ import {
   type OutboxRow,
 } from '../db/outboxQueries.ts';
 import { Emitter, type Event } from '../events/Emitter.ts';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { BackoffState, type BackoffPolicy } from './backoff.ts';
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
 import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
@@ -41,6 +41,8 @@ export interface OutboxOptions {
   db: WritableDB;
   sender: ResolutionSender;
   backoff?: Partial<BackoffPolicy>;
+  /** The account's wait, shared with the pull (`openAccountSync`); by default the outbox's own. */
+  backoffState?: BackoffState;
   random?: () => number;
   now?: () => number;
   limits?: PackLimits;
@@ -71,17 +73,13 @@ const MAX_PASSES = 3;
 export class Outbox {
   readonly #db: WritableDB;
   readonly #sender: ResolutionSender;
-  readonly #policy: BackoffPolicy;
-  readonly #random: () => number;
+  readonly #backoff: BackoffState;
   readonly #now: () => number;
   readonly #limits: PackLimits;
   readonly #canSend: (intent: { resolved: boolean; classKey: string }) => boolean;
   readonly #onDidChange = new Emitter<OutboxSummary>();
   readonly #onDidChangeStatus = new Emitter<OutboxStatus>();
   #status: OutboxStatus = { state: 'idle' };
-  #failures = 0;
-  #failureKind: ErrorKind | undefined;
-  #notBefore = 0;
   #running: Promise<FlushResult> | undefined;
   #closed = false;
   #deliveries = 0;
@@ -93,9 +91,8 @@ export class Outbox {
   constructor(options: OutboxOptions) {
     this.#db = options.db;
     this.#sender = options.sender;
-    this.#policy = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
+    this.#backoff = options.backoffState ?? new BackoffState({ ...(options.backoff ? { policy: options.backoff } : {}), ...(options.random ? { random: options.random } : {}), now: this.#now });
     this.#limits = options.limits ?? CONTRACT_LIMITS;
     this.#canSend = options.canSend ?? (() => true);
   }
@@ -181,11 +178,7 @@ export class Outbox {
 
   /** After a back-online signal: a wait caused by the network ends now; one the service asked for does not. */
   resetBackoff(): void {
-    if (this.#failureKind !== undefined && isConnectivity(this.#failureKind)) {
-      this.#notBefore = 0;
-      this.#failures = 0;
-      if (this.#status.state === 'backoff') this.#setStatus({ state: 'idle' });
-    }
+    if (this.#backoff.connectivityRestored() && this.#status.state === 'backoff') this.#setStatus({ state: 'idle' });
   }
 
   /** Sends what is pending. One flush at a time: a second call while one runs gets the same result. */
@@ -208,8 +201,10 @@ export class Outbox {
   async #flush({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (progress: FlushProgress) => void }): Promise<FlushResult> {
     const totals = { requests: 0, delivered: 0, failed: 0, breachIds: [] as string[] };
     const touched = new Set<string>();
-    if (this.#notBefore > this.#now())
-      return { status: 'backoff', ...totals, retryAt: this.#notBefore, ...(this.#status.lastError ? { error: this.#status.lastError } : {}) };
+    if (this.#backoff.waiting()) {
+      const { notBefore: retryAt, error, kind } = this.#backoff;
+      return { status: 'backoff', ...totals, retryAt, ...(error ? { error } : {}), ...(kind ? { errorKind: kind } : {}) };
+    }
     this.#setStatus({ state: 'flushing' });
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const claimed = this.#claim();
@@ -253,9 +248,7 @@ export class Outbox {
         onProgress?.({ phase: 'push', requests: totals.requests, plannedRequests: planned, delivered: totals.delivered, failed: totals.failed, remaining });
       }
     }
-    this.#failures = 0;
-    this.#failureKind = undefined;
-    this.#notBefore = 0;
+    this.#backoff.succeed();
     this.#setStatus({ state: 'idle' });
     return { status: 'done', ...totals };
   }
@@ -320,14 +313,11 @@ export class Outbox {
       .immediate();
     this.#changed();
     if (status === 'backoff') {
-      this.#failures++;
-      this.#failureKind = kind;
       // No account at the service: only the person signing up there helps, so wait an hour
       // (the newer contract's polling guidance) instead of retrying in a loop.
-      const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
-      this.#notBefore = this.#now() + (kind === 'no-account' ? NO_ACCOUNT_WAIT_MS : backoffDelay(this.#failures, this.#policy, this.#random, retryAfter));
-      this.#setStatus({ state: 'backoff', retryAt: this.#notBefore, lastError: message });
-      return { status, ...totals, retryAt: this.#notBefore, error: message, errorKind: kind };
+      const retryAt = this.#backoff.fail(kind, message, kind === 'no-account' ? NO_ACCOUNT_WAIT_MS : error instanceof ApiError ? error.retryAfterMs : undefined);
+      this.#setStatus({ state: 'backoff', retryAt, lastError: message });
+      return { status, ...totals, retryAt, error: message, errorKind: kind };
     }
     this.#setStatus(status === 'sign-in-needed' ? { state: 'sign-in-needed', lastError: message } : { state: 'idle' });
     return { status, ...totals, error: message, errorKind: kind };

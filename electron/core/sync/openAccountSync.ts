@@ -3,7 +3,7 @@ import type { ApiContract } from '../../../shared/api/index.ts';
 import { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import { canSendUnderFirefox, FirefoxMonitorClient, type BreachDetailsSource } from '../api/FirefoxMonitorClient.ts';
 import { openAccountDatabase, type AccountDatabase } from '../db/openAccountDatabase.ts';
-import type { BackoffPolicy } from '../outbox/backoff.ts';
+import { BackoffState, type BackoffPolicy } from '../outbox/backoff.ts';
 import { Outbox } from '../outbox/Outbox.ts';
 import { Puller } from './Puller.ts';
 import { SyncScheduler, type Timers } from './SyncScheduler.ts';
@@ -50,11 +50,12 @@ export function openAccountSync(options: AccountSyncOptions): AccountSync {
     client = new FirefoxMonitorClient({ ...http, details: options.details });
   } else client = new BreachAlertClient(http);
   const random = options.random ?? Math.random;
+  // One wait for the account: a service that failed the pull gets no push either, and the reverse.
+  const backoffState = new BackoffState({ random, ...(options.backoff ? { policy: options.backoff } : {}) });
   const outbox = new Outbox({
     db: database.db,
     sender: client,
-    random,
-    ...(options.backoff ? { backoff: options.backoff } : {}),
+    backoffState,
     // What the newer contract cannot carry (an unresolve, another class) is kept on this machine.
     ...(contract === 'firefox-v1' ? { canSend: canSendUnderFirefox } : {}),
   });
@@ -64,7 +65,7 @@ export function openAccountSync(options: AccountSyncOptions): AccountSync {
     outbox,
     puller,
     random,
-    ...(options.backoff ? { backoff: options.backoff } : {}),
+    backoffState,
     ...(options.pushDelayMs !== undefined ? { pushDelayMs: options.pushDelayMs } : {}),
     ...(options.intervalMinutes !== undefined ? { intervalMinutes: options.intervalMinutes } : {}),
     ...(options.timers ? { timers: options.timers } : {}),

@@ -114,6 +114,9 @@ describe('outbox over HTTP with injected faults', () => {
     }
     expect(sentAt.length).toBeGreaterThanOrEqual(1);
     expect(sentAt[0]!).toBeGreaterThanOrEqual(limited.retryAt!);
+    // The service may hold the change while the scheduler's retry still reads the answer: a
+    // flush joins the one running, so this waits for it to settle.
+    await sync.outbox.flush();
     expect(sync.outbox.summary()).toEqual({ pending: 0, sending: 0, failed: 0 });
   });
 
