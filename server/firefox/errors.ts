@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { FIREFOX_ERROR_STATUS, type FirefoxError, type FirefoxErrorCode } from '../../shared/api/index.ts';
-import { HttpProblem } from '../http/problems.ts';
+import type { HttpProblem } from '../http/problems.ts';
 
 /** An error of the newer contract: answered as `{code, message}` with the code's status. */
 export class FirefoxApiError extends Error {

@@ -4,9 +4,10 @@
 // `/api/v1` (what one mount resolves, the other reports). Faults come from the development
 // surface (`POST /__dev/faults`).
 import { beforeAll, describe, expect, it } from 'vitest';
+import type {
+  FIREFOX_ERROR_CODES} from '../../shared/api/index.ts';
 import {
   FIREFOX_API_PREFIX,
-  FIREFOX_ERROR_CODES,
   FirefoxError,
   FirefoxUserBreachList,
   MONITOR_SCOPE,
