@@ -25,6 +25,8 @@ describe('service notices and the contract setting', () => {
     await screen.findByText('Online');
     act(() => core.emit('sync-changed', { online: true, phase: 'idle', pending: 0, failed: 0, notice: { kind: 'rate-limited' } }));
     expect(screen.getByRole('region', { name: 'Service unavailable' })).toHaveTextContent('The service asked us to wait, showing what you had.');
+    act(() => core.emit('sync-changed', { online: true, phase: 'idle', pending: 0, failed: 0, localOnly: 2 }));
+    expect(screen.getByText('2 changes on this computer only')).toBeInTheDocument();
   });
 
   test('no account: "Sign up at …" opens the sign-up page in the system browser', async () => {
