@@ -4,6 +4,8 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { dataClassKey } from '../../shared/api/index.ts';
+import { BOB } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
 describe('service notices and the contract setting', () => {
@@ -50,6 +52,22 @@ describe('service notices and the contract setting', () => {
     expect(screen.getByText(/this service asks for at most one sync an hour/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(core.callsOf('settings-set')).toEqual([expect.objectContaining({ apiContract: 'firefox-v1' })]));
+    await expectAccessible();
+  });
+
+  test('a change the service cannot take is kept on this computer and labelled so, never queued', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches/Adobe' });
+    core.keepLocal = (intent) => !intent.resolved || !['passwords', 'email-addresses'].includes(dataClassKey(intent.dataClass));
+    await screen.findByRole('heading', { level: 2, name: 'Adobe' });
+    await user.click(screen.getByRole('checkbox', { name: `Passwords for ${BOB}` }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: `Passwords for ${BOB}` })).toHaveAccessibleDescription('Queued'));
+    const other = core.breaches.find((b) => b.breach.id === 'Adobe')!.breach.dataClasses.find((name) => !['passwords', 'email-addresses'].includes(dataClassKey(name)))!;
+    await user.click(screen.getByRole('checkbox', { name: `${other} for ${BOB}` }));
+    const cell = screen.getByRole('checkbox', { name: `${other} for ${BOB}` });
+    await waitFor(() => expect(cell).toHaveAccessibleDescription('Resolved on this computer only'));
+    expect(cell).toBeChecked();
+    await waitFor(() => expect(screen.getByText('1 change on this computer only')).toBeInTheDocument());
     await expectAccessible();
   });
 });
