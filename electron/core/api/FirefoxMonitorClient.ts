@@ -95,8 +95,14 @@ export class FirefoxMonitorClient {
     const ids = parsed.data.map((item) => item.id);
     let details = this.#details.getMany(ids);
     if (details.size < ids.length && this.#details.refresh) {
-      await this.#details.refresh(options.signal);
-      details = this.#details.getMany(ids);
+      try {
+        await this.#details.refresh(options.signal);
+        details = this.#details.getMany(ids);
+      } catch (error) {
+        // The feed is a separate service: when it cannot be reached, what it already gave still
+        // joins, and the rest waits for a later sync (the breach list itself must not fail).
+        if (options.signal?.aborted) throw error;
+      }
     }
     const items: ServerUserBreach[] = [];
     const unjoined: string[] = [];
