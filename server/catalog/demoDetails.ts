@@ -34,24 +34,25 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 export function demoBreachDetails(breach: Breach): BreachDetails {
   const rng = createRng(hashString(`details:${breach.id}`));
   const words = splitName(breach.id);
-  const title = words.join(' ');
+  // The title is the catalog name, as for most of Have I Been Pwned's breaches: the app shows
+  // titles where ids were, and the demo's list, headings and graph keep matching the service's ids.
+  const title = breach.id;
+  const name = words.join(' ');
   const kind = SITE_KINDS[words.find((word) => SITE_KINDS[word]) ?? ''] ?? 'website';
   // Log-uniform from a thousand to two hundred million accounts, like the real catalog's spread.
   const pwnCount = Math.round(Math.exp(Math.log(1_000) + rng.next() * (Math.log(200_000_000) - Math.log(1_000))));
+  // Never fabricated, spam list or retired: every demo breach is in the breach-alert catalog, and
+  // the app hides those by default, so the demo list would disagree with the service's.
   const flag = rng.next();
-  const isSpamList = breach.domain === '' ? rng.chance(0.5) : flag < 0.02;
-  const isFabricated = !isSpamList && flag >= 0.02 && flag < 0.03;
-  const isMalware = flag >= 0.03 && flag < 0.04;
-  const isStealerLog = flag >= 0.04 && flag < 0.05;
+  const isMalware = flag < 0.03;
+  const isStealerLog = flag >= 0.03 && flag < 0.05;
   const [year, month] = breach.breachDate.split('-').map(Number) as [number, number];
   const classes = breach.dataClasses.map((name) => name.toLowerCase());
   const listed = classes.length > 1 ? `${classes.slice(0, -1).join(', ')} and ${classes.at(-1)}` : (classes[0] ?? 'personal data');
-  const site = breach.domain ? `<a href="https://${breach.domain}/" target="_blank" rel="noopener">${title}</a>` : title;
+  const site = breach.domain ? `<a href="https://${breach.domain}/" target="_blank" rel="noopener">${name}</a>` : name;
   const description =
     `In ${MONTHS[month - 1]} ${year}, the ${kind} ${site} suffered a data breach that exposed ` +
-    `${pwnCount.toLocaleString('en-US')} accounts. The data included <em>${listed}</em>.` +
-    (isFabricated ? ' The data is most likely fabricated: much of it does not match real accounts.' : '') +
-    (isSpamList ? ' The addresses come from a list used to send spam.' : '');
+    `${pwnCount.toLocaleString('en-US')} accounts. The data included <em>${listed}</em>.`;
   return BreachDetails.parse({
     title,
     domain: breach.domain,
@@ -62,11 +63,11 @@ export function demoBreachDetails(breach: Breach): BreachDetails {
     description,
     logoPath: `${DEMO_LOGO_PREFIX}${encodeURIComponent(breach.id)}.svg`,
     dataClasses: breach.dataClasses,
-    isVerified: !isFabricated && !isSpamList && rng.chance(0.93),
-    isFabricated,
+    isVerified: breach.domain !== '' && rng.chance(0.93),
+    isFabricated: false,
     isSensitive: breach.isSensitive,
     isRetired: false,
-    isSpamList,
+    isSpamList: false,
     isMalware,
     isStealerLog,
   });
