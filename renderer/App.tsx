@@ -6,7 +6,7 @@ import { SearchPage } from './features/search/SearchPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 import { Nav } from './features/shell/Nav.tsx';
-import { DisconnectedBanner, NewBreachesBanner, SignInBanner } from './features/status/Banners.tsx';
+import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
 import { Welcome } from './features/welcome/Welcome.tsx';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
@@ -74,6 +74,7 @@ function Shell({ searchDelayMs }: AppProps) {
         <StatusBar />
         <SignInBanner />
         <DisconnectedBanner />
+        <ServiceNoticeBanner />
         <NewBreachesBanner />
         <main className={`content content-${screen}`} id="main" tabIndex={-1}>
           {screen === 'breaches' ? <BreachesPage searchDelayMs={searchDelayMs} /> : screen === 'search' ? <SearchPage /> : screen === 'graph' ? <GraphPage /> : screen === 'settings' ? <SettingsPage /> : <OverviewPage />}

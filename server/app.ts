@@ -16,6 +16,7 @@ import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
 import { createRemoteJWKSet } from 'jose';
 import { isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
+import { createFirefoxMount } from './firefox/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { checkHost, serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
@@ -116,8 +117,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   }
 
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
-  const handleApi = createApiRoutes(service, cachingVerifier(verifier), { logger });
+  const verifyToken = cachingVerifier(verifier);
+  const handleApi = createApiRoutes(service, verifyToken, { logger });
   const search = createSearchService({ store, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
+  const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
   const handleDev =
@@ -129,6 +132,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
           mintIdToken: (o) => devIdentity.mintIdToken(o),
           createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
           secrets: rtdb,
+          faults: { 'firefox-v1': firefox.faults },
           putDetails: (breach) => rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
         })
       : undefined;
@@ -174,6 +178,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     checkHost(req, hostNames);
     const url = parseRequestTarget(req);
     const pathname = url.pathname;
+    if (await firefox.handle(req, res, url)) return;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
       if (await handleApi(req, res, url)) return;
     } else if (search.owns(pathname)) {

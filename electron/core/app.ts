@@ -26,6 +26,8 @@ import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
 import { DetailsFeed } from './feed/DetailsFeed.ts';
 import { DetailsStore } from './feed/DetailsStore.ts';
+import { localOnlyCount } from './db/outboxQueries.ts';
+import { apiBaseFor, contractOf, scopesFor, signUpUrlFor, syncIntervalFor } from './settings/contract.ts';
 import { createFeedHandlers } from './feed/feedHandlers.ts';
 import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
@@ -72,7 +74,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     theme: 'system',
   });
   for (const problem of settings.problems) logger.warn(`settings: ${problem}`);
-  const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer });
+  const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => {
+    const contract = contractOf(settings.get());
+    return parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer, apiContract: contract, scopes: scopesFor(base.scopes, contract) });
+  };
 
   const cipher = options.host.cipher && (await options.host.cipher.isAvailable()) ? options.host.cipher : undefined;
   const secrets = await chooseSecretStore({
@@ -128,7 +133,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
   const syncView = () => {
     const session = sessions.get();
-    return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db });
+    return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db, ...(session ? { localOnly: localOnlyCount(session.db) } : {}) });
   };
   const status = new StatusPublisher(
     {
@@ -160,9 +165,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     const session = AccountSession.open({
       dataDir: options.dataDir,
       account,
-      apiBaseUrl: settings.get().serviceUrl,
+      apiBaseUrl: apiBaseFor(settings.get().serviceUrl, contractOf(settings.get())),
+      contract: contractOf(settings.get()),
+      // The newer contract's items carry only ids: details come from the feed, synced first when one is missing.
+      details: { getMany: (ids) => feed.details(ids), refresh: async () => void (await feed.sync()) },
       tokens: auth.tokens,
-      intervalMinutes: settings.get().syncIntervalMinutes,
+      intervalMinutes: syncIntervalFor(settings.get().syncIntervalMinutes, contractOf(settings.get())),
       onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
       ...fetchOption,
     });
@@ -186,6 +194,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         changes,
         announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
         publishStatus: () => status.publish(),
+        signUpUrl: signUpUrlFor(settings.get()),
       });
     });
     // Counts only (pending, failed): the data events come from the toggles and the syncs.

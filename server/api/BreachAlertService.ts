@@ -58,6 +58,17 @@ export class BreachAlertService {
     return this.#store.changeStamp(account.emails);
   }
 
+  /**
+   * Where the caller stands, without answering for it: the newer contract words "no monitoring
+   * user" (`no-monitor-account`) and "account gone" its own way.
+   */
+  monitoringState(caller: Caller): { state: 'active'; account: MonitoredAccount } | { state: 'deleted' } | { state: 'no-user' } {
+    const account = this.#accounts.resolve(caller.sub, caller.email);
+    if (account.deleted) return { state: 'deleted' };
+    if (!this.#store.hasUser(caller.sub)) return { state: 'no-user' };
+    return { state: 'active', account };
+  }
+
   /** `GET /user/breaches`, filtered and in contract order. */
   listBreaches(account: MonitoredAccount, query: BreachQuery): UserBreach[] {
     return this.#userBreaches(account, this.#exposures(account.emails)).filter((item) => matchesBreachQuery(item, query)).sort((a, b) => compareBreaches(a.breach, b.breach));

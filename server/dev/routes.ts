@@ -8,8 +8,9 @@ import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { MintAccessTokenOptions } from '../identity/mintAccessToken.ts';
-import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
+import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevFaultRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
 import { ApiTokenRequest, type ApiTokenStore } from '../search/ApiTokenStore.ts';
+import type { FaultPlan } from '../firefox/FaultPlan.ts';
 
 export const DEV_PREFIX = '/__dev';
 
@@ -18,6 +19,8 @@ export interface DevSurfaceDeps {
   mintAccessToken(options: MintAccessTokenOptions): Promise<string>;
   /** API tokens of the search interface, for `/__dev/api-tokens`. */
   apiTokens?: { store: ApiTokenStore; accountId: string };
+  /** Fault plans by mount name (`POST /__dev/faults`). */
+  faults?: Readonly<Record<string, FaultPlan>>;
   /** Realtime-database credentials (`/__dev/id-token`, `/__dev/service-accounts`, `/__dev/rtdb-secrets`). */
   mintIdToken?(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
   createServiceAccount?(scopes: string[]): unknown;
@@ -30,7 +33,7 @@ export interface DevSurfaceDeps {
  * The development surface: only mounted with `--dev`, only answered from loopback (anything
  * else gets the same 404 as a path that does not exist).
  */
-export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken, createServiceAccount, secrets, putDetails }: DevSurfaceDeps) {
+export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken, createServiceAccount, secrets, putDetails, faults }: DevSurfaceDeps) {
   return async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (!isLoopback(req)) return false;
     const path = url.pathname.slice(DEV_PREFIX.length);
@@ -40,7 +43,7 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
       const body = await parseBody(req, DevTokenRequest);
       const expiresIn = body.expiresIn ?? 3600;
       const overrides = body.claims || body.typ ? { overrides: { ...(body.claims ? { claims: body.claims } : {}), ...(body.typ ? { typ: body.typ } : {}) } } : {};
-      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}), expiresIn, ...overrides });
+      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}), ...(body.scope ? { scope: body.scope } : {}), expiresIn, ...overrides });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
       return true;
     }
@@ -59,6 +62,16 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
       if (!apiTokens.store.revoke(id)) throw new HttpProblem(404, `no API token "${id}"`);
       res.writeHead(204, { 'cache-control': 'no-store' });
       res.end();
+      return true;
+    }
+
+    if (path === '/faults' && faults) {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevFaultRequest);
+      const plan = faults[body.mount];
+      if (!plan) throw new HttpProblem(404, `no mount "${body.mount}" takes faults here`);
+      plan.arm({ status: body.status, retryAfter: body.retryAfter ?? 1 }, body.count);
+      sendJson(res, 200, { mount: body.mount, status: body.status, remaining: plan.remaining() }, { 'cache-control': 'no-store' });
       return true;
     }
 

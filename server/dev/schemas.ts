@@ -12,6 +12,17 @@ export const DevTokenRequest = z.strictObject({
   claims: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])).optional(),
   /** Another `typ` header than `at+jwt`, for the same tests. */
   typ: z.string().min(1).optional(),
+  /** Space-separated scopes instead of the default ones (e.g. with the newer contract's scope). */
+  scope: z.string().trim().min(1, 'must not be empty').max(1000).regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'must be scope tokens separated by single spaces (RFC 6749 §3.3)').optional(),
+});
+
+/** `POST /__dev/faults`: the next `count` requests on a mount answer `status` (0 clears). */
+export const DevFaultRequest = z.strictObject({
+  mount: z.enum(['firefox-v1']),
+  status: z.union([z.literal(429), z.literal(503)]),
+  count: z.int().min(0).max(10_000),
+  /** Seconds sent as `Retry-After`; default 1. */
+  retryAfter: z.int().min(0).max(3600).optional(),
 });
 
 export const DevAccountRequest = z.strictObject({

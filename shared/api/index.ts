@@ -6,3 +6,4 @@ export * from './query.ts';
 export * from './problem.ts';
 export * from './filter.ts';
 export * from './localService.ts';
+export * from './firefox.ts';

@@ -46,6 +46,8 @@ export const LocalAccountState = z.object({
   pending: z.array(z.string()),
   /** Data classes whose change the service refused, with its reason. */
   failed: z.array(z.object({ dataClass: z.string(), reason: z.string(), outboxId: z.int() })),
+  /** Data classes whose change is kept on this machine only: the service's contract cannot take it. */
+  localOnly: z.array(z.string()).optional(),
 });
 export type LocalAccountState = z.infer<typeof LocalAccountState>;
 

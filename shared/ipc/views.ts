@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Breach, IsoDateTime } from '../api/index.ts';
+import { ApiContract, Breach, IsoDateTime } from '../api/index.ts';
 import { SearchRemoteInstance } from '../search/api.ts';
 import { BreachDetails } from '../catalog/details.ts';
 
@@ -11,6 +11,8 @@ export const CellState = z.object({
   pending: z.boolean(),
   /** The service refused the change; `reason` is its own words. */
   failed: z.object({ reason: z.string() }).optional(),
+  /** Kept on this machine only: the service's contract cannot take this change (never sent). */
+  localOnly: z.boolean().optional(),
 });
 export type CellState = z.infer<typeof CellState>;
 
@@ -95,6 +97,16 @@ export const SyncStatus = z.object({
   pending: z.int().nonnegative(),
   failed: z.int().nonnegative(),
   progress: z.object({ done: z.int().nonnegative(), total: z.int().nonnegative() }).optional(),
+  /**
+   * Why the list is what it was rather than fresh, when the service said so: `unavailable` (503
+   * or 500: keep what you hold), `rate-limited` (429: waiting as told), `no-account` (no account
+   * at the service: sign up at `signUpUrl`; not retried until the next hourly sync or "Sync now").
+   */
+  notice: z
+    .object({ kind: z.enum(['unavailable', 'rate-limited', 'no-account']), retryAt: IsoDateTime.optional(), signUpUrl: z.url().optional() })
+    .optional(),
+  /** Changes kept on this machine only (the service's contract cannot take them). */
+  localOnly: z.int().nonnegative().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
@@ -126,5 +138,12 @@ export const Settings = z.object({
   feedUrl: z.url().optional(),
   /** How the app authenticates to the feed; default `none` (the catalog is public). */
   feedAuth: z.enum(['none', 'id-token', 'service-account', 'secret']).optional(),
+  /**
+   * Which contract the service speaks: `v1` (`/api/v1`, the default) or `firefox-v1` (the newer
+   * Monitor contract at the same origin's `/api/firefox/v1`). Chosen here, not probed.
+   */
+  apiContract: ApiContract.optional(),
+  /** Where a person signs up when the service has no account for them (newer contract); default: the service's site. */
+  signUpUrl: z.url().optional(),
 });
 export type Settings = z.infer<typeof Settings>;

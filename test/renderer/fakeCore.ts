@@ -31,6 +31,8 @@ interface Intent {
   dataClass: string;
   resolved: boolean;
   failed?: string;
+  /** Kept on this machine: the service's contract cannot take it (never flushed). */
+  local?: boolean;
 }
 
 export type SignInBehaviour = 'succeed' | 'hang' | 'fail';
@@ -82,6 +84,8 @@ export class FakeCore {
   signInError = 'The identity provider at http://127.0.0.1:6060/oidc could not be reached.';
   /** The service refuses intents this returns a reason for (at flush time). */
   refuse: (intent: Intent) => string | undefined = () => undefined;
+  /** As the core under the newer Monitor contract: intents this returns true for stay local. */
+  keepLocal: (intent: Intent) => boolean = () => false;
   /** Make one channel fail with this error until cleared. */
   readonly failures = new Map<string, IpcError>();
   /** Calls whose answer is held back until released, to test loading states. */
@@ -297,7 +301,8 @@ export class FakeCore {
 
   #setSync(update: Partial<SyncStatus>): void {
     const intents = [...this.outbox.values()];
-    this.sync = { ...this.sync, pending: intents.filter((i) => !i.failed).length, failed: intents.filter((i) => i.failed).length, ...update };
+    const local = intents.filter((i) => i.local).length;
+    this.sync = { ...this.sync, pending: intents.filter((i) => !i.failed && !i.local).length, failed: intents.filter((i) => i.failed).length, ...(local > 0 ? { localOnly: local } : {}), ...update };
     this.emit('sync-changed', this.sync);
   }
 
@@ -338,7 +343,10 @@ export class FakeCore {
         const server = stored.accounts[email]?.[dataClass] !== undefined;
         // Coalescing to the last intent; one that equals the server state cancels out.
         if (server === change.resolved) this.outbox.delete(key);
-        else this.outbox.set(key, { breachId: stored.breach.id, email, dataClass, resolved: change.resolved });
+        else {
+          const intent: Intent = { breachId: stored.breach.id, email, dataClass, resolved: change.resolved };
+          this.outbox.set(key, this.keepLocal(intent) ? { ...intent, local: true } : intent);
+        }
       }
     // As the core: the reply carries the breach as it now shows and the revision of the one event the toggle causes.
     const revision = this.#outboxChanged('resolution', [stored.breach.id]);
@@ -347,7 +355,7 @@ export class FakeCore {
 
   #flush(): void {
     for (const [key, intent] of this.outbox) {
-      if (intent.failed) continue;
+      if (intent.failed || intent.local) continue;
       const reason = this.refuse(intent);
       if (reason) {
         intent.failed = reason;
@@ -376,6 +384,7 @@ export class FakeCore {
     const server = stored.accounts[email]?.[dataClass];
     const intent = this.outbox.get(`${stored.breach.id}|${email}|${dataClass}`);
     if (intent?.failed) return { resolved: server !== undefined, ...(server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {}), pending: false, failed: { reason: intent.failed } };
+    if (intent?.local) return { resolved: intent.resolved, pending: false, localOnly: true };
     if (intent) return { resolved: intent.resolved, pending: true };
     return { resolved: server !== undefined, ...(server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {}), pending: false };
   }

@@ -190,7 +190,7 @@ export class AuthService {
   /** `POST /user` for the signed-in account if it has not answered 201/202 yet (a network failure at sign-in). */
   async ensureRegistered(signal?: AbortSignal): Promise<void> {
     const session = this.#session;
-    if (!session || session.registered) return;
+    if (!session || session.registered || this.#config.apiContract === 'firefox-v1') return;
     try {
       await session.api.createUser(signal);
     } catch (error) {
@@ -276,6 +276,10 @@ export class AuthService {
 
   /** `POST /user`: 201 and 202 both mean ready; 403 ends the sign-in; a passing failure is retried later. */
   async #register(tokens: TokenManager, signal: AbortSignal): Promise<boolean> {
+    // The newer Monitor contract creates no accounts: a person without one is told at the first
+    // sync (`no-monitor-account`) where to sign up. Registering through the older mount would
+    // sign them up behind their back.
+    if (this.#config.apiContract === 'firefox-v1') return true;
     const api = this.#apiFor(tokens);
     try {
       await api.createUser(signal);

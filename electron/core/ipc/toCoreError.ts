@@ -16,6 +16,8 @@ const FROM_KIND: Record<ErrorKind, IpcErrorCode | undefined> = {
   server: 'unavailable',
   'auth-needed': 'sign-in-required',
   forbidden: 'sign-in-required',
+  // The service has no account for this person: nothing the app can do but point at sign-up.
+  'no-account': 'unavailable',
   invalid: 'invalid-arguments',
   'not-found': 'not-found',
   cancelled: 'cancelled',

@@ -47,10 +47,17 @@ export interface OutboxOptions {
   random?: () => number;
   now?: () => number;
   limits?: PackLimits;
+  /**
+   * Whether the service's contract can carry an intent; one it cannot is kept on this machine
+   * (state `local`, shown as such) instead of being sent and failing. Default: everything.
+   */
+  canSend?: (intent: { resolved: boolean; classKey: string }) => boolean;
 }
 
 /** A claimed intent on its way: `version` is the one sent. */
 type Atom = Intent;
+
+const NO_ACCOUNT_WAIT_MS = 60 * 60_000;
 
 /** Rows re-toggled while on the wire become pending again; a few passes pick them up in the same flush. */
 const MAX_PASSES = 3;
@@ -70,6 +77,7 @@ export class Outbox {
   readonly #backoff: BackoffState;
   readonly #now: () => number;
   readonly #limits: PackLimits;
+  readonly #canSend: (intent: { resolved: boolean; classKey: string }) => boolean;
   readonly #onDidChange = new Emitter<OutboxSummary>();
   readonly #onDidChangeStatus = new Emitter<OutboxStatus>();
   #status: OutboxStatus = { state: 'idle' };
@@ -87,6 +95,7 @@ export class Outbox {
     this.#now = options.now ?? Date.now;
     this.#backoff = options.backoffState ?? new BackoffState({ ...(options.backoff ? { policy: options.backoff } : {}), ...(options.random ? { random: options.random } : {}), now: this.#now });
     this.#limits = options.limits ?? CONTRACT_LIMITS;
+    this.#canSend = options.canSend ?? (() => true);
     // A new Outbox is a new process for this account: no send of a previous one is on the wire.
     releaseAllInFlight(this.#db);
   }
@@ -124,7 +133,8 @@ export class Outbox {
           for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
           for (const email of emails) {
             for (const key of keys) {
-              upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now);
+              const state = this.#canSend({ resolved: input.resolved, classKey: key }) ? 'pending' : 'local';
+              upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now, state);
               count++;
             }
           }
@@ -306,7 +316,9 @@ export class Outbox {
       .immediate();
     this.#changed();
     if (status === 'backoff') {
-      const retryAt = this.#backoff.fail(kind, message, error instanceof ApiError ? error.retryAfterMs : undefined);
+      // No account at the service: only the person signing up there helps, so wait an hour
+      // (the newer contract's polling guidance) instead of retrying in a loop.
+      const retryAt = this.#backoff.fail(kind, message, kind === 'no-account' ? NO_ACCOUNT_WAIT_MS : error instanceof ApiError ? error.retryAfterMs : undefined);
       this.#setStatus({ state: 'backoff', retryAt, lastError: message });
       return { status, ...totals, retryAt, error: message, errorKind: kind };
     }
@@ -335,7 +347,7 @@ function toItem(row: OutboxRow): OutboxItem {
     breachId: row.breachId,
     dataClass: row.dataClass,
     resolved: row.resolved,
-    state: row.state === 'failed' ? 'failed' : row.sentVersion !== null ? 'sending' : 'pending',
+    state: row.state === 'failed' ? 'failed' : row.state === 'local' ? 'local' : row.sentVersion !== null ? 'sending' : 'pending',
     attempts: row.attempts,
     failure: row.state === 'failed' ? { status: row.failureStatus, reason: row.failureReason ?? '' } : null,
     updatedAt: row.updatedAt,

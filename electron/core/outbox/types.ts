@@ -16,8 +16,12 @@ export const Intent = z.object({
 });
 export type Intent = z.infer<typeof Intent>;
 
-/** `sending`: on the wire, or was when the app stopped (it is sent again). */
-export const OutboxItemState = z.enum(['pending', 'sending', 'failed']);
+/**
+ * `sending`: on the wire, or was when the app stopped (it is sent again). `local`: kept on this
+ * machine only, because the account's service cannot take it (the newer Monitor contract
+ * resolves only passwords and email addresses, and never unresolves).
+ */
+export const OutboxItemState = z.enum(['pending', 'sending', 'failed', 'local']);
 export type OutboxItemState = z.infer<typeof OutboxItemState>;
 
 /** An outbox row as the UI shows it. */

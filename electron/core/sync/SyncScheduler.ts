@@ -260,6 +260,9 @@ export class SyncScheduler {
         if (kind === 'cancelled') return this.#report(trigger, 'cancelled', startedAt, { push, error: 'cancelled', errorKind: kind });
         const message = error instanceof Error ? error.message : String(error);
         if (needsSignIn(kind)) return this.#report(trigger, 'sign-in-needed', startedAt, { push, error: message, errorKind: kind });
+        // No account at the service: only the person signing up helps. No retry timer (never a
+        // loop); the next interval or "Sync now" asks again.
+        if (kind === 'no-account') return this.#report(trigger, 'error', startedAt, { push, error: message, errorKind: kind });
         const retryAt = this.#backoff.fail(kind, message, error instanceof ApiError ? error.retryAfterMs : undefined);
         return this.#report(trigger, isTransient(kind) ? 'backoff' : 'error', startedAt, { push, retryAt, error: message, errorKind: kind });
       }

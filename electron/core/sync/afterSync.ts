@@ -19,6 +19,8 @@ export interface AfterSyncDeps {
   announceNewBreaches(breaches: EventPayload<'breaches-new'>['breaches']): void;
   /** Re-publishes the sync line and the tray (when no data event does it). */
   publishStatus(): void;
+  /** Where a person the service has no account for signs up (the sync line's notice). */
+  signUpUrl?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface AfterSyncDeps {
  * `data-changed` says what moved — a new snapshot anything, a push only the breaches it sent.
  */
 export function afterSync(report: SyncReport, deps: AfterSyncDeps): void {
-  deps.syncStatus.observeReport(report);
+  deps.syncStatus.observeReport(report, deps.signUpUrl);
   deps.online.observeReport(report);
   const fresh = deps.marks.observeReport(deps.db, report);
   if (fresh.length > 0) {

@@ -35,7 +35,8 @@ export function knownDomains(db: ReadableDB): string[] {
 
 /** Data class names of the local breaches as shown (one per data class identity, {@link dataClassKey}). */
 export function knownDataClasses(db: ReadableDB): string[] {
-  const names = dataClassSpellings(db);
+  // Binary order, so which of two display spellings is kept does not depend on SQLite's tie order.
+  const names = [...dataClassSpellings(db)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const byKey = new Map<string, string>();
   for (const name of names) {
     const key = dataClassKey(name);

@@ -293,6 +293,11 @@ function Cell({ id, cell, label, onChange }: { id: string; cell: CellState | und
             <Icon name="clock" size={12} />
             Queued
           </span>
+        ) : cell.localOnly ? (
+          <span className="marker marker-local" title="The service cannot take this change (it resolves only passwords and email addresses, and never unresolves), so it is kept on this computer only.">
+            <Icon name="lock" size={12} />
+            {cell.resolved ? 'Resolved on this computer only' : 'Unresolved on this computer only'}
+          </span>
         ) : cell.resolved ? (
           cell.resolvedAt ? (
             <span className="cell-when">

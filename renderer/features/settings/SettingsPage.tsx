@@ -18,10 +18,12 @@ interface Draft {
   notifications: boolean;
   startAtLogin: boolean;
   closeToTray: boolean;
+  apiContract: 'v1' | 'firefox-v1';
 }
 
 function toDraft(settings: Settings): Draft {
-  return { ...settings, syncIntervalMinutes: String(settings.syncIntervalMinutes) };
+  const { serviceUrl, issuer, notifications, startAtLogin, closeToTray } = settings;
+  return { serviceUrl, issuer, notifications, startAtLogin, closeToTray, syncIntervalMinutes: String(settings.syncIntervalMinutes), apiContract: settings.apiContract ?? 'v1' };
 }
 
 function toPatch(draft: Draft): Partial<Settings> {
@@ -34,6 +36,7 @@ function toPatch(draft: Draft): Partial<Settings> {
     notifications: draft.notifications,
     startAtLogin: draft.startAtLogin,
     closeToTray: draft.closeToTray,
+    apiContract: draft.apiContract,
   };
 }
 
@@ -95,7 +98,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     }
   }
 
-  const serviceChanged = draft.serviceUrl.trim() !== settings.serviceUrl || draft.issuer.trim() !== settings.issuer;
+  const serviceChanged = draft.serviceUrl.trim() !== settings.serviceUrl || draft.issuer.trim() !== settings.issuer || draft.apiContract !== (settings.apiContract ?? 'v1');
 
   return (
     <form
@@ -110,6 +113,21 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <h2 className="card-title">Service</h2>
       <TextField id={`${id}-url`} label="Service URL" type="url" value={draft.serviceUrl} error={errors.serviceUrl} onChange={(v) => set('serviceUrl', v)} hint="The breach-alert API, ending in /api/v1." />
       <TextField id={`${id}-issuer`} label="Identity provider" type="url" value={draft.issuer} error={errors.issuer} onChange={(v) => set('issuer', v)} hint="Where you sign in (the OpenID issuer)." />
+      <fieldset className="radio-group">
+        <legend className="field-label">Contract the service speaks</legend>
+        <label className="check-field">
+          <input type="radio" name={`${id}-contract`} value="v1" checked={draft.apiContract === 'v1'} onChange={() => set('apiContract', 'v1')} />
+          <span>
+            Breach Alerts API <span className="muted">(/api/v1)</span>
+          </span>
+        </label>
+        <label className="check-field">
+          <input type="radio" name={`${id}-contract`} value="firefox-v1" checked={draft.apiContract === 'firefox-v1'} onChange={() => set('apiContract', 'firefox-v1')} />
+          <span>
+            Mozilla Monitor for Firefox <span className="muted">(/api/firefox/v1 at the same site: breach details from the details feed, only passwords and email addresses can be marked resolved, syncs at most hourly)</span>
+          </span>
+        </label>
+      </fieldset>
       {serviceChanged && signedIn ? (
         <p className="form-note">
           <Icon name="alert" size={14} /> Changing the service signs you in again at the next sync.
@@ -124,7 +142,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         value={draft.syncIntervalMinutes}
         error={errors.syncIntervalMinutes}
         onChange={(v) => set('syncIntervalMinutes', v)}
-        hint="From 5 minutes to 1440 (once a day)."
+        hint={draft.apiContract === 'firefox-v1' ? 'From 5 minutes to 1440; this service asks for at most one sync an hour, so shorter intervals sync hourly.' : 'From 5 minutes to 1440 (once a day).'}
         min={5}
         max={1440}
       />

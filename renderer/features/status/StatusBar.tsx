@@ -79,6 +79,12 @@ export function StatusBar() {
             {plural(status.failed, 'change')} failed
           </span>
         ) : null}
+        {status?.localOnly ? (
+          <span className="marker marker-local" title="Changes the service cannot take (it resolves only passwords and email addresses, and never unresolves) are kept on this computer.">
+            <Icon name="lock" size={14} />
+            {plural(status.localOnly, 'change')} on this computer only
+          </span>
+        ) : null}
         {error || status?.lastError ? (
           <span className="statusbar-error" title={error ?? status?.lastError}>
             <Icon name="alert" size={14} />
