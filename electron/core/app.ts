@@ -11,6 +11,7 @@ import { EventBus } from './ipc/EventBus.ts';
 import { Router } from './ipc/Router.ts';
 import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
 import { createResolutionHandlers } from './outbox/resolutionHandlers.ts';
+import { createReportHandlers } from './report/reportHandlers.ts';
 import { AccountSession, deleteAccountDatabase, type AccountRef } from './session/AccountSession.ts';
 import { CurrentSession } from './session/CurrentSession.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
@@ -184,6 +185,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createBreachHandlers({ sessions, marks }),
       createResolutionHandlers({ sessions }),
       createSyncHandlers({ sessions, statusView: syncView }),
+      createReportHandlers({ sessions, accountEmail: () => auth.status().account?.email }),
       createGraphHandlers({ sessions, remotes, settings }),
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
     ),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LocalBreachQuery } from '../api/localQuery.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
+import { Report } from '../report/report.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 
 const Empty = z.strictObject({});
@@ -66,6 +67,22 @@ export const channels = {
   'graph-remote-set': {
     input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address'), apiKey: z.string().min(1).max(512).optional() }),
     output: GraphRemote,
+  },
+  /** Every breach × email × data class with its state: the guided fix, "what to do next" and the exports. */
+  'report-get': { input: Empty, output: Report },
+  /**
+   * The guided fix's "done": marks the listed classes resolved (or not) for the listed emails of
+   * each breach, as one outbox record (one transaction; sent like any other change, offline too).
+   */
+  'fix-apply': {
+    input: z.strictObject({
+      intents: z
+        .array(z.strictObject({ breachId: z.string().min(1), emails: z.array(z.string().min(1)).min(1), dataClasses: z.array(z.string().min(1)).min(1) }))
+        .min(1)
+        .max(10_000),
+      resolved: z.boolean().default(true),
+    }),
+    output: z.object({ changed: z.int().nonnegative() }),
   },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
