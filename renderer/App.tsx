@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { ErrorState, Spinner } from './components/States.tsx';
 import { BreachesPage } from './features/breaches/BreachesPage.tsx';
+import { FixPage } from './features/fix/FixPage.tsx';
 import { GraphPage } from './features/graph/GraphPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
+import { ReportsPage } from './features/reports/ReportsPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 import { Nav } from './features/shell/Nav.tsx';
 import { DisconnectedBanner, NewBreachesBanner, SignInBanner } from './features/status/Banners.tsx';
@@ -53,7 +55,24 @@ export function App({ searchDelayMs }: AppProps) {
   return <Shell searchDelayMs={searchDelayMs} />;
 }
 
-const TITLES = { overview: 'Overview', breaches: 'Breaches', graph: 'Graph', settings: 'Settings' } as const;
+const TITLES = { overview: 'Overview', fix: 'Fix step by step', breaches: 'Breaches', graph: 'Graph', reports: 'Reports', settings: 'Settings' } as const;
+
+function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TITLES }) {
+  switch (screen) {
+    case 'breaches':
+      return <BreachesPage searchDelayMs={searchDelayMs} />;
+    case 'fix':
+      return <FixPage />;
+    case 'graph':
+      return <GraphPage />;
+    case 'reports':
+      return <ReportsPage />;
+    case 'settings':
+      return <SettingsPage />;
+    default:
+      return <OverviewPage />;
+  }
+}
 
 function Shell({ searchDelayMs }: AppProps) {
   const screen = useRoute((s) => s.route.screen);
@@ -75,7 +94,7 @@ function Shell({ searchDelayMs }: AppProps) {
         <DisconnectedBanner />
         <NewBreachesBanner />
         <main className={`content content-${screen}`} id="main" tabIndex={-1}>
-          {screen === 'breaches' ? <BreachesPage searchDelayMs={searchDelayMs} /> : screen === 'graph' ? <GraphPage /> : screen === 'settings' ? <SettingsPage /> : <OverviewPage />}
+          <Screen screen={screen} searchDelayMs={searchDelayMs} />
         </main>
       </div>
     </div>

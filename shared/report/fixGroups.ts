@@ -72,9 +72,15 @@ export function stepsFor(spec: FixGroupSpec, targets: readonly Pick<FixTarget, '
   const present = new Set(targets.flatMap((target) => target.dataClasses.map(dataClassKey)));
   const domains = [...new Set(targets.map((target) => target.breach.domain).filter((domain) => domain !== ''))];
   const siteWords = targets.length > 1 ? 'each site below' : (domains[0] ?? 'the breached site');
+  // One link to the site per group: the first step done there (several "Open x" links would read as one).
+  let linked = false;
   return spec.steps
     .filter((step) => !step.when || step.when.some((name) => present.has(name)))
-    .map((step) => ({ ...step, text: step.text.replaceAll('{site}', siteWords), ...(step.linkToSite && targets.length === 1 && domains[0] ? { site: domains[0] } : {}) }));
+    .map((step) => {
+      const link = !linked && step.linkToSite && targets.length === 1 && domains[0] !== undefined;
+      if (link) linked = true;
+      return { ...step, text: step.text.replaceAll('{site}', siteWords), ...(link ? { site: domains[0] } : {}) };
+    });
 }
 
 /** A resolution intent as the `fix-apply` channel takes it. */

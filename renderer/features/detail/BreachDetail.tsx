@@ -5,6 +5,7 @@ import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { TriCheckbox } from '../../components/TriCheckbox.tsx';
 import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { useDetail, type ResolutionChange } from '../../state/detail.ts';
+import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
@@ -110,6 +111,10 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
       </dl>
 
       <div className="detail-actions">
+        <a className="button button-small" href={formatHash({ screen: 'fix', fix: { breachId: breach.id }, filters: EMPTY_FILTERS })}>
+          <Icon name="wrench" size={14} />
+          Fix step by step
+        </a>
         <button
           type="button"
           className="button button-small"

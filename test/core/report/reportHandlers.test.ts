@@ -1,5 +1,5 @@
 // The report and the guided fix's "done" over a real account session (real SQLite, real outbox).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { SignInRequiredError } from '../../../electron/core/api/AccessTokenSourc
 import { Router } from '../../../electron/core/ipc/Router.ts';
 import { combineHandlers } from '../../../electron/core/ipc/combineHandlers.ts';
 import { includesHibpData, isDemoBreach } from '../../../electron/core/report/catalogOrigin.ts';
+import { DEMO_CATALOG_BREACHES } from '../../../electron/core/report/demoCatalogBreaches.ts';
 import { createReportHandlers } from '../../../electron/core/report/reportHandlers.ts';
 import { AccountSession } from '../../../electron/core/session/AccountSession.ts';
 import { CurrentSession } from '../../../electron/core/session/CurrentSession.ts';
@@ -95,6 +96,13 @@ describe('fix-apply', () => {
 });
 
 describe('catalog origin', () => {
+  it('knows exactly the demo catalog the service ships, and none of Have I Been Pwned\'s breaches', () => {
+    const demo = JSON.parse(readFileSync(new URL('../../../resources/demo-catalog.json', import.meta.url), 'utf8')) as { id: string; domain: string }[];
+    expect(DEMO_CATALOG_BREACHES).toEqual(demo.map((breach) => `${breach.id} ${breach.domain}`));
+    const hibp = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/hibp/breaches.json', import.meta.url), 'utf8')) as { Name: string; Domain: string }[];
+    expect(hibp.filter((breach) => isDemoBreach({ id: breach.Name, domain: breach.Domain }))).toEqual([]);
+  });
+
   it('the demo catalog is ours; anything else is credited to Have I Been Pwned', () => {
     expect(isDemoBreach({ id: 'AmberBank', domain: 'amberbank.org' })).toBe(true);
     expect(isDemoBreach({ id: 'AmberBank', domain: 'elsewhere.example' })).toBe(false);

@@ -41,13 +41,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   return rows;
 }
@@ -131,6 +140,7 @@ describe('guided fix groups', () => {
     expect(steps[0]).toMatchObject({ id: 'change-password', text: 'Change your password at adobe.example.', site: 'adobe.example' });
     expect(steps.map((step) => step.id)).toContain('security-answers');
     expect(steps.map((step) => step.id)).not.toContain('sessions');
+    expect(steps.filter((step) => step.site)).toHaveLength(1);
     const across = fixGroups(REPORT).find((group) => group.id === 'high-risk')!;
     expect(stepsFor(across.spec, [...across.targets, ...across.targets])[0]!.text).toContain('each site below');
   });
