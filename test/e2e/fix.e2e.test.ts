@@ -147,6 +147,10 @@ describe('guided fix and reports in Chromium against the real stack', () => {
     await e2e.stopService();
     await syncNow();
     await statusBar().getByText('Offline', { exact: true }).waitFor();
+    // The reason is in words, never a Node error code.
+    const bar = (await statusBar().textContent()) ?? '';
+    expect(bar).toContain('Last sync failed');
+    expect(bar).not.toMatch(/ECONN|ENOTFOUND|fetch failed|UND_ERR/);
 
     // From the breach's detail, as a person would.
     await nav('Breaches');
@@ -243,13 +247,45 @@ describe('guided fix and reports in Chromium against the real stack', () => {
     await page.getByRole('option', { name: new RegExp(`^${target},`) }).click();
     await page.getByRole('button', { name: 'Close breach detail' }).waitFor();
     await capture('detail');
+
+    // Resolving does not move what is under the pointer: the matrix keeps its place every frame
+    // while the "queued" notice comes and goes.
+    const article = page.getByRole('article', { name: target });
+    const heading = article.getByRole('heading', { name: 'What it exposed' });
+    await heading.evaluate((node) => {
+      const tops: number[] = [];
+      const scope = globalThis as unknown as { __tops: number[]; __stop: boolean; requestAnimationFrame(callback: () => void): number };
+      scope.__tops = tops;
+      scope.__stop = false;
+      const frame = () => {
+        tops.push(node.getBoundingClientRect().top);
+        if (!scope.__stop) scope.requestAnimationFrame(frame);
+      };
+      frame();
+    });
+    const box = article.getByRole('checkbox', { checked: false }).first();
+    await box.check();
+    await article.getByText(/queued\./).waitFor();
+    await syncNow();
+    await eventually('the change to be sent', async () => (await e2e.call('sync-status', {})).pending === 0);
+    await article.getByText(/queued\./).waitFor({ state: 'detached' });
+    const tops = await page.evaluate(() => {
+      const scope = globalThis as unknown as { __tops: number[]; __stop: boolean };
+      scope.__stop = true;
+      return scope.__tops;
+    });
+    expect(tops.length).toBeGreaterThan(2);
+    expect(new Set(tops), 'the matrix moved while resolving').toEqual(new Set([tops[0]]));
     await page.getByRole('button', { name: 'Close breach detail' }).click();
     await nav('Graph');
-    await page.getByRole('heading', { name: 'Graph', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Graph', level: 1 }).first().waitFor();
     await capture('graph');
     await nav('Settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    await capture('settings');
+    // The browser host has no tray and no login item: no switches that would do nothing.
+    await page.getByText('Start at login and the tray icon come with the desktop app').waitFor();
+    expect(await page.getByRole('checkbox', { name: /Start at login|Close to tray/ }).count()).toBe(0);
+    await capture('settings', { audit: true });
     expect(e2e.pageErrors).toEqual([]);
   }, 90_000);
 });

@@ -128,15 +128,18 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
         </button>
       </div>
 
-      {pending > 0 ? (
-        <p className="notice notice-pending">
-          <Icon name="clock" />
-          <span>
-            <strong>{plural(pending, 'change')} queued.</strong>{' '}
-            {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
-          </span>
-        </p>
-      ) : null}
+      {/* A slot of fixed height whether or not something is queued: resolving never moves the matrix under the pointer. */}
+      <div className="detail-pending-slot">
+        {pending > 0 ? (
+          <p className="notice notice-pending" title={online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}>
+            <Icon name="clock" />
+            <span className="truncate">
+              <strong>{plural(pending, 'change')} queued.</strong>{' '}
+              {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
+            </span>
+          </p>
+        ) : null}
+      </div>
 
       {failed.length > 0 ? (
         <section className="notice notice-failed" aria-label="Failed changes">
