@@ -8,14 +8,18 @@ import { BreachAlertService } from './api/BreachAlertService.ts';
 import { API_PREFIX, createApiRoutes } from './api/routes.ts';
 import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
-import { loadHibpCatalogFile } from './catalog/hibp.ts';
+import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, type CatalogLoadReport } from './catalog/source.ts';
+import { DEMO_LOGO_PREFIX, demoLogoSvg } from './catalog/demoDetails.ts';
+import { RtdbStore } from './rtdb/RtdbStore.ts';
+import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
+import { createRemoteJWKSet } from 'jose';
 import { parseServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { parseRequestTarget } from './http/requestTarget.ts';
 import { sendJson } from './http/respond.ts';
-import { createDevIdentityProvider, DEMO_USERS, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
@@ -35,6 +39,10 @@ export interface RunningService {
   dataDir: string;
   demoUsers: readonly DemoUser[];
   store: BreachStore;
+  /** The realtime database's storage (details feed, people's preferences, secrets). */
+  rtdb: RtdbStore;
+  /** What loading the catalog at start changed and left out (also logged). */
+  catalogReport: CatalogLoadReport;
   /** Present when the development identity provider is mounted. */
   identity: DevIdentityProvider | undefined;
   server: Server;
@@ -51,7 +59,15 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 
   const store = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
-  loadCatalog(store, config.catalogFile, logger);
+  const rtdb = new RtdbStore(path.join(config.dataDir, 'rtdb.db'));
+  let catalogReport: CatalogLoadReport;
+  try {
+    catalogReport = loadCatalog(store, rtdb, config.catalogFile, logger);
+  } catch (error) {
+    rtdb.close();
+    store.close();
+    throw error;
+  }
 
   const server = createServer();
   server.keepAliveTimeout = 65_000;
@@ -64,9 +80,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
   let identity: DevIdentityProvider | undefined;
   let verifier: AccessTokenVerifier;
+  let jwksUrl: string;
   try {
     if (config.issuer) {
-      const jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
+      jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
       verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl });
     } else {
       identity = await createDevIdentityProvider({
@@ -76,11 +93,14 @@ export async function startService(input: ServiceConfigInput, options: { logger?
         logger,
         users: DEMO_USERS,
         isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+        serviceAccounts: rtdb,
       });
-      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl: config.jwksUrl ?? identity.jwksUri });
+      jwksUrl = config.jwksUrl ?? identity.jwksUri;
+      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl });
     }
   } catch (error) {
     server.close();
+    rtdb.close();
     store.close();
     throw error;
   }
@@ -88,8 +108,27 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
   const handleApi = createApiRoutes(service, verifier);
   const devIdentity = identity;
-  const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o) }) : undefined;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
+  const handleDev =
+    config.dev && devIdentity
+      ? createDevRoutes({
+          store,
+          mintAccessToken: (o) => devIdentity.mintAccessToken(o),
+          mintIdToken: (o) => devIdentity.mintIdToken(o),
+          createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
+          secrets: rtdb,
+          putDetails: (breach) => rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
+        })
+      : undefined;
+  const handleRtdb = createRtdbRoutes({
+    store: rtdb,
+    logger: logger.child({ component: 'rtdb' }),
+    // ID tokens of the sign-in provider for its desktop client act as that person.
+    idTokens: { issuer, audience: DESKTOP_CLIENT_ID, keys: createRemoteJWKSet(new URL(jwksUrl)) },
+    isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+    serviceAccounts: identity?.serviceAccounts,
+    findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
+  });
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
   if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
@@ -115,6 +154,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     const pathname = url.pathname;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
       if (await handleApi(req, res, url)) return;
+    } else if (pathname === RTDB_PREFIX || pathname.startsWith(RTDB_PREFIX + '/')) {
+      await handleRtdb(req, res, url);
+      return;
     } else if (identity && (pathname === IDENTITY_PREFIX || pathname.startsWith(IDENTITY_PREFIX + '/'))) {
       identity.handle(req, res);
       return;
@@ -125,6 +167,14 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     } else if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
       sendJson(res, 200, { service: 'breach-alert', api: `${API_PREFIX}`, issuer, openapi: OPENAPI_PATH });
       return;
+    } else if (pathname.startsWith(DEMO_LOGO_PREFIX) && pathname.endsWith('.svg') && (req.method === 'GET' || req.method === 'HEAD')) {
+      const id = decodeURIComponent(pathname.slice(DEMO_LOGO_PREFIX.length, -'.svg'.length));
+      if (store.getBreach(id) || catalogReport.skipped.some((s) => s.id === id)) {
+        const svg = demoLogoSvg(id);
+        res.writeHead(200, { 'content-type': 'image/svg+xml', 'content-length': Buffer.byteLength(svg), 'cache-control': 'public, max-age=86400', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+        res.end(req.method === 'HEAD' ? undefined : svg);
+        return;
+      }
     } else if (pathname === OPENAPI_PATH && req.method === 'GET') {
       const document = readOpenApiDocument();
       res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(document) });
@@ -143,6 +193,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     dataDir: config.dataDir,
     demoUsers: identity ? DEMO_USERS : [],
     store,
+    rtdb,
+    catalogReport,
     identity,
     server,
     async close() {
@@ -150,22 +202,36 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
       handleGraph.close();
+      rtdb.close();
       store.close();
     },
   };
 }
 
-/** The catalog file, when given, is authoritative at every start; otherwise a new store gets the demo catalog. */
-function loadCatalog(store: BreachStore, catalogFile: string | undefined, logger: Logger): void {
+/**
+ * The catalog file, when given, is authoritative at every start; otherwise a new store gets the
+ * demo catalog. The details feed (`catalog/breaches` in the realtime database) is rewritten
+ * from the same source in one transaction; demo breaches get generated details. What was left
+ * out or removed is reported, never dropped silently: people's resolutions are kept either way.
+ */
+function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: string | undefined, logger: Logger): CatalogLoadReport {
+  const previousIds = store.listBreaches().map((breach) => breach.id);
+  let report: CatalogLoadReport;
   if (catalogFile) {
-    const breaches = loadHibpCatalogFile(catalogFile);
-    store.replaceCatalog(breaches);
-    logger.info({ file: catalogFile, breaches: breaches.length }, 'catalog loaded');
-  } else if (store.catalogSize() === 0) {
-    const breaches = Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8')));
-    store.replaceCatalog(breaches);
-    logger.info({ breaches: breaches.length }, 'demo catalog loaded');
+    const source = loadCatalogFile(catalogFile);
+    store.replaceCatalog(source.breaches);
+    rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: source.details }]));
+    report = compareCatalogs(previousIds, source);
+  } else {
+    if (store.catalogSize() === 0) store.replaceCatalog(Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8'))));
+    const breaches = store.listBreaches();
+    rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: demoDetailsFor(breaches) }]));
+    report = compareCatalogs(previousIds, { origin: 'demo', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
   }
+  const [summary, ...warnings] = describeCatalogLoad(report);
+  logger.info({ file: report.file, breaches: report.kept, total: report.total, added: report.added }, summary!);
+  for (const line of warnings) logger.warn({ skipped: report.skipped.length, removed: report.removed.length }, line);
+  return report;
 }
 
 async function discoverJwksUri(issuer: string): Promise<string> {

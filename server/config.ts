@@ -70,7 +70,9 @@ const OPTIONS = {
 } as const;
 
 export interface CommandLine {
-  command: 'serve' | 'token' | 'help';
+  command: 'serve' | 'token' | 'help' | 'rtdb-secret';
+  /** `rtdb-secret create|list|revoke ID`. */
+  secret?: { action: 'create' | 'list' | 'revoke'; id?: string | undefined };
   config: ServiceConfig;
   token: { sub?: string | undefined; email?: string | undefined; expiresIn?: number | undefined };
 }
@@ -84,9 +86,18 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
-  const command = values.help ? 'help' : positionals[0] === 'token' ? 'token' : positionals.length === 0 ? 'serve' : undefined;
-  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token" or no command`);
-  if (positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
+  const command = values.help
+    ? 'help'
+    : positionals[0] === 'token'
+      ? 'token'
+      : positionals[0] === 'rtdb-secret'
+        ? 'rtdb-secret'
+        : positionals.length === 0
+          ? 'serve'
+          : undefined;
+  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token", "rtdb-secret" or no command`);
+  const secret = command === 'rtdb-secret' ? parseSecretCommand(positionals.slice(1)) : undefined;
+  if (command !== 'rtdb-secret' && positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
   const number = (key: string, raw: string | undefined) => {
     if (raw === undefined) return undefined;
     const value = Number(raw);
@@ -111,9 +122,18 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   );
   return {
     command,
+    ...(secret ? { secret } : {}),
     config,
     token: { sub: values.sub, email: values.email, expiresIn: number('expires-in', values['expires-in']) },
   };
+}
+
+function parseSecretCommand(args: string[]): NonNullable<CommandLine['secret']> {
+  const [action, id, extra] = args;
+  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new ConfigError('rtdb-secret: use "create", "list" or "revoke ID"');
+  if (action === 'revoke' && !id) throw new ConfigError('rtdb-secret revoke: the ID of the secret is required (see "rtdb-secret list")');
+  if ((action !== 'revoke' && id !== undefined) || extra !== undefined) throw new ConfigError(`rtdb-secret ${action}: unexpected argument "${action === 'revoke' ? extra : id}"`);
+  return { action, id };
 }
 
 /**

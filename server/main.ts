@@ -1,8 +1,10 @@
 // `npm run server -- [--port 6060] [--data DIR] [--dev] [--catalog FILE]` and
 // `npm run server -- token --data DIR --sub S [--email E] [--expires-in SECONDS]`.
-import { startService, IDENTITY_PREFIX } from './app.ts';
+// The service and the identity provider load only for the commands that need them, so the
+// small commands (rtdb-secret) start quickly.
+import { describeCatalogLoad } from './catalog/source.ts';
+import { runSecretCommand } from './rtdb/secretCommand.ts';
 import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
-import { createDevIdentityProvider, DEMO_USERS } from './identity/index.ts';
 import { createLogger } from './log.ts';
 
 const HELP = `Breach-alert reference service
@@ -10,6 +12,8 @@ const HELP = `Breach-alert reference service
   npm run server -- [--port ${DEFAULT_PORT}] [--data DIR] [--dev] [--catalog FILE]
       [--host 127.0.0.1] [--issuer URL --audience AUD [--jwks-url URL]] [--log-level info]
   npm run server -- token --data DIR --sub SUBJECT [--email EMAIL] [--expires-in SECONDS] [--port ${DEFAULT_PORT}]
+  npm run server -- rtdb-secret create|list|revoke ID --data DIR
+      legacy database secrets (discouraged: prefer service accounts); revoke one when someone leaves
 
   --dev       enables the development surface (/__dev/*, loopback only)
   --catalog   a Have I Been Pwned catalog file (JSON) instead of the generated demo catalog
@@ -19,11 +23,17 @@ Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIEN
   --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)`;
 
 async function main(): Promise<void> {
-  const { command, config, token } = parseCommandLine(process.argv.slice(2));
+  const { command, config, token, secret } = parseCommandLine(process.argv.slice(2));
   if (command === 'help') {
     console.log(HELP);
     return;
   }
+  if (command === 'rtdb-secret') {
+    runSecretCommand(config.dataDir, secret!, (line) => console.log(line));
+    return;
+  }
+  const { startService, IDENTITY_PREFIX } = await import('./app.ts');
+  const { createDevIdentityProvider, DEMO_USERS } = await import('./identity/index.ts');
   if (command === 'token') {
     if (!token.sub) throw new ConfigError('token: --sub is required');
     // The issuer carries the port, so a token minted offline matches a server started on that port.
@@ -57,6 +67,8 @@ async function main(): Promise<void> {
       `  Get a token:   npm run server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
       ...(config.dev ? [`                 or POST ${service.url}/__dev/token {"sub":"alice","email":"alice@example.com"}`] : []),
       `  OpenAPI:       ${service.url}/openapi.yaml`,
+      `  Details feed:  ${service.url}/rtdb (realtime database; catalog/breaches is public)`,
+      ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),
       '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
       '',
     ].join('\n'),

@@ -16,6 +16,7 @@ import { AccountSession, deleteAccountDatabase, type AccountRef } from './sessio
 import { CurrentSession } from './session/CurrentSession.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
 import { SettingsStore } from './settings/SettingsStore.ts';
+import { DataChanges } from './status/DataChanges.ts';
 import { StatusPublisher } from './status/StatusPublisher.ts';
 import { applyHostSignal } from './status/hostSignals.ts';
 import { OnlineState } from './sync/OnlineState.ts';
@@ -23,6 +24,10 @@ import { createSyncHandlers } from './sync/syncHandlers.ts';
 import { DEFAULT_SYNC_INTERVAL_MINUTES } from './sync/SyncScheduler.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
+import { DetailsFeed } from './feed/DetailsFeed.ts';
+import { DetailsStore } from './feed/DetailsStore.ts';
+import { createFeedHandlers } from './feed/feedHandlers.ts';
+import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
 
@@ -88,8 +93,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     onClosed: () => {
       marks.clear();
       syncStatus.reset();
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'sign-out' });
+      changes.changed('sign-out');
     },
   });
   const auth = new CurrentAuth({
@@ -110,6 +114,18 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       }),
   });
 
+  // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
+  const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
+  const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
+  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, ...fetchOption });
+  const syncDetails = () =>
+    feed.sync().then(
+      (report) => {
+        if (report.status === 'updated') changes.changed('sync');
+      },
+      (error: unknown) => logger.warn('details feed: sync failed', { error: String(error) }),
+    );
+
   const syncView = () => {
     const session = sessions.get();
     return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db });
@@ -126,6 +142,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     { syncChanged: (view) => bus.emit('sync-changed', view), tray: (state) => options.host.setTrayState(state) },
   );
+
+  const changes = new DataChanges((change) => {
+    status.dataChanged();
+    bus.emit('data-changed', change);
+    status.publish();
+  });
 
   auth.onDidChangeStatus(async (next) => {
     bus.emit('auth-changed', auth.view(next));
@@ -153,6 +175,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       status.publish();
     });
     scheduler.onDidSync((report) => {
+      void syncDetails();
       syncStatus.observeReport(report);
       online.observeReport(report);
       const fresh = marks.observeReport(session.db, report);
@@ -164,17 +187,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         const failures = outbox.items('failed').map((item) => ({ breachId: item.breachId, reason: item.failure?.reason ?? 'refused by the service' }));
         notifier.failedResolutions(failures.slice(-report.push.failed));
       }
-      if (report.pull?.status !== undefined || report.push) {
-        status.dataChanged();
-        bus.emit('data-changed', { reason: 'sync' });
-      }
-      status.publish();
+      // One event per sync: a new snapshot may change anything; a push only the breaches it sent.
+      if (report.pull?.status === 'applied') changes.changed('sync');
+      else if (report.push?.breachIds?.length) changes.changed('sync', report.push.breachIds);
+      else status.publish();
     });
-    outbox.onDidChange(() => {
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'outbox' });
-      status.publish();
-    });
+    // Counts only (pending, failed): the data events come from the toggles and the syncs.
+    outbox.onDidChange(() => status.publish());
     void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
     return session;
   }
@@ -182,12 +201,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks }),
-      createResolutionHandlers({ sessions }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids) }),
+      createResolutionHandlers({ sessions, marks, changes }),
       createSyncHandlers({ sessions, statusView: syncView }),
-      createReportHandlers({ sessions, accountEmail: () => auth.status().account?.email }),
+      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email }),
       createGraphHandlers({ sessions, remotes, settings }),
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }),
     ),
     {
       validateResults: options.validateResults ?? false,
@@ -210,6 +230,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await auth.close();
       await sessions.close();
       remotes.close();
+      detailsStore.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { listen, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
 import { useBreaches } from './breaches.ts';
+import { onDataChanged } from './dataEvents.ts';
 import { useDetail } from './detail.ts';
 import { useNotices } from './notices.ts';
 import { useOverview } from './overview.ts';
@@ -43,7 +44,7 @@ export function connectEvents(): () => void {
       }
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),
-    listen('data-changed', () => void refreshData()),
+    listen('data-changed', (change) => onDataChanged(change)),
     listen('breaches-new', ({ breaches }) => useNotices.getState().addNewBreaches(breaches.map((b) => b.id))),
     listen('open-breach', ({ id }) => useRoute.getState().openBreach(id)),
     onConnection((connected) => {

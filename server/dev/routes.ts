@@ -7,20 +7,26 @@ import { isLoopback, sendJson } from '../http/respond.ts';
 import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
-import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevTokenRequest } from './schemas.ts';
+import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
 
 export const DEV_PREFIX = '/__dev';
 
 export interface DevSurfaceDeps {
   store: BreachStore;
   mintAccessToken(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+  /** Realtime-database credentials (`/__dev/id-token`, `/__dev/service-accounts`, `/__dev/rtdb-secrets`). */
+  mintIdToken?(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+  createServiceAccount?(scopes: string[]): unknown;
+  secrets?: { createSecret(): { id: string; secret: string }; revokeSecret(id: string): boolean };
+  /** Gives a breach added through `/__dev/breaches` generated details in the details feed. */
+  putDetails?(breach: Breach): void;
 }
 
 /**
  * The development surface: only mounted with `--dev`, only answered from loopback (anything
  * else gets the same 404 as a path that does not exist).
  */
-export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
+export function createDevRoutes({ store, mintAccessToken, mintIdToken, createServiceAccount, secrets, putDetails }: DevSurfaceDeps) {
   return async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (!isLoopback(req)) return false;
     const path = url.pathname.slice(DEV_PREFIX.length);
@@ -31,6 +37,36 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
       const expiresIn = body.expiresIn ?? 3600;
       const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), expiresIn });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (path === '/id-token' && mintIdToken) {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevIdTokenRequest);
+      const idToken = await mintIdToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.expiresIn ? { expiresIn: body.expiresIn } : {}) });
+      sendJson(res, 200, { id_token: idToken }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (path === '/service-accounts' && createServiceAccount) {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevServiceAccountRequest);
+      sendJson(res, 201, createServiceAccount(body.scopes), { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (path === '/rtdb-secrets' && secrets) {
+      allow(req, ['POST']);
+      sendJson(res, 201, secrets.createSecret(), { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    const secret = /^\/rtdb-secrets\/([^/]+)$/.exec(path);
+    if (secret && secrets) {
+      allow(req, ['DELETE']);
+      const id = decodePathSegment(secret[1]!);
+      if (!secrets.revokeSecret(id)) throw new HttpProblem(404, `no database secret has the id "${id}"`);
+      res.writeHead(204).end();
       return true;
     }
 
@@ -69,6 +105,7 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
       });
       const existed = store.getBreach(breach.id) !== undefined;
       store.putBreach(breach);
+      putDetails?.(breach);
       sendJson(res, existed ? 200 : 201, breach);
       return true;
     }

@@ -28,3 +28,15 @@ export const DevBreachRequest = z.object({
   dataClasses: z.array(z.string().min(1)).min(1),
   isSensitive: z.boolean(),
 });
+
+/** `POST /__dev/id-token`: a negative `expiresIn` gives a token that has already expired. */
+export const DevIdTokenRequest = z.strictObject({
+  sub: z.string().min(1, 'must not be empty'),
+  email: Email.optional(),
+  expiresIn: z.int().min(-30 * 24 * 3600).max(30 * 24 * 3600).refine((n) => n !== 0, 'must not be 0').optional(),
+});
+
+/** `POST /__dev/service-accounts`: the scopes the new account is permitted. */
+export const DevServiceAccountRequest = z.strictObject({
+  scopes: z.array(z.url()).max(20),
+});

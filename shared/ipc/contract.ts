@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { LocalBreachQuery } from '../api/localQuery.ts';
+import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { Report } from '../report/report.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
+import { Preferences } from '../catalog/preferences.ts';
+import { FeedAuth, FeedStatus } from './feed.ts';
 
 const Empty = z.strictObject({});
 
@@ -19,6 +22,10 @@ export const GraphQueryResult = z.object({
   offlineReason: z.string().optional(),
 });
 export type GraphQueryResult = z.infer<typeof GraphQueryResult>;
+
+/** A toggle's reply: the breach as it now shows, and the revision of the `data-changed` event the toggle caused. */
+export const ResolutionResult = z.object({ detail: BreachDetail, revision: z.int().nonnegative() });
+export type ResolutionResult = z.infer<typeof ResolutionResult>;
 
 /** The remote endpoint as the UI may know it: never the key itself. */
 export const GraphRemote = z.object({ url: z.url().optional(), hasKey: z.boolean() });
@@ -44,16 +51,8 @@ export const channels = {
   'breach-get': { input: z.strictObject({ id: z.string().min(1) }), output: BreachDetail },
   'breaches-domains': { input: Empty, output: z.array(z.string()) },
   'breaches-data-classes': { input: Empty, output: z.array(z.string()) },
-  'resolutions-set': {
-    input: z.strictObject({
-      breachId: z.string().min(1),
-      dataClasses: z.array(z.string().min(1)).min(1),
-      /** Omitted: every email the breach affects. */
-      emails: z.array(z.string().min(1)).min(1).optional(),
-      resolved: z.boolean(),
-    }),
-    output: Empty,
-  },
+  /** The outbox's own schema: omitted emails or data classes mean all of the breach's. */
+  'resolutions-set': { input: ResolveInput, output: ResolutionResult },
   'outbox-retry': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
   'outbox-discard': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
   'sync-now': { input: Empty, output: SyncStatus },
@@ -86,6 +85,29 @@ export const channels = {
   },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
+  /** The breach details feed (a realtime database): where, how it authenticates, what it last did. */
+  'feed-status': { input: Empty, output: FeedStatus },
+  'feed-sync': { input: Empty, output: FeedStatus },
+  'feed-configure': {
+    input: z.strictObject({
+      url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address').optional(),
+      auth: FeedAuth.optional(),
+      /** The text of a service-account key file (JSON); kept in the keychain, never returned. */
+      serviceAccountKey: z.string().min(2).max(20_000).optional(),
+      /** A legacy database secret; kept in the keychain, never returned. */
+      secret: z.string().min(1).max(512).optional(),
+      /** Forget stored credentials. */
+      forget: z.array(z.enum(['service-account', 'secret'])).optional(),
+    }),
+    output: FeedStatus,
+  },
+  /** A breach's logo as a `data:` URL from the core's cache; none when it cannot be had (draw a fallback). */
+  'breach-logo': { input: z.strictObject({ id: z.string().min(1) }), output: z.object({ dataUrl: z.string().startsWith('data:image/').optional() }) },
+  /** Opens a link from a breach description in the system browser. */
+  'open-link': { input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address') }), output: Empty },
+  /** The person's preferences shared between their devices (`users/<uid>/preferences`, ID token). */
+  'preferences-get': { input: Empty, output: Preferences },
+  'preferences-set': { input: Preferences, output: Preferences },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Breach, IsoDateTime } from '../api/index.ts';
+import { BreachDetails } from '../catalog/details.ts';
 
 /** The state of one (email, data class) of a breach, as the person sees it: server state overlaid with queued intents. */
 export const CellState = z.object({
@@ -31,6 +32,8 @@ export const BreachRow = z.object({
   failed: z.int().nonnegative(),
   /** First seen in the latest sync that was not the baseline. */
   isNew: z.boolean(),
+  /** From the details feed, when it has this breach. */
+  details: BreachDetails.optional(),
 });
 export type BreachRow = z.infer<typeof BreachRow>;
 
@@ -47,6 +50,8 @@ export const BreachDetail = z.object({
   breach: Breach,
   accounts: z.array(z.object({ email: z.string(), cells: z.record(z.string(), CellState) })),
   isNew: z.boolean(),
+  /** From the details feed, when it has this breach. */
+  details: BreachDetails.optional(),
 });
 export type BreachDetail = z.infer<typeof BreachDetail>;
 
@@ -93,5 +98,9 @@ export const Settings = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   /** A remote endpoint of the graph node query interface (the key is kept in the keychain). */
   graphRemoteUrl: z.url().optional(),
+  /** The breach details feed (a realtime database); default: the account server's `/rtdb`. */
+  feedUrl: z.url().optional(),
+  /** How the app authenticates to the feed; default `none` (the catalog is public). */
+  feedAuth: z.enum(['none', 'id-token', 'service-account', 'secret']).optional(),
 });
 export type Settings = z.infer<typeof Settings>;

@@ -143,7 +143,7 @@ describe('breaches list', () => {
     const { core } = renderApp({ hash: '#/breaches' });
     await screen.findByRole('listbox', { name: 'Breaches' });
     const before = core.callsOf('breaches-list').length;
-    act(() => core.emit('data-changed', { reason: 'sync' }));
+    act(() => core.emit('data-changed', { reason: 'sync', revision: 99 }));
     expect(screen.getByRole('listbox', { name: 'Breaches' })).toBeInTheDocument();
     await waitFor(() => expect(core.callsOf('breaches-list').length).toBeGreaterThan(before));
   });

@@ -14,6 +14,9 @@ import type { AuthStatus, BreachDetail, BreachRow, CellState, Settings, SyncStat
 import { parseExpression, printExpression, type Direction, type FilterTerm, type Hop } from '../../shared/graph/expression.ts';
 import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
+import type { FeedStatus } from '../../shared/ipc/feed.ts';
+import type { Preferences } from '../../shared/catalog/preferences.ts';
+import type { BreachDetails } from '../../shared/catalog/details.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -67,6 +70,12 @@ export class FakeCore {
   breaches: FakeBreach[];
   auth: AuthStatus;
   settings: Settings;
+  feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  /** The details feed's entries, by breach id (joined to rows and details as the core does). */
+  details = new Map<string, BreachDetails>();
+  logos = new Map<string, string>();
+  openedLinks: string[] = [];
+  preferences: Preferences = { hiddenBreaches: [], showFlaggedBreaches: false, notifications: { newBreaches: true } };
   sync: SyncStatus;
   readonly outbox = new Map<string, Intent>();
   signInBehaviour: SignInBehaviour = 'succeed';
@@ -175,20 +184,26 @@ export class FakeCore {
       'breaches-data-classes': () => [...new Set(this.breaches.flatMap((b) => b.breach.dataClasses))].sort((a, b) => a.localeCompare(b)),
       'resolutions-set': (change) => this.#resolve(change),
       'outbox-retry': ({ breachId }) => {
+        const touched = [...this.outbox.values()].filter((intent) => !breachId || intent.breachId === breachId).map((intent) => intent.breachId);
         for (const intent of this.outbox.values()) if (!breachId || intent.breachId === breachId) delete intent.failed;
         if (this.sync.online) this.#flush();
-        this.#outboxChanged();
+        this.#outboxChanged('outbox', touched);
         return {};
       },
       'outbox-discard': ({ breachId }) => {
-        for (const [key, intent] of this.outbox) if (intent.failed && (!breachId || intent.breachId === breachId)) this.outbox.delete(key);
-        this.#outboxChanged();
+        const touched: string[] = [];
+        for (const [key, intent] of this.outbox) {
+          if (!intent.failed || (breachId && intent.breachId !== breachId)) continue;
+          this.outbox.delete(key);
+          touched.push(intent.breachId);
+        }
+        this.#outboxChanged('outbox', touched);
         return {};
       },
       'sync-now': () => {
         if (this.sync.online) this.#flush();
         this.#setSync({ lastSyncAt: minutes(this.#now().getTime()) });
-        this.emit('data-changed', { reason: 'sync' });
+        this.emit('data-changed', { reason: 'sync', revision: ++this.#revision });
         return this.sync;
       },
       'sync-status': () => this.sync,
@@ -212,7 +227,7 @@ export class FakeCore {
           for (const [key, value] of before) this.outbox.set(key, value);
           throw error;
         }
-        this.#outboxChanged();
+        this.#outboxChanged('resolution', intents.map((intent) => intent.breachId));
         return { changed: intents.reduce((sum, intent) => sum + intent.emails.length * intent.dataClasses.length, 0) };
       },
       'settings-get': () => this.settings,
@@ -227,6 +242,26 @@ export class FakeCore {
         if (apiKey !== undefined) this.graphKeys.set(url, apiKey);
         return this.#graphRemoteView();
       },
+      // The details feed, as the core answers it (credentials are kept, never shown).
+      'feed-status': () => this.feed,
+      'feed-sync': () => (this.feed = { ...this.feed, lastSync: { at: this.#now().toISOString(), status: 'unchanged', count: 0, skipped: [] } }),
+      'feed-configure': ({ url, auth, serviceAccountKey, secret }) => {
+        this.feed = {
+          ...this.feed,
+          ...(url ? { url } : {}),
+          ...(auth ? { auth } : {}),
+          ...(serviceAccountKey ? { hasServiceAccountKey: true } : {}),
+          ...(secret ? { hasSecret: true } : {}),
+        };
+        return this.feed;
+      },
+      'breach-logo': ({ id }) => (this.logos.has(id) ? { dataUrl: this.logos.get(id)! } : {}),
+      'open-link': ({ url }) => {
+        this.openedLinks.push(url);
+        return {};
+      },
+      'preferences-get': () => this.preferences,
+      'preferences-set': (preferences) => (this.preferences = preferences),
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
   }
@@ -300,10 +335,10 @@ export class FakeCore {
     });
   }
 
-  #resolve(change: ChannelArgs<'resolutions-set'>, options: { quiet?: boolean } = {}): Record<string, never> {
+  #resolve(change: ChannelArgs<'resolutions-set'>, options: { quiet?: boolean } = {}): ChannelResult<'resolutions-set'> {
     const stored = this.breaches.find((b) => b.breach.id === change.breachId);
     if (!stored) throw ipcError('not-found', `no breach "${change.breachId}"`);
-    const classes = change.dataClasses.map((name) => {
+    const classes = (change.dataClasses ?? stored.breach.dataClasses).map((name) => {
       const own = stored.breach.dataClasses.find((c) => dataClassKey(c) === dataClassKey(name));
       if (!own) throw ipcError('invalid-arguments', `"${change.breachId}" did not expose "${name}"`);
       return own;
@@ -321,8 +356,9 @@ export class FakeCore {
         if (server === change.resolved) this.outbox.delete(key);
         else this.outbox.set(key, { breachId: stored.breach.id, email, dataClass, resolved: change.resolved });
       }
-    if (!options.quiet) this.#outboxChanged();
-    return {};
+    // As the core: the reply carries the breach as it now shows and the revision of the one event the toggle causes.
+    const revision = options.quiet ? this.#revision : this.#outboxChanged('resolution', [stored.breach.id]);
+    return { detail: this.#detail(stored), revision };
   }
 
   #flush(): void {
@@ -343,9 +379,13 @@ export class FakeCore {
     }
   }
 
-  #outboxChanged(): void {
+  #revision = 0;
+
+  #outboxChanged(reason: 'resolution' | 'outbox', breachIds: string[]): number {
     this.#setSync({});
-    this.emit('data-changed', { reason: 'outbox' });
+    const revision = ++this.#revision;
+    this.emit('data-changed', { reason, breachIds: [...new Set(breachIds)], revision });
+    return revision;
   }
 
   #cell(stored: FakeBreach, email: string, dataClass: string): CellState {
@@ -360,6 +400,7 @@ export class FakeCore {
     return {
       breach: stored.breach,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
       accounts: Object.keys(stored.accounts)
         .sort()
         .map((email) => ({ email, cells: Object.fromEntries(stored.breach.dataClasses.map((c) => [c, this.#cell(stored, email, c)])) })),
@@ -393,6 +434,7 @@ export class FakeCore {
       pending: cells.filter((c) => c.pending).length,
       failed: cells.filter((c) => c.failed).length,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
     };
   }
 

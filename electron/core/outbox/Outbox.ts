@@ -1,4 +1,4 @@
-import { dataClassKey, emailKey, type ResolutionItem } from '../../../shared/api/index.ts';
+import { dataClassKey, emailKey, ResolveInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError } from '../api/ApiError.ts';
 import { classifyError, isConnectivity, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import { accountEmailsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
@@ -21,7 +21,7 @@ import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts'
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
 import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
-import { Intent, ResolveInput, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
+import { Intent, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
 
 /** What the outbox needs of the API: `BreachAlertClient` satisfies it; tests pass fakes. */
 export interface ResolutionSender {
@@ -196,13 +196,16 @@ export class Outbox {
   }
 
   async #flush({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (progress: FlushProgress) => void }): Promise<FlushResult> {
-    const totals = { requests: 0, delivered: 0, failed: 0 };
+    const totals = { requests: 0, delivered: 0, failed: 0, breachIds: [] as string[] };
+    const touched = new Set<string>();
     if (this.#notBefore > this.#now())
       return { status: 'backoff', ...totals, retryAt: this.#notBefore, ...(this.#status.lastError ? { error: this.#status.lastError } : {}) };
     this.#setStatus({ state: 'flushing' });
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const claimed = this.#claim();
       if (claimed.length === 0) break;
+      for (const atom of claimed) touched.add(atom.breachId);
+      totals.breachIds = [...touched];
       const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits);
       let planned = queue.length;
       let remaining = claimed.length;
@@ -298,7 +301,7 @@ export class Outbox {
   }
 
   /** Ends a flush early: what was claimed and not answered goes back to plain pending. */
-  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
+  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number; breachIds: string[] }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
     const kind: ErrorKind = status === 'cancelled' ? 'cancelled' : error === undefined ? 'auth-needed' : classifyError(error);
     this.#db
       .transaction(() => {

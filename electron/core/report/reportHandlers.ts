@@ -1,5 +1,6 @@
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
+import type { DataChanges } from '../status/DataChanges.ts';
 import type { ReadableDB } from '../db/Interface.ts';
 import type { Report } from '../../../shared/report/report.ts';
 import { queryBreaches } from '../queries/localQueries.ts';
@@ -8,6 +9,8 @@ import { includesHibpData } from './catalogOrigin.ts';
 
 export interface ReportHandlerDeps {
   sessions: CurrentSession;
+  /** Announces the batch as one `data-changed` naming its breaches. */
+  changes: DataChanges;
   /** The signed-in account's email, if the provider told it. */
   accountEmail(): string | undefined;
   now?: () => number;
@@ -34,7 +37,7 @@ export function buildReport(db: ReadableDB, options: { account?: string; now: nu
 }
 
 /** The report (exports, guided fix, "what to do next") and the guided fix's "done". */
-export function createReportHandlers({ sessions, accountEmail, now = Date.now }: ReportHandlerDeps) {
+export function createReportHandlers({ sessions, changes, accountEmail, now = Date.now }: ReportHandlerDeps) {
   return {
     'report-get': () => {
       const session = sessions.get();
@@ -45,6 +48,7 @@ export function createReportHandlers({ sessions, accountEmail, now = Date.now }:
     'fix-apply': ({ intents, resolved }) => {
       // All or nothing: an unknown breach, email or class throws UnknownTargetError ("not-found") and records nothing.
       const { intents: changed } = sessions.require().sync.outbox.record(intents.map((intent) => ({ ...intent, resolved })));
+      changes.changed('resolution', intents.map((intent) => intent.breachId));
       return { changed };
     },
   } satisfies HandlerSlice;

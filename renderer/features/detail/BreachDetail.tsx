@@ -10,6 +10,9 @@ import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
 import { columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
+import { BreachDescription } from '../details/BreachDescription.tsx';
+import { BreachFlags, formatCount } from '../details/BreachFlags.tsx';
+import { BreachLogo } from '../details/BreachLogo.tsx';
 
 export function BreachDetailPane({ id, onClose }: { id: string; onClose(): void }) {
   const { detail, loading, error, load } = useDetail();
@@ -30,8 +33,8 @@ export function BreachDetailPane({ id, onClose }: { id: string; onClose(): void 
       <div className="detail">
         <div className="detail-toolbar">{close}</div>
         {error.code === 'not-found' ? (
-          <EmptyState icon="search" title="This breach isn’t in your data any more">
-            <p>It may have been removed by the service at the last sync.</p>
+          <EmptyState icon="search" title="Removed by the service">
+            <p>This breach is no longer in your data: the service removed it at the last sync.</p>
           </EmptyState>
         ) : (
           <ErrorState title="This breach couldn’t be opened" message={error.message} onRetry={() => void load(id)} />
@@ -65,8 +68,9 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
     <article className="detail" aria-labelledby={titleId}>
       <div className="detail-toolbar">
         <div className="detail-title-row">
+          <BreachLogo id={breach.id} title={detail.details?.title ?? breach.id} />
           <h2 id={titleId} className="detail-title">
-            {breach.id}
+            {detail.details?.title ?? breach.id}
           </h2>
           {breach.isSensitive ? (
             <span className="badge badge-sensitive">
@@ -79,7 +83,20 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
         {close}
       </div>
 
+      {detail.details ? (
+        <section className="breach-about" aria-label="About this breach">
+          <BreachFlags details={detail.details} />
+          <BreachDescription html={detail.details.description} />
+        </section>
+      ) : null}
+
       <dl className="facts">
+        {detail.details ? (
+          <div>
+            <dt>Accounts</dt>
+            <dd>{formatCount(detail.details.pwnCount)}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Domain</dt>
           <dd>{breach.domain || 'Not named by the source'}</dd>

@@ -76,7 +76,7 @@ describe('Outbox.flush', () => {
     outbox.record([{ breachId: 'One', emails: [A], dataClasses: ['Usernames'], resolved: true }]);
     const result = await outbox.flush();
     // One needs two items (A wants two classes, B one), and a breach may appear once per request.
-    expect(result).toEqual({ status: 'done', requests: 2, delivered: 6, failed: 0 });
+    expect(result).toEqual({ status: 'done', requests: 2, delivered: 6, failed: 0, breachIds: ['One', 'Two'] });
     expect([...server.resolvedKeys()].sort()).toEqual([
       'One|a@example.com|passwords',
       'One|a@example.com|usernames',
@@ -87,7 +87,7 @@ describe('Outbox.flush', () => {
     ]);
     expect(outbox.summary()).toEqual({ pending: 0, sending: 0, failed: 0 });
     expect(getLocalBreach(db, 'One', { email: A })!.breachedAccounts[0]).toEqual({ email: A, resolvedDataClasses: { Passwords: {}, Usernames: {} }, pending: [], failed: [] });
-    expect(await outbox.flush()).toEqual({ status: 'done', requests: 0, delivered: 0, failed: 0 });
+    expect(await outbox.flush()).toEqual({ status: 'done', requests: 0, delivered: 0, failed: 0, breachIds: [] });
   });
 
   it('keeps a change made while its older intent is on the wire, and sends it next', async () => {

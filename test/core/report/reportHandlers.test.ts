@@ -11,6 +11,8 @@ import { DEMO_CATALOG_BREACHES } from '../../../electron/core/report/demoCatalog
 import { createReportHandlers } from '../../../electron/core/report/reportHandlers.ts';
 import { AccountSession } from '../../../electron/core/session/AccountSession.ts';
 import { CurrentSession } from '../../../electron/core/session/CurrentSession.ts';
+import { DataChanges } from '../../../electron/core/status/DataChanges.ts';
+import type { DataChange } from '../../../shared/ipc/index.ts';
 import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
 import { reportRows } from '../../../shared/report/index.ts';
 import { item, snapshot } from '../helpers/fixtures.ts';
@@ -38,8 +40,10 @@ async function core(options: { signedIn?: boolean } = {}) {
     ]);
   }
   const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => Promise.reject(new Error(`${channel} is not part of this test`))]));
-  const router = new Router(combineHandlers({ ...unanswered, ...createReportHandlers({ sessions, accountEmail: () => A, now: () => NOW }) } as never), { validateResults: true });
-  return { router, sessions };
+  const announced: DataChange[] = [];
+  const changes = new DataChanges((change) => announced.push(change));
+  const router = new Router(combineHandlers({ ...unanswered, ...createReportHandlers({ sessions, changes, accountEmail: () => A, now: () => NOW }) } as never), { validateResults: true });
+  return { router, sessions, announced };
 }
 
 describe('report-get', () => {
@@ -61,7 +65,7 @@ describe('report-get', () => {
 
 describe('fix-apply', () => {
   it('records every intent in one outbox record; the report shows them queued at once', async () => {
-    const { router, sessions } = await core();
+    const { router, sessions, announced } = await core();
     const answer = await router.invoke('fix-apply', {
       intents: [
         { breachId: 'Adobe', emails: [A], dataClasses: ['Password hints'] },
@@ -69,6 +73,8 @@ describe('fix-apply', () => {
       ],
     });
     expect(answer).toEqual({ changed: 3 });
+    // One event for the batch, naming its breach once.
+    expect(announced).toEqual([{ reason: 'resolution', breachIds: ['Adobe'], revision: 1 }]);
     expect(sessions.require().sync.outbox.summary()).toMatchObject({ pending: 3 });
     const rows = reportRows(await router.invoke('report-get', {})).filter((row) => row.breach === 'Adobe' && row.dataClass !== 'Email addresses');
     expect(rows.every((row) => row.resolved)).toBe(true);
@@ -76,7 +82,7 @@ describe('fix-apply', () => {
   });
 
   it('all or nothing: one unknown target refuses the whole batch as not-found', async () => {
-    const { router, sessions } = await core();
+    const { router, sessions, announced } = await core();
     const answer = await router.dispatch({
       type: 'request',
       id: 1,
@@ -85,6 +91,7 @@ describe('fix-apply', () => {
     });
     expect(answer).toMatchObject({ ok: false, error: { code: 'not-found' } });
     expect(sessions.require().sync.outbox.summary()).toMatchObject({ pending: 0 });
+    expect(announced).toEqual([]);
   });
 
   it('refuses malformed arguments with the path of the problem', async () => {
