@@ -248,6 +248,25 @@ describe('guided fix and reports in Chromium against the real stack', () => {
     await page.getByRole('button', { name: 'Close breach detail' }).waitFor();
     await capture('detail');
 
+    // At 1024×768 the detail fits: no sideways scrolling, the close button and "Mark all
+    // resolved" wholly in the window, the domain unbroken.
+    await page.setViewportSize(SIZES[0]);
+    await settle(page);
+    const fit = await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { querySelector(selector: string): { scrollWidth: number; clientWidth: number } | null } }).document;
+      const pane = doc.querySelector('.detail-pane')!;
+      return { scroll: pane.scrollWidth, client: pane.clientWidth, page: doc.querySelector('.content')!.scrollWidth - doc.querySelector('.content')!.clientWidth };
+    });
+    expect(fit.scroll, 'the detail scrolls sideways').toBeLessThanOrEqual(fit.client);
+    expect(fit.page).toBeLessThanOrEqual(0);
+    for (const control of [page.getByRole('button', { name: 'Close breach detail' }), page.getByRole('button', { name: 'Mark all resolved' })]) {
+      const box = (await control.boundingBox())!;
+      expect(box.x + box.width, `${control.toString()} is clipped`).toBeLessThanOrEqual(SIZES[0].width);
+    }
+    const domainBox = await page.getByRole('article', { name: target }).locator('.facts .domain').evaluate((node) => node.getClientRects().length);
+    expect(domainBox, 'the domain wraps inside a label').toBe(1);
+    await page.setViewportSize(SIZES[1]);
+
     // Resolving does not move what is under the pointer: the matrix keeps its place every frame
     // while the "queued" notice comes and goes.
     const article = page.getByRole('article', { name: target });
