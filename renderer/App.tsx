@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import { ErrorState, Spinner } from './components/States.tsx';
 import { BreachesPage } from './features/breaches/BreachesPage.tsx';
 import { FixPage } from './features/fix/FixPage.tsx';
@@ -74,8 +74,29 @@ function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TIT
   }
 }
 
+/** Where each screen was scrolled to; a screen not seen yet starts at its top. */
+const scrollPositions = new Map<string, number>();
+
+/**
+ * The screens share one scrolling `<main>`, which would otherwise carry one page's scroll into
+ * the next. Keyed by screen, plus the breach of a fix page (each its own page).
+ */
+function useScrollPerScreen(main: RefObject<HTMLElement | null>, key: string): void {
+  useLayoutEffect(() => {
+    const element = main.current;
+    if (!element) return;
+    element.scrollTop = scrollPositions.get(key) ?? 0;
+    const remember = () => scrollPositions.set(key, element.scrollTop);
+    element.addEventListener('scroll', remember, { passive: true });
+    return () => element.removeEventListener('scroll', remember);
+  }, [main, key]);
+}
+
 function Shell({ searchDelayMs }: AppProps) {
   const screen = useRoute((s) => s.route.screen);
+  const fixBreach = useRoute((s) => s.route.fix?.breachId);
+  const main = useRef<HTMLElement>(null);
+  useScrollPerScreen(main, screen === 'fix' && fixBreach ? `fix/${fixBreach}` : screen);
   useEffect(() => {
     document.title = `${TITLES[screen]} · Breach Monitor`;
   }, [screen]);
@@ -93,7 +114,7 @@ function Shell({ searchDelayMs }: AppProps) {
         <SignInBanner />
         <DisconnectedBanner />
         <NewBreachesBanner />
-        <main className={`content content-${screen}`} id="main" tabIndex={-1}>
+        <main className={`content content-${screen}`} id="main" tabIndex={-1} ref={main}>
           <Screen screen={screen} searchDelayMs={searchDelayMs} />
         </main>
       </div>

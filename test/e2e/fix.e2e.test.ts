@@ -67,6 +67,22 @@ describe('guided fix and reports in Chromium against the real stack', () => {
     return state;
   }
 
+  /** What the list and the detail call a breach: its title from the details feed, else its id. */
+  async function shownName(id: string): Promise<string> {
+    const detail = await e2e.call('breach-get', { id });
+    return detail.details?.title ?? id;
+  }
+
+  /** Opens a breach from the list by searching for its id. */
+  async function openBreach(id: string) {
+    const name = await shownName(id);
+    await page.getByRole('searchbox', { name: 'Search breaches' }).fill(id);
+    await page.getByRole('option', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`) }).click();
+    const article = page.getByRole('article', { name, exact: true });
+    await article.waitFor();
+    return article;
+  }
+
   async function syncNow(): Promise<void> {
     const button = statusBar().getByRole('button', { name: 'Sync now' });
     await until('Sync now to be enabled', async () => {
@@ -154,9 +170,7 @@ describe('guided fix and reports in Chromium against the real stack', () => {
 
     // From the breach's detail, as a person would.
     await nav('Breaches');
-    await page.getByRole('searchbox', { name: 'Search breaches' }).fill(target);
-    await page.getByRole('option', { name: new RegExp(`^${target},`) }).click();
-    await page.getByRole('article', { name: target }).getByRole('link', { name: 'Fix step by step' }).click();
+    await (await openBreach(target)).getByRole('link', { name: 'Fix step by step' }).click();
     await page.getByRole('heading', { name: `Fix ${target}`, level: 1 }).waitFor();
     const passwords = page.getByRole('region', { name: 'Passwords and security questions' });
     await passwords.getByText(`Change your password at ${candidate!.breach.domain}.`).waitFor();
@@ -238,14 +252,33 @@ describe('guided fix and reports in Chromium against the real stack', () => {
     await page.emulateMedia({ media: 'screen' });
   }, 90_000);
 
+  it('each page keeps its own scroll position; a page not seen yet starts at its top', async () => {
+    await page.setViewportSize(SIZES[0]);
+    const main = page.locator('main#main');
+    const scrollTop = () => main.evaluate((node) => node.scrollTop);
+    await nav('Overview');
+    await page.getByRole('region', { name: 'What to do next' }).getByRole('link').waitFor();
+    await main.evaluate((node) => node.scrollTo(0, 200));
+    await until('the overview to scroll', async () => expect(await scrollTop()).toBe(200));
+    await nav('Fix step by step');
+    await page.getByRole('heading', { name: 'Fix step by step', level: 1 }).waitFor();
+    expect(await scrollTop(), 'a new page starts at its top').toBe(0);
+    await main.evaluate((node) => node.scrollTo(0, 300));
+    await nav('Overview');
+    await page.getByRole('region', { name: 'What to do next' }).waitFor();
+    await until('the overview to be back where it was', async () => expect(await scrollTop()).toBe(200));
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Fix step by step', level: 1 }).waitFor();
+    await until('the fix page to be back where it was', async () => expect(await scrollTop()).toBe(300));
+    await page.setViewportSize(SIZES[1]);
+  }, 60_000);
+
   it('every other screen, at both sizes and in both themes', async () => {
     await nav('Breaches');
     await page.getByRole('searchbox', { name: 'Search breaches' }).fill('');
     await page.getByRole('listbox', { name: 'Breaches' }).waitFor();
     await capture('breaches');
-    await page.getByRole('searchbox', { name: 'Search breaches' }).fill(target);
-    await page.getByRole('option', { name: new RegExp(`^${target},`) }).click();
-    await page.getByRole('button', { name: 'Close breach detail' }).waitFor();
+    const article = await openBreach(target);
     await capture('detail');
 
     // At 1024×768 the detail fits: no sideways scrolling, the close button and "Mark all
@@ -263,13 +296,12 @@ describe('guided fix and reports in Chromium against the real stack', () => {
       const box = (await control.boundingBox())!;
       expect(box.x + box.width, `${control.toString()} is clipped`).toBeLessThanOrEqual(SIZES[0].width);
     }
-    const domainBox = await page.getByRole('article', { name: target }).locator('.facts .domain').evaluate((node) => node.getClientRects().length);
+    const domainBox = await article.locator('.facts .domain').evaluate((node) => node.getClientRects().length);
     expect(domainBox, 'the domain wraps inside a label').toBe(1);
     await page.setViewportSize(SIZES[1]);
 
     // Resolving does not move what is under the pointer: the matrix keeps its place every frame
     // while the "queued" notice comes and goes.
-    const article = page.getByRole('article', { name: target });
     const heading = article.getByRole('heading', { name: 'What it exposed' });
     await heading.evaluate((node) => {
       const tops: number[] = [];
