@@ -324,9 +324,12 @@ describe('guided fix and reports in Chromium against the real stack', () => {
       };
       frame();
     });
+    // With the service away the notice surely shows (online, the change could be sent first).
+    await e2e.stopService();
     const box = article.getByRole('checkbox', { checked: false }).first();
     await box.check();
     await article.getByText(/queued\./).waitFor();
+    await e2e.startService();
     await syncNow();
     await eventually('the change to be sent', async () => (await e2e.call('sync-status', {})).pending === 0);
     await article.getByText(/queued\./).waitFor({ state: 'detached' });
