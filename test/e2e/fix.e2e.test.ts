@@ -319,7 +319,9 @@ describe('guided fix and reports in Chromium against the real stack', () => {
       scope.__tops = tops;
       scope.__stop = false;
       const frame = () => {
-        tops.push(node.getBoundingClientRect().top);
+        // Within the scrolled pane's content, so scrolling to the checkbox is not counted as a jump.
+        const pane = (node as unknown as { closest(selector: string): { getBoundingClientRect(): { top: number }; scrollTop: number } }).closest('.detail-pane');
+        tops.push(node.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop);
         if (!scope.__stop) scope.requestAnimationFrame(frame);
       };
       frame();
