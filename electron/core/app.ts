@@ -202,7 +202,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
       createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids) }),
-      createResolutionHandlers({ sessions, marks, changes }),
+      createResolutionHandlers({ sessions, marks, changes, details: (ids) => feed.details(ids) }),
       createSyncHandlers({ sessions, statusView: syncView }),
       createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email }),
       createGraphHandlers({ sessions, remotes, settings }),
