@@ -12,6 +12,7 @@ import { EventBus } from './ipc/EventBus.ts';
 import { Router } from './ipc/Router.ts';
 import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
 import { createResolutionHandlers } from './outbox/resolutionHandlers.ts';
+import { createReportHandlers } from './report/reportHandlers.ts';
 import { AccountSession, deleteAccountDatabase, type AccountRef } from './session/AccountSession.ts';
 import { CurrentSession } from './session/CurrentSession.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
@@ -216,8 +217,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
       createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds() }),
-      createResolutionHandlers({ sessions, marks, changes }),
+      createResolutionHandlers({ sessions, marks, changes, details: (ids) => feed.details(ids) }),
       createSyncHandlers({ sessions, statusView: syncView }),
+      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email }),
       createGraphHandlers({ sessions, remotes, settings }),
       searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),

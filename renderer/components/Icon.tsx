@@ -17,6 +17,9 @@ const PATHS = {
   dot: 'M12 12h.01',
   mail: 'M4 6h16v12H4zM4 7l8 6 8-6',
   copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  wrench: 'M14.7 6.3a4 4 0 0 0 5 5L12 19a2.1 2.1 0 0 1-3-3zM14.7 6.3l2.3-2.3a4 4 0 0 0-5 5',
+  download: 'M12 4v11m-4.5-4.5L12 15l4.5-4.5M5 19h14',
+  printer: 'M7 9V4h10v5M7 17H5a1 1 0 0 1-1-1v-6a1 1 0 0 1 1-1h14a1 1 0 0 1 1 1v6a1 1 0 0 1-1 1h-2M7 14h10v6H7z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -5,7 +5,7 @@ import type { ListQuery } from '../../shared/ipc/contract.ts';
  * survives reload under both `app://bundle/` and the browser host's `/app/`, where a path-based
  * router would need the server's cooperation.
  */
-export const SCREENS = ['overview', 'breaches', 'search', 'graph', 'settings'] as const;
+export const SCREENS = ['overview', 'fix', 'breaches', 'search', 'graph', 'reports', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export const SORTS = ['breachDate', 'addedDate', 'name', 'unresolved'] as const;
@@ -36,6 +36,13 @@ export interface Route {
   breachId?: string;
   filters: Filters;
   graph?: GraphRoute;
+  /** The guided fix: one breach (`#/fix/<id>`) or all of them, and the group to start at (`?group=passwords`). */
+  fix?: FixRoute;
+}
+
+export interface FixRoute {
+  breachId?: string;
+  group?: string;
 }
 
 /** What a graph URL without `property` asks for: everything the start nodes link to. */
@@ -62,6 +69,17 @@ export function parseHash(hash: string): Route {
     }
   }
   if (screen === 'graph') route.graph = parseGraph(params);
+  if (screen === 'fix') {
+    const fix: FixRoute = {};
+    try {
+      if (rest.length > 0) fix.breachId = decodeURIComponent(rest.join('/'));
+    } catch {
+      // A malformed escape: every breach rather than an error.
+    }
+    const group = params.get('group')?.trim();
+    if (group) fix.group = group.slice(0, 40);
+    route.fix = fix;
+  }
   return route;
 }
 
@@ -118,6 +136,14 @@ export function formatHash(route: Route): string {
     if (route.graph.endpoint === 'remote') graph.set('endpoint', 'remote');
     for (const [key, value] of params) graph.append(key, value);
     const query = graph.toString();
+    return query ? `${path}?${query}` : path;
+  }
+  if (route.screen === 'fix') {
+    if (route.fix?.breachId) path += `/${encodeURIComponent(route.fix.breachId)}`;
+    const fix = new URLSearchParams();
+    if (route.fix?.group) fix.set('group', route.fix.group);
+    for (const [key, value] of params) fix.append(key, value);
+    const query = fix.toString();
     return query ? `${path}?${query}` : path;
   }
   const query = params.toString();

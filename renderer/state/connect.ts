@@ -5,6 +5,7 @@ import { onDataChanged } from './dataEvents.ts';
 import { useDetail } from './detail.ts';
 import { useNotices } from './notices.ts';
 import { useOverview } from './overview.ts';
+import { useReport } from './report.ts';
 import { useRoute } from './route.ts';
 import { useSettings } from './settings.ts';
 import { useSync } from './sync.ts';
@@ -13,6 +14,7 @@ import { useSync } from './sync.ts';
 export async function refreshData(): Promise<void> {
   const tasks: Promise<void>[] = [useBreaches.getState().reload(), useBreaches.getState().loadOptions(), useDetail.getState().reload()];
   if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
+  if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
   await Promise.all(tasks);
 }
 
@@ -21,6 +23,7 @@ export function resetData(): void {
   useBreaches.getState().reset();
   useDetail.getState().clear();
   useOverview.setState({ overview: undefined, error: undefined });
+  useReport.getState().reset();
   useNotices.getState().dismiss();
 }
 

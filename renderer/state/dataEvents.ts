@@ -2,6 +2,7 @@ import type { DataChange } from '../../shared/ipc/events.ts';
 import { useBreaches } from './breaches.ts';
 import { useDetail } from './detail.ts';
 import { useOverview } from './overview.ts';
+import { useReport } from './report.ts';
 
 /**
  * What this window does when the core says local data changed: re-ask only what the change
@@ -46,6 +47,8 @@ export async function refreshFor(change: Pick<DataChange, 'reason' | 'breachIds'
   const { id } = useDetail.getState();
   if (id !== undefined && (everything || change.breachIds!.includes(id))) tasks.push(useDetail.getState().reload());
   if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
+  // The guided fix, "what to do next" and the reports read every breach: any change moves them.
+  if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
   await Promise.all(tasks);
 }
 

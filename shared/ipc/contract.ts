@@ -3,6 +3,7 @@ import { LocalBreachQuery } from '../api/localQuery.ts';
 import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
+import { Report } from '../report/report.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 import { Preferences } from '../catalog/preferences.ts';
 import { FeedAuth, FeedStatus } from './feed.ts';
@@ -100,6 +101,22 @@ export const channels = {
   'search-run': { input: SearchRunInput, output: SearchRunResult },
   'search-remote-get': { input: Empty, output: SearchRemote },
   'search-remote-set': { input: SearchRemoteInstance.extend({ token: z.string().min(1).max(4096).optional() }), output: SearchRemote },
+  /** Every breach × email × data class with its state: the guided fix, "what to do next" and the exports. */
+  'report-get': { input: Empty, output: Report },
+  /**
+   * The guided fix's "done": marks the listed classes resolved (or not) for the listed emails of
+   * each breach, as one outbox record (one transaction; sent like any other change, offline too).
+   */
+  'fix-apply': {
+    input: z.strictObject({
+      intents: z
+        .array(z.strictObject({ breachId: z.string().min(1), emails: z.array(z.string().min(1)).min(1), dataClasses: z.array(z.string().min(1)).min(1) }))
+        .min(1)
+        .max(10_000),
+      resolved: z.boolean().default(true),
+    }),
+    output: z.object({ changed: z.int().nonnegative() }),
+  },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
   /** The breach details feed (a realtime database): where, how it authenticates, what it last did. */

@@ -98,6 +98,8 @@ export class FakeCore {
   /** What the remote graph endpoint does: answer (over the same breach graph), or be unreachable. */
   graphRemoteBehaviour: 'answer' | 'unreachable' = 'answer';
   graphRemoteUrl: string | undefined;
+  /** Whether the report says Have I Been Pwned's data is included (the samples are its breaches). */
+  includesHibp = true;
   /** Keys per endpoint, as the core keeps them in the secret store. */
   readonly graphKeys = new Map<string, string>();
   readonly #graphCache = new Map<string, GraphQueryResult>();
@@ -218,6 +220,28 @@ export class FakeCore {
       },
       'sync-status': () => this.sync,
       'overview-get': () => this.#overview(),
+      'report-get': () => ({
+        generatedAt: minutes(this.#now().getTime()),
+        ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
+        includesHibp: this.includesHibp,
+        breaches: [...this.breaches].sort((a, b) => compareBreaches(a.breach, b.breach)).map((stored) => {
+          const { breach, accounts } = this.#detail(stored);
+          return { breach, accounts };
+        }),
+      }),
+      'fix-apply': ({ intents, resolved }) => {
+        // All or nothing, as the core's outbox: check every intent before recording any.
+        const before = new Map(this.outbox);
+        try {
+          for (const intent of intents) this.#resolve({ breachId: intent.breachId, emails: intent.emails, dataClasses: intent.dataClasses, resolved }, { quiet: true });
+        } catch (error) {
+          this.outbox.clear();
+          for (const [key, value] of before) this.outbox.set(key, value);
+          throw error;
+        }
+        this.#outboxChanged('resolution', intents.map((intent) => intent.breachId));
+        return { changed: intents.reduce((sum, intent) => sum + intent.emails.length * intent.dataClasses.length, 0) };
+      },
       'settings-get': () => this.settings,
       'settings-set': (patch) => {
         this.settings = { ...this.settings, ...patch };
@@ -324,7 +348,7 @@ export class FakeCore {
     });
   }
 
-  #resolve(change: ChannelArgs<'resolutions-set'>): ChannelResult<'resolutions-set'> {
+  #resolve(change: ChannelArgs<'resolutions-set'>, options: { quiet?: boolean } = {}): ChannelResult<'resolutions-set'> {
     const stored = this.breaches.find((b) => b.breach.id === change.breachId);
     if (!stored) throw ipcError('not-found', `no breach "${change.breachId}"`);
     const classes = (change.dataClasses ?? stored.breach.dataClasses).map((name) => {
@@ -349,7 +373,7 @@ export class FakeCore {
         }
       }
     // As the core: the reply carries the breach as it now shows and the revision of the one event the toggle causes.
-    const revision = this.#outboxChanged('resolution', [stored.breach.id]);
+    const revision = options.quiet ? this.#revision : this.#outboxChanged('resolution', [stored.breach.id]);
     return { detail: this.#detail(stored), revision };
   }
 

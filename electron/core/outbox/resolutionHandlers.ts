@@ -1,3 +1,4 @@
+import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import { getLocalBreach } from '../queries/localQueries.ts';
@@ -10,10 +11,12 @@ export interface ResolutionHandlerDeps {
   sessions: CurrentSession;
   marks: NewBreachMarks;
   changes: DataChanges;
+  /** The details feed's entries, so the reply shows the breach exactly as `breach-get` does (a reply without them made the description vanish: a jump under the pointer). */
+  details?: (ids: readonly string[]) => ReadonlyMap<string, BreachDetails>;
 }
 
 /** Marking data classes fixed (queued in the outbox, sent shortly after), and what to do about changes the service refused. */
-export function createResolutionHandlers({ sessions, marks, changes }: ResolutionHandlerDeps) {
+export function createResolutionHandlers({ sessions, marks, changes, details }: ResolutionHandlerDeps) {
   const failed = (breachId: string | undefined) =>
     sessions
       .require()
@@ -29,7 +32,9 @@ export function createResolutionHandlers({ sessions, marks, changes }: Resolutio
       const { revision } = changes.changed('resolution', [input.breachId]);
       const item = getLocalBreach(db, input.breachId);
       if (!item) throw new CoreError('not-found', `There is no breach "${input.breachId}" in this account.`);
-      return { detail: toBreachDetail(item, marks.has(input.breachId)), revision };
+      const detail = toBreachDetail(item, marks.has(input.breachId));
+      const entry = details?.([input.breachId]).get(input.breachId);
+      return { detail: entry ? { ...detail, details: entry } : detail, revision };
     },
     'outbox-retry': ({ breachId }) => {
       const { outbox, scheduler } = sessions.require().sync;

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { FeedSection } from './FeedSection.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { ErrorState, Skeleton } from '../../components/States.tsx';
-import { toUiError } from '../../lib/core.ts';
+import { inBrowserHost, toUiError } from '../../lib/core.ts';
 import { plural } from '../../lib/format.ts';
 import { fieldErrorsFromIssues, validateSettings, type FieldErrors } from '../../lib/validateSettings.ts';
 import { useAuth } from '../../state/auth.ts';
@@ -56,6 +56,7 @@ export function SettingsPage() {
 }
 
 function SettingsForm({ settings }: { settings: Settings }) {
+  const browser = inBrowserHost();
   const save = useSettings((s) => s.save);
   const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -148,9 +149,26 @@ function SettingsForm({ settings }: { settings: Settings }) {
       />
 
       <h2 className="card-title">On this computer</h2>
-      <CheckField id={`${id}-notify`} label="Notifications" hint="New breaches, changes the service refused, and when you need to sign in again." checked={draft.notifications} onChange={(v) => set('notifications', v)} />
-      <CheckField id={`${id}-login`} label="Start at login" hint="Keep watching in the background from when you log in." checked={draft.startAtLogin} onChange={(v) => set('startAtLogin', v)} />
-      <CheckField id={`${id}-tray`} label="Close to tray" hint="Closing the window keeps Breach Monitor running in the tray." checked={draft.closeToTray} onChange={(v) => set('closeToTray', v)} />
+      <CheckField
+        id={`${id}-notify`}
+        label="Notifications"
+        hint={
+          browser
+            ? 'New breaches, changes the service refused, and when you need to sign in again. In the browser they show as banners in this window and in the terminal running Breach Monitor.'
+            : 'New breaches, changes the service refused, and when you need to sign in again.'
+        }
+        checked={draft.notifications}
+        onChange={(v) => set('notifications', v)}
+      />
+      {browser ? (
+        // The browser host has no tray and no login item: offering them would be switches that do nothing.
+        <p className="form-note">Start at login and the tray icon come with the desktop app; this window is Breach Monitor running in your web browser.</p>
+      ) : (
+        <>
+          <CheckField id={`${id}-login`} label="Start at login" hint="Keep watching in the background from when you log in." checked={draft.startAtLogin} onChange={(v) => set('startAtLogin', v)} />
+          <CheckField id={`${id}-tray`} label="Close to tray" hint="Closing the window keeps Breach Monitor running in the tray." checked={draft.closeToTray} onChange={(v) => set('closeToTray', v)} />
+        </>
+      )}
 
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={saving || !dirty}>
