@@ -4,9 +4,9 @@ import type { Report, ReportBreach } from './report.ts';
 
 export * from './fixSteps.ts';
 
-const GROUP_BY_CLASS = new Map<string, FixGroupId>(FIX_GROUPS.flatMap((group) => group.dataClasses.map((name) => [name, group.id] as const)));
+const GROUP_BY_CLASS = new Map<string, FixGroupId>(FIX_GROUPS.flatMap((group) => group.dataClasses.map((name) => [dataClassKey(name), group.id] as const)));
 
-/** The group a data class belongs to (names match case-insensitively); unknown classes are "everything else". */
+/** The group a data class belongs to (any spelling of it: display name, casing, slug); unknown classes are "everything else". */
 export function fixGroupOf(dataClass: string): FixGroupId {
   return GROUP_BY_CLASS.get(dataClassKey(dataClass)) ?? 'other';
 }
@@ -75,7 +75,7 @@ export function stepsFor(spec: FixGroupSpec, targets: readonly Pick<FixTarget, '
   // One link to the site per group: the first step done there (several "Open x" links would read as one).
   let linked = false;
   return spec.steps
-    .filter((step) => !step.when || step.when.some((name) => present.has(name)))
+    .filter((step) => !step.when || step.when.some((name) => present.has(dataClassKey(name))))
     .map((step) => {
       const link = !linked && step.linkToSite && targets.length === 1 && domains[0] !== undefined;
       if (link) linked = true;

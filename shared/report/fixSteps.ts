@@ -4,7 +4,7 @@
  *
  * `{site}` is replaced by the breached site's domain (or "the breached site" when the catalog
  * names none, or "each site" when a step covers several breaches). A step with `when` is shown
- * only when the breach exposed one of those classes (lower case names).
+ * only when the breach exposed one of those classes (names in any spelling: matched by data class identity, `dataClassKey`).
  */
 export const FIX_GROUP_IDS = ['high-risk', 'passwords', 'contact', 'other'] as const;
 export type FixGroupId = (typeof FIX_GROUP_IDS)[number];
@@ -22,7 +22,7 @@ export interface FixGroupSpec {
   title: string;
   /** Why the group matters, in one sentence. */
   why: string;
-  /** Data classes of this group, lower case. `other` takes whatever no group names. */
+  /** Data classes of this group (matched by `dataClassKey`). `other` takes whatever no group names. */
   dataClasses: readonly string[];
   steps: readonly FixStep[];
 }
