@@ -17,7 +17,10 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: Bu
   }
   const ambiguous = error.code === 'HPE_INVALID_TRANSFER_ENCODING' || error.code === 'HPE_UNEXPECTED_CONTENT_LENGTH';
   if (!ambiguous) {
-    socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    // What Node answers when no listener is installed (lib/_http_server.js socketOnError):
+    // 408 for a request that outran requestTimeout/headersTimeout, 431 for oversized headers.
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     return;
   }
   const target = /^[A-Z]+ (\S+) HTTP\//.exec(error.rawPacket?.toString('latin1') ?? '')?.[1] ?? '';

@@ -18,7 +18,8 @@ async function holdingProxy(target: string) {
   let release!: () => void;
   let held = new Promise<void>((resolve) => (release = resolve));
   const server: Server = createServer((req, res) => {
-    const upstream = request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (answer) => {
+    // The service answers only its own Host names (421 otherwise), as behind any real proxy.
+    const upstream = request(new URL(req.url!, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
       res.writeHead(answer.statusCode!, answer.headers);
       if (!(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) return void answer.pipe(res);
       let buffered = '';
