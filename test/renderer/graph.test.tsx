@@ -102,11 +102,11 @@ describe('graph model', () => {
     const queries = [{ nodes: ['dataClass/passwords'], direction: 'in' as const, response: { data: { 'dataClass/passwords': { arcs: { dataClass: { nodes: items } } } } } }];
     const first = buildGraph(queries, { literals: false, maxNodes: 600, groupLimit: 12 });
     const key = 'dataClass/passwords\u0000in\u0000dataClass';
-    expect(first.groups).toEqual([{ key, subject: 'dataClass/passwords', subjectLabel: 'Passwords', arc: 'dataClass', direction: 'in', shown: 12, hidden: 18 }]);
+    expect(first.groups).toEqual([{ key, subject: 'dataClass/passwords', subjectLabel: 'Passwords', arc: 'dataClass', direction: 'in', noun: 'breaches', shown: 12, hidden: 18 }]);
     expect(first.grouped).toBe(18);
     // The subject, its first 12 neighbours, and one "+18 more" node linked like the rest.
     expect(first.nodes.map((n) => n.id)).toEqual(['dataClass/passwords', ...items.slice(0, 12).map((i) => i.dcid), groupNodeId(key)]);
-    expect(first.nodes.at(-1)).toEqual({ id: groupNodeId(key), label: '+18 more dataClass', kind: 'group', expandable: false });
+    expect(first.nodes.at(-1)).toEqual({ id: groupNodeId(key), label: '+18 more breaches', kind: 'group', expandable: false });
     expect(first.edges.at(-1)).toMatchObject({ source: groupNodeId(key), target: 'dataClass/passwords' });
     // Paging the group draws the next ones; a last page leaves no group.
     const second = buildGraph(queries, { literals: false, maxNodes: 600, groupLimit: 12, shown: new Map([[key, 24]]) });

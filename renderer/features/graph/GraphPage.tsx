@@ -108,7 +108,7 @@ export function GraphPage() {
     const group = graph.groups.find((g) => g.key === groupKey);
     if (!group) return;
     setShown((before) => new Map(before).set(groupKey, group.shown + GROUP_LIMIT));
-    setAnnouncement(`Drawing ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.arc} of ${group.subjectLabel}.`);
+    setAnnouncement(`Drawing ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.noun} of ${group.subjectLabel}.`);
   }
   // A node counts as expanded when its own expansion is on the pane, the root query's included.
   const expanded = useMemo(() => {
@@ -141,7 +141,7 @@ export function GraphPage() {
       <div className="page-head">
         <h1 className="page-title">Graph</h1>
       </div>
-      <p className="page-lead">How your breaches, their domains and the data they exposed connect. Start from nodes, choose which arcs to follow, then expand any node you find.</p>
+      <p className="page-lead">How your breaches, their domains and the data they exposed connect. Start from a breach, a domain or a data class, choose a question, then click any node to go further.</p>
 
       <div className="graph-setup">
         <form
@@ -237,9 +237,9 @@ export function GraphPage() {
                   <li key={group.key}>
                     <span className="kind-swatch kind-group" aria-hidden="true" />
                     <span>
-                      {group.subjectLabel} {group.direction === 'out' ? '→' : '←'} <code>{group.arc}</code>: {group.shown} drawn, {group.hidden} more in a group
+                      <strong>{group.subjectLabel}</strong>: {group.shown} of {group.shown + group.hidden} {group.noun} drawn ({group.direction === 'out' ? '→' : '←'} <code>{group.arc}</code>)
                     </span>
-                    <button type="button" className="button button-small" aria-label={`Draw ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.arc} of ${group.subjectLabel}`} onClick={() => showMore(group.key)}>
+                    <button type="button" className="button button-small" aria-label={`Draw ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.noun} of ${group.subjectLabel}`} onClick={() => showMore(group.key)}>
                       Draw {Math.min(GROUP_LIMIT, group.hidden)} more
                     </button>
                   </li>

@@ -182,6 +182,8 @@ export interface GraphGroup {
   subjectLabel: string;
   arc: string;
   direction: Direction;
+  /** What the neighbours are, in the plural ("breaches", "data classes", or the arc's name). */
+  noun: string;
   /** Neighbours drawn, and neighbours waiting in the group. */
   shown: number;
   hidden: number;
@@ -206,6 +208,8 @@ export interface GraphOptions {
   /** Per group key, how many neighbours the person asked to see (paging a group). */
   shown?: ReadonlyMap<string, number>;
 }
+
+const PLURALS: Partial<Record<NodeKind, string>> = { Breach: 'breaches', Domain: 'domains', DataClass: 'data classes', Class: 'types', literal: 'values' };
 
 export function groupNodeId(key: string): string {
   return `group\u0000${key}`;
@@ -276,7 +280,9 @@ export function buildGraph(queries: readonly AnsweredQuery[], options: GraphOpti
           // wait behind one node that pages them in (a neighbour drawn already stays linked).
           const waiting = drawable.slice(limit);
           for (const item of waiting) if (item.dcid !== undefined) inGroups.add(item.dcid);
-          group = { key, subject, subjectLabel: names.get(subject) ?? readableLabel(subject), arc, direction: query.direction, shown: limit, hidden: waiting.length };
+          const kinds = new Set(drawable.map((item) => (item.dcid === undefined ? 'literal' : kindOf(item.dcid, [...(types.get(item.dcid) ?? [])]))));
+          const noun = (kinds.size === 1 ? PLURALS[[...kinds][0]!] : undefined) ?? arc;
+          group = { key, subject, subjectLabel: names.get(subject) ?? readableLabel(subject), arc, direction: query.direction, noun, shown: limit, hidden: waiting.length };
           groups.set(key, group);
         }
         const visible = new Set(drawable.slice(0, limit));
@@ -298,7 +304,7 @@ export function buildGraph(queries: readonly AnsweredQuery[], options: GraphOpti
           // After the drawn neighbours, so a page of them never loses its place to the group.
           const id = groupNodeId(key);
           const hidden = group.hidden;
-          if (addNode(id, () => ({ id, label: `+${hidden} more ${arc}`, kind: 'group', expandable: false }))) {
+          if (addNode(id, () => ({ id, label: `+${hidden} more ${group.noun}`, kind: 'group', expandable: false }))) {
             const [from, to] = query.direction === 'out' ? [subject, id] : [id, subject];
             edges.set(id, { id: `${id}\u0000edge`, source: from, target: to, label: arc });
           }
