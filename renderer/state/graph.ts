@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { parseExpression, type Direction } from '../../shared/graph/expression.ts';
 import type { NodeResponse } from '../../shared/graph/response.ts';
 import type { ChannelResult, GraphRemote } from '../../shared/ipc/contract.ts';
-import { directionOf, expansionFor, mergePage, type NodeKind } from '../features/graph/model.ts';
+import { directionOf, expansionFor, kindOf, mergePage, type NodeKind } from '../features/graph/model.ts';
 import { invoke, toUiError, type UiError } from '../lib/core.ts';
 import type { GraphRoute } from '../lib/urlState.ts';
 
@@ -46,7 +46,8 @@ export interface GraphStore {
   /** The remote endpoint as saved (never its key); undefined until read. */
   remote?: GraphRemote;
   suggestions: StartNodeSuggestions;
-  run(query: GraphRoute): void;
+  /** A new root query; `thenExpand` names an arc whose nodes are expanded once it answers (a preset's second step). */
+  run(query: GraphRoute, thenExpand?: string): void;
   /** The block answering the node's expansion: an existing one, or a new one. */
   expand(dcid: string, kind: NodeKind): number | undefined;
   covering(dcid: string, kind: NodeKind): QueryBlock | undefined;
@@ -89,12 +90,18 @@ export const useGraph = create<GraphStore>()((set, get) => {
   const update = (id: number, patch: Partial<QueryBlock> | ((block: QueryBlock) => Partial<QueryBlock>)) =>
     set((state) => ({ blocks: state.blocks.map((block) => (block.id === id ? { ...block, ...(typeof patch === 'function' ? patch(block) : patch) } : block)) }));
 
-  const fetchFirst = async (block: QueryBlock) => {
+  const fetchFirst = async (block: QueryBlock, thenExpand?: string) => {
     const mine = generation;
     try {
       const result = await invoke('graph-query', { nodes: block.nodes, property: block.property, endpoint: block.endpoint, maxPages: 1 });
       if (mine !== generation) return;
       update(block.id, { status: 'ready', response: result.response, pages: result.pages, source: result.source, fetchedAt: result.fetchedAt, offlineReason: result.offlineReason, error: undefined });
+      if (thenExpand === undefined) return;
+      // The preset's second hop: each node reached over the arc, expanded as a click would.
+      const reached = new Map<string, NodeKind>();
+      for (const data of Object.values(result.response.data))
+        for (const item of data.arcs?.[thenExpand]?.nodes ?? []) if (item.dcid !== undefined) reached.set(item.dcid, kindOf(item.dcid, item.types));
+      for (const [dcid, kind] of reached) get().expand(dcid, kind);
     } catch (error) {
       if (mine !== generation) return;
       update(block.id, { status: 'error', error: toUiError(error).message });
@@ -105,12 +112,12 @@ export const useGraph = create<GraphStore>()((set, get) => {
     blocks: [],
     suggestions: { breach: [], domain: [], dataClass: [] },
 
-    run(query) {
+    run(query, thenExpand) {
       generation += 1;
       stopped.clear();
       const block = newBlock('root', query);
       set({ blocks: [block] });
-      void fetchFirst(block);
+      void fetchFirst(block, thenExpand);
     },
 
     covering(dcid, kind) {
