@@ -33,6 +33,39 @@ describe('settings', () => {
     expect(core.settings.startAtLogin).toBe(true);
   });
 
+  test('the newer contract: choosing it asks for a sign-up page, checked before it is saved', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    expect(await screen.findByRole('radio', { name: /Breach Alerts API/ })).toBeChecked();
+    expect(screen.queryByRole('textbox', { name: 'Sign-up page' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /Mozilla Monitor for Firefox/ }));
+    const signUp = screen.getByRole('textbox', { name: 'Sign-up page' });
+    expect(signUp).toHaveValue('');
+    await user.type(signUp, 'monitor signup');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText(/Enter the sign-up page’s full address/)).toBeInTheDocument();
+    expect(signUp).toHaveAttribute('aria-invalid', 'true');
+    expect(core.callsOf('settings-set')).toHaveLength(0);
+    await expectAccessible();
+
+    await user.clear(signUp);
+    await user.type(signUp, 'https://monitor.example.com/signup');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    expect(core.callsOf('settings-set')[0]).toMatchObject({ apiContract: 'firefox-v1', signUpUrl: 'https://monitor.example.com/signup' });
+    expect(core.settings).toMatchObject({ apiContract: 'firefox-v1', signUpUrl: 'https://monitor.example.com/signup' });
+  });
+
+  test('an empty sign-up page keeps the default: nothing is sent for it', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    await user.click(await screen.findByRole('radio', { name: /Mozilla Monitor for Firefox/ }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    expect(core.callsOf('settings-set')[0]).toMatchObject({ apiContract: 'firefox-v1' });
+    expect(core.callsOf('settings-set')[0]).not.toHaveProperty('signUpUrl');
+  });
+
   test('the core’s refusal names the field', async () => {
     const user = userEvent.setup();
     const { core } = renderApp({ hash: '#/settings' });

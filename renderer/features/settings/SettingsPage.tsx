@@ -19,11 +19,12 @@ interface Draft {
   startAtLogin: boolean;
   closeToTray: boolean;
   apiContract: 'v1' | 'firefox-v1';
+  signUpUrl: string;
 }
 
 function toDraft(settings: Settings): Draft {
   const { serviceUrl, issuer, notifications, startAtLogin, closeToTray } = settings;
-  return { serviceUrl, issuer, notifications, startAtLogin, closeToTray, syncIntervalMinutes: String(settings.syncIntervalMinutes), apiContract: settings.apiContract ?? 'v1' };
+  return { serviceUrl, issuer, notifications, startAtLogin, closeToTray, syncIntervalMinutes: String(settings.syncIntervalMinutes), apiContract: settings.apiContract ?? 'v1', signUpUrl: settings.signUpUrl ?? '' };
 }
 
 function toPatch(draft: Draft): Partial<Settings> {
@@ -37,6 +38,8 @@ function toPatch(draft: Draft): Partial<Settings> {
     startAtLogin: draft.startAtLogin,
     closeToTray: draft.closeToTray,
     apiContract: draft.apiContract,
+    // Empty keeps the default (the service's own site); the schema checks anything typed.
+    ...(draft.signUpUrl.trim() ? { signUpUrl: draft.signUpUrl.trim() } : {}),
   };
 }
 
@@ -129,6 +132,17 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </span>
         </label>
       </fieldset>
+      {draft.apiContract === 'firefox-v1' ? (
+        <TextField
+          id={`${id}-signup`}
+          label="Sign-up page"
+          type="url"
+          value={draft.signUpUrl}
+          error={errors.signUpUrl}
+          onChange={(v) => set('signUpUrl', v)}
+          hint="Where to send you when this service has no account for you. Empty: the service’s own site."
+        />
+      ) : null}
       {serviceChanged && signedIn ? (
         <p className="form-note">
           <Icon name="alert" size={14} /> Changing the service signs you in again at the next sync.
