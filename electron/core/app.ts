@@ -26,6 +26,7 @@ import { createSyncHandlers } from './sync/syncHandlers.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
 import { DetailsFeed } from './feed/DetailsFeed.ts';
+import { LocalPreferences } from './feed/LocalPreferences.ts';
 import { DetailsStore } from './feed/DetailsStore.ts';
 import { localOnlyCount } from './db/outboxQueries.ts';
 import { apiBaseFor, contractOf, scopesFor, signUpUrlFor, syncIntervalFor } from './settings/contract.ts';
@@ -91,7 +92,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const online = new OnlineState();
   const syncStatus = new SyncStatusModel();
   const marks = new NewBreachMarks();
-  const notifier = new NotifierPolicy({ show: (notification) => options.host.notify(notification), enabled: () => settings.get().notifications });
+  const notifier = new NotifierPolicy({
+    show: (notification) => options.host.notify(notification),
+    enabled: () => settings.get().notifications,
+    // Shared between the person's devices (read from this machine's copy: no network when notifying).
+    newBreachesEnabled: () => feed.knownPreferences()?.notifications.newBreaches ?? true,
+  });
   const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: secrets.store, ...fetchOption });
 
   const sessions: CurrentSession = new CurrentSession({
@@ -123,14 +129,17 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
   const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
   const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
-  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, ...fetchOption });
-  const syncDetails = () =>
-    feed.sync().then(
+  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, localPreferences: new LocalPreferences(path.join(options.dataDir, 'preferences')), ...fetchOption });
+  const syncDetails = () => {
+    // A sync means the network is back: preferences changed offline are written back too.
+    feed.writeBackPreferences().catch((error: unknown) => logger.warn('preferences: write-back failed', { error: String(error) }));
+    return feed.sync().then(
       (report) => {
         if (report.status === 'updated') changes.changed('sync');
       },
       (error: unknown) => logger.warn('details feed: sync failed', { error: String(error) }),
     );
+  };
 
   const syncView = () => {
     const session = sessions.get();

@@ -6,7 +6,7 @@ import { MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, SearchChunk, Searc
 import { Report } from '../report/report.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 import { Preferences } from '../catalog/preferences.ts';
-import { FeedAuth, FeedStatus } from './feed.ts';
+import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
 
 const Empty = z.strictObject({});
 
@@ -124,7 +124,7 @@ export const channels = {
   'feed-sync': { input: Empty, output: FeedStatus },
   'feed-configure': {
     input: z.strictObject({
-      url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address').optional(),
+      url: FeedUrl.optional(),
       auth: FeedAuth.optional(),
       /** The text of a service-account key file (JSON); kept in the keychain, never returned. */
       serviceAccountKey: z.string().min(2).max(20_000).optional(),

@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const FeedAuth = z.enum(['none', 'id-token', 'service-account', 'secret']);
 export type FeedAuth = z.infer<typeof FeedAuth>;
 
+/** The details feed's address: a realtime database reached over HTTP(S), nothing else. */
+export const FeedUrl = z.url({ error: 'must be a full address, such as https://example.firebaseio.com' }).refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) address');
+
 /** The details feed as a UI may see it: never a credential. */
 export const FeedStatus = z.object({
   url: z.url(),

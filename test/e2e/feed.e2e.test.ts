@@ -59,7 +59,12 @@ describe.skipIf(!existsSync(FIXTURE))('breach details in Chromium with the real 
   }, 60_000);
 
   it('preferences written on one profile appear on a second profile of the same person', async () => {
-    const chosen = { hiddenBreaches: ['Dropbox'], showFlaggedBreaches: true, notifications: { newBreaches: false } };
+    // "Hide this breach" in the UI writes the shared preferences.
+    const detail = page.getByRole('article', { name: 'Adobe' });
+    await detail.getByRole('button', { name: 'Hide this breach' }).click();
+    await detail.getByText('Hidden from the list on all your devices.').waitFor({ timeout: 15_000 });
+    expect(await first.call('preferences-get', {})).toMatchObject({ hiddenBreaches: ['Adobe'] });
+    const chosen = { hiddenBreaches: ['Adobe', 'Dropbox'], showFlaggedBreaches: true, notifications: { newBreaches: false } };
     expect(await first.call('preferences-set', chosen)).toEqual(chosen);
 
     second = new E2E({ browser, email: 'alice@example.com' });
@@ -69,5 +74,14 @@ describe.skipIf(!existsSync(FIXTURE))('breach details in Chromium with the real 
     await other.getByRole('button', { name: 'Sign in' }).click();
     await other.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
     expect(await second.call('preferences-get', {})).toEqual(chosen);
+    // The second profile's list leaves out what the person hid on the first.
+    await other.goto(`${new URL(other.url()).origin}${new URL(other.url()).pathname}#/breaches`);
+    const list = other.getByRole('listbox', { name: 'Breaches' });
+    await eventually('the second profile’s list with LinkedIn', async () => (await list.getByRole('option', { name: /^LinkedIn/ }).count()) > 0 || undefined, 30_000);
+    await other.getByRole('checkbox', { name: 'Show hidden (2)' }).waitFor({ timeout: 15_000 });
+    expect(await list.getByRole('option', { name: /^(Adobe|Dropbox)/ }).count()).toBe(0);
+    await other.getByRole('checkbox', { name: 'Show hidden (2)' }).check();
+    await list.getByRole('option', { name: /^Dropbox/ }).waitFor({ timeout: 15_000 });
+    expect(second.pageErrors).toEqual([]);
   }, 90_000);
 });

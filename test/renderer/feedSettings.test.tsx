@@ -33,4 +33,31 @@ describe('settings: breach details feed', () => {
     await user.click(within(section).getByRole('button', { name: 'Update details now' }));
     expect(await within(section).findByText(/breaches’ details, checked/)).toBeInTheDocument();
   });
+
+  test('the feed address: checked with the core’s schema, sent only when changed', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    const section = await screen.findByRole('region', { name: 'Breach details feed' });
+    const address = within(section).getByRole('textbox', { name: 'Feed address' });
+    await waitFor(() => expect(address).toHaveValue(core.feed.url));
+
+    await user.clear(address);
+    await user.type(address, 'ftp://feed.example.com/db');
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByText('The feed address must be an http(s) address.')).toBeInTheDocument();
+    expect(address).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(address);
+    await user.type(address, 'feed');
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByText(/The feed address must be a full address/)).toBeInTheDocument();
+    expect(core.callsOf('feed-configure')).toHaveLength(0);
+    await expectAccessible();
+
+    await user.clear(address);
+    await user.type(address, 'https://feed.example.com/db');
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(core.callsOf('feed-configure')).toEqual([{ url: 'https://feed.example.com/db', auth: 'none' }]));
+    expect(address).not.toHaveAttribute('aria-invalid');
+    expect(core.feed.url).toBe('https://feed.example.com/db');
+  });
 });

@@ -4,6 +4,7 @@ import { CoreError, type FeedAuth, type FeedStatus, type Settings } from '../../
 import type { IdTokenSource } from '../auth/CurrentAuth.ts';
 import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
 import type { DetailsStore } from './DetailsStore.ts';
+import type { LocalPreferences } from './LocalPreferences.ts';
 import type { LogoCache } from './LogoCache.ts';
 import { RealtimeDatabaseClient, type FeedCredential } from './RealtimeDatabaseClient.ts';
 import { ServiceAccountKey } from './serviceAccountToken.ts';
@@ -19,6 +20,8 @@ export interface DetailsFeedDeps {
   store: DetailsStore;
   fetch?: typeof fetch;
   logos?: LogoCache;
+  /** This machine's copy of the shared preferences (offline use, write-back); without it, always the database. */
+  localPreferences?: LocalPreferences;
 }
 
 /** The feed's URL when the settings name none: the account server's origin + `/rtdb`. */
@@ -117,19 +120,73 @@ export class DetailsFeed {
     return this.#syncing;
   }
 
+  /**
+   * The person's shared preferences. With a local copy: a change still waiting is written back
+   * first (this machine's choice is the newer one); else the database's answer replaces the copy;
+   * when the database cannot be reached, the copy answers. Without any copy an unreachable
+   * database is an error: defaults written back later would overwrite the person's real choices.
+   */
   async preferences(): Promise<Preferences> {
-    const { client, path } = await this.#personal();
-    const answer = await client.get(path);
-    const value = answer.status === 'ok' ? answer.value : null;
-    const parsed = Preferences.safeParse(value ?? {});
-    // Preferences another version wrote in a shape this one does not know start over from defaults.
-    return parsed.success ? parsed.data : Preferences.parse({});
+    const { client, path, subject } = await this.#personal();
+    const local = this.#deps.localPreferences;
+    const copy = local?.read(subject);
+    if (copy?.pending) {
+      await this.#writeBack(subject, copy.preferences, client, path);
+      return copy.preferences;
+    }
+    try {
+      const answer = await client.get(path);
+      const value = answer.status === 'ok' ? answer.value : null;
+      const parsed = Preferences.safeParse(value ?? {});
+      // Preferences another version wrote in a shape this one does not know start over from defaults.
+      const preferences = parsed.success ? parsed.data : Preferences.parse({});
+      local?.write(subject, { preferences, pending: false });
+      return preferences;
+    } catch (error) {
+      if (copy && !(error instanceof CoreError && error.code === 'sign-in-required')) return copy.preferences;
+      throw error;
+    }
   }
 
+  /** Keeps the change on this machine at once, then writes it to the database when it answers. */
   async setPreferences(preferences: Preferences): Promise<Preferences> {
-    const { client, path } = await this.#personal();
-    await client.put(path, preferences);
+    const { client, path, subject } = await this.#personal();
+    const local = this.#deps.localPreferences;
+    if (!local) {
+      await client.put(path, preferences);
+      return preferences;
+    }
+    local.write(subject, { preferences, pending: true });
+    await this.#writeBack(subject, preferences, client, path);
     return preferences;
+  }
+
+  /** Writes a change made offline back to the database (after a sync, when the network is back). */
+  async writeBackPreferences(): Promise<'written' | 'nothing-pending' | 'still-offline'> {
+    const subject = this.#deps.identity.subject();
+    const copy = subject ? this.#deps.localPreferences?.read(subject) : undefined;
+    if (!subject || !copy?.pending) return 'nothing-pending';
+    const { client, path } = await this.#personal();
+    return (await this.#writeBack(subject, copy.preferences, client, path)) ? 'written' : 'still-offline';
+  }
+
+  /** The preferences this machine last knew for the signed-in person, without the network. */
+  knownPreferences(): Preferences | undefined {
+    const subject = this.#deps.identity.subject();
+    return subject ? this.#deps.localPreferences?.read(subject)?.preferences : undefined;
+  }
+
+  async #writeBack(subject: string, preferences: Preferences, client: RealtimeDatabaseClient, path: string): Promise<boolean> {
+    try {
+      await client.put(path, preferences);
+    } catch {
+      // Kept as pending: the next read, sync or write-back tries again.
+      return false;
+    }
+    // Only if nothing newer was chosen meanwhile.
+    const now = this.#deps.localPreferences?.read(subject);
+    if (now && JSON.stringify(now.preferences) === JSON.stringify(preferences)) this.#deps.localPreferences?.write(subject, { preferences, pending: false });
+    return true;
   }
 
   async #sync(): Promise<DetailsSyncReport> {
@@ -155,11 +212,11 @@ export class DetailsFeed {
   }
 
   /** Preferences are the person's own: always their ID token, whatever the catalog uses. */
-  async #personal(): Promise<{ client: RealtimeDatabaseClient; path: string }> {
+  async #personal(): Promise<{ client: RealtimeDatabaseClient; path: string; subject: string }> {
     const subject = this.#deps.identity.subject();
     if (!subject) throw new CoreError('sign-in-required', 'Sign in to use preferences shared between your devices.');
     const client = new RealtimeDatabaseClient({ url: this.url, credential: { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken() }, ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {}) });
-    return { client, path: `users/${encodeURIComponent(subject)}/preferences` };
+    return { client, path: `users/${encodeURIComponent(subject)}/preferences`, subject };
   }
 
   async #credential(url: string, auth: FeedAuth): Promise<FeedCredential> {

@@ -9,6 +9,7 @@ import { useDetail, type ResolutionChange } from '../../state/detail.ts';
 import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
+import { usePreferences } from '../../state/preferences.ts';
 import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
 import { columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
 import { BreachDescription } from '../details/BreachDescription.tsx';
@@ -144,6 +145,7 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
           <Icon name="search" size={14} />
           Explore in graph
         </button>
+        <HideAction breachId={breach.id} />
       </div>
 
       {/* A slot of fixed height whether or not something is queued: resolving never moves the matrix under the pointer. */}
@@ -218,6 +220,26 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
  * One card per email (they stack, so two or twenty addresses fit a 1024 px window without
  * sideways scrolling), and above them, with several emails, one switch per class for all.
  */
+/** Hides the breach from the list on every device of this person (shared preferences). */
+function HideAction({ breachId }: { breachId: string }) {
+  const { preferences, error, load, hide, unhide } = usePreferences();
+  useEffect(() => {
+    if (!preferences) void load();
+  }, [preferences, load]);
+  const hidden = preferences?.hiddenBreaches.includes(breachId) ?? false;
+  return (
+    <>
+      <button type="button" className="button button-small" disabled={!preferences} onClick={() => void (hidden ? unhide(breachId) : hide(breachId))}>
+        <Icon name={hidden ? 'eye' : 'eyeOff'} size={14} />
+        {hidden ? 'Show this breach again' : 'Hide this breach'}
+      </button>
+      <p className="detail-hide-note muted" role="status">
+        {error ? `Hiding isn’t available: ${error}` : hidden ? 'Hidden from the list on all your devices.' : ''}
+      </p>
+    </>
+  );
+}
+
 function Matrix({ detail, classes, onChange }: { detail: BreachDetail; classes: string[]; onChange(change: ResolutionChange): void }) {
   const breachId = detail.breach.id;
   const matrixId = useId();

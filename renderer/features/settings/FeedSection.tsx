@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { FeedAuth, FeedStatus } from '../../../shared/ipc/feed.ts';
+import { FeedUrl, type FeedAuth, type FeedStatus } from '../../../shared/ipc/feed.ts';
 import { toUiError } from '../../lib/core.ts';
 import { configureFeed, feedStatus, syncFeed } from '../../state/feed.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -19,6 +19,8 @@ export function FeedSection() {
   const id = useId();
   const [status, setStatus] = useState<FeedStatus>();
   const [auth, setAuth] = useState<FeedAuth>('none');
+  const [url, setUrl] = useState('');
+  const [urlError, setUrlError] = useState<string>();
   const [keyFile, setKeyFile] = useState('');
   const [secret, setSecret] = useState('');
   const [busy, setBusy] = useState(false);
@@ -29,6 +31,7 @@ export function FeedSection() {
       (next) => {
         setStatus(next);
         setAuth(next.auth);
+        setUrl(next.url);
       },
       (e: unknown) => setError(toUiError(e).message),
     );
@@ -41,6 +44,7 @@ export function FeedSection() {
       const next = await action();
       setStatus(next);
       setAuth(next.auth);
+      setUrl(next.url);
       setKeyFile('');
       setSecret('');
     } catch (e) {
@@ -50,12 +54,53 @@ export function FeedSection() {
     }
   }
 
+  /** Only a changed address is sent, checked first with the core's own schema. */
+  function save() {
+    const trimmed = url.trim();
+    const changed = status !== undefined && trimmed !== status.url;
+    if (changed) {
+      const parsed = FeedUrl.safeParse(trimmed);
+      if (!parsed.success) {
+        setUrlError(`The feed address ${parsed.error.issues[0]!.message}.`);
+        return;
+      }
+    }
+    setUrlError(undefined);
+    void run(() => configureFeed({ ...(changed ? { url: trimmed } : {}), auth, ...(keyFile.trim() ? { serviceAccountKey: keyFile.trim() } : {}), ...(secret ? { secret } : {}) }));
+  }
+
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="card-title">
         Breach details feed
       </h2>
-      {status ? <p className="muted">{status.url}</p> : null}
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-url`}>
+          Feed address
+        </label>
+        <input
+          id={`${id}-url`}
+          className="input"
+          type="url"
+          inputMode="url"
+          spellCheck={false}
+          value={url}
+          aria-invalid={urlError ? true : undefined}
+          aria-describedby={`${id}-url-hint${urlError ? ` ${id}-url-error` : ''}`}
+          onChange={(event) => {
+            setUrl(event.target.value);
+            setUrlError(undefined);
+          }}
+        />
+        <p className="field-hint" id={`${id}-url-hint`}>
+          A realtime database holding the breach catalog; by default the account server’s /rtdb.
+        </p>
+        {urlError ? (
+          <p className="field-error" id={`${id}-url-error`}>
+            {urlError}
+          </p>
+        ) : null}
+      </div>
       <fieldset className="segmented">
         <legend className="field-label">Authentication</legend>
         {CHOICES.map((choice) => (
@@ -89,7 +134,7 @@ export function FeedSection() {
           type="button"
           className="button button-primary"
           disabled={busy}
-          onClick={() => void run(() => configureFeed({ auth, ...(keyFile.trim() ? { serviceAccountKey: keyFile.trim() } : {}), ...(secret ? { secret } : {}) }))}
+          onClick={save}
         >
           Save
         </button>

@@ -6,6 +6,7 @@ import { inBrowserHost, toUiError } from '../../lib/core.ts';
 import { plural } from '../../lib/format.ts';
 import { fieldErrorsFromIssues, validateSettings, type FieldErrors } from '../../lib/validateSettings.ts';
 import { useAuth } from '../../state/auth.ts';
+import { usePreferences } from '../../state/preferences.ts';
 import { useSettings } from '../../state/settings.ts';
 import { useSync } from '../../state/sync.ts';
 import { useTheme, type Theme } from '../../state/theme.ts';
@@ -19,11 +20,12 @@ interface Draft {
   startAtLogin: boolean;
   closeToTray: boolean;
   apiContract: 'v1' | 'firefox-v1';
+  signUpUrl: string;
 }
 
 function toDraft(settings: Settings): Draft {
   const { serviceUrl, issuer, notifications, startAtLogin, closeToTray } = settings;
-  return { serviceUrl, issuer, notifications, startAtLogin, closeToTray, syncIntervalMinutes: String(settings.syncIntervalMinutes), apiContract: settings.apiContract ?? 'v1' };
+  return { serviceUrl, issuer, notifications, startAtLogin, closeToTray, syncIntervalMinutes: String(settings.syncIntervalMinutes), apiContract: settings.apiContract ?? 'v1', signUpUrl: settings.signUpUrl ?? '' };
 }
 
 function toPatch(draft: Draft): Partial<Settings> {
@@ -37,6 +39,8 @@ function toPatch(draft: Draft): Partial<Settings> {
     startAtLogin: draft.startAtLogin,
     closeToTray: draft.closeToTray,
     apiContract: draft.apiContract,
+    // Empty keeps the default (the service's own site); the schema checks anything typed.
+    ...(draft.signUpUrl.trim() ? { signUpUrl: draft.signUpUrl.trim() } : {}),
   };
 }
 
@@ -49,6 +53,7 @@ export function SettingsPage() {
       </div>
       {settings ? <SettingsForm settings={settings} /> : error ? <ErrorState title="Settings couldn’t be loaded" message={error} onRetry={() => void load()} /> : <Skeleton lines={8} className="card" />}
       <ThemeSection />
+      <SharedSection />
       <FeedSection />
       <AccountSection />
     </div>
@@ -129,6 +134,17 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </span>
         </label>
       </fieldset>
+      {draft.apiContract === 'firefox-v1' ? (
+        <TextField
+          id={`${id}-signup`}
+          label="Sign-up page"
+          type="url"
+          value={draft.signUpUrl}
+          error={errors.signUpUrl}
+          onChange={(v) => set('signUpUrl', v)}
+          hint="Where to send you when this service has no account for you. Empty: the service’s own site."
+        />
+      ) : null}
       {serviceChanged && signedIn ? (
         <p className="form-note">
           <Icon name="alert" size={14} /> Changing the service signs you in again at the next sync.
@@ -288,6 +304,58 @@ function ThemeSection() {
       {error ? (
         <p className="field-error" role="alert">
           {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Choices kept with the person's account in the details feed (`users/<uid>/preferences`), so
+ * every device they sign in on follows them; saved at once, kept on this computer while offline.
+ */
+function SharedSection() {
+  const { preferences, error, load, update } = usePreferences();
+  const signedIn = useAuth((s) => s.status?.state === 'signed-in');
+  const id = useId();
+  useEffect(() => {
+    if (signedIn) void load();
+  }, [signedIn, load]);
+  const hiddenCount = preferences?.hiddenBreaches.length ?? 0;
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="card-title">
+        On all your devices
+      </h2>
+      {!signedIn ? (
+        <p className="muted">Sign in to keep these choices with your account.</p>
+      ) : preferences ? (
+        <>
+          <CheckField
+            id={`${id}-new`}
+            label="Notify me of new breaches"
+            hint="Applies on every computer you sign in on, as long as notifications are on there."
+            checked={preferences.notifications.newBreaches}
+            onChange={(v) => void update((p) => ({ ...p, notifications: { ...p.notifications, newBreaches: v } }))}
+          />
+          <p className="muted">
+            {hiddenCount === 0 ? 'No breaches hidden.' : `${plural(hiddenCount, 'breach', 'breaches')} hidden from the list.`}
+            {hiddenCount > 0 ? (
+              <>
+                {' '}
+                <button type="button" className="button button-ghost button-small" onClick={() => void update((p) => ({ ...p, hiddenBreaches: [] }))}>
+                  Show all hidden breaches again
+                </button>
+              </>
+            ) : null}
+          </p>
+        </>
+      ) : error ? null : (
+        <Skeleton lines={2} />
+      )}
+      {error ? (
+        <p className="field-error" role="alert">
+          These choices couldn’t be {preferences ? 'saved' : 'loaded'}: {error}
         </p>
       ) : null}
     </section>

@@ -7,6 +7,7 @@ import { Settings } from '../../../shared/ipc/index.ts';
 import { MemorySecretStore } from '../../../electron/core/auth/secrets/MemorySecretStore.ts';
 import { DetailsFeed, SECRET_DISCOURAGED } from '../../../electron/core/feed/DetailsFeed.ts';
 import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
+import { LocalPreferences } from '../../../electron/core/feed/LocalPreferences.ts';
 import { createFeedHandlers } from '../../../electron/core/feed/feedHandlers.ts';
 import { RealtimeDatabaseClient } from '../../../electron/core/feed/RealtimeDatabaseClient.ts';
 import { ServiceAccountKey } from '../../../electron/core/feed/serviceAccountToken.ts';
@@ -118,6 +119,49 @@ describe('DetailsFeed', () => {
     expect(await two.preferences()).toEqual(chosen);
     const stranger = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('mallory'), store: detailsStore() });
     expect(await stranger.preferences()).toEqual(Preferences.parse({}));
+  });
+
+  it('offline: a profile with a local copy reads it and keeps a change, written back when the database answers', async () => {
+    /** The network as the feed sees it; switched off to be offline (the request never leaves). */
+    const network = { up: true, requests: 0 };
+    const switchable: typeof fetch = (input, init) => {
+      network.requests += 1;
+      return network.up ? fetch(input, init) : Promise.reject(new TypeError('fetch failed'));
+    };
+    const dir = tempDir();
+    const laptop = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('olga'), store: detailsStore(), fetch: switchable, localPreferences: new LocalPreferences(dir) });
+    const desktop = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('olga'), store: detailsStore(), localPreferences: new LocalPreferences(tempDir()) });
+
+    // Never seen online, unreachable: an error, not defaults that would later overwrite real choices.
+    network.up = false;
+    await expect(laptop.preferences()).rejects.toMatchObject({ kind: 'network' });
+    expect(laptop.knownPreferences()).toBeUndefined();
+
+    network.up = true;
+    await desktop.setPreferences(Preferences.parse({ hiddenBreaches: ['Adobe'] }));
+    expect(await laptop.preferences()).toMatchObject({ hiddenBreaches: ['Adobe'] });
+
+    network.up = false;
+    const before = network.requests;
+    const offlineChoice = Preferences.parse({ hiddenBreaches: ['Adobe', 'LinkedIn'], notifications: { newBreaches: false } });
+    expect(await laptop.setPreferences(offlineChoice)).toEqual(offlineChoice);
+    expect(network.requests).toBeGreaterThan(before); // it tried, and kept the change when it failed
+    expect(await laptop.preferences()).toEqual(offlineChoice);
+    expect(laptop.knownPreferences()).toEqual(offlineChoice);
+    expect(await desktop.preferences()).toMatchObject({ hiddenBreaches: ['Adobe'], notifications: { newBreaches: true } });
+    // The copy survives a restart of the app on this machine.
+    const restarted = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('olga'), store: detailsStore(), fetch: switchable, localPreferences: new LocalPreferences(dir) });
+    expect(await restarted.preferences()).toEqual(offlineChoice);
+    expect(await restarted.writeBackPreferences()).toBe('still-offline');
+
+    network.up = true;
+    expect(await restarted.writeBackPreferences()).toBe('written');
+    expect(await restarted.writeBackPreferences()).toBe('nothing-pending');
+    expect(await desktop.preferences()).toEqual(offlineChoice);
+
+    // Once written back, the database's answer wins again: a change from the other device arrives.
+    await desktop.setPreferences(Preferences.parse({ hiddenBreaches: [] }));
+    expect(await laptop.preferences()).toMatchObject({ hiddenBreaches: [] });
   });
 
   it('keeps credentials in the secret store, shows none of them, and calls a secret discouraged', async () => {
