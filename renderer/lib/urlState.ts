@@ -21,6 +21,11 @@ export interface Filters {
   includeFlagged?: boolean;
   text: string;
   sort: Sort;
+  /**
+   * The advanced filter: a new-format metadata filter as compact JSON (an object), applied by the
+   * core with the search interface's filter engine; checked there, errors naming their pointer.
+   */
+  advanced?: string;
 }
 
 /** The graph pane's query (graph screen only): kept in the URL so a reload runs it again. */
@@ -106,7 +111,23 @@ export function parseFilters(params: URLSearchParams): Filters {
   if (domain) filters.domain = domain;
   const email = params.get('email')?.trim();
   if (email) filters.email = email;
+  const advanced = advancedFilterOf(params.get('filter') ?? '');
+  if (advanced) filters.advanced = advanced;
   return filters;
+}
+
+const MAX_ADVANCED = 4000;
+
+/** Compact JSON of an advanced filter text when it is a JSON object; undefined otherwise (a stale URL shows the list unfiltered). */
+export function advancedFilterOf(text: string): string | undefined {
+  if (text.trim() === '' || text.length > MAX_ADVANCED) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) return undefined;
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Only what differs from the defaults, so URLs stay short and shareable between reloads. */
@@ -119,6 +140,7 @@ export function filtersToParams(filters: Filters): URLSearchParams {
   for (const name of filters.unresolvedDataClasses) params.append('unresolvedDataClasses', name);
   if (filters.includeSensitive) params.set('includeSensitive', 'true');
   if (filters.includeFlagged) params.set('includeFlagged', 'true');
+  if (filters.advanced) params.set('filter', filters.advanced);
   if (filters.sort !== 'breachDate') params.set('sort', filters.sort);
   return params;
 }
@@ -158,6 +180,7 @@ export function toListQuery(filters: Filters): ListQuery {
   if (filters.dataClasses.length > 0) query.dataClasses = filters.dataClasses;
   if (filters.unresolvedDataClasses.length > 0) query.unresolvedDataClasses = filters.unresolvedDataClasses;
   if (filters.text.trim()) query.text = filters.text.trim();
+  if (filters.advanced) query.metadataFilter = JSON.parse(filters.advanced) as ListQuery['metadataFilter'];
   return query;
 }
 

@@ -7,6 +7,11 @@ import { HttpProblem } from './problems.ts';
  * media type, 400 for malformed JSON with the parser's reason.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  return (await readJsonBodyWithText(req, limit)).value;
+}
+
+/** `readJsonBody`, also giving the body's text as sent (a cache key for answers that depend only on it). */
+export async function readJsonBodyWithText(req: IncomingMessage, limit: number): Promise<{ text: string; value: unknown }> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpProblem(415, 'the request body must be JSON (Content-Type: application/json)');
@@ -28,7 +33,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') throw new HttpProblem(400, 'the request body is empty; expected JSON', { errors: [{ pointer: '', message: 'expected a JSON value' }] });
   try {
-    return JSON.parse(text);
+    return { text, value: JSON.parse(text) as unknown };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpProblem(400, `the request body is not valid JSON: ${reason}`, { errors: [{ pointer: '', message: 'not valid JSON' }] });

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { stringify } from 'yaml';
 import * as api from '../../shared/api/index.ts';
+import { FIREFOX_SCHEMAS, firefoxPaths } from './firefoxPaths.ts';
+import { SEARCH_EXTRA_SCHEMAS, SEARCH_SCHEMAS, searchPaths } from './searchPaths.ts';
 
 export const OPENAPI_PATH = '/openapi.yaml';
 export const OPENAPI_FILE = new URL('../openapi.yaml', import.meta.url);
@@ -43,8 +45,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     ResolutionRequest: api.ResolutionRequest,
     ProblemFieldError: api.ProblemFieldError,
     Problem: api.Problem,
+    ...FIREFOX_SCHEMAS,
+    ...SEARCH_SCHEMAS,
   };
-  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  for (const [id, schema] of Object.entries(named)) registry.add(schema as z.ZodType, { id });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, io: 'input', unrepresentable: 'any' });
   const components = Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {
@@ -59,7 +63,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Breach Alerts API (Breach Monitor reference service)',
       version: '1.0',
       description:
-        'Creating a monitoring user, listing the breaches that affect its monitored emails, and recording which data classes are resolved. Decisions where the contract is silent: CONTRACT.md. Breach data in the demo catalog is generated; real catalogs come from Have I Been Pwned (CC BY 4.0).',
+        'Creating a monitoring user, listing the breaches that affect its monitored emails, and recording which data classes are resolved. The same service also speaks the newer Monitor contract (`/api/firefox/v1`, paths under `/firefox/v1` with their own server) and the search interface (`/client/v4`, seed 002, paths under `/accounts` with their own server). Decisions where the contract is silent: CONTRACT.md. Breach data in the demo catalog is generated; real catalogs come from Have I Been Pwned (CC BY 4.0).',
     },
     servers: [{ url: 'http://localhost:6060/api/v1', description: 'Local development' }],
     security: [{ bearer: [] }],
@@ -116,10 +120,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      ...firefoxPaths(),
+      ...searchPaths(),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: components,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        firefoxBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `An access token of the identity provider carrying the scope ${api.MONITOR_SCOPE}` },
+        apiToken: { type: 'http', scheme: 'bearer', bearerFormat: 'bmst_<id>_<secret>', description: 'An API token with scopes ai-search:read / ai-search:run; X-Auth-User-Service-Key is refused' },
+      },
+      schemas: { ...components, ...SEARCH_EXTRA_SCHEMAS },
     },
   };
 }

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Database as SqliteDatabase } from 'better-sqlite3';
+import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 
 /** What an API token may do: `read` searches, `run` also produces answers (chat completions). */
@@ -82,6 +82,7 @@ const iso = (ms: number | null): string | undefined => (ms === null ? undefined 
  */
 export class ApiTokenStore {
   readonly #db: SqliteDatabase;
+  #byId: Statement<[string], TokenRow> | undefined;
 
   constructor(file: string) {
     if (file !== ':memory:') {
@@ -136,7 +137,9 @@ export class ApiTokenStore {
   find(bearer: string): ApiTokenInfo | undefined {
     const match = TOKEN_PATTERN.exec(bearer);
     if (!match) return undefined;
-    const row = this.#db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?').get(match[1]!);
+    // Prepared once: this runs on every search request.
+    this.#byId ??= this.#db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
+    const row = this.#byId.get(match[1]!);
     if (!row) return undefined;
     const given = hashSecret(match[2]!);
     return row.secret_hash.length === given.length && timingSafeEqual(row.secret_hash, given) ? toInfo(row) : undefined;

@@ -23,6 +23,8 @@ export class CatalogSearchIndex {
   readonly #index = new BreachSearchIndex(this.#db);
   readonly #reader: CatalogReader;
   #indexedRevision: number | undefined;
+  /** Counts `rebuild()` calls: a details-only change moves what is indexed without moving the catalog revision. */
+  #rebuilds = 0;
 
   constructor(reader: CatalogReader) {
     this.#reader = reader;
@@ -33,8 +35,14 @@ export class CatalogSearchIndex {
     return this.#index.search(options);
   }
 
+  /** What answers are valid for: the catalog revision and the rebuilds since; equal revisions, equal answers. */
+  revision(): string {
+    return `${this.#reader.catalogRevision()}.${this.#rebuilds}`;
+  }
+
   /** Re-reads catalog and details now (after a details-only change). */
   rebuild(): void {
+    this.#rebuilds++;
     this.#indexedRevision = undefined;
     this.#refresh();
   }

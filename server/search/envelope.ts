@@ -33,7 +33,15 @@ export function toSearchError(error: unknown): SearchError | undefined {
 }
 
 export function sendEnvelope(res: ServerResponse, status: number, result: unknown, messages: { code: number; message: string }[] = [], headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ result, success: true, errors: [], messages });
+  sendEnvelopeJson(res, status, envelopeJson(result, messages), headers);
+}
+
+/** The success envelope as the bytes sent, so an answer can be serialized once and sent many times. */
+export function envelopeJson(result: unknown, messages: { code: number; message: string }[] = []): string {
+  return JSON.stringify({ result, success: true, errors: [], messages });
+}
+
+export function sendEnvelopeJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers });
   res.end(body);
 }

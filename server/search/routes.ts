@@ -22,12 +22,13 @@ import {
   type SearchChunk,
   type SearchResult,
 } from '../../shared/search/index.ts';
-import { readJsonBody } from '../http/body.ts';
+import { readJsonBodyWithText } from '../http/body.ts';
+import { AnswerCache, answerKey } from './AnswerCache.ts';
 import type { Logger } from '../log.ts';
 import type { ApiTokenScope, ApiTokenStore } from './ApiTokenStore.ts';
 import { authenticateApiToken } from './authenticate.ts';
 import type { CatalogSearchIndex } from './CatalogSearchIndex.ts';
-import { SearchError, sendEnvelope, sendSearchError, toSearchError } from './envelope.ts';
+import { envelopeJson, SearchError, sendEnvelope, sendEnvelopeJson, sendSearchError, toSearchError } from './envelope.ts';
 import { EventStream } from './sse.ts';
 
 /** `{base_url}` of the search interface is `{service}/client/v4`. */
@@ -62,6 +63,7 @@ export interface SearchRoutesDeps {
  * errors included, is the envelope `{result, success, errors, messages}`.
  */
 export function createSearchRoutes({ index, tokens, accountId, logger, now = Date.now }: SearchRoutesDeps) {
+  const answers = new AnswerCache<Prepared>();
   return async function handleSearch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
       await route(req, res, url);
@@ -90,42 +92,87 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     authenticateApiToken(req, tokens, pathAccount === accountId ? accountId : pathAccount, matched.scope, now());
     if (instance !== SEARCH_INSTANCE) throw new SearchError(404, SearchCodes.notFound, `no instance "${instance}" in account "${accountId}"; instances: ${SEARCH_INSTANCE}`);
 
-    const body = await readJsonBody(req, MAX_BODY_BYTES);
-    switch (matched.endpoint) {
-      case 'search':
-        return search(res, parseBody(body, SearchRequest));
-      case 'chat':
-        return chat(res, parseBody(body, ChatCompletionsRequest));
-      case 'legacy-search':
-      case 'legacy-ai-search':
-        return legacy(res, parseBody(body, LegacySearchRequest), matched.endpoint === 'legacy-ai-search');
+    const { text, value } = await readJsonBodyWithText(req, MAX_BODY_BYTES);
+    // The answer depends only on the account, the endpoint, the body and the index revision.
+    const revision = index.revision();
+    const key = answerKey(pathAccount, matched.endpoint, text);
+    let prepared = answers.get(revision, key);
+    if (!prepared) {
+      prepared = prepare(matched.endpoint, value);
+      answers.set(revision, key, prepared);
     }
+    send(res, prepared);
   }
 
   function retrieve(query: string, filter: MetadataFilter | undefined, maxResults: number | undefined): SearchChunk[] {
     return index.search({ query, filter, maxResults: maxResults ?? DEFAULT_MAX_RESULTS }).map(toChunk);
   }
 
-  function search(res: ServerResponse, body: SearchRequest): void {
-    const query = body.query ?? userQuery(body.messages!);
-    const retrieval = body.ai_search_options?.retrieval;
-    const filter = newFilter(retrieval?.filters);
-    const result: SearchResult = { search_query: query, chunks: retrieve(query, filter, retrieval?.max_num_results) };
-    if (!body.stream) return sendEnvelope(res, 200, result);
-    const stream = new EventStream(res);
-    stream.send({ search_query: query, chunks: result.chunks, messages: [] }, 'chunks');
-    stream.send({ result, success: true, errors: [], messages: [] });
-    stream.done();
+  /** Everything of an answer that does not change from one identical request to the next. */
+  function prepare(endpoint: Endpoint, raw: unknown): Prepared {
+    switch (endpoint) {
+      case 'search': {
+        const body = parseBody(raw, SearchRequest);
+        const query = body.query ?? userQuery(body.messages!);
+        const retrieval = body.ai_search_options?.retrieval;
+        const result: SearchResult = { search_query: query, chunks: retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results) };
+        return body.stream ? { endpoint, stream: true, result } : { endpoint, stream: false, json: envelopeJson(result) };
+      }
+      case 'chat': {
+        const body = parseBody(raw, ChatCompletionsRequest);
+        const query = userQuery(body.messages);
+        const retrieval = body.ai_search_options?.retrieval;
+        const chunks = retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results);
+        return { endpoint, stream: body.stream === true, query, chunks, answer: extractiveAnswer(query, chunks) };
+      }
+      case 'legacy-search':
+      case 'legacy-ai-search': {
+        const body = parseBody(raw, LegacySearchRequest);
+        const filter = body.filters === undefined ? undefined : translate(body.filters);
+        const chunks = retrieve(body.query, filter, body.max_num_results);
+        const page: LegacySearchResult = { object: 'vector_store.search_results.page', search_query: body.query, data: chunks.map(toLegacyData), has_more: false, next_page: null };
+        if (endpoint === 'legacy-search') return { endpoint, stream: body.stream === true, json: envelopeJson(page) };
+        const answer = extractiveAnswer(body.query, chunks);
+        return body.stream ? { endpoint, stream: true, answer } : { endpoint, stream: false, json: envelopeJson({ ...page, response: answer } satisfies LegacyAiSearchResult, [EXTRACTIVE_NOTE]) };
+      }
+    }
   }
 
-  function chat(res: ServerResponse, body: ChatCompletionsRequest): void {
-    const query = userQuery(body.messages);
-    const retrieval = body.ai_search_options?.retrieval;
-    const chunks = retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results);
-    const answer = extractiveAnswer(query, chunks);
+  function send(res: ServerResponse, prepared: Prepared): void {
+    switch (prepared.endpoint) {
+      case 'search': {
+        if (!prepared.stream) return sendEnvelopeJson(res, 200, prepared.json);
+        const stream = new EventStream(res);
+        stream.send({ search_query: prepared.result.search_query, chunks: prepared.result.chunks, messages: [] }, 'chunks');
+        stream.send({ result: prepared.result, success: true, errors: [], messages: [] });
+        stream.done();
+        return;
+      }
+      case 'chat':
+        return chat(res, prepared);
+      case 'legacy-search': {
+        if (!prepared.stream) return sendEnvelopeJson(res, 200, prepared.json);
+        const stream = new EventStream(res);
+        stream.sendRaw(prepared.json);
+        stream.done();
+        return;
+      }
+      case 'legacy-ai-search': {
+        if (!prepared.stream) return sendEnvelopeJson(res, 200, prepared.json);
+        // Legacy streams carry only the generated response: no chunks event.
+        const stream = new EventStream(res);
+        for (const piece of answerPieces(prepared.answer)) stream.send({ response: piece });
+        stream.done();
+        return;
+      }
+    }
+  }
+
+  /** A chat completion carries its own id and creation time, so only its retrieval and answer are reused. */
+  function chat(res: ServerResponse, { stream: streaming, query, chunks, answer }: Extract<Prepared, { endpoint: 'chat' }>): void {
     const id = `chatcmpl-${Math.floor(now()).toString(36)}`;
     const created = Math.floor(now() / 1000);
-    if (!body.stream) {
+    if (!streaming) {
       const result: ChatCompletion = {
         id,
         object: 'chat.completion',
@@ -150,26 +197,16 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     stream.send(delta(undefined, 'stop'));
     stream.done();
   }
-
-  function legacy(res: ServerResponse, body: LegacySearchRequest, withAnswer: boolean): void {
-    const filter = body.filters === undefined ? undefined : translate(body.filters);
-    const chunks = retrieve(body.query, filter, body.max_num_results);
-    const page: LegacySearchResult = { object: 'vector_store.search_results.page', search_query: body.query, data: chunks.map(toLegacyData), has_more: false, next_page: null };
-    if (!withAnswer) {
-      if (!body.stream) return sendEnvelope(res, 200, page);
-      const stream = new EventStream(res);
-      stream.send({ result: page, success: true, errors: [], messages: [] });
-      stream.done();
-      return;
-    }
-    const answer = extractiveAnswer(body.query, chunks);
-    if (!body.stream) return sendEnvelope(res, 200, { ...page, response: answer } satisfies LegacyAiSearchResult, [EXTRACTIVE_NOTE]);
-    // Legacy streams carry only the generated response: no chunks event.
-    const stream = new EventStream(res);
-    for (const piece of answerPieces(answer)) stream.send({ response: piece });
-    stream.done();
-  }
 }
+
+/** What a request's answer is made of, before anything that varies per request (ids, times). */
+type Prepared =
+  | { endpoint: 'search'; stream: false; json: string }
+  | { endpoint: 'search'; stream: true; result: SearchResult }
+  | { endpoint: 'chat'; stream: boolean; query: string; chunks: SearchChunk[]; answer: string }
+  | { endpoint: 'legacy-search'; stream: boolean; json: string }
+  | { endpoint: 'legacy-ai-search'; stream: false; json: string }
+  | { endpoint: 'legacy-ai-search'; stream: true; answer: string };
 
 function toLegacyData(chunk: SearchChunk) {
   const { metadata, key, timestamp } = chunk.item;

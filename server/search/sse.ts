@@ -13,6 +13,11 @@ export class EventStream {
     this.#res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** One `data:` block of JSON already serialized. */
+  sendRaw(json: string): void {
+    this.#res.write(`data: ${json}\n\n`);
+  }
+
   done(): void {
     this.#res.end('data: [DONE]\n\n');
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LocalBreachQuery } from '../api/localQuery.ts';
 import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
-import { MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
+import { BREACH_FILTER_FIELDS, FilterError, MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, parseMetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
 import { Report } from '../report/report.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
 import { Preferences } from '../catalog/preferences.ts';
@@ -33,10 +33,27 @@ export const GraphRemote = z.object({ url: z.url().optional(), hasKey: z.boolean
 export type GraphRemote = z.infer<typeof GraphRemote>;
 
 /**
- * What the breaches list asks for: the local store's query (the service's filters plus local
- * search, sort, per-email view and a window), the same schema the store validates.
+ * The list's advanced filter: a new-format metadata filter, checked by the search interface's
+ * filter engine against the same fields (one issue per problem, each naming its pointer under
+ * `/metadataFilter`).
  */
-export const ListQuery = LocalBreachQuery;
+export const ListMetadataFilter = z.unknown().transform((value, ctx): MetadataFilter => {
+  try {
+    return parseMetadataFilter(value, BREACH_FILTER_FIELDS);
+  } catch (error) {
+    if (!(error instanceof FilterError)) throw error;
+    for (const issue of error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.pointer.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')) });
+    return z.NEVER;
+  }
+});
+
+/**
+ * What the breaches list asks for: the local store's query (the service's filters plus local
+ * search, sort, per-email view and a window), the same schema the store validates, plus the
+ * advanced filter in the search interface's filter language, which the core applies with the
+ * same filter engine the Search page and the service use.
+ */
+export const ListQuery = LocalBreachQuery.extend({ metadataFilter: ListMetadataFilter.optional() });
 export type ListQuery = z.infer<typeof ListQuery>;
 
 /** Where a search runs: the embedded engine over local data (offline), or the configured remote instance. */

@@ -93,6 +93,33 @@ describe('breach handlers', () => {
     expect(await router.invoke('overview-get', {})).toMatchObject({ breaches: 2, unresolvedByEmail: [{ email: A, count: 3 }] });
   });
 
+  it('applies the advanced filter with the search filter engine, beside the other filters', async () => {
+    const { router } = await core();
+    const ids = async (query: Record<string, unknown>) => (await router.invoke('breaches-list', query as never)).rows.map((row) => row.breach.id);
+    // Both leaked email addresses and passwords (the fixture's default); list fields match case-insensitively.
+    expect(await ids({ metadataFilter: { dataClasses: 'email addresses' } })).toEqual(['Adobe', 'Canva']);
+    expect(await ids({ metadataFilter: { dataClasses: { $nin: ['Passwords'] } } })).toEqual([]);
+    expect(await ids({ metadataFilter: { domain: { $ne: 'adobe.example' } } })).toEqual(['Canva']);
+    expect(await ids({ metadataFilter: { domain: { $in: ['canva.example', 'adobe.example'] } }, text: 'can' })).toEqual(['Canva']);
+    expect(await ids({ metadataFilter: { key: 'breaches/Adobe' } })).toEqual(['Adobe']);
+    expect(await ids({ metadataFilter: {} })).toEqual(['Adobe', 'Canva']);
+    expect((await router.invoke('breaches-list', { metadataFilter: { isSensitive: true } } as never)).total).toBe(0);
+  });
+
+  it('refuses a bad advanced filter, saying what and where', async () => {
+    const { router } = await core();
+    const answer = await router.dispatch({ type: 'request', id: 1, channel: 'breaches-list', args: { metadataFilter: { breachDate: { $gt: '2020' }, colour: 'red' } } });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+    const issues = (answer as { error: { issues: { path: string; message: string }[] } }).error.issues;
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'metadataFilter.breachDate.$gt', message: expect.stringMatching(/seconds/) as string }),
+        expect.objectContaining({ path: 'metadataFilter.colour', message: expect.stringMatching(/unknown field "colour"/) as string }),
+      ]),
+    );
+    expect(await router.dispatch({ type: 'request', id: 2, channel: 'breaches-list', args: { metadataFilter: ['dataClasses'] } })).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+  });
+
   it('answers a breach the account does not have with not-found', async () => {
     const { router } = await core();
     expect(await router.dispatch({ type: 'request', id: 1, channel: 'breach-get', args: { id: 'Nope' } })).toMatchObject({ ok: false, error: { code: 'not-found' } });

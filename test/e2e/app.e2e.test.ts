@@ -250,6 +250,25 @@ describe('the review UI in Chromium against the real stack', () => {
     await expectFiltered({});
   });
 
+  it('takes an advanced filter in the search filter language: problems named by place, then the same list as the service', async () => {
+    await page.getByText('Advanced filter', { exact: true }).click();
+    const field = page.getByRole('textbox', { name: 'Metadata filter (JSON)' });
+    await field.fill('{"dataClasses": {"$has": "Passwords"}}');
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    await page.getByRole('alert', { name: 'Problems with the advanced filter' }).getByText(/^\/dataClasses\/\$has: /).waitFor();
+    expect(hashParams(page).has('filter')).toBe(false);
+
+    const filter = { domain: { $in: ['oakshop.com'] }, dataClasses: 'Passwords' };
+    await field.fill(JSON.stringify(filter));
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    const answer = await expectListMatchesCore(e2e, { metadataFilter: filter });
+    const remote = await e2e.serviceBreaches({ includeSensitive: false, domain: 'oakshop.com', dataClasses: ['Passwords'] });
+    expect(answer.rows.map((row) => row.breach.id).sort()).toEqual(remote.map((item) => item.breach.id).sort());
+    expect(JSON.parse(hashParams(page).get('filter') ?? 'null')).toEqual(filter);
+    await page.getByRole('button', { name: 'Remove advanced filter', exact: true }).click();
+    await expectFiltered({});
+  });
+
   it('resolves a data class for one email and for all emails, locally at once and on the service after a sync', async () => {
     const juniper = await openBreach('JuniperHealthDirect');
     await audit('detail');

@@ -85,6 +85,41 @@ describe('breaches list', () => {
     expect(window.location.hash).toBe('#/breaches?text=link&sort=name');
   });
 
+  test('the advanced filter: a metadata filter checked by the filter engine, errors naming where, then applied', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches' });
+    await screen.findByRole('listbox', { name: 'Breaches' });
+    await user.click(screen.getByText('Advanced filter'));
+    const field = screen.getByRole('textbox', { name: 'Metadata filter (JSON)' });
+    const calls = core.callsOf('breaches-list').length;
+
+    // Not JSON, then JSON the engine refuses: each problem with its pointer, nothing sent.
+    fireEvent.change(field, { target: { value: '{"dataClasses": ' } });
+    await user.click(screen.getByRole('button', { name: 'Apply filter' }));
+    expect(await screen.findByRole('alert', { name: 'Problems with the advanced filter' })).toHaveTextContent(/not valid JSON/);
+    fireEvent.change(field, { target: { value: '{"breachDate": {"$gte": "2015"}, "colour": "red"}' } });
+    await user.click(screen.getByRole('button', { name: 'Apply filter' }));
+    await waitFor(() => expect(screen.getByRole('alert', { name: 'Problems with the advanced filter' })).toHaveTextContent(/\/breachDate\/\$gte: .*seconds/));
+    expect(screen.getByRole('alert', { name: 'Problems with the advanced filter' })).toHaveTextContent(/\/colour: unknown field "colour"/);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(core.callsOf('breaches-list')).toHaveLength(calls);
+
+    // Breached since 2015 (seconds), not on canva.com: none of the chips can say that.
+    fireEvent.change(field, { target: { value: '{"breachDate": {"$gte": 1420070400}, "domain": {"$ne": "canva.com"}}' } });
+    await user.click(screen.getByRole('button', { name: 'Apply filter' }));
+    await waitFor(() => expect(lastListQuery(core).metadataFilter).toEqual({ breachDate: { $gte: 1420070400 }, domain: { $ne: 'canva.com' } }));
+    expect(await screen.findByRole('heading', { name: 'No breaches match these filters' })).toBeInTheDocument();
+    expect(window.location.hash).toContain('filter=');
+    await user.click(screen.getByRole('checkbox', { name: 'Include sensitive breaches' }));
+    await waitFor(() => expect(within(screen.getByRole('listbox', { name: 'Breaches' })).getAllByRole('option').map((o) => o.textContent)).toEqual([expect.stringMatching(/^AdultSite/)]));
+    await expectAccessible();
+
+    // Listed among the active filters, as sent; removable there or under the field.
+    expect(screen.getByRole('button', { name: 'Remove advanced filter {"breachDate":{"$gte":1420070400},"domain":{"$ne":"canva.com"}}' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Remove advanced filter' }));
+    await waitFor(() => expect(lastListQuery(core).metadataFilter).toBeUndefined());
+  });
+
   test('filters in the URL survive a reload', async () => {
     const { core } = renderApp({ hash: '#/breaches?dataClasses=Passwords&includeSensitive=true&sort=unresolved' });
     await screen.findByRole('listbox', { name: 'Breaches' });

@@ -17,6 +17,8 @@ import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
 import type { FeedStatus } from '../../shared/ipc/feed.ts';
 import type { Preferences } from '../../shared/catalog/preferences.ts';
 import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
+import { compileFilter } from '../../shared/search/filter.ts';
+import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -462,8 +464,11 @@ export class FakeCore {
 
   #list(query: ChannelArgs<'breaches-list'>) {
     const text = query.text?.trim().toLowerCase();
+    // As the core: the advanced filter through the search interface's filter engine.
+    const admits = query.metadataFilter ? compileFilter(query.metadataFilter) : () => true;
     const matching = this.breaches.filter((stored) => {
       if (!matchesBreachQuery(this.#asUserBreach(stored), query)) return false;
+      if (!admits(filterRecordOf(toSearchDocument(stored.breach, this.details.get(stored.breach.id))))) return false;
       if (query.email && !Object.keys(stored.accounts).some((e) => emailKey(e) === emailKey(query.email ?? ''))) return false;
       if (text) {
         const haystack = [stored.breach.id, stored.breach.domain, ...stored.breach.dataClasses].join(' ').toLowerCase();

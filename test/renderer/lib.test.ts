@@ -29,6 +29,20 @@ describe('urlState', () => {
     expect(query).toEqual({ includeSensitive: false, sort: 'breachDate', offset: 0, limit: 10_000, text: 'pass', dataClasses: ['Passwords'] });
     expect(channels['breaches-list'].input.safeParse(query).success).toBe(true);
   });
+
+  test('the advanced filter: kept in the URL as compact JSON, sent as the query\'s metadata filter, a broken one dropped', () => {
+    const route = parseHash(`#/breaches?filter=${encodeURIComponent('{ "isVerified": true, "pwnCount": {"$gt": 1000} }')}`);
+    expect(route.filters.advanced).toBe('{"isVerified":true,"pwnCount":{"$gt":1000}}');
+    expect(formatHash(route)).toBe(`#/breaches?filter=${encodeURIComponent('{"isVerified":true,"pwnCount":{"$gt":1000}}').replaceAll('%20', '+')}`);
+    const query = toListQuery(route.filters);
+    expect(query.metadataFilter).toEqual({ isVerified: true, pwnCount: { $gt: 1000 } });
+    expect(channels['breaches-list'].input.safeParse(query).success).toBe(true);
+    for (const broken of ['{"isVerified": ', '[1]', '{}', '"text"']) expect(parseHash(`#/breaches?filter=${encodeURIComponent(broken)}`).filters).toEqual(EMPTY_FILTERS);
+    // The channel checks the fields with the search filter engine, naming where.
+    const refused = channels['breaches-list'].input.safeParse({ ...query, metadataFilter: { pwnCount: { $gt: 'many' } } });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({ path: ['metadataFilter', 'pwnCount', '$gt'] });
+  });
 });
 
 describe('counts line', () => {

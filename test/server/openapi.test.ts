@@ -15,7 +15,18 @@ describe('server/openapi.yaml', () => {
       components: { schemas: Record<string, unknown> };
     };
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(['/user', '/user/breaches', '/user/breaches/resolutions']);
+    expect(Object.keys(document.paths)).toEqual([
+      '/user',
+      '/user/breaches',
+      '/user/breaches/resolutions',
+      // The newer Monitor contract and the search interface, each path item with its own server.
+      '/firefox/v1/user/breaches',
+      '/firefox/v1/user/breaches/resolutions',
+      '/accounts/{account_id}/ai-search/instances/{name}/search',
+      '/accounts/{account_id}/ai-search/instances/{name}/chat/completions',
+      '/accounts/{account_id}/legacy-rag/rags/{name}/search',
+      '/accounts/{account_id}/legacy-rag/rags/{name}/ai-search',
+    ]);
     const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
     for (const ref of new Set(refs)) expect(document.components.schemas, ref).toHaveProperty(ref.split('/').pop()!);
   });

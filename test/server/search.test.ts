@@ -368,6 +368,30 @@ describe('request framing', () => {
   });
 });
 
+describe('answers remembered per (account, request body) for one catalog revision', () => {
+  it('answers a repeated request the same, and a catalog change is seen at once', async () => {
+    const body = { messages: [{ role: 'user', content: 'Quokkacachetest marsupials' }], ai_search_options: { retrieval: { filters: { isSensitive: false } } } };
+    const before = await ok(await post(SEARCH(), body), SearchResult);
+    expect(before.result.chunks.map((chunk) => chunk.item.key)).not.toContain('breaches/Quokkacachetest');
+    expect((await ok(await post(SEARCH(), body), SearchResult)).result).toEqual(before.result);
+    // Authentication is still checked on every request, remembered answer or not.
+    await failure(await post(SEARCH(), body, ''), 401, SearchCodes.authentication);
+    await failure(await post(SEARCH(), body, 'bmst_0000000000000000_tampered'), 401, SearchCodes.authentication);
+
+    const added = await fetch(`${running.url}/__dev/breaches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'Quokkacachetest', domain: 'quokka.example', breachDate: '2024-02-01', addedDate: '2024-03-01T00:00:00Z', dataClasses: ['Passwords'], isSensitive: false }),
+    });
+    expect(added.status, await added.text()).toBe(201);
+    const after = await ok(await post(SEARCH(), body), SearchResult);
+    expect(after.result.chunks[0]!.item.key).toBe('breaches/Quokkacachetest');
+    // The streamed form of the same question is its own request, also seeing the new revision.
+    const legacy = await ok(await post(LEGACY_SEARCH(), { query: 'Quokkacachetest' }), LegacySearchResult);
+    expect(legacy.result.data[0]!.file_id).toBe('breaches/Quokkacachetest');
+  });
+});
+
 describe('npm run server -- api-token', () => {
   it('creates, lists and revokes tokens in the data folder', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'search-cli-'));

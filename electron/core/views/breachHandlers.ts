@@ -1,5 +1,8 @@
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
+import { compileFilter, filterRecordOf, isEmptyFilter, toSearchDocument, type MetadataFilter } from '../../../shared/search/index.ts';
+import { listBreaches } from '../db/breachQueries.ts';
+import type { ReadableDB } from '../db/Interface.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import { countBreaches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
@@ -19,13 +22,26 @@ export interface BreachHandlerDeps {
 const EMPTY_OVERVIEW = { breaches: 0, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] };
 
 /** The local breaches as the list, the detail pane, the filters' suggestions and the overview read them. Signed out, they are empty. */
+/**
+ * The local breaches the advanced filter leaves out, decided by the search interface's filter
+ * engine over the same documents the embedded search indexes (catalog record + details feed),
+ * so a filter means the same on the list, the Search page and the service.
+ */
+function refusedBy(db: ReadableDB, filter: MetadataFilter, details: BreachHandlerDeps['details']): string[] {
+  if (isEmptyFilter(filter)) return [];
+  const admits = compileFilter(filter);
+  const breaches = listBreaches(db);
+  const known = details?.(breaches.map((breach) => breach.id)) ?? new Map<string, BreachDetails>();
+  return breaches.filter((breach) => !admits(filterRecordOf(toSearchDocument(breach, known.get(breach.id))))).map((breach) => breach.id);
+}
+
 export function createBreachHandlers({ sessions, marks, details, flaggedIds }: BreachHandlerDeps) {
   return {
     'breaches-list': (query) => {
       const session = sessions.get();
       if (!session) return { rows: [], total: 0, unresolvedByDataClass: {} };
-      const { offset, limit, includeFlagged, ...asked } = query;
-      const hidden = includeFlagged || !flaggedIds ? [] : flaggedIds();
+      const { offset, limit, includeFlagged, metadataFilter, ...asked } = query;
+      const hidden = [...(includeFlagged || !flaggedIds ? [] : flaggedIds()), ...(metadataFilter ? refusedBy(session.db, metadataFilter, details) : [])];
       const filters = hidden.length > 0 ? { ...asked, excludeIds: [...(asked.excludeIds ?? []), ...hidden] } : asked;
       const page = queryBreaches(session.db, { ...filters, offset, limit });
       const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids);

@@ -4,6 +4,7 @@ import { MultiSelect } from '../../components/MultiSelect.tsx';
 import { hasActiveFilters, type Filters, type Sort } from '../../lib/urlState.ts';
 import { useBreaches } from '../../state/breaches.ts';
 import { useRoute } from '../../state/route.ts';
+import { AdvancedFilter } from './AdvancedFilter.tsx';
 
 const SORT_LABELS: Record<Sort, string> = {
   breachDate: 'Newest breach',
@@ -80,6 +81,9 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
         </label>
         <ActiveFilters filters={filters} onChange={setFilters} onClear={clearFilters} />
       </div>
+      <div className="filterbar-row">
+        <AdvancedFilter value={filters.advanced} onApply={(advanced) => setFilters({ advanced })} />
+      </div>
     </div>
   );
 }
@@ -131,6 +135,7 @@ function ActiveFilters({ filters, onChange, onClear }: { filters: Filters; onCha
   const chips: { key: string; label: string; kind: string; remove(): void }[] = [];
   if (filters.domain) chips.push({ key: 'domain', label: filters.domain, kind: 'domain', remove: () => onChange({ domain: undefined }) });
   if (filters.email) chips.push({ key: 'email', label: filters.email, kind: 'email', remove: () => onChange({ email: undefined }) });
+  if (filters.advanced) chips.push({ key: 'advanced', label: filters.advanced, kind: 'advanced', remove: () => onChange({ advanced: undefined }) });
   for (const name of filters.dataClasses)
     chips.push({ key: `dc-${name}`, label: name, kind: 'data class', remove: () => onChange({ dataClasses: filters.dataClasses.filter((n) => n !== name) }) });
   for (const name of filters.unresolvedDataClasses)
