@@ -464,6 +464,7 @@ export class FakeCore {
     const text = query.text?.trim().toLowerCase();
     const matching = this.breaches.filter((stored) => {
       if (!matchesBreachQuery(this.#asUserBreach(stored), query)) return false;
+      if (query.domainContains && !stored.breach.domain.toLowerCase().includes(query.domainContains.toLowerCase())) return false;
       if (query.email && !Object.keys(stored.accounts).some((e) => emailKey(e) === emailKey(query.email ?? ''))) return false;
       if (text) {
         const haystack = [stored.breach.id, stored.breach.domain, ...stored.breach.dataClasses].join(' ').toLowerCase();

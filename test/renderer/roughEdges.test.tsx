@@ -35,6 +35,30 @@ describe('no raw network codes in the UI', () => {
   });
 });
 
+describe('the domain filter', () => {
+  test('filters by any part of the domain as the person types, suggesting the domains that match', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches' });
+    const domain = await screen.findByRole('combobox', { name: 'Domain' });
+    const suggestions = () => [...document.querySelectorAll('[data-testid="domain-suggestions"] option')].map((option) => option.getAttribute('value'));
+    await waitFor(() => expect(suggestions()).toEqual(['adobe.com', 'adultsite.example', 'canva.com', 'linkedin.com']));
+
+    await user.type(domain, 'AD');
+    expect(suggestions()).toEqual(['adobe.com', 'adultsite.example']);
+    // The sensitive adultsite.example stays hidden until asked for, as everywhere else.
+    expect(await screen.findByText(/^1 breach\b/)).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: /Adobe/ })).toBeInTheDocument();
+
+    await user.clear(domain);
+    await user.type(domain, 'dIn.c');
+    expect(suggestions()).toEqual(['linkedin.com']);
+    await waitFor(() => expect(core.callsOf('breaches-list').at(-1)).toMatchObject({ domainContains: 'dIn.c' }));
+    expect(await screen.findByRole('option', { name: /LinkedIn/ })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: /Adobe/ })).toBeNull();
+    expect(window.location.hash).toBe('#/breaches?domain=dIn.c');
+  });
+});
+
 describe('counts that explain themselves', () => {
   test('with no class filtered, the counts line names none; with one, it names it', async () => {
     const user = userEvent.setup();
