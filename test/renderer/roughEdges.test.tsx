@@ -59,11 +59,35 @@ describe('the domain filter', () => {
   });
 });
 
+describe('Have I Been Pwned is credited only where its data is shown', () => {
+  const demo = { breach: { id: 'AmberBank', domain: 'amberbank.org', breachDate: '2020-01-01', addedDate: '2020-02-01T00:00:00Z', modifiedDate: '2020-02-01T00:00:00Z', dataClasses: ['Passwords'], isSensitive: false }, accounts: { 'alice@example.com': {} } };
+  const credit = () => screen.queryByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' });
+
+  test('the generated demo catalog is not credited: list, detail and Overview', async () => {
+    const core = new FakeCore({ breaches: [demo] });
+    renderApp({ core, hash: '#/breaches/AmberBank' });
+    expect(await screen.findByRole('heading', { name: 'AmberBank' })).toBeInTheDocument();
+    expect(credit()).toBeNull();
+    act(() => window.location.assign('#/overview'));
+    expect(await screen.findByRole('link', { name: /^Breaches\s*1$/ })).toBeInTheDocument();
+    expect(credit()).toBeNull();
+  });
+
+  test('catalog breaches are credited in the list, the detail and the Overview', async () => {
+    renderApp({ hash: '#/breaches/Adobe' });
+    expect(await screen.findByRole('heading', { name: 'Adobe' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' })).toHaveLength(2));
+    act(() => window.location.assign('#/overview'));
+    await screen.findByRole('link', { name: /^Breaches\s*4/ });
+    expect(credit()).toBeInTheDocument();
+  });
+});
+
 describe('counts that explain themselves', () => {
   test('with no class filtered, the counts line names none; with one, it names it', async () => {
     const user = userEvent.setup();
     renderApp({ hash: '#/breaches' });
-    expect(await screen.findByText('3 breaches · 2 with something to fix')).toBeInTheDocument();
+    expect(await screen.findByText('3 breaches · 2 with something to fix · 1 sensitive breach hidden')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: /^Unresolved data classes/ }));
     await user.click(within(screen.getByRole('group', { name: 'Unresolved data classes' })).getByRole('checkbox', { name: 'Usernames' }));
     expect(await screen.findByText(/^2 breaches · 2 with unresolved Usernames$/)).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
-import { countBreaches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
+import { countBreaches, countMatches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import { toBreachDetail, toBreachList } from './breachViews.ts';
 import type { NewBreachMarks } from './NewBreachMarks.ts';
@@ -16,19 +16,21 @@ export interface BreachHandlerDeps {
   flaggedIds?: () => string[];
 }
 
-const EMPTY_OVERVIEW = { breaches: 0, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] };
+const EMPTY_OVERVIEW = { breaches: 0, sensitiveBreaches: 0, includesHibp: false, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] };
 
 /** The local breaches as the list, the detail pane, the filters' suggestions and the overview read them. Signed out, they are empty. */
 export function createBreachHandlers({ sessions, marks, details, flaggedIds }: BreachHandlerDeps) {
   return {
     'breaches-list': (query) => {
       const session = sessions.get();
-      if (!session) return { rows: [], total: 0, unresolvedByDataClass: {} };
+      if (!session) return { rows: [], total: 0, unresolvedByDataClass: {}, hiddenSensitive: 0, includesHibp: false };
       const { offset, limit, includeFlagged, ...asked } = query;
       const hidden = includeFlagged || !flaggedIds ? [] : flaggedIds();
       const filters = hidden.length > 0 ? { ...asked, excludeIds: [...(asked.excludeIds ?? []), ...hidden] } : asked;
       const page = queryBreaches(session.db, { ...filters, offset, limit });
-      const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids);
+      // What "Include sensitive breaches" would add, so the list can say what it hides.
+      const hiddenSensitive = filters.includeSensitive ? 0 : countMatches(session.db, { ...filters, includeSensitive: true }) - page.total;
+      const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids, hiddenSensitive);
       if (!details || list.rows.length === 0) return list;
       const found = details(list.rows.map((row) => row.breach.id));
       return { ...list, rows: list.rows.map((row) => (found.has(row.breach.id) ? { ...row, details: found.get(row.breach.id) } : row)) };

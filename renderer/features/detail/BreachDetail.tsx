@@ -209,7 +209,7 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
         </button>
       </div>
       <Matrix detail={detail} classes={classes} onChange={(change) => void setResolved(change)} />
-      <Credit className="detail-credit" />
+      {detail.includesHibp ? <Credit className="detail-credit" /> : null}
     </article>
   );
 }
