@@ -175,7 +175,8 @@ export function formatHash(route: Route): string {
 export function toListQuery(filters: Filters): ListQuery {
   const query: ListQuery = { includeSensitive: filters.includeSensitive, sort: filters.sort, offset: 0, limit: 10_000 };
   if (filters.includeFlagged) query.includeFlagged = true;
-  if (filters.domain) query.domain = filters.domain;
+  // The domain field matches any part of the domain ("dobe" finds adobe.com) as the person types.
+  if (filters.domain) query.domainContains = filters.domain;
   if (filters.email) query.email = filters.email;
   if (filters.dataClasses.length > 0) query.dataClasses = filters.dataClasses;
   if (filters.unresolvedDataClasses.length > 0) query.unresolvedDataClasses = filters.unresolvedDataClasses;

@@ -16,6 +16,8 @@ export type LocalSort = z.infer<typeof LocalSort>;
  * (CONTRACT.md), plus what only a local store can offer cheaply.
  *
  * - `text`: case-insensitive substring of the breach id or its domain.
+ * - `domainContains`: case-insensitive substring of the breach's domain ("dobe" finds
+ *   adobe.com), for a domain field that filters as the person types; `domain` stays exact.
  * - `email`: the per-email view. Only breaches affecting that email; `unresolvedDataClasses`
  *   asks about that email alone; each result lists only that email's state.
  * - `offset`/`limit`: a window of the ordered result (`total` counts all matches).
@@ -24,6 +26,7 @@ export const LocalBreachQuery = z
   .strictObject({
     ...BreachQuery.shape,
     text: z.string().max(200, 'at most 200 characters').optional(),
+    domainContains: z.string().trim().min(1, 'at least one character').max(253, 'at most 253 characters (the longest domain name)').optional(),
     sort: LocalSort.default('breachDate'),
     email: Email.optional(),
     /** Show fabricated, spam-list and retired breaches (the details feed's flags); hidden by default. */

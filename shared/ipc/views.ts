@@ -46,6 +46,10 @@ export const BreachList = z.object({
   total: z.int().nonnegative(),
   /** Of those, how many have each data class unresolved for some email. */
   unresolvedByDataClass: z.record(z.string(), z.int().nonnegative()),
+  /** Sensitive breaches that match the other filters but are left out because the query did not include them. */
+  hiddenSensitive: z.int().nonnegative(),
+  /** Whether any shown row comes from Have I Been Pwned's catalog (credited then; never for the generated demo catalog). */
+  includesHibp: z.boolean(),
 });
 export type BreachList = z.infer<typeof BreachList>;
 
@@ -55,6 +59,8 @@ export const BreachDetail = z.object({
   isNew: z.boolean(),
   /** From the details feed, when it has this breach. */
   details: BreachDetails.optional(),
+  /** Whether the breach comes from Have I Been Pwned's catalog (not the generated demo catalog). */
+  includesHibp: z.boolean(),
 });
 export type BreachDetail = z.infer<typeof BreachDetail>;
 
@@ -111,7 +117,12 @@ export const SyncStatus = z.object({
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
 export const Overview = z.object({
+  /** Every breach, sensitive ones included. */
   breaches: z.int().nonnegative(),
+  /** Of those, the sensitive ones (the list hides them until asked). */
+  sensitiveBreaches: z.int().nonnegative(),
+  /** Whether any breach comes from Have I Been Pwned's catalog (credited then). */
+  includesHibp: z.boolean(),
   unresolvedByDataClass: z.array(z.object({ name: z.string(), count: z.int().nonnegative() })),
   unresolvedByEmail: z.array(z.object({ email: z.string(), count: z.int().nonnegative() })),
   breachesByYear: z.array(z.object({ year: z.int(), count: z.int().nonnegative() })),

@@ -59,7 +59,7 @@ describe('the core over its channels', () => {
 
   it('starts signed out, with empty views and clear errors', async () => {
     expect(await call('auth-status')).toMatchObject({ state: 'signed-out', remembered: false });
-    expect(await call('breaches-list', {})).toEqual({ rows: [], total: 0, unresolvedByDataClass: {} });
+    expect(await call('breaches-list', {})).toEqual({ rows: [], total: 0, unresolvedByDataClass: {}, hiddenSensitive: 0, includesHibp: false });
     const detail = await invoke('breach-get', { id: 'Anything' });
     expect(detail).toMatchObject({ ok: false, error: { code: 'sign-in-required' } });
   });

@@ -120,6 +120,19 @@ describe('breach handlers', () => {
     expect(await router.dispatch({ type: 'request', id: 2, channel: 'breaches-list', args: { metadataFilter: ['dataClasses'] } })).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
   });
 
+  it('the list says how many sensitive breaches it leaves out, under the same filters', async () => {
+    const { router, sessions } = await core();
+    snapshot(sessions.require().db, [
+      item({ id: 'Adobe', dataClasses: ['Email addresses', 'Passwords'], accounts: { [A]: [] } }),
+      item({ id: 'Secret', domain: 'secret.example', isSensitive: true, dataClasses: ['Passwords'], accounts: { [A]: [] } }),
+      item({ id: 'Hidden', domain: 'hidden.example', isSensitive: true, dataClasses: ['Names'], accounts: { [A]: [] } }),
+    ], '"v3"');
+    expect(await router.invoke('breaches-list', {})).toMatchObject({ total: 1, hiddenSensitive: 2 });
+    expect(await router.invoke('breaches-list', { dataClasses: ['Passwords'] })).toMatchObject({ total: 1, hiddenSensitive: 1 });
+    expect(await router.invoke('breaches-list', { includeSensitive: true })).toMatchObject({ total: 3, hiddenSensitive: 0 });
+    expect(await router.invoke('overview-get', {})).toMatchObject({ breaches: 3, sensitiveBreaches: 2 });
+  });
+
   it('answers a breach the account does not have with not-found', async () => {
     const { router } = await core();
     expect(await router.dispatch({ type: 'request', id: 1, channel: 'breach-get', args: { id: 'Nope' } })).toMatchObject({ ok: false, error: { code: 'not-found' } });
@@ -127,9 +140,9 @@ describe('breach handlers', () => {
 
   it('shows empty views, not errors, while signed out — except the detail, which asks for a sign-in', async () => {
     const { router } = await core({ signedIn: false });
-    expect(await router.invoke('breaches-list', {})).toEqual({ rows: [], total: 0, unresolvedByDataClass: {} });
+    expect(await router.invoke('breaches-list', {})).toEqual({ rows: [], total: 0, unresolvedByDataClass: {}, hiddenSensitive: 0, includesHibp: false });
     expect(await router.invoke('breaches-domains', {})).toEqual([]);
-    expect(await router.invoke('overview-get', {})).toEqual({ breaches: 0, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] });
+    expect(await router.invoke('overview-get', {})).toEqual({ breaches: 0, sensitiveBreaches: 0, includesHibp: false, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] });
     expect(await router.dispatch({ type: 'request', id: 1, channel: 'breach-get', args: { id: 'Adobe' } })).toMatchObject({ ok: false, error: { code: 'sign-in-required' } });
   });
 });

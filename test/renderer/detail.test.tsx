@@ -51,10 +51,13 @@ describe('breach detail', () => {
     await waitFor(() =>
       expect(core.callsOf('resolutions-set')[0]).toEqual({ breachId: 'Adobe', dataClasses: ['Email addresses', 'Password hints', 'Passwords', 'Usernames'], emails: [BOB], resolved: true }),
     );
+    // Only what changes is sent (Bob's Usernames is already resolved), so the queued count is what changes.
     await user.click(screen.getByRole('checkbox', { name: 'Usernames for all emails' }));
-    await waitFor(() => expect(core.callsOf('resolutions-set')[1]).toEqual({ breachId: 'Adobe', dataClasses: ['Usernames'], resolved: true }));
+    await waitFor(() => expect(core.callsOf('resolutions-set')[1]).toEqual({ breachId: 'Adobe', emails: [ALICE], dataClasses: ['Usernames'], resolved: true }));
+    expect(await screen.findByText('5 changes queued.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Mark all resolved' }));
-    await waitFor(() => expect(core.callsOf('resolutions-set')[2]).toEqual({ breachId: 'Adobe', dataClasses: ['Email addresses', 'Password hints', 'Passwords', 'Usernames'], resolved: true }));
+    await waitFor(() => expect(core.callsOf('resolutions-set')[2]).toEqual({ breachId: 'Adobe', emails: [ALICE], dataClasses: ['Password hints', 'Passwords'], resolved: true }));
+    expect(await screen.findByText('7 changes queued.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Mark all resolved' })).toBeDisabled());
     for (const box of screen.getAllByRole('checkbox', { name: / for / })) expect(box).toBeChecked();
     // A fully resolved class unchecks for every email.

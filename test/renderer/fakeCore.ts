@@ -16,6 +16,7 @@ import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
 import type { FeedStatus } from '../../shared/ipc/feed.ts';
 import type { Preferences } from '../../shared/catalog/preferences.ts';
+import { includesHibpData } from '../../electron/core/report/catalogOrigin.ts';
 import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
 import { compileFilter } from '../../shared/search/filter.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
@@ -424,6 +425,7 @@ export class FakeCore {
     return {
       breach: stored.breach,
       isNew: stored.isNew ?? false,
+      includesHibp: includesHibpData([stored.breach]),
       ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
       accounts: Object.keys(stored.accounts)
         .sort()
@@ -463,21 +465,8 @@ export class FakeCore {
   }
 
   #list(query: ChannelArgs<'breaches-list'>) {
-    const text = query.text?.trim().toLowerCase();
-    // As the core: the advanced filter through the search interface's filter engine.
-    const admits = query.metadataFilter ? compileFilter(query.metadataFilter) : () => true;
-    const matching = this.breaches.filter((stored) => {
-      if (!matchesBreachQuery(this.#asUserBreach(stored), query)) return false;
-      if (!admits(filterRecordOf(toSearchDocument(stored.breach, this.details.get(stored.breach.id))))) return false;
-      if (query.email && !Object.keys(stored.accounts).some((e) => emailKey(e) === emailKey(query.email ?? ''))) return false;
-      if (text) {
-        const haystack = [stored.breach.id, stored.breach.domain, ...stored.breach.dataClasses].join(' ').toLowerCase();
-        if (!haystack.includes(text)) return false;
-      }
-      return true;
-    });
-    // As the core: fabricated, spam-list and retired breaches only when asked for.
-    const shown = query.includeFlagged ? matching : matching.filter((stored) => !this.#flagged(stored.breach.id));
+    const shown = this.#shown(query);
+    const hiddenSensitive = query.includeSensitive ? 0 : this.#shown({ ...query, includeSensitive: true }).length - shown.length;
     const rows = shown.map((stored) => this.#row(stored));
     const sorters: Record<typeof query.sort, (a: BreachRow, b: BreachRow) => number> = {
       breachDate: (a, b) => compareBreaches(a.breach, b.breach),
@@ -489,7 +478,27 @@ export class FakeCore {
     const unresolvedByDataClass: Record<string, number> = {};
     for (const row of rows)
       for (const summary of row.dataClasses) if (summary.resolved < summary.total) unresolvedByDataClass[summary.name] = (unresolvedByDataClass[summary.name] ?? 0) + 1;
-    return { rows: rows.slice(query.offset, query.offset + query.limit), total: rows.length, unresolvedByDataClass };
+    const window = rows.slice(query.offset, query.offset + query.limit);
+    return { rows: window, total: rows.length, unresolvedByDataClass, hiddenSensitive, includesHibp: includesHibpData(window.map((row) => row.breach)) };
+  }
+
+  #shown(query: ChannelArgs<'breaches-list'>): FakeBreach[] {
+    const text = query.text?.trim().toLowerCase();
+    // As the core: the advanced filter through the search interface's filter engine.
+    const admits = query.metadataFilter ? compileFilter(query.metadataFilter) : () => true;
+    const matching = this.breaches.filter((stored) => {
+      if (!matchesBreachQuery(this.#asUserBreach(stored), query)) return false;
+      if (!admits(filterRecordOf(toSearchDocument(stored.breach, this.details.get(stored.breach.id))))) return false;
+      if (query.domainContains && !stored.breach.domain.toLowerCase().includes(query.domainContains.toLowerCase())) return false;
+      if (query.email && !Object.keys(stored.accounts).some((e) => emailKey(e) === emailKey(query.email ?? ''))) return false;
+      if (text) {
+        const haystack = [stored.breach.id, stored.breach.domain, ...stored.breach.dataClasses].join(' ').toLowerCase();
+        if (!haystack.includes(text)) return false;
+      }
+      return true;
+    });
+    // As the core: fabricated, spam-list and retired breaches only when asked for.
+    return query.includeFlagged ? matching : matching.filter((stored) => !this.#flagged(stored.breach.id));
   }
 
   #overview() {
@@ -508,6 +517,8 @@ export class FakeCore {
     }
     return {
       breaches: this.breaches.length,
+      sensitiveBreaches: this.breaches.filter((stored) => stored.breach.isSensitive).length,
+      includesHibp: includesHibpData(this.breaches.map((stored) => stored.breach)),
       unresolvedByDataClass: [...byClass].map(([name, count]) => ({ name, count })),
       unresolvedByEmail: [...byEmail].map(([email, count]) => ({ email, count })),
       breachesByYear: [...byYear].map(([year, count]) => ({ year, count })).sort((a, b) => a.year - b.year),

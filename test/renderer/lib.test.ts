@@ -46,12 +46,12 @@ describe('urlState', () => {
 });
 
 describe('counts line', () => {
-  const list = { rows: [], total: 42, unresolvedByDataClass: { 'Email addresses': 40, Passwords: 17, Usernames: 20 } };
+  const list = { rows: [], total: 42, unresolvedByDataClass: { 'Email addresses': 40, Passwords: 17, Usernames: 20 }, hiddenSensitive: 0, includesHibp: true };
   test('names no data class when none is filtered', () => {
     expect(countsText(list, EMPTY_FILTERS)).toBe('42 breaches');
     const row = (unresolved: number) => ({ unresolved }) as BreachList['rows'][number];
-    expect(countsText({ rows: [row(2), row(0), row(1)], total: 3, unresolvedByDataClass: { Passwords: 2 } }, EMPTY_FILTERS)).toBe('3 breaches · 2 with something to fix');
-    expect(countsText({ rows: [row(0)], total: 1, unresolvedByDataClass: {} }, EMPTY_FILTERS)).toBe('1 breach · nothing left to fix');
+    expect(countsText({ ...list, rows: [row(2), row(0), row(1)], total: 3, unresolvedByDataClass: { Passwords: 2 } }, EMPTY_FILTERS)).toBe('3 breaches · 2 with something to fix');
+    expect(countsText({ ...list, rows: [row(0)], total: 1, unresolvedByDataClass: {} }, EMPTY_FILTERS)).toBe('1 breach · nothing left to fix');
   });
   test('names the picked unresolved classes', () => {
     expect(countsText(list, { ...EMPTY_FILTERS, unresolvedDataClasses: ['usernames', 'Phone numbers'] })).toBe('42 breaches · 20 with unresolved Usernames · 0 with unresolved Phone numbers');
@@ -60,7 +60,11 @@ describe('counts line', () => {
     expect(countsText(list, { ...EMPTY_FILTERS, dataClasses: ['passwords', 'email-addresses'] })).toBe('42 breaches · 17 with unresolved Passwords · 40 with unresolved Email addresses');
   });
   test('singular', () => {
-    expect(countsText({ rows: [], total: 1, unresolvedByDataClass: {} }, EMPTY_FILTERS)).toBe('1 breach');
+    expect(countsText({ ...list, total: 1, unresolvedByDataClass: {} }, EMPTY_FILTERS)).toBe('1 breach');
+  });
+  test('says how many sensitive breaches the list hides, in the right number', () => {
+    expect(countsText({ ...list, total: 1, unresolvedByDataClass: {}, hiddenSensitive: 1 }, EMPTY_FILTERS)).toBe('1 breach · 1 sensitive breach hidden');
+    expect(countsText({ ...list, hiddenSensitive: 3 }, { ...EMPTY_FILTERS, dataClasses: ['Passwords'] })).toBe('42 breaches · 17 with unresolved Passwords · 3 sensitive breaches hidden');
   });
 });
 

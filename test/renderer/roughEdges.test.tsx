@@ -35,11 +35,59 @@ describe('no raw network codes in the UI', () => {
   });
 });
 
+describe('the domain filter', () => {
+  test('filters by any part of the domain as the person types, suggesting the domains that match', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches' });
+    const domain = await screen.findByRole('combobox', { name: 'Domain' });
+    const suggestions = () => [...document.querySelectorAll('[data-testid="domain-suggestions"] option')].map((option) => option.getAttribute('value'));
+    await waitFor(() => expect(suggestions()).toEqual(['adobe.com', 'adultsite.example', 'canva.com', 'linkedin.com']));
+
+    await user.type(domain, 'AD');
+    expect(suggestions()).toEqual(['adobe.com', 'adultsite.example']);
+    // The sensitive adultsite.example stays hidden until asked for, as everywhere else.
+    expect(await screen.findByText(/^1 breach\b/)).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: /Adobe/ })).toBeInTheDocument();
+
+    await user.clear(domain);
+    await user.type(domain, 'dIn.c');
+    expect(suggestions()).toEqual(['linkedin.com']);
+    await waitFor(() => expect(core.callsOf('breaches-list').at(-1)).toMatchObject({ domainContains: 'dIn.c' }));
+    expect(await screen.findByRole('option', { name: /LinkedIn/ })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: /Adobe/ })).toBeNull();
+    expect(window.location.hash).toBe('#/breaches?domain=dIn.c');
+  });
+});
+
+describe('Have I Been Pwned is credited only where its data is shown', () => {
+  const demo = { breach: { id: 'AmberBank', domain: 'amberbank.org', breachDate: '2020-01-01', addedDate: '2020-02-01T00:00:00Z', modifiedDate: '2020-02-01T00:00:00Z', dataClasses: ['Passwords'], isSensitive: false }, accounts: { 'alice@example.com': {} } };
+  const credit = () => screen.queryByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' });
+
+  test('the generated demo catalog is not credited: list, detail and Overview', async () => {
+    const core = new FakeCore({ breaches: [demo] });
+    renderApp({ core, hash: '#/breaches/AmberBank' });
+    expect(await screen.findByRole('heading', { name: 'AmberBank' })).toBeInTheDocument();
+    expect(credit()).toBeNull();
+    act(() => window.location.assign('#/overview'));
+    expect(await screen.findByRole('link', { name: /^Breaches\s*1$/ })).toBeInTheDocument();
+    expect(credit()).toBeNull();
+  });
+
+  test('catalog breaches are credited in the list, the detail and the Overview', async () => {
+    renderApp({ hash: '#/breaches/Adobe' });
+    expect(await screen.findByRole('heading', { name: 'Adobe' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' })).toHaveLength(2));
+    act(() => window.location.assign('#/overview'));
+    await screen.findByRole('link', { name: /^Breaches\s*4/ });
+    expect(credit()).toBeInTheDocument();
+  });
+});
+
 describe('counts that explain themselves', () => {
   test('with no class filtered, the counts line names none; with one, it names it', async () => {
     const user = userEvent.setup();
     renderApp({ hash: '#/breaches' });
-    expect(await screen.findByText('3 breaches · 2 with something to fix')).toBeInTheDocument();
+    expect(await screen.findByText('3 breaches · 2 with something to fix · 1 sensitive breach hidden')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: /^Unresolved data classes/ }));
     await user.click(within(screen.getByRole('group', { name: 'Unresolved data classes' })).getByRole('checkbox', { name: 'Usernames' }));
     expect(await screen.findByText(/^2 breaches · 2 with unresolved Usernames$/)).toBeInTheDocument();

@@ -245,6 +245,8 @@ export class AuthService {
           this.#emit();
         },
         loginHint: previous.account?.email,
+        // Signed out, the person may want another account than the provider's session holds.
+        chooseAccount: previous.account === undefined,
         finish: async ({ identity, tokens: issued }) => {
           const account = toAccount(identity.issuer, identity.subject, identity.email);
           tokens = await TokenManager.start(this.#tokenOptions(account), issued);

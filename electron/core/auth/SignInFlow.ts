@@ -39,6 +39,12 @@ export interface SignInFlowRequest {
   /** Pre-fills the provider's login page, e.g. when the same account must sign in again. */
   loginHint?: string | undefined;
   /**
+   * Ask the provider to offer an account choice instead of reusing its session (after a
+   * sign-out the person may want another account): `prompt=select_account` where the provider
+   * lists it, else `login`.
+   */
+  chooseAccount?: boolean | undefined;
+  /**
    * Runs after the code exchange and before the browser is answered, so the page the person
    * sees reflects the whole sign-in (e.g. `POST /user` refusing the account). A SignInError's
    * message is shown there.
@@ -117,6 +123,7 @@ export class SignInFlow {
         nonce: checks.nonce,
         resource: config.audience,
         ...(request.loginHint ? { login_hint: request.loginHint } : {}),
+        ...promptFor(request, config.scopes, config.authorizationParams, metadata.prompt_values_supported),
       });
       this.#logger.info('sign-in: waiting for the browser', { issuer: config.issuer, port: listener.port });
       request.onPending?.({ url: url.href, browser: 'opening' });
@@ -203,4 +210,20 @@ function exchangeFailure(thrown: unknown): SignInError {
     return new SignInError(error.status >= 500 ? 'network' : 'provider', `The sign-in provider refused to complete the sign-in (${describeProviderError(error)}). Start again from the app.`);
   }
   return new SignInError('network', `Breach Monitor could not reach the sign-in provider to complete the sign-in (${describeProviderError(error)}).`);
+}
+
+/**
+ * The `prompt` of an authorization that should offer another account. Any `prompt` the
+ * configuration sets wins. `offline_access` is only granted with `prompt=consent` (OIDC Core
+ * §11), so that value rides along whenever the scopes ask for a refresh token; without an
+ * account choice the parameter is left to the provider (the reference provider adds consent).
+ */
+export function promptFor(request: Pick<SignInFlowRequest, 'chooseAccount'>, scopes: string, configured: Record<string, string>, supported: unknown): { prompt?: string } {
+  if (!request.chooseAccount || configured.prompt !== undefined) return {};
+  const listed = Array.isArray(supported) ? supported.filter((value): value is string => typeof value === 'string') : undefined;
+  // `login` and `consent` are OIDC Core's own values; `select_account` only where the provider lists it.
+  const account = listed?.includes('select_account') ? 'select_account' : 'login';
+  const values = [account];
+  if (scopes.split(' ').includes('offline_access') && (listed === undefined || listed.includes('consent'))) values.push('consent');
+  return { prompt: values.join(' ') };
 }

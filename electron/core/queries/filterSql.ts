@@ -19,7 +19,7 @@ export interface FilterSql {
 /**
  * Translates a local query into SQL with the service's semantics (shared/api/filter.ts,
  * CONTRACT.md): filters AND together; `dataClasses` and `unresolvedDataClasses` match any of
- * their values, by case-insensitive name; domain is exact and case-insensitive; sensitive
+ * their values, by case-insensitive name; domain is exact and case-insensitive (`domainContains`, local only, any part of it); sensitive
  * breaches only when asked. Every test reads a column kept up to date on write, so the
  * statement is one pass over at most a few thousand rows.
  */
@@ -40,6 +40,11 @@ export function buildFilter(db: ReadableDB, query: LocalBreachQuery): FilterSql 
   if (query.domain !== undefined) {
     where.push('b.domain_key = ?');
     params.push(query.domain.toLowerCase());
+  }
+  if (query.domainContains !== undefined) {
+    // domain_key is folded in JS (toLowerCase), so the needle is folded the same way.
+    where.push('instr(b.domain_key, ?) > 0');
+    params.push(query.domainContains.toLowerCase());
   }
   if (query.dataClasses && query.dataClasses.length > 0) {
     const needles = needlesOf(db, query.dataClasses);

@@ -4,7 +4,7 @@ import { compileFilter, filterRecordOf, isEmptyFilter, toSearchDocument, type Me
 import { listBreaches } from '../db/breachQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
-import { countBreaches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
+import { countBreaches, countMatches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import { toBreachDetail, toBreachList } from './breachViews.ts';
 import type { NewBreachMarks } from './NewBreachMarks.ts';
@@ -19,7 +19,7 @@ export interface BreachHandlerDeps {
   flaggedIds?: () => string[];
 }
 
-const EMPTY_OVERVIEW = { breaches: 0, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] };
+const EMPTY_OVERVIEW = { breaches: 0, sensitiveBreaches: 0, includesHibp: false, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] };
 
 /** The local breaches as the list, the detail pane, the filters' suggestions and the overview read them. Signed out, they are empty. */
 /**
@@ -39,12 +39,14 @@ export function createBreachHandlers({ sessions, marks, details, flaggedIds }: B
   return {
     'breaches-list': (query) => {
       const session = sessions.get();
-      if (!session) return { rows: [], total: 0, unresolvedByDataClass: {} };
+      if (!session) return { rows: [], total: 0, unresolvedByDataClass: {}, hiddenSensitive: 0, includesHibp: false };
       const { offset, limit, includeFlagged, metadataFilter, ...asked } = query;
       const hidden = [...(includeFlagged || !flaggedIds ? [] : flaggedIds()), ...(metadataFilter ? refusedBy(session.db, metadataFilter, details) : [])];
       const filters = hidden.length > 0 ? { ...asked, excludeIds: [...(asked.excludeIds ?? []), ...hidden] } : asked;
       const page = queryBreaches(session.db, { ...filters, offset, limit });
-      const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids);
+      // What "Include sensitive breaches" would add, so the list can say what it hides.
+      const hiddenSensitive = filters.includeSensitive ? 0 : countMatches(session.db, { ...filters, includeSensitive: true }) - page.total;
+      const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids, hiddenSensitive);
       if (!details || list.rows.length === 0) return list;
       const found = details(list.rows.map((row) => row.breach.id));
       return { ...list, rows: list.rows.map((row) => (found.has(row.breach.id) ? { ...row, details: found.get(row.breach.id) } : row)) };

@@ -1,5 +1,6 @@
 import { dataClassLabel } from '../../../shared/api/dataClassNames.ts';
 import type { LocalBreach, LocalCounts } from '../../../shared/api/localQuery.ts';
+import { includesHibpData } from '../report/catalogOrigin.ts';
 import type { BreachDetail, BreachList, BreachRow, CellState } from '../../../shared/ipc/index.ts';
 
 /**
@@ -28,10 +29,12 @@ export function toBreachRow(item: LocalBreach, isNew: boolean): BreachRow {
   };
 }
 
-export function toBreachList(items: readonly LocalBreach[], total: number, counts: LocalCounts, newIds: ReadonlySet<string>): BreachList {
+export function toBreachList(items: readonly LocalBreach[], total: number, counts: LocalCounts, newIds: ReadonlySet<string>, hiddenSensitive = 0): BreachList {
   return {
     rows: items.map((item) => toBreachRow(item, newIds.has(item.breach.id))),
     total,
+    hiddenSensitive,
+    includesHibp: includesHibpData(items.map((item) => item.breach)),
     unresolvedByDataClass: Object.fromEntries(counts.byDataClass.map((entry) => [dataClassLabel(entry.dataClass), entry.unresolvedBreaches])),
   };
 }
@@ -40,6 +43,7 @@ export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail 
   return {
     breach: shownBreach(item.breach),
     isNew,
+    includesHibp: includesHibpData([item.breach]),
     accounts: item.breachedAccounts.map((account) => {
       const failed = new Map(account.failed.map((entry) => [entry.dataClass, entry.reason]));
       const pending = new Set(account.pending);

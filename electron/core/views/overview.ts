@@ -1,8 +1,9 @@
 import { dataClassKey, dataClassLabel } from '../../../shared/api/index.ts';
 import type { Overview } from '../../../shared/ipc/index.ts';
-import { countBreaches } from '../queries/localQueries.ts';
+import { countBreaches, countMatches } from '../queries/localQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
-import { breachesPerYear, dataClassSpellings, distinctDomains, unresolvedPairs } from '../db/overviewQueries.ts';
+import { includesHibpData } from '../report/catalogOrigin.ts';
+import { breachOrigins, breachesPerYear, dataClassSpellings, distinctDomains, unresolvedPairs } from '../db/overviewQueries.ts';
 
 /**
  * Exposure at a glance, over every breach (sensitive ones included: they are the person's own
@@ -14,6 +15,8 @@ export function overviewOf(db: ReadableDB): Overview {
   const byYear = breachesPerYear(db);
   return {
     breaches: counts.breaches,
+    sensitiveBreaches: counts.breaches - countMatches(db, { includeSensitive: false }),
+    includesHibp: includesHibpData(breachOrigins(db)),
     unresolvedByDataClass: counts.byDataClass
       .filter((entry) => entry.unresolvedAccounts > 0)
       .map((entry) => ({ name: dataClassLabel(entry.dataClass), count: entry.unresolvedAccounts }))

@@ -165,7 +165,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
           </p>
         ) : null}
         <div className="list-body">{body}</div>
-        <Credit className="list-credit" />
+        {list?.includesHibp ? <Credit className="list-credit" /> : null}
       </section>
       <section className="detail-pane" aria-label="Breach detail">
         {route.breachId ? (

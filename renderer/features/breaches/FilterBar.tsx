@@ -89,16 +89,15 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
 }
 
 /**
- * The service matches domains exactly, so a half-typed name would empty the list: commit on a
- * suggestion, on Enter or on leaving the field.
+ * Filters as the person types, by any part of the domain ("dobe" finds adobe.com, the local
+ * store's `domainContains`); the suggestions are the known domains that contain what is typed,
+ * so the list under the field and the list of breaches agree.
  */
 function DomainField({ id, value, suggestions, onCommit }: { id: string; value: string; suggestions: string[]; onCommit(domain: string): void }) {
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
-  const commit = (next: string) => {
-    const trimmed = next.trim();
-    if (trimmed !== value) onCommit(trimmed);
-  };
+  const needle = draft.trim().toLowerCase();
+  const matching = needle ? suggestions.filter((domain) => domain.toLowerCase().includes(needle)) : suggestions;
   return (
     <div className="field-inline">
       <label className="field-label-inline" htmlFor={id}>
@@ -107,22 +106,21 @@ function DomainField({ id, value, suggestions, onCommit }: { id: string; value: 
       <input
         id={id}
         className="input input-domain"
+        type="search"
         list={`${id}-list`}
-        placeholder="Any"
+        placeholder="Any, or part of one"
         autoComplete="off"
         spellCheck={false}
+        maxLength={253}
         value={draft}
         onChange={(event) => {
           setDraft(event.target.value);
-          if (suggestions.includes(event.target.value) || event.target.value === '') commit(event.target.value);
+          const trimmed = event.target.value.trim();
+          if (trimmed !== value) onCommit(trimmed);
         }}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') commit(draft);
-        }}
-        onBlur={() => commit(draft)}
       />
-      <datalist id={`${id}-list`}>
-        {suggestions.map((domain) => (
+      <datalist id={`${id}-list`} data-testid="domain-suggestions">
+        {matching.slice(0, 50).map((domain) => (
           <option key={domain} value={domain} />
         ))}
       </datalist>

@@ -13,7 +13,8 @@ function countFor(list: BreachList, name: string): [string, number] | undefined 
 /**
  * "42 breaches · 17 with unresolved Passwords" for the classes the person filtered on; with no
  * class filtered it names none (a class nobody asked about reads as a filter that is not there):
- * "42 breaches · 30 with something to fix".
+ * "42 breaches · 30 with something to fix". Sensitive breaches the list leaves out are said, so
+ * the count agrees with the Overview's: "… · 1 sensitive breach hidden".
  */
 export function countsText(list: BreachList, filters: Filters): string {
   const parts = [plural(list.total, 'breach', 'breaches')];
@@ -24,5 +25,6 @@ export function countsText(list: BreachList, filters: Filters): string {
     const open = list.rows.filter((row) => row.unresolved > 0).length;
     parts.push(open === 0 ? 'nothing left to fix' : `${open.toLocaleString('en')} with something to fix`);
   }
+  if (list.hiddenSensitive > 0) parts.push(`${plural(list.hiddenSensitive, 'sensitive breach', 'sensitive breaches')} hidden`);
   return parts.join(' · ');
 }

@@ -11,7 +11,7 @@ import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import { usePreferences } from '../../state/preferences.ts';
 import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
-import { columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
+import { changesThatMatter, columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
 import { BreachDescription } from '../details/BreachDescription.tsx';
 import { BreachFlags, formatCount } from '../details/BreachFlags.tsx';
 import { BreachLogo } from '../details/BreachLogo.tsx';
@@ -62,6 +62,10 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
   const { breach } = detail;
   const titleId = useId();
   const classes = dataClassesOf(detail);
+  // Only the cells a change changes are queued, so "N changes queued" counts what changes.
+  const resolve = (change: ResolutionChange) => {
+    for (const part of changesThatMatter(detail, change)) void setResolved(part);
+  };
   const failed = failedCells(detail);
   const pending = pendingCount(detail);
   const all = tally(detail.accounts.flatMap((account) => Object.values(account.cells)));
@@ -204,14 +208,14 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
           type="button"
           className="button button-primary button-small"
           disabled={all.total === 0 || all.resolved === all.total}
-          onClick={() => void setResolved({ breachId: breach.id, dataClasses: classes, resolved: true })}
+          onClick={() => resolve({ breachId: breach.id, dataClasses: classes, resolved: true })}
         >
           <Icon name="check" size={14} />
           Mark all resolved
         </button>
       </div>
-      <Matrix detail={detail} classes={classes} onChange={(change) => void setResolved(change)} />
-      <Credit className="detail-credit" />
+      <Matrix detail={detail} classes={classes} onChange={resolve} />
+      {detail.includesHibp ? <Credit className="detail-credit" /> : null}
     </article>
   );
 }

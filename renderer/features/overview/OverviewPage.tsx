@@ -57,7 +57,7 @@ export function OverviewPage() {
         <h1 className="page-title">Overview</h1>
       </div>
       {body}
-      <Credit />
+      {overview?.includesHibp ? <Credit /> : null}
     </div>
   );
 }
@@ -70,7 +70,13 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
     <>
       <WhatToDoNext />
       <div className="kpis">
-        <Kpi label="Breaches" value={overview.breaches.toLocaleString('en')} href={breachesLink({})} />
+        {/* Sensitive breaches count here; the list hides them until asked, so the link asks. */}
+        <Kpi
+          label="Breaches"
+          value={overview.breaches.toLocaleString('en')}
+          detail={overview.sensitiveBreaches > 0 ? `including ${plural(overview.sensitiveBreaches, 'sensitive one', 'sensitive ones')}` : undefined}
+          href={breachesLink(overview.sensitiveBreaches > 0 ? { includeSensitive: true } : {})}
+        />
         <Kpi label="Left to fix" value={unresolved.toLocaleString('en')} detail="email × data class" tone={unresolved > 0 ? 'todo' : 'done'} />
         <Kpi label="Email addresses with something to fix" value={exposedEmails.toLocaleString('en')} />
         <Kpi label="Changes queued" value={pending.toLocaleString('en')} detail={pending > 0 ? 'sent at the next sync' : 'nothing waiting'} />

@@ -17,7 +17,7 @@ import { MemorySecretStore } from '../../../electron/core/auth/secrets/MemorySec
 import type { SecretStore } from '../../../electron/core/auth/secrets/SecretStore.ts';
 import { parseStoredTokens } from '../../../electron/core/auth/tokens.ts';
 import { SIGNED_IN_MESSAGE } from '../../../electron/core/auth/callbackPage.ts';
-import { driveBrowser, freePort, launchChromium, refreshAtProvider, revokeAtProvider, signInAs, startReference, tempDir, testCipher, type ReferenceService } from './harness.ts';
+import { driveBrowser, freePort, launchChromium, refreshAtProvider, revokeAtProvider, signInAs, startReference, tempDir, testCipher, type PersonScript, type ReferenceService } from './harness.ts';
 
 let reference: ReferenceService;
 let browser: Browser;
@@ -292,6 +292,46 @@ describe('sign-out', () => {
     await expect(aliceTokens.getAccessToken()).rejects.toBeInstanceOf(SignInRequiredError);
     expect(await app.store.get({ issuer: alice.account.issuer, subject: 'alice' })).toBeUndefined();
     expect(await app.store.get({ issuer: bob.account.issuer, subject: 'bob' })).toBeDefined();
+  });
+});
+
+describe('switching accounts in one browser', () => {
+  it('after a sign-out the provider offers its login page again, not the session it holds, and the new account still gets a refresh token', async () => {
+    // One browser profile for both sign-ins, as the person's own browser keeps the provider's session cookie.
+    const context = await browser.newContext();
+    try {
+      const app = makeApp();
+      const urls: string[] = [];
+      const signInWith = async (script: PersonScript) => {
+        let done!: Promise<void>;
+        const account = await app.auth.signIn({
+          opener: (url) => {
+            urls.push(url);
+            done = (async () => {
+              const page = await context.newPage();
+              try {
+                await script(page, url);
+              } finally {
+                await page.close();
+              }
+            })();
+          },
+        });
+        await done;
+        return account;
+      };
+      const alice = await signInWith(signInAs('alice@example.com'));
+      await app.auth.signOut();
+
+      // Without an account prompt the provider would go straight to consent for Alice's session.
+      const bob = await signInWith(signInAs('bob@example.com'));
+      expect(alice.email).toBe('alice@example.com');
+      expect(bob.email).toBe('bob@example.com');
+      for (const url of urls) expect(new URL(url).searchParams.get('prompt')).toBe('login consent');
+      expect((await storedTokens(app, bob))?.refreshToken).toBeTruthy();
+    } finally {
+      await context.close();
+    }
   });
 });
 

@@ -30,6 +30,17 @@ describe('queryBreaches', () => {
     expect(ids(queryBreaches(db, { text: '%' }))).toEqual([]);
   });
 
+  it('matches any part of the domain, ignoring case, but not the breach id', () => {
+    const db = fixture();
+    expect(ids(queryBreaches(db, { domainContains: 'BANK' }))).toEqual(['Zeta', 'AcmeBank']);
+    expect(ids(queryBreaches(db, { domainContains: 'ank.i' }))).toEqual(['Zeta']);
+    expect(ids(queryBreaches(db, { domainContains: 'acme', domain: 'zeta-bank.io' }))).toEqual([]);
+    expect(ids(queryBreaches(db, { domainContains: 'private' }))).toEqual([]);
+    expect(ids(queryBreaches(db, { domainContains: 'private', includeSensitive: true }))).toEqual(['Private']);
+    expect(ids(queryBreaches(db, { domainContains: '%' }))).toEqual([]);
+    expect(() => queryBreaches(db, { domainContains: '   ' })).toThrow(/at least one character/);
+  });
+
   it('sorts by breach date (the service order), added date, name and unresolved count', () => {
     const db = fixture();
     expect(ids(queryBreaches(db, { sort: 'breachDate' }))).toEqual(['Zeta', 'AcmeBank', 'bravo']);
