@@ -11,7 +11,9 @@ import { Nav } from './features/shell/Nav.tsx';
 import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
 import { Welcome } from './features/welcome/Welcome.tsx';
+import { EMPTY_FILTERS } from './lib/urlState.ts';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
+import { useBreaches } from './state/breaches.ts';
 import { connectEvents, loadInitial, resetData } from './state/connect.ts';
 import { startRouter, useRoute } from './state/route.ts';
 
@@ -100,6 +102,12 @@ function Shell({ searchDelayMs }: AppProps) {
   const fixBreach = useRoute((s) => s.route.fix?.breachId);
   const main = useRef<HTMLElement>(null);
   useScrollPerScreen(main, screen === 'fix' && fixBreach ? `fix/${fixBreach}` : screen);
+  // The list is what a person opens most: have it ready before they click (only the first screen decides).
+  // A layout effect: it runs before the first screen's own requests, so the core answers it first.
+  const firstScreen = useRef(screen);
+  useLayoutEffect(() => {
+    if (firstScreen.current !== 'breaches') useBreaches.getState().prefetch(EMPTY_FILTERS);
+  }, []);
   useEffect(() => {
     document.title = `${TITLES[screen]} · Breach Monitor`;
   }, [screen]);

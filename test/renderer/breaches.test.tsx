@@ -28,6 +28,23 @@ describe('breaches list', () => {
     await expectAccessible();
   });
 
+  test('opened on the overview, the shell asks for the list once; Breaches then shows it without asking again', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/overview' });
+    await waitFor(() => expect(core.callsOf('breaches-list')).toHaveLength(1));
+    expect(lastListQuery(core)).toMatchObject({ includeSensitive: false });
+    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Breaches' }));
+    const list = await screen.findByRole('listbox', { name: 'Breaches' });
+    expect(within(list).getAllByRole('option')).toHaveLength(3);
+    expect(core.callsOf('breaches-list')).toHaveLength(1);
+  });
+
+  test('opened on the list, no prefetch: the page asks once', async () => {
+    const { core } = renderApp({ hash: '#/breaches' });
+    await screen.findByRole('listbox', { name: 'Breaches' });
+    expect(core.callsOf('breaches-list')).toHaveLength(1);
+  });
+
   test('"Include sensitive breaches" is off by default; ticking it re-queries and lands in the URL', async () => {
     const user = userEvent.setup();
     const { core } = renderApp({ hash: '#/breaches' });

@@ -37,6 +37,8 @@ function reset<T>(store: StoreApi<T>): void {
 afterEach(() => {
   cleanup();
   delete window.monitor;
+  // Also forgets the list's module state (the latest filters asked, a prefetched answer).
+  useBreaches.getState().reset();
   [useAuth, useBreaches, useDetail, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });

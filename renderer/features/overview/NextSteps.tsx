@@ -14,7 +14,14 @@ export function WhatToDoNext() {
   const { report, load } = useReport();
   const headingId = useId();
   useEffect(() => {
-    void load();
+    // The report reads every breach, so it waits for the browser to be idle after the overview
+    // draws: a person who moves on at once (to the list) does not wait behind it.
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => void load(), 0);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(() => void load(), { timeout: 1000 });
+    return () => cancelIdleCallback(idle);
   }, [load]);
   const next = useMemo(() => (report ? nextFix(report) : undefined), [report]);
 
