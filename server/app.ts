@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -7,11 +7,13 @@ import { AccountDirectory } from './api/accounts.ts';
 import { BreachAlertService } from './api/BreachAlertService.ts';
 import { API_PREFIX, createApiRoutes } from './api/routes.ts';
 import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
+import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadHibpCatalogFile } from './catalog/hibp.ts';
-import { parseServiceConfig, type ServiceConfigInput } from './config.ts';
+import { isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
+import { checkHost, serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { parseRequestTarget } from './http/requestTarget.ts';
 import { sendJson } from './http/respond.ts';
@@ -19,6 +21,7 @@ import { createDevIdentityProvider, DEMO_USERS, type DemoUser, type DevIdentityP
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
+import { ensurePrivateDir } from './store/privateFiles.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
@@ -48,26 +51,28 @@ export interface RunningService {
 export async function startService(input: ServiceConfigInput, options: { logger?: Logger } = {}): Promise<RunningService> {
   const config = parseServiceConfig(input);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(config.dataDir);
 
   const store = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
   loadCatalog(store, config.catalogFile, logger);
 
-  const server = createServer();
-  server.keepAliveTimeout = 65_000;
+  const server = createLimitedServer(config);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  // 0.0.0.0 and :: are not names a client can send; a specific address (or the public origin) is.
+  const ownOrigins = [...(isUnspecifiedHost(config.host) ? [] : [url]), ...(config.publicOrigin ? [config.publicOrigin] : [])];
+  const hostNames = serviceHostNames(port, ownOrigins);
 
   let identity: DevIdentityProvider | undefined;
   let verifier: AccessTokenVerifier;
   try {
     if (config.issuer) {
       const jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
-      verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl });
+      verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
     } else {
       identity = await createDevIdentityProvider({
         issuer: url + IDENTITY_PREFIX,
@@ -77,7 +82,12 @@ export async function startService(input: ServiceConfigInput, options: { logger?
         users: DEMO_USERS,
         isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
       });
-      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl: config.jwksUrl ?? identity.jwksUri });
+      verifier = createJwtAccessTokenVerifier({
+        issuer: identity.issuer,
+        audience: config.audience,
+        jwksUrl: config.jwksUrl ?? identity.jwksUri,
+        maxLifetimeSec: config.maxTokenLifetimeSec,
+      });
     }
   } catch (error) {
     server.close();
@@ -86,20 +96,28 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   }
 
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
-  const handleApi = createApiRoutes(service, verifier);
+  const handleApi = createApiRoutes(service, cachingVerifier(verifier), { logger });
   const devIdentity = identity;
   const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o) }) : undefined;
   const issuer = config.issuer ?? url + IDENTITY_PREFIX;
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
   if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
+  if (!isLoopbackHost(config.host)) {
+    logger.warn(
+      { host: config.host, exposed: [API_PREFIX, ...(graphKey ? [GRAPH_PATH] : []), OPENAPI_PATH] },
+      `listening on ${config.host}: other machines can reach the breach API (tokens from ${config.issuer}), ${graphKey ? 'the graph endpoint /v2/node (with its key), ' : ''}and the OpenAPI document`,
+    );
+  }
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
     res.setHeader('x-content-type-options', 'nosniff');
-    res.on('finish', () => {
-      logger.debug({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
-    });
+    if (logger.isLevelEnabled('debug')) {
+      const started = performance.now();
+      res.on('finish', () => {
+        logger.debug({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      });
+    }
     void route(req, res).catch((error: unknown) => {
       if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
       if (res.headersSent) {
@@ -111,6 +129,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // One gate before any routing, so every mount (and any added later) refuses foreign Host names.
+    checkHost(req, hostNames);
     const url = parseRequestTarget(req);
     const pathname = url.pathname;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
@@ -153,6 +173,23 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       store.close();
     },
   };
+}
+
+function isUnspecifiedHost(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/** An HTTP server whose timeouts and connection cap keep slow or greedy clients from holding it. */
+function createLimitedServer(config: ServiceConfig): Server {
+  const server = createServer({
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    // How often Node looks for requests past those timeouts (30 s by default, longer than them).
+    connectionsCheckingInterval: Math.max(50, Math.min(config.headersTimeoutMs, config.requestTimeoutMs, 30_000) / 4),
+  });
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.maxConnections = config.maxConnections;
+  return server;
 }
 
 /** The catalog file, when given, is authoritative at every start; otherwise a new store gets the demo catalog. */

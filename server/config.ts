@@ -14,6 +14,21 @@ export const DEFAULT_EXTRA_EMAILS: Record<string, string[]> = {
   bob: ['bob.smith@example.org'],
 };
 
+/**
+ * Limits that keep a slow or greedy client from holding the service's sockets (milliseconds).
+ * The idle keep-alive timeout stays long: at 5 s, clients whose event loop was busy reused a
+ * socket the service had just closed (ECONNRESET under load); idle sockets are bounded by the cap.
+ */
+export const HTTP_LIMIT_DEFAULTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxConnections: 1024 } as const;
+/** Longest access-token lifetime (`exp - iat`) the API accepts by default: 24 hours. */
+export const DEFAULT_MAX_TOKEN_LIFETIME_SEC = 24 * 3600;
+
+/** 127.0.0.0/8, ::1 and `localhost`: addresses no other machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(bare);
+}
+
 export const ServiceConfig = z.strictObject({
   port: z.int().min(0).max(65535).default(DEFAULT_PORT),
   host: z.string().min(1).default('127.0.0.1'),
@@ -28,6 +43,35 @@ export const ServiceConfig = z.strictObject({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** API key of the graph endpoint (`/v2/node`); with `dev` and none given, `dev-key`; otherwise the endpoint refuses everything. */
   graphKey: z.string().min(1).optional(),
+  /** The origin clients use when it is not a loopback name (e.g. behind a proxy); its host is accepted in `Host`. */
+  publicOrigin: z.url().optional(),
+  /** Access tokens whose lifetime (`exp - iat`) is longer get 401. */
+  maxTokenLifetimeSec: z.int().min(60).default(DEFAULT_MAX_TOKEN_LIFETIME_SEC),
+  /** Time to receive a request's headers, and its whole body. */
+  headersTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.headersTimeoutMs),
+  requestTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
+  /** An idle kept-alive connection is closed after this long. */
+  keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
+  /** Connections beyond this many are closed on arrival. */
+  maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
+}).superRefine((config, context) => {
+  // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
+  // never be reachable from another machine.
+  if (isLoopbackHost(config.host)) return;
+  if (config.dev) {
+    context.addIssue({
+      code: 'custom',
+      path: ['dev'],
+      message: `the development surface mints tokens for any subject, so it runs only on a loopback address, not on ${config.host}; drop --dev or listen on 127.0.0.1`,
+    });
+  }
+  if (!config.issuer) {
+    context.addIssue({
+      code: 'custom',
+      path: ['issuer'],
+      message: `listening on ${config.host} needs --issuer (an external OpenID provider): the built-in development provider accepts any password and runs only on loopback`,
+    });
+  }
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
@@ -63,6 +107,12 @@ const OPTIONS = {
   'log-level': { type: 'string' },
   'graph-key': { type: 'string' },
   'extra-emails': { type: 'string' },
+  'public-origin': { type: 'string' },
+  'max-token-lifetime': { type: 'string' },
+  'headers-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'keep-alive-timeout': { type: 'string' },
+  'max-connections': { type: 'string' },
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
@@ -106,6 +156,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       jwksUrl: pick(values['jwks-url'], env.BREACH_SERVICE_JWKS_URL),
       logLevel: pick(values['log-level'], env.LOG_LEVEL),
       graphKey: pick(values['graph-key'], env.GRAPH_API_KEY),
+      publicOrigin: pick(values['public-origin'], env.BREACH_SERVICE_PUBLIC_ORIGIN),
+      maxTokenLifetimeSec: number('maxTokenLifetimeSec', pick(values['max-token-lifetime'], env.BREACH_SERVICE_MAX_TOKEN_LIFETIME)),
+      headersTimeoutMs: number('headersTimeoutMs', pick(values['headers-timeout'], env.BREACH_SERVICE_HEADERS_TIMEOUT)),
+      requestTimeoutMs: number('requestTimeoutMs', pick(values['request-timeout'], env.BREACH_SERVICE_REQUEST_TIMEOUT)),
+      keepAliveTimeoutMs: number('keepAliveTimeoutMs', pick(values['keep-alive-timeout'], env.BREACH_SERVICE_KEEP_ALIVE_TIMEOUT)),
+      maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),
   );

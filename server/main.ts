@@ -16,7 +16,12 @@ const HELP = `Breach-alert reference service
   --issuer    an external OpenID provider; without it the development provider runs at /oidc
   --extra-emails FILE  JSON {"<subject>": ["email", ...]}: emails monitored besides the token's
 Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, GRAPH_API_KEY, LOG_LEVEL.
-  --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)`;
+  --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)
+  --host ADDRESS       beyond loopback needs --issuer and refuses --dev
+  --public-origin URL  the origin clients use, when not a loopback name (accepted in Host)
+  --max-token-lifetime SECONDS  longest accepted access-token lifetime (86400)
+  --headers-timeout MS, --request-timeout MS, --keep-alive-timeout MS, --max-connections N
+Environment: also _PUBLIC_ORIGIN, _MAX_TOKEN_LIFETIME, _HEADERS_TIMEOUT, _REQUEST_TIMEOUT, _KEEP_ALIVE_TIMEOUT, _MAX_CONNECTIONS.`;
 
 async function main(): Promise<void> {
   const { command, config, token } = parseCommandLine(process.argv.slice(2));

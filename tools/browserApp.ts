@@ -30,7 +30,8 @@ export interface BrowserAppOptions {
 }
 
 export interface BrowserApp {
-  openUrl: string;
+  /** A new one-time link to the app (two minutes, one use). */
+  launchUrl(): string;
   origin: string;
   core: Core;
   service: RunningService | undefined;
@@ -57,7 +58,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     });
     const started = core;
     return {
-      openUrl: host.openUrl,
+      launchUrl: () => host.launchUrl(),
       origin: host.origin,
       core: started,
       service,

@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { userDataDir } from '../server/config.ts';
-import { openInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
+import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launchPage.ts';
+import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
 import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
 import { portTakenMessage, portUse, startServiceProcess, type ServiceEndpoints, type ServiceProcess } from './referenceService.ts';
@@ -100,12 +101,22 @@ async function main(): Promise<void> {
   const port = Number(new URL(app.origin).port);
   if (saved && saved.port !== port) console.log(`Port ${saved.port} of the last run is taken now; the app moved to port ${port}.`);
   saveHostState(stateFile, { port, secret });
-  console.log(`Open ${app.openUrl}`);
+  // Each link works once, for two minutes; the browser gets its own through a private page, so
+  // no code appears on a command line.
+  console.log(`Open ${app.launchUrl()}  (works once, for two minutes; press Enter for a new link)`);
+  let launchPage: LaunchPage | undefined;
   if (!process.env.CI && process.env.BREACH_MONITOR_NO_BROWSER !== '1') {
-    openInSystemBrowser(app.openUrl).catch(() => console.log('(Could not open a browser by itself: open the address above.)'));
+    openLaunchPage(app.launchUrl(), openFileInSystemBrowser)
+      .then((page) => (launchPage = page))
+      .catch(() => console.log('(Could not open a browser by itself: open the address above.)'));
+  }
+  if (process.stdin.isTTY) {
+    process.stdin.on('data', () => console.log(`Open ${app.launchUrl()}`));
+    process.stdin.unref();
   }
   const stop = async () => {
     stopping = true;
+    launchPage?.remove();
     await app.close();
     await service.process?.stop();
     process.exit(0);

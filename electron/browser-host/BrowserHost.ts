@@ -17,14 +17,19 @@ export interface BrowserHostOptions {
   /** The built renderer (index.html and its assets). */
   rendererDir: string;
   port?: number;
-  /** For tests; a fresh random secret per launch otherwise. */
+  /** For tests; a fresh random secret per launch otherwise. It never leaves this process. */
   secret?: string;
+  /** Milliseconds since the epoch, for launch-code expiry; for tests. */
+  now?: () => number;
 }
 
 export interface BrowserHost {
   origin: string;
-  /** The address to open: the secret rides in the fragment, which browsers never send. */
-  openUrl: string;
+  /**
+   * A new address to open: a one-time launch code, valid for two minutes, rides in the
+   * fragment (which browsers never send); the page exchanges it for a session and removes it.
+   */
+  launchUrl(): string;
   close(): Promise<void>;
 }
 
@@ -49,7 +54,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const guard = new RequestGuard(secret, port);
+  const guard = new RequestGuard(secret, port, options.now ? { now: options.now } : {});
   /** Open event streams and how to detach each from the bus. */
   const streams = new Map<ServerResponse, () => void>();
 
@@ -69,9 +74,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (pathname === '/' && method === 'GET') return send(res, 200, 'text/html; charset=utf-8', BOOTSTRAP_HTML);
     if (pathname === '/__bootstrap.js' && method === 'GET') return send(res, 200, 'text/javascript; charset=utf-8', BOOTSTRAP_JS);
     if (pathname === '/__session' && method === 'POST') {
-      if (!guard.hasSecretHeader(req)) return refuse(res, 401, 'Refused: missing or wrong key.');
-      res.writeHead(204, { ...SECURITY_HEADERS, 'set-cookie': guard.sessionCookie(), 'cache-control': 'no-store' });
-      return void res.end();
+      // A launch code starts a new session (once); a page reloading sends its session token again.
+      const session = guard.redeemLaunchCode(req) ?? guard.sessionTokenOf(req);
+      if (!session) return refuse(res, 401, 'Refused: this link was already used or has expired.');
+      return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ session }), { 'set-cookie': guard.sessionCookie(session), 'cache-control': 'no-store' });
     }
 
     if (pathname === '/app' || pathname.startsWith('/app/')) {
@@ -130,7 +136,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   return {
     origin: `http://127.0.0.1:${port}`,
-    openUrl: `http://127.0.0.1:${port}/#secret=${secret}`,
+    launchUrl: () => `http://127.0.0.1:${port}/#code=${guard.issueLaunchCode()}`,
     async close() {
       for (const [stream, detach] of [...streams]) {
         detach();

@@ -1,8 +1,9 @@
 /**
- * The only things the browser host serves without the secret: a page with no data and the
- * script that reads the secret from the URL fragment (fragments never reach a server or its
- * logs), proves it to the host to get the session cookie, keeps it for API calls in
- * sessionStorage (which is per origin, so per port) and moves on to the app.
+ * The only things the browser host serves without a session: a page with no data and the
+ * script that reads the one-time launch code from the URL fragment (fragments never reach a
+ * server or its logs), removes it from the address bar and history at once, exchanges it for a
+ * session (cookie for the app's files, token for API calls, kept in sessionStorage, which is per
+ * origin, so per port) and moves on to the app. A reload sends the session token again instead.
  */
 export const BOOTSTRAP_HTML = `<!doctype html>
 <html lang="en">
@@ -21,20 +22,23 @@ export const BOOTSTRAP_HTML = `<!doctype html>
 export const BOOTSTRAP_JS = `(async () => {
   const status = document.getElementById('status');
   const params = new URLSearchParams(location.hash.slice(1));
-  const secret = params.get('secret') || sessionStorage.getItem('monitor-secret');
+  const code = params.get('code');
+  params.delete('code');
   history.replaceState(null, '', location.pathname);
-  if (!secret) {
-    status.textContent = 'This address is missing its key. Open the link that Breach Monitor printed when it started.';
+  const stored = sessionStorage.getItem('monitor-secret');
+  if (!code && !stored) {
+    status.textContent = 'This address is missing its code. Open the newest link that Breach Monitor printed.';
     return;
   }
-  const response = await fetch('/__session', { method: 'POST', headers: { 'x-monitor-secret': secret } });
+  const headers = code ? { 'x-monitor-code': code } : { 'x-monitor-secret': stored };
+  const response = await fetch('/__session', { method: 'POST', headers });
   if (!response.ok) {
     sessionStorage.removeItem('monitor-secret');
-    status.textContent = 'This link is from an earlier launch of Breach Monitor. Open the link it printed this time.';
+    status.textContent = 'This link was already used, has expired (links work once, for two minutes) or is from an earlier launch. Open the newest link Breach Monitor printed (press Enter in its terminal for a new one).';
     return;
   }
-  sessionStorage.setItem('monitor-secret', secret);
-  params.delete('secret');
+  const { session } = await response.json();
+  sessionStorage.setItem('monitor-secret', session);
   const rest = params.toString();
   location.replace('/app/' + (rest ? '#' + rest : ''));
 })();

@@ -1,34 +1,76 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export const SECRET_HEADER = 'x-monitor-secret';
+/** Carries a one-time launch code to `POST /__session`. */
+export const CODE_HEADER = 'x-monitor-code';
+/** How long a launch link works (once). */
+export const LAUNCH_CODE_TTL_MS = 2 * 60_000;
+
+export interface RequestGuardOptions {
+  /** Milliseconds since the epoch; for tests. */
+  now?: () => number;
+}
 
 /**
  * Who may talk to the browser host. It listens on loopback, but any web page the person opens
  * can send requests to loopback, and DNS rebinding can make a foreign name resolve to it, so:
  * the Host header must name this listener exactly, an Origin (when sent) must be this origin,
- * and every request must prove it knows the per-launch secret.
+ * and every request must prove it holds a session.
+ *
+ * A session starts only by exchanging a one-time launch code (printed, or handed to the browser
+ * through a private redirect page), valid for two minutes. The per-launch secret never leaves
+ * this process: it only keys the cookie values derived from session tokens.
  */
 export class RequestGuard {
   readonly #secret: Buffer;
   readonly #port: number;
-  readonly #sessionValue: string;
+  readonly #now: () => number;
+  /** Launch code → when it stops working. Deleted on first use. */
+  readonly #codes = new Map<string, number>();
+  /** Session tokens handed out, each with its cookie value. */
+  readonly #sessions = new Map<string, string>();
+  readonly #cookieValues = new Set<string>();
 
-  constructor(secret: string, port: number) {
+  constructor(secret: string, port: number, options: RequestGuardOptions = {}) {
     this.#secret = Buffer.from(secret);
     this.#port = port;
-    // The cookie carries a value derived from the secret, never the secret itself: cookies are
-    // not isolated by port, so another local server could be sent it.
-    this.#sessionValue = createHmac('sha256', this.#secret).update('browser-host-session').digest('base64url');
+    this.#now = options.now ?? Date.now;
   }
 
   get cookieName(): string {
     return `bm_session_${this.#port}`;
   }
 
-  /** The Set-Cookie header that admits a page which proved it knows the secret. */
-  sessionCookie(): string {
-    return `${this.cookieName}=${this.#sessionValue}; Path=/; HttpOnly; SameSite=Strict`;
+  /** A new launch code: works once, for {@link LAUNCH_CODE_TTL_MS}. */
+  issueLaunchCode(): string {
+    const now = this.#now();
+    for (const [code, expires] of this.#codes) if (expires <= now) this.#codes.delete(code);
+    const code = randomBytes(24).toString('base64url');
+    this.#codes.set(code, now + LAUNCH_CODE_TTL_MS);
+    return code;
+  }
+
+  /** Exchanges a launch code (once, before it expires) for a new session token. */
+  redeemLaunchCode(req: IncomingMessage): string | undefined {
+    const code = req.headers[CODE_HEADER];
+    if (typeof code !== 'string') return undefined;
+    const expires = this.#codes.get(code);
+    if (expires === undefined) return undefined;
+    this.#codes.delete(code);
+    if (expires <= this.#now()) return undefined;
+    const token = randomBytes(32).toString('base64url');
+    // The cookie carries a value derived from the session token, never the token itself:
+    // cookies are not isolated by port, so another local server could be sent it.
+    const cookieValue = createHmac('sha256', this.#secret).update('browser-host-session\0' + token).digest('base64url');
+    this.#sessions.set(token, cookieValue);
+    this.#cookieValues.add(cookieValue);
+    return token;
+  }
+
+  /** The Set-Cookie header that admits the page holding `token` to the app's files. */
+  sessionCookie(token: string): string {
+    return `${this.cookieName}=${this.#sessions.get(token) ?? ''}; Path=/; HttpOnly; SameSite=Strict`;
   }
 
   allowedOrigins(): string[] {
@@ -46,10 +88,17 @@ export class RequestGuard {
     return undefined;
   }
 
-  /** The secret itself, sent by the app's scripts on API calls. */
-  hasSecretHeader(req: IncomingMessage): boolean {
+  /** The session token sent by the app's scripts on API calls, when it is one this host handed out. */
+  sessionTokenOf(req: IncomingMessage): string | undefined {
     const given = req.headers[SECRET_HEADER];
-    return typeof given === 'string' && safeEqual(Buffer.from(given), this.#secret);
+    if (typeof given !== 'string') return undefined;
+    for (const token of this.#sessions.keys()) if (safeEqual(Buffer.from(given), Buffer.from(token))) return token;
+    return undefined;
+  }
+
+  /** The session token, sent by the app's scripts on API calls. */
+  hasSecretHeader(req: IncomingMessage): boolean {
+    return this.sessionTokenOf(req) !== undefined;
   }
 
   /** The session cookie, sent by the browser for the app's own files. */
@@ -57,7 +106,9 @@ export class RequestGuard {
     const cookies = req.headers.cookie ?? '';
     for (const part of cookies.split(';')) {
       const [name, ...value] = part.trim().split('=');
-      if (name === this.cookieName && safeEqual(Buffer.from(value.join('=')), Buffer.from(this.#sessionValue))) return true;
+      if (name !== this.cookieName) continue;
+      const given = Buffer.from(value.join('='));
+      for (const expected of this.#cookieValues) if (safeEqual(given, Buffer.from(expected))) return true;
     }
     return false;
   }

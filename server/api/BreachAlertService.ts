@@ -53,9 +53,9 @@ export class BreachAlertService {
     return account;
   }
 
-  /** Moves on every write to the store; answers derived from it are valid while it stands. */
-  revision(): number {
-    return this.#store.revision();
+  /** Moves when anything this account's answers are built from changes; other users' writes leave it. */
+  changeStamp(account: MonitoredAccount): string {
+    return this.#store.changeStamp(account.emails);
   }
 
   /** `GET /user/breaches`, filtered and in contract order. */

@@ -15,17 +15,18 @@ export interface MonitoredAccount {
  */
 export class AccountDirectory {
   readonly #store: BreachStore;
-  readonly #extras: Readonly<Record<string, readonly string[]>>;
+  /** A Map, not an object: a subject named `constructor` or `__proto__` is just a subject. */
+  readonly #extras: ReadonlyMap<string, readonly string[]>;
 
   constructor(store: BreachStore, extras: Readonly<Record<string, readonly string[]>>) {
     this.#store = store;
-    this.#extras = extras;
+    this.#extras = new Map(Object.entries(extras));
   }
 
   resolve(sub: string, tokenEmail: string | undefined): MonitoredAccount {
     const known = this.#store.getAccount(sub);
     if (known) return { sub, emails: normalizeEmails(known.emails), deleted: known.deleted };
-    const emails = [...(tokenEmail ? [tokenEmail] : []), ...(this.#extras[sub] ?? [])];
+    const emails = [...(tokenEmail ? [tokenEmail] : []), ...(this.#extras.get(sub) ?? [])];
     return { sub, emails: normalizeEmails(emails), deleted: false };
   }
 }

@@ -2,12 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import { InvalidTokenError, type AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
 import { SigningKeysUnavailableError } from '../auth/jwtVerifier.ts';
 import { HttpProblem } from '../http/problems.ts';
+import { Email } from '../../shared/api/index.ts';
+import type { Logger } from '../log.ts';
 import type { Caller } from './BreachAlertService.ts';
 
 const REALM = 'breach-alert';
 
 /** RFC 6750: a bearer token in the Authorization header, verified; otherwise 401 with a challenge. */
-export async function authenticate(req: IncomingMessage, verifier: AccessTokenVerifier): Promise<Caller> {
+export async function authenticate(req: IncomingMessage, verifier: AccessTokenVerifier, logger?: Logger): Promise<Caller> {
   const header = req.headers.authorization;
   const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
   // RFC 6750 §3.1: no credentials, or another scheme, gets a challenge without an error code.
@@ -17,7 +19,7 @@ export async function authenticate(req: IncomingMessage, verifier: AccessTokenVe
   if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');
   try {
     const claims = await verifier.verify(match[1]!);
-    return { sub: claims.sub, email: claims.email };
+    return { sub: claims.sub, email: monitoredEmailOf(claims, logger) };
   } catch (error) {
     if (error instanceof InvalidTokenError) throw invalidToken(error.description);
     // The provider's keys could not be fetched: that says nothing about the token, so it is not
@@ -27,6 +29,24 @@ export async function authenticate(req: IncomingMessage, verifier: AccessTokenVe
     }
     throw error;
   }
+}
+
+/**
+ * The token's `email` becomes a monitored address only when the provider vouches for it
+ * (`email_verified: true`) and it is an address at all: otherwise anyone able to get a token
+ * with a chosen, unverified email would read that address's breaches.
+ */
+function monitoredEmailOf(claims: { sub: string; email?: string; emailVerified?: boolean }, logger: Logger | undefined): string | undefined {
+  if (claims.email === undefined) return undefined;
+  if (claims.emailVerified !== true) {
+    logger?.debug({ sub: claims.sub }, 'token email ignored: email_verified is not true');
+    return undefined;
+  }
+  if (!Email.safeParse(claims.email).success) {
+    logger?.debug({ sub: claims.sub, length: claims.email.length }, 'token email ignored: not a valid email address');
+    return undefined;
+  }
+  return claims.email;
 }
 
 function invalidToken(description: string): HttpProblem {

@@ -1,45 +1,49 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { issuesToFieldErrors, Limits, parseBreachQuery, ResolutionRequest } from '../../shared/api/index.ts';
 import type { AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
+import type { Logger } from '../log.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
-import { authenticate } from './authenticate.ts';
+import { authenticate as authenticateBearer } from './authenticate.ts';
 import type { BreachAlertService } from './BreachAlertService.ts';
 import { ResponseCache } from './ResponseCache.ts';
 
 export const API_PREFIX = '/api/v1';
 
 /** Handles a request under `/api/v1`; returns false for paths it does not own. */
-export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, cache = new ResponseCache()) {
+export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, options: { cache?: ResponseCache; logger?: Logger } = {}) {
+  const cache = options.cache ?? new ResponseCache();
+  const authenticate = (req: IncomingMessage) => authenticateBearer(req, verifier, options.logger);
   return async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const path = url.pathname.slice(API_PREFIX.length);
     switch (path) {
       case '/user': {
         allow(req, ['POST']);
-        const caller = await authenticate(req, verifier);
+        const caller = await authenticate(req);
         const { created, emails } = service.createUser(caller);
         sendJson(res, created ? 201 : 202, { emails }, { 'cache-control': 'no-store' });
         return true;
       }
       case '/user/breaches': {
         allow(req, ['GET', 'HEAD']);
-        const account = service.requireMonitoringUser(await authenticate(req, verifier));
+        const account = service.requireMonitoringUser(await authenticate(req));
         const parsed = parseBreachQuery(url.searchParams);
         if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
         const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query)].join('\u0000');
-        let answer = cache.get(key, service.revision());
+        let answer = cache.get(key, service.changeStamp(account));
         if (!answer) {
-          const body = JSON.stringify(service.listBreaches(account, parsed.query));
+          const body = Buffer.from(JSON.stringify(service.listBreaches(account, parsed.query)));
           answer = { body, etag: etagOf(body) };
-          cache.set(key, service.revision(), answer.body, answer.etag);
+          // Stamped after building: building may record a new email's demo exposures.
+          cache.set(key, service.changeStamp(account), answer.body, answer.etag);
         }
         sendCacheableJson(req, res, answer.body, answer.etag);
         return true;
       }
       case '/user/breaches/resolutions': {
         allow(req, ['POST']);
-        const account = service.requireMonitoringUser(await authenticate(req, verifier));
+        const account = service.requireMonitoringUser(await authenticate(req));
         const raw = await readJsonBody(req, Limits.maxBodyBytes);
         const parsed = ResolutionRequest.safeParse(raw);
         if (!parsed.success) {

@@ -2,6 +2,10 @@
 export interface AccessTokenClaims {
   sub: string;
   email?: string;
+  /** The provider vouches that `email` belongs to the subject (`email_verified: true`). */
+  emailVerified?: boolean;
+  /** `exp`, in seconds since the epoch: the claims must not be relied on from then on. */
+  expiresAt: number;
   scope?: string;
   clientId?: string;
 }

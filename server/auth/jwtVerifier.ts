@@ -18,7 +18,13 @@ export interface JwtAccessTokenVerifierOptions {
   jwks?: JWTVerifyGetKey | JSONWebKeySet;
   algorithms?: string[];
   clockToleranceSec?: number;
+  /** Longest accepted lifetime, `exp - iat` (or `exp - now` without `iat`); default 24 h. */
+  maxLifetimeSec?: number;
+  /** Seconds since the epoch; for tests. */
+  now?: () => number;
 }
+
+export const DEFAULT_MAX_LIFETIME_SEC = 24 * 3600;
 
 export const DEFAULT_ALGORITHMS: readonly string[] = ['RS256', 'ES256', 'PS256', 'EdDSA'];
 
@@ -41,6 +47,8 @@ export function createJwtAccessTokenVerifier(options: JwtAccessTokenVerifierOpti
   const algorithms = safeAlgorithms(options.algorithms ?? [...DEFAULT_ALGORITHMS]);
   const keys = resolveKeySet(options);
   const clockTolerance = options.clockToleranceSec ?? 5;
+  const maxLifetime = options.maxLifetimeSec ?? DEFAULT_MAX_LIFETIME_SEC;
+  const now = options.now ?? (() => Date.now() / 1000);
 
   return {
     async verify(token: string): Promise<AccessTokenClaims> {
@@ -56,10 +64,12 @@ export function createJwtAccessTokenVerifier(options: JwtAccessTokenVerifierOpti
           typ: ACCESS_TOKEN_TYP,
           clockTolerance,
           requiredClaims: ['exp', 'sub'],
+          currentDate: new Date(now() * 1000),
         }));
       } catch (error) {
         throw translateError(error);
       }
+      checkLifetime(payload, now(), clockTolerance, maxLifetime);
       return toClaims(payload);
     },
   };
@@ -80,11 +90,24 @@ function resolveKeySet(options: JwtAccessTokenVerifierOptions): JWTVerifyGetKey 
   throw new TypeError('either jwks or jwksUrl is required');
 }
 
+/**
+ * A token minted "in the future" or for a long life is either a skewed or a compromised issuer;
+ * either way it would stay usable far longer than the sign-in that produced it.
+ */
+function checkLifetime(payload: JWTPayload, now: number, tolerance: number, maxLifetime: number): void {
+  const { iat, exp } = payload as { iat?: unknown; exp: number };
+  if (iat !== undefined && typeof iat !== 'number') throw new InvalidTokenError('invalid "iat" claim');
+  if (typeof iat === 'number' && iat > now + tolerance) throw new InvalidTokenError('token issued in the future');
+  const lifetime = exp - (typeof iat === 'number' ? iat : now);
+  if (lifetime > maxLifetime) throw new InvalidTokenError(`token lifetime exceeds ${maxLifetime} seconds`);
+}
+
 function toClaims(payload: JWTPayload): AccessTokenClaims {
-  const { sub, email, scope, client_id: clientId } = payload;
+  const { sub, email, email_verified: emailVerified, scope, client_id: clientId } = payload;
   if (typeof sub !== 'string' || sub.length === 0) throw new InvalidTokenError('token has no subject');
-  const claims: AccessTokenClaims = { sub };
+  const claims: AccessTokenClaims = { sub, expiresAt: payload.exp as number };
   if (typeof email === 'string') claims.email = email;
+  if (typeof emailVerified === 'boolean') claims.emailVerified = emailVerified;
   if (typeof scope === 'string') claims.scope = scope;
   if (typeof clientId === 'string') claims.clientId = clientId;
   return claims;

@@ -5,6 +5,8 @@ import { Email, IsoDate, IsoDateTime, Limits } from '../../shared/api/index.ts';
 export const DevTokenRequest = z.strictObject({
   sub: z.string().min(1, 'must not be empty'),
   email: Email.optional(),
+  /** `email_verified` of the token; default true. False lets a test show the API ignores the email. */
+  emailVerified: z.boolean().optional(),
   expiresIn: z.int().min(1).max(30 * 24 * 3600).optional(),
   /** Claims set over the standard ones, `null` leaves one out: for tests of each claim check. */
   claims: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])).optional(),

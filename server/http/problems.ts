@@ -8,8 +8,10 @@ const TITLES: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed',
   406: 'Not acceptable',
+  408: 'Request timeout',
   413: 'Request body too large',
   415: 'Unsupported media type',
+  421: 'Misdirected request',
   500: 'Internal server error',
   503: 'Service unavailable',
 };

@@ -24,7 +24,7 @@ export function ifNoneMatchHits(req: IncomingMessage, etag: string): boolean {
 }
 
 /** Sends a cacheable JSON body, or 304 when the client already has these bytes. */
-export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: string, etag: string): void {
+export function sendCacheableJson(req: IncomingMessage, res: ServerResponse, body: string | Buffer, etag: string): void {
   const headers = { etag, 'cache-control': 'private, no-cache', vary: 'Authorization' };
   if (ifNoneMatchHits(req, etag)) {
     res.writeHead(304, headers);

@@ -23,6 +23,7 @@ export const KEY_FILE_NAME = 'jwks.json';
  */
 export async function loadOrCreateIdentityKeys(dir: string): Promise<IdentityKeys> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700); // mkdir leaves an existing folder's mode as it was
   const file = join(dir, KEY_FILE_NAME);
   const existing = readKeyFile(file);
   if (existing) return existing;

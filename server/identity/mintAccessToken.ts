@@ -5,6 +5,8 @@ import type { IdentityKeys } from './keys.ts';
 export interface MintAccessTokenOptions {
   sub: string;
   email?: string;
+  /** `email_verified` beside `email`; default true (the demo users' addresses are theirs). */
+  emailVerified?: boolean;
   /** Seconds; defaults to one hour. */
   expiresIn?: number;
   /**
@@ -31,14 +33,14 @@ export async function createAccessTokenMinter(settings: {
   const { signingKey } = settings.keys;
   const key = await importJWK(signingKey, signingKey.alg);
 
-  return async ({ sub, email, expiresIn = 3600, overrides }) => {
+  return async ({ sub, email, emailVerified = true, expiresIn = 3600, overrides }) => {
     if (typeof sub !== 'string' || sub.length === 0) throw new TypeError('sub must be a non-empty string');
     if (!Number.isSafeInteger(expiresIn) || expiresIn <= 0) throw new TypeError('expiresIn must be a positive integer');
     const now = Math.floor(Date.now() / 1000);
     const payload: JWTPayload = {
       scope: MINTED_SCOPE,
       client_id: settings.clientId,
-      ...(email !== undefined ? { email } : {}),
+      ...(email !== undefined ? { email, email_verified: emailVerified } : {}),
       iss: settings.issuer,
       aud: settings.audience,
       sub,

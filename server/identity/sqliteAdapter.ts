@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
 
 /**
  * oidc-provider's storage contract on one SQLite table, so grants, refresh tokens and
@@ -23,6 +24,8 @@ interface Row {
 }
 
 export function openOidcSqliteStore(file: string): OidcSqliteStore {
+  // Refresh tokens and grants: readable by their owner only.
+  if (file !== ':memory:') preparePrivateDatabaseFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

@@ -66,5 +66,11 @@ export interface BreachStore {
 
   /** Increases on every write; lets callers cache derived answers. */
   revision(): number;
+  /**
+   * Changes whenever the catalog, or the exposures or resolutions of one of `emails`, change:
+   * an answer built from those stays valid while the stamp is the same. Writes about other
+   * emails leave it as it is.
+   */
+  changeStamp(emails: readonly string[]): string;
   close(): void;
 }

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
 import { Breach, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
@@ -9,6 +7,10 @@ import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breach
 import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
+import { preparePrivateDatabaseFile } from './privateFiles.ts';
+
+/** Remembered account lookups before the memory is cleared and filled again. */
+const MAX_REMEMBERED_SUBJECTS = 10_000;
 
 /** Long enough to ride out another connection's checkpoint, short enough to surface a stuck writer. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -52,12 +54,25 @@ export class SqliteBreachStore implements BreachStore {
   readonly #sql: ReturnType<typeof prepareStatements>;
   #catalog: CatalogSnapshot | undefined;
 
+  // In-memory change tracking for answer caches, kept per email so one user's write leaves
+  // every other user's cached answers valid. Another connection's commit (seen through
+  // `PRAGMA data_version`) starts a new epoch and forgets everything remembered.
+  #dataVersion: number | undefined;
+  /** Set while the current synchronous run has already looked (one look per request suffices). */
+  #lookedThisTurn = false;
+  #epoch = 0;
+  #counter = 0;
+  #catalogChange = 0;
+  readonly #emailChanges = new Map<string, number>();
+  readonly #accounts = new Map<string, Account | null>();
+  readonly #users = new Set<string>();
+
   readonly #replaceCatalog: Transaction<(breaches: readonly Breach[]) => void>;
   readonly #putBreach: Transaction<(breach: Breach) => void>;
   readonly #putAccount: Transaction<(sub: string, emails: string[], deleted: boolean) => void>;
   readonly #createUser: Transaction<(sub: string, now: string) => boolean>;
   readonly #setExposures: Transaction<(email: string, breachIds: readonly string[]) => void>;
-  readonly #applyResolutionChanges: Transaction<(changes: readonly ResolutionChange[], now: string) => void>;
+  readonly #applyResolutionChanges: Transaction<(changes: readonly ResolutionChange[], now: string) => Set<string>>;
 
   /** Takes over a database already migrated to the latest schema; see {@link openSqliteBreachStore}. */
   constructor(db: SqliteDatabase) {
@@ -97,7 +112,7 @@ export class SqliteBreachStore implements BreachStore {
     });
     this.#applyResolutionChanges = db.transaction((changes: readonly ResolutionChange[], now: string) => {
       const catalog = this.#snapshot();
-      let changed = 0;
+      const changedEmails = new Set<string>();
       changes.forEach((change, index) => {
         const email = emailKey(change.email);
         if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
@@ -107,12 +122,14 @@ export class SqliteBreachStore implements BreachStore {
         const spelling = classes.get(key);
         if (spelling === undefined)
           throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
-        changed += change.resolved
+        const changed = change.resolved
           ? sql.resolve.run(email, change.breachId, key, spelling, now).changes
           : sql.unresolve.run(email, change.breachId, key).changes;
+        if (changed > 0) changedEmails.add(email);
       });
       // Only a real change moves the revision: repeating a request leaves caches (and ETags) valid.
-      if (changed > 0) bump();
+      if (changedEmails.size > 0) bump();
+      return changedEmails;
     });
   }
 
@@ -127,6 +144,7 @@ export class SqliteBreachStore implements BreachStore {
 
   putBreach(breach: Breach): void {
     this.#putBreach.immediate(validBreach(breach));
+    this.#catalogChange = ++this.#counter;
   }
 
   replaceCatalog(breaches: readonly Breach[]): void {
@@ -138,6 +156,7 @@ export class SqliteBreachStore implements BreachStore {
       return checked;
     });
     this.#replaceCatalog.immediate(valid);
+    this.#catalogChange = ++this.#counter;
   }
 
   catalogSize(): number {
@@ -145,18 +164,32 @@ export class SqliteBreachStore implements BreachStore {
   }
 
   getAccount(sub: string): Account | undefined {
-    const row = this.#sql.getAccount.get(sub) as { emails: string; deleted: number } | undefined;
-    return row && { sub, emails: JSON.parse(row.emails) as string[], deleted: row.deleted === 1 };
+    this.#noticeForeignWrites();
+    let account = this.#accounts.get(sub);
+    if (account === undefined) {
+      const row = this.#sql.getAccount.get(sub) as { emails: string; deleted: number } | undefined;
+      account = row ? { sub, emails: JSON.parse(row.emails) as string[], deleted: row.deleted === 1 } : null;
+      this.#remember(this.#accounts, sub, account);
+    }
+    return account ? { sub, emails: [...account.emails], deleted: account.deleted } : undefined;
   }
 
   putAccount(account: Account): void {
     if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
     const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
     this.#putAccount.immediate(account.sub, emails, account.deleted);
+    this.#accounts.delete(account.sub);
   }
 
   hasUser(sub: string): boolean {
-    return this.#sql.hasUser.get(sub) !== undefined;
+    // Users are never deleted, so a remembered one stays true whatever another connection does.
+    if (this.#users.has(sub)) return true;
+    const exists = this.#sql.hasUser.get(sub) !== undefined;
+    if (exists) {
+      if (this.#users.size >= MAX_REMEMBERED_SUBJECTS) this.#users.clear();
+      this.#users.add(sub);
+    }
+    return exists;
   }
 
   createUser(sub: string): boolean {
@@ -177,6 +210,7 @@ export class SqliteBreachStore implements BreachStore {
     const key = emailKey(email);
     if (key === '') throw new RangeError('exposures need a non-empty email');
     this.#setExposures.immediate(key, [...new Set(breachIds)]);
+    this.#emailChanges.set(key, ++this.#counter);
   }
 
   getResolutions(emails: readonly string[]): ResolutionRow[] {
@@ -188,15 +222,52 @@ export class SqliteBreachStore implements BreachStore {
   applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void {
     if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
     if (changes.length === 0) return;
-    this.#applyResolutionChanges.immediate(changes, now);
+    for (const email of this.#applyResolutionChanges.immediate(changes, now)) this.#emailChanges.set(email, ++this.#counter);
   }
 
   revision(): number {
     return this.#sql.readRevision.get() as number;
   }
 
+  changeStamp(emails: readonly string[]): string {
+    this.#noticeForeignWrites();
+    let stamp = `${this.#epoch}.${this.#catalogChange}`;
+    for (const email of emails) stamp += '.' + (this.#emailChanges.get(emailKey(email)) ?? 0);
+    return stamp;
+  }
+
+  /**
+   * Another connection committed since the last look: nothing remembered can be trusted.
+   * Looked at once per synchronous run (a request's account lookup and its cache stamp share
+   * one look): the pragma costs a read transaction.
+   */
+  #noticeForeignWrites(): void {
+    if (this.#lookedThisTurn) return;
+    this.#lookedThisTurn = true;
+    queueMicrotask(() => (this.#lookedThisTurn = false));
+    const version = this.#sql.dataVersion.get() as number;
+    if (version === this.#dataVersion) return;
+    if (this.#dataVersion !== undefined) {
+      this.#epoch += 1;
+      this.#emailChanges.clear();
+      this.#accounts.clear();
+      this.#users.clear();
+    }
+    this.#dataVersion = version;
+  }
+
+  #remember<V>(map: Map<string, V>, key: string, value: V): void {
+    if (map.size >= MAX_REMEMBERED_SUBJECTS) map.clear();
+    map.set(key, value);
+  }
+
   close(): void {
     if (this.#db.open) this.#db.close();
+  }
+
+  /** Test hook: a setting of this connection, e.g. `synchronous` (2 is FULL). */
+  _pragma(name: 'synchronous' | 'journal_mode'): unknown {
+    return this.#db.pragma(name, { simple: true });
   }
 
   /** Test hook: SQLite's plan for a per-request lookup, one line per step. */
@@ -232,12 +303,14 @@ export class SqliteBreachStore implements BreachStore {
  */
 export function openSqliteBreachStore(path: string): SqliteBreachStore {
   const inMemory = path === ':memory:' || path === '';
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!inMemory) preparePrivateDatabaseFile(path);
   const db = new Database(path);
   try {
-    // WAL lets readers go on while a write commits; NORMAL sync is durable enough with WAL.
+    // WAL lets readers go on while a write commits. FULL syncs the WAL at every commit: a write
+    // answered 204 has been removed from the client's outbox, so it must survive a power cut
+    // (NORMAL may lose the last commits then).
     if (!inMemory) db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db);
@@ -278,6 +351,7 @@ function prepareStatements(db: SqliteDatabase) {
       WHERE data_class <> excluded.data_class`),
     unresolve: db.prepare('DELETE FROM resolutions WHERE email = ? AND breach_id = ? AND data_class_key = ?'),
     readRevision: pluck("SELECT value FROM meta WHERE key = 'revision'"),
+    dataVersion: pluck('PRAGMA data_version'),
     readCatalogRevision: pluck("SELECT value FROM meta WHERE key = 'catalog_revision'"),
     bumpRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'revision'"),
     bumpCatalogRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key IN ('revision', 'catalog_revision')"),

@@ -14,7 +14,7 @@ export const IsoDateTime = z
   .meta({ format: 'date-time' });
 
 /** A syntactically valid email address. */
-export const Email = z.email({ error: 'must be a valid email address' });
+export const Email = z.email({ error: 'must be a valid email address' }).max(254, 'must be at most 254 characters (RFC 5321)');
 
 /**
  * Filters and snapshots ask for the key of the same few hundred names millions of times; the

@@ -269,7 +269,7 @@ async function measureNavigation(browser: Browser, app: BrowserApp, floorOrigin:
     // A fresh profile each time: no cache, no session; run 0 warms the host and the core.
     const page = await newPage(browser);
     const started = Date.now();
-    await page.goto(app.openUrl);
+    await page.goto(app.launchUrl());
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Breaches', exact: true }).click();
     const shown = await waitInteractive(page);
     const reloadStarted = Date.now();
@@ -416,7 +416,7 @@ async function main(): Promise<void> {
     metrics.reload_to_list = metric(median(navigation.reload), floorNav, { p95: round(quantile(navigation.reload, 0.95)) });
 
     const page = await newPage(browser);
-    await page.goto(app.openUrl);
+    await page.goto(app.launchUrl());
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Breaches', exact: true }).click();
     await waitInteractive(page);
     const filters = await measureFilters(page, app);

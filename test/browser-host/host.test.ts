@@ -7,8 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app.ts';
 import { createBrowserHostBridge } from '../../electron/browser-host/browserHostBridge.ts';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/BrowserHost.ts';
+import { LAUNCH_CODE_TTL_MS } from '../../electron/browser-host/guards.ts';
 
 const SECRET = 'test-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+let now = Date.now();
+
+/** The launch code of a fresh link. */
+const codeOf = (url: string) => new URLSearchParams(new URL(url).hash.slice(1)).get('code') ?? '';
 
 /** Raw HTTP, so Host, Origin and paths go out exactly as written (fetch would normalise them). */
 function raw(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
@@ -37,6 +42,8 @@ describe('browser host', () => {
   let host: BrowserHost;
   let port: number;
   let cookie: string;
+  /** The session token the page holds after exchanging its launch code. */
+  let SESSION: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'bm-host-'));
@@ -46,10 +53,11 @@ describe('browser host', () => {
     writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("app")');
     writeFileSync(path.join(dir, 'outside.txt'), 'must never be served');
     core = await startCore({ dataDir: path.join(dir, 'data'), keychain: false, host: createBrowserHostBridge({ log: () => {} }) });
-    host = await startBrowserHost({ router: core.router, bus: core.bus, rendererDir, secret: SECRET });
+    host = await startBrowserHost({ router: core.router, bus: core.bus, rendererDir, secret: SECRET, now: () => now });
     port = Number(new URL(host.origin).port);
-    const session = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': SECRET } });
-    expect(session.status).toBe(204);
+    const session = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': codeOf(host.launchUrl()) } });
+    expect(session.status).toBe(200);
+    SESSION = (JSON.parse(session.body) as { session: string }).session;
     cookie = String(session.headers['set-cookie']).split(';')[0]!;
   });
 
@@ -59,10 +67,47 @@ describe('browser host', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('hands the secret over in the fragment, never in the query string', () => {
-    const url = new URL(host.openUrl);
-    expect(url.search).toBe('');
-    expect(url.hash).toBe(`#secret=${SECRET}`);
+  it('hands a one-time launch code over in the fragment, never the secret, never in the query string', () => {
+    const first = new URL(host.launchUrl());
+    const second = new URL(host.launchUrl());
+    expect(first.search).toBe('');
+    expect(first.hash).toMatch(/^#code=[\w-]{32}$/);
+    expect(first.href).not.toContain(SECRET);
+    expect(codeOf(first.href)).not.toBe(codeOf(second.href));
+  });
+
+  it('exchanges a launch code once: a second use is refused', async () => {
+    const code = codeOf(host.launchUrl());
+    const first = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': code } });
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-store');
+    const again = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': code } });
+    expect(again.status).toBe(401);
+    expect(again.body).toMatch(/already used or has expired/);
+  });
+
+  it('lets a launch code expire after two minutes', async () => {
+    const fresh = codeOf(host.launchUrl());
+    const stale = codeOf(host.launchUrl());
+    now += LAUNCH_CODE_TTL_MS - 1000;
+    expect((await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': fresh } })).status).toBe(200);
+    now += 1000;
+    expect((await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': stale } })).status).toBe(401);
+  });
+
+  it('never accepts the raw launch secret on the wire, as code, key or cookie', async () => {
+    expect((await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': SECRET } })).status).toBe(401);
+    expect((await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': SECRET } })).status).toBe(401);
+    const body = JSON.stringify({ type: 'request', id: 1, channel: 'auth-status', args: {} });
+    expect((await raw(port, { method: 'POST', path: '/api/invoke', headers: { 'x-monitor-secret': SECRET, 'content-type': 'application/json' }, body })).status).toBe(401);
+    expect((await raw(port, { path: '/app/', headers: { cookie: `bm_session_${port}=${SECRET}` } })).status).toBe(401);
+  });
+
+  it('renews the cookie for a reloading page that holds its session token', async () => {
+    const renewed = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': SESSION } });
+    expect(renewed.status).toBe(200);
+    expect(JSON.parse(renewed.body)).toEqual({ session: SESSION });
+    expect(String(renewed.headers['set-cookie']).split(';')[0]).toBe(cookie);
   });
 
   it('serves only the inert bootstrap without the secret', async () => {
@@ -74,11 +119,13 @@ describe('browser host', () => {
     expect((await raw(port, { path: '/app/assets/app.js' })).status).toBe(401);
   });
 
-  it('gives the session cookie only for the right secret, scoped and HttpOnly', async () => {
+  it('gives the session cookie only for a valid code or session, scoped and HttpOnly', async () => {
     expect((await raw(port, { method: 'POST', path: '/__session' })).status).toBe(401);
     expect((await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': 'wrong' } })).status).toBe(401);
+    expect((await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': 'wrong' } })).status).toBe(401);
     expect(cookie).not.toContain(SECRET);
-    const session = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': SECRET } });
+    expect(cookie).not.toContain(SESSION);
+    const session = await raw(port, { method: 'POST', path: '/__session', headers: { 'x-monitor-secret': SESSION } });
     expect(String(session.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
   });
 
@@ -94,15 +141,15 @@ describe('browser host', () => {
     }
   });
 
-  it('refuses API calls without the secret, even with the cookie', async () => {
+  it('refuses API calls without the session token, even with the cookie', async () => {
     const body = JSON.stringify({ type: 'request', id: 1, channel: 'auth-status', args: {} });
     expect((await raw(port, { method: 'POST', path: '/api/invoke', headers: { cookie, 'content-type': 'application/json' }, body })).status).toBe(401);
     expect((await raw(port, { method: 'POST', path: '/api/invoke', headers: { 'x-monitor-secret': 'wrong', 'content-type': 'application/json' }, body })).status).toBe(401);
     expect((await raw(port, { path: '/api/events', headers: { cookie } })).status).toBe(401);
   });
 
-  it('answers API calls with the secret, and malformed ones with a clear error', async () => {
-    const headers = { 'x-monitor-secret': SECRET, 'content-type': 'application/json', origin: host.origin };
+  it('answers API calls with the session token, and malformed ones with a clear error', async () => {
+    const headers = { 'x-monitor-secret': SESSION, 'content-type': 'application/json', origin: host.origin };
     const ok = await raw(port, { method: 'POST', path: '/api/invoke', headers, body: JSON.stringify({ type: 'request', id: 7, channel: 'auth-status', args: {} }) });
     expect(JSON.parse(ok.body)).toMatchObject({ id: 7, ok: true, result: { state: 'signed-out' } });
     const bad = await raw(port, { method: 'POST', path: '/api/invoke', headers, body: '{not json' });
@@ -113,7 +160,7 @@ describe('browser host', () => {
 
   it('refuses a wrong Host (DNS rebinding), whatever else is right', async () => {
     for (const hostHeader of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1']) {
-      const response = await raw(port, { path: '/api/events', headers: { host: hostHeader, 'x-monitor-secret': SECRET } });
+      const response = await raw(port, { path: '/api/events', headers: { host: hostHeader, 'x-monitor-secret': SESSION } });
       expect(response.status, hostHeader).toBe(403);
       expect((await raw(port, { path: '/', headers: { host: hostHeader } })).status, hostHeader).toBe(403);
     }
@@ -121,7 +168,7 @@ describe('browser host', () => {
 
   it('refuses a foreign Origin and a cross-site form post', async () => {
     const call = JSON.stringify({ type: 'request', id: 1, channel: 'auth-sign-out', args: { deleteLocalData: true } });
-    const foreign = await raw(port, { method: 'POST', path: '/api/invoke', headers: { origin: 'https://evil.example', 'x-monitor-secret': SECRET, 'content-type': 'application/json' }, body: call });
+    const foreign = await raw(port, { method: 'POST', path: '/api/invoke', headers: { origin: 'https://evil.example', 'x-monitor-secret': SESSION, 'content-type': 'application/json' }, body: call });
     expect(foreign.status).toBe(403);
     const form = await raw(port, {
       method: 'POST',
@@ -130,16 +177,16 @@ describe('browser host', () => {
       body: 'type=request&channel=auth-sign-out',
     });
     expect(form.status).toBe(403);
-    const sameSiteOtherPort = await raw(port, { method: 'POST', path: '/__session', headers: { origin: `http://127.0.0.1:${port + 1}`, 'x-monitor-secret': SECRET } });
+    const sameSiteOtherPort = await raw(port, { method: 'POST', path: '/__session', headers: { origin: `http://127.0.0.1:${port + 1}`, 'x-monitor-secret': SESSION } });
     expect(sameSiteOtherPort.status).toBe(403);
     const noHeaderFormPost = await raw(port, { method: 'POST', path: '/api/invoke', headers: { cookie, 'content-type': 'text/plain' }, body: call });
     expect(noHeaderFormPost.status).toBe(401);
   });
 
-  it('streams core events to a page that holds the secret', async () => {
+  it('streams core events to a page that holds a session', async () => {
     const events: string[] = [];
     await new Promise<void>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/events', headers: { 'x-monitor-secret': SECRET } }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path: '/api/events', headers: { 'x-monitor-secret': SESSION } }, (res) => {
         expect(res.headers['content-type']).toMatch(/text\/event-stream/);
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {

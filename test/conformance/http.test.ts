@@ -8,7 +8,7 @@ import { rawExchange, type RawResponse, write } from './raw.ts';
 const client = useClient();
 
 async function rawRequest(method: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse | undefined> {
-  const lines = [`${method} ${target} HTTP/1.1`, 'Host: conformance', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), 'Connection: close', '', ''];
+  const lines = [`${method} ${target} HTTP/1.1`, `Host: ${new URL(client.target.origin).host}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), 'Connection: close', '', ''];
   const { responses } = await rawExchange(client.target.origin, (socket) => write(socket, lines.join('\r\n')), { expect: 1, timeoutMs: 3000 });
   return responses[0];
 }

@@ -235,13 +235,14 @@ describe('resolutions: invalid requests (400 problem+json with pointers; nothing
   async function chunkedOverLimit(responses: number) {
     const chunk = ' '.repeat(64 * 1024);
     const path = new URL(client.target.apiBase).pathname;
+    const host = new URL(client.target.origin).host;
     return rawExchange(
       client.target.origin,
       async (socket) => {
-        await write(socket, `POST ${path}/user/breaches/resolutions HTTP/1.1\r\nHost: conformance\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n[\r\n`);
+        await write(socket, `POST ${path}/user/breaches/resolutions HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n[\r\n`);
         for (let sent = 0; sent < 1.5 * 1024 * 1024; sent += chunk.length) await write(socket, `${chunk.length.toString(16)}\r\n${chunk}\r\n`);
         await write(socket, '1\r\n]\r\n0\r\n\r\n');
-        await write(socket, `GET ${path}/user/breaches HTTP/1.1\r\nHost: conformance\r\nAuthorization: Bearer ${user.token}\r\n\r\n`);
+        await write(socket, `GET ${path}/user/breaches HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${user.token}\r\n\r\n`);
       },
       { expect: responses, timeoutMs: 3000 },
     );

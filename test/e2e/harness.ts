@@ -222,7 +222,7 @@ export class E2E {
         if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) this.pageErrors.push(message.text());
       });
     }
-    await this.page.goto(this.app.openUrl);
+    await this.page.goto(this.app.launchUrl());
     await this.page.waitForURL((url) => url.pathname.startsWith('/app/'));
     return this.page;
   }

@@ -71,6 +71,8 @@ describe('minted access tokens', () => {
     await expect(verifier().verify(token)).resolves.toEqual({
       sub: 'alice',
       email: 'alice@example.com',
+      emailVerified: true,
+      expiresAt: decodeJwt(token).exp,
       scope: 'openid email offline_access',
       clientId: 'breach-monitor-desktop',
     });

@@ -81,9 +81,12 @@ async function expectRejected(tokenValue: string, description: RegExp | string) 
 
 describe('a valid access token', () => {
   it('is accepted and its claims mapped', async () => {
-    await expect(verifier().verify(await token())).resolves.toEqual({
+    const now = Math.floor(Date.now() / 1000);
+    await expect(verifier().verify(await token({ claims: { exp: now + 600, email_verified: true } }))).resolves.toEqual({
       sub: 'alice',
       email: 'alice@example.com',
+      emailVerified: true,
+      expiresAt: now + 600,
       scope: 'openid email offline_access',
       clientId: 'breach-monitor-desktop',
     });
@@ -96,8 +99,8 @@ describe('a valid access token', () => {
   });
 
   it('accepts aud as an array containing the API, and leaves out non-string optional claims', async () => {
-    const claims = await verifier().verify(await token({ claims: { aud: ['other', AUDIENCE], email: 42, scope: ['x'] } }));
-    expect(claims).toEqual({ sub: 'alice', clientId: 'breach-monitor-desktop' });
+    const claims = await verifier().verify(await token({ claims: { aud: ['other', AUDIENCE], email: 42, email_verified: 'yes', scope: ['x'] } }));
+    expect(claims).toEqual({ sub: 'alice', clientId: 'breach-monitor-desktop', expiresAt: expect.any(Number) });
   });
 
   it('tolerates small clock skew', async () => {
@@ -177,6 +180,32 @@ describe('the attack matrix', () => {
       await expectRejected(garbage, /malformed|too large|invalid|not allowed/);
     }
     await expectRejected('', 'token missing');
+  });
+});
+
+describe('issue time and lifetime', () => {
+  const now = Math.floor(Date.now() / 1000);
+
+  it('rejects a token issued in the future beyond the clock tolerance, and accepts one within it', async () => {
+    await expectRejected(await token({ claims: { iat: now + 60, exp: now + 600 } }), 'token issued in the future');
+    await expect(verifier().verify(await token({ claims: { iat: now + 3, exp: now + 600 } }))).resolves.toMatchObject({ sub: 'alice' });
+  });
+
+  it('rejects a lifetime beyond 24 hours by default, e.g. 100 years, with or without iat', async () => {
+    await expectRejected(await token({ claims: { iat: now, exp: now + 100 * 365 * 86400 } }), /lifetime exceeds 86400 seconds/);
+    await expectRejected(await token({ claims: { iat: now, exp: now + 86400 + 1 } }), /lifetime exceeds/);
+    await expectRejected(await token({ claims: { exp: now + 2 * 86400 }, omit: ['iat'] }), /lifetime exceeds/);
+    await expect(verifier().verify(await token({ claims: { iat: now, exp: now + 86400 } }))).resolves.toMatchObject({ sub: 'alice' });
+  });
+
+  it('takes the maximum lifetime from the options', async () => {
+    const short = createJwtAccessTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [publicJwk] }, maxLifetimeSec: 600 });
+    await expect(short.verify(await token({ claims: { iat: now, exp: now + 601 } }))).rejects.toThrow(/lifetime exceeds 600 seconds/);
+    await expect(short.verify(await token({ claims: { iat: now, exp: now + 600 } }))).resolves.toMatchObject({ sub: 'alice' });
+  });
+
+  it('rejects a non-numeric iat', async () => {
+    await expectRejected(await token({ claims: { iat: 'yesterday' as unknown as number } }), /iat/);
   });
 });
 

@@ -1,0 +1,114 @@
+// Slow and greedy clients: connections trickling headers or a body are closed once the
+// configured timeouts pass, idle keep-alive connections go, and connections past the cap are
+// refused. Bounded: each wait fails with a message long before the test's own timeout.
+import { connect, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../../server/app.ts';
+import { HTTP_LIMIT_DEFAULTS, parseCommandLine } from '../../../server/config.ts';
+
+const started: { service: RunningService; dataDir: string }[] = [];
+afterEach(async () => {
+  for (const { service, dataDir } of started.splice(0)) {
+    await service.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+async function start(limits: Record<string, number> = {}): Promise<{ service: RunningService; port: number }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-limits-'));
+  const service = await startService({ port: 0, dataDir, dev: true, logLevel: 'silent', ...limits });
+  started.push({ service, dataDir });
+  return { service, port: Number(new URL(service.url).port) };
+}
+
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', () => {});
+    socket.once('error', reject);
+  });
+}
+
+/** Resolves when the server has closed `socket`; rejects with `what` after `ms`. */
+function closedWithin(socket: Socket, ms: number, what: string): Promise<string> {
+  let received = '';
+  socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+  return new Promise((resolve, reject) => {
+    if (socket.destroyed || socket.readableEnded) return resolve(received);
+    const timer = setTimeout(() => reject(new Error(`${what}: still open after ${ms} ms`)), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+  });
+}
+
+/** Writes one byte of `text` every `everyMs` until the socket closes. */
+function trickle(socket: Socket, text: string, everyMs: number): void {
+  let at = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed || at >= text.length) return clearInterval(timer);
+    socket.write(text[at++]!);
+  }, everyMs);
+  socket.once('close', () => clearInterval(timer));
+}
+
+describe('HTTP limits', () => {
+  it('has defaults that bound slow clients, applied to the server', async () => {
+    expect(parseCommandLine([], {}).config).toMatchObject(HTTP_LIMIT_DEFAULTS);
+    expect(HTTP_LIMIT_DEFAULTS.headersTimeoutMs).toBeLessThanOrEqual(15_000);
+    expect(HTTP_LIMIT_DEFAULTS.requestTimeoutMs).toBeLessThanOrEqual(60_000);
+    expect(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs).toBeLessThanOrEqual(120_000);
+    const { service } = await start();
+    expect(service.server.headersTimeout).toBe(HTTP_LIMIT_DEFAULTS.headersTimeoutMs);
+    expect(service.server.requestTimeout).toBe(HTTP_LIMIT_DEFAULTS.requestTimeoutMs);
+    expect(service.server.keepAliveTimeout).toBe(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs);
+    expect(service.server.maxConnections).toBe(HTTP_LIMIT_DEFAULTS.maxConnections);
+  });
+
+  it('closes 20 connections trickling a body once the request timeout passes', async () => {
+    const { port } = await start({ headersTimeoutMs: 500, requestTimeoutMs: 1000 });
+    const token = (await (await fetch(`http://127.0.0.1:${port}/__dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sub":"slow"}' })).json()) as { access_token: string };
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/user`, { method: 'POST', headers: { authorization: `Bearer ${token.access_token}` } })).status).toBe(201);
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => open(port)));
+    const startedAt = Date.now();
+    const closed = sockets.map((socket, i) => {
+      socket.write(
+        `POST /api/v1/user/breaches/resolutions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token.access_token}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n[',
+      );
+      trickle(socket, ' '.repeat(100_000), 50);
+      return closedWithin(socket, 8000, `trickling connection ${i}`);
+    });
+    const answers = await Promise.all(closed);
+    expect(Date.now() - startedAt).toBeLessThan(8000);
+    for (const answer of answers) if (answer) expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('closes a connection trickling its headers once the headers timeout passes', async () => {
+    const { port } = await start({ headersTimeoutMs: 500, requestTimeoutMs: 5000 });
+    const socket = await open(port);
+    trickle(socket, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` + 'X-Slow: ' + 'a'.repeat(10_000), 50);
+    await closedWithin(socket, 4000, 'trickling headers');
+  });
+
+  it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
+    const { port } = await start({ keepAliveTimeoutMs: 300 });
+    const socket = await open(port);
+    const closed = closedWithin(socket, 4000, 'idle keep-alive connection');
+    socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    expect(await closed).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  it('refuses connections beyond the cap and serves again when they go', async () => {
+    const { port } = await start({ maxConnections: 4 });
+    const held = await Promise.all(Array.from({ length: 4 }, () => open(port)));
+    const extra = await open(port);
+    await closedWithin(extra, 4000, 'connection beyond the cap');
+    for (const socket of held) socket.destroy();
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined))?.status, { timeout: 4000 }).toBe(200);
+  });
+});
