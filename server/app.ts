@@ -20,13 +20,17 @@ import { sendJson } from './http/respond.ts';
 import { createDevIdentityProvider, DEMO_USERS, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
-import type { BreachStore } from './store/BreachStore.ts';
+import { asyncBreachStore, type BreachStore } from './store/BreachStore.ts';
+import { StoreUnavailableError } from './store/errors.ts';
+import { openPostgresBreachStore } from './store/postgres/PostgresBreachStore.ts';
 import { ensurePrivateDir } from './store/privateFiles.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
 /** The graph endpoint's key under `--dev` when none is configured. */
 export const DEV_GRAPH_KEY = 'dev-key';
+/** Seconds a client waits before retrying while the database is away. */
+const DATABASE_RETRY_AFTER_SEC = 5;
 const DEMO_CATALOG = new URL('../resources/demo-catalog.json', import.meta.url);
 
 export interface RunningService {
@@ -53,8 +57,13 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
 
-  const store = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
-  loadCatalog(store, config.catalogFile, logger);
+  const store = await openStore(config, logger);
+  try {
+    await loadCatalog(store, config.catalogFile, logger);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 
   const server = createLimitedServer(config);
   await new Promise<void>((resolve, reject) => {
@@ -78,9 +87,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
         issuer: url + IDENTITY_PREFIX,
         audience: config.audience,
         dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
         logger,
         users: DEMO_USERS,
-        isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+        isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
       });
       verifier = createJwtAccessTokenVerifier({
         issuer: identity.issuer,
@@ -91,7 +101,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     }
   } catch (error) {
     server.close();
-    store.close();
+    await store.close();
     throw error;
   }
 
@@ -119,12 +129,21 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       });
     }
     void route(req, res).catch((error: unknown) => {
-      if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
+      const unavailable = error instanceof StoreUnavailableError;
+      if (unavailable) logger.warn({ database: error.database, path: (req.url ?? '').split('?')[0] }, 'database unavailable');
+      else if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, 'the service failed to answer; try again later'));
+      sendProblem(
+        res,
+        error instanceof HttpProblem
+          ? error
+          : unavailable
+            ? new HttpProblem(503, 'the database is unavailable; try again shortly', { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) } })
+            : new HttpProblem(500, 'the service failed to answer; try again later'),
+      );
     });
   });
 
@@ -154,7 +173,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     throw new HttpProblem(404, `nothing here: ${req.method} ${pathname}`);
   }
 
-  logger.info({ url, issuer, dev: config.dev, breaches: store.catalogSize() }, 'breach-alert service listening');
+  logger.info({ url, issuer, dev: config.dev, breaches: await store.catalogSize(), database: config.databaseUrl ? 'postgresql' : 'sqlite' }, 'breach-alert service listening');
   return {
     url,
     apiBaseUrl: url + API_PREFIX,
@@ -170,7 +189,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
       handleGraph.close();
-      store.close();
+      await store.close();
     },
   };
 }
@@ -192,15 +211,25 @@ function createLimitedServer(config: ServiceConfig): Server {
   return server;
 }
 
+/** PostgreSQL when a database URL is given (shared by instances), else the SQLite file in the data folder. */
+async function openStore(config: ServiceConfig, logger: Logger): Promise<BreachStore> {
+  if (!config.databaseUrl) return asyncBreachStore(openSqliteBreachStore(path.join(config.dataDir, 'service.db')));
+  return openPostgresBreachStore({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
+  });
+}
+
 /** The catalog file, when given, is authoritative at every start; otherwise a new store gets the demo catalog. */
-function loadCatalog(store: BreachStore, catalogFile: string | undefined, logger: Logger): void {
+async function loadCatalog(store: BreachStore, catalogFile: string | undefined, logger: Logger): Promise<void> {
   if (catalogFile) {
     const breaches = loadHibpCatalogFile(catalogFile);
-    store.replaceCatalog(breaches);
+    await store.replaceCatalog(breaches);
     logger.info({ file: catalogFile, breaches: breaches.length }, 'catalog loaded');
-  } else if (store.catalogSize() === 0) {
+  } else if ((await store.catalogSize()) === 0) {
     const breaches = Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8')));
-    store.replaceCatalog(breaches);
+    await store.replaceCatalog(breaches);
     logger.info({ breaches: breaches.length }, 'demo catalog loaded');
   }
 }

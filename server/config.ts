@@ -54,6 +54,13 @@ export const ServiceConfig = z.strictObject({
   keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
   /** Connections beyond this many are closed on arrival. */
   maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
+  /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
+  databaseUrl: z
+    .string()
+    .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** Most connections one instance opens to PostgreSQL. */
+  databasePoolSize: z.int().min(1).max(100).default(10),
 }).superRefine((config, context) => {
   // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
   // never be reachable from another machine.
@@ -113,6 +120,8 @@ const OPTIONS = {
   'request-timeout': { type: 'string' },
   'keep-alive-timeout': { type: 'string' },
   'max-connections': { type: 'string' },
+  'database-url': { type: 'string' },
+  'database-pool-size': { type: 'string' },
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
@@ -162,6 +171,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       requestTimeoutMs: number('requestTimeoutMs', pick(values['request-timeout'], env.BREACH_SERVICE_REQUEST_TIMEOUT)),
       keepAliveTimeoutMs: number('keepAliveTimeoutMs', pick(values['keep-alive-timeout'], env.BREACH_SERVICE_KEEP_ALIVE_TIMEOUT)),
       maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
+      databaseUrl: pick(values['database-url'], env.BREACH_SERVICE_DATABASE_URL),
+      databasePoolSize: number('databasePoolSize', pick(values['database-pool-size'], env.BREACH_SERVICE_DATABASE_POOL_SIZE)),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),
   );
