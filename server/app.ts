@@ -84,7 +84,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
     } else {
       identity = await createDevIdentityProvider({
-        issuer: url + IDENTITY_PREFIX,
+        issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
         audience: config.audience,
         dataDir: config.dataDir,
         databaseUrl: config.databaseUrl,
@@ -95,7 +95,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       verifier = createJwtAccessTokenVerifier({
         issuer: identity.issuer,
         audience: config.audience,
-        jwksUrl: config.jwksUrl ?? identity.jwksUri,
+        // This instance's own copy of the key set: instances sharing an issuer share the keys too.
+        jwksUrl: config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX),
         maxLifetimeSec: config.maxTokenLifetimeSec,
       });
     }
@@ -109,7 +110,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const handleApi = createApiRoutes(service, cachingVerifier(verifier), { logger });
   const devIdentity = identity;
   const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o) }) : undefined;
-  const issuer = config.issuer ?? url + IDENTITY_PREFIX;
+  const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
   if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');

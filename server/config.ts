@@ -59,6 +59,12 @@ export const ServiceConfig = z.strictObject({
     .string()
     .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /**
+   * The origin the built-in identity provider names as its issuer (default: this instance's own
+   * URL). Instances sharing one database behind one address give that address, so a token one
+   * issued is accepted by all.
+   */
+  identityOrigin: z.url().optional(),
   /** Most connections one instance opens to PostgreSQL. */
   databasePoolSize: z.int().min(1).max(100).default(10),
 }).superRefine((config, context) => {
@@ -121,6 +127,7 @@ const OPTIONS = {
   'keep-alive-timeout': { type: 'string' },
   'max-connections': { type: 'string' },
   'database-url': { type: 'string' },
+  'identity-origin': { type: 'string' },
   'database-pool-size': { type: 'string' },
   sub: { type: 'string' },
   email: { type: 'string' },
@@ -172,6 +179,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       keepAliveTimeoutMs: number('keepAliveTimeoutMs', pick(values['keep-alive-timeout'], env.BREACH_SERVICE_KEEP_ALIVE_TIMEOUT)),
       maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
       databaseUrl: pick(values['database-url'], env.BREACH_SERVICE_DATABASE_URL),
+      identityOrigin: pick(values['identity-origin'], env.BREACH_SERVICE_IDENTITY_ORIGIN),
       databasePoolSize: number('databasePoolSize', pick(values['database-pool-size'], env.BREACH_SERVICE_DATABASE_POOL_SIZE)),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),

@@ -75,7 +75,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   } catch (error) {
     const log = existsSync(path.join(dir, 'server.log')) ? readFileSync(path.join(dir, 'server.log'), 'utf8').slice(-2000) : '';
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`could not start a private PostgreSQL server: ${(error as Error).message}${log ? `\n${log}` : ''}`);
+    throw new Error(`could not start a private PostgreSQL server: ${(error as Error).message}${log ? `\n${log}` : ''}`, { cause: error });
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let running = true;

@@ -77,6 +77,16 @@ export class ConformanceClient {
     return this.#target();
   }
 
+  #turn = 0;
+
+  /** With several instances, each request goes to the next one: writes through one are read through another. */
+  #alternate(url: string): string {
+    const { origin, origins } = this.target;
+    if (origins.length < 2 || !url.startsWith(origin)) return url;
+    const next = origins[this.#turn++ % origins.length] as string;
+    return next + url.slice(origin.length);
+  }
+
   /**
    * A request to `{base_url}` + path (path starts with `/`). Every answer is also checked
    * against Mozilla Monitor's upstream API document where it is present (upstream.ts): a
@@ -108,7 +118,7 @@ export class ConformanceClient {
     if (body !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     // fetch labels a string body text/plain; bytes go without a Content-Type.
     if (typeof body === 'string' && options.contentType === null) body = new TextEncoder().encode(body);
-    const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await fetch(this.#alternate(url), { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     let json: unknown;
     if (/json/i.test(response.headers.get('content-type') ?? '') && text !== '') {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { Breach, dataClassKey, emailKey, IsoDateTime } from '../../../shared/api/index.ts';
+import { dataClassKey, emailKey, IsoDateTime, type Breach } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
 import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
