@@ -22,6 +22,8 @@ export interface RequestOptions {
   rawBody?: string | Uint8Array;
   contentType?: string | null;
   headers?: Record<string, string>;
+  /** Send to exactly this URL's instance (no alternating between instances). */
+  pinned?: boolean;
 }
 
 export interface BreachInput {
@@ -118,7 +120,7 @@ export class ConformanceClient {
     if (body !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     // fetch labels a string body text/plain; bytes go without a Content-Type.
     if (typeof body === 'string' && options.contentType === null) body = new TextEncoder().encode(body);
-    const response = await fetch(this.#alternate(url), { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await fetch(options.pinned ? url : this.#alternate(url), { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     let json: unknown;
     if (/json/i.test(response.headers.get('content-type') ?? '') && text !== '') {
