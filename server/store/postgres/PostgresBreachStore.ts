@@ -10,7 +10,15 @@ import { createPool, describeDatabaseUrl, guarded, isUnavailable } from './pool.
 
 /** Serialization failures and deadlocks: the transaction lost a race and is safe to run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
-const MAX_ATTEMPTS = 8;
+/** One person's devices writing at once conflict on that person's revision row; they take turns. */
+const MAX_ATTEMPTS = 12;
+
+/**
+ * The store's revision is a sequence: taking a number never waits for, nor conflicts with,
+ * another transaction (a counter row would make every write in the service conflict).
+ */
+const BUMP = "SELECT nextval('change_counter')";
+const BUMP_CATALOG = "UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'; SELECT nextval('change_counter')";
 
 interface BreachRecord {
   id: string;
@@ -71,7 +79,7 @@ export class PostgresBreachStore implements BreachStore {
     const valid = validBreach(breach);
     await this.#transaction('READ COMMITTED', async (client) => {
       await upsertBreaches(client, [valid]);
-      await client.query("UPDATE meta SET value = value + 1 WHERE key IN ('revision', 'catalog_revision')");
+      await client.query(BUMP_CATALOG);
     });
   }
 
@@ -86,7 +94,7 @@ export class PostgresBreachStore implements BreachStore {
     await this.#transaction('READ COMMITTED', async (client) => {
       await client.query('DELETE FROM breaches');
       await upsertBreaches(client, valid);
-      await client.query("UPDATE meta SET value = value + 1 WHERE key IN ('revision', 'catalog_revision')");
+      await client.query(BUMP_CATALOG);
     });
   }
 
@@ -110,7 +118,7 @@ export class PostgresBreachStore implements BreachStore {
          ON CONFLICT (sub) DO UPDATE SET emails = excluded.emails, deleted = excluded.deleted`,
         [account.sub, JSON.stringify(emails), account.deleted],
       );
-      await client.query("UPDATE meta SET value = value + 1 WHERE key = 'revision'");
+      await client.query(BUMP);
     });
   }
 
@@ -123,7 +131,7 @@ export class PostgresBreachStore implements BreachStore {
     if (sub === '') throw new RangeError('a user needs a non-empty sub');
     return this.#transaction('READ COMMITTED', async (client) => {
       const { rowCount } = await client.query('INSERT INTO users (sub, created_at) VALUES ($1, $2) ON CONFLICT (sub) DO NOTHING', [sub, new Date().toISOString()]);
-      if (rowCount === 1) await client.query("UPDATE meta SET value = value + 1 WHERE key = 'revision'");
+      if (rowCount === 1) await client.query(BUMP);
       return rowCount === 1;
     });
   }
@@ -215,7 +223,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async revision(): Promise<number> {
-    const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'revision'");
+    const { rows } = await this.#query<{ value: string }>('SELECT last_value AS value FROM change_counter');
     return Number(rows[0]?.value ?? 0);
   }
 
@@ -260,6 +268,10 @@ export class PostgresBreachStore implements BreachStore {
     for (let attempt = 1; ; attempt++) {
       const client = await guarded(this.#where, () => this.#pool.connect());
       let broken = false;
+      // A connection lost while checked out is reported here (the pool listens only to idle
+      // ones); the query in flight fails with it and the connection is discarded below.
+      const onLost = () => (broken = true);
+      client.on('error', onLost);
       try {
         await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
         const result = await work(client);
@@ -270,13 +282,15 @@ export class PostgresBreachStore implements BreachStore {
         if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
         const code = (error as { code?: unknown }).code;
         if (typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          // Random and growing, so the losers of one race do not meet again in the next.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
           continue;
         }
         if (broken) throw new StoreUnavailableError(this.#where, error as Error);
         throw error;
       } finally {
         // A connection that failed mid-transaction is discarded rather than handed to the next request.
+        client.off('error', onLost);
         client.release(broken);
       }
     }
@@ -327,7 +341,7 @@ async function bumpEmails(client: pg.PoolClient, emails: string[]): Promise<void
      ON CONFLICT (email) DO UPDATE SET revision = excluded.revision`,
     [emails.sort()],
   );
-  await client.query("UPDATE meta SET value = value + 1 WHERE key = 'revision'");
+  await client.query(BUMP);
 }
 
 function toRecord(breach: Breach): BreachRecord {
