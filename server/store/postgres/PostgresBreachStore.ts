@@ -12,6 +12,7 @@ import { createPool, describeDatabaseUrl, guarded, isUnavailable } from './pool.
 const RETRYABLE = new Set(['40001', '40P01']);
 /** One person's devices writing at once conflict on that person's revision row; they take turns. */
 const MAX_ATTEMPTS = 12;
+const MAX_REMEMBERED_USERS = 10_000;
 
 /**
  * The store's revision is a sequence: taking a number never waits for, nor conflicts with,
@@ -55,6 +56,8 @@ export class PostgresBreachStore implements BreachStore {
   readonly #where: string;
   #catalog: CatalogSnapshot | undefined;
   #closed = false;
+  /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
+  readonly #knownUsers = new Set<string>();
 
   constructor(pool: pg.Pool, where: string) {
     this.#pool = pool;
@@ -123,7 +126,12 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async hasUser(sub: string): Promise<boolean> {
+    if (this.#knownUsers.has(sub)) return true;
     const { rowCount } = await this.#query('SELECT 1 FROM users WHERE sub = $1', [sub]);
+    if (rowCount === 1) {
+      if (this.#knownUsers.size >= MAX_REMEMBERED_USERS) this.#knownUsers.clear();
+      this.#knownUsers.add(sub);
+    }
     return rowCount === 1;
   }
 
