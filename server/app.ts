@@ -218,6 +218,7 @@ async function openStore(config: ServiceConfig, logger: Logger): Promise<BreachS
   return openPostgresBreachStore({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
+    invalidation: config.databaseInvalidation,
     onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
   });
 }

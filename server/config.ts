@@ -65,6 +65,8 @@ export const ServiceConfig = z.strictObject({
    * issued is accepted by all.
    */
   identityOrigin: z.url().optional(),
+  /** How cached answers learn of other instances' writes on PostgreSQL (see PostgresStoreOptions). */
+  databaseInvalidation: z.enum(['check', 'notify']).default('check'),
   /** Most connections one instance opens to PostgreSQL. */
   databasePoolSize: z.int().min(1).max(100).default(10),
 }).superRefine((config, context) => {
@@ -128,6 +130,7 @@ const OPTIONS = {
   'max-connections': { type: 'string' },
   'database-url': { type: 'string' },
   'identity-origin': { type: 'string' },
+  'database-invalidation': { type: 'string' },
   'database-pool-size': { type: 'string' },
   sub: { type: 'string' },
   email: { type: 'string' },
@@ -180,6 +183,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
       databaseUrl: pick(values['database-url'], env.BREACH_SERVICE_DATABASE_URL),
       identityOrigin: pick(values['identity-origin'], env.BREACH_SERVICE_IDENTITY_ORIGIN),
+      databaseInvalidation: pick(values['database-invalidation'], env.BREACH_SERVICE_DATABASE_INVALIDATION),
       databasePoolSize: number('databasePoolSize', pick(values['database-pool-size'], env.BREACH_SERVICE_DATABASE_POOL_SIZE)),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),

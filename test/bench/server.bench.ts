@@ -65,12 +65,12 @@ function totalCpuSeconds(pids: (number | undefined)[]): number | undefined {
 const READY = /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 
 /** Instances of the service on `databaseUrl` (SQLite in its data folder without one); the first one's origin is the issuer of all. */
-async function startInstances(dataDir: string, count: number, databaseUrl?: string): Promise<{ origins: string[]; children: ChildProcess[] }> {
+async function startInstances(dataDir: string, count: number, databaseUrl?: string, invalidation = 'check'): Promise<{ origins: string[]; children: ChildProcess[] }> {
   const origins: string[] = [];
   const children: ChildProcess[] = [];
   for (let index = 0; index < count; index++) {
     const args = ['server/main.ts', '--port', '0', '--dev', '--data', path.join(dataDir, `instance-${index}`), '--log-level', 'warn'];
-    if (databaseUrl) args.push('--database-url', databaseUrl);
+    if (databaseUrl) args.push('--database-url', databaseUrl, '--database-invalidation', invalidation);
     if (origins[0]) args.push('--identity-origin', origins[0]);
     const started = await startProcess(args, READY);
     children.push(started.child);
@@ -95,15 +95,17 @@ async function main(): Promise<void> {
   let postgres: PrivatePostgres | undefined;
   try {
     postgres = await startPrivatePostgres();
-    report(await measure(await postgres.createDatabase('bench'), instances), { label: `postgres × ${instances}`, sqlite });
+    const check = await measure(await postgres.createDatabase('bench_check'), instances);
+    const notify = await measure(await postgres.createDatabase('bench_notify'), instances, 'notify');
+    report(check, { label: `postgres × ${instances}`, sqlite, notify });
   } finally {
     await postgres?.close();
   }
 }
 
-async function measure(databaseUrl?: string, count = 1): Promise<Results> {
+async function measure(databaseUrl?: string, count = 1, invalidation = 'check'): Promise<Results> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-server-'));
-  const { origins, children } = await startInstances(dataDir, count, databaseUrl).catch((error: unknown) => {
+  const { origins, children } = await startInstances(dataDir, count, databaseUrl, invalidation).catch((error: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   });
@@ -140,13 +142,19 @@ async function measure(databaseUrl?: string, count = 1): Promise<Results> {
 }
 
 /** The table and the JSON line; with `compare`, each figure also beside SQLite's of the same run. */
-function report(results: Results, compare?: { label: string; sqlite: Results }): void {
+function report(results: Results, compare?: { label: string; sqlite: Results; notify: Results }): void {
   if (compare) {
     console.log(`\n${compare.label} beside SQLite (one instance), same run:`);
     console.log('user     sqlite req/s  p50 ms  p99 ms   postgres req/s  p50 ms  p99 ms');
     for (const [name, { service: p }] of Object.entries(results)) {
       const q = compare.sqlite[name]!.service;
       console.log(`${name.padEnd(8)} ${q.rps.toFixed(0).padStart(12)}  ${q.p50.toFixed(1).padStart(6)}  ${q.p99.toFixed(1).padStart(6)}   ${p.rps.toFixed(0).padStart(14)}  ${p.p50.toFixed(1).padStart(6)}  ${p.p99.toFixed(1).padStart(6)}`);
+    }
+    console.log('\nper-request revision check (default) beside LISTEN/NOTIFY invalidation:');
+    console.log('user     check req/s  p50 ms  p99 ms   notify req/s  p50 ms  p99 ms');
+    for (const [name, { service: p }] of Object.entries(results)) {
+      const n = compare.notify[name]!.service;
+      console.log(`${name.padEnd(8)} ${p.rps.toFixed(0).padStart(11)}  ${p.p50.toFixed(1).padStart(6)}  ${p.p99.toFixed(1).padStart(6)}   ${n.rps.toFixed(0).padStart(12)}  ${n.p50.toFixed(1).padStart(6)}  ${n.p99.toFixed(1).padStart(6)}`);
     }
   }
   console.log(`\nGET /user/breaches, ${CONNECTIONS} connections, ${DURATION_S} s per run, JWT verified per request`);
@@ -172,6 +180,9 @@ function report(results: Results, compare?: { label: string; sqlite: Results }):
       metrics[`${name}_rps_vs_sqlite`] = { value: round(s.rps, 0), unit: 'req/s', floor: round(q.rps, 0), ratio: round(q.rps / s.rps) };
       metrics[`${name}_p50_vs_sqlite`] = { value: s.p50, unit: 'ms', floor: q.p50, ratio: round(s.p50 / Math.max(q.p50, 0.01)) };
       metrics[`${name}_p99_vs_sqlite`] = { value: s.p99, unit: 'ms', floor: q.p99, ratio: round(s.p99 / Math.max(q.p99, 0.01)) };
+      // LISTEN/NOTIFY beside the revision check: `floor` is the check's figure.
+      const n = compare.notify[name]!.service;
+      metrics[`${name}_rps_notify`] = { value: round(n.rps, 0), unit: 'req/s', floor: round(s.rps, 0), ratio: round(s.rps / n.rps) };
     }
   }
   console.log(JSON.stringify({ bench: 'server', ...(compare ? { store: compare.label } : {}), metrics }));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { dataClassKey, emailKey, IsoDateTime, type Breach } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
@@ -5,6 +6,7 @@ import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../B
 import { copyBreach } from '../breachRows.ts';
 import { InvalidBreachError, ResolutionChangeError, StoreUnavailableError } from '../errors.ts';
 import { validBreach } from '../SqliteBreachStore.ts';
+import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
 import { createPool, describeDatabaseUrl, guarded, isUnavailable } from './pool.ts';
 
@@ -42,6 +44,12 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Told when an idle connection fails (the server went away); the next query reconnects. */
   onConnectionError?: (error: Error) => void;
+  /**
+   * How cached answers learn of other instances' writes: `check` reads the revisions once per
+   * request (never stale; the default), `notify` listens for their notices (no query; stale for
+   * the few milliseconds a notice takes).
+   */
+  invalidation?: 'check' | 'notify';
 }
 
 /**
@@ -59,9 +67,16 @@ export class PostgresBreachStore implements BreachStore {
   /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
   readonly #knownUsers = new Set<string>();
 
-  constructor(pool: pg.Pool, where: string) {
+  readonly #listener: ChangeListener | undefined;
+
+  /** Names this store's notices, so its own listener skips them. */
+  readonly #id: string;
+
+  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener) {
+    this.#id = id;
     this.#pool = pool;
     this.#where = where;
+    this.#listener = listener;
   }
 
   /** `host:port/database`, for messages. */
@@ -83,7 +98,9 @@ export class PostgresBreachStore implements BreachStore {
     await this.#transaction('READ COMMITTED', async (client) => {
       await upsertBreaches(client, [valid]);
       await client.query(BUMP_CATALOG);
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
+    this.#listener?.note('*');
   }
 
   async replaceCatalog(breaches: readonly Breach[]): Promise<void> {
@@ -98,7 +115,9 @@ export class PostgresBreachStore implements BreachStore {
       await client.query('DELETE FROM breaches');
       await upsertBreaches(client, valid);
       await client.query(BUMP_CATALOG);
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
+    this.#listener?.note('*');
   }
 
   async catalogSize(): Promise<number> {
@@ -164,8 +183,9 @@ export class PostgresBreachStore implements BreachStore {
       await client.query('SELECT 1 FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
       await client.query('DELETE FROM exposures WHERE email = $1', [key]);
       await client.query('INSERT INTO exposures (email, breach_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [key, [...new Set(breachIds)]]);
-      await bumpEmails(client, [key]);
+      await bumpEmails(client, this.#id, [key]);
     });
+    this.#listener?.note([key]);
   }
 
   async getResolutions(emails: readonly string[]): Promise<ResolutionRow[]> {
@@ -226,8 +246,9 @@ export class PostgresBreachStore implements BreachStore {
         for (const row of result.rows) changed.add(row.email);
       }
       // Only a real change moves revisions: repeating a request leaves caches (and ETags) valid.
-      if (changed.size > 0) await bumpEmails(client, [...changed]);
-    });
+      if (changed.size > 0) await bumpEmails(client, this.#id, [...changed]);
+      return changed;
+    }).then((changed) => this.#listener?.note([...changed]));
   }
 
   async revision(): Promise<number> {
@@ -237,6 +258,8 @@ export class PostgresBreachStore implements BreachStore {
 
   /** One indexed read per request: the catalog's revision and each email's, whoever wrote them. */
   async changeStamp(emails: readonly string[]): Promise<string> {
+    const noticed = this.#listener?.stamp(emails);
+    if (noticed !== undefined) return noticed;
     const { rows } = await this.#query<{ stamp: string }>(
       `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text || '.' ||
               coalesce((SELECT string_agg(coalesce(r.revision, 0)::text, '.' ORDER BY e.n)
@@ -249,6 +272,7 @@ export class PostgresBreachStore implements BreachStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#listener?.close();
     await this.#pool.end();
   }
 
@@ -326,7 +350,16 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
     if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
     throw error;
   }
-  return new PostgresBreachStore(pool, where);
+  const id = randomUUID();
+  let listener: ChangeListener | undefined;
+  if (options.invalidation === 'notify') {
+    listener = new ChangeListener(options.url, id, options.onConnectionError ?? (() => {}));
+    await listener.start().catch(async (error: unknown) => {
+      await pool.end().catch(() => {});
+      throw error;
+    });
+  }
+  return new PostgresBreachStore(pool, where, id, listener);
 }
 
 async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]): Promise<void> {
@@ -343,13 +376,14 @@ async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]
 }
 
 /** Each email gets the next value of the shared counter; the meta revision moves with them. */
-async function bumpEmails(client: pg.PoolClient, emails: string[]): Promise<void> {
+async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[]): Promise<void> {
   await client.query(
     `INSERT INTO email_revisions (email, revision) SELECT e, nextval('change_counter') FROM unnest($1::text[]) AS e
      ON CONFLICT (email) DO UPDATE SET revision = excluded.revision`,
     [emails.sort()],
   );
   await client.query(BUMP);
+  await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
 }
 
 function toRecord(breach: Breach): BreachRecord {

@@ -10,6 +10,7 @@ import { migratePostgres, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '.
 import { openPostgresBreachStore, type PostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
+import { eventually } from '../../support/waitFor.ts';
 import { breach } from './helpers.ts';
 
 const postgres = usePrivatePostgres();
@@ -153,6 +154,26 @@ describe('PostgresBreachStore', () => {
         expect(await reader.changeStamp(['a@example.com'])).not.toBe(afterResolution);
         expect((await reader.listBreaches()).map((b) => b.id)).toEqual(['Adobe', 'Canva', 'Dropbox']);
       });
+    });
+  });
+});
+
+describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
+  it('moves the stamp at once for its own writes, and for another instance\'s once the notice arrives, without a query', async (ctx) => {
+    const url = await database(ctx);
+    const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
+    ctx.onTestFinished(() => reader.close());
+    await withStore(url, async (writer) => {
+      await writer.replaceCatalog([breach('Adobe')]);
+      await reader.setExposures('a@example.com', ['Adobe']);
+      const afterOwn = await reader.changeStamp(['a@example.com']);
+      expect(afterOwn).toMatch(/^n\d+\./);
+      await writer.applyResolutionChanges([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolved: true }], '2026-02-01T10:00:00Z');
+      await eventually('the reader noticed the other instance\'s write', async () => (await reader.changeStamp(['a@example.com'])) !== afterOwn);
+      const noticed = await reader.changeStamp(['a@example.com']);
+      await writer.setExposures('b@example.com', ['Adobe']);
+      await eventually('the notice about another email arrived', async () => (await reader.changeStamp(['b@example.com'])) !== (await reader.changeStamp(['c@example.com'])));
+      expect(await reader.changeStamp(['a@example.com'])).toBe(noticed);
     });
   });
 });
