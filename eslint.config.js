@@ -19,6 +19,13 @@ export default tseslint.config(
     },
   },
   {
+    // Components reach the core through the stores in renderer/state, never by calling it.
+    files: ['renderer/App.tsx', 'renderer/features/**', 'renderer/components/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/lib/core.ts'], importNames: ['invoke', 'monitor'], message: 'Call the core through a store in renderer/state.' }] }],
+    },
+  },
+  {
     files: ['test/**', 'tools/**', '**/*.bench.ts', 'server/main.ts', 'server/cli/**', '**/write*.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,11 +1,14 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import { ErrorState, Spinner } from './components/States.tsx';
 import { BreachesPage } from './features/breaches/BreachesPage.tsx';
+import { FixPage } from './features/fix/FixPage.tsx';
 import { GraphPage } from './features/graph/GraphPage.tsx';
+import { SearchPage } from './features/search/SearchPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
+import { ReportsPage } from './features/reports/ReportsPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 import { Nav } from './features/shell/Nav.tsx';
-import { DisconnectedBanner, NewBreachesBanner, SignInBanner } from './features/status/Banners.tsx';
+import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
 import { Welcome } from './features/welcome/Welcome.tsx';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
@@ -53,10 +56,50 @@ export function App({ searchDelayMs }: AppProps) {
   return <Shell searchDelayMs={searchDelayMs} />;
 }
 
-const TITLES = { overview: 'Overview', breaches: 'Breaches', graph: 'Graph', settings: 'Settings' } as const;
+const TITLES = { overview: 'Overview', fix: 'Fix step by step', breaches: 'Breaches', search: 'Search', graph: 'Graph', reports: 'Reports', settings: 'Settings' } as const;
+
+function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TITLES }) {
+  switch (screen) {
+    case 'breaches':
+      return <BreachesPage searchDelayMs={searchDelayMs} />;
+    case 'fix':
+      return <FixPage />;
+    case 'search':
+      return <SearchPage />;
+    case 'graph':
+      return <GraphPage />;
+    case 'reports':
+      return <ReportsPage />;
+    case 'settings':
+      return <SettingsPage />;
+    default:
+      return <OverviewPage />;
+  }
+}
+
+/** Where each screen was scrolled to; a screen not seen yet starts at its top. */
+const scrollPositions = new Map<string, number>();
+
+/**
+ * The screens share one scrolling `<main>`, which would otherwise carry one page's scroll into
+ * the next. Keyed by screen, plus the breach of a fix page (each its own page).
+ */
+function useScrollPerScreen(main: RefObject<HTMLElement | null>, key: string): void {
+  useLayoutEffect(() => {
+    const element = main.current;
+    if (!element) return;
+    element.scrollTop = scrollPositions.get(key) ?? 0;
+    const remember = () => scrollPositions.set(key, element.scrollTop);
+    element.addEventListener('scroll', remember, { passive: true });
+    return () => element.removeEventListener('scroll', remember);
+  }, [main, key]);
+}
 
 function Shell({ searchDelayMs }: AppProps) {
   const screen = useRoute((s) => s.route.screen);
+  const fixBreach = useRoute((s) => s.route.fix?.breachId);
+  const main = useRef<HTMLElement>(null);
+  useScrollPerScreen(main, screen === 'fix' && fixBreach ? `fix/${fixBreach}` : screen);
   useEffect(() => {
     document.title = `${TITLES[screen]} · Breach Monitor`;
   }, [screen]);
@@ -73,9 +116,10 @@ function Shell({ searchDelayMs }: AppProps) {
         <StatusBar />
         <SignInBanner />
         <DisconnectedBanner />
+        <ServiceNoticeBanner />
         <NewBreachesBanner />
-        <main className={`content content-${screen}`} id="main" tabIndex={-1}>
-          {screen === 'breaches' ? <BreachesPage searchDelayMs={searchDelayMs} /> : screen === 'graph' ? <GraphPage /> : screen === 'settings' ? <SettingsPage /> : <OverviewPage />}
+        <main className={`content content-${screen}`} id="main" tabIndex={-1} ref={main}>
+          <Screen screen={screen} searchDelayMs={searchDelayMs} />
         </main>
       </div>
     </div>

@@ -9,15 +9,20 @@ import { API_PREFIX, createApiRoutes } from './api/routes.ts';
 import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
 import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
-import { loadHibpCatalogFile } from './catalog/hibp.ts';
+import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, type CatalogLoadReport } from './catalog/source.ts';
+import { DEMO_LOGO_PREFIX, demoLogoSvg } from './catalog/demoDetails.ts';
+import { RtdbStore } from './rtdb/RtdbStore.ts';
+import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
+import { createRemoteJWKSet } from 'jose';
 import { isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
+import { createFirefoxMount } from './firefox/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { checkHost, serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { parseRequestTarget } from './http/requestTarget.ts';
 import { sendJson } from './http/respond.ts';
-import { createDevIdentityProvider, DEMO_USERS, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
 import { asyncBreachStore, type BreachStore } from './store/BreachStore.ts';
@@ -25,6 +30,7 @@ import { StoreUnavailableError } from './store/errors.ts';
 import { openPostgresBreachStore } from './store/postgres/PostgresBreachStore.ts';
 import { ensurePrivateDir } from './store/privateFiles.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
+import { answerClientError, createSearchService, mirroredCatalog, type SearchCatalog, type SearchService } from './search/index.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
 /** The graph endpoint's key under `--dev` when none is configured. */
@@ -42,6 +48,13 @@ export interface RunningService {
   dataDir: string;
   demoUsers: readonly DemoUser[];
   store: BreachStore;
+  /** The realtime database's storage (details feed, people's preferences, secrets). */
+  rtdb: RtdbStore;
+  /** What loading the catalog at start changed and left out (also logged). */
+  catalogReport: CatalogLoadReport;
+  /** The search interface (`/client/v4/accounts/{accountId}/…`): its index and API tokens. */
+  search: SearchService;
+  accountId: string;
   /** Present when the development identity provider is mounted. */
   identity: DevIdentityProvider | undefined;
   server: Server;
@@ -57,15 +70,19 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
 
-  const store = await openStore(config, logger);
+  const { store, searchCatalog } = await openStore(config, logger);
+  const rtdb = new RtdbStore(path.join(config.dataDir, 'rtdb.db'));
+  let catalogReport: CatalogLoadReport;
   try {
-    await loadCatalog(store, config.catalogFile, logger);
+    catalogReport = await loadCatalog(store, rtdb, config.catalogFile, logger);
   } catch (error) {
+    rtdb.close();
     await store.close();
     throw error;
   }
 
   const server = createLimitedServer(config);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -78,9 +95,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
   let identity: DevIdentityProvider | undefined;
   let verifier: AccessTokenVerifier;
+  let jwksUrl: string;
   try {
     if (config.issuer) {
-      const jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
+      jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
       verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
     } else {
       identity = await createDevIdentityProvider({
@@ -91,26 +109,48 @@ export async function startService(input: ServiceConfigInput, options: { logger?
         logger,
         users: DEMO_USERS,
         isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
+        serviceAccounts: rtdb,
       });
-      verifier = createJwtAccessTokenVerifier({
-        issuer: identity.issuer,
-        audience: config.audience,
-        // This instance's own copy of the key set: instances sharing an issuer share the keys too.
-        jwksUrl: config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX),
-        maxLifetimeSec: config.maxTokenLifetimeSec,
-      });
+      // This instance's own copy of the key set: instances sharing an issuer share the keys too.
+      jwksUrl = config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX);
+      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
     }
   } catch (error) {
     server.close();
+    rtdb.close();
     await store.close();
     throw error;
   }
 
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
-  const handleApi = createApiRoutes(service, cachingVerifier(verifier), { logger });
+  const verifyToken = cachingVerifier(verifier);
+  const handleApi = createApiRoutes(service, verifyToken, { logger });
+  const search = createSearchService({ catalog: searchCatalog, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
+  const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
-  const handleDev = config.dev && devIdentity ? createDevRoutes({ store, mintAccessToken: (o) => devIdentity.mintAccessToken(o) }) : undefined;
   const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
+  const handleDev =
+    config.dev && devIdentity
+      ? createDevRoutes({
+          store,
+          mintAccessToken: (o) => devIdentity.mintAccessToken(o),
+          apiTokens: { store: search.tokens, accountId: config.accountId },
+          mintIdToken: (o) => devIdentity.mintIdToken(o),
+          createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
+          secrets: rtdb,
+          faults: { 'firefox-v1': firefox.faults },
+          putDetails: (breach) => rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
+        })
+      : undefined;
+  const handleRtdb = createRtdbRoutes({
+    store: rtdb,
+    logger: logger.child({ component: 'rtdb' }),
+    // ID tokens of the sign-in provider for its desktop client act as that person.
+    idTokens: { issuer, audience: DESKTOP_CLIENT_ID, keys: createRemoteJWKSet(new URL(jwksUrl)) },
+    isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
+    serviceAccounts: identity?.serviceAccounts,
+    findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
+  });
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
   if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
@@ -153,8 +193,15 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     checkHost(req, hostNames);
     const url = parseRequestTarget(req);
     const pathname = url.pathname;
+    if (await firefox.handle(req, res, url)) return;
     if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
       if (await handleApi(req, res, url)) return;
+    } else if (search.owns(pathname)) {
+      await search.handle(req, res, url);
+      return;
+    } else if (pathname === RTDB_PREFIX || pathname.startsWith(RTDB_PREFIX + '/')) {
+      await handleRtdb(req, res, url);
+      return;
     } else if (identity && (pathname === IDENTITY_PREFIX || pathname.startsWith(IDENTITY_PREFIX + '/'))) {
       identity.handle(req, res);
       return;
@@ -165,6 +212,14 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     } else if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
       sendJson(res, 200, { service: 'breach-alert', api: `${API_PREFIX}`, issuer, openapi: OPENAPI_PATH });
       return;
+    } else if (pathname.startsWith(DEMO_LOGO_PREFIX) && pathname.endsWith('.svg') && (req.method === 'GET' || req.method === 'HEAD')) {
+      const id = decodeURIComponent(pathname.slice(DEMO_LOGO_PREFIX.length, -'.svg'.length));
+      if ((await store.getBreach(id)) || catalogReport.skipped.some((s) => s.id === id)) {
+        const svg = demoLogoSvg(id);
+        res.writeHead(200, { 'content-type': 'image/svg+xml', 'content-length': Buffer.byteLength(svg), 'cache-control': 'public, max-age=86400', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+        res.end(req.method === 'HEAD' ? undefined : svg);
+        return;
+      }
     } else if (pathname === OPENAPI_PATH && req.method === 'GET') {
       const document = readOpenApiDocument();
       res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(document) });
@@ -183,6 +238,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     dataDir: config.dataDir,
     demoUsers: identity ? DEMO_USERS : [],
     store,
+    rtdb,
+    catalogReport,
+    search,
+    accountId: config.accountId,
     identity,
     server,
     async close() {
@@ -190,6 +249,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
       handleGraph.close();
+      search.close();
+      rtdb.close();
       await store.close();
     },
   };
@@ -212,28 +273,49 @@ function createLimitedServer(config: ServiceConfig): Server {
   return server;
 }
 
-/** PostgreSQL when a database URL is given (shared by instances), else the SQLite file in the data folder. */
-async function openStore(config: ServiceConfig, logger: Logger): Promise<BreachStore> {
-  if (!config.databaseUrl) return asyncBreachStore(openSqliteBreachStore(path.join(config.dataDir, 'service.db')));
-  return openPostgresBreachStore({
+/**
+ * PostgreSQL when a database URL is given (shared by instances), else the SQLite file in the data
+ * folder. `searchCatalog` is what the search index reads synchronously: SQLite's own store, or
+ * an in-memory mirror of PostgreSQL's catalog refreshed before each search request.
+ */
+async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store: BreachStore; searchCatalog: SearchCatalog }> {
+  if (!config.databaseUrl) {
+    const sqlite = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
+    return { store: asyncBreachStore(sqlite), searchCatalog: sqlite };
+  }
+  const store = await openPostgresBreachStore({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     invalidation: config.databaseInvalidation,
     onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
   });
+  return { store, searchCatalog: mirroredCatalog(store) };
 }
 
-/** The catalog file, when given, is authoritative at every start; otherwise a new store gets the demo catalog. */
-async function loadCatalog(store: BreachStore, catalogFile: string | undefined, logger: Logger): Promise<void> {
+/**
+ * The catalog file, when given, is authoritative at every start; otherwise a new store gets the
+ * demo catalog. The details feed (`catalog/breaches` in the realtime database) is rewritten
+ * from the same source in one transaction; demo breaches get generated details. What was left
+ * out or removed is reported, never dropped silently: people's resolutions are kept either way.
+ */
+async function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: string | undefined, logger: Logger): Promise<CatalogLoadReport> {
+  const previousIds = (await store.listBreaches()).map((breach) => breach.id);
+  let report: CatalogLoadReport;
   if (catalogFile) {
-    const breaches = loadHibpCatalogFile(catalogFile);
-    await store.replaceCatalog(breaches);
-    logger.info({ file: catalogFile, breaches: breaches.length }, 'catalog loaded');
-  } else if ((await store.catalogSize()) === 0) {
-    const breaches = Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8')));
-    await store.replaceCatalog(breaches);
-    logger.info({ breaches: breaches.length }, 'demo catalog loaded');
+    const source = loadCatalogFile(catalogFile);
+    await store.replaceCatalog(source.breaches);
+    rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: source.details }]));
+    report = compareCatalogs(previousIds, source);
+  } else {
+    if ((await store.catalogSize()) === 0) await store.replaceCatalog(Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8'))));
+    const breaches = await store.listBreaches();
+    rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: demoDetailsFor(breaches) }]));
+    report = compareCatalogs(previousIds, { origin: 'demo', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
   }
+  const [summary, ...warnings] = describeCatalogLoad(report);
+  logger.info({ file: report.file, breaches: report.kept, total: report.total, added: report.added }, summary!);
+  for (const line of warnings) logger.warn({ skipped: report.skipped.length, removed: report.removed.length }, line);
+  return report;
 }
 
 async function discoverJwksUri(issuer: string): Promise<string> {

@@ -3,9 +3,9 @@ import { homedir, platform } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { Email } from '../shared/api/index.ts';
+import { Email, LOCAL_SERVICE_PORT } from '../shared/api/index.ts';
 
-export const DEFAULT_PORT = 6060;
+export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
 
 /** Demo extras: a person rarely monitors only the address they sign in with. */
@@ -69,6 +69,8 @@ export const ServiceConfig = z.strictObject({
   databaseInvalidation: z.enum(['check', 'notify']).default('check'),
   /** Most connections one instance opens to PostgreSQL. */
   databasePoolSize: z.int().min(1).max(100).default(10),
+  /** The account of the search interface's path (`/client/v4/accounts/{accountId}/…`). */
+  accountId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "-" or "_"').default('local'),
 }).superRefine((config, context) => {
   // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
   // never be reachable from another machine.
@@ -135,14 +137,24 @@ const OPTIONS = {
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
+  'account-id': { type: 'string' },
+  scopes: { type: 'string' },
+  'allow-ip': { type: 'string', multiple: true },
+  name: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export interface CommandLine {
-  command: 'serve' | 'token' | 'help';
+  command: 'serve' | 'token' | 'api-token' | 'help' | 'rtdb-secret';
+  /** `rtdb-secret create|list|revoke ID`. */
+  secret?: { action: 'create' | 'list' | 'revoke'; id?: string | undefined };
   config: ServiceConfig;
   token: { sub?: string | undefined; email?: string | undefined; expiresIn?: number | undefined };
+  /** `api-token create|list|revoke [ID]`: search API tokens (see server/search). */
+  apiToken: { action: 'create' | 'list' | 'revoke'; id?: string | undefined; scopes: string[]; allowIps: string[]; name?: string | undefined } | undefined;
 }
+
+const API_TOKEN_ACTIONS = ['create', 'list', 'revoke'] as const;
 
 /** Command-line flags over environment variables (`BREACH_SERVICE_*`, `GRAPH_API_KEY`) over defaults. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CommandLine {
@@ -153,9 +165,33 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
-  const command = values.help ? 'help' : positionals[0] === 'token' ? 'token' : positionals.length === 0 ? 'serve' : undefined;
-  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token" or no command`);
-  if (positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
+  const command = values.help
+    ? 'help'
+    : positionals[0] === 'token'
+      ? 'token'
+      : positionals[0] === 'rtdb-secret'
+        ? 'rtdb-secret'
+        : positionals[0] === 'api-token'
+          ? 'api-token'
+          : positionals.length === 0
+            ? 'serve'
+            : undefined;
+  if (!command) throw new ConfigError(`unknown command "${positionals[0]}"; use "token", "rtdb-secret", "api-token" or no command`);
+  const secret = command === 'rtdb-secret' ? parseSecretCommand(positionals.slice(1)) : undefined;
+  let apiToken: CommandLine['apiToken'];
+  if (command === 'api-token') {
+    const action = API_TOKEN_ACTIONS.find((a) => a === positionals[1]);
+    if (!action) throw new ConfigError(`api-token: say what to do: ${API_TOKEN_ACTIONS.join(', ')}${positionals[1] ? ` (not "${positionals[1]}")` : ''}`);
+    if (action === 'revoke' && !positionals[2]) throw new ConfigError('api-token revoke: name the token id (see "api-token list")');
+    if (positionals.length > (action === 'revoke' ? 3 : 2)) throw new ConfigError(`unexpected argument "${positionals[action === 'revoke' ? 3 : 2]}"`);
+    apiToken = {
+      action,
+      id: positionals[2],
+      scopes: (values.scopes ?? '').split(',').map((scope) => scope.trim()).filter(Boolean),
+      allowIps: values['allow-ip'] ?? [],
+      name: values.name,
+    };
+  } else if (command !== 'rtdb-secret' && positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
   const number = (key: string, raw: string | undefined) => {
     if (raw === undefined) return undefined;
     const value = Number(raw);
@@ -185,14 +221,25 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       identityOrigin: pick(values['identity-origin'], env.BREACH_SERVICE_IDENTITY_ORIGIN),
       databaseInvalidation: pick(values['database-invalidation'], env.BREACH_SERVICE_DATABASE_INVALIDATION),
       databasePoolSize: number('databasePoolSize', pick(values['database-pool-size'], env.BREACH_SERVICE_DATABASE_POOL_SIZE)),
+      accountId: pick(values['account-id'], env.BREACH_SERVICE_ACCOUNT_ID),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),
   );
   return {
     command,
+    ...(secret ? { secret } : {}),
     config,
     token: { sub: values.sub, email: values.email, expiresIn: number('expires-in', values['expires-in']) },
+    apiToken,
   };
+}
+
+function parseSecretCommand(args: string[]): NonNullable<CommandLine['secret']> {
+  const [action, id, extra] = args;
+  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new ConfigError('rtdb-secret: use "create", "list" or "revoke ID"');
+  if (action === 'revoke' && !id) throw new ConfigError('rtdb-secret revoke: the ID of the secret is required (see "rtdb-secret list")');
+  if ((action !== 'revoke' && id !== undefined) || extra !== undefined) throw new ConfigError(`rtdb-secret ${action}: unexpected argument "${action === 'revoke' ? extra : id}"`);
+  return { action, id };
 }
 
 /**

@@ -1,21 +1,31 @@
 // `npm run server -- [--port 6060] [--data DIR] [--dev] [--catalog FILE]` and
 // `npm run server -- token --data DIR --sub S [--email E] [--expires-in SECONDS]`.
-import { startService, IDENTITY_PREFIX } from './app.ts';
+// The service and the identity provider load only for the commands that need them, so the
+// small commands (rtdb-secret) start quickly.
+import { describeCatalogLoad } from './catalog/source.ts';
+import { runSecretCommand } from './rtdb/secretCommand.ts';
 import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
-import { createDevIdentityProvider, DEMO_USERS } from './identity/index.ts';
 import { createLogger } from './log.ts';
+import { runApiTokenCommand } from './search/apiTokenCommand.ts';
 
 const HELP = `Breach-alert reference service
 
   npm run server -- [--port ${DEFAULT_PORT}] [--data DIR] [--dev] [--catalog FILE]
       [--host 127.0.0.1] [--issuer URL --audience AUD [--jwks-url URL]] [--log-level info]
   npm run server -- token --data DIR --sub SUBJECT [--email EMAIL] [--expires-in SECONDS] [--port ${DEFAULT_PORT}]
+  npm run server -- api-token create --data DIR --scopes ai-search:read[,ai-search:run] [--expires-in SECONDS]
+      [--allow-ip CIDR ...] [--name NAME] [--account-id local]
+  npm run server -- api-token list --data DIR
+  npm run server -- api-token revoke ID --data DIR
+  npm run server -- rtdb-secret create|list|revoke ID --data DIR
+      legacy database secrets (discouraged: prefer service accounts); revoke one when someone leaves
 
   --dev       enables the development surface (/__dev/*, loopback only)
   --catalog   a Have I Been Pwned catalog file (JSON) instead of the generated demo catalog
   --issuer    an external OpenID provider; without it the development provider runs at /oidc
+  --account-id ID  account of the search interface, /client/v4/accounts/ID/ai-search/… (default local)
   --extra-emails FILE  JSON {"<subject>": ["email", ...]}: emails monitored besides the token's
-Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, GRAPH_API_KEY, LOG_LEVEL.
+Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, _ACCOUNT_ID, GRAPH_API_KEY, LOG_LEVEL.
   --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)
   --host ADDRESS       beyond loopback needs --issuer and refuses --dev
   --public-origin URL  the origin clients use, when not a loopback name (accepted in Host)
@@ -28,11 +38,21 @@ Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIEN
 Environment: also _PUBLIC_ORIGIN, _MAX_TOKEN_LIFETIME, _HEADERS_TIMEOUT, _REQUEST_TIMEOUT, _KEEP_ALIVE_TIMEOUT, _MAX_CONNECTIONS, _DATABASE_URL, _DATABASE_POOL_SIZE.`;
 
 async function main(): Promise<void> {
-  const { command, config, token } = parseCommandLine(process.argv.slice(2));
+  const { command, config, token, apiToken, secret } = parseCommandLine(process.argv.slice(2));
   if (command === 'help') {
     console.log(HELP);
     return;
   }
+  if (command === 'api-token') {
+    runApiTokenCommand(config, apiToken!, (line) => console.log(line), token.expiresIn);
+    return;
+  }
+  if (command === 'rtdb-secret') {
+    runSecretCommand(config.dataDir, secret!, (line) => console.log(line));
+    return;
+  }
+  const { startService, IDENTITY_PREFIX } = await import('./app.ts');
+  const { createDevIdentityProvider, DEMO_USERS } = await import('./identity/index.ts');
   if (command === 'token') {
     if (!token.sub) throw new ConfigError('token: --sub is required');
     // The issuer carries the port, so a token minted offline matches a server started on that port.
@@ -63,9 +83,11 @@ async function main(): Promise<void> {
       `  Audience:      ${service.audience}`,
       `  Data folder:   ${service.dataDir}`,
       ...(users ? [`  Demo users:    ${users} (any password)`] : []),
-      `  Get a token:   npm run server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
+      `  Get a token:   npm run -s server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
       ...(config.dev ? [`                 or POST ${service.url}/__dev/token {"sub":"alice","email":"alice@example.com"}`] : []),
       `  OpenAPI:       ${service.url}/openapi.yaml`,
+      `  Details feed:  ${service.url}/rtdb (realtime database; catalog/breaches is public)`,
+      ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),
       '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
       '',
     ].join('\n'),

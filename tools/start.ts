@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { userDataDir } from '../server/config.ts';
+import { DEFAULT_PORT, userDataDir } from '../server/config.ts';
 import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launchPage.ts';
 import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
@@ -16,14 +16,14 @@ const APP_DATA = process.env.BREACH_MONITOR_DATA ?? path.join(userDataDir(), 'br
 /** BREACH_SERVICE_PORT, checked: the reference service's port (6060 unless moved). */
 function servicePort(): number {
   const raw = process.env.BREACH_SERVICE_PORT;
-  if (raw === undefined || raw === '') return 6060;
+  if (raw === undefined || raw === '') return DEFAULT_PORT;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`BREACH_SERVICE_PORT must be a port number from 1 to 65535, not ${JSON.stringify(raw)}.`);
   return port;
 }
 
 /** Set first thing in main(), so a bad value ends with its sentence, not a stack trace. */
-let SERVICE_PORT = 6060;
+let SERVICE_PORT = DEFAULT_PORT;
 
 /** The Electron binary, when its package installed one (it cannot be downloaded everywhere). */
 function electronBinary(): string | undefined {

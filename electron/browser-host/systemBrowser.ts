@@ -42,7 +42,7 @@ function launch(target: string, fallback: string): Promise<void> {
     child.once('exit', (code, signal) => {
       clearTimeout(running);
       if (code === 0) resolve();
-      else reject(new Error(`${command} could not open a browser (${signal ? `ended by ${signal}` : `exit code ${code}`})`));
+      else reject(new Error(`${command} could not open a browser (${signal ? `ended by ${signal}` : `exit code ${code}`}); ${fallback}`));
     });
   });
 }

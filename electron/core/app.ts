@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { HostSignal } from '../../shared/ipc/index.ts';
+import { DEFAULT_SYNC_INTERVAL_MINUTES, type HostSignal } from '../../shared/ipc/index.ts';
 import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, silentLogger, type AuthLogger, type ClientConfigInput, type SafeStorageLike } from './auth/index.ts';
 import { createAuthHandlers } from './auth/authHandlers.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
 import { createGraphHandlers } from './graph/graphHandlers.ts';
+import { createSearchHandlers } from './search/searchHandlers.ts';
 import { RemoteGraphEndpoints } from './graph/RemoteGraphEndpoints.ts';
 import type { HostBridge } from './host.ts';
 import { combineHandlers } from './ipc/combineHandlers.ts';
@@ -11,17 +12,26 @@ import { EventBus } from './ipc/EventBus.ts';
 import { Router } from './ipc/Router.ts';
 import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
 import { createResolutionHandlers } from './outbox/resolutionHandlers.ts';
+import { createReportHandlers } from './report/reportHandlers.ts';
 import { AccountSession, deleteAccountDatabase, type AccountRef } from './session/AccountSession.ts';
 import { CurrentSession } from './session/CurrentSession.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
 import { SettingsStore } from './settings/SettingsStore.ts';
+import { DataChanges } from './status/DataChanges.ts';
 import { StatusPublisher } from './status/StatusPublisher.ts';
 import { applyHostSignal } from './status/hostSignals.ts';
+import { afterSync } from './sync/afterSync.ts';
 import { OnlineState } from './sync/OnlineState.ts';
 import { createSyncHandlers } from './sync/syncHandlers.ts';
-import { DEFAULT_SYNC_INTERVAL_MINUTES } from './sync/SyncScheduler.ts';
 import { SyncStatusModel } from './sync/SyncStatusModel.ts';
 import { createBreachHandlers } from './views/breachHandlers.ts';
+import { DetailsFeed } from './feed/DetailsFeed.ts';
+import { LocalPreferences } from './feed/LocalPreferences.ts';
+import { DetailsStore } from './feed/DetailsStore.ts';
+import { localOnlyCount } from './db/outboxQueries.ts';
+import { apiBaseFor, contractOf, scopesFor, signUpUrlFor, syncIntervalFor } from './settings/contract.ts';
+import { createFeedHandlers } from './feed/feedHandlers.ts';
+import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
 
@@ -66,7 +76,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     theme: 'system',
   });
   for (const problem of settings.problems) logger.warn(`settings: ${problem}`);
-  const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer });
+  const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => {
+    const contract = contractOf(settings.get());
+    return parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer, apiContract: contract, scopes: scopesFor(base.scopes, contract) });
+  };
 
   const cipher = options.host.cipher && (await options.host.cipher.isAvailable()) ? options.host.cipher : undefined;
   const secrets = await chooseSecretStore({
@@ -79,7 +92,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const online = new OnlineState();
   const syncStatus = new SyncStatusModel();
   const marks = new NewBreachMarks();
-  const notifier = new NotifierPolicy({ show: (notification) => options.host.notify(notification), enabled: () => settings.get().notifications });
+  const notifier = new NotifierPolicy({
+    show: (notification) => options.host.notify(notification),
+    enabled: () => settings.get().notifications,
+    // Shared between the person's devices (read from this machine's copy: no network when notifying).
+    newBreachesEnabled: () => feed.knownPreferences()?.notifications.newBreaches ?? true,
+  });
   const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: secrets.store, ...fetchOption });
 
   const sessions: CurrentSession = new CurrentSession({
@@ -87,8 +105,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     onClosed: () => {
       marks.clear();
       syncStatus.reset();
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'sign-out' });
+      changes.changed('sign-out');
     },
   });
   const auth = new CurrentAuth({
@@ -109,9 +126,24 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       }),
   });
 
+  // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
+  const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
+  const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
+  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, localPreferences: new LocalPreferences(path.join(options.dataDir, 'preferences')), ...fetchOption });
+  const syncDetails = () => {
+    // A sync means the network is back: preferences changed offline are written back too.
+    feed.writeBackPreferences().catch((error: unknown) => logger.warn('preferences: write-back failed', { error: String(error) }));
+    return feed.sync().then(
+      (report) => {
+        if (report.status === 'updated') changes.changed('sync');
+      },
+      (error: unknown) => logger.warn('details feed: sync failed', { error: String(error) }),
+    );
+  };
+
   const syncView = () => {
     const session = sessions.get();
-    return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db });
+    return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db, ...(session ? { localOnly: localOnlyCount(session.db) } : {}) });
   };
   const status = new StatusPublisher(
     {
@@ -126,6 +158,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     { syncChanged: (view) => bus.emit('sync-changed', view), tray: (state) => options.host.setTrayState(state) },
   );
 
+  const changes = new DataChanges((change) => {
+    status.dataChanged();
+    bus.emit('data-changed', change);
+    status.publish();
+  });
+
   auth.onDidChangeStatus(async (next) => {
     bus.emit('auth-changed', auth.view(next));
     await sessions.apply(next);
@@ -137,8 +175,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     const session = AccountSession.open({
       dataDir: options.dataDir,
       account,
-      apiBaseUrl: settings.get().serviceUrl,
+      apiBaseUrl: apiBaseFor(settings.get().serviceUrl, contractOf(settings.get())),
+      contract: contractOf(settings.get()),
+      // The newer contract's items carry only ids: details come from the feed, synced first when one is missing.
+      details: { getMany: (ids) => feed.details(ids), refresh: async () => void (await feed.sync()) },
       tokens: auth.tokens,
+      intervalMinutes: syncIntervalFor(settings.get().syncIntervalMinutes, contractOf(settings.get())),
       onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
       ...fetchOption,
     });
@@ -146,46 +188,52 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     marks.load(session.db);
     syncStatus.reset();
     status.dataChanged();
-    scheduler.setIntervalMinutes(settings.get().syncIntervalMinutes);
     scheduler.onProgress((progress) => {
       syncStatus.observeProgress(progress);
       status.publish();
     });
     scheduler.onDidSync((report) => {
-      syncStatus.observeReport(report);
-      online.observeReport(report);
-      const fresh = marks.observeReport(session.db, report);
-      if (fresh.length > 0) {
-        bus.emit('breaches-new', { breaches: fresh });
-        notifier.newBreaches(fresh);
-      }
-      if (report.push && report.push.failed > 0) {
-        const failures = outbox.items('failed').map((item) => ({ breachId: item.breachId, reason: item.failure?.reason ?? 'refused by the service' }));
-        notifier.failedResolutions(failures.slice(-report.push.failed));
-      }
-      if (report.pull?.status !== undefined || report.push) {
-        status.dataChanged();
-        bus.emit('data-changed', { reason: 'sync' });
-      }
-      status.publish();
+      void syncDetails();
+      afterSync(report, {
+        db: session.db,
+        outbox,
+        syncStatus,
+        online,
+        marks,
+        notifier,
+        changes,
+        announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
+        publishStatus: () => status.publish(),
+        signUpUrl: signUpUrlFor(settings.get()),
+      });
     });
-    outbox.onDidChange(() => {
-      status.dataChanged();
-      bus.emit('data-changed', { reason: 'outbox' });
-      status.publish();
-    });
+    // Counts only (pending, failed): the data events come from the toggles and the syncs.
+    outbox.onDidChange(() => status.publish());
     void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
     return session;
   }
 
+  const search = createSearchHandlers({
+    sessions,
+    settings,
+    secrets: secrets.store,
+    emit: (payload) => bus.emit('search-event', payload),
+    details: { details: (ids) => feed.details(ids), version: () => JSON.stringify(detailsStore.state() ?? null) },
+    ...fetchOption,
+  });
+  const { close: closeSearch, ...searchHandlers } = search;
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks }),
-      createResolutionHandlers({ sessions }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds() }),
+      createResolutionHandlers({ sessions, marks, changes, details: (ids) => feed.details(ids) }),
       createSyncHandlers({ sessions, statusView: syncView }),
+      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email }),
       createGraphHandlers({ sessions, remotes, settings }),
+      searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+      // The host's opener: the channel admits only http(s) addresses, and the main process checks again before shell.openExternal.
+      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }), /* eng-disable OPEN_EXTERNAL_JS_CHECK */
     ),
     {
       validateResults: options.validateResults ?? false,
@@ -208,6 +256,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       await auth.close();
       await sessions.close();
       remotes.close();
+      closeSearch();
+      detailsStore.close();
     },
   };
 }

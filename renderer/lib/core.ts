@@ -1,6 +1,7 @@
 import type { ChannelInput, ChannelName, ChannelResult } from '../../shared/ipc/contract.ts';
 import type { EventName, EventPayload } from '../../shared/ipc/events.ts';
 import { CoreError, type IpcError } from '../../shared/ipc/protocol.ts';
+import { inWords } from './errorText.ts';
 import { createHttpMonitor } from './httpMonitor.ts';
 import type { MonitorBridge } from './monitor.ts';
 
@@ -12,20 +13,34 @@ export const UiError = CoreError;
 export type UiError = CoreError;
 
 export function toUiError(error: unknown): UiError {
-  if (error instanceof UiError) return error;
+  if (error instanceof UiError) return error.message === inWords(error.message) ? error : new UiError(error.code, inWords(error.message), error.issues);
   if (typeof error === 'object' && error !== null) {
     const { code, message, issues } = error as Partial<IpcError>;
-    if (typeof code === 'string' && typeof message === 'string') return new UiError(code, message, issues);
+    if (typeof code === 'string' && typeof message === 'string') return new UiError(code, inWords(message), issues);
     // Electron's contextBridge turns rejections into plain Errors whose message may carry the code.
-    if (error instanceof Error) return new UiError('internal', error.message);
+    if (error instanceof Error) return new UiError('internal', inWords(error.message));
   }
   return new UiError('internal', 'Something went wrong in the app.');
 }
 
 /** The bridge: the preload's in Electron, otherwise the browser host's HTTP client. */
 export function monitor(): MonitorBridge {
-  if (!window.monitor) window.monitor = createHttpMonitor();
+  if (!window.monitor) {
+    window.monitor = createHttpMonitor();
+    browserHost = true;
+  }
   return window.monitor;
+}
+
+let browserHost = false;
+
+/**
+ * True when the app runs in a web browser over the browser host (no preload gave us a bridge):
+ * there is no tray and no login item there, so settings about them do nothing.
+ */
+export function inBrowserHost(): boolean {
+  monitor();
+  return browserHost;
 }
 
 /** Typed call of one channel of `shared/ipc/contract.ts`. Rejects with a {@link UiError}. */

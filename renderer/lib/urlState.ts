@@ -5,7 +5,7 @@ import type { ListQuery } from '../../shared/ipc/contract.ts';
  * survives reload under both `app://bundle/` and the browser host's `/app/`, where a path-based
  * router would need the server's cooperation.
  */
-export const SCREENS = ['overview', 'breaches', 'graph', 'settings'] as const;
+export const SCREENS = ['overview', 'fix', 'breaches', 'search', 'graph', 'reports', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export const SORTS = ['breachDate', 'addedDate', 'name', 'unresolved'] as const;
@@ -17,6 +17,8 @@ export interface Filters {
   dataClasses: string[];
   unresolvedDataClasses: string[];
   includeSensitive: boolean;
+  /** Show fabricated, spam-list and retired breaches. */
+  includeFlagged?: boolean;
   text: string;
   sort: Sort;
 }
@@ -34,6 +36,13 @@ export interface Route {
   breachId?: string;
   filters: Filters;
   graph?: GraphRoute;
+  /** The guided fix: one breach (`#/fix/<id>`) or all of them, and the group to start at (`?group=passwords`). */
+  fix?: FixRoute;
+}
+
+export interface FixRoute {
+  breachId?: string;
+  group?: string;
 }
 
 /** What a graph URL without `property` asks for: everything the start nodes link to. */
@@ -60,6 +69,17 @@ export function parseHash(hash: string): Route {
     }
   }
   if (screen === 'graph') route.graph = parseGraph(params);
+  if (screen === 'fix') {
+    const fix: FixRoute = {};
+    try {
+      if (rest.length > 0) fix.breachId = decodeURIComponent(rest.join('/'));
+    } catch {
+      // A malformed escape: every breach rather than an error.
+    }
+    const group = params.get('group')?.trim();
+    if (group) fix.group = group.slice(0, 40);
+    route.fix = fix;
+  }
   return route;
 }
 
@@ -81,6 +101,7 @@ export function parseFilters(params: URLSearchParams): Filters {
     text: (params.get('text') ?? '').slice(0, MAX_TEXT),
     sort: (SORTS as readonly string[]).includes(sort ?? '') ? (sort as Sort) : 'breachDate',
   };
+  if (params.get('includeFlagged') === 'true') filters.includeFlagged = true;
   const domain = params.get('domain')?.trim();
   if (domain) filters.domain = domain;
   const email = params.get('email')?.trim();
@@ -97,6 +118,7 @@ export function filtersToParams(filters: Filters): URLSearchParams {
   for (const name of filters.dataClasses) params.append('dataClasses', name);
   for (const name of filters.unresolvedDataClasses) params.append('unresolvedDataClasses', name);
   if (filters.includeSensitive) params.set('includeSensitive', 'true');
+  if (filters.includeFlagged) params.set('includeFlagged', 'true');
   if (filters.sort !== 'breachDate') params.set('sort', filters.sort);
   return params;
 }
@@ -116,12 +138,21 @@ export function formatHash(route: Route): string {
     const query = graph.toString();
     return query ? `${path}?${query}` : path;
   }
+  if (route.screen === 'fix') {
+    if (route.fix?.breachId) path += `/${encodeURIComponent(route.fix.breachId)}`;
+    const fix = new URLSearchParams();
+    if (route.fix?.group) fix.set('group', route.fix.group);
+    for (const [key, value] of params) fix.append(key, value);
+    const query = fix.toString();
+    return query ? `${path}?${query}` : path;
+  }
   const query = params.toString();
   return query ? `${path}?${query}` : path;
 }
 
 export function toListQuery(filters: Filters): ListQuery {
   const query: ListQuery = { includeSensitive: filters.includeSensitive, sort: filters.sort, offset: 0, limit: 10_000 };
+  if (filters.includeFlagged) query.includeFlagged = true;
   if (filters.domain) query.domain = filters.domain;
   if (filters.email) query.email = filters.email;
   if (filters.dataClasses.length > 0) query.dataClasses = filters.dataClasses;

@@ -5,6 +5,7 @@ export type FieldErrors = Partial<Record<keyof Settings, string>>;
 const MESSAGES: Partial<Record<keyof Settings, string>> = {
   serviceUrl: 'Enter a full address, such as https://monitor.example.com/api/v1.',
   issuer: 'Enter the identity provider’s address, such as https://accounts.example.com.',
+  signUpUrl: 'Enter the sign-up page’s full address, such as https://monitor.example.com/signup, or leave it empty.',
   syncIntervalMinutes: 'Choose a whole number of minutes from 5 to 1440 (one day).',
 };
 

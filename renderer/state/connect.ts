@@ -1,9 +1,11 @@
 import { listen, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
 import { useBreaches } from './breaches.ts';
+import { onDataChanged } from './dataEvents.ts';
 import { useDetail } from './detail.ts';
 import { useNotices } from './notices.ts';
 import { useOverview } from './overview.ts';
+import { useReport } from './report.ts';
 import { useRoute } from './route.ts';
 import { useSettings } from './settings.ts';
 import { useSync } from './sync.ts';
@@ -12,6 +14,7 @@ import { useSync } from './sync.ts';
 export async function refreshData(): Promise<void> {
   const tasks: Promise<void>[] = [useBreaches.getState().reload(), useBreaches.getState().loadOptions(), useDetail.getState().reload()];
   if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
+  if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
   await Promise.all(tasks);
 }
 
@@ -20,6 +23,7 @@ export function resetData(): void {
   useBreaches.getState().reset();
   useDetail.getState().clear();
   useOverview.setState({ overview: undefined, error: undefined });
+  useReport.getState().reset();
   useNotices.getState().dismiss();
 }
 
@@ -40,7 +44,10 @@ export function connectEvents(): () => void {
       }
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),
-    listen('data-changed', () => void refreshData()),
+    listen('data-changed', (change) => {
+      onDataChanged(change);
+      if (change.reason === 'sync' && useNotices.getState().newBreaches.length > 0) void useNotices.getState().forgetGone();
+    }),
     listen('breaches-new', ({ breaches }) => useNotices.getState().addNewBreaches(breaches.map((b) => b.id))),
     listen('open-breach', ({ id }) => useRoute.getState().openBreach(id)),
     onConnection((connected) => {

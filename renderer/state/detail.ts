@@ -3,6 +3,7 @@ import type { ChannelInput } from '../../shared/ipc/contract.ts';
 import type { BreachDetail, CellState } from '../../shared/ipc/views.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 import { useBreaches } from './breaches.ts';
+import { beginOwnChange, endOwnChange } from './dataEvents.ts';
 
 export type ResolutionChange = ChannelInput<'resolutions-set'>;
 
@@ -22,6 +23,8 @@ interface DetailStore {
 }
 
 let sequence = 0;
+/** Counts toggles: only the latest one's reply may replace what the screen shows. */
+let toggles = 0;
 
 /** The change as the person will see it once the core has queued it. */
 export function applyOptimistic(detail: BreachDetail, change: ResolutionChange): BreachDetail {
@@ -67,14 +70,28 @@ export const useDetail = create<DetailStore>()((set, get) => ({
     const { detail } = get();
     // A load still in flight was asked before this change: its answer must not undo it on screen.
     sequence++;
+    const mine = ++toggles;
     if (detail && detail.breach.id === change.breachId) set({ detail: applyOptimistic(detail, change), loading: false });
     set({ actionError: undefined });
+    // The reply is the breach as it now shows: no second round trip for it, and the event of
+    // this change is this window's own (dataEvents skips it). The list's counts moved too.
+    beginOwnChange();
+    let revision: number | undefined;
     try {
-      await invoke('resolutions-set', change);
+      const reply = await invoke('resolutions-set', change);
+      revision = reply.revision;
+      if (mine === toggles && get().id === change.breachId) {
+        sequence++;
+        set({ detail: reply.detail, loading: false });
+      }
     } catch (error) {
       set({ actionError: toUiError(error).message });
+      // Undo the optimistic marks: ask what the core actually holds.
+      await get().reload();
+    } finally {
+      endOwnChange(revision);
     }
-    await Promise.all([get().reload(), useBreaches.getState().reload()]);
+    await useBreaches.getState().reload();
   },
   async retry() {
     await outboxAction('outbox-retry');
@@ -89,9 +106,9 @@ async function outboxAction(channel: 'outbox-retry' | 'outbox-discard'): Promise
   if (!id) return;
   useDetail.setState({ actionError: undefined });
   try {
+    // What moved comes back as one `data-changed` naming this breach (dataEvents re-asks it).
     await invoke(channel, { breachId: id });
   } catch (error) {
     useDetail.setState({ actionError: toUiError(error).message });
   }
-  await Promise.all([useDetail.getState().reload(), useBreaches.getState().reload()]);
 }

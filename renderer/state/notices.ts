@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { invoke, toUiError } from '../lib/core.ts';
 
 export interface NewBreachNotice {
   ids: string[];
@@ -7,6 +8,8 @@ export interface NewBreachNotice {
 interface NoticesStore {
   newBreaches: string[];
   addNewBreaches(ids: string[]): void;
+  /** Drops breaches that are gone from the person's data: a banner never points at one. */
+  forgetGone(): Promise<void>;
   dismiss(): void;
 }
 
@@ -15,6 +18,17 @@ export const useNotices = create<NoticesStore>()((set, get) => ({
   newBreaches: [],
   addNewBreaches(ids) {
     set({ newBreaches: [...new Set([...get().newBreaches, ...ids])] });
+  },
+  async forgetGone() {
+    const gone: string[] = [];
+    await Promise.all(
+      get().newBreaches.map((id) =>
+        invoke('breach-get', { id }).catch((error: unknown) => {
+          if (toUiError(error).code === 'not-found') gone.push(id);
+        }),
+      ),
+    );
+    if (gone.length > 0) set({ newBreaches: get().newBreaches.filter((id) => !gone.includes(id)) });
   },
   dismiss() {
     set({ newBreaches: [] });

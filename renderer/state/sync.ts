@@ -12,6 +12,8 @@ interface SyncStore {
   apply(status: SyncStatus): void;
   setConnected(connected: boolean): void;
   syncNow(): Promise<void>;
+  /** Opens the service's sign-up page in the system browser (never inside the app). */
+  openSignUp(url: string): Promise<void>;
 }
 
 export const useSync = create<SyncStore>()((set, get) => ({
@@ -39,6 +41,13 @@ export const useSync = create<SyncStore>()((set, get) => ({
       set({ error: toUiError(error).message });
     } finally {
       set({ requesting: false });
+    }
+  },
+  async openSignUp(url) {
+    try {
+      await invoke('open-link', { url });
+    } catch (error) {
+      set({ error: toUiError(error).message });
     }
   },
 }));

@@ -58,6 +58,17 @@ export class BreachAlertService {
     return this.#store.changeStamp(account.emails);
   }
 
+  /**
+   * Where the caller stands, without answering for it: the newer contract words "no monitoring
+   * user" (`no-monitor-account`) and "account gone" its own way.
+   */
+  async monitoringState(caller: Caller): Promise<{ state: 'active'; account: MonitoredAccount } | { state: 'deleted' } | { state: 'no-user' }> {
+    const account = await this.#accounts.resolve(caller.sub, caller.email);
+    if (account.deleted) return { state: 'deleted' };
+    if (!(await this.#store.hasUser(caller.sub))) return { state: 'no-user' };
+    return { state: 'active', account };
+  }
+
   /** `GET /user/breaches`, filtered and in contract order. */
   async listBreaches(account: MonitoredAccount, query: BreachQuery): Promise<UserBreach[]> {
     return (await this.#userBreaches(account, await this.#exposures(account.emails))).filter((item) => matchesBreachQuery(item, query)).sort((a, b) => compareBreaches(a.breach, b.breach));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { Breach, IsoDate, IsoDateTime, toMinutePrecision } from '../../shared/api/index.ts';
+import { BreachDetails, type CatalogDetails } from '../../shared/catalog/index.ts';
 import { compareIds, normalizeDataClasses } from './dataClasses.ts';
 
 /**
@@ -21,6 +22,13 @@ export const HibpBreachRecord = z.looseObject({
   IsRetired: z.boolean().default(false),
   IsFabricated: z.boolean().default(false),
   IsSpamList: z.boolean().default(false),
+  // Details (the feed at `catalog/breaches`); defaults for snapshots that predate a field.
+  PwnCount: z.int().min(0).default(0),
+  Description: z.string().default(''),
+  LogoPath: z.string().default(''),
+  IsVerified: z.boolean().default(false),
+  IsMalware: z.boolean().default(false),
+  IsStealerLog: z.boolean().default(false),
 });
 export type HibpBreachRecord = z.infer<typeof HibpBreachRecord>;
 
@@ -33,6 +41,10 @@ export interface HibpImport {
   /** Records in the file. */
   total: number;
   skipped: Record<HibpSkipReason, number>;
+  /** Which records were left out of the breach-alert catalog and why, in file order. */
+  skippedBreaches: { id: string; reason: HibpSkipReason }[];
+  /** Details of every record, kept or skipped (their flags say why): the details feed. */
+  details: CatalogDetails;
 }
 
 /** A catalog file that cannot be used; `index` and `field` locate the first bad record. */
@@ -84,6 +96,8 @@ export function parseHibpCatalog(json: unknown): HibpImport {
   if (!Array.isArray(json)) throw new HibpCatalogError('a HIBP catalog must be a JSON array of breach records');
   const skipped: Record<HibpSkipReason, number> = { retired: 0, fabricated: 0, spamList: 0 };
   const breaches: Breach[] = [];
+  const skippedBreaches: HibpImport['skippedBreaches'] = [];
+  const details: CatalogDetails = {};
   const firstIndexOfName = new Map<string, number>();
   json.forEach((raw: unknown, index) => {
     const parsed = HibpBreachRecord.safeParse(raw);
@@ -97,11 +111,14 @@ export function parseHibpCatalog(json: unknown): HibpImport {
       });
     firstIndexOfName.set(record.Name, index);
     const reason = skipReason(record);
-    if (reason) skipped[reason]++;
-    else breaches.push(hibpRecordToBreach(record));
+    details[record.Name] = hibpRecordToDetails(record);
+    if (reason) {
+      skipped[reason]++;
+      skippedBreaches.push({ id: record.Name, reason });
+    } else breaches.push(hibpRecordToBreach(record));
   });
   breaches.sort((a, b) => compareIds(a.id, b.id));
-  return { breaches, total: json.length, skipped };
+  return { breaches, total: json.length, skipped, skippedBreaches, details };
 }
 
 export function skipReason(record: HibpBreachRecord): HibpSkipReason | undefined {
@@ -124,6 +141,29 @@ export function hibpRecordToBreach(record: HibpBreachRecord): Breach {
     modifiedDate: Date.parse(modifiedDate) < Date.parse(addedDate) ? addedDate : modifiedDate,
     dataClasses: normalizeDataClasses(record.DataClasses),
     isSensitive: record.IsSensitive,
+  });
+}
+
+/** The details-feed form of a record: HIBP's fields in camelCase, dates as in {@link hibpRecordToBreach}. */
+export function hibpRecordToDetails(record: HibpBreachRecord): BreachDetails {
+  const breach = hibpRecordToBreach(record);
+  return BreachDetails.parse({
+    title: record.Title?.trim() || record.Name,
+    domain: breach.domain,
+    breachDate: breach.breachDate,
+    addedDate: breach.addedDate,
+    modifiedDate: breach.modifiedDate,
+    pwnCount: record.PwnCount,
+    description: record.Description,
+    logoPath: record.LogoPath,
+    dataClasses: breach.dataClasses,
+    isVerified: record.IsVerified,
+    isFabricated: record.IsFabricated,
+    isSensitive: record.IsSensitive,
+    isRetired: record.IsRetired,
+    isSpamList: record.IsSpamList,
+    isMalware: record.IsMalware,
+    isStealerLog: record.IsStealerLog,
   });
 }
 

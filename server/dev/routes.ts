@@ -8,20 +8,32 @@ import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { MintAccessTokenOptions } from '../identity/mintAccessToken.ts';
-import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevTokenRequest } from './schemas.ts';
+import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevFaultRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
+import { ApiTokenRequest, type ApiTokenStore } from '../search/ApiTokenStore.ts';
+import type { FaultPlan } from '../firefox/FaultPlan.ts';
 
 export const DEV_PREFIX = '/__dev';
 
 export interface DevSurfaceDeps {
   store: BreachStore;
   mintAccessToken(options: MintAccessTokenOptions): Promise<string>;
+  /** API tokens of the search interface, for `/__dev/api-tokens`. */
+  apiTokens?: { store: ApiTokenStore; accountId: string };
+  /** Fault plans by mount name (`POST /__dev/faults`). */
+  faults?: Readonly<Record<string, FaultPlan>>;
+  /** Realtime-database credentials (`/__dev/id-token`, `/__dev/service-accounts`, `/__dev/rtdb-secrets`). */
+  mintIdToken?(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
+  createServiceAccount?(scopes: string[]): unknown;
+  secrets?: { createSecret(): { id: string; secret: string }; revokeSecret(id: string): boolean };
+  /** Gives a breach added through `/__dev/breaches` generated details in the details feed. */
+  putDetails?(breach: Breach): void;
 }
 
 /**
  * The development surface: only mounted with `--dev`, only answered from loopback (anything
  * else gets the same 404 as a path that does not exist).
  */
-export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
+export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken, createServiceAccount, secrets, putDetails, faults }: DevSurfaceDeps) {
   return async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (!isLoopback(req)) return false;
     const path = url.pathname.slice(DEV_PREFIX.length);
@@ -31,8 +43,65 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
       const body = await parseBody(req, DevTokenRequest);
       const expiresIn = body.expiresIn ?? 3600;
       const overrides = body.claims || body.typ ? { overrides: { ...(body.claims ? { claims: body.claims } : {}), ...(body.typ ? { typ: body.typ } : {}) } } : {};
-      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}), expiresIn, ...overrides });
+      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}), ...(body.scope ? { scope: body.scope } : {}), expiresIn, ...overrides });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (apiTokens && path === '/api-tokens') {
+      allow(req, ['POST']);
+      const body = await parseBody(req, ApiTokenRequest);
+      const { id, token, info } = apiTokens.store.create(apiTokens.accountId, body);
+      sendJson(res, 201, { id, token, scopes: info.scopes, expiresAt: info.expiresAt ?? null, allowIps: info.allowIps }, { 'cache-control': 'no-store' });
+      return true;
+    }
+    const apiToken = /^\/api-tokens\/([^/]+)$/.exec(path);
+    if (apiTokens && apiToken) {
+      allow(req, ['DELETE']);
+      const id = decodePathSegment(apiToken[1]!);
+      if (!apiTokens.store.revoke(id)) throw new HttpProblem(404, `no API token "${id}"`);
+      res.writeHead(204, { 'cache-control': 'no-store' });
+      res.end();
+      return true;
+    }
+
+    if (path === '/faults' && faults) {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevFaultRequest);
+      const plan = faults[body.mount];
+      if (!plan) throw new HttpProblem(404, `no mount "${body.mount}" takes faults here`);
+      plan.arm({ status: body.status, retryAfter: body.retryAfter ?? 1 }, body.count);
+      sendJson(res, 200, { mount: body.mount, status: body.status, remaining: plan.remaining() }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (path === '/id-token' && mintIdToken) {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevIdTokenRequest);
+      const idToken = await mintIdToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.expiresIn ? { expiresIn: body.expiresIn } : {}) });
+      sendJson(res, 200, { id_token: idToken }, { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (path === '/service-accounts' && createServiceAccount) {
+      allow(req, ['POST']);
+      const body = await parseBody(req, DevServiceAccountRequest);
+      sendJson(res, 201, createServiceAccount(body.scopes), { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    if (path === '/rtdb-secrets' && secrets) {
+      allow(req, ['POST']);
+      sendJson(res, 201, secrets.createSecret(), { 'cache-control': 'no-store' });
+      return true;
+    }
+
+    const secret = /^\/rtdb-secrets\/([^/]+)$/.exec(path);
+    if (secret && secrets) {
+      allow(req, ['DELETE']);
+      const id = decodePathSegment(secret[1]!);
+      if (!secrets.revokeSecret(id)) throw new HttpProblem(404, `no database secret has the id "${id}"`);
+      res.writeHead(204).end();
       return true;
     }
 
@@ -72,6 +141,7 @@ export function createDevRoutes({ store, mintAccessToken }: DevSurfaceDeps) {
       });
       const existed = (await store.getBreach(breach.id)) !== undefined;
       await store.putBreach(breach);
+      putDetails?.(breach);
       sendJson(res, existed ? 200 : 201, breach);
       return true;
     }

@@ -9,6 +9,8 @@ import { createPool } from '../store/postgres/pool.ts';
 import { loadOrCreateIdentityKeysIn, openOidcPostgresStore } from './postgresState.ts';
 import { openOidcSqliteStore } from './sqliteAdapter.ts';
 import { createUserDirectory, DEMO_USERS, type DemoUser } from './users.ts';
+import { createIdTokenMinter, type MintIdTokenOptions } from './mintIdToken.ts';
+import { createServiceAccounts, SERVICE_ACCOUNT_TOKEN_PATH, type ServiceAccountDirectory, type ServiceAccounts } from './serviceAccounts.ts';
 
 export { DEMO_USERS, type DemoUser } from './users.ts';
 export { DESKTOP_CLIENT_ID, DESKTOP_REDIRECT_URIS } from './provider.ts';
@@ -32,6 +34,8 @@ export interface DevIdentityProviderOptions {
    * files in `dataDir`: every instance on it signs with the same key and knows every session.
    */
   databaseUrl?: string | undefined;
+  /** Where service accounts are kept; without it the JWT-bearer token endpoint is not mounted. */
+  serviceAccounts?: ServiceAccountDirectory;
 }
 
 export interface DevIdentityProvider {
@@ -46,6 +50,10 @@ export interface DevIdentityProvider {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** A JWT exactly like the flow's access tokens, for the `/__dev/token` surface and tests. */
   mintAccessToken(options: MintAccessTokenOptions): Promise<string>;
+  /** An ID token exactly like the flow's (issuer, `aud` = the desktop client), for `/__dev/id-token`. */
+  mintIdToken(options: MintIdTokenOptions): Promise<string>;
+  /** Service accounts and their JWT-bearer token endpoint, when a directory was given. */
+  serviceAccounts: ServiceAccounts | undefined;
   close(): Promise<void>;
 }
 
@@ -78,6 +86,10 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const interactions = createInteractionHandler({ provider, basePath: interactionsPath, users, logger });
   const mintAccessToken = await createAccessTokenMinter({ issuer, audience: options.audience, clientId: DESKTOP_CLIENT_ID, keys });
 
+  const mintIdToken = await createIdTokenMinter({ issuer, clientId: DESKTOP_CLIENT_ID, keys });
+  const serviceAccounts = options.serviceAccounts ? await createServiceAccounts({ issuer, keys, directory: options.serviceAccounts }) : undefined;
+  const tokenPath = mountPath + SERVICE_ACCOUNT_TOKEN_PATH;
+
   const isUnder = (pathname: string, prefix: string) => prefix === '' || pathname === prefix || pathname.startsWith(`${prefix}/`);
   const pathnameOf = (url: string) => url.split('?', 1)[0] ?? '';
 
@@ -91,6 +103,13 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     handle(req, res) {
       const url = req.url ?? '/';
       const pathname = pathnameOf(url);
+      if (serviceAccounts && pathname === tokenPath) {
+        serviceAccounts.handleToken(req, res).catch((error: unknown) => {
+          logger.error({ err: error }, 'service-account token request failed');
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"server_error"}');
+        });
+        return;
+      }
       if (isUnder(pathname, interactionsPath)) {
         void interactions(req, res);
         return;
@@ -109,6 +128,8 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       void providerCallback(req, res);
     },
     mintAccessToken,
+    mintIdToken,
+    serviceAccounts,
     async close() {
       store.close();
       await pool?.end();

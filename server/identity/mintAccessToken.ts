@@ -14,6 +14,8 @@ export interface MintAccessTokenOptions {
    * another `typ` header, so conformance tests can break one claim at a time with the real key.
    */
   overrides?: { claims?: Record<string, unknown>; typ?: string };
+  /** Space-separated; defaults to {@link MINTED_SCOPE}. */
+  scope?: string;
 }
 
 export type AccessTokenMinter = (options: MintAccessTokenOptions) => Promise<string>;
@@ -33,12 +35,12 @@ export async function createAccessTokenMinter(settings: {
   const { signingKey } = settings.keys;
   const key = await importJWK(signingKey, signingKey.alg);
 
-  return async ({ sub, email, emailVerified = true, expiresIn = 3600, overrides }) => {
+  return async ({ sub, email, emailVerified = true, expiresIn = 3600, overrides, scope = MINTED_SCOPE }) => {
     if (typeof sub !== 'string' || sub.length === 0) throw new TypeError('sub must be a non-empty string');
     if (!Number.isSafeInteger(expiresIn) || expiresIn <= 0) throw new TypeError('expiresIn must be a positive integer');
     const now = Math.floor(Date.now() / 1000);
     const payload: JWTPayload = {
-      scope: MINTED_SCOPE,
+      scope,
       client_id: settings.clientId,
       ...(email !== undefined ? { email, email_verified: emailVerified } : {}),
       iss: settings.issuer,

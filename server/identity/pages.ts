@@ -86,6 +86,7 @@ const SCOPE_WORDS: Record<string, string> = {
   email: 'See your email address',
   profile: 'See your name',
   offline_access: 'Stay signed in, so it can check for breaches while you are not using it',
+  'https://identity.mozilla.com/apps/monitor': 'Read your breach alerts and mark them resolved (Monitor)',
 };
 
 export function describeScope(scope: string): string {

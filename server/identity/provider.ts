@@ -1,4 +1,5 @@
 import Provider, { errors, type Account, type AdapterFactory, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { MONITOR_SCOPE } from '../../shared/api/index.ts';
 import type { Logger } from '../log.ts';
 import type { IdentityKeys } from './keys.ts';
 import { pageHeaders } from './http.ts';
@@ -8,7 +9,8 @@ import type { UserDirectory } from './users.ts';
 export const DESKTOP_CLIENT_ID = 'breach-monitor-desktop';
 /** Native clients may use any port on these (RFC 8252 §7.3); oidc-provider ignores the port when matching. */
 export const DESKTOP_REDIRECT_URIS = ['http://127.0.0.1/callback'];
-export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access'];
+/** The last one is the newer Monitor contract's scope (`/api/firefox/v1` requires it). */
+export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access', MONITOR_SCOPE];
 
 export interface ProviderSettings {
   issuer: string;

@@ -38,6 +38,8 @@ export interface SyncBreachStore {
   /** Replaces the whole catalog in one transaction (resolutions and exposures are kept). */
   replaceCatalog(breaches: readonly Breach[]): void;
   catalogSize(): number;
+  /** Increases on every catalog write (and only then); lets readers such as the search index rebuild only when it changed. */
+  catalogRevision(): number;
 
   // Account side (what the identity provider knows)
   getAccount(sub: string): Account | undefined;
@@ -102,6 +104,7 @@ const STORE_METHODS = [
   'putBreach',
   'replaceCatalog',
   'catalogSize',
+  'catalogRevision',
   'getAccount',
   'putAccount',
   'hasUser',

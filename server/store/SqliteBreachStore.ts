@@ -261,6 +261,10 @@ export class SqliteBreachStore implements SyncBreachStore {
     map.set(key, value);
   }
 
+  catalogRevision(): number {
+    return this.#sql.readCatalogRevision.get() as number;
+  }
+
   close(): void {
     if (this.#db.open) this.#db.close();
   }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { migrateSchema, schemaVersion } from '../../shared/db/migrations.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
 
 /** The database was written by newer code; opening it with this code could corrupt it. */
@@ -17,36 +18,13 @@ export class SchemaTooNewError extends Error {
   }
 }
 
-export function schemaVersion(db: Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
-}
+export { schemaVersion };
 
 /**
- * Brings the schema up to the last of `migrations`, one transaction per migration, so a
- * failing migration leaves the database at the previous version rather than half changed.
+ * Brings the schema up to the last of `migrations` with the project's one runner: one
+ * transaction per migration, so a failing migration leaves the database at the previous
+ * version rather than half changed.
  */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
-  assertOrdered(migrations);
-  const from = schemaVersion(db);
-  const latest = migrations.at(-1)?.version ?? 0;
-  if (from > latest) throw new SchemaTooNewError(from, latest);
-  for (const migration of migrations) {
-    if (migration.version <= from) continue;
-    db.transaction(() => {
-      migration.up(db);
-      // user_version lives in the database header, which commits or rolls back with the transaction.
-      db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
-  }
-  return { from, to: schemaVersion(db) };
-}
-
-function assertOrdered(migrations: readonly Migration[]): void {
-  migrations.forEach((migration, index) => {
-    if (!Number.isInteger(migration.version) || migration.version <= 0)
-      throw new Error(`migration ${migration.name} has an invalid version ${migration.version}`);
-    const previous = migrations[index - 1];
-    if (previous && migration.version <= previous.version)
-      throw new Error(`migrations are out of order: ${migration.name} (${migration.version}) after ${previous.name} (${previous.version})`);
-  });
+  return migrateSchema(db, migrations, { tooNew: (found, known) => new SchemaTooNewError(found, known) });
 }

@@ -5,3 +5,5 @@ export * from './resolution.ts';
 export * from './query.ts';
 export * from './problem.ts';
 export * from './filter.ts';
+export * from './localService.ts';
+export * from './firefox.ts';

@@ -26,6 +26,10 @@ export const LocalBreachQuery = z
     text: z.string().max(200, 'at most 200 characters').optional(),
     sort: LocalSort.default('breachDate'),
     email: Email.optional(),
+    /** Show fabricated, spam-list and retired breaches (the details feed's flags); hidden by default. */
+    includeFlagged: z.boolean().optional(),
+    /** Breaches to leave out (the core fills it from the details feed when `includeFlagged` is false). */
+    excludeIds: z.array(z.string().min(1)).max(20_000).optional(),
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(10_000).default(100),
   })
@@ -42,6 +46,8 @@ export const LocalAccountState = z.object({
   pending: z.array(z.string()),
   /** Data classes whose change the service refused, with its reason. */
   failed: z.array(z.object({ dataClass: z.string(), reason: z.string(), outboxId: z.int() })),
+  /** Data classes whose change is kept on this machine only: the service's contract cannot take it. */
+  localOnly: z.array(z.string()).optional(),
 });
 export type LocalAccountState = z.infer<typeof LocalAccountState>;
 

@@ -41,3 +41,17 @@ export const ResolutionRequest = z
   })
   .meta({ id: 'ResolutionRequest' });
 export type ResolutionRequest = z.infer<typeof ResolutionRequest>;
+
+/**
+ * A toggle as the person makes it, in the app (the resolutions channel and the outbox): set
+ * these data classes of this breach to resolved or unresolved for these emails. Omitted
+ * `emails` means every monitored email the breach affects (as the local store knows them);
+ * omitted `dataClasses` means all of the breach's classes.
+ */
+export const ResolveInput = z.strictObject({
+  breachId: z.string().min(1),
+  emails: z.array(Email).min(1).optional(),
+  dataClasses: z.array(z.string().trim().min(1)).min(1).optional(),
+  resolved: z.boolean(),
+});
+export type ResolveInput = z.infer<typeof ResolveInput>;

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { LocalBreachQuery } from '../api/localQuery.ts';
+import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
+import { MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
+import { Report } from '../report/report.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
+import { Preferences } from '../catalog/preferences.ts';
+import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
 
 const Empty = z.strictObject({});
 
@@ -19,6 +24,10 @@ export const GraphQueryResult = z.object({
 });
 export type GraphQueryResult = z.infer<typeof GraphQueryResult>;
 
+/** A toggle's reply: the breach as it now shows, and the revision of the `data-changed` event the toggle caused. */
+export const ResolutionResult = z.object({ detail: BreachDetail, revision: z.int().nonnegative() });
+export type ResolutionResult = z.infer<typeof ResolutionResult>;
+
 /** The remote endpoint as the UI may know it: never the key itself. */
 export const GraphRemote = z.object({ url: z.url().optional(), hasKey: z.boolean() });
 export type GraphRemote = z.infer<typeof GraphRemote>;
@@ -29,6 +38,36 @@ export type GraphRemote = z.infer<typeof GraphRemote>;
  */
 export const ListQuery = LocalBreachQuery;
 export type ListQuery = z.infer<typeof ListQuery>;
+
+/** Where a search runs: the embedded engine over local data (offline), or the configured remote instance. */
+export const SearchEngineName = z.enum(['embedded', 'remote']);
+
+export const SearchRunInput = z.strictObject({
+  /** Names the run in `search-event` pushes, so a UI shows only its own run's stream. */
+  requestId: z.string().min(1).max(100),
+  engine: SearchEngineName.default('embedded'),
+  query: z.string().max(MAX_QUERY_LENGTH),
+  /** The chips compiled to the new metadata filter format; checked by the filter engine, whose errors say where. */
+  filters: z.record(z.string(), z.unknown()).optional(),
+  /** "Only breaches naming me": adds `key: {$in: [...]}` of the account's breaches to the filter. */
+  onlyMine: z.boolean().default(false),
+  answer: z.boolean().default(false),
+  maxResults: z.int().min(1).max(MAX_RESULTS_LIMIT).optional(),
+});
+
+export const SearchRunResult = z.object({
+  engine: SearchEngineName,
+  searchQuery: z.string(),
+  /** The filter as sent (with the "only mine" keys), for "show filter". */
+  filters: MetadataFilter.optional(),
+  chunks: z.array(SearchChunk),
+  answer: z.object({ text: z.string(), kind: z.enum(['extractive', 'generated']) }).optional(),
+});
+export type SearchRunResult = z.infer<typeof SearchRunResult>;
+
+/** The remote instance as the UI may know it: never the token itself. */
+export const SearchRemote = z.object({ instance: SearchRemoteInstance.optional(), hasToken: z.boolean() });
+export type SearchRemote = z.infer<typeof SearchRemote>;
 
 /**
  * Every channel a UI may invoke on the core: one zod schema for the arguments and one for the
@@ -43,16 +82,8 @@ export const channels = {
   'breach-get': { input: z.strictObject({ id: z.string().min(1) }), output: BreachDetail },
   'breaches-domains': { input: Empty, output: z.array(z.string()) },
   'breaches-data-classes': { input: Empty, output: z.array(z.string()) },
-  'resolutions-set': {
-    input: z.strictObject({
-      breachId: z.string().min(1),
-      dataClasses: z.array(z.string().min(1)).min(1),
-      /** Omitted: every email the breach affects. */
-      emails: z.array(z.string().min(1)).min(1).optional(),
-      resolved: z.boolean(),
-    }),
-    output: Empty,
-  },
+  /** The outbox's own schema: omitted emails or data classes mean all of the breach's. */
+  'resolutions-set': { input: ResolveInput, output: ResolutionResult },
   'outbox-retry': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
   'outbox-discard': { input: z.strictObject({ breachId: z.string().min(1).optional() }), output: Empty },
   'sync-now': { input: Empty, output: SyncStatus },
@@ -67,8 +98,51 @@ export const channels = {
     input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address'), apiKey: z.string().min(1).max(512).optional() }),
     output: GraphRemote,
   },
+  'search-run': { input: SearchRunInput, output: SearchRunResult },
+  'search-remote-get': { input: Empty, output: SearchRemote },
+  'search-remote-set': { input: SearchRemoteInstance.extend({ token: z.string().min(1).max(4096).optional() }), output: SearchRemote },
+  /** Every breach × email × data class with its state: the guided fix, "what to do next" and the exports. */
+  'report-get': { input: Empty, output: Report },
+  /**
+   * The guided fix's "done": marks the listed classes resolved (or not) for the listed emails of
+   * each breach, as one outbox record (one transaction; sent like any other change, offline too).
+   */
+  'fix-apply': {
+    input: z.strictObject({
+      intents: z
+        .array(z.strictObject({ breachId: z.string().min(1), emails: z.array(z.string().min(1)).min(1), dataClasses: z.array(z.string().min(1)).min(1) }))
+        .min(1)
+        .max(10_000),
+      resolved: z.boolean().default(true),
+    }),
+    output: z.object({ changed: z.int().nonnegative() }),
+  },
   'settings-get': { input: Empty, output: Settings },
   'settings-set': { input: Settings.partial().strict(), output: Settings },
+  /** The breach details feed (a realtime database): where, how it authenticates, what it last did. */
+  'feed-status': { input: Empty, output: FeedStatus },
+  'feed-sync': { input: Empty, output: FeedStatus },
+  'feed-configure': {
+    input: z.strictObject({
+      url: FeedUrl.optional(),
+      auth: FeedAuth.optional(),
+      /** The text of a service-account key file (JSON); kept in the keychain, never returned. */
+      serviceAccountKey: z.string().min(2).max(20_000).optional(),
+      /** A legacy database secret; kept in the keychain, never returned. */
+      secret: z.string().min(1).max(512).optional(),
+      /** Forget stored credentials. */
+      forget: z.array(z.enum(['service-account', 'secret'])).optional(),
+    }),
+    output: FeedStatus,
+  },
+  /** A breach's logo as a `data:` URL from the core's cache; none when it cannot be had (draw a fallback). */
+  'breach-logo': { input: z.strictObject({ id: z.string().min(1) }), output: z.object({ dataUrl: z.string().startsWith('data:image/').optional() }) },
+  /** Opens a link from a breach description in the system browser. */
+  /** `openHere`: the host has no system browser of its own (the browser host): the page opens the link itself. */
+  'open-link': { input: z.strictObject({ url: z.url().refine((value) => /^https?:/.test(value), 'must be an http(s) address') }), output: z.strictObject({ openHere: z.boolean().optional() }) },
+  /** The person's preferences shared between their devices (`users/<uid>/preferences`, ID token). */
+  'preferences-get': { input: Empty, output: Preferences },
+  'preferences-set': { input: Preferences, output: Preferences },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;

@@ -3,3 +3,4 @@ export * from './contract.ts';
 export * from './events.ts';
 export * from './views.ts';
 export * from './host.ts';
+export * from './feed.ts';

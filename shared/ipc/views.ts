@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { Breach, IsoDateTime } from '../api/index.ts';
+import { ApiContract, Breach, IsoDateTime } from '../api/index.ts';
+import { SearchRemoteInstance } from '../search/api.ts';
+import { BreachDetails } from '../catalog/details.ts';
 
 /** The state of one (email, data class) of a breach, as the person sees it: server state overlaid with queued intents. */
 export const CellState = z.object({
@@ -9,6 +11,8 @@ export const CellState = z.object({
   pending: z.boolean(),
   /** The service refused the change; `reason` is its own words. */
   failed: z.object({ reason: z.string() }).optional(),
+  /** Kept on this machine only: the service's contract cannot take this change (never sent). */
+  localOnly: z.boolean().optional(),
 });
 export type CellState = z.infer<typeof CellState>;
 
@@ -31,6 +35,8 @@ export const BreachRow = z.object({
   failed: z.int().nonnegative(),
   /** First seen in the latest sync that was not the baseline. */
   isNew: z.boolean(),
+  /** From the details feed, when it has this breach. */
+  details: BreachDetails.optional(),
 });
 export type BreachRow = z.infer<typeof BreachRow>;
 
@@ -47,6 +53,8 @@ export const BreachDetail = z.object({
   breach: Breach,
   accounts: z.array(z.object({ email: z.string(), cells: z.record(z.string(), CellState) })),
   isNew: z.boolean(),
+  /** From the details feed, when it has this breach. */
+  details: BreachDetails.optional(),
 });
 export type BreachDetail = z.infer<typeof BreachDetail>;
 
@@ -89,6 +97,16 @@ export const SyncStatus = z.object({
   pending: z.int().nonnegative(),
   failed: z.int().nonnegative(),
   progress: z.object({ done: z.int().nonnegative(), total: z.int().nonnegative() }).optional(),
+  /**
+   * Why the list is what it was rather than fresh, when the service said so: `unavailable` (503
+   * or 500: keep what you hold), `rate-limited` (429: waiting as told), `no-account` (no account
+   * at the service: sign up at `signUpUrl`; not retried until the next hourly sync or "Sync now").
+   */
+  notice: z
+    .object({ kind: z.enum(['unavailable', 'rate-limited', 'no-account']), retryAt: IsoDateTime.optional(), signUpUrl: z.url().optional() })
+    .optional(),
+  /** Changes kept on this machine only (the service's contract cannot take them). */
+  localOnly: z.int().nonnegative().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
@@ -100,15 +118,32 @@ export const Overview = z.object({
 });
 export type Overview = z.infer<typeof Overview>;
 
+/** How often sync runs by itself: the setting's one definition (the scheduler validates with it too). */
+export const SyncIntervalMinutes = z.int().min(5).max(24 * 60);
+export const DEFAULT_SYNC_INTERVAL_MINUTES = 30;
+
 export const Settings = z.object({
   serviceUrl: z.url(),
   issuer: z.url(),
-  syncIntervalMinutes: z.int().min(5).max(24 * 60),
+  syncIntervalMinutes: SyncIntervalMinutes,
   notifications: z.boolean(),
   startAtLogin: z.boolean(),
   closeToTray: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
   /** A remote endpoint of the graph node query interface (the key is kept in the keychain). */
   graphRemoteUrl: z.url().optional(),
+  /** A remote search instance (the API token is kept in the keychain). */
+  searchRemote: SearchRemoteInstance.optional(),
+  /** The breach details feed (a realtime database); default: the account server's `/rtdb`. */
+  feedUrl: z.url().optional(),
+  /** How the app authenticates to the feed; default `none` (the catalog is public). */
+  feedAuth: z.enum(['none', 'id-token', 'service-account', 'secret']).optional(),
+  /**
+   * Which contract the service speaks: `v1` (`/api/v1`, the default) or `firefox-v1` (the newer
+   * Monitor contract at the same origin's `/api/firefox/v1`). Chosen here, not probed.
+   */
+  apiContract: ApiContract.optional(),
+  /** Where a person signs up when the service has no account for them (newer contract); default: the service's site. */
+  signUpUrl: z.url().optional(),
 });
 export type Settings = z.infer<typeof Settings>;

@@ -6,7 +6,7 @@
 // core runs in a child process (this file with --core), and its peak RSS in another (--rss), so
 // the harness's own memory does not count. Last line: one JSON object.
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,10 @@ import { openAccountSync, type AccountSync } from '../../electron/core/sync/open
 import { DevTokenSource } from '../core/helpers/devTokens.ts';
 import { ROOT, startProcess, stopProcess } from './processes.ts';
 import { BENCH_USERS, seedBenchCatalog, seedUser } from './seed.ts';
+import { measureCatalogSync } from './catalogSync.ts';
+
+/** Have I Been Pwned's real catalog, read from the shared fixtures (never copied into the project). */
+const HIBP_CATALOG = path.resolve(ROOT, '../shared/fixtures/hibp/breaches.json');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 300);
@@ -355,6 +359,25 @@ async function main(): Promise<void> {
     };
   } finally {
     await stopProcess(service.child);
+  }
+  try {
+    if (existsSync(HIBP_CATALOG)) {
+      const hibp = await startProcess(['server/main.ts', '--port', '0', '--data', path.join(dir, 'service-hibp'), '--catalog', HIBP_CATALOG, '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
+      try {
+        const figures = await measureCatalogSync(`${hibp.match[1]!}/rtdb`, RUNS);
+        const first = median(figures.firstMs);
+        const firstFloor = median(figures.firstFloorMs);
+        metrics.catalog_sync_hibp = { value: round(first), unit: 'ms', floor: round(firstFloor), ratio: round(first / firstFloor), entries: figures.entries, p95: round(quantile(figures.firstMs, 0.95)) };
+        const unchanged = median(figures.unchangedMs);
+        const unchangedFloor = median(figures.unchangedFloorMs);
+        metrics.catalog_sync_hibp_unchanged = { value: round(unchanged), unit: 'ms', floor: round(unchangedFloor), ratio: round(unchanged / unchangedFloor), requests: 1 };
+      } finally {
+        await stopProcess(hibp.child);
+      }
+    } else {
+      console.error(`bench:sync: ${HIBP_CATALOG} is absent; catalog_sync_hibp not measured`);
+    }
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 

@@ -8,6 +8,11 @@
 //                           that shows the core's answer (the UI waits 150 ms for typing to pause)
 //   filter_class_to_repaint ticking a data class: from the change event to that frame
 //   scroll_p95_frame        p95 of rAF-to-rAF time while the list scrolls through 5,000 rows
+//   toggle_to_repaint       a checkbox of the breach detail: from the click to the first frame that
+//                           shows it ticked (`settled`: until the list's row shows it queued too)
+//   ipc_calls_per_toggle    channel invocations the renderer makes for that click, counted at the
+//                           core's door until the UI is idle (`after_push`: those it makes when the
+//                           push of the change lands, about 2 s later)
 // Each beside its floor, measured in the same run in the same browser: the same built assets
 // loaded by a static page that then shows a static list (navigation), an input event to the next
 // frame on a plain input (filters; plus the 150 ms pause for typing), and the same scroll over
@@ -131,6 +136,39 @@ function armRepaint({ eventType, firstId, size }: { eventType: string; firstId: 
     };
     w.document.addEventListener(eventType, onEvent, true);
   });
+}
+
+/**
+ * Arms a toggle's measurement: from the next click on the document to the first frame in which
+ * the checkbox named `label` shows `checked` (repaint), and to the first in which the list's row
+ * of `breachId` also says the change is queued (settled). Resolves with both, in ms.
+ */
+function armToggle({ label, checked, breachId }: { label: string; checked: boolean; breachId: string }): void {
+  const w = globalThis as unknown as PageGlobals & { __toggle?: Promise<{ repaint: number; settled: number }> };
+  const doc = w.document as unknown as { querySelectorAll(selector: string): Iterable<El> };
+  w.__toggle = new Promise((resolve, reject) => {
+    let started: number | undefined;
+    let repaint: number | undefined;
+    const box = () => w.document.querySelector(`input[type="checkbox"][aria-label="${label}"]`) as unknown as { checked: boolean } | null;
+    const rowQueued = () => [...doc.querySelectorAll('[role="option"]')].some((row) => row.querySelector('.breach-row-name')?.textContent === breachId && /queued/.test(row.textContent ?? ''));
+    const frame = (time: number) => {
+      if (started === undefined) return;
+      if (repaint === undefined && box()?.checked === checked) repaint = Math.max(0, time - started);
+      if (repaint !== undefined && rowQueued()) return resolve({ repaint, settled: Math.max(0, time - started) });
+      if (w.performance.now() - started > 10_000) return reject(new Error(`the toggle of ${label} did not show within 10 s`));
+      w.requestAnimationFrame(frame);
+    };
+    const onClick = () => {
+      w.document.removeEventListener('click', onClick, true);
+      started = w.performance.now();
+      w.requestAnimationFrame(frame);
+    };
+    w.document.addEventListener('click', onClick, true);
+  });
+}
+
+function measuredToggle(): Promise<{ repaint: number; settled: number }> {
+  return (globalThis as unknown as { __toggle: Promise<{ repaint: number; settled: number }> }).__toggle;
 }
 
 /** Arms the floor of an input: from the event to the next animation frame, on a plain control. */
@@ -381,6 +419,80 @@ async function measureScroll(page: Page): Promise<{ app: number[]; floor: number
   return { app: scrolled.intervals, floor: floor.intervals, rows };
 }
 
+/** Counts the channel invocations that reach the core's door (the browser host's router), and when the last one ended. */
+function countCalls(app: BrowserApp): { count: () => number; idleFor: (since?: number) => number; inFlight: () => number } {
+  const router = app.core.router;
+  const dispatch = router.dispatch.bind(router);
+  let count = 0;
+  let inFlight = 0;
+  let lastEnd = performance.now();
+  router.dispatch = async (raw: unknown) => {
+    count++;
+    inFlight++;
+    try {
+      return await dispatch(raw);
+    } finally {
+      inFlight--;
+      lastEnd = performance.now();
+    }
+  };
+  return { count: () => count, idleFor: (since = 0) => (inFlight > 0 ? 0 : performance.now() - Math.max(lastEnd, since)), inFlight: () => inFlight };
+}
+
+/** The UI is idle: no call in flight and none for `quietMs` (counted from `since` at the earliest: an event may still be on its way). */
+async function untilIdle(calls: ReturnType<typeof countCalls>, quietMs = 400, since = 0): Promise<void> {
+  await waitFor('the UI to go idle', async () => calls.idleFor(since) >= quietMs, 30_000);
+}
+
+interface ToggleTimes {
+  repaint: number[];
+  settled: number[];
+  floor: number[];
+  calls: number[];
+  afterPush: number[];
+}
+
+/** Opens the first breach of the list and toggles one of its cells on and off, waiting for each push to land. */
+async function measureToggle(page: Page, app: BrowserApp, calls: ReturnType<typeof countCalls>): Promise<ToggleTimes> {
+  const first = (await app.core.router.invoke('breaches-list', {})).rows[0]!;
+  const breachId = first.breach.id;
+  const detail = await app.core.router.invoke('breach-get', { id: breachId });
+  const account = detail.accounts[0]!;
+  const dataClass = Object.keys(account.cells)[0]!;
+  const label = `${dataClass} for ${account.email}`;
+  await page.getByRole('listbox', { name: 'Breaches' }).getByRole('option').first().click();
+  const box = page.getByRole('checkbox', { name: label, exact: true });
+  await box.waitFor({ timeout: 30_000 });
+  // The plain checkbox of the floor was added by measureFilters.
+  const times: ToggleTimes = { repaint: [], settled: [], floor: [], calls: [], afterPush: [] };
+  for (let run = 0; run <= RUNS; run++) {
+    await untilIdle(calls);
+    const checked = !(await box.isChecked());
+    await page.evaluate(armToggle, { label, checked, breachId });
+    const before = calls.count();
+    await box.click();
+    const shown = await page.evaluate(measuredToggle);
+    await untilIdle(calls);
+    const own = calls.count() - before;
+    // The push of this change (about 2 s later) lands as one event; count what the UI asks then.
+    await waitFor('the push of the toggle', async () => (await app.core.router.invoke('sync-status', {})).pending === 0 && calls.inFlight() === 0, 30_000);
+    // The push's data-changed event reaches the page after the rows settle: quiet from now on.
+    await untilIdle(calls, 400, performance.now());
+    const afterPush = calls.count() - before - own;
+    const plain = page.locator('#bench-plain-checkbox');
+    await page.evaluate(armNextFrame, 'change');
+    await plain.setChecked(!(await plain.isChecked()));
+    const floor = await page.evaluate(measured);
+    if (run === 0) continue;
+    times.repaint.push(shown.repaint);
+    times.settled.push(shown.settled);
+    times.floor.push(floor);
+    times.calls.push(own);
+    times.afterPush.push(afterPush);
+  }
+  return times;
+}
+
 // ---- the run ---------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -406,6 +518,7 @@ async function main(): Promise<void> {
       openExternal: async (url) => driveBrowser(browser, signInAs('alice@example.com')).opener(url),
     });
     const core = app.core;
+    const calls = countCalls(app);
     await core.router.invoke('auth-sign-in', {});
     await waitFor('the first sync of the heavy user', async () => (await core.router.invoke('breaches-list', { includeSensitive: true })).total === heavy.breaches);
 
@@ -420,6 +533,10 @@ async function main(): Promise<void> {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Breaches', exact: true }).click();
     await waitInteractive(page);
     const filters = await measureFilters(page, app);
+    const toggle = await measureToggle(page, app, calls);
+    metrics.toggle_to_repaint = metric(median(toggle.repaint), median(toggle.floor), { p95: round(quantile(toggle.repaint, 0.95)), settled: round(median(toggle.settled)) });
+    metrics.ipc_calls_per_toggle = { value: median(toggle.calls), unit: 'calls', floor: 1, ratio: median(toggle.calls), max: Math.max(...toggle.calls), after_push: median(toggle.afterPush) };
+    await page.keyboard.press('Escape');
     metrics.filter_text_to_repaint = metric(median(filters.text), median(filters.textFloor), { p95: round(quantile(filters.text, 0.95)), debounce: SEARCH_DELAY_MS, core: round(median(filters.textCore)) });
     metrics.filter_class_to_repaint = metric(median(filters.dataClass), median(filters.classFloor), { p95: round(quantile(filters.dataClass, 0.95)), core: round(median(filters.classCore)) });
 
@@ -453,7 +570,7 @@ async function main(): Promise<void> {
   }
 
   console.log('\nmetric                    value ms   floor ms   ratio');
-  for (const [name, m] of Object.entries(metrics)) console.log(`${name.padEnd(24)} ${String(m.value).padStart(9)}  ${String(m.floor).padStart(9)}  ${String(m.ratio).padStart(6)}`);
+  for (const [name, m] of Object.entries(metrics)) console.log(`${name.padEnd(24)} ${String(m.value).padStart(9)}  ${String(m.floor).padStart(9)}  ${String(m.ratio).padStart(6)}${m.unit === 'ms' ? '' : `  (${m.unit})`}`);
   console.log(JSON.stringify({ bench: 'ui', metrics }));
 }
 

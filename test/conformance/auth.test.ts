@@ -169,6 +169,8 @@ describe('authentication: each claim checked on its own (signed with the service
     'rejects a token with an empty subject (sub checked)': () => ({ claims: { sub: '' } }),
     'rejects an ID token typ "JWT" (typ checked)': () => ({ typ: 'JWT' }),
     'rejects an iat that is not a date (iat checked)': () => ({ claims: { iat: 'yesterday' } }),
+    'rejects a token issued in the future (iat checked)': () => ({ claims: { iat: now() + SKEW, nbf: now() - 1 } }),
+    'rejects a token living longer than a day (lifetime checked)': () => ({ claims: { iat: now() - 1, exp: now() + 25 * 3600 } }),
   };
 
   it('accepts a token with the same claims set to their right values (control)', async () => {

@@ -142,8 +142,8 @@ export class ConformanceClient {
     return result.json;
   }
 
-  /** `emailVerified` (default true) sets `email_verified`; `claims` (`null` leaves one out) and `typ` break one part of a token signed with the service's own key. */
-  async token(sub: string, options: { email?: string; emailVerified?: boolean; expiresIn?: number; claims?: Record<string, string | number | string[] | null>; typ?: string } = {}): Promise<string> {
+  /** `claims` (`null` leaves one out) and `typ` break one part of a token signed with the service's own key. */
+  async token(sub: string, options: { email?: string; emailVerified?: boolean; expiresIn?: number; claims?: Record<string, string | number | string[] | null>; typ?: string; scope?: string } = {}): Promise<string> {
     const answer = (await this.dev('POST', '/__dev/token', { sub, ...options })) as { access_token?: unknown };
     if (typeof answer.access_token !== 'string') throw new Error('POST /__dev/token gave no access_token');
     return answer.access_token;

@@ -12,11 +12,12 @@ import { Router } from '../../electron/core/ipc/Router.ts';
 import { createResolutionHandlers } from '../../electron/core/outbox/resolutionHandlers.ts';
 import { AccountSession } from '../../electron/core/session/AccountSession.ts';
 import { CurrentSession } from '../../electron/core/session/CurrentSession.ts';
+import { DataChanges } from '../../electron/core/status/DataChanges.ts';
 import { createSyncHandlers } from '../../electron/core/sync/syncHandlers.ts';
 import { SyncStatusModel } from '../../electron/core/sync/SyncStatusModel.ts';
 import { createBreachHandlers } from '../../electron/core/views/breachHandlers.ts';
 import { NewBreachMarks } from '../../electron/core/views/NewBreachMarks.ts';
-import { CHANNEL_NAMES } from '../../shared/ipc/index.ts';
+import { CHANNEL_NAMES, type DataChange } from '../../shared/ipc/index.ts';
 import { item, snapshot } from './helpers/fixtures.ts';
 
 const ALICE = { accountId: 'a'.repeat(32), issuer: 'http://127.0.0.1:1', subject: 'alice', email: 'alice@example.com' };
@@ -46,6 +47,8 @@ async function core(options: { signedIn?: boolean } = {}) {
   open.push(sessions);
   const marks = new NewBreachMarks();
   const model = new SyncStatusModel();
+  const announced: DataChange[] = [];
+  const changes = new DataChanges((change) => announced.push(change));
   if (options.signedIn !== false) {
     await sessions.apply({ state: 'sign-in-needed', account: ALICE, warning: undefined, error: undefined } satisfies AuthStatus);
     const db = sessions.require().db;
@@ -68,12 +71,12 @@ async function core(options: { signedIn?: boolean } = {}) {
     combineHandlers({
       ...unanswered(),
       ...createBreachHandlers({ sessions, marks }),
-      ...createResolutionHandlers({ sessions }),
+      ...createResolutionHandlers({ sessions, marks, changes }),
       ...createSyncHandlers({ sessions, statusView }),
     } as never),
     { validateResults: true },
   );
-  return { router, sessions };
+  return { router, sessions, announced };
 }
 
 describe('breach handlers', () => {
@@ -105,26 +108,39 @@ describe('breach handlers', () => {
 });
 
 describe('resolution handlers', () => {
-  it('records a toggle at once in the local store and the outbox', async () => {
-    const { router } = await core();
-    await router.invoke('resolutions-set', { breachId: 'Adobe', dataClasses: ['Passwords'], resolved: true });
-    const detail = await router.invoke('breach-get', { id: 'Adobe' });
-    expect(detail.accounts[0]!.cells.Passwords).toMatchObject({ resolved: true, pending: true });
+  it('records a toggle at once, answers with the breach as it now shows, and announces it once', async () => {
+    const { router, announced } = await core();
+    const reply = await router.invoke('resolutions-set', { breachId: 'Adobe', dataClasses: ['Passwords'], resolved: true });
+    expect(reply.detail.accounts[0]!.cells.Passwords).toMatchObject({ resolved: true, pending: true });
+    expect(reply.detail).toEqual(await router.invoke('breach-get', { id: 'Adobe' }));
+    expect(announced).toEqual([{ reason: 'resolution', breachIds: ['Adobe'], revision: reply.revision }]);
     expect(await router.invoke('sync-status', {})).toMatchObject({ pending: 1, failed: 0 });
   });
 
-  it('refuses a toggle of something the account does not have, as not-found', async () => {
+  it('takes the outbox’s own schema: omitted data classes mean all of the breach’s', async () => {
     const { router } = await core();
+    const reply = await router.invoke('resolutions-set', { breachId: 'Adobe', resolved: true });
+    expect(Object.values(reply.detail.accounts[0]!.cells).every((cell) => cell.resolved)).toBe(true);
+    expect(await router.dispatch({ type: 'request', id: 1, channel: 'resolutions-set', args: { breachId: 'Adobe', emails: ['not-an-email'], resolved: true } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments', issues: [{ path: 'emails.0' }] },
+    });
+  });
+
+  it('refuses a toggle of something the account does not have, as not-found, and announces nothing', async () => {
+    const { router, announced } = await core();
     expect(await router.dispatch({ type: 'request', id: 1, channel: 'resolutions-set', args: { breachId: 'Adobe', dataClasses: ['Shoe sizes'], resolved: true } })).toMatchObject({
       ok: false,
       error: { code: 'not-found' },
     });
+    expect(announced).toEqual([]);
   });
 
   it('retry and discard with nothing failed change nothing; signed out they ask for a sign-in', async () => {
-    const { router } = await core();
+    const { router, announced } = await core();
     expect(await router.invoke('outbox-retry', {})).toEqual({});
     expect(await router.invoke('outbox-discard', { breachId: 'Adobe' })).toEqual({});
+    expect(announced).toEqual([]);
     const signedOut = await core({ signedIn: false });
     expect(await signedOut.router.dispatch({ type: 'request', id: 1, channel: 'outbox-retry', args: {} })).toMatchObject({ ok: false, error: { code: 'sign-in-required' } });
   });

@@ -42,6 +42,13 @@ async function paintedSpots(page: Page, property: string): Promise<{ x: number; 
   })()`);
 }
 
+/** The expression editor sits under the "Advanced" disclosure: open it unless it is open. */
+async function openAdvanced(page: Page): Promise<void> {
+  const details = page.locator('details.graph-advanced');
+  if ((await details.getAttribute('open')) === null) await details.getByText('Advanced: relation expression').click();
+  await page.getByRole('textbox', { name: 'Relation expression' }).waitFor();
+}
+
 /** The linked nodes an answer's table lists (expandable or already expanded), in order. */
 async function tableNodes(region: Locator): Promise<string[]> {
   return region.locator('table tbody td .graph-target-text code').allTextContents();
@@ -112,7 +119,17 @@ describe('the graph pane in Chromium against the real stack', () => {
     const params = new URLSearchParams(hash.slice(hash.indexOf('?') + 1));
     expect(params.getAll('nodes')).toEqual([start.breach]);
     expect(params.get('property')).toBe('->*');
+    // Once answered (and before a click elsewhere scrolls the pane), the drawing is in view without scrolling for it.
+    const drawing = page.getByRole('region', { name: 'Drawing', exact: true });
+    await until('the drawing to be scrolled into view', async () => {
+      const box = await drawing.boundingBox();
+      const viewport = page.viewportSize();
+      if (!box || !viewport || box.y < 0 || box.y > viewport.height / 2) throw new Error(`drawing at ${JSON.stringify(box)} in ${JSON.stringify(viewport)}`);
+    });
     expect(await page.getByRole('textbox', { name: 'Start nodes' }).inputValue()).toBe(start.breach);
+    // The question in plain words; its expression is under "Advanced".
+    expect(await page.getByRole('radio', { name: 'Everything about this breach' }).isChecked()).toBe(true);
+    await openAdvanced(page);
     expect(await page.getByRole('textbox', { name: 'Relation expression' }).inputValue()).toBe('->*');
   });
 
@@ -136,6 +153,9 @@ describe('the graph pane in Chromium against the real stack', () => {
     expect(Number(/^Graph of (\d+) nodes/.exec(label)?.[1])).toBe(1 + new Set(shown).size);
 
     // The top of the pane (the query form and the endpoint), in both themes.
+    await page.getByRole('heading', { level: 1, name: 'Graph' }).evaluate((heading) => {
+      heading.closest('main')!.scrollTop = 0;
+    });
     await settle(page);
     const audits = await captureScreen(page, 'graph-query');
     expect(seriousFindings(audits)).toEqual([]);
@@ -213,6 +233,47 @@ describe('the graph pane in Chromium against the real stack', () => {
     for (const name of names) expect(paneDataClassNode(name)).toBe(engineDataClassNode(name));
   });
 
+  it('“Other breaches that exposed the same data” asks each data class’s breaches, as the engine answers', async () => {
+    await page.getByRole('radio', { name: 'Other breaches that exposed the same data' }).check();
+    expect(await page.getByRole('textbox', { name: 'Relation expression' }).inputValue()).toBe('->dataClass');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    const root = page.getByRole('region', { name: `${start.breach} ->dataClass`, exact: true });
+    await root.getByRole('table').waitFor();
+    const classes = targets((await e2e.call('graph-query', { nodes: [start.breach], property: '->dataClass', maxPages: 100 })).response, start.breach, 'dataClass');
+    expect(await tableNodes(root)).toEqual(classes);
+    const reached = new Set([start.breach, ...classes]);
+    for (const dataClass of classes) {
+      const region = page.getByRole('region', { name: `Expanded ${dataClass} <-dataClass`, exact: true });
+      await region.getByRole('table').waitFor();
+      const engine = await e2e.call('graph-query', { nodes: [dataClass], property: '<-dataClass', maxPages: 1 });
+      const sharing = targets(engine.response, dataClass, 'dataClass');
+      expect(await tableNodes(region)).toEqual(sharing);
+      for (const id of sharing) reached.add(id);
+    }
+    // The drawing counts every node, those waiting in "+N more" groups too.
+    await until('the drawing to hold the breaches sharing data', async () => {
+      const label = (await page.getByRole('img', { name: /^Graph of \d+ nodes/ }).getAttribute('aria-label')) ?? '';
+      if (Number(/^Graph of (\d+) nodes/.exec(label)?.[1]) !== reached.size) throw new Error(`${label} for ${reached.size} nodes`);
+    });
+    // A data class many breaches share draws a page of them and groups the rest; the group's
+    // button draws the next page (the demo catalog has such a class).
+    const groups = page.getByRole('list', { name: 'Groups in the drawing' });
+    const item = groups.getByRole('listitem').first();
+    const drawn = async () => Number(/: (\d+) of \d+ /.exec((await item.textContent()) ?? '')?.[1]);
+    const before = await drawn();
+    expect(before).toBe(12);
+    await item.getByRole('button', { name: /^Draw \d+ more / }).click();
+    await until('the group to draw its next page', async () => {
+      if ((await drawn()) !== 24) throw new Error(`${await item.textContent()}`);
+    });
+    await until('the drawing to count the same nodes', async () => {
+      const label = (await page.getByRole('img', { name: /^Graph of \d+ nodes/ }).getAttribute('aria-label')) ?? '';
+      if (Number(/^Graph of (\d+) nodes/.exec(label)?.[1]) !== reached.size) throw new Error(`${label} for ${reached.size} nodes`);
+    });
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(e2e.pageErrors).toEqual([]);
+  });
+
   it('asks the reference service’s own endpoint once it is saved, key and all', async () => {
     await page.getByRole('radio', { name: /Remote endpoint/ }).check();
     const form = page.getByRole('form', { name: 'Remote endpoint' });
@@ -224,6 +285,7 @@ describe('the graph pane in Chromium against the real stack', () => {
     expect(await form.getByLabel('API key').inputValue()).toBe('');
     expect(await e2e.call('graph-remote-get', {})).toEqual({ url: e2e.serviceOrigin, hasKey: true });
 
+    await openAdvanced(page);
     const text = page.getByRole('textbox', { name: 'Relation expression' });
     await page.getByRole('textbox', { name: 'Start nodes' }).fill(start.dataClass);
     await text.fill('<-dataClass');

@@ -107,6 +107,8 @@ export interface E2EOptions {
   browser: Browser;
   /** The person who signs in when the app opens the "system browser". */
   email?: string;
+  /** A catalog file for the service (`--catalog`), e.g. the real HIBP fixture. */
+  catalogFile?: string;
 }
 
 /** The keychain when the run has a private one (tools/with-keyring.sh); never the person's own. */
@@ -117,6 +119,7 @@ export class E2E {
   readonly serviceDir = tempDir('bm-e2e-service');
   readonly appDir = tempDir('bm-e2e-app');
   email: string;
+  readonly catalogFile: string | undefined;
   servicePort = 0;
   service: RunningService | undefined;
   app: BrowserApp | undefined;
@@ -132,6 +135,7 @@ export class E2E {
   constructor(options: E2EOptions) {
     this.browser = options.browser;
     this.email = options.email ?? 'alice@example.com';
+    this.catalogFile = options.catalogFile;
   }
 
   /** The reference service on the same port and data folder every time. */
@@ -142,7 +146,7 @@ export class E2E {
       do this.servicePort = await freePort();
       while (this.servicePort === 6060);
     }
-    this.service = await startService({ port: this.servicePort, dataDir: this.serviceDir, dev: true, logLevel: 'silent' });
+    this.service = await startService({ port: this.servicePort, dataDir: this.serviceDir, dev: true, logLevel: 'silent', ...(this.catalogFile ? { catalogFile: this.catalogFile } : {}) });
     return this.service;
   }
 

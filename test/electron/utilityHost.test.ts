@@ -100,7 +100,7 @@ describe('utility-process host', () => {
     await running;
     const ui = connect(parentPort);
     ui.renderer.close();
-    expect(() => bus.emit('data-changed', { reason: 'sync' })).not.toThrow();
+    expect(() => bus.emit('data-changed', { reason: 'sync', revision: 1 })).not.toThrow();
     expect(ui.received).toEqual([]);
   });
 

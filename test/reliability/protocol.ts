@@ -1,7 +1,8 @@
 // Messages between the soak harness and its client worker processes (over the IPC channel).
 
 export type WorkerCommand =
-  | { id: number; op: 'toggle'; breachId: string; email: string; dataClass: string; resolved: boolean }
+  /** Without `email`: every email the breach affects (how the newer contract resolves). */
+  | { id: number; op: 'toggle'; breachId: string; email?: string; dataClass: string; resolved: boolean }
   | { id: number; op: 'sync' }
   | { id: number; op: 'flush' }
   | { id: number; op: 'targets' }
@@ -26,4 +27,6 @@ export interface WorkerArgs {
   apiBaseUrl: string;
   serviceOrigin: string;
   sub: string;
+  /** Default `v1`; `firefox-v1` speaks `/api/firefox/v1` with details from the service's feed. */
+  contract?: 'v1' | 'firefox-v1';
 }

@@ -281,7 +281,193 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+/**
+ * `--contract firefox-v1`: the same soak through the newer Monitor contract. Toggles are per
+ * breach and data class (that contract resolves for every email a breach affected); resolves of
+ * passwords and email addresses go to the service, unresolves and other classes stay on this
+ * machine. Judged per (breach, class): a resolve the person made that the service does not hold
+ * is lost; a resolve the service holds that the person never made (or any change to a class the
+ * contract cannot carry) is duplicated; any item reported failed is wrongly failed (nothing here
+ * is refused for a reason); and a client that does not show the person's last choice lost it.
+ */
+async function mainFirefox(): Promise<void> {
+  const started = performance.now();
+  const rng = createRng(SEED);
+  const faultRng = createRng(SEED ^ 0x5eed);
+  const dir = mkdtempSync(path.join(tmpdir(), 'soak-firefox-'));
+  const service = await startProcess(['server/main.ts', '--port', '0', '--dev', '--data', path.join(dir, 'service'), '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
+  const origin = service.match[1]!;
+  let faultsOn = true;
+  let lastFault: ProxyFault | undefined;
+  let armedKill: { phase: 'before' | 'after'; fire: () => Promise<void> } | undefined;
+  const proxy = await startFaultProxy({
+    target: origin,
+    retryAfterSeconds: 1,
+    decide() {
+      if (!faultsOn || lastFault === 'unauthorized') return (lastFault = undefined);
+      let draw = faultRng.next();
+      for (const [fault, rate] of FAULT_RATES) {
+        if (draw < rate) return (lastFault = fault);
+        draw -= rate;
+      }
+      return (lastFault = undefined);
+    },
+    async checkpoint({ method, phase }) {
+      if (method === 'POST' && armedKill?.phase === phase) {
+        const { fire } = armedKill;
+        armedKill = undefined;
+        await fire();
+      }
+    },
+  });
+  const emails = EMAILS.slice(0, 3);
+  let worker: Worker | undefined;
+  try {
+    const catalog = Breach.array().parse(JSON.parse(readFileSync(new URL('../../resources/demo-catalog.json', import.meta.url), 'utf8')));
+    await dev(origin, 'PUT', `/__dev/accounts/${SUB}`, { emails });
+    for (const [i, email] of emails.entries()) await dev(origin, 'PUT', '/__dev/exposures', { email, breachIds: catalog.slice(i * 8, i * 8 + 14).map((b) => b.id) });
+    const { access_token: token } = (await dev(origin, 'POST', '/__dev/token', { sub: SUB })) as { access_token: string };
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    // Signing up happens on the service's site (here: the older mount's POST /user), never through the newer contract.
+    if ((await fetch(`${origin}/api/v1/user`, { method: 'POST', headers: auth })).status !== 201) throw new Error('POST /user failed');
+    const seedItems = catalog.slice(0, 30).filter((_, i) => i % 3 === 0).map((b) => ({ breachId: b.id, dataClasses: [b.dataClasses[0]!], resolved: true }));
+    if ((await fetch(`${origin}/api/v1/user/breaches/resolutions`, { method: 'POST', headers: auth, body: JSON.stringify(seedItems) })).status !== 204) throw new Error('seeding resolutions failed');
+    const initial = (await serviceState(origin)).resolved;
+
+    const args: WorkerArgs = { db: path.join(dir, 'client', 'account.db'), apiBaseUrl: `${proxy.origin}/api/firefox/v1`, serviceOrigin: origin, sub: SUB, contract: 'firefox-v1' };
+    worker = await Worker.start(args);
+    for (let attempt = 0; ; attempt++) {
+      const reply = await worker.value<{ status: string }>({ op: 'sync' });
+      if (reply.status === 'ok') break;
+      if (attempt > 50) throw new Error('the first sync never succeeded');
+      await sleep(200);
+    }
+    // Units: (breach, data class) with the emails the breach affects, as the local store knows them.
+    const units = new Map<string, { breachId: string; dataClass: string; classKey: string; emails: string[] }>();
+    for (const target of await worker.value<Target[]>({ op: 'targets' })) {
+      for (const dataClass of target.dataClasses) {
+        const unit = `${target.breachId}|${dataClassKey(dataClass)}`;
+        const known = units.get(unit);
+        if (known) known.emails.push(target.email);
+        else units.set(unit, { breachId: target.breachId, dataClass, classKey: dataClassKey(dataClass), emails: [target.email] });
+      }
+    }
+    const unitList = [...units.entries()];
+    const keysOf = (unit: string) => units.get(unit)!.emails.map((email) => keyOf(units.get(unit)!.breachId, email, units.get(unit)!.classKey));
+    const intents = new Map<string, boolean>();
+    const everResolved = new Set<string>();
+    const counts = { toggles: 0, syncs: 0, flushes: 0, kills: 0, inDoubt: 0, refused: 0 };
+    const current = (unit: string) => intents.get(unit) ?? keysOf(unit).every((key) => initial.has(key));
+
+    const restart = async () => {
+      await worker!.kill();
+      counts.kills++;
+      worker = await Worker.start(args);
+    };
+
+    const toggle = async ([unit, target]: [string, { breachId: string; dataClass: string }]) => {
+      const resolved = rng.chance(0.75) ? !current(unit) : rng.chance(0.5);
+      const killDuring = rng.chance(KILL_DURING);
+      const reply = worker!.call({ op: 'toggle', breachId: target.breachId, dataClass: target.dataClass, resolved });
+      if (killDuring) {
+        await sleep(rng.int(0, 3));
+        await restart();
+      }
+      const answer = await reply;
+      counts.toggles++;
+      if (answer !== 'killed' && !answer.ok) {
+        counts.refused++;
+        return;
+      }
+      let state = resolved;
+      if (answer === 'killed') {
+        counts.inDoubt++;
+        const shown = await worker!.value<(boolean | null)[]>({ op: 'state', keys: keysOf(unit) });
+        if (shown.some((value) => value === null)) return;
+        // All or nothing per toggle (one transaction): the emails agree.
+        if (!shown.every((value) => value === shown[0])) throw new Error(`a toggle of ${unit} landed for some emails only`);
+        state = shown[0] as boolean;
+        if (state === current(unit)) return;
+      }
+      intents.set(unit, state);
+      if (state) everResolved.add(unit);
+    };
+
+    const command = async (op: 'sync' | 'flush') => {
+      const kill = rng.chance(KILL_DURING * 3) ? rng.pick(['timer', 'before', 'after'] as const) : undefined;
+      let killed: Promise<void> | undefined;
+      if (kill === 'before' || kill === 'after') armedKill = { phase: kill, fire: () => (killed = restart()) };
+      const reply = worker!.call({ op });
+      if (kill === 'timer') {
+        await sleep(rng.int(0, 15));
+        await restart();
+      }
+      await reply;
+      armedKill = undefined;
+      await killed;
+      counts[op === 'sync' ? 'syncs' : 'flushes']++;
+    };
+
+    for (let op = 0; op < OPERATIONS; op++) {
+      const draw = rng.next();
+      if (draw < 0.72) await toggle(rng.pick(unitList));
+      else if (draw < 0.86) await command('sync');
+      else await command('flush');
+      if (rng.chance(KILL_IDLE)) await restart();
+    }
+
+    faultsOn = false;
+    let settled = false;
+    let summary = { pending: 0, sending: 0, local: 0 };
+    for (let attempt = 0; attempt < 60 && !settled; attempt++) {
+      const report = await worker.value<{ status: string; retryAt?: number }>({ op: 'sync' });
+      summary = await worker.value<{ pending: number; sending: number; local: number }>({ op: 'summary' });
+      settled = report.status === 'ok' && summary.pending === 0 && summary.sending === 0;
+      if (!settled) await sleep(Math.min(2000, Math.max(50, (report.retryAt ?? 0) - Date.now())));
+    }
+    if (!settled) throw new Error('the outbox never drained with faults off');
+    const failed = await worker.value<{ key: Key; reason: string }[]>({ op: 'failed' });
+    const final = await serviceState(origin);
+    const verdict = { lost: 0, duplicated: 0, wronglyFailed: failed.length, checked: 0 };
+    const RESOLVABLE = new Set(['passwords', 'email-addresses']);
+    for (const [unit, { classKey }] of unitList) {
+      verdict.checked++;
+      const keys = keysOf(unit);
+      const last = current(unit);
+      // The client shows the person's last choice for every email of the unit.
+      const shown = await worker.value<(boolean | null)[]>({ op: 'state', keys });
+      if (!shown.every((value) => value === last)) verdict.lost++;
+      const held = keys.map((key) => final.resolved.has(key));
+      if (RESOLVABLE.has(classKey)) {
+        if (last && !held.every(Boolean)) verdict.lost++;
+        if (!everResolved.has(unit) && held.some((value, i) => value && !initial.has(keys[i]!))) verdict.duplicated++;
+      } else if (held.some((value, i) => value !== initial.has(keys[i]!))) verdict.duplicated++;
+    }
+    const faults = Object.values(proxy.injected).reduce((a, b) => a + b, 0);
+    const operations = counts.toggles + counts.syncs + counts.flushes;
+    console.log(`contract firefox-v1, seed ${SEED}: ${operations} operations (${counts.toggles} toggles, ${counts.syncs} syncs, ${counts.flushes} flushes) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`faults injected: ${JSON.stringify(proxy.injected)}, of which into flushes: ${JSON.stringify(proxy.injectedIntoFlush)}`);
+    console.log(`kills: ${counts.kills} (${counts.inDoubt} toggles in doubt, resolved from the restarted client); ${counts.refused} toggles refused locally`);
+    console.log(`service: ${proxy.committed.length} resolution requests committed; ${verdict.checked} (breach, class) units compared; ${summary.local} changes kept on this machine only`);
+    const ok = verdict.lost === 0 && verdict.duplicated === 0 && verdict.wronglyFailed === 0 && operations >= 1000 && summary.local > 0 && proxy.committed.length > 0;
+    if (!ok) console.error('reliability check FAILED');
+    console.log(JSON.stringify({ contract: 'firefox-v1', operations, faults, kills: counts.kills, localOnly: summary.local, lost: verdict.lost, duplicated: verdict.duplicated, wronglyFailed: verdict.wronglyFailed }));
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    await worker?.stop();
+    await proxy.close();
+    await stopProcess(service.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const contractFlag = process.argv.indexOf('--contract');
+const contract = contractFlag >= 0 ? process.argv[contractFlag + 1] : 'v1';
+if (contract !== 'v1' && contract !== 'firefox-v1') {
+  console.error(`--contract must be v1 or firefox-v1, not ${String(contract)}`);
+  process.exit(2);
+}
+(contract === 'firefox-v1' ? mainFirefox() : main()).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

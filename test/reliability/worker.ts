@@ -1,7 +1,10 @@
 // A client process for the soak: the core (store + outbox + sync) on one database file,
 // driven over IPC. The harness kills it with SIGKILL at random points and starts another on
 // the same file. A reply to `toggle` is sent only after the transaction committed.
-import { dataClassKey } from '../../shared/api/index.ts';
+import { dataClassKey, MONITOR_SCOPE } from '../../shared/api/index.ts';
+import { DetailsStore } from '../../electron/core/feed/DetailsStore.ts';
+import { RealtimeDatabaseClient } from '../../electron/core/feed/RealtimeDatabaseClient.ts';
+import { syncCatalogDetails } from '../../electron/core/feed/syncCatalogDetails.ts';
 import { outboxRows } from '../../electron/core/db/outboxQueries.ts';
 import { getLocalBreach, queryBreaches } from '../../electron/core/queries/localQueries.ts';
 import { openAccountSync } from '../../electron/core/sync/openAccountSync.ts';
@@ -9,10 +12,18 @@ import { DevTokenSource } from '../core/helpers/devTokens.ts';
 import type { Target, WorkerArgs, WorkerCommand, WorkerReply } from './protocol.ts';
 
 const args = JSON.parse(process.argv[2]!) as WorkerArgs;
+const firefox = args.contract === 'firefox-v1';
+// The newer contract's details come from the service's feed (not through the fault proxy: the
+// soak is about the breach-alert mount), kept beside the account database as the app keeps it.
+const details = firefox ? new DetailsStore(args.db + '.details.db') : undefined;
+const feed = new RealtimeDatabaseClient({ url: `${args.serviceOrigin}/rtdb`, credential: { kind: 'none' } });
 const sync = openAccountSync({
   file: args.db,
   apiBaseUrl: args.apiBaseUrl,
-  tokens: new DevTokenSource(args.serviceOrigin, args.sub),
+  ...(details
+    ? { contract: 'firefox-v1' as const, details: { getMany: (ids: readonly string[]) => details.getMany(ids), refresh: async () => void (await syncCatalogDetails(feed, details)) } }
+    : {}),
+  tokens: new DevTokenSource(args.serviceOrigin, args.sub, undefined, firefox ? `openid email ${MONITOR_SCOPE}` : undefined),
   // Small waits keep the soak short; Retry-After from the proxy is still honoured in full.
   backoff: { baseMs: 20, capMs: 400 },
   pushDelayMs: -1,
@@ -22,7 +33,7 @@ const sync = openAccountSync({
 function run(command: WorkerCommand): unknown {
   switch (command.op) {
     case 'toggle':
-      return sync.outbox.record([{ breachId: command.breachId, emails: [command.email], dataClasses: [command.dataClass], resolved: command.resolved }]);
+      return sync.outbox.record([{ breachId: command.breachId, ...(command.email ? { emails: [command.email] } : {}), dataClasses: [command.dataClass], resolved: command.resolved }]);
     case 'sync':
       return sync.scheduler.syncNow('manual');
     case 'flush':
@@ -43,7 +54,7 @@ function run(command: WorkerCommand): unknown {
     case 'failed':
       return sync.outbox.items('failed').map((item) => ({ key: `${item.breachId}|${item.email}|${dataClassKey(item.dataClass)}`, reason: item.failure?.reason ?? '' }));
     case 'summary':
-      return sync.outbox.summary();
+      return { ...sync.outbox.summary(), local: sync.outbox.items().filter((item) => item.state === 'local').length };
   }
 }
 
@@ -59,6 +70,9 @@ process.on('message', (message: WorkerCommand) => {
   })();
 });
 process.on('disconnect', () => {
-  void sync.close().then(() => process.exit(0));
+  void sync.close().then(() => {
+    details?.close();
+    process.exit(0);
+  });
 });
 process.send?.({ ready: true });

@@ -19,7 +19,7 @@ describe('breaches list', () => {
     // The sensitive breach is hidden by default: 3 of 4.
     expect(options).toHaveLength(3);
     expect(options[0]).toHaveAccessibleName(`Canva, canva.com, breached ${formatDate('2019-05-24')}, 5 unresolved, new`);
-    expect(screen.getByText('3 breaches · 2 with unresolved Passwords')).toBeInTheDocument();
+    expect(screen.getByText('3 breaches · 2 with something to fix')).toBeInTheDocument();
     // Chips say their state in words, not colour alone.
     const adobe = screen.getByRole('option', { name: /^Adobe/ });
     expect(adobe).toHaveAccessibleDescription(/Email addresses, resolved for 1 of 2 emails/);
@@ -143,7 +143,7 @@ describe('breaches list', () => {
     const { core } = renderApp({ hash: '#/breaches' });
     await screen.findByRole('listbox', { name: 'Breaches' });
     const before = core.callsOf('breaches-list').length;
-    act(() => core.emit('data-changed', { reason: 'sync' }));
+    act(() => core.emit('data-changed', { reason: 'sync', revision: 99 }));
     expect(screen.getByRole('listbox', { name: 'Breaches' })).toBeInTheDocument();
     await waitFor(() => expect(core.callsOf('breaches-list').length).toBeGreaterThan(before));
   });

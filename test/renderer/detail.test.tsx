@@ -95,7 +95,7 @@ describe('breach detail', () => {
   test('a breach that no longer exists, and the close button', async () => {
     const user = userEvent.setup();
     renderApp({ hash: '#/breaches/Gone' });
-    expect(await screen.findByRole('heading', { name: 'This breach isn’t in your data any more' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Removed by the service' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Close breach detail' }));
     expect(window.location.hash).toBe('#/breaches');
     expect(await screen.findByRole('heading', { name: 'Choose a breach' })).toBeInTheDocument();

@@ -14,6 +14,9 @@ import type { AuthStatus, BreachDetail, BreachRow, CellState, Settings, SyncStat
 import { parseExpression, printExpression, type Direction, type FilterTerm, type Hop } from '../../shared/graph/expression.ts';
 import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
+import type { FeedStatus } from '../../shared/ipc/feed.ts';
+import type { Preferences } from '../../shared/catalog/preferences.ts';
+import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -28,6 +31,8 @@ interface Intent {
   dataClass: string;
   resolved: boolean;
   failed?: string;
+  /** Kept on this machine: the service's contract cannot take it (never flushed). */
+  local?: boolean;
 }
 
 export type SignInBehaviour = 'succeed' | 'hang' | 'fail';
@@ -67,12 +72,20 @@ export class FakeCore {
   breaches: FakeBreach[];
   auth: AuthStatus;
   settings: Settings;
+  feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  /** The details feed's entries, by breach id (joined to rows and details as the core does). */
+  details = new Map<string, BreachDetails>();
+  logos = new Map<string, string>();
+  openedLinks: string[] = [];
+  preferences: Preferences = { hiddenBreaches: [], showFlaggedBreaches: false, notifications: { newBreaches: true } };
   sync: SyncStatus;
   readonly outbox = new Map<string, Intent>();
   signInBehaviour: SignInBehaviour = 'succeed';
   signInError = 'The identity provider at http://127.0.0.1:6060/oidc could not be reached.';
   /** The service refuses intents this returns a reason for (at flush time). */
   refuse: (intent: Intent) => string | undefined = () => undefined;
+  /** As the core under the newer Monitor contract: intents this returns true for stay local. */
+  keepLocal: (intent: Intent) => boolean = () => false;
   /** Make one channel fail with this error until cleared. */
   readonly failures = new Map<string, IpcError>();
   /** Calls whose answer is held back until released, to test loading states. */
@@ -85,6 +98,8 @@ export class FakeCore {
   /** What the remote graph endpoint does: answer (over the same breach graph), or be unreachable. */
   graphRemoteBehaviour: 'answer' | 'unreachable' = 'answer';
   graphRemoteUrl: string | undefined;
+  /** Whether the report says Have I Been Pwned's data is included (the samples are its breaches). */
+  includesHibp = true;
   /** Keys per endpoint, as the core keeps them in the secret store. */
   readonly graphKeys = new Map<string, string>();
   readonly #graphCache = new Map<string, GraphQueryResult>();
@@ -170,27 +185,63 @@ export class FakeCore {
         return this.#detail(stored);
       },
       'breaches-domains': () => [...new Set(this.breaches.map((b) => b.breach.domain).filter((d) => d !== ''))].sort(),
+      // Search is exercised end to end in Chromium against the real core (test/e2e/search.e2e.test.ts).
+      'search-run': () => {
+        throw ipcError('unavailable', 'search is not part of the renderer fake');
+      },
+      'search-remote-get': () => ({ hasToken: false }),
+      'search-remote-set': () => {
+        throw ipcError('unavailable', 'search is not part of the renderer fake');
+      },
       'breaches-data-classes': () => [...new Set(this.breaches.flatMap((b) => b.breach.dataClasses))].sort((a, b) => a.localeCompare(b)),
       'resolutions-set': (change) => this.#resolve(change),
       'outbox-retry': ({ breachId }) => {
+        const touched = [...this.outbox.values()].filter((intent) => !breachId || intent.breachId === breachId).map((intent) => intent.breachId);
         for (const intent of this.outbox.values()) if (!breachId || intent.breachId === breachId) delete intent.failed;
         if (this.sync.online) this.#flush();
-        this.#outboxChanged();
+        this.#outboxChanged('outbox', touched);
         return {};
       },
       'outbox-discard': ({ breachId }) => {
-        for (const [key, intent] of this.outbox) if (intent.failed && (!breachId || intent.breachId === breachId)) this.outbox.delete(key);
-        this.#outboxChanged();
+        const touched: string[] = [];
+        for (const [key, intent] of this.outbox) {
+          if (!intent.failed || (breachId && intent.breachId !== breachId)) continue;
+          this.outbox.delete(key);
+          touched.push(intent.breachId);
+        }
+        this.#outboxChanged('outbox', touched);
         return {};
       },
       'sync-now': () => {
         if (this.sync.online) this.#flush();
         this.#setSync({ lastSyncAt: minutes(this.#now().getTime()) });
-        this.emit('data-changed', { reason: 'sync' });
+        this.emit('data-changed', { reason: 'sync', revision: ++this.#revision });
         return this.sync;
       },
       'sync-status': () => this.sync,
       'overview-get': () => this.#overview(),
+      'report-get': () => ({
+        generatedAt: minutes(this.#now().getTime()),
+        ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
+        includesHibp: this.includesHibp,
+        breaches: [...this.breaches].sort((a, b) => compareBreaches(a.breach, b.breach)).map((stored) => {
+          const { breach, accounts } = this.#detail(stored);
+          return { breach, accounts };
+        }),
+      }),
+      'fix-apply': ({ intents, resolved }) => {
+        // All or nothing, as the core's outbox: check every intent before recording any.
+        const before = new Map(this.outbox);
+        try {
+          for (const intent of intents) this.#resolve({ breachId: intent.breachId, emails: intent.emails, dataClasses: intent.dataClasses, resolved }, { quiet: true });
+        } catch (error) {
+          this.outbox.clear();
+          for (const [key, value] of before) this.outbox.set(key, value);
+          throw error;
+        }
+        this.#outboxChanged('resolution', intents.map((intent) => intent.breachId));
+        return { changed: intents.reduce((sum, intent) => sum + intent.emails.length * intent.dataClasses.length, 0) };
+      },
       'settings-get': () => this.settings,
       'settings-set': (patch) => {
         this.settings = { ...this.settings, ...patch };
@@ -203,6 +254,26 @@ export class FakeCore {
         if (apiKey !== undefined) this.graphKeys.set(url, apiKey);
         return this.#graphRemoteView();
       },
+      // The details feed, as the core answers it (credentials are kept, never shown).
+      'feed-status': () => this.feed,
+      'feed-sync': () => (this.feed = { ...this.feed, lastSync: { at: this.#now().toISOString(), status: 'unchanged', count: 0, skipped: [] } }),
+      'feed-configure': ({ url, auth, serviceAccountKey, secret }) => {
+        this.feed = {
+          ...this.feed,
+          ...(url ? { url } : {}),
+          ...(auth ? { auth } : {}),
+          ...(serviceAccountKey ? { hasServiceAccountKey: true } : {}),
+          ...(secret ? { hasSecret: true } : {}),
+        };
+        return this.feed;
+      },
+      'breach-logo': ({ id }) => (this.logos.has(id) ? { dataUrl: this.logos.get(id)! } : {}),
+      'open-link': ({ url }) => {
+        this.openedLinks.push(url);
+        return {};
+      },
+      'preferences-get': () => this.preferences,
+      'preferences-set': (preferences) => (this.preferences = preferences),
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
   }
@@ -254,7 +325,8 @@ export class FakeCore {
 
   #setSync(update: Partial<SyncStatus>): void {
     const intents = [...this.outbox.values()];
-    this.sync = { ...this.sync, pending: intents.filter((i) => !i.failed).length, failed: intents.filter((i) => i.failed).length, ...update };
+    const local = intents.filter((i) => i.local).length;
+    this.sync = { ...this.sync, pending: intents.filter((i) => !i.failed && !i.local).length, failed: intents.filter((i) => i.failed).length, ...(local > 0 ? { localOnly: local } : {}), ...update };
     this.emit('sync-changed', this.sync);
   }
 
@@ -276,10 +348,10 @@ export class FakeCore {
     });
   }
 
-  #resolve(change: ChannelArgs<'resolutions-set'>): Record<string, never> {
+  #resolve(change: ChannelArgs<'resolutions-set'>, options: { quiet?: boolean } = {}): ChannelResult<'resolutions-set'> {
     const stored = this.breaches.find((b) => b.breach.id === change.breachId);
     if (!stored) throw ipcError('not-found', `no breach "${change.breachId}"`);
-    const classes = change.dataClasses.map((name) => {
+    const classes = (change.dataClasses ?? stored.breach.dataClasses).map((name) => {
       const own = stored.breach.dataClasses.find((c) => dataClassKey(c) === dataClassKey(name));
       if (!own) throw ipcError('invalid-arguments', `"${change.breachId}" did not expose "${name}"`);
       return own;
@@ -295,15 +367,19 @@ export class FakeCore {
         const server = stored.accounts[email]?.[dataClass] !== undefined;
         // Coalescing to the last intent; one that equals the server state cancels out.
         if (server === change.resolved) this.outbox.delete(key);
-        else this.outbox.set(key, { breachId: stored.breach.id, email, dataClass, resolved: change.resolved });
+        else {
+          const intent: Intent = { breachId: stored.breach.id, email, dataClass, resolved: change.resolved };
+          this.outbox.set(key, this.keepLocal(intent) ? { ...intent, local: true } : intent);
+        }
       }
-    this.#outboxChanged();
-    return {};
+    // As the core: the reply carries the breach as it now shows and the revision of the one event the toggle causes.
+    const revision = options.quiet ? this.#revision : this.#outboxChanged('resolution', [stored.breach.id]);
+    return { detail: this.#detail(stored), revision };
   }
 
   #flush(): void {
     for (const [key, intent] of this.outbox) {
-      if (intent.failed) continue;
+      if (intent.failed || intent.local) continue;
       const reason = this.refuse(intent);
       if (reason) {
         intent.failed = reason;
@@ -319,23 +395,34 @@ export class FakeCore {
     }
   }
 
-  #outboxChanged(): void {
+  #revision = 0;
+
+  #outboxChanged(reason: 'resolution' | 'outbox', breachIds: string[]): number {
     this.#setSync({});
-    this.emit('data-changed', { reason: 'outbox' });
+    const revision = ++this.#revision;
+    this.emit('data-changed', { reason, breachIds: [...new Set(breachIds)], revision });
+    return revision;
   }
 
   #cell(stored: FakeBreach, email: string, dataClass: string): CellState {
     const server = stored.accounts[email]?.[dataClass];
     const intent = this.outbox.get(`${stored.breach.id}|${email}|${dataClass}`);
     if (intent?.failed) return { resolved: server !== undefined, ...(server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {}), pending: false, failed: { reason: intent.failed } };
+    if (intent?.local) return { resolved: intent.resolved, pending: false, localOnly: true };
     if (intent) return { resolved: intent.resolved, pending: true };
     return { resolved: server !== undefined, ...(server?.resolvedAt ? { resolvedAt: server.resolvedAt } : {}), pending: false };
+  }
+
+  #flagged(id: string): boolean {
+    const details = this.details.get(id);
+    return details !== undefined && isHiddenByDefault(details);
   }
 
   #detail(stored: FakeBreach): BreachDetail {
     return {
       breach: stored.breach,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
       accounts: Object.keys(stored.accounts)
         .sort()
         .map((email) => ({ email, cells: Object.fromEntries(stored.breach.dataClasses.map((c) => [c, this.#cell(stored, email, c)])) })),
@@ -369,6 +456,7 @@ export class FakeCore {
       pending: cells.filter((c) => c.pending).length,
       failed: cells.filter((c) => c.failed).length,
       isNew: stored.isNew ?? false,
+      ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
     };
   }
 
@@ -383,7 +471,9 @@ export class FakeCore {
       }
       return true;
     });
-    const rows = matching.map((stored) => this.#row(stored));
+    // As the core: fabricated, spam-list and retired breaches only when asked for.
+    const shown = query.includeFlagged ? matching : matching.filter((stored) => !this.#flagged(stored.breach.id));
+    const rows = shown.map((stored) => this.#row(stored));
     const sorters: Record<typeof query.sort, (a: BreachRow, b: BreachRow) => number> = {
       breachDate: (a, b) => compareBreaches(a.breach, b.breach),
       addedDate: (a, b) => Date.parse(b.breach.addedDate) - Date.parse(a.breach.addedDate) || compareBreaches(a.breach, b.breach),

@@ -2,7 +2,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildGraph, dataClassNode, expansionFor, kindOf, mergePage, rowsOf } from '../../renderer/features/graph/model.ts';
+import { buildGraph, dataClassNode, expansionFor, groupNodeId, kindOf, mergePage, readableLabel, rowsOf } from '../../renderer/features/graph/model.ts';
+import { GRAPH_PRESETS, presetOf, presetsFor } from '../../renderer/features/graph/presets.ts';
 import { describeExpression } from '../../renderer/features/graph/ExpressionBuilder.tsx';
 import { formatHash, parseHash } from '../../renderer/lib/urlState.ts';
 import { parseExpression } from '../../shared/graph/expression.ts';
@@ -96,6 +97,41 @@ describe('graph model', () => {
     expect(buildGraph([{ nodes: ['A', 'B', 'C'], direction: 'out', response: { data: {} } }], { literals: true, maxNodes: 2 }).omitted).toBe(1);
   });
 
+  test('a node with many neighbours draws a page of them and groups the rest', () => {
+    const items = Array.from({ length: 30 }, (_, i) => ({ dcid: `B${String(i).padStart(2, '0')}`, types: ['Breach'] }));
+    const queries = [{ nodes: ['dataClass/passwords'], direction: 'in' as const, response: { data: { 'dataClass/passwords': { arcs: { dataClass: { nodes: items } } } } } }];
+    const first = buildGraph(queries, { literals: false, maxNodes: 600, groupLimit: 12 });
+    const key = 'dataClass/passwords\u0000in\u0000dataClass';
+    expect(first.groups).toEqual([{ key, subject: 'dataClass/passwords', subjectLabel: 'Passwords', arc: 'dataClass', direction: 'in', noun: 'breaches', shown: 12, hidden: 18 }]);
+    expect(first.grouped).toBe(18);
+    // The subject, its first 12 neighbours, and one "+18 more" node linked like the rest.
+    expect(first.nodes.map((n) => n.id)).toEqual(['dataClass/passwords', ...items.slice(0, 12).map((i) => i.dcid), groupNodeId(key)]);
+    expect(first.nodes.at(-1)).toEqual({ id: groupNodeId(key), label: '+18 more breaches', kind: 'group', expandable: false });
+    expect(first.edges.at(-1)).toMatchObject({ source: groupNodeId(key), target: 'dataClass/passwords' });
+    // Paging the group draws the next ones; a last page leaves no group.
+    const second = buildGraph(queries, { literals: false, maxNodes: 600, groupLimit: 12, shown: new Map([[key, 24]]) });
+    expect(second.nodes).toHaveLength(1 + 24 + 1);
+    expect(second.grouped).toBe(6);
+    const all = buildGraph(queries, { literals: false, maxNodes: 600, groupLimit: 12, shown: new Map([[key, 36]]) });
+    expect(all.groups).toEqual([]);
+    expect(all.nodes).toHaveLength(31);
+    // Nodes without a name in the answers are labelled in words rather than by id.
+    expect(readableLabel('dataClass/email-addresses')).toBe('Email addresses');
+    expect(readableLabel('domain/adobe.com')).toBe('adobe.com');
+    expect(readableLabel('Adobe')).toBe('Adobe');
+  });
+
+  test('presets are plain questions over the same expression grammar', () => {
+    for (const preset of GRAPH_PRESETS) expect(parseExpression(preset.property).ok, preset.property).toBe(true);
+    expect(presetsFor(['Adobe']).map((p) => p.label)).toEqual(['Everything about this breach', 'The data this breach exposed', 'Other breaches that exposed the same data', 'Other breaches of the same domain']);
+    expect(presetsFor(['dataClass/passwords']).map((p) => p.property)).toEqual(['<-dataClass', '->*']);
+    expect(presetsFor(['dataClass/passwords', 'domain/adobe.com']).map((p) => p.property)).toEqual(['->*']);
+    expect(presetOf(' -> * ', presetsFor(['Adobe']))?.label).toBe('Everything about this breach');
+    // A two-step question is never inferred from its first step's text.
+    expect(presetOf('->dataClass', presetsFor(['Adobe']))?.label).toBe('The data this breach exposed');
+    expect(presetOf('->name', presetsFor(['Adobe']))).toBeUndefined();
+  });
+
   test('expressions are described in words', () => {
     const words = (text: string) => {
       const parsed = parseExpression(text);
@@ -109,6 +145,42 @@ describe('graph model', () => {
 });
 
 describe('graph pane', () => {
+  test('“Other breaches that exposed the same data” asks the data classes, then each one’s breaches', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: graphHash(['Adobe'], '->*') });
+    await screen.findByRole('region', { name: 'Adobe ->*' });
+    const question = screen.getByRole('radio', { name: 'Other breaches that exposed the same data' });
+    // Arrow keys move between the questions, as in any radio group.
+    screen.getByRole('radio', { name: 'Everything about this breach' }).focus();
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(question).toBeChecked();
+    expect(question).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Run query' }));
+
+    expect(window.location.hash).toBe(graphHash(['Adobe'], '->dataClass'));
+    const root = await screen.findByRole('region', { name: 'Adobe ->dataClass' });
+    const classes = targets(answerOf(core, ['Adobe'], '->dataClass'), 'Adobe', 'dataClass');
+    await waitFor(() => expect(tableNodes(root)).toEqual(classes));
+    // Every data class expanded through the store, as a click on it would.
+    for (const dataClass of classes) {
+      const region = await screen.findByRole('region', { name: `Expanded ${dataClass} <-dataClass` });
+      await waitFor(() => expect(tableNodes(region)).toEqual(targets(answerOf(core, [dataClass], '<-dataClass'), dataClass, 'dataClass')));
+    }
+    expect(screen.getByRole('radio', { name: 'Other breaches that exposed the same data' })).toBeChecked();
+    expect(screen.getByText('Advanced: relation expression').closest('details')).not.toHaveAttribute('open');
+    await expectAccessible();
+  });
+
+  test('an expression no question stands for opens “Advanced” with it', async () => {
+    renderApp({ hash: graphHash(['Adobe'], '->name') });
+    expect(await screen.findByRole('textbox', { name: 'Relation expression' })).toHaveValue('->name');
+    expect(screen.getByText('Advanced: relation expression').closest('details')).toHaveAttribute('open');
+    const questions = screen.getByRole('group', { name: 'What do you want to see?' });
+    expect(within(questions).getAllByRole('radio')).toHaveLength(4);
+    for (const radio of within(questions).getAllByRole('radio')) expect(radio).not.toBeChecked();
+    expect(screen.getByText(/Your own expression is in use/)).toBeInTheDocument();
+  });
+
   test('from a breach to its data classes, then to the other breaches sharing one', async () => {
     const user = userEvent.setup();
     const { core } = renderApp({ hash: '#/breaches/Adobe' });
@@ -120,6 +192,7 @@ describe('graph pane', () => {
     expect(screen.getByRole('link', { name: 'Graph' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('textbox', { name: 'Start nodes' })).toHaveValue('Adobe');
     expect(screen.getByRole('textbox', { name: 'Relation expression' })).toHaveValue('->*');
+    expect(screen.getByRole('radio', { name: 'Everything about this breach' })).toBeChecked();
 
     const root = await screen.findByRole('region', { name: 'Adobe ->*' });
     await waitFor(() => expect(within(root).getByRole('table')).toBeInTheDocument());
@@ -162,6 +235,11 @@ describe('graph pane', () => {
   test('the controls and the text stay in step, and a bad expression says where', async () => {
     const user = userEvent.setup();
     renderApp({ hash: graphHash(['Adobe'], '->*') });
+    // A preset's expression: the editor waits, closed, under "Advanced".
+    const advanced = (await screen.findByText('Advanced: relation expression')).closest('details')!;
+    expect(advanced).not.toHaveAttribute('open');
+    await user.click(screen.getByText('Advanced: relation expression'));
+    expect(advanced).toHaveAttribute('open');
     const text = await screen.findByRole('textbox', { name: 'Relation expression' });
     const label = screen.getByRole('combobox', { name: 'Label' });
     const repeat = screen.getByRole('checkbox', { name: 'Follow repeatedly (+)' });

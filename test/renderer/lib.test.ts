@@ -1,3 +1,4 @@
+import type { BreachList } from '../../shared/ipc/views.ts';
 import { describe, expect, test } from 'vitest';
 import { countsText } from '../../renderer/features/breaches/counts.ts';
 import { createHttpMonitor } from '../../renderer/lib/httpMonitor.ts';
@@ -32,8 +33,11 @@ describe('urlState', () => {
 
 describe('counts line', () => {
   const list = { rows: [], total: 42, unresolvedByDataClass: { 'Email addresses': 40, Passwords: 17, Usernames: 20 } };
-  test('names Passwords first when nothing is picked', () => {
-    expect(countsText(list, EMPTY_FILTERS)).toBe('42 breaches · 17 with unresolved Passwords');
+  test('names no data class when none is filtered', () => {
+    expect(countsText(list, EMPTY_FILTERS)).toBe('42 breaches');
+    const row = (unresolved: number) => ({ unresolved }) as BreachList['rows'][number];
+    expect(countsText({ rows: [row(2), row(0), row(1)], total: 3, unresolvedByDataClass: { Passwords: 2 } }, EMPTY_FILTERS)).toBe('3 breaches · 2 with something to fix');
+    expect(countsText({ rows: [row(0)], total: 1, unresolvedByDataClass: {} }, EMPTY_FILTERS)).toBe('1 breach · nothing left to fix');
   });
   test('names the picked unresolved classes', () => {
     expect(countsText(list, { ...EMPTY_FILTERS, unresolvedDataClasses: ['usernames', 'Phone numbers'] })).toBe('42 breaches · 20 with unresolved Usernames · 0 with unresolved Phone numbers');

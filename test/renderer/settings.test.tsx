@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { FakeCore } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
 describe('settings', () => {
@@ -31,6 +32,73 @@ describe('settings', () => {
     expect(core.callsOf('settings-set')[0]).toMatchObject({ serviceUrl: 'https://monitor.example.com/api/v1', syncIntervalMinutes: 60, startAtLogin: true, notifications: true });
     expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
     expect(core.settings.startAtLogin).toBe(true);
+  });
+
+  test('the newer contract: choosing it asks for a sign-up page, checked before it is saved', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    expect(await screen.findByRole('radio', { name: /Breach Alerts API/ })).toBeChecked();
+    expect(screen.queryByRole('textbox', { name: 'Sign-up page' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /Mozilla Monitor for Firefox/ }));
+    const signUp = screen.getByRole('textbox', { name: 'Sign-up page' });
+    expect(signUp).toHaveValue('');
+    await user.type(signUp, 'monitor signup');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText(/Enter the sign-up page’s full address/)).toBeInTheDocument();
+    expect(signUp).toHaveAttribute('aria-invalid', 'true');
+    expect(core.callsOf('settings-set')).toHaveLength(0);
+    await expectAccessible();
+
+    await user.clear(signUp);
+    await user.type(signUp, 'https://monitor.example.com/signup');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    expect(core.callsOf('settings-set')[0]).toMatchObject({ apiContract: 'firefox-v1', signUpUrl: 'https://monitor.example.com/signup' });
+    expect(core.settings).toMatchObject({ apiContract: 'firefox-v1', signUpUrl: 'https://monitor.example.com/signup' });
+  });
+
+  test('an empty sign-up page keeps the default: nothing is sent for it', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/settings' });
+    await user.click(await screen.findByRole('radio', { name: /Mozilla Monitor for Firefox/ }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    expect(core.callsOf('settings-set')[0]).toMatchObject({ apiContract: 'firefox-v1' });
+    expect(core.callsOf('settings-set')[0]).not.toHaveProperty('signUpUrl');
+  });
+
+  test('on all your devices: the new-breaches choice and hidden breaches live in the shared preferences', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    core.preferences = { ...core.preferences, hiddenBreaches: ['Adobe', 'Canva'] };
+    renderApp({ hash: '#/settings', core });
+    const section = await screen.findByRole('region', { name: 'On all your devices' });
+    const newBreaches = await within(section).findByRole('checkbox', { name: 'Notify me of new breaches' });
+    expect(newBreaches).toBeChecked();
+    expect(within(section).getByText(/2 breaches hidden from the list/)).toBeInTheDocument();
+
+    await user.click(newBreaches);
+    await waitFor(() => expect(core.preferences.notifications.newBreaches).toBe(false));
+    expect(newBreaches).not.toBeChecked();
+    // The local settings are not the shared ones: nothing went to settings-set.
+    expect(core.callsOf('settings-set')).toHaveLength(0);
+
+    await user.click(within(section).getByRole('button', { name: 'Show all hidden breaches again' }));
+    await waitFor(() => expect(core.preferences.hiddenBreaches).toEqual([]));
+    expect(within(section).getByText('No breaches hidden.')).toBeInTheDocument();
+    await expectAccessible();
+  });
+
+  test('on all your devices: a choice the core refuses springs back, with the reason', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    core.failures.set('preferences-set', { code: 'sign-in-required', message: 'Sign in to use preferences shared between your devices.' });
+    renderApp({ hash: '#/settings', core });
+    const section = await screen.findByRole('region', { name: 'On all your devices' });
+    const newBreaches = await within(section).findByRole('checkbox', { name: 'Notify me of new breaches' });
+    await user.click(newBreaches);
+    expect(await within(section).findByRole('alert')).toHaveTextContent('These choices couldn’t be saved: Sign in to use preferences shared between your devices.');
+    expect(newBreaches).toBeChecked();
   });
 
   test('the core’s refusal names the field', async () => {

@@ -8,7 +8,9 @@ import { useAuth } from '../../renderer/state/auth.ts';
 import { useBreaches } from '../../renderer/state/breaches.ts';
 import { useDetail } from '../../renderer/state/detail.ts';
 import { useNotices } from '../../renderer/state/notices.ts';
+import { useReport } from '../../renderer/state/report.ts';
 import { useOverview } from '../../renderer/state/overview.ts';
+import { usePreferences } from '../../renderer/state/preferences.ts';
 import { useRoute } from '../../renderer/state/route.ts';
 import { useSettings } from '../../renderer/state/settings.ts';
 import { useSync } from '../../renderer/state/sync.ts';
@@ -35,7 +37,7 @@ function reset<T>(store: StoreApi<T>): void {
 afterEach(() => {
   cleanup();
   delete window.monitor;
-  [useAuth, useBreaches, useDetail, useNotices, useOverview, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
+  [useAuth, useBreaches, useDetail, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });
   localStorage.clear();

@@ -118,7 +118,7 @@ const DELIBERATE_NARROWINGS: Record<string, string> = {
   'POST /user/breaches/resolutions request body[].dataClasses: ours adds maxItems 100': 'request limit (CONTRACT.md)',
   'POST /user/breaches/resolutions request body[].dataClasses[]: ours adds minLength 1': 'an empty name names no class; upstream lists "empty dataClasses" among its 400s',
   'POST /user/breaches/resolutions request body[].emails: ours adds maxItems 1000': 'request limit (CONTRACT.md)',
-  'POST /user/breaches/resolutions request body[].emails[]: ours adds maxLength 254': 'the longest address SMTP carries (RFC 5321); longer is answered 400 with a pointer',
+  'POST /user/breaches/resolutions request body[].emails[]: ours adds maxLength 254': 'RFC 5321 caps a forward path at 256 octets, an address at 254; longer "emails" are refused with the other 400s',
   'POST /user/breaches/resolutions request body[].emails[]: ours adds pattern':
     "zod's spelling of format email (a dotted domain with a TLD); upstream says format: email, and lists an invalid email among its 400s",
 };

@@ -103,7 +103,7 @@ describe('npm start without Electron', () => {
     cleanup.push(() => rmSync(data, { recursive: true, force: true }));
 
     const app = start({ BREACH_SERVICE_PORT: String(port), BREACH_MONITOR_DATA: data });
-    const [, openUrl] = await app.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+\/#secret=\S+)/, 'the address to open');
+    const [, openUrl] = await app.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+)\/#code=\S+/, 'the address to open');
     expect(app.output()).toContain(portTakenMessage(port));
     expect(portTakenMessage(port)).toMatch(new RegExp(`Port ${port} .*BREACH_SERVICE_PORT`));
     const page = await fetch(new URL('/', openUrl!));
@@ -129,7 +129,7 @@ describe('npm start without Electron', () => {
     const env = { BREACH_SERVICE_PORT: String(servicePort), BREACH_MONITOR_DATA: data };
 
     const first = start(env);
-    const [, openUrl] = await first.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+\/#secret=\S+)/, 'the address to open');
+    const [, openUrl] = await first.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+)\/#code=\S+/, 'the address to open');
     const [, pid] = await first.waitFor(/Reference service: \S+ \(process (\d+);/, 'the service process');
     expect(Number(pid)).not.toBe(first.child.pid);
     expect(await isServiceAt(servicePort)).toBe(true);
@@ -141,9 +141,10 @@ describe('npm start without Electron', () => {
     expect((await fetch(new URL('/', openUrl!))).status).toBe(200);
     await first.stop();
 
-    // Started again: the same address (port and secret), so a tab left open reconnects; a new service.
+    // Started again: the same origin (port, and the secret its sessions are signed with), so a tab
+    // left open reconnects; a new service.
     const second = start(env);
-    const [, again] = await second.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+\/#secret=\S+)/, 'the address to open');
+    const [, again] = await second.waitFor(/Open (http:\/\/127\.0\.0\.1:\d+)\/#code=\S+/, 'the address to open');
     expect(again).toBe(openUrl);
     await second.waitFor(/Reference service: /, 'the service');
     expect(await isServiceAt(servicePort)).toBe(true);

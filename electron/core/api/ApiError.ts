@@ -4,6 +4,7 @@ export type ApiErrorKind =
   | 'invalid' // 400: the request was wrong; retrying the same bytes will not help
   | 'unauthorized' // 401 even after one refresh
   | 'forbidden' // 403: account disabled or gone, sign-in needed
+  | 'no-account' // 403 `no-monitor-account` (newer contract): the person must sign up on the service's site
   | 'not-found' // 404
   | 'too-large' // 413
   | 'rate-limited' // 429

@@ -2,31 +2,10 @@ import { z } from 'zod';
 import { Email, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
+import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
 
-/**
- * What the client accepts from a server: the contract's shapes, tolerant where CONTRACT.md asks
- * (data class names in any case, `resolvedAt` missing, extra fields, date-times in any ISO form).
- */
-const ServerBreach = z.object({
-  id: z.string().min(1),
-  domain: z.string(),
-  breachDate: z.string().min(1),
-  addedDate: z.string().min(1),
-  modifiedDate: z.string().min(1),
-  dataClasses: z.array(z.string()),
-  isSensitive: z.boolean(),
-});
-const ServerUserBreach = z.object({
-  breach: ServerBreach,
-  breachedAccounts: z.array(
-    z.object({
-      email: z.string().min(1),
-      resolvedDataClasses: z.record(z.string(), z.object({ resolvedAt: z.string().optional() }).nullable().transform((value) => value ?? {})),
-    }),
-  ),
-});
-export const ServerUserBreachList = z.array(ServerUserBreach);
-export type ServerUserBreach = z.infer<typeof ServerUserBreach>;
+// The list's schema and its one-pass reader live beside each other.
+export { ServerUserBreachList, type ServerUserBreach } from './serverBreaches.ts';
 
 const ProblemLike = z.object({ detail: z.string().optional(), title: z.string().optional(), errors: z.array(ProblemFieldError).optional() });
 
@@ -69,13 +48,12 @@ export class BreachAlertClient {
     const response = await this.#send('GET', '/user/breaches' + (search ? `?${search}` : ''), undefined, headers, options.signal);
     if (response.status === 304) return { status: 304, etag: response.headers.get('etag') ?? options.etag! };
     const text = await response.text();
-    const json = safeJson(text);
-    const parsed = ServerUserBreachList.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
+    const read = readServerBreaches(safeJson(text));
+    if (!read.ok) {
+      const issue = read.error.issues[0]!;
       throw new ApiError('protocol', `the service sent breaches in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });
     }
-    return { status: 200, etag: response.headers.get('etag') ?? undefined, items: parsed.data, bytes: text.length };
+    return { status: 200, etag: response.headers.get('etag') ?? undefined, items: read.items, bytes: text.length };
   }
 
   /** `POST /user/breaches/resolutions`: resolves on any 2xx. */

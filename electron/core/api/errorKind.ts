@@ -13,6 +13,7 @@ export type ErrorKind =
   | 'server' // 5xx, or an answer outside the contract
   | 'auth-needed' // no usable sign-in: 401 after a refresh, or no token at all
   | 'forbidden' // 403: the account is disabled or gone
+  | 'no-account' // the service has no account for this person (newer contract): only signing up on its site helps; never retried in a loop
   | 'invalid' // 400/413/422: the request itself was wrong; sending it again will not help
   | 'not-found' // 404
   | 'cancelled' // we stopped it (suspend, sign-out, shutdown)
@@ -26,6 +27,7 @@ const FROM_API: Record<ApiErrorKind, ErrorKind> = {
   protocol: 'server',
   unauthorized: 'auth-needed',
   forbidden: 'forbidden',
+  'no-account': 'no-account',
   invalid: 'invalid',
   'too-large': 'invalid',
   'not-found': 'not-found',

@@ -1,3 +1,5 @@
+import type { AuthState } from '../../../shared/ipc/index.ts';
+import type { Disposable } from '../events/Emitter.ts';
 import { mkdirSync } from 'node:fs';
 import { accountId } from '../accounts/accountId.ts';
 import { ApiError } from '../api/ApiError.ts';
@@ -12,7 +14,7 @@ import type { SecretKey, SecretStore } from './secrets/SecretStore.ts';
 import { SignInFlow, type BrowserOpener, type PendingSignIn } from './SignInFlow.ts';
 import { TokenManager, type TokenManagerOptions } from './TokenManager.ts';
 
-export type AuthState = 'signed-out' | 'signing-in' | 'signed-in' | 'sign-in-needed';
+export type { AuthState };
 
 export interface SignedInAccount {
   /** Hash of issuer + subject: names the account's database file. */
@@ -114,9 +116,9 @@ export class AuthService {
     };
   }
 
-  onDidChangeStatus(listener: (status: AuthStatus) => void): () => void {
+  onDidChangeStatus(listener: (status: AuthStatus) => void): Disposable {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return { dispose: () => void this.#listeners.delete(listener) };
   }
 
   /**
@@ -188,7 +190,7 @@ export class AuthService {
   /** `POST /user` for the signed-in account if it has not answered 201/202 yet (a network failure at sign-in). */
   async ensureRegistered(signal?: AbortSignal): Promise<void> {
     const session = this.#session;
-    if (!session || session.registered) return;
+    if (!session || session.registered || this.#config.apiContract === 'firefox-v1') return;
     try {
       await session.api.createUser(signal);
     } catch (error) {
@@ -274,6 +276,10 @@ export class AuthService {
 
   /** `POST /user`: 201 and 202 both mean ready; 403 ends the sign-in; a passing failure is retried later. */
   async #register(tokens: TokenManager, signal: AbortSignal): Promise<boolean> {
+    // The newer Monitor contract creates no accounts: a person without one is told at the first
+    // sync (`no-monitor-account`) where to sign up. Registering through the older mount would
+    // sign them up behind their back.
+    if (this.#config.apiContract === 'firefox-v1') return true;
     const api = this.#apiFor(tokens);
     try {
       await api.createUser(signal);
@@ -304,7 +310,7 @@ export class AuthService {
     });
     this.#persistWarning = tokens.persisted ? undefined : 'Breach Monitor could not save your sign-in to the keychain; you will need to sign in again next time.';
     this.#account = account;
-    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, unsubscribe: () => (offState(), offPersist()) };
+    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, unsubscribe: () => (offState.dispose(), offPersist.dispose()) };
   }
 
   #apiFor(tokens: TokenManager): BreachAlertClient {

@@ -21,6 +21,12 @@ export type AuthStatusListener = (status: AuthStatus) => Promise<void> | void;
  * token from whichever sign-in is current, and status listeners hear the new one. Listeners
  * run one change at a time, in order, so opening and closing an account never interleave.
  */
+export interface IdTokenSource {
+  /** The signed-in subject (`auth.uid` in the database's rules), or undefined when signed out. */
+  subject(): string | undefined;
+  getIdToken(): Promise<string>;
+}
+
 export class CurrentAuth {
   readonly #options: CurrentAuthOptions;
   readonly #logger: AuthLogger;
@@ -34,6 +40,12 @@ export class CurrentAuth {
   readonly tokens: AccessTokenSource = {
     getAccessToken: () => this.#service.tokens?.getAccessToken() ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
     refreshAfterUnauthorized: (rejected) => this.#service.tokens?.refreshAfterUnauthorized(rejected) ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
+  };
+
+  /** The current sign-in's ID token and subject, for the details feed's `?auth=` (never shown to a UI). */
+  readonly identity: IdTokenSource = {
+    subject: () => this.#service.tokens?.key.subject,
+    getIdToken: () => this.#service.tokens?.getIdToken() ?? Promise.reject(new SignInRequiredError('Sign in to use this.')),
   };
 
   constructor(options: CurrentAuthOptions) {
@@ -95,14 +107,14 @@ export class CurrentAuth {
 
   #create(): [AuthService, () => void] {
     const service = this.#options.create();
-    const unsubscribe = service.onDidChangeStatus((status) => {
+    const subscription = service.onDidChangeStatus((status) => {
       this.#changes = this.#changes
         .then(async () => {
           for (const listener of [...this.#listeners]) await listener(status);
         })
         .catch((error: unknown) => this.#logger.error('sign-in: could not apply a status change', { error: String(error) }));
     });
-    return [service, unsubscribe];
+    return [service, () => subscription.dispose()];
   }
 }
 

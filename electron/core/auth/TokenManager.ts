@@ -1,3 +1,4 @@
+import type { Disposable } from '../events/Emitter.ts';
 import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
 import { RefreshRefusedError } from './errors.ts';
 import { describeError, silentLogger, type AuthLogger } from './log.ts';
@@ -48,6 +49,7 @@ export class TokenManager implements AccessTokenSource {
   #state: TokenManagerState = 'active';
   #access: { token: string; expiresAt: number | undefined } | undefined;
   #refreshToken: string | undefined;
+  #idToken: string | undefined;
   #scope: string | undefined;
   #refreshing: Promise<string> | undefined;
   #persisted = true;
@@ -62,8 +64,9 @@ export class TokenManager implements AccessTokenSource {
     this.#redactor = options.redactor;
     this.#access = tokens.accessToken ? { token: tokens.accessToken, expiresAt: tokens.expiresAt } : undefined;
     this.#refreshToken = tokens.refreshToken;
+    this.#idToken = tokens.idToken;
     this.#scope = tokens.scope;
-    this.#redactor?.add(tokens.accessToken, tokens.refreshToken);
+    this.#redactor?.add(tokens.accessToken, tokens.refreshToken, tokens.idToken);
   }
 
   /** After a sign-in: keeps the tokens in memory and saves them to the store. */
@@ -89,14 +92,14 @@ export class TokenManager implements AccessTokenSource {
     return this.#persisted;
   }
 
-  onDidChangeState(listener: (state: TokenManagerState, reason: string | undefined) => void): () => void {
+  onDidChangeState(listener: (state: TokenManagerState, reason: string | undefined) => void): Disposable {
     this.#stateListeners.add(listener);
-    return () => this.#stateListeners.delete(listener);
+    return { dispose: () => void this.#stateListeners.delete(listener) };
   }
 
-  onDidFailToPersist(listener: (message: string) => void): () => void {
+  onDidFailToPersist(listener: (message: string) => void): Disposable {
     this.#persistListeners.add(listener);
-    return () => this.#persistListeners.delete(listener);
+    return { dispose: () => void this.#persistListeners.delete(listener) };
   }
 
   async getAccessToken(): Promise<string> {
@@ -110,6 +113,19 @@ export class TokenManager implements AccessTokenSource {
       if (!(error instanceof SignInRequiredError) && current?.expiresAt !== undefined && current.expiresAt > this.#now()) return current.token;
       throw error;
     }
+  }
+
+  /**
+   * An ID token of this sign-in valid for at least the refresh margin: the one from the last
+   * sign-in or refresh, else a refresh is made for a new one. Rejects with SignInRequiredError
+   * when the sign-in has ended, and with an Error when the provider gives no ID token.
+   */
+  async getIdToken(): Promise<string> {
+    this.#assertActive();
+    if (this.#idToken && this.#isFresh(idTokenExpiry(this.#idToken))) return this.#idToken;
+    await this.#refresh();
+    if (this.#idToken && this.#isFresh(idTokenExpiry(this.#idToken))) return this.#idToken;
+    throw new Error('the sign-in provider gives no fresh ID token on refresh');
   }
 
   async refreshAfterUnauthorized(rejected: string): Promise<string> {
@@ -184,7 +200,8 @@ export class TokenManager implements AccessTokenSource {
       this.#logger.warn('tokens: refresh failed, will retry later', describeError(error));
       throw error;
     }
-    this.#redactor?.add(refreshed.accessToken, refreshed.refreshToken);
+    this.#redactor?.add(refreshed.accessToken, refreshed.refreshToken, refreshed.idToken);
+    if (refreshed.idToken) this.#idToken = refreshed.idToken;
     const rotated = refreshed.refreshToken !== undefined && refreshed.refreshToken !== refreshToken;
     if (rotated) this.#refreshToken = refreshed.refreshToken;
     if (this.#state !== 'active') throw new SignInRequiredError('Signed out of this account.');
@@ -235,5 +252,15 @@ export class TokenManager implements AccessTokenSource {
     if (this.#state === state || this.#state === 'closed') return;
     this.#state = state;
     for (const listener of this.#stateListeners) listener(state, reason);
+  }
+}
+
+/** `exp` of a JWT in epoch milliseconds, read without verifying (the feed's server verifies). */
+function idTokenExpiry(token: string): number | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
+  } catch {
+    return 0;
   }
 }

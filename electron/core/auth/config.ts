@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { LOCAL_SERVICE } from '../../../shared/api/localService.ts';
+import { ApiContract } from '../../../shared/api/firefox.ts';
 
-export const DEFAULT_ISSUER = 'http://127.0.0.1:6060/oidc';
+export const DEFAULT_ISSUER = LOCAL_SERVICE.issuer;
 export const DEFAULT_CLIENT_ID = 'breach-monitor-desktop';
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
 export const DEFAULT_SCOPES = 'openid email offline_access';
-export const DEFAULT_API_BASE_URL = 'http://127.0.0.1:6060/api/v1';
+export const DEFAULT_API_BASE_URL = LOCAL_SERVICE.serviceUrl;
 export const DEFAULT_REDIRECT_PATH = '/callback';
 
 const FLOW_PARAMS = new Set(['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'resource']);
@@ -60,6 +62,8 @@ export const ClientConfig = z.strictObject({
     .default(DEFAULT_SCOPES),
   redirect: RedirectConfig.default({ mode: 'loopback-any-port', path: DEFAULT_REDIRECT_PATH }),
   apiBaseUrl: SecureUrl.default(DEFAULT_API_BASE_URL),
+  /** Which contract the service speaks: `firefox-v1` has no `POST /user` (people sign up on its site). */
+  apiContract: ApiContract.default('v1'),
   /** How long the browser part of a sign-in may take before the listener gives up. */
   signInTimeoutSeconds: z.int({ error: 'must be a whole number of seconds' }).min(10, 'must be at least 10').max(3600, 'must be at most 3600').default(300),
   /** Extra authorization parameters some providers need (e.g. `access_type=offline`); never the ones the flow owns. */

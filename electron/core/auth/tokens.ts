@@ -1,8 +1,12 @@
 import { z } from 'zod';
 
-/** What the app holds for one account. The ID token is used once, at sign-in, and never kept. */
+/**
+ * What the app holds for one account. The ID token is kept in memory only (never stored): the
+ * details feed sends it as `?auth=`, and a refresh brings a new one.
+ */
 export interface TokenSet {
   accessToken: string;
+  idToken?: string | undefined;
   /** Epoch milliseconds; undefined when the provider did not say (then only a 401 ends it). */
   expiresAt: number | undefined;
   refreshToken?: string | undefined;
@@ -44,10 +48,11 @@ export function parseStoredTokens(text: string): (Partial<TokenSet> & { refreshT
 }
 
 /** The fields of a token endpoint response the app keeps. */
-export function tokenSetFromResponse(response: { access_token: string; refresh_token?: string | undefined; scope?: string | undefined; expiresIn(): number | undefined }, now: number): TokenSet {
+export function tokenSetFromResponse(response: { access_token: string; id_token?: string | undefined; refresh_token?: string | undefined; scope?: string | undefined; expiresIn(): number | undefined }, now: number): TokenSet {
   const expiresIn = response.expiresIn();
   return {
     accessToken: response.access_token,
+    idToken: response.id_token,
     expiresAt: expiresIn === undefined ? undefined : now + expiresIn * 1000,
     refreshToken: response.refresh_token,
     scope: response.scope,

@@ -10,7 +10,8 @@ export interface OutboxRow {
   resolved: boolean;
   version: number;
   sentVersion: number | null;
-  state: 'pending' | 'failed';
+  /** `local`: kept on this machine, never sent (the service's contract cannot carry it). */
+  state: 'pending' | 'failed' | 'local';
   attempts: number;
   failureStatus: number | null;
   failureReason: string | null;
@@ -44,15 +45,15 @@ function fromRaw([id, email, breachId, classKey, dataClass, resolved, version, s
  * Records the person's intent for one (email, data class, breach): a new row, or the existing
  * row coalesced to this last intent (a new version, pending again, any failure cleared).
  */
-export function upsertIntent(db: WritableDB, intent: { email: string; breachId: string; classKey: string; dataClass: string; resolved: boolean }, now: string): void {
+export function upsertIntent(db: WritableDB, intent: { email: string; breachId: string; classKey: string; dataClass: string; resolved: boolean }, now: string, state: 'pending' | 'local' = 'pending'): void {
   statement(
     db,
     `INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, state, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 1, 'pending', ?, ?)
+     VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
      ON CONFLICT (breach_id, email, class_key) DO UPDATE SET
-       data_class = excluded.data_class, resolved = excluded.resolved, version = version + 1, state = 'pending',
+       data_class = excluded.data_class, resolved = excluded.resolved, version = version + 1, state = excluded.state,
        failure_status = NULL, failure_reason = NULL, updated_at = excluded.updated_at`,
-  ).run(intent.email, intent.breachId, intent.classKey, intent.dataClass, intent.resolved ? 1 : 0, now, now);
+  ).run(intent.email, intent.breachId, intent.classKey, intent.dataClass, intent.resolved ? 1 : 0, state, now, now);
 }
 
 /** Rows waiting to be sent, including any left marked in flight by a crash (sending again is safe). */
@@ -121,6 +122,14 @@ export function releaseInFlight(db: WritableDB, id: number, sentVersion: number)
   statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
 }
 
+/**
+ * At start nothing can be on the wire: marks left by a process that died mid-send are cleared so
+ * the rows count as pending again (the send is repeated; the operation is idempotent).
+ */
+export function releaseAllInFlight(db: WritableDB): number {
+  return statement(db, `UPDATE outbox SET sent_version = NULL WHERE sent_version IS NOT NULL AND state = 'pending'`).run().changes;
+}
+
 export function retryFailed(db: WritableDB, ids: readonly number[], now: string): number {
   return statement(
     db,
@@ -141,6 +150,11 @@ export interface OutboxCounts {
   pending: number;
   sending: number;
   failed: number;
+}
+
+/** How many intents are kept on this machine only (never sent). */
+export function localOnlyCount(db: ReadableDB): number {
+  return statement(db, `SELECT count(*) FROM outbox WHERE state = 'local'`).pluck().get() as number;
 }
 
 export function outboxCounts(db: ReadableDB): OutboxCounts {

@@ -1,18 +1,13 @@
 import type Database from 'better-sqlite3';
+import { migrateSchema, type Migration } from '../../../shared/db/migrations.ts';
 import { openPrivateDatabase } from '../db/openPrivateDatabase.ts';
 
 // The graph lives in its own file, apart from the account database: it is derived data (rebuilt
 // from the local store after every sync) plus a cache of remote answers, so it can be deleted
 // at any time and has its own schema version.
 
-interface GraphMigration {
-  version: number;
-  name: string;
-  up(db: Database.Database): void;
-}
-
 /** Append only: a released step never changes. */
-const MIGRATIONS: readonly GraphMigration[] = [
+const MIGRATIONS: readonly Migration<Database.Database>[] = [
   {
     version: 10,
     name: 'triples-nodes-cache',
@@ -62,13 +57,5 @@ export function openGraphDatabase(file: string): Database.Database {
 }
 
 function migrateGraph(db: Database.Database): void {
-  const from = db.pragma('user_version', { simple: true }) as number;
-  if (from > GRAPH_SCHEMA_VERSION) throw new GraphSchemaTooNewError(from);
-  for (const migration of MIGRATIONS) {
-    if (migration.version <= from) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
-  }
+  migrateSchema(db, MIGRATIONS, { tooNew: (found) => new GraphSchemaTooNewError(found) });
 }

@@ -6,6 +6,8 @@ import { SignInError, type SignInErrorCode } from '../auth/errors.ts';
 import { GraphQueryError } from '../graph/NodeQueryEngine.ts';
 import { NodeQueryError } from '../graph/NodeQueryClient.ts';
 import { UnknownTargetError } from '../outbox/errors.ts';
+import { FilterError } from '../../../shared/search/filter.ts';
+import { RemoteSearchError } from '../search/RemoteSearchClient.ts';
 
 const FROM_KIND: Record<ErrorKind, IpcErrorCode | undefined> = {
   offline: 'unavailable',
@@ -14,6 +16,8 @@ const FROM_KIND: Record<ErrorKind, IpcErrorCode | undefined> = {
   server: 'unavailable',
   'auth-needed': 'sign-in-required',
   forbidden: 'sign-in-required',
+  // The service has no account for this person: nothing the app can do but point at sign-up.
+  'no-account': 'unavailable',
   invalid: 'invalid-arguments',
   'not-found': 'not-found',
   cancelled: 'cancelled',
@@ -44,6 +48,9 @@ export function toCoreError(error: unknown): CoreError | undefined {
   if (error instanceof UnknownTargetError) return new CoreError('not-found', error.message);
   if (error instanceof SignInError) return new CoreError(FROM_SIGN_IN[error.code] ?? 'sign-in-required', error.message);
   if (error instanceof GraphQueryError) return new CoreError('invalid-arguments', error.message, [{ path: error.field, message: error.message }]);
+  if (error instanceof FilterError) return new CoreError('invalid-arguments', error.message, error.issues.map((issue) => ({ path: issue.pointer, message: issue.message })));
+  // A remote instance's refusal (a bad token, a bad filter) is the person's to fix; no answer is "unavailable".
+  if (error instanceof RemoteSearchError) return new CoreError(error.kind === 'auth' || error.kind === 'rejected' ? 'invalid-arguments' : 'unavailable', error.message);
   if (error instanceof NodeQueryError) return new CoreError(error.kind === 'rejected' ? 'invalid-arguments' : 'unavailable', error.message);
   const code = FROM_KIND[classifyError(error)];
   return code && error instanceof Error ? new CoreError(code, error.message) : undefined;

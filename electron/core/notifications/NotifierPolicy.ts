@@ -13,6 +13,8 @@ export interface NotifierPolicyOptions {
   show(notification: CoreNotification): void;
   /** The person's "Notifications" setting, read at the moment of notifying. */
   enabled(): boolean;
+  /** The person's "new breaches" choice shared between their devices; default on. */
+  newBreachesEnabled?(): boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export class NotifierPolicy {
   }
 
   newBreaches(breaches: readonly NewBreachNotice[]): void {
+    if (this.#options.newBreachesEnabled?.() === false) return;
     this.#show(newBreachesNotification(breaches));
   }
 

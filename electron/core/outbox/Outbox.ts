@@ -1,6 +1,6 @@
-import { dataClassKey, emailKey, type ResolutionItem } from '../../../shared/api/index.ts';
+import { dataClassKey, emailKey, ResolveInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError } from '../api/ApiError.ts';
-import { classifyError, isConnectivity, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
+import { classifyError, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import { accountEmailsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
@@ -9,6 +9,7 @@ import {
   outboxCounts,
   outboxRows,
   pendingRows,
+  releaseAllInFlight,
   releaseInFlight,
   retryFailed,
   settleDeliveredMany,
@@ -17,11 +18,11 @@ import {
   type OutboxRow,
 } from '../db/outboxQueries.ts';
 import { Emitter, type Event } from '../events/Emitter.ts';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { BackoffState, type BackoffPolicy } from './backoff.ts';
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
 import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
-import { Intent, ResolveInput, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
+import { Intent, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
 
 /** What the outbox needs of the API: `BreachAlertClient` satisfies it; tests pass fakes. */
 export interface ResolutionSender {
@@ -41,13 +42,22 @@ export interface OutboxOptions {
   db: WritableDB;
   sender: ResolutionSender;
   backoff?: Partial<BackoffPolicy>;
+  /** The account's wait, shared with the pull (`openAccountSync`); by default the outbox's own. */
+  backoffState?: BackoffState;
   random?: () => number;
   now?: () => number;
   limits?: PackLimits;
+  /**
+   * Whether the service's contract can carry an intent; one it cannot is kept on this machine
+   * (state `local`, shown as such) instead of being sent and failing. Default: everything.
+   */
+  canSend?: (intent: { resolved: boolean; classKey: string }) => boolean;
 }
 
 /** A claimed intent on its way: `version` is the one sent. */
 type Atom = Intent;
+
+const NO_ACCOUNT_WAIT_MS = 60 * 60_000;
 
 /** Rows re-toggled while on the wire become pending again; a few passes pick them up in the same flush. */
 const MAX_PASSES = 3;
@@ -64,16 +74,13 @@ const MAX_PASSES = 3;
 export class Outbox {
   readonly #db: WritableDB;
   readonly #sender: ResolutionSender;
-  readonly #policy: BackoffPolicy;
-  readonly #random: () => number;
+  readonly #backoff: BackoffState;
   readonly #now: () => number;
   readonly #limits: PackLimits;
+  readonly #canSend: (intent: { resolved: boolean; classKey: string }) => boolean;
   readonly #onDidChange = new Emitter<OutboxSummary>();
   readonly #onDidChangeStatus = new Emitter<OutboxStatus>();
   #status: OutboxStatus = { state: 'idle' };
-  #failures = 0;
-  #failureKind: ErrorKind | undefined;
-  #notBefore = 0;
   #running: Promise<FlushResult> | undefined;
   #closed = false;
   #deliveries = 0;
@@ -85,10 +92,12 @@ export class Outbox {
   constructor(options: OutboxOptions) {
     this.#db = options.db;
     this.#sender = options.sender;
-    this.#policy = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
+    this.#backoff = options.backoffState ?? new BackoffState({ ...(options.backoff ? { policy: options.backoff } : {}), ...(options.random ? { random: options.random } : {}), now: this.#now });
     this.#limits = options.limits ?? CONTRACT_LIMITS;
+    this.#canSend = options.canSend ?? (() => true);
+    // A new Outbox is a new process for this account: no send of a previous one is on the wire.
+    releaseAllInFlight(this.#db);
   }
 
   get status(): OutboxStatus {
@@ -124,7 +133,8 @@ export class Outbox {
           for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
           for (const email of emails) {
             for (const key of keys) {
-              upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now);
+              const state = this.#canSend({ resolved: input.resolved, classKey: key }) ? 'pending' : 'local';
+              upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now, state);
               count++;
             }
           }
@@ -171,11 +181,7 @@ export class Outbox {
 
   /** After a back-online signal: a wait caused by the network ends now; one the service asked for does not. */
   resetBackoff(): void {
-    if (this.#failureKind !== undefined && isConnectivity(this.#failureKind)) {
-      this.#notBefore = 0;
-      this.#failures = 0;
-      if (this.#status.state === 'backoff') this.#setStatus({ state: 'idle' });
-    }
+    if (this.#backoff.connectivityRestored() && this.#status.state === 'backoff') this.#setStatus({ state: 'idle' });
   }
 
   /** Sends what is pending. One flush at a time: a second call while one runs gets the same result. */
@@ -196,13 +202,18 @@ export class Outbox {
   }
 
   async #flush({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (progress: FlushProgress) => void }): Promise<FlushResult> {
-    const totals = { requests: 0, delivered: 0, failed: 0 };
-    if (this.#notBefore > this.#now())
-      return { status: 'backoff', ...totals, retryAt: this.#notBefore, ...(this.#status.lastError ? { error: this.#status.lastError } : {}) };
+    const totals = { requests: 0, delivered: 0, failed: 0, breachIds: [] as string[] };
+    const touched = new Set<string>();
+    if (this.#backoff.waiting()) {
+      const { notBefore: retryAt, error, kind } = this.#backoff;
+      return { status: 'backoff', ...totals, retryAt, ...(error ? { error } : {}), ...(kind ? { errorKind: kind } : {}) };
+    }
     this.#setStatus({ state: 'flushing' });
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const claimed = this.#claim();
       if (claimed.length === 0) break;
+      for (const atom of claimed) touched.add(atom.breachId);
+      totals.breachIds = [...touched];
       const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits);
       let planned = queue.length;
       let remaining = claimed.length;
@@ -240,9 +251,7 @@ export class Outbox {
         onProgress?.({ phase: 'push', requests: totals.requests, plannedRequests: planned, delivered: totals.delivered, failed: totals.failed, remaining });
       }
     }
-    this.#failures = 0;
-    this.#failureKind = undefined;
-    this.#notBefore = 0;
+    this.#backoff.succeed();
     this.#setStatus({ state: 'idle' });
     return { status: 'done', ...totals };
   }
@@ -298,7 +307,7 @@ export class Outbox {
   }
 
   /** Ends a flush early: what was claimed and not answered goes back to plain pending. */
-  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
+  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number; breachIds: string[] }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
     const kind: ErrorKind = status === 'cancelled' ? 'cancelled' : error === undefined ? 'auth-needed' : classifyError(error);
     this.#db
       .transaction(() => {
@@ -307,12 +316,11 @@ export class Outbox {
       .immediate();
     this.#changed();
     if (status === 'backoff') {
-      this.#failures++;
-      this.#failureKind = kind;
-      const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
-      this.#notBefore = this.#now() + backoffDelay(this.#failures, this.#policy, this.#random, retryAfter);
-      this.#setStatus({ state: 'backoff', retryAt: this.#notBefore, lastError: message });
-      return { status, ...totals, retryAt: this.#notBefore, error: message, errorKind: kind };
+      // No account at the service: only the person signing up there helps, so wait an hour
+      // (the newer contract's polling guidance) instead of retrying in a loop.
+      const retryAt = this.#backoff.fail(kind, message, kind === 'no-account' ? NO_ACCOUNT_WAIT_MS : error instanceof ApiError ? error.retryAfterMs : undefined);
+      this.#setStatus({ state: 'backoff', retryAt, lastError: message });
+      return { status, ...totals, retryAt, error: message, errorKind: kind };
     }
     this.#setStatus(status === 'sign-in-needed' ? { state: 'sign-in-needed', lastError: message } : { state: 'idle' });
     return { status, ...totals, error: message, errorKind: kind };
@@ -339,7 +347,7 @@ function toItem(row: OutboxRow): OutboxItem {
     breachId: row.breachId,
     dataClass: row.dataClass,
     resolved: row.resolved,
-    state: row.state === 'failed' ? 'failed' : row.sentVersion !== null ? 'sending' : 'pending',
+    state: row.state === 'failed' ? 'failed' : row.state === 'local' ? 'local' : row.sentVersion !== null ? 'sending' : 'pending',
     attempts: row.attempts,
     failure: row.state === 'failed' ? { status: row.failureStatus, reason: row.failureReason ?? '' } : null,
     updatedAt: row.updatedAt,

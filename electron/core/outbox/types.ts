@@ -1,19 +1,8 @@
-import type { ErrorKind } from '../api/errorKind.ts';
 import { z } from 'zod';
-import { Email } from '../../../shared/api/index.ts';
+import type { ErrorKind } from '../api/errorKind.ts';
 
-/**
- * A toggle as the person makes it: set these data classes of this breach to resolved or
- * unresolved for these emails. Omitted `emails` means every monitored email the breach affects
- * (as the local store knows them); omitted `dataClasses` means all of the breach's classes.
- */
-export const ResolveInput = z.strictObject({
-  breachId: z.string().min(1),
-  emails: z.array(Email).min(1).optional(),
-  dataClasses: z.array(z.string().trim().min(1)).min(1).optional(),
-  resolved: z.boolean(),
-});
-export type ResolveInput = z.infer<typeof ResolveInput>;
+// The toggle's schema is the resolutions channel's too: one definition, in shared/api.
+export { ResolveInput } from '../../../shared/api/index.ts';
 
 /** One stored intent: the last wish for one (email, data class, breach). */
 export const Intent = z.object({
@@ -27,8 +16,12 @@ export const Intent = z.object({
 });
 export type Intent = z.infer<typeof Intent>;
 
-/** `sending`: on the wire, or was when the app stopped (it is sent again). */
-export const OutboxItemState = z.enum(['pending', 'sending', 'failed']);
+/**
+ * `sending`: on the wire, or was when the app stopped (it is sent again). `local`: kept on this
+ * machine only, because the account's service cannot take it (the newer Monitor contract
+ * resolves only passwords and email addresses, and never unresolves).
+ */
+export const OutboxItemState = z.enum(['pending', 'sending', 'failed', 'local']);
 export type OutboxItemState = z.infer<typeof OutboxItemState>;
 
 /** An outbox row as the UI shows it. */
@@ -69,6 +62,8 @@ export interface FlushResult {
   error?: string;
   /** What kind of failure that was (status other than `done`). */
   errorKind?: ErrorKind;
+  /** Breaches whose queued changes moved (sent, confirmed, refused) in this flush. */
+  breachIds?: string[];
 }
 
 export interface FlushProgress {

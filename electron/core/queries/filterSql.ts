@@ -51,6 +51,10 @@ export function buildFilter(db: ReadableDB, query: LocalBreachQuery): FilterSql 
     if (needles.length === 0) empty = true;
     where.push(anyOf(query.email !== undefined ? 'a.unresolved_codes' : 'b.unresolved_codes', needles, params));
   }
+  if (query.excludeIds && query.excludeIds.length > 0) {
+    where.push('b.id NOT IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(query.excludeIds));
+  }
   const text = query.text?.trim().toLowerCase();
   if (text) {
     // lower() folds ASCII only; breach ids are catalog names in ASCII, and domains use the JS-folded column.

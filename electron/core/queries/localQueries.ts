@@ -134,12 +134,12 @@ function materialize(db: ReadableDB, rows: readonly [...BreachRow, ...unknown[]]
     if (list) list.push(account);
     else accountsOf.set(account.breachId, [account]);
   }
-  const intents = new Map<string, Map<string, { resolved: boolean; failed: boolean; reason: string | null; id: number }>>();
+  const intents = new Map<string, Map<string, { resolved: boolean; failed: boolean; local: boolean; reason: string | null; id: number }>>();
   for (const row of outboxRowsOfBreaches(db, ids)) {
     const pair = row.breachId + '\u0000' + row.email;
     let keys = intents.get(pair);
     if (!keys) intents.set(pair, (keys = new Map()));
-    keys.set(row.classKey, { resolved: row.resolved, failed: row.state === 'failed', reason: row.failureReason, id: row.id });
+    keys.set(row.classKey, { resolved: row.resolved, failed: row.state === 'failed', local: row.state === 'local', reason: row.failureReason, id: row.id });
   }
   let names: Map<number, string> | undefined;
 
@@ -156,6 +156,7 @@ function materialize(db: ReadableDB, rows: readonly [...BreachRow, ...unknown[]]
         const code = classCodes[index]!;
         const intent = wished?.get(dataClassKey(name));
         if (intent?.failed) state.failed.push({ dataClass: name, reason: intent.reason ?? '', outboxId: intent.id });
+        else if (intent?.local) (state.localOnly ??= []).push(name);
         else if (intent) state.pending.push(name);
         if (intent ? intent.resolved : confirmed.has(code)) state.resolvedDataClasses[name] = shown(code);
         else unresolved++;

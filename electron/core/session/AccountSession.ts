@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
+import type { ApiContract } from '../../../shared/api/index.ts';
 import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
+import type { BreachDetailsSource } from '../api/FirefoxMonitorClient.ts';
 import { listBreaches } from '../db/breachQueries.ts';
 import { accountDatabasePath } from '../db/openAccountDatabase.ts';
 import { graphDatabasePath, keepGraphCurrent, NodeQueryEngine, TripleStore } from '../graph/index.ts';
@@ -36,9 +38,27 @@ export class AccountSession {
     this.#graphUpdates = keepGraphCurrent(graphStore, { onDidSync: (listener) => sync.scheduler.onDidSync(listener), readBreaches: () => listBreaches(sync.database.db) }, onGraphError);
   }
 
-  static open(options: { dataDir: string; account: AccountRef; apiBaseUrl: string; tokens: AccessTokenSource; fetch?: typeof fetch; onGraphError?: (error: unknown) => void }): AccountSession {
+  static open(options: {
+    dataDir: string;
+    account: AccountRef;
+    apiBaseUrl: string;
+    contract?: ApiContract;
+    details?: BreachDetailsSource;
+    tokens: AccessTokenSource;
+    intervalMinutes?: number;
+    fetch?: typeof fetch;
+    onGraphError?: (error: unknown) => void;
+  }): AccountSession {
     const file = accountDatabasePath(options.dataDir, options.account.issuer, options.account.subject);
-    const sync = openAccountSync({ file, apiBaseUrl: options.apiBaseUrl, tokens: options.tokens, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    const sync = openAccountSync({
+      file,
+      apiBaseUrl: options.apiBaseUrl,
+      ...(options.contract ? { contract: options.contract } : {}),
+      ...(options.details ? { details: options.details } : {}),
+      tokens: options.tokens,
+      ...(options.intervalMinutes !== undefined ? { intervalMinutes: options.intervalMinutes } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     const graphStore = TripleStore.open(graphDatabasePath(options.dataDir, options.account.issuer, options.account.subject));
     return new AccountSession(options.account, sync, file, graphStore, options.onGraphError ?? (() => {}));
   }

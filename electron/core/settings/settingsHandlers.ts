@@ -4,6 +4,7 @@ import type { HostBridge } from '../host.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { SettingsStore } from './SettingsStore.ts';
+import { contractOf, syncIntervalFor } from './contract.ts';
 
 export interface SettingsHandlerDeps {
   settings: SettingsStore;
@@ -20,12 +21,16 @@ export function createSettingsHandlers({ settings, auth, sessions, host, checkSe
     'settings-get': () => settings.get(),
     'settings-set': (change) => {
       const current = settings.get();
-      const switching = (change.serviceUrl !== undefined && change.serviceUrl !== current.serviceUrl) || (change.issuer !== undefined && change.issuer !== current.issuer);
+      // Another contract is another service for sign-in: the newer one needs its scope on the tokens.
+      const switching =
+        (change.serviceUrl !== undefined && change.serviceUrl !== current.serviceUrl) ||
+        (change.issuer !== undefined && change.issuer !== current.issuer) ||
+        (change.apiContract !== undefined && contractOf(change) !== contractOf(current));
       if (switching && auth.status().state !== 'signed-out') throw new CoreError('conflict', 'Sign out before switching to another service.');
       if (switching) checkService(change.serviceUrl ?? current.serviceUrl, change.issuer ?? current.issuer);
       const next: Settings = settings.update(change);
       if (switching) auth.replace();
-      sessions.get()?.sync.scheduler.setIntervalMinutes(next.syncIntervalMinutes);
+      sessions.get()?.sync.scheduler.setIntervalMinutes(syncIntervalFor(next.syncIntervalMinutes, contractOf(next)));
       host.applyShellSettings?.({ startAtLogin: next.startAtLogin, closeToTray: next.closeToTray });
       return next;
     },

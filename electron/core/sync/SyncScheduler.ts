@@ -1,11 +1,10 @@
-import { z } from 'zod';
+import { DEFAULT_SYNC_INTERVAL_MINUTES, SyncIntervalMinutes } from '../../../shared/ipc/index.ts';
 import { ApiError } from '../api/ApiError.ts';
-import { classifyError, isConnectivity, isTransient, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
+import { classifyError, isTransient, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import type { WritableDB } from '../db/Interface.ts';
-import { getSetting, setSetting } from '../db/settingsQueries.ts';
 import { setSyncState } from '../db/syncStateQueries.ts';
 import { Emitter, type Disposable, type Event } from '../events/Emitter.ts';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from '../outbox/backoff.ts';
+import { BackoffState, type BackoffPolicy } from '../outbox/backoff.ts';
 import type { Outbox } from '../outbox/Outbox.ts';
 import type { FlushProgress, FlushResult } from '../outbox/types.ts';
 import type { SnapshotDiff } from './diff.ts';
@@ -56,9 +55,7 @@ const realTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export const SYNC_INTERVAL_SETTING = 'sync.intervalMinutes';
-export const SyncIntervalMinutes = z.int().min(1).max(24 * 60);
-export const DEFAULT_SYNC_INTERVAL_MINUTES = 30;
+export { DEFAULT_SYNC_INTERVAL_MINUTES };
 
 export interface SyncSchedulerOptions {
   db: WritableDB;
@@ -68,6 +65,10 @@ export interface SyncSchedulerOptions {
   now?: () => number;
   random?: () => number;
   backoff?: Partial<BackoffPolicy>;
+  /** The account's wait, shared with the outbox (`openAccountSync`); by default the scheduler's own. */
+  backoffState?: BackoffState;
+  /** Minutes between syncs; the app passes its setting (`settings.json` is where the interval lives). */
+  intervalMinutes?: number;
   /** Delay between a toggle and the push that sends it; toggles within it go together. Default 2 s; negative: no automatic push. */
   pushDelayMs?: number;
 }
@@ -90,8 +91,7 @@ export class SyncScheduler {
   readonly #puller: Puller;
   readonly #timers: Timers;
   readonly #now: () => number;
-  readonly #random: () => number;
-  readonly #policy: BackoffPolicy;
+  readonly #backoff: BackoffState;
   readonly #pushDelayMs: number;
   readonly #onProgress = new Emitter<SyncProgress>();
   readonly #onDidSync = new Emitter<SyncReport>();
@@ -104,11 +104,9 @@ export class SyncScheduler {
   #intervalTimer: unknown;
   #retryTimer: unknown;
   #pushTimer: unknown;
-  #pullFailures = 0;
-  #pullFailureKind: ErrorKind | undefined;
-  #pullNotBefore = 0;
   #started = false;
   #lastReport: SyncReport | undefined;
+  #intervalMinutes: number;
 
   readonly onProgress: Event<SyncProgress> = this.#onProgress.event;
   readonly onDidSync: Event<SyncReport> = this.#onDidSync.event;
@@ -120,9 +118,9 @@ export class SyncScheduler {
     this.#puller = options.puller;
     this.#timers = options.timers ?? realTimers;
     this.#now = options.now ?? Date.now;
-    this.#random = options.random ?? Math.random;
-    this.#policy = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.#backoff = options.backoffState ?? new BackoffState({ ...(options.backoff ? { policy: options.backoff } : {}), ...(options.random ? { random: options.random } : {}), now: this.#now });
     this.#pushDelayMs = options.pushDelayMs ?? 2000;
+    this.#intervalMinutes = SyncIntervalMinutes.parse(options.intervalMinutes ?? DEFAULT_SYNC_INTERVAL_MINUTES);
     if (this.#pushDelayMs >= 0) this.#subscriptions.push(this.#outbox.onDidChange((summary) => summary.pending > 0 && this.#schedulePush()));
   }
 
@@ -135,12 +133,12 @@ export class SyncScheduler {
   }
 
   get intervalMinutes(): number {
-    return getSetting(this.#db, SYNC_INTERVAL_SETTING, SyncIntervalMinutes, DEFAULT_SYNC_INTERVAL_MINUTES);
+    return this.#intervalMinutes;
   }
 
-  /** Stores the interval and re-arms the timer from now. */
+  /** Takes a new interval (the setting changed) and re-arms the timer from now. */
   setIntervalMinutes(minutes: number): void {
-    setSetting(this.#db, SYNC_INTERVAL_SETTING, SyncIntervalMinutes, minutes);
+    this.#intervalMinutes = SyncIntervalMinutes.parse(minutes);
     if (this.#started && !this.#current) this.#armInterval();
   }
 
@@ -174,10 +172,7 @@ export class SyncScheduler {
   /** The host says the network is back: waits caused by the network end now (a service's Retry-After does not). */
   notifyOnline(): void {
     this.#outbox.resetBackoff();
-    if (this.#pullFailureKind !== undefined && isConnectivity(this.#pullFailureKind)) {
-      this.#pullNotBefore = 0;
-      this.#pullFailures = 0;
-    }
+    this.#backoff.connectivityRestored();
     void this.syncNow('online');
   }
 
@@ -225,8 +220,9 @@ export class SyncScheduler {
       report = await this.#pushThenPull(trigger, signal, startedAt);
     } catch (error) {
       // A failure of our own (the database, a bug): reported, and tried again later rather than never.
-      const retryAt = this.#now() + backoffDelay(++this.#pullFailures, this.#policy, this.#random);
-      report = this.#report(trigger, 'error', startedAt, { retryAt, error: error instanceof Error ? error.message : String(error), errorKind: 'internal' });
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt = this.#backoff.fail('internal', message);
+      report = this.#report(trigger, 'error', startedAt, { retryAt, error: message, errorKind: 'internal' });
     }
     this.#lastReport = report;
     if (this.#state !== 'stopped') {
@@ -247,7 +243,7 @@ export class SyncScheduler {
     // A service that is failing or asking us to slow down gets no GET either until the wait is over.
     if (push.status === 'backoff') return this.#report(trigger, 'backoff', startedAt, { push, retryAt: push.retryAt, error: push.error, errorKind: push.errorKind });
     if (trigger === 'push') return this.#report(trigger, 'ok', startedAt, { push });
-    if (this.#pullNotBefore > this.#now()) return this.#report(trigger, 'backoff', startedAt, { push, retryAt: this.#pullNotBefore, error: 'waiting before pulling again', errorKind: this.#pullFailureKind });
+    if (this.#backoff.waiting()) return this.#report(trigger, 'backoff', startedAt, { push, retryAt: this.#backoff.notBefore, error: 'waiting before pulling again', errorKind: this.#backoff.kind });
 
     let pull: PullResult | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -264,16 +260,15 @@ export class SyncScheduler {
         if (kind === 'cancelled') return this.#report(trigger, 'cancelled', startedAt, { push, error: 'cancelled', errorKind: kind });
         const message = error instanceof Error ? error.message : String(error);
         if (needsSignIn(kind)) return this.#report(trigger, 'sign-in-needed', startedAt, { push, error: message, errorKind: kind });
-        this.#pullFailures++;
-        this.#pullFailureKind = kind;
-        this.#pullNotBefore = this.#now() + backoffDelay(this.#pullFailures, this.#policy, this.#random, error instanceof ApiError ? error.retryAfterMs : undefined);
-        return this.#report(trigger, isTransient(kind) ? 'backoff' : 'error', startedAt, { push, retryAt: this.#pullNotBefore, error: message, errorKind: kind });
+        // No account at the service: only the person signing up helps. No retry timer (never a
+        // loop); the next interval or "Sync now" asks again.
+        if (kind === 'no-account') return this.#report(trigger, 'error', startedAt, { push, error: message, errorKind: kind });
+        const retryAt = this.#backoff.fail(kind, message, error instanceof ApiError ? error.retryAfterMs : undefined);
+        return this.#report(trigger, isTransient(kind) ? 'backoff' : 'error', startedAt, { push, retryAt, error: message, errorKind: kind });
       }
       if (pull.status !== 'stale') break;
     }
-    this.#pullFailures = 0;
-    this.#pullFailureKind = undefined;
-    this.#pullNotBefore = 0;
+    this.#backoff.succeed();
     // An applied snapshot recorded the time in its own transaction.
     if (pull?.status !== 'applied') setSyncState(this.#db, 'lastSyncAt', new Date(this.#now()).toISOString());
     return this.#report(trigger, 'ok', startedAt, { push, pull, ...(pull?.status === 'applied' ? { diff: pull.diff } : {}) });

@@ -13,6 +13,8 @@ export interface SyncStatusInputs {
   lastReport: SyncReport | undefined;
   /** The account's database, for the last successful sync of an earlier run. */
   db: ReadableDB | undefined;
+  /** Changes kept on this machine only. */
+  localOnly?: number;
 }
 
 /**
@@ -23,19 +25,23 @@ export interface SyncStatusInputs {
 export class SyncStatusModel {
   #progress: SyncProgress | undefined;
   #lastError: string | undefined;
+  #notice: SyncStatusView['notice'];
 
   observeProgress(progress: SyncProgress): void {
     this.#progress = progress.phase === 'done' ? undefined : progress;
   }
 
-  observeReport(report: SyncReport): void {
+  /** `signUpUrl`: where to send a person the service has no account for. */
+  observeReport(report: SyncReport, signUpUrl?: string): void {
     this.#lastError = report.status === 'ok' || report.status === 'cancelled' ? undefined : report.error;
+    this.#notice = noticeOf(report, signUpUrl);
   }
 
   /** Another account, or none: what the previous one went through says nothing now. */
   reset(): void {
     this.#progress = undefined;
     this.#lastError = undefined;
+    this.#notice = undefined;
   }
 
   view(inputs: SyncStatusInputs): SyncStatusView {
@@ -47,6 +53,8 @@ export class SyncStatusModel {
       phase: !progress ? 'idle' : progress.phase === 'push' ? 'pushing' : progress.phase === 'pull' ? 'pulling' : 'applying',
       ...(at !== undefined ? { lastSyncAt: new Date(at).toISOString() } : {}),
       ...(this.#lastError ? { lastError: this.#lastError } : {}),
+      ...(this.#notice ? { notice: this.#notice } : {}),
+      ...(inputs.localOnly ? { localOnly: inputs.localOnly } : {}),
       pending: inputs.outbox ? inputs.outbox.pending + inputs.outbox.sending : 0,
       failed: inputs.outbox?.failed ?? 0,
       ...(progress?.phase === 'push' && progress.push ? { progress: { done: progress.push.requests, total: progress.push.plannedRequests } } : {}),
@@ -60,4 +68,17 @@ export function storedLastSyncAt(db: ReadableDB): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number.isNaN(Number(value)) ? Date.parse(value) : Number(value);
   return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+/**
+ * What the person is told beside the list when a sync kept what was there: the service is
+ * unavailable (5xx, 503 = keep what you hold), asked us to wait (429), or has no account for them.
+ */
+function noticeOf(report: SyncReport, signUpUrl: string | undefined): SyncStatusView['notice'] {
+  if (report.status === 'ok' || report.status === 'cancelled') return undefined;
+  const retryAt = report.retryAt !== undefined ? { retryAt: new Date(report.retryAt).toISOString() } : {};
+  if (report.errorKind === 'no-account') return { kind: 'no-account', ...(signUpUrl ? { signUpUrl } : {}) };
+  if (report.errorKind === 'rate-limited') return { kind: 'rate-limited', ...retryAt };
+  if (report.errorKind === 'server') return { kind: 'unavailable', ...retryAt };
+  return undefined;
 }

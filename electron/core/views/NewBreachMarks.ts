@@ -32,6 +32,12 @@ export class NewBreachMarks {
   /** After a sync: replaces the marks when it brought new breaches and returns them for notices (emails included), else []. */
   observeReport(db: WritableDB, report: SyncReport): EventPayload<'breaches-new'>['breaches'] {
     const fresh = report.diff && !report.diff.baseline ? report.diff.newBreaches : [];
+    const gone = report.diff?.goneBreaches ?? [];
+    if (fresh.length === 0 && gone.some((id) => this.#ids.has(id))) {
+      // A "New" mark never points at a breach the service removed.
+      this.#ids = new Set([...this.#ids].filter((id) => !gone.includes(id)));
+      setSyncState(db, 'newBreachIds', JSON.stringify([...this.#ids]));
+    }
     if (fresh.length === 0) return [];
     this.#ids = new Set(fresh.map((breach) => breach.id));
     setSyncState(db, 'newBreachIds', JSON.stringify([...this.#ids]));

@@ -43,6 +43,7 @@ export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail 
     accounts: item.breachedAccounts.map((account) => {
       const failed = new Map(account.failed.map((entry) => [entry.dataClass, entry.reason]));
       const pending = new Set(account.pending);
+      const local = new Set(account.localOnly ?? []);
       const cells = new Map<string, CellState>();
       for (const name of item.breach.dataClasses) {
         const resolved = account.resolvedDataClasses[name];
@@ -52,6 +53,7 @@ export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail 
           ...(resolved?.resolvedAt ? { resolvedAt: resolved.resolvedAt } : {}),
           pending: pending.has(name),
           ...(reason !== undefined ? { failed: { reason } } : {}),
+          ...(local.has(name) ? { localOnly: true } : {}),
         });
       }
       return { email: account.email, cells: Object.fromEntries(cells) };

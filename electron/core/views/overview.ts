@@ -2,6 +2,7 @@ import { dataClassKey, dataClassLabel } from '../../../shared/api/index.ts';
 import type { Overview } from '../../../shared/ipc/index.ts';
 import { countBreaches } from '../queries/localQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
+import { breachesPerYear, dataClassSpellings, distinctDomains, unresolvedPairs } from '../db/overviewQueries.ts';
 
 /**
  * Exposure at a glance, over every breach (sensitive ones included: they are the person's own
@@ -10,9 +11,7 @@ import type { ReadableDB } from '../db/Interface.ts';
  */
 export function overviewOf(db: ReadableDB): Overview {
   const counts = countBreaches(db, { includeSensitive: true });
-  const byYear = db
-    .prepare(`SELECT CAST(substr(breach_date, 1, 4) AS INTEGER) AS year, count(*) AS count FROM breaches GROUP BY year ORDER BY year`)
-    .all() as { year: number; count: number }[];
+  const byYear = breachesPerYear(db);
   return {
     breaches: counts.breaches,
     unresolvedByDataClass: counts.byDataClass
@@ -20,23 +19,24 @@ export function overviewOf(db: ReadableDB): Overview {
       .map((entry) => ({ name: dataClassLabel(entry.dataClass), count: entry.unresolvedAccounts }))
       .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     unresolvedByEmail: counts.byEmail.map((entry) => ({ email: entry.email, count: entry.unresolvedDataClasses })),
-    breachesByYear: byYear.filter((row) => Number.isInteger(row.year)),
+    breachesByYear: byYear.filter((row): row is { year: number; count: number } => Number.isInteger(row.year)),
   };
 }
 
 /** Unresolved (email, data class) pairs over every breach: the tray's number. */
 export function unresolvedTotal(db: ReadableDB): number {
-  return db.prepare('SELECT coalesce(sum(unresolved_count), 0) FROM breached_accounts').pluck().get() as number;
+  return unresolvedPairs(db);
 }
 
 /** Domains of the local breaches, for the filter's suggestions. */
 export function knownDomains(db: ReadableDB): string[] {
-  return db.prepare(`SELECT DISTINCT domain FROM breaches WHERE domain <> '' ORDER BY domain_key`).pluck().all() as string[];
+  return distinctDomains(db);
 }
 
 /** Data class names of the local breaches as shown (one per data class identity, {@link dataClassKey}). */
 export function knownDataClasses(db: ReadableDB): string[] {
-  const names = db.prepare(`SELECT DISTINCT value FROM breaches, json_each(breaches.data_classes) ORDER BY value`).pluck().all() as string[];
+  // Binary order, so which of two display spellings is kept does not depend on SQLite's tie order.
+  const names = [...dataClassSpellings(db)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const byKey = new Map<string, string>();
   for (const name of names) {
     const key = dataClassKey(name);

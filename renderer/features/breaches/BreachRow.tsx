@@ -7,7 +7,7 @@ import { DataClassChip } from './DataClassChip.tsx';
 export const ROW_HEIGHT = 88;
 
 export function rowLabel(row: Row): string {
-  const parts = [row.breach.id];
+  const parts = [row.details?.title ?? row.breach.id];
   if (row.breach.domain) parts.push(row.breach.domain);
   parts.push(`breached ${formatDate(row.breach.breachDate)}`);
   parts.push(row.unresolved === 0 ? 'all resolved' : `${row.unresolved} unresolved`);
@@ -49,7 +49,7 @@ export const BreachRowView = memo(function BreachRowView({ row, id, index, count
           screen readers do not hear every chip on every arrow key. */}
       <span className="visually-hidden">{rowLabel(row)}</span>
       <div className="breach-row-head" aria-hidden="true">
-        <span className="breach-row-name">{breach.id}</span>
+        <span className="breach-row-name">{row.details?.title ?? breach.id}</span>
         {breach.isSensitive ? (
           <span className="badge badge-sensitive">
             <Icon name="lock" size={12} />

@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Credit } from '../../components/Credit.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { filtersToParams, formatHash, hasActiveFilters } from '../../lib/urlState.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
 import { useBreaches } from '../../state/breaches.ts';
+import { usePreferences } from '../../state/preferences.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import { BreachDetailPane } from '../detail/BreachDetail.tsx';
@@ -26,6 +27,13 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
   const everSynced = useSync((s) => s.status?.lastSyncAt !== undefined);
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<BreachListHandle>(null);
+  // Breaches the person hid (shared between their devices); shown again on request.
+  const hiddenIds = usePreferences((s) => s.preferences?.hiddenBreaches);
+  const loadPreferences = usePreferences((s) => s.load);
+  const [showHidden, setShowHidden] = useState(false);
+  useEffect(() => {
+    void loadPreferences();
+  }, [loadPreferences]);
 
   // Typing in the search box queries once the person pauses; every other filter at once.
   const text = useDebounced(route.filters.text, searchDelayMs);
@@ -60,6 +68,9 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
   }, [detailOpen, openBreach]);
 
   const filtered = hasActiveFilters(route.filters);
+  const hidden = useMemo(() => new Set(hiddenIds ?? []), [hiddenIds]);
+  const hiddenHere = list ? list.rows.filter((row) => hidden.has(row.breach.id)).length : 0;
+  const rows = list && !showHidden && hiddenHere > 0 ? list.rows.filter((row) => !hidden.has(row.breach.id)) : list?.rows;
 
   let body;
   if (error && !list) {
@@ -71,6 +82,20 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
           <Skeleton key={i} lines={3} className="skeleton-row" />
         ))}
       </div>
+    );
+  } else if (list.rows.length > 0 && rows!.length === 0) {
+    body = (
+      <EmptyState
+        icon="shield"
+        title="Every breach here is hidden"
+        action={
+          <button type="button" className="button" onClick={() => setShowHidden(true)}>
+            Show hidden breaches
+          </button>
+        }
+      >
+        <p>You hid these breaches on one of your devices.</p>
+      </EmptyState>
     );
   } else if (list.rows.length === 0) {
     body = filtered ? (
@@ -105,7 +130,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
   } else {
     body = <BreachList
         ref={listRef}
-        rows={list.rows}
+        rows={rows!}
         selectedId={route.breachId}
         onOpen={(id) => openBreach(id)}
         label="Breaches"
@@ -122,6 +147,12 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
           </h1>
         </div>
         <FilterBar searchRef={searchRef} />
+        {hiddenHere > 0 || showHidden ? (
+          <label className="check-field hidden-toggle">
+            <input type="checkbox" className="checkbox" checked={showHidden} onChange={(event) => setShowHidden(event.target.checked)} />
+            <span>Show hidden ({hiddenHere})</span>
+          </label>
+        ) : null}
         <p className="counts" aria-live="polite">
           {list ? countsText(list, answered ?? route.filters) : '\u00a0'}
           <span className={loading && list ? 'counts-updating is-visible' : 'counts-updating'} aria-hidden={!(loading && list)}>

@@ -74,6 +74,10 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
           <input type="checkbox" checked={filters.includeSensitive} onChange={(event) => setFilters({ includeSensitive: event.target.checked })} />
           Include sensitive breaches
         </label>
+        <label className="check-inline">
+          <input type="checkbox" checked={filters.includeFlagged === true} onChange={(event) => setFilters({ includeFlagged: event.target.checked || undefined })} />
+          Show fabricated, spam-list and retired breaches
+        </label>
         <ActiveFilters filters={filters} onChange={setFilters} onClear={clearFilters} />
       </div>
     </div>

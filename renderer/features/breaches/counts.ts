@@ -3,9 +3,6 @@ import type { BreachList } from '../../../shared/ipc/views.ts';
 import { plural } from '../../lib/format.ts';
 import type { Filters } from '../../lib/urlState.ts';
 
-/** Classes worth naming first when the person has not picked any: the ones to act on. */
-const PRIORITY = ['Passwords', 'Security questions and answers', 'Credit cards', 'Bank account numbers', 'Phone numbers'].map(dataClassKey);
-
 function countFor(list: BreachList, name: string): [string, number] | undefined {
   // Any spelling of the class (a filter may come from a URL in slugs) finds its count.
   const key = dataClassKey(name);
@@ -14,21 +11,18 @@ function countFor(list: BreachList, name: string): [string, number] | undefined 
 }
 
 /**
- * "42 breaches · 17 with unresolved Passwords": the classes the person filtered on, or else the
- * most pressing class that still has something to fix.
+ * "42 breaches · 17 with unresolved Passwords" for the classes the person filtered on; with no
+ * class filtered it names none (a class nobody asked about reads as a filter that is not there):
+ * "42 breaches · 30 with something to fix".
  */
 export function countsText(list: BreachList, filters: Filters): string {
   const parts = [plural(list.total, 'breach', 'breaches')];
   const named = filters.unresolvedDataClasses.length > 0 ? filters.unresolvedDataClasses : filters.dataClasses;
-  let pairs: [string, number][];
   if (named.length > 0) {
-    pairs = named.map((name) => countFor(list, name) ?? [name, 0]);
-  } else {
-    const entries = Object.entries(list.unresolvedByDataClass).filter(([, count]) => count > 0);
-    const priority = PRIORITY.map((name) => entries.find(([className]) => dataClassKey(className) === name)).find((entry) => entry !== undefined);
-    const top = priority ?? entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
-    pairs = top ? [top] : [];
+    for (const [name, count] of named.slice(0, 3).map((entry) => countFor(list, entry) ?? [entry, 0] as [string, number])) parts.push(`${count.toLocaleString('en')} with unresolved ${name}`);
+  } else if (list.total > 0 && list.rows.length === list.total) {
+    const open = list.rows.filter((row) => row.unresolved > 0).length;
+    parts.push(open === 0 ? 'nothing left to fix' : `${open.toLocaleString('en')} with something to fix`);
   }
-  for (const [name, count] of pairs.slice(0, 3)) parts.push(`${count.toLocaleString('en')} with unresolved ${name}`);
   return parts.join(' · ');
 }

@@ -1,14 +1,20 @@
 import { useEffect, useId, type ReactNode } from 'react';
 import { Credit } from '../../components/Credit.tsx';
+import { Domain } from '../../components/Domain.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { TriCheckbox } from '../../components/TriCheckbox.tsx';
 import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { useDetail, type ResolutionChange } from '../../state/detail.ts';
+import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
+import { usePreferences } from '../../state/preferences.ts';
 import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
 import { columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
+import { BreachDescription } from '../details/BreachDescription.tsx';
+import { BreachFlags, formatCount } from '../details/BreachFlags.tsx';
+import { BreachLogo } from '../details/BreachLogo.tsx';
 
 export function BreachDetailPane({ id, onClose }: { id: string; onClose(): void }) {
   const { detail, loading, error, load } = useDetail();
@@ -29,8 +35,8 @@ export function BreachDetailPane({ id, onClose }: { id: string; onClose(): void 
       <div className="detail">
         <div className="detail-toolbar">{close}</div>
         {error.code === 'not-found' ? (
-          <EmptyState icon="search" title="This breach isn’t in your data any more">
-            <p>It may have been removed by the service at the last sync.</p>
+          <EmptyState icon="search" title="Removed by the service">
+            <p>This breach is no longer in your data: the service removed it at the last sync.</p>
           </EmptyState>
         ) : (
           <ErrorState title="This breach couldn’t be opened" message={error.message} onRetry={() => void load(id)} />
@@ -64,8 +70,9 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
     <article className="detail" aria-labelledby={titleId}>
       <div className="detail-toolbar">
         <div className="detail-title-row">
+          <BreachLogo id={breach.id} title={detail.details?.title ?? breach.id} />
           <h2 id={titleId} className="detail-title">
-            {breach.id}
+            {detail.details?.title ?? breach.id}
           </h2>
           {breach.isSensitive ? (
             <span className="badge badge-sensitive">
@@ -78,10 +85,23 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
         {close}
       </div>
 
+      {detail.details ? (
+        <section className="breach-about" aria-label="About this breach">
+          <BreachFlags details={detail.details} />
+          <BreachDescription html={detail.details.description} />
+        </section>
+      ) : null}
+
       <dl className="facts">
+        {detail.details ? (
+          <div>
+            <dt>Accounts</dt>
+            <dd>{formatCount(detail.details.pwnCount)}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Domain</dt>
-          <dd>{breach.domain || 'Not named by the source'}</dd>
+          <dd>{breach.domain ? <Domain name={breach.domain} /> : 'Not named by the source'}</dd>
         </div>
         <div>
           <dt>Breached</dt>
@@ -110,6 +130,10 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
       </dl>
 
       <div className="detail-actions">
+        <a className="button button-small" href={formatHash({ screen: 'fix', fix: { breachId: breach.id }, filters: EMPTY_FILTERS })}>
+          <Icon name="wrench" size={14} />
+          Fix step by step
+        </a>
         <button
           type="button"
           className="button button-small"
@@ -121,17 +145,21 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
           <Icon name="search" size={14} />
           Explore in graph
         </button>
+        <HideAction breachId={breach.id} />
       </div>
 
-      {pending > 0 ? (
-        <p className="notice notice-pending">
-          <Icon name="clock" />
-          <span>
-            <strong>{plural(pending, 'change')} queued.</strong>{' '}
-            {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
-          </span>
-        </p>
-      ) : null}
+      {/* A slot of fixed height whether or not something is queued: resolving never moves the matrix under the pointer. */}
+      <div className="detail-pending-slot">
+        {pending > 0 ? (
+          <p className="notice notice-pending" title={online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}>
+            <Icon name="clock" />
+            <span className="truncate">
+              <strong>{plural(pending, 'change')} queued.</strong>{' '}
+              {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
+            </span>
+          </p>
+        ) : null}
+      </div>
 
       {failed.length > 0 ? (
         <section className="notice notice-failed" aria-label="Failed changes">
@@ -188,73 +216,98 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
   );
 }
 
+/**
+ * One card per email (they stack, so two or twenty addresses fit a 1024 px window without
+ * sideways scrolling), and above them, with several emails, one switch per class for all.
+ */
+/** Hides the breach from the list on every device of this person (shared preferences). */
+function HideAction({ breachId }: { breachId: string }) {
+  const { preferences, error, load, hide, unhide } = usePreferences();
+  useEffect(() => {
+    if (!preferences) void load();
+  }, [preferences, load]);
+  const hidden = preferences?.hiddenBreaches.includes(breachId) ?? false;
+  return (
+    <>
+      <button type="button" className="button button-small" disabled={!preferences} onClick={() => void (hidden ? unhide(breachId) : hide(breachId))}>
+        <Icon name={hidden ? 'eye' : 'eyeOff'} size={14} />
+        {hidden ? 'Show this breach again' : 'Hide this breach'}
+      </button>
+      <p className="detail-hide-note muted" role="status">
+        {error ? `Hiding isn’t available: ${error}` : hidden ? 'Hidden from the list on all your devices.' : ''}
+      </p>
+    </>
+  );
+}
+
 function Matrix({ detail, classes, onChange }: { detail: BreachDetail; classes: string[]; onChange(change: ResolutionChange): void }) {
   const breachId = detail.breach.id;
   const matrixId = useId();
   if (detail.accounts.length === 0) return <EmptyState icon="mail" title="None of your email addresses is in this breach any more" />;
   return (
-    <div className="matrix-scroll">
-      <table className="matrix">
-        <caption className="visually-hidden">Resolved data classes of {breachId}, per email address</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="matrix-corner">
-              Data class
-            </th>
-            {detail.accounts.map((account) => {
-              const t = tally(Object.values(account.cells));
+    <div className="email-cards">
+      {detail.accounts.length > 1 ? (
+        <section className="email-card email-card-all" aria-labelledby={`${matrixId}-all`}>
+          <h4 id={`${matrixId}-all`} className="email-card-title">
+            Every address
+          </h4>
+          <ul className="all-classes">
+            {classes.map((dataClass) => {
+              const t = tally(columnCells(detail, dataClass));
               return (
-                <th scope="col" key={account.email} className="matrix-email">
-                  <span className="matrix-email-inner">
-                    <TriCheckbox
-                      label={`All classes for ${account.email}`}
-                      checked={t.total > 0 && t.resolved === t.total}
-                      mixed={t.resolved > 0 && t.resolved < t.total}
-                      disabled={t.total === 0}
-                      onChange={(resolved) => onChange({ breachId, dataClasses: Object.keys(account.cells), emails: [account.email], resolved })}
-                    />
-                    <span className="truncate" title={account.email}>
-                      {account.email}
-                    </span>
-                  </span>
-                </th>
+                <li key={dataClass} className="all-class">
+                  <TriCheckbox
+                    label={`${dataClass} for all emails`}
+                    checked={t.total > 0 && t.resolved === t.total}
+                    mixed={t.resolved > 0 && t.resolved < t.total}
+                    disabled={t.total === 0}
+                    onChange={(resolved) => onChange({ breachId, dataClasses: [dataClass], resolved })}
+                  />
+                  <span aria-hidden="true">{dataClass}</span>
+                </li>
               );
             })}
-          </tr>
-        </thead>
-        <tbody>
-          {classes.map((dataClass, row) => {
-            const cells = columnCells(detail, dataClass);
-            const t = tally(cells);
-            return (
-              <tr key={dataClass}>
-                <th scope="row" className="matrix-class">
-                  <span className="matrix-class-inner">
-                    <TriCheckbox
-                      label={`${dataClass} for all emails`}
-                      checked={t.total > 0 && t.resolved === t.total}
-                      mixed={t.resolved > 0 && t.resolved < t.total}
-                      disabled={t.total === 0}
-                      onChange={(resolved) => onChange({ breachId, dataClasses: [dataClass], resolved })}
-                    />
-                    <span>{dataClass}</span>
+          </ul>
+        </section>
+      ) : null}
+      {detail.accounts.map((account, column) => {
+        const t = tally(Object.values(account.cells));
+        const headingId = `${matrixId}-email-${column}`;
+        return (
+          <section key={account.email} className="email-card" aria-labelledby={headingId}>
+            <div className="email-card-head">
+              <TriCheckbox
+                label={`All classes for ${account.email}`}
+                checked={t.total > 0 && t.resolved === t.total}
+                mixed={t.resolved > 0 && t.resolved < t.total}
+                disabled={t.total === 0}
+                onChange={(resolved) => onChange({ breachId, dataClasses: Object.keys(account.cells), emails: [account.email], resolved })}
+              />
+              <h4 id={headingId} className="email-card-title truncate" title={account.email}>
+                {account.email}
+              </h4>
+              <span className="email-card-count tabular">
+                {t.resolved} of {t.total}
+              </span>
+            </div>
+            <ul className="email-card-classes">
+              {classes.map((dataClass, row) => (
+                <li key={dataClass} className="email-card-class">
+                  <span className="email-card-class-name" aria-hidden="true">
+                    {dataClass}
                   </span>
-                </th>
-                {detail.accounts.map((account, column) => (
-                  <td key={account.email}>
-                    <Cell
-                      id={`${matrixId}-${row}-${column}`}
-                      cell={account.cells[dataClass]}
-                      label={`${dataClass} for ${account.email}`}
-                      onChange={(resolved) => onChange({ breachId, dataClasses: [dataClass], emails: [account.email], resolved })}
-                    />
-                  </td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                  <Cell
+                    id={`${matrixId}-${row}-${column}`}
+                    cell={account.cells[dataClass]}
+                    label={`${dataClass} for ${account.email}`}
+                    onChange={(resolved) => onChange({ breachId, dataClasses: [dataClass], emails: [account.email], resolved })}
+                  />
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
     </div>
   );
 }
@@ -275,6 +328,11 @@ function Cell({ id, cell, label, onChange }: { id: string; cell: CellState | und
           <span className="marker marker-pending">
             <Icon name="clock" size={12} />
             Queued
+          </span>
+        ) : cell.localOnly ? (
+          <span className="marker marker-local" title="The service cannot take this change (it resolves only passwords and email addresses, and never unresolves), so it is kept on this computer only.">
+            <Icon name="lock" size={12} />
+            {cell.resolved ? 'Resolved on this computer only' : 'Unresolved on this computer only'}
           </span>
         ) : cell.resolved ? (
           cell.resolvedAt ? (

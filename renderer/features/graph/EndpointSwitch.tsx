@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { GraphRemote } from '../../../shared/ipc/contract.ts';
 import { Icon } from '../../components/Icon.tsx';
-import { invoke, toUiError } from '../../lib/core.ts';
+import { toUiError } from '../../lib/core.ts';
+import { useGraph } from '../../state/graph.ts';
 import type { Endpoint } from './useGraphQueries.ts';
 
 function urlProblem(url: string): string | undefined {
@@ -29,7 +30,9 @@ export function EndpointSwitch({ endpoint, onChange }: { endpoint: Endpoint; onC
 
   useEffect(() => {
     let live = true;
-    invoke('graph-remote-get', {})
+    useGraph
+      .getState()
+      .loadRemote()
       .then((answer) => {
         if (!live) return;
         setRemote(answer);
@@ -48,7 +51,7 @@ export function EndpointSwitch({ endpoint, onChange }: { endpoint: Endpoint; onC
     setSaving(true);
     setMessage(undefined);
     try {
-      const saved = await invoke('graph-remote-set', { url: url.trim(), ...(apiKey ? { apiKey } : {}) });
+      const saved = await useGraph.getState().saveRemote(url.trim(), apiKey || undefined);
       setRemote(saved);
       setApiKey('');
       setMessage({ kind: 'ok', text: 'Endpoint saved.' });

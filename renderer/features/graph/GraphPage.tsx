@@ -11,12 +11,17 @@ import { ExpressionBuilder } from './ExpressionBuilder.tsx';
 import { GraphView } from './GraphView.tsx';
 import { rememberGraphQuery } from './lastQuery.ts';
 import { buildGraph, expansionFor, kindOf, parseNodeList, type NodeKind } from './model.ts';
+import { PresetPicker } from './PresetPicker.tsx';
+import { presetOf, presetsFor, type GraphPreset } from './presets.ts';
 import { ResultsTable } from './ResultsTable.tsx';
 import { StartNodes } from './StartNodes.tsx';
 import { useGraphQueries, type Endpoint, type QueryBlock } from './useGraphQueries.ts';
 
 /** More than this and the drawing is a hairball; the tables still hold everything. */
 const MAX_DRAWN_NODES = 600;
+
+/** Neighbours of one node over one arc drawn one by one; more wait in a "+N more" group. */
+const GROUP_LIMIT = 12;
 
 // The contract's request limits (shared/graph/response.ts GraphLimits), checked before asking.
 const MAX_NODES = 500;
@@ -53,18 +58,36 @@ export function GraphPage() {
   const [expression, setExpression] = useState(query.property);
   const [endpoint, setEndpoint] = useState<Endpoint>(query.endpoint);
   const [nodesError, setNodesError] = useState<string>();
+  // The question in plain words; undefined while the expression is the person's own.
+  const [preset, setPreset] = useState<GraphPreset | undefined>(() => presetOf(query.property, presetsFor(query.nodes)));
+  // A preset's second hop, for the run it was chosen for (the URL carries only the expression).
+  const thenExpand = useRef<string>(undefined);
+  const [advanced, setAdvanced] = useState(() => query.nodes.length > 0 && presetOf(query.property, presetsFor(query.nodes)) === undefined);
+  const [shown, setShown] = useState<ReadonlyMap<string, number>>(new Map());
   useEffect(() => {
     setNodesText(query.nodes.join(', '));
     setExpression(query.property);
     setEndpoint(query.endpoint);
     setNodesError(undefined);
+    setShown(new Map());
+    if (thenExpand.current === undefined) {
+      const matching = presetOf(query.property, presetsFor(query.nodes));
+      setPreset(matching);
+      if (!matching && query.nodes.length > 0) setAdvanced(true);
+    }
     rememberGraphQuery(query);
   }, [key]); // key stands for every field of query
 
   const runnable = query.nodes.length > 0 && parseExpression(query.property).ok;
   useEffect(() => {
-    if (runnable) queries.run(query);
+    if (runnable) queries.run(query, thenExpand.current);
+    thenExpand.current = undefined;
   }, [key, runs]); // key stands for query; runs re-asks the same query
+
+  // Arriving with a query ("Explore in graph", a link, back): once the first answer is drawn,
+  // the drawing is what the person came for, so it scrolls into view.
+  const drawingRef = useRef<HTMLElement>(null);
+  const arrived = useRef(query.nodes.length > 0);
 
   function submit() {
     const nodes = parseNodeList(nodesText);
@@ -73,12 +96,20 @@ export function GraphPage() {
     const parsed = parseExpression(expression);
     if (problem || !parsed.ok) return;
     const next: GraphRoute = { nodes, property: printExpression(parsed.ast), endpoint };
+    thenExpand.current = preset?.property === next.property ? preset.thenExpand : undefined;
     if (queryKey(next) === key) setRuns((n) => n + 1);
     else navigate({ ...route, screen: 'graph', graph: next });
   }
 
   const answered = queries.blocks.filter((block) => block.response);
-  const graph = useMemo(() => buildGraph(answered, { literals, maxNodes: MAX_DRAWN_NODES }), [queries.blocks, literals]); // answered derives from blocks
+  const graph = useMemo(() => buildGraph(answered, { literals, maxNodes: MAX_DRAWN_NODES, groupLimit: GROUP_LIMIT, shown }), [queries.blocks, literals, shown]); // answered derives from blocks
+
+  function showMore(groupKey: string) {
+    const group = graph.groups.find((g) => g.key === groupKey);
+    if (!group) return;
+    setShown((before) => new Map(before).set(groupKey, group.shown + GROUP_LIMIT));
+    setAnnouncement(`Drawing ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.noun} of ${group.subjectLabel}.`);
+  }
   // A node counts as expanded when its own expansion is on the pane, the root query's included.
   const expanded = useMemo(() => {
     const kinds = new Map(graph.nodes.map((node) => [node.id, node.kind]));
@@ -97,13 +128,20 @@ export function GraphPage() {
 
   const root = queries.blocks.find((block) => block.origin === 'root');
   const parsedDraft = parseExpression(expression);
+  const rootReady = root?.status === 'ready';
+  useEffect(() => {
+    if (!rootReady || !arrived.current) return;
+    arrived.current = false;
+    drawingRef.current?.scrollIntoView?.({ block: 'start' });
+  }, [rootReady]);
+  const draftNodes = parseNodeList(nodesText);
 
   return (
     <div className="page page-graph">
       <div className="page-head">
         <h1 className="page-title">Graph</h1>
       </div>
-      <p className="page-lead">How your breaches, their domains and the data they exposed connect. Start from nodes, choose which arcs to follow, then expand any node you find.</p>
+      <p className="page-lead">How your breaches, their domains and the data they exposed connect. Start from a breach, a domain or a data class, choose a question, then click any node to go further.</p>
 
       <div className="graph-setup">
         <form
@@ -126,7 +164,24 @@ export function GraphPage() {
               setNodesError(undefined);
             }}
           />
-          <ExpressionBuilder text={expression} onChange={setExpression} />
+          <PresetPicker
+            presets={presetsFor(draftNodes)}
+            chosen={preset && expression === preset.property ? preset : undefined}
+            onChoose={(next) => {
+              setPreset(next);
+              setExpression(next.property);
+            }}
+          />
+          <details className="graph-advanced" open={advanced} onToggle={(event) => setAdvanced(event.currentTarget.open)}>
+            <summary className="graph-advanced-summary">Advanced: relation expression</summary>
+            <ExpressionBuilder
+              text={expression}
+              onChange={(text) => {
+                setExpression(text);
+                setPreset(undefined);
+              }}
+            />
+          </details>
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={!parsedDraft.ok}>
               Run query
@@ -160,7 +215,7 @@ export function GraphPage() {
             </p>
           ) : null}
 
-          <section className="card graph-drawing" aria-labelledby={`${id}-drawing`}>
+          <section ref={drawingRef} className="card graph-drawing" aria-labelledby={`${id}-drawing`}>
             <div className="graph-drawing-head">
               <h2 id={`${id}-drawing`} className="card-title">
                 Drawing
@@ -175,7 +230,22 @@ export function GraphPage() {
                 <Icon name="alert" size={14} /> The drawing shows the first {MAX_DRAWN_NODES} nodes; the tables hold all {plural(graph.nodes.length + graph.omitted, 'node')}.
               </p>
             ) : null}
-            <GraphView graph={graph} expanded={expanded} onExpand={(dcid, kind) => expand(dcid, kind, 'graph')} />
+            <GraphView graph={graph} expanded={expanded} onExpand={(dcid, kind) => expand(dcid, kind, 'graph')} onShowMore={showMore} />
+            {graph.groups.length > 0 ? (
+              <ul className="graph-groups" aria-label="Groups in the drawing">
+                {graph.groups.map((group) => (
+                  <li key={group.key}>
+                    <span className="kind-swatch kind-group" aria-hidden="true" />
+                    <span>
+                      <strong>{group.subjectLabel}</strong>: {group.shown} of {group.shown + group.hidden} {group.noun} drawn ({group.direction === 'out' ? '→' : '←'} <code>{group.arc}</code>)
+                    </span>
+                    <button type="button" className="button button-small" aria-label={`Draw ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.noun} of ${group.subjectLabel}`} onClick={() => showMore(group.key)}>
+                      Draw {Math.min(GROUP_LIMIT, group.hidden)} more
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </section>
 
           <section className="graph-results" aria-labelledby={`${id}-results`}>

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import type cytoscape from 'cytoscape';
-import { KIND_LABELS, type GraphModel, type NodeKind } from './model.ts';
+import { groupNodeId, KIND_LABELS, type GraphModel, type NodeKind } from './model.ts';
 
 export interface GraphViewProps {
   graph: GraphModel;
   /** Ids of nodes whose expansion is on the pane: drawn with a heavier ring. */
   expanded: ReadonlySet<string>;
   onExpand(dcid: string, kind: NodeKind): void;
+  /** Draw the next page of a group's neighbours. */
+  onShowMore(groupKey: string): void;
 }
 
 /** Layouts that place every node afresh get slow past this; bigger graphs go in rings by degree. */
@@ -77,7 +79,8 @@ function styleFor(c: Colours): cytoscape.StylesheetJson {
         'text-outline-color': c.surface,
         'text-outline-width': 2,
         // Below this a label is an unreadable smudge: hidden until zoomed in or pointed at.
-        'min-zoomed-font-size': 8,
+        // Groups keep drawings small enough that names stay on at the usual zoom.
+        'min-zoomed-font-size': 5,
         width: 22,
         height: 22,
         'border-width': 1.5,
@@ -89,6 +92,10 @@ function styleFor(c: Colours): cytoscape.StylesheetJson {
     { selector: 'node[kind = "DataClass"]', style: { 'background-color': c.dataClass, shape: 'ellipse' } },
     { selector: 'node[kind = "Class"]', style: { 'background-color': c.type, shape: 'hexagon', width: 30, height: 30 } },
     { selector: 'node[kind = "literal"]', style: { 'background-color': c.literal, shape: 'rectangle', width: 9, height: 9, 'font-size': 10, color: c.muted } },
+    {
+      selector: 'node[kind = "group"]',
+      style: { 'background-color': c.surface, 'border-color': c.muted, 'border-width': 1.5, 'border-style': 'dashed', shape: 'round-rectangle', width: 30, height: 18, color: c.muted, 'font-style': 'italic', 'min-zoomed-font-size': 0 },
+    },
     { selector: 'node.expanded', style: { 'border-color': c.text, 'border-width': 3, 'font-weight': 600, 'min-zoomed-font-size': 0 } },
     { selector: 'node[kind = "Class"]', style: { 'min-zoomed-font-size': 0 } },
     { selector: 'node.pointed', style: { 'min-zoomed-font-size': 0, 'z-index': 10 } },
@@ -134,13 +141,16 @@ function pointedAction(kind: NodeKind): string {
  * use, so the rest of the app does not carry it. Tapping a node expands it; the tables below are
  * the same for the keyboard and screen readers, so the canvas itself is one labelled image.
  */
-export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
+export function GraphView({ graph, expanded, onExpand, onShowMore }: GraphViewProps) {
   const container = useRef<HTMLDivElement>(null);
   const cyRef = useRef<cytoscape.Core | undefined>(undefined);
   const onExpandRef = useRef(onExpand);
   onExpandRef.current = onExpand;
+  const onShowMoreRef = useRef(onShowMore);
+  onShowMoreRef.current = onShowMore;
   const [state, setState] = useState<'loading' | 'ready' | 'unavailable'>(() => (canDrawOnCanvas() ? 'loading' : 'unavailable'));
   const [pointed, setPointed] = useState<{ label: string; id: string; kind: NodeKind; expandable: boolean }>();
+  const groupOf = new Map(graph.groups.map((group) => [groupNodeId(group.key), group.key]));
 
   useEffect(() => {
     if (state === 'unavailable') return;
@@ -159,13 +169,15 @@ export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
         cy = create({ container: element, style: styleFor(readColours(element)), minZoom: 0.15, maxZoom: 3, boxSelectionEnabled: false, selectionType: 'single' });
         cy.on('tap', 'node', (event) => {
           const node = event.target as cytoscape.NodeSingular;
-          if (node.data('expandable')) onExpandRef.current(node.id(), node.data('kind') as NodeKind);
+          if (node.data('group') !== undefined) onShowMoreRef.current(String(node.data('group')));
+          else if (node.data('expandable')) onExpandRef.current(node.id(), node.data('kind') as NodeKind);
         });
         cy.on('mouseover', 'node', (event) => {
           const node = event.target as cytoscape.NodeSingular;
           node.addClass('pointed');
-          if (node.data('expandable')) element.style.cursor = 'pointer';
-          setPointed({ id: node.id(), label: String(node.data('label')), kind: node.data('kind') as NodeKind, expandable: Boolean(node.data('expandable')) });
+          const clickable = Boolean(node.data('expandable')) || node.data('group') !== undefined;
+          if (clickable) element.style.cursor = 'pointer';
+          setPointed({ id: node.id(), label: String(node.data('label')), kind: node.data('kind') as NodeKind, expandable: clickable });
         });
         cy.on('mouseout', 'node', (event) => {
           (event.target as cytoscape.NodeSingular).removeClass('pointed');
@@ -222,7 +234,7 @@ export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
         const neighbour = graph.edges.map((edge) => (edge.target === node.id ? edge.source : edge.source === node.id ? edge.target : undefined)).find((id) => id !== undefined && cy.getElementById(id).nonempty());
         const near = neighbour ? cy.getElementById(neighbour).position() : { x: 0, y: 0 };
         const angle = (2 * Math.PI * index) / fresh.length;
-        cy.add({ group: 'nodes', data: { id: node.id, label: node.label, kind: node.kind, expandable: node.expandable }, position: { x: near.x + 110 * Math.cos(angle), y: near.y + 110 * Math.sin(angle) } });
+        cy.add({ group: 'nodes', data: { id: node.id, label: node.label, kind: node.kind, expandable: node.expandable, group: groupOf.get(node.id) }, position: { x: near.x + 110 * Math.cos(angle), y: near.y + 110 * Math.sin(angle) } });
         added += 1;
       });
       for (const edge of graph.edges) {
@@ -236,6 +248,9 @@ export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
       });
     });
     if (added === 0) return;
+    // The container may have been laid out (or resized) since cytoscape measured it: measure
+    // again so `fit` puts the whole drawing in view.
+    cy.resize();
     const options: cytoscape.LayoutOptions =
       cy.nodes().length > FORCE_LAYOUT_LIMIT
         ? { name: 'concentric', animate: false, fit: true, padding: 24, minNodeSpacing: 8, concentric: (node: cytoscape.NodeSingular) => node.degree(false), levelWidth: () => 2 }
@@ -244,7 +259,9 @@ export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
   }, [graph, expanded, state]);
 
   const literals = graph.nodes.filter((node) => node.kind === 'literal').length;
-  const label = `Graph of ${graph.nodes.length - literals} nodes${literals ? ` and ${literals} values` : ''}, ${graph.edges.length} links. Select a node to expand it; the tables below hold the same answers.`;
+  const nodes = graph.nodes.length - literals - graph.groups.length + graph.grouped;
+  const grouped = graph.grouped ? `, ${graph.grouped} of them in ${graph.groups.length === 1 ? 'a group' : 'groups'}` : '';
+  const label = `Graph of ${nodes} nodes${grouped}${literals ? ` and ${literals} values` : ''}, ${graph.edges.length} links. Select a node to expand it; the tables below hold the same answers.`;
 
   return (
     <div className="graph-canvas-wrap">
@@ -260,10 +277,10 @@ export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
           <>
             <span className={`kind-swatch kind-${pointed.kind}`} />
             <strong>{pointed.label}</strong>
-            {pointed.label !== pointed.id && pointed.kind !== 'literal' ? <code>{pointed.id}</code> : null}
+            {pointed.label !== pointed.id && pointed.kind !== 'literal' && pointed.kind !== 'group' ? <code>{pointed.id}</code> : null}
             <span className="muted">
               {KIND_LABELS[pointed.kind]}
-              {pointed.expandable ? ` · click to ${pointedAction(pointed.kind)}` : ''}
+              {pointed.expandable ? ` · click to ${pointed.kind === 'group' ? 'draw more of them' : pointedAction(pointed.kind)}` : ''}
             </span>
           </>
         ) : (
@@ -271,7 +288,7 @@ export function GraphView({ graph, expanded, onExpand }: GraphViewProps) {
         )}
       </p>
       <ul className="graph-legend" aria-label="Legend">
-        {(['Breach', 'Domain', 'DataClass', 'Class', 'literal'] as const).map((kind) => (
+        {(['Breach', 'Domain', 'DataClass', 'Class', 'literal', 'group'] as const).map((kind) => (
           <li key={kind}>
             <span className={`kind-swatch kind-${kind}`} aria-hidden="true" />
             {KIND_LABELS[kind]}

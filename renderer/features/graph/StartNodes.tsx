@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { invoke } from '../../lib/core.ts';
+import { useGraph } from '../../state/graph.ts';
 import { dataClassNode, domainNode, parseNodeList, TYPE_NODES } from './model.ts';
 
 type Kind = 'breach' | 'domain' | 'dataClass' | 'type';
@@ -34,23 +34,11 @@ export function StartNodes({ text, onChange, error }: { text: string; onChange(t
   const id = useId();
   const [kind, setKind] = useState<Kind>('breach');
   const [name, setName] = useState('');
-  const [options, setOptions] = useState<Options>({ breach: [], domain: [], dataClass: [], type: [...TYPE_NODES] });
+  const suggestions = useGraph((state) => state.suggestions);
+  const options: Options = { ...suggestions, type: [...TYPE_NODES] };
 
   useEffect(() => {
-    let live = true;
-    // Suggestions only: a failure leaves the field free text, which still works.
-    void Promise.allSettled([invoke('breaches-list', { includeSensitive: true }), invoke('breaches-domains', {}), invoke('breaches-data-classes', {})]).then(([list, domains, classes]) => {
-      if (!live) return;
-      setOptions((o) => ({
-        ...o,
-        breach: list.status === 'fulfilled' ? list.value.rows.map((row) => row.breach.id).sort((a, b) => a.localeCompare(b)) : o.breach,
-        domain: domains.status === 'fulfilled' ? domains.value : o.domain,
-        dataClass: classes.status === 'fulfilled' ? classes.value : o.dataClass,
-      }));
-    });
-    return () => {
-      live = false;
-    };
+    void useGraph.getState().loadSuggestions();
   }, []);
 
   const field = KINDS.find((k) => k.value === kind)!;

@@ -11,7 +11,7 @@ export const BREACH_LABELS = ['typeOf', 'name', 'domain', 'dataClass', 'breachDa
 /** The type nodes; `{typeOf:X}` filters answers to instances of one of them. */
 export const TYPE_NODES = ['Breach', 'Domain', 'DataClass'] as const;
 
-export type NodeKind = 'Breach' | 'Domain' | 'DataClass' | 'Class' | 'literal' | 'other';
+export type NodeKind = 'Breach' | 'Domain' | 'DataClass' | 'Class' | 'literal' | 'other' | 'group';
 
 export const KIND_LABELS: Record<NodeKind, string> = {
   Breach: 'Breach',
@@ -20,7 +20,21 @@ export const KIND_LABELS: Record<NodeKind, string> = {
   Class: 'Type',
   literal: 'Value',
   other: 'Node',
+  group: 'More nodes',
 };
+
+/**
+ * A readable name for a node without one in the answers: `domain/adobe.com` → `adobe.com`,
+ * `dataClass/email-addresses` → `Email addresses`; anything else is its own id.
+ */
+export function readableLabel(dcid: string): string {
+  if (dcid.startsWith('domain/')) return dcid.slice('domain/'.length);
+  if (dcid.startsWith('dataClass/')) {
+    const words = dcid.slice('dataClass/'.length).replace(/-/g, ' ');
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+  return dcid;
+}
 
 // Node ids as the engine builds them (electron/core/graph/breachGraph.ts; the end-to-end test
 // checks the two agree over the whole catalog).
@@ -160,11 +174,45 @@ export interface GraphEdge {
   label: string;
 }
 
+/** The neighbours of one node over one arc past what the drawing shows: one "+N more" node. */
+export interface GraphGroup {
+  /** Stable across answers: the subject, the direction and the arc. */
+  key: string;
+  subject: string;
+  subjectLabel: string;
+  arc: string;
+  direction: Direction;
+  /** What the neighbours are, in the plural ("breaches", "data classes", or the arc's name). */
+  noun: string;
+  /** Neighbours drawn, and neighbours waiting in the group. */
+  shown: number;
+  hidden: number;
+}
+
 export interface GraphModel {
   nodes: GraphNode[];
   edges: GraphEdge[];
   /** Nodes left out of the drawing (the table still has them). */
   omitted: number;
+  /** Groups of neighbours drawn as one "+N more" node each. */
+  groups: GraphGroup[];
+  /** Distinct nodes that are only in groups (not drawn one by one). */
+  grouped: number;
+}
+
+export interface GraphOptions {
+  literals: boolean;
+  maxNodes: number;
+  /** Neighbours of one node over one arc drawn one by one; the rest wait in a group. */
+  groupLimit?: number;
+  /** Per group key, how many neighbours the person asked to see (paging a group). */
+  shown?: ReadonlyMap<string, number>;
+}
+
+const PLURALS: Partial<Record<NodeKind, string>> = { Breach: 'breaches', Domain: 'domains', DataClass: 'data classes', Class: 'types', literal: 'values' };
+
+export function groupNodeId(key: string): string {
+  return `group\u0000${key}`;
 }
 
 export interface AnsweredQuery {
@@ -179,12 +227,14 @@ export interface AnsweredQuery {
  * answer `X` of `<-dataClass` on `D` is the edge X → D. Literals are leaves of their own (the
  * same date on two breaches is a coincidence, not a shared node).
  */
-export function buildGraph(queries: readonly AnsweredQuery[], options: { literals: boolean; maxNodes: number }): GraphModel {
+export function buildGraph(queries: readonly AnsweredQuery[], options: GraphOptions): GraphModel {
   const nodes = new Map<string, GraphNode>();
   const edges = new Map<string, GraphEdge>();
   const types = new Map<string, Set<string>>();
   const names = new Map<string, string>();
   let omitted = 0;
+  const groups = new Map<string, GraphGroup>();
+  const inGroups = new Set<string>();
 
   const learn = (dcid: string, item?: { name?: string | undefined; types?: string[] | undefined }) => {
     if (item?.name !== undefined && !names.has(dcid)) names.set(dcid, item.name);
@@ -213,7 +263,7 @@ export function buildGraph(queries: readonly AnsweredQuery[], options: { literal
   };
   const entity = (dcid: string) => (): GraphNode => {
     const kind = kindOf(dcid, [...(types.get(dcid) ?? [])]);
-    return { id: dcid, label: names.get(dcid) ?? dcid, kind, expandable: true };
+    return { id: dcid, label: names.get(dcid) ?? readableLabel(dcid), kind, expandable: true };
   };
 
   for (const query of queries) {
@@ -221,7 +271,23 @@ export function buildGraph(queries: readonly AnsweredQuery[], options: { literal
     for (const [subject, data] of Object.entries(query.response?.data ?? {})) {
       if (!addNode(subject, entity(subject))) continue;
       for (const [arc, { nodes: items }] of Object.entries(data.arcs ?? {})) {
+        const key = `${subject}\u0000${query.direction}\u0000${arc}`;
+        const limit = options.groupLimit === undefined ? Infinity : Math.max(options.groupLimit, options.shown?.get(key) ?? 0);
+        const drawable = options.literals ? items : items.filter((item) => item.dcid !== undefined);
+        let group: GraphGroup | undefined;
+        if (drawable.length > limit) {
+          // A node with many neighbours stays readable: the first `limit` are drawn, the rest
+          // wait behind one node that pages them in (a neighbour drawn already stays linked).
+          const waiting = drawable.slice(limit);
+          for (const item of waiting) if (item.dcid !== undefined) inGroups.add(item.dcid);
+          const kinds = new Set(drawable.map((item) => (item.dcid === undefined ? 'literal' : kindOf(item.dcid, [...(types.get(item.dcid) ?? [])]))));
+          const noun = (kinds.size === 1 ? PLURALS[[...kinds][0]!] : undefined) ?? arc;
+          group = { key, subject, subjectLabel: names.get(subject) ?? readableLabel(subject), arc, direction: query.direction, noun, shown: limit, hidden: waiting.length };
+          groups.set(key, group);
+        }
+        const visible = new Set(drawable.slice(0, limit));
         items.forEach((item, index) => {
+          if (!visible.has(item) && !(item.dcid !== undefined && nodes.has(item.dcid))) return;
           if (item.dcid !== undefined) {
             const target = item.dcid;
             if (!addNode(target, entity(target))) return;
@@ -234,8 +300,18 @@ export function buildGraph(queries: readonly AnsweredQuery[], options: { literal
             edges.set(id, { id: `${id}\u0000edge`, source: subject, target: id, label: arc });
           }
         });
+        if (group) {
+          // After the drawn neighbours, so a page of them never loses its place to the group.
+          const id = groupNodeId(key);
+          const hidden = group.hidden;
+          if (addNode(id, () => ({ id, label: `+${hidden} more ${group.noun}`, kind: 'group', expandable: false }))) {
+            const [from, to] = query.direction === 'out' ? [subject, id] : [id, subject];
+            edges.set(id, { id: `${id}\u0000edge`, source: from, target: to, label: arc });
+          }
+        }
       }
     }
   }
-  return { nodes: [...nodes.values()], edges: [...edges.values()], omitted };
+  const grouped = [...inGroups].filter((id) => !nodes.has(id)).length;
+  return { nodes: [...nodes.values()], edges: [...edges.values()], omitted, groups: [...groups.values()], grouped };
 }

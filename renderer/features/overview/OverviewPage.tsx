@@ -8,6 +8,7 @@ import { useOverview } from '../../state/overview.ts';
 import { useSync } from '../../state/sync.ts';
 import type { Overview } from '../../../shared/ipc/views.ts';
 import type { YearPoint } from './YearChart.tsx';
+import { ProgressByWeek, WhatToDoNext } from './NextSteps.tsx';
 
 // The charting library is the biggest dependency; only this screen needs it.
 const YearChart = lazy(() => import('./YearChart.tsx'));
@@ -67,6 +68,7 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
   const exposedEmails = overview.unresolvedByEmail.filter((e) => e.count > 0).length;
   return (
     <>
+      <WhatToDoNext />
       <div className="kpis">
         <Kpi label="Breaches" value={overview.breaches.toLocaleString('en')} href={breachesLink({})} />
         <Kpi label="Left to fix" value={unresolved.toLocaleString('en')} detail="email × data class" tone={unresolved > 0 ? 'todo' : 'done'} />
@@ -86,6 +88,7 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
           items={overview.unresolvedByEmail.map((e) => ({ key: e.email, label: e.email, count: e.count, href: breachesLink({ email: e.email }) }))}
           linkLabel={(label) => `Breaches of ${label}`}
         />
+        <ProgressByWeek />
         <section className="card card-wide" aria-labelledby="years-title">
           <h2 id="years-title" className="card-title">
             Breaches over time

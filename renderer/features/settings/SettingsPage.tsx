@@ -1,10 +1,12 @@
 import { useEffect, useId, useState } from 'react';
+import { FeedSection } from './FeedSection.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { ErrorState, Skeleton } from '../../components/States.tsx';
-import { toUiError } from '../../lib/core.ts';
+import { inBrowserHost, toUiError } from '../../lib/core.ts';
 import { plural } from '../../lib/format.ts';
 import { fieldErrorsFromIssues, validateSettings, type FieldErrors } from '../../lib/validateSettings.ts';
 import { useAuth } from '../../state/auth.ts';
+import { usePreferences } from '../../state/preferences.ts';
 import { useSettings } from '../../state/settings.ts';
 import { useSync } from '../../state/sync.ts';
 import { useTheme, type Theme } from '../../state/theme.ts';
@@ -17,10 +19,13 @@ interface Draft {
   notifications: boolean;
   startAtLogin: boolean;
   closeToTray: boolean;
+  apiContract: 'v1' | 'firefox-v1';
+  signUpUrl: string;
 }
 
 function toDraft(settings: Settings): Draft {
-  return { ...settings, syncIntervalMinutes: String(settings.syncIntervalMinutes) };
+  const { serviceUrl, issuer, notifications, startAtLogin, closeToTray } = settings;
+  return { serviceUrl, issuer, notifications, startAtLogin, closeToTray, syncIntervalMinutes: String(settings.syncIntervalMinutes), apiContract: settings.apiContract ?? 'v1', signUpUrl: settings.signUpUrl ?? '' };
 }
 
 function toPatch(draft: Draft): Partial<Settings> {
@@ -33,6 +38,9 @@ function toPatch(draft: Draft): Partial<Settings> {
     notifications: draft.notifications,
     startAtLogin: draft.startAtLogin,
     closeToTray: draft.closeToTray,
+    apiContract: draft.apiContract,
+    // Empty keeps the default (the service's own site); the schema checks anything typed.
+    ...(draft.signUpUrl.trim() ? { signUpUrl: draft.signUpUrl.trim() } : {}),
   };
 }
 
@@ -45,12 +53,15 @@ export function SettingsPage() {
       </div>
       {settings ? <SettingsForm settings={settings} /> : error ? <ErrorState title="Settings couldn’t be loaded" message={error} onRetry={() => void load()} /> : <Skeleton lines={8} className="card" />}
       <ThemeSection />
+      <SharedSection />
+      <FeedSection />
       <AccountSection />
     </div>
   );
 }
 
 function SettingsForm({ settings }: { settings: Settings }) {
+  const browser = inBrowserHost();
   const save = useSettings((s) => s.save);
   const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -93,7 +104,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     }
   }
 
-  const serviceChanged = draft.serviceUrl.trim() !== settings.serviceUrl || draft.issuer.trim() !== settings.issuer;
+  const serviceChanged = draft.serviceUrl.trim() !== settings.serviceUrl || draft.issuer.trim() !== settings.issuer || draft.apiContract !== (settings.apiContract ?? 'v1');
 
   return (
     <form
@@ -108,6 +119,32 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <h2 className="card-title">Service</h2>
       <TextField id={`${id}-url`} label="Service URL" type="url" value={draft.serviceUrl} error={errors.serviceUrl} onChange={(v) => set('serviceUrl', v)} hint="The breach-alert API, ending in /api/v1." />
       <TextField id={`${id}-issuer`} label="Identity provider" type="url" value={draft.issuer} error={errors.issuer} onChange={(v) => set('issuer', v)} hint="Where you sign in (the OpenID issuer)." />
+      <fieldset className="radio-group">
+        <legend className="field-label">Contract the service speaks</legend>
+        <label className="check-field">
+          <input type="radio" name={`${id}-contract`} value="v1" checked={draft.apiContract === 'v1'} onChange={() => set('apiContract', 'v1')} />
+          <span>
+            Breach Alerts API <span className="muted">(/api/v1)</span>
+          </span>
+        </label>
+        <label className="check-field">
+          <input type="radio" name={`${id}-contract`} value="firefox-v1" checked={draft.apiContract === 'firefox-v1'} onChange={() => set('apiContract', 'firefox-v1')} />
+          <span>
+            Mozilla Monitor for Firefox <span className="muted">(/api/firefox/v1 at the same site: breach details from the details feed, only passwords and email addresses can be marked resolved, syncs at most hourly)</span>
+          </span>
+        </label>
+      </fieldset>
+      {draft.apiContract === 'firefox-v1' ? (
+        <TextField
+          id={`${id}-signup`}
+          label="Sign-up page"
+          type="url"
+          value={draft.signUpUrl}
+          error={errors.signUpUrl}
+          onChange={(v) => set('signUpUrl', v)}
+          hint="Where to send you when this service has no account for you. Empty: the service’s own site."
+        />
+      ) : null}
       {serviceChanged && signedIn ? (
         <p className="form-note">
           <Icon name="alert" size={14} /> Changing the service signs you in again at the next sync.
@@ -122,15 +159,32 @@ function SettingsForm({ settings }: { settings: Settings }) {
         value={draft.syncIntervalMinutes}
         error={errors.syncIntervalMinutes}
         onChange={(v) => set('syncIntervalMinutes', v)}
-        hint="From 5 minutes to 1440 (once a day)."
+        hint={draft.apiContract === 'firefox-v1' ? 'From 5 minutes to 1440; this service asks for at most one sync an hour, so shorter intervals sync hourly.' : 'From 5 minutes to 1440 (once a day).'}
         min={5}
         max={1440}
       />
 
       <h2 className="card-title">On this computer</h2>
-      <CheckField id={`${id}-notify`} label="Notifications" hint="New breaches, changes the service refused, and when you need to sign in again." checked={draft.notifications} onChange={(v) => set('notifications', v)} />
-      <CheckField id={`${id}-login`} label="Start at login" hint="Keep watching in the background from when you log in." checked={draft.startAtLogin} onChange={(v) => set('startAtLogin', v)} />
-      <CheckField id={`${id}-tray`} label="Close to tray" hint="Closing the window keeps Breach Monitor running in the tray." checked={draft.closeToTray} onChange={(v) => set('closeToTray', v)} />
+      <CheckField
+        id={`${id}-notify`}
+        label="Notifications"
+        hint={
+          browser
+            ? 'New breaches, changes the service refused, and when you need to sign in again. In the browser they show as banners in this window and in the terminal running Breach Monitor.'
+            : 'New breaches, changes the service refused, and when you need to sign in again.'
+        }
+        checked={draft.notifications}
+        onChange={(v) => set('notifications', v)}
+      />
+      {browser ? (
+        // The browser host has no tray and no login item: offering them would be switches that do nothing.
+        <p className="form-note">Start at login and the tray icon come with the desktop app; this window is Breach Monitor running in your web browser.</p>
+      ) : (
+        <>
+          <CheckField id={`${id}-login`} label="Start at login" hint="Keep watching in the background from when you log in." checked={draft.startAtLogin} onChange={(v) => set('startAtLogin', v)} />
+          <CheckField id={`${id}-tray`} label="Close to tray" hint="Closing the window keeps Breach Monitor running in the tray." checked={draft.closeToTray} onChange={(v) => set('closeToTray', v)} />
+        </>
+      )}
 
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={saving || !dirty}>
@@ -250,6 +304,58 @@ function ThemeSection() {
       {error ? (
         <p className="field-error" role="alert">
           {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Choices kept with the person's account in the details feed (`users/<uid>/preferences`), so
+ * every device they sign in on follows them; saved at once, kept on this computer while offline.
+ */
+function SharedSection() {
+  const { preferences, error, load, update } = usePreferences();
+  const signedIn = useAuth((s) => s.status?.state === 'signed-in');
+  const id = useId();
+  useEffect(() => {
+    if (signedIn) void load();
+  }, [signedIn, load]);
+  const hiddenCount = preferences?.hiddenBreaches.length ?? 0;
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="card-title">
+        On all your devices
+      </h2>
+      {!signedIn ? (
+        <p className="muted">Sign in to keep these choices with your account.</p>
+      ) : preferences ? (
+        <>
+          <CheckField
+            id={`${id}-new`}
+            label="Notify me of new breaches"
+            hint="Applies on every computer you sign in on, as long as notifications are on there."
+            checked={preferences.notifications.newBreaches}
+            onChange={(v) => void update((p) => ({ ...p, notifications: { ...p.notifications, newBreaches: v } }))}
+          />
+          <p className="muted">
+            {hiddenCount === 0 ? 'No breaches hidden.' : `${plural(hiddenCount, 'breach', 'breaches')} hidden from the list.`}
+            {hiddenCount > 0 ? (
+              <>
+                {' '}
+                <button type="button" className="button button-ghost button-small" onClick={() => void update((p) => ({ ...p, hiddenBreaches: [] }))}>
+                  Show all hidden breaches again
+                </button>
+              </>
+            ) : null}
+          </p>
+        </>
+      ) : error ? null : (
+        <Skeleton lines={2} />
+      )}
+      {error ? (
+        <p className="field-error" role="alert">
+          These choices couldn’t be {preferences ? 'saved' : 'loaded'}: {error}
         </p>
       ) : null}
     </section>

@@ -6,8 +6,11 @@ import { lastGraphQuery } from '../graph/lastQuery.ts';
 
 const ITEMS: { screen: Screen; label: string; icon: IconName }[] = [
   { screen: 'overview', label: 'Overview', icon: 'grid' },
+  { screen: 'fix', label: 'Fix step by step', icon: 'wrench' },
   { screen: 'breaches', label: 'Breaches', icon: 'list' },
+  { screen: 'search', label: 'Search', icon: 'search' },
   { screen: 'graph', label: 'Graph', icon: 'search' },
+  { screen: 'reports', label: 'Reports', icon: 'download' },
   { screen: 'settings', label: 'Settings', icon: 'gear' },
 ];
 

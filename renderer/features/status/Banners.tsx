@@ -88,3 +88,53 @@ export function NewBreachesBanner() {
     </section>
   );
 }
+
+/**
+ * Why the list is what it was: the service was unavailable or asked us to wait (the list is kept
+ * as it was, never emptied), or it has no account for this person (a sign-up link; the app does
+ * not keep asking).
+ */
+export function ServiceNoticeBanner() {
+  const { status, openSignUp } = useSync();
+  const notice = status?.notice;
+  if (!notice) return null;
+  if (notice.kind === 'no-account') {
+    const url = notice.signUpUrl;
+    return (
+      <section className="banner banner-warning" aria-label="No account at the service">
+        <Icon name="lock" />
+        <div className="banner-text">
+          <p role="status">
+            <strong>This service has no account for you yet.</strong> Sign up at{' '}
+            {url ? (
+              <a
+                href={url}
+                onClick={(event) => {
+                  event.preventDefault();
+                  void openSignUp(url);
+                }}
+              >
+                {new URL(url).host}
+              </a>
+            ) : (
+              'the service’s site'
+            )}
+            , then choose Sync now. Breach Monitor will not keep asking until then.
+          </p>
+        </div>
+      </section>
+    );
+  }
+  const when = notice.retryAt ? new Date(notice.retryAt).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }) : undefined;
+  return (
+    <section className="banner banner-info" aria-label="Service unavailable">
+      <Icon name="cloudOff" />
+      <div className="banner-text">
+        <p role="status">
+          <strong>{notice.kind === 'rate-limited' ? 'The service asked us to wait, showing what you had.' : 'The service is unavailable, showing what you had.'}</strong>{' '}
+          Your changes stay queued on this computer{when ? `; trying again after ${when}` : ''}.
+        </p>
+      </div>
+    </section>
+  );
+}

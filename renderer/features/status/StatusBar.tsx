@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
+import { inWords } from '../../lib/errorText.ts';
 import { formatDateTime, formatRelative, plural } from '../../lib/format.ts';
 import { isSyncing, useSync } from '../../state/sync.ts';
 import type { SyncStatus } from '../../../shared/ipc/views.ts';
@@ -79,10 +80,16 @@ export function StatusBar() {
             {plural(status.failed, 'change')} failed
           </span>
         ) : null}
+        {status?.localOnly ? (
+          <span className="marker marker-local" title="Changes the service cannot take (it resolves only passwords and email addresses, and never unresolves) are kept on this computer.">
+            <Icon name="lock" size={14} />
+            {plural(status.localOnly, 'change')} on this computer only
+          </span>
+        ) : null}
         {error || status?.lastError ? (
-          <span className="statusbar-error" title={error ?? status?.lastError}>
+          <span className="statusbar-error" title={inWords(error ?? status?.lastError ?? '')}>
             <Icon name="alert" size={14} />
-            <span className="truncate">{error ? `Sync now didn’t start: ${error}` : `Last sync failed: ${status?.lastError ?? ''}`}</span>
+            <span className="truncate">{error ? `Sync now didn’t start: ${inWords(error)}` : `Last sync failed: ${inWords(status?.lastError ?? '')}`}</span>
           </span>
         ) : null}
       </div>

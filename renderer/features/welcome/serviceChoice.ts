@@ -1,17 +1,13 @@
-/**
- * The local reference service (`npm run server`) and its identity provider. The core does not
- * publish its defaults (see the report on the contract), so the window knows them too.
- */
-export const LOCAL_SERVICE = {
-  serviceUrl: 'http://127.0.0.1:6060/api/v1',
-  issuer: 'http://127.0.0.1:6060/oidc',
-} as const;
+import { LOCAL_SERVICE, LOCAL_SERVICE_PORT } from '../../../shared/api/localService.ts';
+
+/** The local reference service (`npm run server`) and its identity provider, as the core's defaults name them. */
+export { LOCAL_SERVICE };
 
 export function isLocalService(serviceUrl: string | undefined): boolean {
   if (!serviceUrl) return true;
   try {
     const url = new URL(serviceUrl);
-    return (url.hostname === 'localhost' || url.hostname === '127.0.0.1') && url.port === '6060';
+    return (url.hostname === 'localhost' || url.hostname === '127.0.0.1') && url.port === String(LOCAL_SERVICE_PORT);
   } catch {
     return false;
   }

@@ -1,13 +1,9 @@
 import type { Database } from 'better-sqlite3';
+import type { Migration as SchemaMigration } from '../../../shared/db/migrations.ts';
 import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
 import { updateToSchemaVersion20 } from './0020-data-class-slug-keys.ts';
 
-export interface Migration {
-  /** The `user_version` after this migration; numbers step by 10 so later fixes can slot in. */
-  version: number;
-  name: string;
-  up: (db: Database) => void;
-}
+export type Migration = SchemaMigration<Database>;
 
 /** Forward-only and append-only: a released migration is never edited, only followed. */
 export const MIGRATIONS: readonly Migration[] = [

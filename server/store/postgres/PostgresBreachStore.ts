@@ -251,6 +251,12 @@ export class PostgresBreachStore implements BreachStore {
     }).then((changed) => this.#listener?.note([...changed]));
   }
 
+  /** The catalog's own revision (moved by every catalog write, from any instance). */
+  async catalogRevision(): Promise<number> {
+    const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
+    return Number(rows[0]?.value ?? 0);
+  }
+
   async revision(): Promise<number> {
     const { rows } = await this.#query<{ value: string }>('SELECT last_value AS value FROM change_counter');
     return Number(rows[0]?.value ?? 0);

@@ -32,6 +32,7 @@ describe('sign-in configuration', () => {
       scopes: 'openid email offline_access',
       redirect: { mode: 'loopback-any-port', path: '/callback' },
       apiBaseUrl: 'http://127.0.0.1:6060/api/v1',
+      apiContract: 'v1',
       signInTimeoutSeconds: 300,
       authorizationParams: {},
     });

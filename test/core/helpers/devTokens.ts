@@ -9,13 +9,16 @@ export class DevTokenSource implements AccessTokenSource {
   readonly #origin: string;
   readonly #sub: string;
   readonly #email: string | undefined;
+  readonly #scope: string | undefined;
   #token: string | undefined;
   refreshes = 0;
 
-  constructor(origin: string, sub: string, email?: string) {
+  /** `scope`: space-separated, instead of the provider's default (the newer contract needs its own). */
+  constructor(origin: string, sub: string, email?: string, scope?: string) {
     this.#origin = origin;
     this.#sub = sub;
     this.#email = email;
+    this.#scope = scope;
   }
 
   async getAccessToken(): Promise<string> {
@@ -33,7 +36,7 @@ export class DevTokenSource implements AccessTokenSource {
     const response = await fetch(`${this.#origin}/__dev/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sub: this.#sub, ...(this.#email ? { email: this.#email } : {}), expiresIn: 3600 }),
+      body: JSON.stringify({ sub: this.#sub, ...(this.#email ? { email: this.#email } : {}), ...(this.#scope ? { scope: this.#scope } : {}), expiresIn: 3600 }),
     });
     if (!response.ok) throw new Error(`POST /__dev/token answered ${response.status}: ${await response.text()}`);
     return ((await response.json()) as { access_token: string }).access_token;

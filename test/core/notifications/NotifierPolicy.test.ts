@@ -20,6 +20,18 @@ describe('NotifierPolicy', () => {
     ]);
   });
 
+  it('new breaches follow the person’s choice shared between devices; other notifications do not', () => {
+    const shown: CoreNotification[] = [];
+    const shared = { newBreaches: false };
+    const notifier = new NotifierPolicy({ show: (notification) => shown.push(notification), enabled: () => true, newBreachesEnabled: () => shared.newBreaches });
+    notifier.newBreaches(FRESH);
+    notifier.failedResolutions([{ breachId: 'Adobe', reason: 'unknown data class' }]);
+    expect(shown.map((n) => n.kind)).toEqual(['resolution-failed']);
+    shared.newBreaches = true;
+    notifier.newBreaches(FRESH);
+    expect(shown.map((n) => n.kind)).toEqual(['resolution-failed', 'new-breach']);
+  });
+
   it('shows nothing when there is nothing to say', () => {
     const { notifier, shown } = policy();
     notifier.newBreaches([]);

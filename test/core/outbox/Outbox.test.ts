@@ -76,7 +76,7 @@ describe('Outbox.flush', () => {
     outbox.record([{ breachId: 'One', emails: [A], dataClasses: ['Usernames'], resolved: true }]);
     const result = await outbox.flush();
     // One needs two items (A wants two classes, B one), and a breach may appear once per request.
-    expect(result).toEqual({ status: 'done', requests: 2, delivered: 6, failed: 0 });
+    expect(result).toEqual({ status: 'done', requests: 2, delivered: 6, failed: 0, breachIds: ['One', 'Two'] });
     expect([...server.resolvedKeys()].sort()).toEqual([
       'One|a@example.com|passwords',
       'One|a@example.com|usernames',
@@ -87,7 +87,7 @@ describe('Outbox.flush', () => {
     ]);
     expect(outbox.summary()).toEqual({ pending: 0, sending: 0, failed: 0 });
     expect(getLocalBreach(db, 'One', { email: A })!.breachedAccounts[0]).toEqual({ email: A, resolvedDataClasses: { Passwords: {}, Usernames: {} }, pending: [], failed: [] });
-    expect(await outbox.flush()).toEqual({ status: 'done', requests: 0, delivered: 0, failed: 0 });
+    expect(await outbox.flush()).toEqual({ status: 'done', requests: 0, delivered: 0, failed: 0, breachIds: [] });
   });
 
   it('keeps a change made while its older intent is on the wire, and sends it next', async () => {
@@ -198,6 +198,16 @@ describe('Outbox.flush', () => {
     const restarted = new Outbox({ db, sender: server, now: () => FROZEN_NOW.getTime() });
     expect(await restarted.flush()).toMatchObject({ status: 'done', delivered: 1 });
     expect(server.resolvedKeys().has('Three|a@example.com|email-addresses')).toBe(true);
+  });
+
+  it('after a crash mid-send, a restarted outbox counts the rows as pending, not as sending', async () => {
+    const { db, server, outbox } = await setup();
+    outbox.record([{ breachId: 'Three', resolved: true }]);
+    markInFlight(db, [pendingRows(db)[0]!.id], FROZEN_NOW.toISOString()); // the process died here
+    expect(outbox.summary()).toEqual({ pending: 0, sending: 1, failed: 0 });
+    const restarted = new Outbox({ db, sender: server, now: () => FROZEN_NOW.getTime() });
+    expect(restarted.summary()).toEqual({ pending: 1, sending: 0, failed: 0 });
+    expect(restarted.items()).toMatchObject([{ state: 'pending', attempts: 1 }]);
   });
 
   it('keeps failed items until retried or discarded; discard returns to the confirmed state', async () => {

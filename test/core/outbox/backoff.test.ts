@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, DEFAULT_BACKOFF } from '../../../electron/core/outbox/backoff.ts';
+import { BackoffState, backoffDelay, DEFAULT_BACKOFF } from '../../../electron/core/outbox/backoff.ts';
 
 describe('backoffDelay', () => {
   it('draws uniformly under a ceiling that doubles up to the cap (full jitter)', () => {
@@ -28,5 +28,33 @@ describe('backoffDelay', () => {
       }),
       { seed: 3, numRuns: 300 },
     );
+  });
+});
+
+describe('BackoffState', () => {
+  const policy = { baseMs: 1000, capMs: 10_000, maxRetryAfterMs: 60_000 };
+
+  it('waits longer after each failure in a row, never less than Retry-After, until a success', () => {
+    let now = 0;
+    const state = new BackoffState({ policy, random: () => 0.5, now: () => now });
+    expect(state.waiting()).toBe(false);
+    expect(state.fail('server', '503: busy')).toBe(500);
+    expect(state.fail('server', '503: busy')).toBe(1000);
+    expect(state.fail('rate-limited', '429', 30_000)).toBe(30_000);
+    expect({ kind: state.kind, error: state.error, waiting: state.waiting() }).toEqual({ kind: 'rate-limited', error: '429', waiting: true });
+    now = 30_000;
+    expect(state.waiting()).toBe(false);
+    state.succeed();
+    expect(state.fail('server', 'again')).toBe(30_000 + 500);
+  });
+
+  it('ends a wait the network caused when the host says it is back, not one the service asked for', () => {
+    const state = new BackoffState({ policy, random: () => 0.5, now: () => 0 });
+    state.fail('rate-limited', '429', 30_000);
+    expect(state.connectivityRestored()).toBe(false);
+    expect(state.waiting()).toBe(true);
+    state.fail('offline', 'could not reach the service');
+    expect(state.connectivityRestored()).toBe(true);
+    expect(state.waiting()).toBe(false);
   });
 });

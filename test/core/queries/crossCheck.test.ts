@@ -2,7 +2,23 @@
 // reference service over HTTP: the same ids in the same order, and the same account states.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Breach, dataClassKey, dataClassLabel, toBreachSearchParams, type BreachQueryInput, type UserBreach } from '../../../shared/api/index.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  Breach,
+  dataClassKey,
+  dataClassLabel,
+  FIREFOX_API_PREFIX,
+  FirefoxUserBreachList,
+  MONITOR_SCOPE,
+  toBreachSearchParams,
+  type BreachQueryInput,
+  type UserBreach,
+} from '../../../shared/api/index.ts';
+import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
+import { RealtimeDatabaseClient } from '../../../electron/core/feed/RealtimeDatabaseClient.ts';
+import { syncCatalogDetails } from '../../../electron/core/feed/syncCatalogDetails.ts';
 import { queryBreaches } from '../../../electron/core/queries/localQueries.ts';
 import { openAccountSync, type AccountSync } from '../../../electron/core/sync/openAccountSync.ts';
 import { DevTokenSource } from '../helpers/devTokens.ts';
@@ -124,5 +140,66 @@ describe('local filters agree with the reference service', () => {
     expect(sizes.filter((n) => n === 0).length).toBeGreaterThan(2);
     expect(sizes.filter((n) => n > 1).length).toBeGreaterThan(8);
     expect(Math.max(...sizes)).toBeGreaterThan(60);
+  });
+});
+
+/**
+ * The newer contract (`/api/firefox/v1`) filters by domain only: its cases of the table (those
+ * with no data class filter) agree between a local store synced through that contract, with
+ * breach details from the real details feed, and the service asked through it.
+ */
+describe('domain cases agree under the newer contract', () => {
+  const DOMAIN_CASES = FILTER_CASES.filter(({ query }) => Object.keys(query).every((key) => key === 'domain' || key === 'includeSensitive'));
+  let firefox: AccountSync;
+  let details: DetailsStore;
+  let dir: string;
+  let monitorToken: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cross-firefox-'));
+    details = new DetailsStore(path.join(dir, 'catalog-details.db'));
+    const feed = new RealtimeDatabaseClient({ url: `${service.origin}/rtdb`, credential: { kind: 'none' } });
+    const tokens = new DevTokenSource(service.origin, 'cross', undefined, `openid ${MONITOR_SCOPE}`);
+    monitorToken = await tokens.getAccessToken();
+    firefox = openAccountSync({
+      file: ':memory:',
+      apiBaseUrl: service.origin + FIREFOX_API_PREFIX,
+      contract: 'firefox-v1',
+      details: { getMany: (ids) => details.getMany(ids), refresh: async (signal) => void (await syncCatalogDetails(feed, details, signal ? { signal } : {})) },
+      tokens,
+      pushDelayMs: -1,
+    });
+    const report = await firefox.scheduler.syncNow();
+    expect(report.status, report.error).toBe('ok');
+  });
+
+  afterAll(async () => {
+    await firefox?.close();
+    details?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('covers every domain case of the table', () => {
+    expect(DOMAIN_CASES.map((c) => c.name)).toEqual(expect.arrayContaining(['domain, other case', 'domain stored in mixed case', 'domain shared by a sensitive breach', 'domain shared, sensitive included', 'domain nobody has']));
+  });
+
+  it.each(DOMAIN_CASES)('$name', async ({ query }) => {
+    const search = query.domain !== undefined ? `?${new URLSearchParams({ domain: query.domain })}` : '';
+    const response = await fetch(`${service.origin}${FIREFOX_API_PREFIX}/user/breaches${search}`, { headers: { authorization: `Bearer ${monitorToken}` } });
+    expect(response.status).toBe(200);
+    const remote = FirefoxUserBreachList.parse(await response.json());
+    const local = queryBreaches(firefox.database.db, { ...query, limit: 10_000 });
+    expect(local.items.map((i) => i.breach.id)).toEqual(remote.map((i) => i.id));
+    expect(local.total).toBe(remote.length);
+    const localStates = local.items.map((i) => i.breachedAccounts.map((a) => ({ email: a.email, resolvedDataClasses: Object.keys(a.resolvedDataClasses).map(dataClassKey).sort() })));
+    expect(localStates).toEqual(remote.map((i) => i.breachedAccounts));
+  });
+
+  it('sees what the older contract sees, minus sensitive breaches and those that leaked neither passwords nor email addresses', async () => {
+    const older = (await service.list(token, '')).filter((i) => i.breach.dataClasses.some((name) => ['passwords', 'email-addresses'].includes(dataClassKey(name))));
+    const local = queryBreaches(firefox.database.db, { includeSensitive: true, limit: 10_000 });
+    expect(local.items.map((i) => i.breach.id)).toEqual(older.map((i) => i.breach.id));
+    // The details come from the feed and match the catalog's own record.
+    expect(local.items.map((i) => i.breach.domain)).toEqual(older.map((i) => i.breach.domain));
   });
 });

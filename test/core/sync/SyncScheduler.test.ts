@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ResolutionItem } from '../../../shared/api/index.ts';
 import type { WritableDB } from '../../../electron/core/db/Interface.ts';
 import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';
+import { ApiError } from '../../../electron/core/api/ApiError.ts';
+import { BackoffState } from '../../../electron/core/outbox/backoff.ts';
 import { Outbox } from '../../../electron/core/outbox/Outbox.ts';
 import { Puller } from '../../../electron/core/sync/Puller.ts';
 import { SyncScheduler, type SyncProgress, type SyncReport } from '../../../electron/core/sync/SyncScheduler.ts';
@@ -163,6 +165,35 @@ describe('SyncScheduler', () => {
     scheduler.notifyResume();
     await settle();
     expect(scheduler.lastReport).toMatchObject({ trigger: 'resume', status: 'ok' });
+  });
+
+  it('shares one wait between pull and push: a service that failed the pull gets no push until it is over', async () => {
+    const server = new ContractServer([catalogBreach('One')], { [A]: ['One'] });
+    const db = memoryDatabase();
+    const timers = new FakeTimers(FROZEN_NOW.getTime());
+    const calls: string[] = [];
+    let failGets = 0;
+    const backoffState = new BackoffState({ random: () => 0.5, now: () => timers.now });
+    const outbox = new Outbox({ db, sender: { postResolutions: (items, signal) => (calls.push('POST'), server.postResolutions(items, signal)) }, now: () => timers.now, backoffState });
+    const client = {
+      listBreaches: (query: unknown, options?: { etag?: string | undefined }) => {
+        calls.push('GET');
+        if (failGets-- > 0) return Promise.reject(new ApiError('server', 'busy', { status: 503, retryAfterMs: 60_000 }));
+        return server.listBreaches(query, options);
+      },
+    };
+    const puller = new Puller({ db, client, now: () => new Date(timers.now) });
+    const scheduler = new SyncScheduler({ db, outbox, puller, timers, now: () => timers.now, backoffState, pushDelayMs: -1 });
+    running.push({ db, server, timers, outbox, scheduler, calls, gate: () => () => {} });
+    await scheduler.syncNow();
+    failGets = 1;
+    expect(await scheduler.syncNow()).toMatchObject({ status: 'backoff', errorKind: 'server', retryAt: timers.now + 60_000 });
+    outbox.record([{ breachId: 'One', resolved: true }]);
+    expect(await scheduler.syncNow('push')).toMatchObject({ status: 'backoff', errorKind: 'server', push: { status: 'backoff', requests: 0 } });
+    expect(calls).toEqual(['GET', 'GET']);
+    await timers.advance(60_000);
+    expect(scheduler.lastReport).toMatchObject({ trigger: 'retry', status: 'ok', push: { status: 'done', requests: 1 } });
+    expect(calls).toEqual(['GET', 'GET', 'POST', 'GET']);
   });
 
   it('stops at sign-in-needed with everything kept', async () => {

@@ -34,6 +34,9 @@ const screens = [
   { name: 'detail', hash: '#/breaches/Adobe?includeSensitive=true' },
   { name: 'filters', hash: '#/breaches?unresolvedDataClasses=Passwords&dataClasses=Phone+numbers' },
   { name: 'settings', hash: '#/settings' },
+  { name: 'fix', hash: '#/fix' },
+  { name: 'fix-breach', hash: '#/fix/Adobe' },
+  { name: 'reports', hash: '#/reports' },
 ];
 
 let problems = 0;

@@ -146,6 +146,19 @@ describe('authorization code flow with PKCE', () => {
     await expect(verifier().verify(refreshed.body.access_token ?? '')).resolves.toMatchObject({ sub: 'bob' });
   });
 
+  it('grants the newer Monitor contract scope when asked, and keeps it across a refresh', async () => {
+    const scope = 'openid email offline_access https://identity.mozilla.com/apps/monitor';
+    const { code, verifier: codeVerifier } = await signIn(server.idp, 'alice@example.com', { scope });
+    const { body } = await exchangeCode(server.idp, code, codeVerifier);
+    expect((await verifier().verify(body.access_token ?? '')).scope?.split(' ')).toContain('https://identity.mozilla.com/apps/monitor');
+    const refreshed = await refresh(server.idp, body.refresh_token ?? '');
+    expect((await verifier().verify(refreshed.body.access_token ?? '')).scope?.split(' ')).toContain('https://identity.mozilla.com/apps/monitor');
+    // Not asked, not granted.
+    const plain = await signIn(server.idp, 'bob@example.com');
+    const plainTokens = await exchangeCode(server.idp, plain.code, plain.verifier);
+    expect((await verifier().verify(plainTokens.body.access_token ?? '')).scope?.split(' ')).not.toContain('https://identity.mozilla.com/apps/monitor');
+  });
+
   it('issues no refresh token without offline_access', async () => {
     const { code, verifier: codeVerifier } = await signIn(server.idp, 'carol@example.com', { scope: 'openid email' });
     const { body } = await exchangeCode(server.idp, code, codeVerifier);

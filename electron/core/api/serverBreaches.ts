@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/**
+ * What the client accepts from a server: the contract's shapes, tolerant where CONTRACT.md asks
+ * (data class names in any case, `resolvedAt` missing, extra fields, date-times in any ISO form).
+ */
+const ServerBreach = z.object({
+  id: z.string().min(1),
+  domain: z.string(),
+  breachDate: z.string().min(1),
+  addedDate: z.string().min(1),
+  modifiedDate: z.string().min(1),
+  dataClasses: z.array(z.string()),
+  isSensitive: z.boolean(),
+});
+const ServerUserBreach = z.object({
+  breach: ServerBreach,
+  breachedAccounts: z.array(
+    z.object({
+      email: z.string().min(1),
+      resolvedDataClasses: z.record(z.string(), z.object({ resolvedAt: z.string().optional() }).nullable().transform((value) => value ?? {})),
+    }),
+  ),
+});
+export const ServerUserBreachList = z.array(ServerUserBreach);
+export type ServerUserBreach = z.infer<typeof ServerUserBreach>;
+
+type Account = ServerUserBreach['breachedAccounts'][number];
+
+/**
+ * `GET /user/breaches` as the client accepts it (`ServerUserBreachList`, the definition), read
+ * in one pass. The heavy user's 2,000 breaches cost zod several times JSON.parse, on every full
+ * sync; this walks the parsed JSON once, checks each field the way the schema does and copies
+ * only the fields the schema keeps. Anything it does not accept goes to the schema itself,
+ * whose error names the path — so the two can only differ in speed (a property test holds them
+ * to the same answers).
+ */
+export function readServerBreaches(json: unknown): { ok: true; items: ServerUserBreach[] } | { ok: false; error: z.ZodError } {
+  const items = readServerBreachesFast(json);
+  if (items) return { ok: true, items };
+  const parsed = ServerUserBreachList.safeParse(json);
+  return parsed.success ? { ok: true, items: parsed.data } : { ok: false, error: parsed.error };
+}
+
+/** The one-pass reader alone: undefined where it does not accept (exported for the property test against the schema). */
+export function readServerBreachesFast(json: unknown): ServerUserBreach[] | undefined {
+  if (!Array.isArray(json)) return undefined;
+  const items = new Array<ServerUserBreach>(json.length);
+  for (let i = 0; i < json.length; i++) {
+    const raw: unknown = json[i];
+    if (!isRecord(raw)) return undefined;
+    const breach = raw.breach;
+    const accounts = raw.breachedAccounts;
+    if (!isRecord(breach) || !Array.isArray(accounts)) return undefined;
+    const { id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive } = breach;
+    if (!filled(id) || typeof domain !== 'string' || !filled(breachDate) || !filled(addedDate) || !filled(modifiedDate) || typeof isSensitive !== 'boolean') return undefined;
+    if (!Array.isArray(dataClasses) || !dataClasses.every((name) => typeof name === 'string')) return undefined;
+    const breachedAccounts = new Array<Account>(accounts.length);
+    for (let j = 0; j < accounts.length; j++) {
+      const account: unknown = accounts[j];
+      if (!isRecord(account) || !filled(account.email) || !isRecord(account.resolvedDataClasses)) return undefined;
+      const resolved: Account['resolvedDataClasses'] = {};
+      for (const name in account.resolvedDataClasses) {
+        // A key that would set the copy's prototype is left to the schema.
+        if (name === '__proto__') return undefined;
+        const state: unknown = account.resolvedDataClasses[name];
+        if (state === null) resolved[name] = {};
+        else if (!isRecord(state) || (state.resolvedAt !== undefined && typeof state.resolvedAt !== 'string')) return undefined;
+        else resolved[name] = state.resolvedAt === undefined ? {} : { resolvedAt: state.resolvedAt };
+      }
+      breachedAccounts[j] = { email: account.email, resolvedDataClasses: resolved };
+    }
+    items[i] = { breach: { id, domain, breachDate, addedDate, modifiedDate, dataClasses: [...(dataClasses as string[])], isSensitive }, breachedAccounts };
+  }
+  return items;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function filled(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}

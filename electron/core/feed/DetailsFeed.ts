@@ -1,0 +1,244 @@
+import type { BreachDetails } from '../../../shared/catalog/index.ts';
+import { Preferences } from '../../../shared/catalog/index.ts';
+import { CoreError, type FeedAuth, type FeedStatus, type Settings } from '../../../shared/ipc/index.ts';
+import type { IdTokenSource } from '../auth/CurrentAuth.ts';
+import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
+import type { DetailsStore } from './DetailsStore.ts';
+import type { LocalPreferences } from './LocalPreferences.ts';
+import type { LogoCache } from './LogoCache.ts';
+import { RealtimeDatabaseClient, type FeedCredential } from './RealtimeDatabaseClient.ts';
+import { ServiceAccountKey } from './serviceAccountToken.ts';
+import { syncCatalogDetails, type DetailsSyncReport } from './syncCatalogDetails.ts';
+
+export const SECRET_DISCOURAGED = 'Database secrets are a legacy credential: they never expire and anyone holding one has full access. Prefer a service account or your sign-in.';
+const SECRET_ISSUER = 'breach-monitor:details-feed';
+
+export interface DetailsFeedDeps {
+  settings: { get(): Settings; update(change: Partial<Settings>): Settings };
+  secrets: SecretStore;
+  identity: IdTokenSource;
+  store: DetailsStore;
+  fetch?: typeof fetch;
+  logos?: LogoCache;
+  /** This machine's copy of the shared preferences (offline use, write-back); without it, always the database. */
+  localPreferences?: LocalPreferences;
+}
+
+/** The feed's URL when the settings name none: the account server's origin + `/rtdb`. */
+export function defaultFeedUrl(serviceUrl: string): string {
+  return `${new URL(serviceUrl).origin}/rtdb`;
+}
+
+/**
+ * The breach details feed: which database, which credential (kept in the secret store, per
+ * feed URL), the local copy, and the person's shared preferences. One sync at a time.
+ */
+export class DetailsFeed {
+  readonly #deps: DetailsFeedDeps;
+  #client: { key: string; client: RealtimeDatabaseClient } | undefined;
+  #syncing: Promise<DetailsSyncReport> | undefined;
+  #last: FeedStatus['lastSync'];
+  #lastError: string | undefined;
+
+  constructor(deps: DetailsFeedDeps) {
+    this.#deps = deps;
+  }
+
+  get url(): string {
+    const settings = this.#deps.settings.get();
+    return settings.feedUrl ?? defaultFeedUrl(settings.serviceUrl);
+  }
+
+  get auth(): FeedAuth {
+    return this.#deps.settings.get().feedAuth ?? 'none';
+  }
+
+  /** Details of these breaches from the local copy (no network). */
+  details(ids: readonly string[]): Map<string, BreachDetails> {
+    return this.#deps.store.getMany(ids);
+  }
+
+  /** The breach's logo from the cache (fetched once), or undefined: the UI draws a fallback. */
+  async logo(id: string): Promise<string | undefined> {
+    const details = this.#deps.store.get(id);
+    if (!details || !this.#deps.logos) return undefined;
+    return this.#deps.logos.dataUrl(details.logoPath, this.url);
+  }
+
+  async status(): Promise<FeedStatus> {
+    const url = this.url;
+    const keyText = await this.#deps.secrets.get(this.#secretKey(url, 'service-account'));
+    const key = keyText ? ServiceAccountKey.safeParse(JSON.parse(keyText)) : undefined;
+    const hasSecret = (await this.#deps.secrets.get(this.#secretKey(url, 'secret'))) !== undefined;
+    const state = this.#deps.store.state();
+    const lastSync = this.#last ?? (state && state.url === url ? { at: state.syncedAt, status: 'unchanged' as const, count: state.count, skipped: [] } : undefined);
+    return {
+      url,
+      auth: this.auth,
+      hasServiceAccountKey: key?.success === true,
+      ...(key?.success ? { serviceAccountEmail: key.data.client_email } : {}),
+      hasSecret,
+      ...(this.auth === 'secret' ? { discouraged: SECRET_DISCOURAGED } : {}),
+      ...(lastSync ? { lastSync } : {}),
+      ...(this.#lastError ? { lastError: this.#lastError } : {}),
+    };
+  }
+
+  /** Changes where and how; a key file is checked before it is kept. */
+  async configure(change: { url?: string | undefined; auth?: FeedAuth | undefined; serviceAccountKey?: string | undefined; secret?: string | undefined; forget?: ('service-account' | 'secret')[] | undefined }): Promise<FeedStatus> {
+    const url = change.url ?? this.url;
+    if (change.serviceAccountKey !== undefined) {
+      let json: unknown;
+      try {
+        json = JSON.parse(change.serviceAccountKey);
+      } catch {
+        throw new CoreError('invalid-arguments', 'The service-account key file is not JSON.');
+      }
+      const parsed = ServiceAccountKey.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new CoreError('invalid-arguments', `The service-account key file is not usable: ${issue.path.join('.') || 'file'} ${issue.message}.`);
+      }
+      await this.#deps.secrets.set(this.#secretKey(url, 'service-account'), JSON.stringify(parsed.data));
+    }
+    if (change.secret !== undefined) await this.#deps.secrets.set(this.#secretKey(url, 'secret'), change.secret);
+    for (const kind of change.forget ?? []) await this.#deps.secrets.delete(this.#secretKey(url, kind));
+    const auth = change.auth ?? this.auth;
+    if (auth === 'service-account' && !(await this.#deps.secrets.get(this.#secretKey(url, 'service-account'))))
+      throw new CoreError('invalid-arguments', 'Choose a service-account key file first.');
+    if (auth === 'secret' && !(await this.#deps.secrets.get(this.#secretKey(url, 'secret')))) throw new CoreError('invalid-arguments', 'Enter the database secret first.');
+    this.#deps.settings.update({ ...(change.url ? { feedUrl: change.url } : {}), feedAuth: auth });
+    this.#client = undefined;
+    this.#last = undefined;
+    this.#lastError = undefined;
+    return this.status();
+  }
+
+  /** Syncs the catalog details now (joins a sync already running). */
+  sync(): Promise<DetailsSyncReport> {
+    this.#syncing ??= this.#sync().finally(() => (this.#syncing = undefined));
+    return this.#syncing;
+  }
+
+  /**
+   * The person's shared preferences. With a local copy: a change still waiting is written back
+   * first (this machine's choice is the newer one); else the database's answer replaces the copy;
+   * when the database cannot be reached, the copy answers. Without any copy an unreachable
+   * database is an error: defaults written back later would overwrite the person's real choices.
+   */
+  async preferences(): Promise<Preferences> {
+    const { client, path, subject } = await this.#personal();
+    const local = this.#deps.localPreferences;
+    const copy = local?.read(subject);
+    if (copy?.pending) {
+      await this.#writeBack(subject, copy.preferences, client, path);
+      return copy.preferences;
+    }
+    try {
+      const answer = await client.get(path);
+      const value = answer.status === 'ok' ? answer.value : null;
+      const parsed = Preferences.safeParse(value ?? {});
+      // Preferences another version wrote in a shape this one does not know start over from defaults.
+      const preferences = parsed.success ? parsed.data : Preferences.parse({});
+      local?.write(subject, { preferences, pending: false });
+      return preferences;
+    } catch (error) {
+      if (copy && !(error instanceof CoreError && error.code === 'sign-in-required')) return copy.preferences;
+      throw error;
+    }
+  }
+
+  /** Keeps the change on this machine at once, then writes it to the database when it answers. */
+  async setPreferences(preferences: Preferences): Promise<Preferences> {
+    const { client, path, subject } = await this.#personal();
+    const local = this.#deps.localPreferences;
+    if (!local) {
+      await client.put(path, preferences);
+      return preferences;
+    }
+    local.write(subject, { preferences, pending: true });
+    await this.#writeBack(subject, preferences, client, path);
+    return preferences;
+  }
+
+  /** Writes a change made offline back to the database (after a sync, when the network is back). */
+  async writeBackPreferences(): Promise<'written' | 'nothing-pending' | 'still-offline'> {
+    const subject = this.#deps.identity.subject();
+    const copy = subject ? this.#deps.localPreferences?.read(subject) : undefined;
+    if (!subject || !copy?.pending) return 'nothing-pending';
+    const { client, path } = await this.#personal();
+    return (await this.#writeBack(subject, copy.preferences, client, path)) ? 'written' : 'still-offline';
+  }
+
+  /** The preferences this machine last knew for the signed-in person, without the network. */
+  knownPreferences(): Preferences | undefined {
+    const subject = this.#deps.identity.subject();
+    return subject ? this.#deps.localPreferences?.read(subject)?.preferences : undefined;
+  }
+
+  async #writeBack(subject: string, preferences: Preferences, client: RealtimeDatabaseClient, path: string): Promise<boolean> {
+    try {
+      await client.put(path, preferences);
+    } catch {
+      // Kept as pending: the next read, sync or write-back tries again.
+      return false;
+    }
+    // Only if nothing newer was chosen meanwhile.
+    const now = this.#deps.localPreferences?.read(subject);
+    if (now && JSON.stringify(now.preferences) === JSON.stringify(preferences)) this.#deps.localPreferences?.write(subject, { preferences, pending: false });
+    return true;
+  }
+
+  async #sync(): Promise<DetailsSyncReport> {
+    try {
+      const report = await syncCatalogDetails(await this.#catalogClient(), this.#deps.store);
+      this.#last = { at: new Date().toISOString(), ...report };
+      this.#lastError = undefined;
+      return report;
+    } catch (error) {
+      this.#lastError = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+  }
+
+  async #catalogClient(): Promise<RealtimeDatabaseClient> {
+    const url = this.url;
+    const auth = this.auth;
+    const cacheKey = `${url}\u0000${auth}`;
+    if (this.#client?.key === cacheKey) return this.#client.client;
+    const client = new RealtimeDatabaseClient({ url, credential: await this.#credential(url, auth), ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {}) });
+    this.#client = { key: cacheKey, client };
+    return client;
+  }
+
+  /** Preferences are the person's own: always their ID token, whatever the catalog uses. */
+  async #personal(): Promise<{ client: RealtimeDatabaseClient; path: string; subject: string }> {
+    const subject = this.#deps.identity.subject();
+    if (!subject) throw new CoreError('sign-in-required', 'Sign in to use preferences shared between your devices.');
+    const client = new RealtimeDatabaseClient({ url: this.url, credential: { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken() }, ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {}) });
+    return { client, path: `users/${encodeURIComponent(subject)}/preferences`, subject };
+  }
+
+  async #credential(url: string, auth: FeedAuth): Promise<FeedCredential> {
+    switch (auth) {
+      case 'none':
+        return { kind: 'none' };
+      case 'id-token':
+        return { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken() };
+      case 'service-account': {
+        const text = await this.#deps.secrets.get(this.#secretKey(url, 'service-account'));
+        if (!text) throw new CoreError('invalid-arguments', 'No service-account key file is stored for this feed.');
+        return { kind: 'service-account', key: ServiceAccountKey.parse(JSON.parse(text)) };
+      }
+      case 'secret': {
+        const secret = await this.#deps.secrets.get(this.#secretKey(url, 'secret'));
+        if (!secret) throw new CoreError('invalid-arguments', 'No database secret is stored for this feed.');
+        return { kind: 'secret', secret };
+      }
+    }
+  }
+
+  #secretKey(url: string, kind: 'service-account' | 'secret'): SecretKey {
+    return { issuer: SECRET_ISSUER, subject: `${kind}@${url}` };
+  }
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg' };
+const MAX_BYTES = 256 * 1024;
+const TIMEOUT_MS = 5000;
+/** After a failed fetch, do not try the same logo again for this long (the UI draws a fallback). */
+const RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * Breach logos, fetched once by the core and kept in `<data>/logos`, handed to the renderer as
+ * `data:` URLs (the CSP allows `img-src 'self' data:`): the renderer never loads anything from
+ * another origin. An unreachable logo (Have I Been Pwned's are, on many machines) answers
+ * nothing, and the UI draws its fallback.
+ */
+export class LogoCache {
+  readonly #dir: string;
+  readonly #fetch: typeof fetch;
+  readonly #now: () => number;
+  readonly #failedAt = new Map<string, number>();
+  readonly #inFlight = new Map<string, Promise<string | undefined>>();
+
+  constructor(options: { dir: string; fetch?: typeof fetch; now?: () => number }) {
+    this.#dir = options.dir;
+    this.#fetch = options.fetch ?? fetch;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The logo at `logoPath` (resolved against `base`), as a data URL, or undefined. */
+  async dataUrl(logoPath: string, base: string): Promise<string | undefined> {
+    if (!logoPath) return undefined;
+    let url: URL;
+    try {
+      url = new URL(logoPath, base.endsWith('/') ? base : `${base}/`);
+    } catch {
+      return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    const key = createHash('sha256').update(url.href).digest('hex').slice(0, 32);
+    const cached = this.#read(key);
+    if (cached) return cached;
+    const failed = this.#failedAt.get(key);
+    if (failed !== undefined && this.#now() - failed < RETRY_AFTER_MS) return undefined;
+    let pending = this.#inFlight.get(key);
+    if (!pending) {
+      pending = this.#download(url, key).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #download(url: URL, key: string): Promise<string | undefined> {
+    try {
+      const response = await this.#fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'follow' });
+      const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      const ext = TYPES[type];
+      if (!response.ok || !ext) throw new Error(`not an image (${response.status} ${type})`);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (bytes.length === 0 || bytes.length > MAX_BYTES) throw new Error(`size ${bytes.length}`);
+      mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+      const file = path.join(this.#dir, `${key}.${ext}`);
+      writeFileSync(`${file}.tmp`, bytes, { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+      this.#failedAt.delete(key);
+      return toDataUrl(type, bytes);
+    } catch {
+      this.#failedAt.set(key, this.#now());
+      return undefined;
+    }
+  }
+
+  #read(key: string): string | undefined {
+    for (const [type, ext] of Object.entries(TYPES)) {
+      try {
+        return toDataUrl(type, readFileSync(path.join(this.#dir, `${key}.${ext}`)));
+      } catch {
+        // not cached in this format
+      }
+    }
+    return undefined;
+  }
+}
+
+function toDataUrl(type: string, bytes: Buffer): string {
+  return `data:${type};base64,${bytes.toString('base64')}`;
+}

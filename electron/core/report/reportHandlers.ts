@@ -1,0 +1,55 @@
+import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { CurrentSession } from '../session/CurrentSession.ts';
+import type { DataChanges } from '../status/DataChanges.ts';
+import type { ReadableDB } from '../db/Interface.ts';
+import type { Report } from '../../../shared/report/report.ts';
+import { queryBreaches } from '../queries/localQueries.ts';
+import { toBreachDetail } from '../views/breachViews.ts';
+import { includesHibpData } from './catalogOrigin.ts';
+
+export interface ReportHandlerDeps {
+  sessions: CurrentSession;
+  /** Announces the batch as one `data-changed` naming its breaches. */
+  changes: DataChanges;
+  /** The signed-in account's email, if the provider told it. */
+  accountEmail(): string | undefined;
+  now?: () => number;
+}
+
+/** Every local breach, sensitive ones included, in the list's default order. */
+export function buildReport(db: ReadableDB, options: { account?: string; now: number }): Report {
+  const breaches: Report['breaches'] = [];
+  const PAGE = 10_000;
+  for (let offset = 0; ; offset += PAGE) {
+    const page = queryBreaches(db, { includeSensitive: true, offset, limit: PAGE });
+    for (const item of page.items) {
+      const { breach, accounts } = toBreachDetail(item, false);
+      breaches.push({ breach, accounts });
+    }
+    if (offset + PAGE >= page.total) break;
+  }
+  return {
+    generatedAt: new Date(Math.floor(options.now / 60_000) * 60_000).toISOString().replace('.000Z', 'Z'),
+    ...(options.account ? { account: options.account } : {}),
+    includesHibp: includesHibpData(breaches.map((item) => item.breach)),
+    breaches,
+  };
+}
+
+/** The report (exports, guided fix, "what to do next") and the guided fix's "done". */
+export function createReportHandlers({ sessions, changes, accountEmail, now = Date.now }: ReportHandlerDeps) {
+  return {
+    'report-get': () => {
+      const session = sessions.get();
+      const account = accountEmail();
+      if (!session) return { generatedAt: new Date(Math.floor(now() / 60_000) * 60_000).toISOString().replace('.000Z', 'Z'), ...(account ? { account } : {}), includesHibp: false, breaches: [] };
+      return buildReport(session.db, { now: now(), ...(account ? { account } : {}) });
+    },
+    'fix-apply': ({ intents, resolved }) => {
+      // All or nothing: an unknown breach, email or class throws UnknownTargetError ("not-found") and records nothing.
+      const { intents: changed } = sessions.require().sync.outbox.record(intents.map((intent) => ({ ...intent, resolved })));
+      changes.changed('resolution', intents.map((intent) => intent.breachId));
+      return { changed };
+    },
+  } satisfies HandlerSlice;
+}

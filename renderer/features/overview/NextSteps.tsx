@@ -1,0 +1,102 @@
+import { useEffect, useId, useMemo } from 'react';
+import { Icon } from '../../components/Icon.tsx';
+import { Skeleton } from '../../components/States.tsx';
+import { formatDate, plural } from '../../lib/format.ts';
+import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
+import { useReport } from '../../state/report.ts';
+import { nextFix } from '../../../shared/report/fixGroups.ts';
+import { resolvedPerWeek } from '../../../shared/report/progress.ts';
+
+const WEEKS = 12;
+
+/** The Overview's lead: the most urgent group with something left, and a link into the guided fix there. */
+export function WhatToDoNext() {
+  const { report, load } = useReport();
+  const headingId = useId();
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const next = useMemo(() => (report ? nextFix(report) : undefined), [report]);
+
+  let body;
+  if (!report) body = <Skeleton lines={2} />;
+  else if (!next)
+    body = (
+      <p className="next-done">
+        <Icon name="check" /> Nothing left to fix. Breach Monitor keeps checking and tells you about new breaches.
+      </p>
+    );
+  else {
+    const breaches = next.targets.filter((target) => target.unresolved > 0).length;
+    body = (
+      <>
+        <p className="next-group">
+          <strong>{next.spec.title}</strong>: {plural(next.unresolved, 'item')} left in {plural(breaches, 'breach', 'breaches')}.
+        </p>
+        <p className="card-note">{next.spec.why}</p>
+        <a className="button button-primary button-small next-link" href={formatHash({ screen: 'fix', fix: { group: next.id }, filters: EMPTY_FILTERS })}>
+          <Icon name="wrench" size={14} />
+          Start with {next.spec.title.toLowerCase()}
+        </a>
+      </>
+    );
+  }
+  return (
+    <section className="card card-wide next-card" aria-labelledby={headingId}>
+      <h2 id={headingId} className="card-title">
+        What to do next
+      </h2>
+      {body}
+    </section>
+  );
+}
+
+/** Resolved per week, from the service's `resolvedAt`: bars drawn with CSS, the table for screen readers. */
+export function ProgressByWeek() {
+  const report = useReport((s) => s.report);
+  const headingId = useId();
+  const progress = useMemo(() => (report ? resolvedPerWeek(report, { weeks: WEEKS, now: Date.now() }) : undefined), [report]);
+  if (!progress) return null;
+  const max = Math.max(1, ...progress.weeks.map((week) => week.count));
+  const total = progress.weeks.reduce((sum, week) => sum + week.count, 0);
+  return (
+    <section className="card card-wide" aria-labelledby={headingId}>
+      <h2 id={headingId} className="card-title">
+        Fixed per week
+      </h2>
+      <p className="card-note">
+        {total === 0 ? `Nothing fixed in the last ${WEEKS} weeks.` : `${plural(total, 'item')} fixed in the last ${WEEKS} weeks, by the week the service recorded it.`}
+        {progress.before > 0 ? ` ${plural(progress.before, 'item')} earlier.` : ''}
+        {progress.unknownDate > 0 ? ` ${plural(progress.unknownDate, 'item')} not yet confirmed by the service.` : ''}
+      </p>
+      <div className="week-bars" aria-hidden="true">
+        {progress.weeks.map((week) => (
+          <div key={week.weekStart} className="week-bar">
+            <span className="week-count tabular">{week.count > 0 ? week.count : ''}</span>
+            <span className="week-track">
+              <span className="week-fill" style={{ height: `${(week.count / max) * 100}%` }} />
+            </span>
+            <span className="week-label">{formatDate(week.weekStart).replace(/,? \d{4}$/, '')}</span>
+          </div>
+        ))}
+      </div>
+      <table className="visually-hidden">
+        <caption>Items fixed per week</caption>
+        <thead>
+          <tr>
+            <th scope="col">Week starting</th>
+            <th scope="col">Fixed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {progress.weeks.map((week) => (
+            <tr key={week.weekStart}>
+              <th scope="row">{formatDate(week.weekStart)}</th>
+              <td>{week.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,246 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log.ts';
+import { ifNoneMatchHits } from '../http/respond.ts';
+import { authenticateRtdb, RtdbAuthError, type RtdbAuthOptions, type RtdbCaller } from './authenticate.ts';
+import { DbPathError, parseDbPath, type DbPath } from './paths.ts';
+import { createPushIdGenerator } from './pushIds.ts';
+import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './rules.ts';
+import type { DbWrite, RtdbStore } from './RtdbStore.ts';
+import { childOf, flatten, withChild, type DbValue } from './tree.ts';
+
+export const RTDB_PREFIX = '/rtdb';
+/** Writes up to this size; the whole HIBP catalog is about 1 MB. */
+export const MAX_WRITE_BYTES = 16 * 1024 * 1024;
+const RULES_SETTING = 'rules';
+const SUPPORTED_QUERY = new Set(['auth', 'access_token', 'shallow', 'print']);
+const LEGACY_WARNING = '299 - "Database secrets are a legacy credential and are discouraged; use a service account or an ID token"';
+
+/** An answer in the database's own error shape, `{"error": "..."}`. */
+class RtdbError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  constructor(status: number, message: string, options: { headers?: Record<string, string>; body?: unknown } = {}) {
+    super(message);
+    this.status = status;
+    this.headers = options.headers ?? {};
+    this.body = options.body ?? { error: message };
+  }
+}
+
+export interface RtdbRoutesDeps extends RtdbAuthOptions {
+  store: RtdbStore;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * The realtime database's REST interface at `{service}/rtdb`: `GET`/`PUT`/`PATCH`/`POST`/
+ * `DELETE` `<path>.json`, `?shallow=true`, `X-Firebase-ETag` and `if-match`, the rules at
+ * `.settings/rules.json` (service accounts and secrets only). Each write — its condition, its
+ * rules check and the write itself — is one SQLite transaction.
+ */
+export function createRtdbRoutes(deps: RtdbRoutesDeps) {
+  const { store, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const nextPushId = createPushIdGenerator(now);
+  let rules: CompiledRules = compileRules(readStoredRules(store));
+
+  return async function handleRtdb(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    try {
+      await answer(req, res, url);
+    } catch (error) {
+      if (error instanceof RtdbAuthError) return send(res, 401, { error: error.message });
+      if (!(error instanceof RtdbError)) throw error;
+      send(res, error.status, error.body, error.headers);
+    }
+  };
+
+  async function answer(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const rest = url.pathname.slice(RTDB_PREFIX.length);
+    if (!rest.endsWith('.json')) throw new RtdbError(404, `database paths end in .json, e.g. ${RTDB_PREFIX}/catalog/breaches.json`);
+    for (const name of url.searchParams.keys())
+      if (!SUPPORTED_QUERY.has(name)) throw new RtdbError(400, `query parameter "${name}" is not supported by this database (supported: ${[...SUPPORTED_QUERY].join(', ')})`);
+    const shallow = url.searchParams.get('shallow');
+    if (shallow !== null && shallow !== 'true' && shallow !== 'false') throw new RtdbError(400, 'shallow must be true or false');
+    const print = url.searchParams.get('print');
+    if (print !== null && print !== 'pretty' && print !== 'silent') throw new RtdbError(400, 'print must be pretty or silent');
+
+    const caller = await authenticateRtdb(req, url.searchParams, deps);
+    if (caller.kind === 'admin' && caller.via === 'secret') {
+      res.setHeader('warning', LEGACY_WARNING);
+      logger.warn({ secretId: caller.secretId, method }, 'realtime database used with a legacy secret (discouraged; rotate it to a service account)');
+    }
+
+    const rawPath = rest.slice(0, -'.json'.length);
+    if (rawPath === '/.settings/rules') return answerRules(req, res, method, caller);
+    let path: DbPath;
+    try {
+      path = parseDbPath(rawPath.split('/').map(decodeSegment).join('/'));
+    } catch (error) {
+      if (error instanceof DbPathError) throw new RtdbError(400, `Invalid path: ${error.message}`);
+      throw error;
+    }
+    const wantsEtag = (req.headers['x-firebase-etag'] ?? '').toString().toLowerCase() === 'true';
+    const format = (value: unknown) => (print === 'pretty' ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+
+    if (method === 'GET' || method === 'HEAD') {
+      if (shallow === 'true' && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
+      if (!canRead(caller, path)) throw new RtdbError(401, 'Permission denied');
+      const { value, json, etag } = store.snapshot(path);
+      const headers: Record<string, string> = { 'cache-control': 'no-cache' };
+      if (wantsEtag) headers.etag = etag;
+      // An addition to the real interface: lets a client that kept the ETag skip the body.
+      if (wantsEtag && ifNoneMatchHits(req, etag)) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+      if (shallow === 'true') return send(res, 200, shallowOf(value), headers, format, method === 'HEAD');
+      return send(res, 200, value, headers, print === 'pretty' ? format : () => json, method === 'HEAD');
+    }
+
+    if (!['PUT', 'PATCH', 'POST', 'DELETE'].includes(method)) {
+      throw new RtdbError(405, `method ${method} is not supported; use GET, PUT, PATCH, POST or DELETE`, { headers: { allow: 'GET, HEAD, PUT, PATCH, POST, DELETE' } });
+    }
+    if (shallow === 'true') throw new RtdbError(400, 'shallow applies to reads only');
+    const body = method === 'DELETE' ? null : await readBody(req);
+    const pushKey = method === 'POST' ? nextPushId() : undefined;
+    const writes = writesOf(method, path, body, pushKey);
+    const ifMatch = req.headers['if-match'];
+
+    const outcome = store.transaction(() => {
+      const { value: current, etag: currentEtag } = store.snapshot(path);
+      if (ifMatch !== undefined && ifMatch !== currentEtag) return { status: 412 as const, current, currentEtag };
+      if (caller.kind !== 'admin') {
+        const readNew = (at: DbPath) => newValueAt(store, writes, at);
+        const allowed = rules.canWrite(
+          writes.map((w) => w.path),
+          { auth: caller.kind === 'user' ? caller.auth : null, now: now(), read: (at) => store.get(at), readNew },
+        );
+        if (!allowed) return { status: 401 as const };
+      }
+      store.write(writes);
+      return { status: 200 as const, etag: wantsEtag || ifMatch !== undefined ? store.snapshot(path).etag : undefined };
+    });
+    if (outcome.status === 412) throw new RtdbError(412, 'ETag mismatch', { headers: { etag: outcome.currentEtag }, body: outcome.current });
+    if (outcome.status === 401) throw new RtdbError(401, 'Permission denied');
+    const headers: Record<string, string> = outcome.etag ? { etag: outcome.etag } : {};
+    if (print === 'silent') {
+      res.writeHead(204, headers);
+      res.end();
+      return;
+    }
+    send(res, 200, method === 'POST' ? { name: pushKey } : method === 'DELETE' ? null : body, headers, format);
+  }
+
+  function canRead(caller: RtdbCaller, path: DbPath): boolean {
+    if (caller.kind === 'admin') return true;
+    return rules.canRead(path, { auth: caller.kind === 'user' ? caller.auth : null, now: now(), read: (at) => store.get(at) });
+  }
+
+  async function answerRules(req: IncomingMessage, res: ServerResponse, method: string, caller: RtdbCaller): Promise<void> {
+    // The rules are the database's configuration: only full-access credentials see or change them.
+    if (caller.kind !== 'admin') throw new RtdbError(401, 'Permission denied');
+    if (method === 'GET') return send(res, 200, rules.source);
+    if (method !== 'PUT') throw new RtdbError(405, 'rules are read with GET and replaced with PUT', { headers: { allow: 'GET, PUT' } });
+    const body = await readBody(req);
+    let compiled: CompiledRules;
+    try {
+      compiled = compileRules(body);
+    } catch (error) {
+      if (error instanceof RulesError) throw new RtdbError(400, `Invalid rules: ${error.message}`);
+      throw error;
+    }
+    store.putSetting(RULES_SETTING, JSON.stringify(body));
+    rules = compiled;
+    logger.info({ by: caller.via }, 'realtime database rules replaced');
+    send(res, 200, { status: 'ok' });
+  }
+}
+
+function readStoredRules(store: RtdbStore): unknown {
+  const stored = store.getSetting(RULES_SETTING);
+  return stored === undefined ? DEFAULT_RULES : JSON.parse(stored);
+}
+
+function writesOf(method: string, path: DbPath, body: unknown, pushKey: string | undefined): DbWrite[] {
+  let writes: DbWrite[];
+  if (method === 'PATCH') {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new RtdbError(400, 'Invalid data; PATCH takes an object of children to update');
+    writes = Object.entries(body).map(([key, value]) => {
+      try {
+        return { path: [...path, ...parseDbPath(key)], value: value as DbValue };
+      } catch (error) {
+        throw new RtdbError(400, `Invalid data; ${(error as Error).message}`);
+      }
+    });
+    // A multi-location update must not name a location twice, or one inside another.
+    const keys = writes.map((w) => w.path.join('/'));
+    for (const a of keys) for (const b of keys) if (a !== b && b.startsWith(a + '/')) throw new RtdbError(400, `Invalid data; "${a}" and "${b}" overlap`);
+  } else if (method === 'POST') {
+    writes = [{ path: [...path, pushKey!], value: body as DbValue }];
+  } else {
+    writes = [{ path, value: (body ?? null) as DbValue }];
+  }
+  for (const write of writes) {
+    try {
+      flatten(write.path, write.value);
+    } catch (error) {
+      if (error instanceof DbPathError) throw new RtdbError(400, `Invalid data; ${error.message}`);
+      throw error;
+    }
+  }
+  return writes;
+}
+
+/** The value at `at` as it would be after `writes`: what `newData` shows the rules. */
+function newValueAt(store: RtdbStore, writes: readonly DbWrite[], at: DbPath): DbValue {
+  let value = store.get(at);
+  const isPrefix = (prefix: DbPath, of: DbPath) => prefix.length <= of.length && prefix.every((key, i) => of[i] === key);
+  for (const write of writes) {
+    if (isPrefix(write.path, at)) value = childOf(write.value, at.slice(write.path.length));
+    else if (isPrefix(at, write.path)) value = withChild(value, write.path.slice(at.length), write.value);
+  }
+  return value;
+}
+
+function shallowOf(value: DbValue): DbValue {
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).map((key) => [key, true]));
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new RtdbError(400, 'Invalid path: not valid percent-encoding');
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > MAX_WRITE_BYTES) {
+    req.resume();
+    throw new RtdbError(413, `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`, { headers: { connection: 'close' } });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_WRITE_BYTES) throw new RtdbError(413, `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`, { headers: { connection: 'close' } });
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    throw new RtdbError(400, `Invalid data; couldn't parse JSON object, array, or value: ${(error as Error).message}`);
+  }
+}
+
+function send(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}, format: (value: unknown) => string = JSON.stringify, headOnly = false): void {
+  const body = format(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(headOnly ? undefined : body);
+}

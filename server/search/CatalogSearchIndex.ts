@@ -1,0 +1,64 @@
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import type { Breach } from '../../shared/api/index.ts';
+import { BreachDetails } from '../../shared/catalog/index.ts';
+import { BreachSearchIndex, toSearchDocument, type SearchHit, type SearchOptions } from '../../shared/search/index.ts';
+
+/** Where the index reads from: the breach-alert catalog and the details feed (titles, descriptions). */
+export interface CatalogReader {
+  /** Changes whenever the catalog does. */
+  catalogRevision(): number;
+  listBreaches(): readonly Breach[];
+  /** Details by breach id; may lack some breaches (then the id stands in for the title). */
+  readDetails(): Record<string, BreachDetails>;
+}
+
+/**
+ * The `breaches` instance: an FTS5 index in an in-memory SQLite database, rebuilt when the
+ * catalog changes (its revision moves), so it never serves a
+ * breach the catalog no longer has.
+ */
+export class CatalogSearchIndex {
+  readonly #db: SqliteDatabase = new Database(':memory:');
+  readonly #index = new BreachSearchIndex(this.#db);
+  readonly #reader: CatalogReader;
+  #indexedRevision: number | undefined;
+
+  constructor(reader: CatalogReader) {
+    this.#reader = reader;
+  }
+
+  search(options: SearchOptions): SearchHit[] {
+    this.#refresh();
+    return this.#index.search(options);
+  }
+
+  /** Re-reads catalog and details now (after a details-only change). */
+  rebuild(): void {
+    this.#indexedRevision = undefined;
+    this.#refresh();
+  }
+
+  #refresh(): void {
+    const revision = this.#reader.catalogRevision();
+    if (revision === this.#indexedRevision) return;
+    const details = this.#reader.readDetails();
+    this.#index.replaceAll(this.#reader.listBreaches().map((breach) => toSearchDocument(breach, details[breach.id])));
+    this.#indexedRevision = revision;
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+/** Details from the feed's JSON, keeping every record that parses (a bad one loses only its own text). */
+export function parseDetailsRecord(value: unknown): Record<string, BreachDetails> {
+  if (typeof value !== 'object' || value === null) return {};
+  const details: Record<string, BreachDetails> = {};
+  for (const [id, raw] of Object.entries(value)) {
+    const parsed = BreachDetails.safeParse(raw);
+    if (parsed.success) details[id] = parsed.data;
+  }
+  return details;
+}

@@ -1,0 +1,45 @@
+import type { ServerResponse } from 'node:http';
+import { SearchCodes } from '../../shared/search/index.ts';
+import { HttpProblem } from '../http/problems.ts';
+
+/**
+ * An error of the search interface: answered as the platform's envelope (`result: null`,
+ * `success: false`, the root cause directly in `errors`, no `error_chain`).
+ */
+export class SearchError extends Error {
+  readonly status: number;
+  readonly errors: { code: number; message: string }[];
+  readonly headers: Record<string, string>;
+  constructor(status: number, code: number, message: string, options: { more?: { code: number; message: string }[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.status = status;
+    this.errors = [{ code, message }, ...(options.more ?? [])];
+    this.headers = options.headers ?? {};
+  }
+}
+
+const CODE_OF_STATUS: Record<number, number> = {
+  400: SearchCodes.malformedBody,
+  405: SearchCodes.methodNotAllowed,
+  413: SearchCodes.bodyTooLarge,
+  415: SearchCodes.unsupportedMediaType,
+};
+
+/** The shared HTTP helpers (body reading) throw `HttpProblem`; here they become envelope errors. */
+export function toSearchError(error: unknown): SearchError | undefined {
+  if (error instanceof SearchError) return error;
+  if (error instanceof HttpProblem) return new SearchError(error.status, CODE_OF_STATUS[error.status] ?? SearchCodes.invalidRequest, error.detail, { headers: error.headers });
+  return undefined;
+}
+
+export function sendEnvelope(res: ServerResponse, status: number, result: unknown, messages: { code: number; message: string }[] = [], headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ result, success: true, errors: [], messages });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers });
+  res.end(body);
+}
+
+export function sendSearchError(res: ServerResponse, error: SearchError): void {
+  const body = JSON.stringify({ result: null, success: false, errors: error.errors, messages: [] });
+  res.writeHead(error.status, { ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.end(body);
+}

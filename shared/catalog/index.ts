@@ -1,0 +1,2 @@
+export * from './details.ts';
+export * from './preferences.ts';

@@ -1,0 +1,4 @@
+export * from './report.ts';
+export * from './rows.ts';
+export * from './fixGroups.ts';
+export * from './progress.ts';

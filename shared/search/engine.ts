@@ -1,0 +1,131 @@
+import type { SearchChunk } from './api.ts';
+import { chunkText, documentMetadata, filterRecordOf, itemKey, type BreachSearchDocument } from './document.ts';
+import { compileFilter, isEmptyFilter, type MetadataFilter } from './filter.ts';
+
+/**
+ * The breach search engine: SQLite FTS5 ranks the text (bm25 over title, domain, data classes
+ * and description), the filter engine keeps what the filter admits. The same class runs in the
+ * reference service and in the app's core; both hand it a better-sqlite3 database (typed here
+ * structurally so `shared/` imports nothing outside itself).
+ */
+export interface SearchDatabase {
+  exec(sql: string): unknown;
+  prepare(sql: string): { run(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
+}
+
+/** Column weights of bm25: a word in the title counts most, in the description least. */
+const WEIGHTS = { title: 10, domain: 6, dataClasses: 4, description: 1 };
+const MAX_TERMS = 32;
+/**
+ * Words that say nothing about which breach is meant ("which of my breaches leaked …"): English
+ * function words, words nearly every breach description uses (matching them costs a bm25 score
+ * per breach and ranks nothing), and top-level domains every site shares. Dates in a question
+ * ("after 2020") are the date chips' job.
+ */
+const STOP_WORDS = new Set(
+  [
+    'a an and are as at be by did do does for from had has have how i in is it its me my of on or our that the their them there these they this to was were what when where which who why with you your about any all',
+    'breach breaches breached data leak leaks leaked hack hacked after before since',
+    'com net org www',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+export interface SearchOptions {
+  query: string;
+  filter?: MetadataFilter | undefined;
+  maxResults: number;
+}
+
+export interface SearchHit {
+  doc: BreachSearchDocument;
+  score: number;
+}
+
+/** FTS5 query of free text: each meaningful word as a quoted prefix term, any of them (bm25 ranks by how many and where). */
+export function toFtsQuery(text: string): string | undefined {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
+  const unique = [...new Set(words)].slice(0, MAX_TERMS);
+  return unique.length === 0 ? undefined : unique.map((word) => `"${word}"*`).join(' OR ');
+}
+
+export class BreachSearchIndex {
+  readonly #db: SearchDatabase;
+  readonly #docs = new Map<string, BreachSearchDocument>();
+  readonly #insert;
+  readonly #match;
+  readonly #ids;
+
+  constructor(db: SearchDatabase) {
+    this.#db = db;
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS breach_search USING fts5(
+      id UNINDEXED, title, domain, data_classes, description,
+      tokenize = 'porter unicode61 remove_diacritics 2')`);
+    db.exec('DELETE FROM breach_search');
+    this.#insert = db.prepare('INSERT INTO breach_search (id, title, domain, data_classes, description) VALUES (?, ?, ?, ?, ?)');
+    const { title, domain, dataClasses, description } = WEIGHTS;
+    this.#match = db.prepare(`SELECT id, bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description}) AS rank FROM breach_search WHERE breach_search MATCH ? ORDER BY rank`);
+    this.#ids = db.prepare(`SELECT id FROM breach_search WHERE breach_search MATCH ? ORDER BY bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description}) LIMIT ?`);
+  }
+
+  get size(): number {
+    return this.#docs.size;
+  }
+
+  /** Replaces everything indexed, in one transaction. */
+  replaceAll(docs: readonly BreachSearchDocument[]): void {
+    this.#db.exec('BEGIN');
+    try {
+      this.#db.exec('DELETE FROM breach_search');
+      this.#docs.clear();
+      for (const doc of docs) {
+        // Domains index as words too: "adobe.com" finds "adobe".
+        this.#insert.run(doc.id, doc.title, doc.domain.replaceAll('.', ' ') + ' ' + doc.domain, doc.dataClasses.join(' ; '), doc.description);
+        this.#docs.set(doc.id, doc);
+      }
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  get(id: string): BreachSearchDocument | undefined {
+    return this.#docs.get(id);
+  }
+
+  /**
+   * Ranked hits, best first. Scores are in (0, 1], the best match 1. Without searchable words
+   * the filter alone decides, newest breach first, every score 1.
+   */
+  search({ query, filter, maxResults }: SearchOptions): SearchHit[] {
+    const admits = isEmptyFilter(filter) ? () => true : compileFilter(filter!);
+    const fts = toFtsQuery(query);
+    const hits: SearchHit[] = [];
+    if (fts === undefined) {
+      const all = [...this.#docs.values()].filter((doc) => admits(filterRecordOf(doc)));
+      all.sort((a, b) => b.breachDate - a.breachDate || b.addedAt - a.addedAt || (a.id < b.id ? -1 : 1));
+      return all.slice(0, maxResults).map((doc) => ({ doc, score: 1 }));
+    }
+    const rows = this.#match.all(fts) as { id: string; rank: number }[];
+    const best = rows[0]?.rank ?? -1;
+    for (const row of rows) {
+      const doc = this.#docs.get(row.id);
+      if (!doc || !admits(filterRecordOf(doc))) continue;
+      hits.push({ doc, score: best < 0 ? Math.round((row.rank / best) * 10_000) / 10_000 : 1 });
+      if (hits.length >= maxResults) break;
+    }
+    return hits;
+  }
+
+  /** The FTS5 query alone (no filter, no documents): the floor the benchmark compares against. */
+  _matchIds(query: string, limit: number): string[] {
+    const fts = toFtsQuery(query);
+    return fts === undefined ? [] : (this.#ids.all(fts, limit) as { id: string }[]).map((row) => row.id);
+  }
+}
+
+export function toChunk({ doc, score }: SearchHit): SearchChunk {
+  return { id: `${itemKey(doc.id)}#0`, type: 'text', score, text: chunkText(doc), item: { key: itemKey(doc.id), timestamp: doc.addedAt, metadata: documentMetadata(doc) } };
+}

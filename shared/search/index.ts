@@ -1,0 +1,6 @@
+export * from './filter.ts';
+export * from './legacyFilter.ts';
+export * from './document.ts';
+export * from './api.ts';
+export * from './engine.ts';
+export * from './answer.ts';

@@ -1,0 +1,126 @@
+// npm run bench:search — the embedded search engine over the 800-breach Have I Been Pwned catalog
+// (../shared/fixtures/hibp): p95 of one search (FTS5 ranking, the filter engine, chunk building)
+// beside its floor, the same FTS5 query alone; and the reference service's search endpoint under
+// 32 connections beside a bare Node http server answering the same bytes, measured in the same run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { loadCatalogFile } from '../../server/catalog/source.ts';
+import { BREACH_FILTER_FIELDS, BreachSearchIndex, parseMetadataFilter, toChunk, toFtsQuery, toSearchDocument, type MetadataFilter } from '../../shared/search/index.ts';
+import { ROOT, startProcess, stopProcess } from './processes.ts';
+
+const HIBP = path.resolve(ROOT, '../shared/fixtures/hibp/breaches.json');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3000);
+const CONNECTIONS = 32;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const Y2020 = Date.parse('2020-01-01T00:00:00Z') / 1000;
+
+/** What people type, with and without filter chips. */
+const QUERIES: { query: string; filter?: MetadataFilter }[] = [
+  { query: 'Adobe' },
+  { query: 'which of my breaches leaked passwords after 2020?', filter: { breachDate: { $gte: Y2020 }, dataClasses: 'Passwords' } },
+  { query: 'what was that games company breach?' },
+  { query: 'dating site', filter: { isSensitive: false } },
+  { query: 'crypto forum', filter: { dataClasses: { $in: ['Passwords', 'Phone numbers'] }, isVerified: true } },
+  { query: 'email addresses phone numbers' },
+  { query: 'linkedin' },
+  { query: 'hacking forum leaked usernames', filter: { pwnCount: { $gt: 100_000 } } },
+];
+
+function p95(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length * 0.95)]!;
+}
+
+/** p95 of each of two workloads, run alternately so a busy machine weighs on both alike. */
+function measurePair(a: (i: number) => unknown, b: (i: number) => unknown): [number, number] {
+  for (let i = 0; i < 200; i++) {
+    // warm-up: JIT, statement caches
+    a(i);
+    b(i);
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, fn] of [a, b].entries()) {
+      const started = performance.now();
+      fn(i);
+      times[k]!.push(performance.now() - started);
+    }
+  }
+  return [p95(times[0]), p95(times[1])];
+}
+
+async function load(url: string, body: string, headers: Record<string, string>, bytes: number) {
+  const options = { url, method: 'POST' as const, body, connections: CONNECTIONS, headers: { 'content-type': 'application/json', ...headers } };
+  await autocannon({ ...options, duration: 1 });
+  const result = await autocannon({ ...options, duration: DURATION_S });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const perRequest = result.throughput.average / result.requests.average;
+  if (Math.abs(perRequest - bytes) / bytes > 0.2) throw new Error(`${url}: answers of ${Math.round(perRequest)} bytes, expected about ${bytes}`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+async function main(): Promise<void> {
+  // 1. Embedded search, as the app runs it offline.
+  const source = loadCatalogFile(HIBP);
+  const db = new Database(':memory:');
+  const index = new BreachSearchIndex(db);
+  index.replaceAll(source.breaches.map((breach) => toSearchDocument(breach, source.details[breach.id])));
+  console.log(`indexed ${index.size} breaches of ${HIBP}`);
+  const checked = QUERIES.map(({ query, filter }) => ({ query, filter: filter && parseMetadataFilter(filter, BREACH_FILTER_FIELDS) }));
+  // Floor: the engine's own FTS5 statement (every match, bm25-ordered) with nothing around it.
+  const match = db.prepare('SELECT id, bm25(breach_search, 0, 10, 6, 4, 1) AS rank FROM breach_search WHERE breach_search MATCH ? ORDER BY rank');
+  const fts = QUERIES.map(({ query }) => toFtsQuery(query)!);
+  const [embedded, floor] = measurePair(
+    (i) => {
+      const { query, filter } = checked[i % checked.length]!;
+      return index.search({ query, filter, maxResults: 10 }).map(toChunk);
+    },
+    (i) => match.all(fts[i % fts.length]),
+  );
+  db.close();
+
+  // 2. The service's search endpoint over HTTP with an API token checked on every request.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-search-'));
+  const service = await startProcess(['server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--catalog', HIBP, '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
+  const origin = service.match[1]!;
+  let serviceRun: { rps: number; p99: number };
+  let bareRun: { rps: number; p99: number };
+  try {
+    const created = (await (await fetch(`${origin}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read'] }) })).json()) as { token: string };
+    const headers = { authorization: `Bearer ${created.token}` };
+    const url = `${origin}/client/v4/accounts/local/ai-search/instances/breaches/search`;
+    const body = JSON.stringify({ messages: [{ role: 'user', content: QUERIES[1]!.query }], ai_search_options: { retrieval: { filters: QUERIES[1]!.filter, max_num_results: 10 } } });
+    const answer = await (await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })).text();
+    if (!answer.includes('"success":true')) throw new Error(`search failed: ${answer.slice(0, 300)}`);
+    serviceRun = await load(url, body, headers, Buffer.byteLength(answer));
+    const bodyFile = path.join(dataDir, 'answer.json');
+    writeFileSync(bodyFile, answer);
+    const bare = await startProcess(['test/bench/bareServer.ts', bodyFile], /listening (\d+)/);
+    try {
+      bareRun = await load(`http://127.0.0.1:${bare.match[1]}/`, body, headers, Buffer.byteLength(answer));
+    } finally {
+      await stopProcess(bare.child);
+    }
+  } finally {
+    await stopProcess(service.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+  console.log(`embedded search p95 ${round(embedded)} ms (FTS5 alone ${round(floor)} ms) over ${RUNS} searches`);
+  console.log(`service search ${Math.round(serviceRun.rps)} req/s (p99 ${serviceRun.p99} ms) vs bare ${Math.round(bareRun.rps)} req/s`);
+  const metrics = {
+    embedded_search_p95: { value: round(embedded), unit: 'ms', floor: round(floor), ratio: round(embedded / floor, 2) },
+    // Throughput: the floor is the bare server; ratio = how many times slower than it.
+    service_search_throughput: { value: Math.round(serviceRun.rps), unit: 'req/s', floor: Math.round(bareRun.rps), ratio: round(bareRun.rps / serviceRun.rps, 2) },
+  };
+  console.log(JSON.stringify({ bench: 'search', metrics }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,119 @@
+// The report and the guided fix's "done" over a real account session (real SQLite, real outbox).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SignInRequiredError } from '../../../electron/core/api/AccessTokenSource.ts';
+import { Router } from '../../../electron/core/ipc/Router.ts';
+import { combineHandlers } from '../../../electron/core/ipc/combineHandlers.ts';
+import { includesHibpData, isDemoBreach } from '../../../electron/core/report/catalogOrigin.ts';
+import { DEMO_CATALOG_BREACHES } from '../../../electron/core/report/demoCatalogBreaches.ts';
+import { createReportHandlers } from '../../../electron/core/report/reportHandlers.ts';
+import { AccountSession } from '../../../electron/core/session/AccountSession.ts';
+import { CurrentSession } from '../../../electron/core/session/CurrentSession.ts';
+import { DataChanges } from '../../../electron/core/status/DataChanges.ts';
+import type { DataChange } from '../../../shared/ipc/index.ts';
+import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
+import { reportRows } from '../../../shared/report/index.ts';
+import { item, snapshot } from '../helpers/fixtures.ts';
+
+const ALICE = { accountId: 'b'.repeat(32), issuer: 'http://127.0.0.1:1', subject: 'alice', email: 'alice@example.com' };
+const A = 'alice@example.com';
+const B = 'alice.work@example.com';
+const noToken = () => Promise.reject(new SignInRequiredError('Sign in to sync.'));
+const NOW = Date.parse('2026-11-24T09:00:30Z');
+
+const open: CurrentSession[] = [];
+afterEach(async () => {
+  for (const sessions of open.splice(0)) await sessions.close();
+});
+
+async function core(options: { signedIn?: boolean } = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-report-'));
+  const sessions = new CurrentSession({ open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }) });
+  open.push(sessions);
+  if (options.signedIn !== false) {
+    await sessions.apply({ state: 'sign-in-needed', account: ALICE, warning: undefined, error: undefined });
+    snapshot(sessions.require().db, [
+      item({ id: 'Adobe', domain: 'adobe.com', dataClasses: ['Email addresses', 'Password hints', 'Passwords'], accounts: { [A]: ['Passwords'], [B]: [] } }),
+      item({ id: 'Secret', isSensitive: true, breachDate: '2019-01-01', dataClasses: ['Names'], accounts: { [A]: [] } }),
+    ]);
+  }
+  const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => Promise.reject(new Error(`${channel} is not part of this test`))]));
+  const announced: DataChange[] = [];
+  const changes = new DataChanges((change) => announced.push(change));
+  const router = new Router(combineHandlers({ ...unanswered, ...createReportHandlers({ sessions, changes, accountEmail: () => A, now: () => NOW }) } as never), { validateResults: true });
+  return { router, sessions, announced };
+}
+
+describe('report-get', () => {
+  it('holds every breach (sensitive included) × email × data class with resolvedAt', async () => {
+    const { router } = await core();
+    const report = await router.invoke('report-get', {});
+    expect(report).toMatchObject({ generatedAt: '2026-11-24T09:00:00Z', account: A, includesHibp: true });
+    expect(report.breaches.map((entry) => entry.breach.id)).toEqual(['Adobe', 'Secret']);
+    const rows = reportRows(report);
+    expect(rows).toHaveLength(3 * 2 + 1);
+    expect(rows.find((row) => row.email === A && row.dataClass === 'Passwords')).toMatchObject({ resolved: true, resolvedAt: '2025-01-01T00:00:00Z', pending: false });
+  });
+
+  it('signed out: an empty report, not an error', async () => {
+    const { router } = await core({ signedIn: false });
+    expect(await router.invoke('report-get', {})).toMatchObject({ breaches: [], includesHibp: false });
+  });
+});
+
+describe('fix-apply', () => {
+  it('records every intent in one outbox record; the report shows them queued at once', async () => {
+    const { router, sessions, announced } = await core();
+    const answer = await router.invoke('fix-apply', {
+      intents: [
+        { breachId: 'Adobe', emails: [A], dataClasses: ['Password hints'] },
+        { breachId: 'Adobe', emails: [B], dataClasses: ['Passwords', 'Password hints'] },
+      ],
+    });
+    expect(answer).toEqual({ changed: 3 });
+    // One event for the batch, naming its breach once.
+    expect(announced).toEqual([{ reason: 'resolution', breachIds: ['Adobe'], revision: 1 }]);
+    expect(sessions.require().sync.outbox.summary()).toMatchObject({ pending: 3 });
+    const rows = reportRows(await router.invoke('report-get', {})).filter((row) => row.breach === 'Adobe' && row.dataClass !== 'Email addresses');
+    expect(rows.every((row) => row.resolved)).toBe(true);
+    expect(rows.filter((row) => row.pending)).toHaveLength(3);
+  });
+
+  it('all or nothing: one unknown target refuses the whole batch as not-found', async () => {
+    const { router, sessions, announced } = await core();
+    const answer = await router.dispatch({
+      type: 'request',
+      id: 1,
+      channel: 'fix-apply',
+      args: { intents: [{ breachId: 'Adobe', emails: [A], dataClasses: ['Password hints'] }, { breachId: 'Adobe', emails: ['mallory@example.com'], dataClasses: ['Passwords'] }] },
+    });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(sessions.require().sync.outbox.summary()).toMatchObject({ pending: 0 });
+    expect(announced).toEqual([]);
+  });
+
+  it('refuses malformed arguments with the path of the problem', async () => {
+    const { router } = await core();
+    const answer = await router.dispatch({ type: 'request', id: 1, channel: 'fix-apply', args: { intents: [{ breachId: 'Adobe', emails: [], dataClasses: ['Passwords'] }] } });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+    expect(JSON.stringify(answer)).toContain('emails');
+  });
+});
+
+describe('catalog origin', () => {
+  it('knows exactly the demo catalog the service ships, and none of Have I Been Pwned\'s breaches', () => {
+    const demo = JSON.parse(readFileSync(new URL('../../../resources/demo-catalog.json', import.meta.url), 'utf8')) as { id: string; domain: string }[];
+    expect(DEMO_CATALOG_BREACHES).toEqual(demo.map((breach) => `${breach.id} ${breach.domain}`));
+    const hibp = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/hibp/breaches.json', import.meta.url), 'utf8')) as { Name: string; Domain: string }[];
+    expect(hibp.filter((breach) => isDemoBreach({ id: breach.Name, domain: breach.Domain }))).toEqual([]);
+  });
+
+  it('the demo catalog is ours; anything else is credited to Have I Been Pwned', () => {
+    expect(isDemoBreach({ id: 'AmberBank', domain: 'amberbank.org' })).toBe(true);
+    expect(isDemoBreach({ id: 'AmberBank', domain: 'elsewhere.example' })).toBe(false);
+    expect(includesHibpData([{ id: 'AmberBank', domain: 'amberbank.org' }])).toBe(false);
+    expect(includesHibpData([{ id: 'AmberBank', domain: 'amberbank.org' }, { id: 'Adobe', domain: 'adobe.com' }])).toBe(true);
+  });
+});

@@ -1,0 +1,187 @@
+// The Search page end to end: Debian Chromium on the browser host, the real core with its
+// embedded search engine over the synced breaches (offline), and the real reference service as
+// the remote instance (its /client/v4 search interface, an API token kept by the core). Every
+// list on screen is checked against the engine's own answer to the same request.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { captureScreen, E2E, ensureRendererBuilt, eventually, launchChromium, seriousFindings, unnamedControls } from './harness.ts';
+
+/**
+ * A loopback proxy in front of the reference instance that passes a stream's first event (the
+ * `chunks` event) at once and holds the rest until `release()`: the reference instance answers
+ * in a millisecond, a language model would take seconds, and the page must show the chunks while
+ * the answer is still on its way.
+ */
+async function holdingProxy(target: string) {
+  let release!: () => void;
+  let held = new Promise<void>((resolve) => (release = resolve));
+  const server: Server = createServer((req, res) => {
+    // The service answers only its own Host names (421 otherwise), as behind any real proxy.
+    const upstream = request(new URL(req.url!, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      if (!(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) return void answer.pipe(res);
+      let buffered = '';
+      let first = true;
+      answer.setEncoding('utf8');
+      answer.on('data', (text: string) => {
+        if (!first) return void (buffered += text);
+        const end = text.indexOf('\n\n');
+        if (end < 0) return void res.write(text);
+        res.write(text.slice(0, end + 2));
+        buffered = text.slice(end + 2);
+        first = false;
+      });
+      answer.on('end', () => void held.then(() => res.end(buffered)));
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    release: () => release(),
+    hold: () => void (held = new Promise<void>((resolve) => (release = resolve))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('the Search page in Chromium against the real stack', () => {
+  let browser: Browser;
+  let e2e: E2E;
+  let page: Page;
+  let domain: string;
+  let breachId: string;
+  /** The breach's title in the details feed. */
+  let title: string;
+  let proxy: Awaited<ReturnType<typeof holdingProxy>> | undefined;
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    browser = await launchChromium();
+    e2e = new E2E({ browser, email: 'alice@example.com' });
+    await e2e.startService();
+    await e2e.startApp();
+    page = await e2e.openApp();
+  }, 90_000);
+
+  afterAll(async () => {
+    proxy?.release();
+    await proxy?.close();
+    await e2e?.close();
+    await browser?.close();
+  });
+
+  it('signs in and syncs', async () => {
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 20_000 });
+    const remote = await e2e.serviceBreaches({ includeSensitive: true });
+    await eventually('the first sync', async () => (await e2e.call('breaches-list', { includeSensitive: true })).total === remote.length);
+    const first = (await e2e.call('breaches-list', {})).rows.find((row) => row.breach.domain !== '')!;
+    breachId = first.breach.id;
+    domain = first.breach.domain;
+  });
+
+  it('searches offline with the embedded engine: results, then an extractive answer', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+    expect(await unnamedControls(page)).toEqual([]);
+    await page.getByRole('searchbox', { name: 'Search breaches' }).fill(domain);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    const results = page.getByRole('list', { name: 'Matching breaches' });
+    await results.waitFor();
+    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: domain, answer: true });
+    const links = results.getByRole('link');
+    expect(await links.allTextContents()).toEqual(engine.chunks.map((chunk) => chunk.item.metadata.title));
+    expect(await links.first().getAttribute('href')).toContain(`#/breaches/${encodeURIComponent(breachId)}`);
+    const answer = page.getByRole('region', { name: 'Answer' });
+    await answer.getByText('Extractive: quoted from the results').waitFor();
+    await eventually('the whole answer', async () => (await answer.locator('.search-answer-text').textContent()) === engine.answer!.text);
+    // Light and dark, with results and an answer on screen: nothing serious for axe (contrast included).
+    expect(seriousFindings(await captureScreen(page, 'search'))).toEqual([]);
+    expect(await unnamedControls(page)).toEqual([]);
+  });
+
+  it('shows the chips as the new metadata filter format on request, and applies them', async () => {
+    await page.getByRole('checkbox', { name: 'Verified only' }).check();
+    await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('exclude');
+    await page.getByRole('button', { name: 'Show filter' }).click();
+    const shown = JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!) as unknown;
+    expect(shown).toEqual({ isSensitive: false, isVerified: true });
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
+    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: domain, filters: { isSensitive: false, isVerified: true }, answer: true });
+    const titles = await page.getByRole('list', { name: 'Matching breaches' }).getByRole('link').allTextContents().catch(() => []);
+    expect(titles).toEqual(engine.chunks.map((chunk) => chunk.item.metadata.title));
+    await page.getByRole('checkbox', { name: 'Verified only' }).uncheck();
+    await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('any');
+    await page.getByRole('button', { name: 'Hide filter' }).click();
+  });
+
+  it('searches the reference instance: the token goes to the keychain, chunks stream in before the answer text', async () => {
+    const service = e2e.service!;
+    const { token } = service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
+    proxy = await holdingProxy(service.url);
+    const form = page.getByRole('region', { name: 'Remote search instance' });
+    await form.getByRole('textbox', { name: 'API base URL' }).fill(`${proxy.url}/client/v4`);
+    await form.getByRole('textbox', { name: 'Account ID' }).fill('local');
+    await form.getByRole('textbox', { name: 'Instance name' }).fill('breaches');
+    await form.getByLabel('API token').fill(token);
+    await form.getByRole('button', { name: 'Save instance' }).click();
+    await form.getByText('Saved. The API token is in the keychain.').waitFor();
+    expect(await form.getByLabel('API token').inputValue()).toBe('');
+    const view = await e2e.call('search-remote-get', {});
+    expect(view).toEqual({ instance: { baseUrl: `${proxy.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false }, hasToken: true });
+    expect(JSON.stringify(await e2e.call('settings-get', {}))).not.toContain(token);
+
+    await page.getByRole('radio', { name: /^Remote instance/ }).check();
+    await page.getByRole('checkbox', { name: 'Only breaches naming me' }).check();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const answer = page.getByRole('region', { name: 'Answer' });
+    // Chunks first: the results and the answer's label are on screen while its text has not come.
+    await page.getByRole('list', { name: 'Matching breaches' }).waitFor();
+    await answer.getByText('Extractive: quoted from the results').waitFor();
+    expect(await answer.locator('.search-answer-text').textContent()).toBe('…');
+    expect(await page.getByRole('region', { name: 'Search results' }).getAttribute('aria-busy')).toBe('true');
+    proxy.release();
+    await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
+    expect((await answer.locator('.search-answer-text').textContent())!.length).toBeGreaterThan(20);
+
+    // The remote instance indexes the whole catalog with titles from the details feed; "only mine" kept it to the person's breaches.
+    const titles = await page.getByRole('list', { name: 'Matching breaches' }).getByRole('link').allTextContents();
+    const details = service.rtdb.get(['catalog', 'breaches', breachId]) as { title: string };
+    expect(titles[0]).toBe(details.title);
+    title = details.title;
+    await page.getByRole('button', { name: 'Show filter' }).click();
+    const sent = JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!) as { key: { $in: string[] } };
+    const mine = (await e2e.call('breaches-list', { includeSensitive: true, limit: 500 })).rows.map((row) => `breaches/${row.breach.id}`);
+    expect([...sent.key.$in].sort()).toEqual(mine.sort());
+  });
+
+  it('says what went wrong when the instance refuses the token', async () => {
+    const service = e2e.service!;
+    const { id, token } = service.search.tokens.create('local', { scopes: ['ai-search:read'] });
+    service.search.tokens.revoke(id);
+    const form = page.getByRole('region', { name: 'Remote search instance' });
+    await form.getByLabel('API token').fill(token);
+    await form.getByRole('button', { name: 'Save instance' }).click();
+    await form.getByText('Saved. The API token is in the keychain.').waitFor();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('heading', { name: 'The search failed' }).waitFor();
+    expect(await page.getByText(/was revoked at/).count()).toBeGreaterThan(0);
+  });
+
+  it('still searches with the embedded engine when the service is gone', async () => {
+    await e2e.stopService();
+    await page.getByRole('radio', { name: /^Embedded/ }).check();
+    await page.getByRole('searchbox', { name: 'Search breaches' }).fill(domain);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
+    const links = page.getByRole('list', { name: 'Matching breaches' }).getByRole('link');
+    expect(await links.first().getAttribute('href')).toContain(`#/breaches/${encodeURIComponent(breachId)}`);
+    // The embedded engine searches the details feed's local copy too: the title, not the id.
+    expect(await links.first().textContent()).toBe(title);
+    await page.getByRole('region', { name: 'Answer' }).getByText('Extractive: quoted from the results').waitFor();
+  });
+});

@@ -1,0 +1,55 @@
+// @vitest-environment jsdom
+// Rough edges a new user hit in the walkthrough, each pinned by a test (layout ones, which need
+// real layout, are in test/e2e/fix.e2e.test.ts).
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { inWords } from '../../renderer/lib/errorText.ts';
+import { FakeCore } from './fakeCore.ts';
+import { renderApp } from './setup.tsx';
+
+describe('no raw network codes in the UI', () => {
+  test.each([
+    ['could not reach the service: ECONNREFUSED', 'could not reach the service: nothing answered at its address (is it running?)'],
+    ['could not reach the service: fetch failed', 'could not reach the service: the connection failed'],
+    ['The identity provider could not be reached: TypeError: fetch failed: ENOTFOUND', 'The identity provider could not be reached: its address could not be found'],
+    ['could not reach the service: UND_ERR_CONNECT_TIMEOUT', 'could not reach the service: it did not answer in time'],
+    ['HTTP 503 from the service', 'HTTP 503 from the service'],
+  ])('%s', (raw, words) => {
+    expect(inWords(raw)).toBe(words);
+  });
+
+  test('the status bar and a failed call say it in words', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    const { core: fake } = renderApp({ core, hash: '#/overview' });
+    await screen.findByText('Online');
+    act(() => fake.emit('sync-changed', { online: false, phase: 'idle', pending: 0, failed: 0, lastError: 'could not reach the service: ECONNREFUSED' }));
+    const bar = document.querySelector('.statusbar')!;
+    expect(bar).toHaveTextContent('Last sync failed: could not reach the service: nothing answered at its address (is it running?)');
+    expect(bar.innerHTML).not.toMatch(/ECONNREFUSED/);
+    fake.failures.set('sync-now', { code: 'unavailable', message: 'fetch failed' });
+    await user.click(screen.getByRole('button', { name: 'Sync now' }));
+    await waitFor(() => expect(bar).toHaveTextContent('Sync now didn’t start: the connection failed'));
+    expect(bar.innerHTML).not.toMatch(/fetch failed/);
+  });
+});
+
+describe('counts that explain themselves', () => {
+  test('with no class filtered, the counts line names none; with one, it names it', async () => {
+    const user = userEvent.setup();
+    renderApp({ hash: '#/breaches' });
+    expect(await screen.findByText('3 breaches · 2 with something to fix')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^Unresolved data classes/ }));
+    await user.click(within(screen.getByRole('group', { name: 'Unresolved data classes' })).getByRole('checkbox', { name: 'Usernames' }));
+    expect(await screen.findByText(/^2 breaches · 2 with unresolved Usernames$/)).toBeInTheDocument();
+  });
+});
+
+describe('settings that do something here', () => {
+  test('the desktop app offers start at login and close to tray', async () => {
+    renderApp({ hash: '#/settings' });
+    expect(await screen.findByRole('checkbox', { name: /Start at login/ })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: /Close to tray/ })).toBeInTheDocument();
+  });
+});
