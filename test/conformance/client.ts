@@ -80,11 +80,25 @@ export class ConformanceClient {
   }
 
   #turn = 0;
+  #oneInstance = false;
+
+  /**
+   * Runs `work` with every request sent to the first instance: for what one instance keeps in
+   * its own memory, such as the fault plan of `POST /__dev/faults` (counted per instance).
+   */
+  async onOneInstance<T>(work: () => Promise<T>): Promise<T> {
+    this.#oneInstance = true;
+    try {
+      return await work();
+    } finally {
+      this.#oneInstance = false;
+    }
+  }
 
   /** With several instances, each request goes to the next one: writes through one are read through another. */
   #alternate(url: string): string {
     const { origin, origins } = this.target;
-    if (origins.length < 2 || !url.startsWith(origin)) return url;
+    if (this.#oneInstance || origins.length < 2 || !url.startsWith(origin)) return url;
     const next = origins[this.#turn++ % origins.length] as string;
     return next + url.slice(origin.length);
   }
