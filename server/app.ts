@@ -25,14 +25,18 @@ import { sendJson } from './http/respond.ts';
 import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
-import type { BreachStore } from './store/BreachStore.ts';
+import { asyncBreachStore, type BreachStore } from './store/BreachStore.ts';
+import { StoreUnavailableError } from './store/errors.ts';
+import { openPostgresBreachStore } from './store/postgres/PostgresBreachStore.ts';
 import { ensurePrivateDir } from './store/privateFiles.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
-import { answerClientError, createSearchService, type SearchService } from './search/index.ts';
+import { answerClientError, createSearchService, mirroredCatalog, type SearchCatalog, type SearchService } from './search/index.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
 /** The graph endpoint's key under `--dev` when none is configured. */
 export const DEV_GRAPH_KEY = 'dev-key';
+/** Seconds a client waits before retrying while the database is away. */
+const DATABASE_RETRY_AFTER_SEC = 5;
 const DEMO_CATALOG = new URL('../resources/demo-catalog.json', import.meta.url);
 
 export interface RunningService {
@@ -66,14 +70,14 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
 
-  const store = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
+  const { store, searchCatalog } = await openStore(config, logger);
   const rtdb = new RtdbStore(path.join(config.dataDir, 'rtdb.db'));
   let catalogReport: CatalogLoadReport;
   try {
-    catalogReport = loadCatalog(store, rtdb, config.catalogFile, logger);
+    catalogReport = await loadCatalog(store, rtdb, config.catalogFile, logger);
   } catch (error) {
     rtdb.close();
-    store.close();
+    await store.close();
     throw error;
   }
 
@@ -98,31 +102,33 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
     } else {
       identity = await createDevIdentityProvider({
-        issuer: url + IDENTITY_PREFIX,
+        issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
         audience: config.audience,
         dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
         logger,
         users: DEMO_USERS,
-        isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+        isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
         serviceAccounts: rtdb,
       });
-      jwksUrl = config.jwksUrl ?? identity.jwksUri;
+      // This instance's own copy of the key set: instances sharing an issuer share the keys too.
+      jwksUrl = config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX);
       verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
     }
   } catch (error) {
     server.close();
     rtdb.close();
-    store.close();
+    await store.close();
     throw error;
   }
 
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
   const verifyToken = cachingVerifier(verifier);
   const handleApi = createApiRoutes(service, verifyToken, { logger });
-  const search = createSearchService({ store, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
+  const search = createSearchService({ catalog: searchCatalog, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
   const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
-  const issuer = config.issuer ?? url + IDENTITY_PREFIX;
+  const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
   const handleDev =
     config.dev && devIdentity
       ? createDevRoutes({
@@ -141,7 +147,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     logger: logger.child({ component: 'rtdb' }),
     // ID tokens of the sign-in provider for its desktop client act as that person.
     idTokens: { issuer, audience: DESKTOP_CLIENT_ID, keys: createRemoteJWKSet(new URL(jwksUrl)) },
-    isAccountActive: (sub) => store.getAccount(sub)?.deleted !== true,
+    isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
     serviceAccounts: identity?.serviceAccounts,
     findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
   });
@@ -164,12 +170,21 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       });
     }
     void route(req, res).catch((error: unknown) => {
-      if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
+      const unavailable = error instanceof StoreUnavailableError;
+      if (unavailable) logger.warn({ database: error.database, path: (req.url ?? '').split('?')[0] }, 'database unavailable');
+      else if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, 'the service failed to answer; try again later'));
+      sendProblem(
+        res,
+        error instanceof HttpProblem
+          ? error
+          : unavailable
+            ? new HttpProblem(503, 'the database is unavailable; try again shortly', { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) } })
+            : new HttpProblem(500, 'the service failed to answer; try again later'),
+      );
     });
   });
 
@@ -199,7 +214,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       return;
     } else if (pathname.startsWith(DEMO_LOGO_PREFIX) && pathname.endsWith('.svg') && (req.method === 'GET' || req.method === 'HEAD')) {
       const id = decodeURIComponent(pathname.slice(DEMO_LOGO_PREFIX.length, -'.svg'.length));
-      if (store.getBreach(id) || catalogReport.skipped.some((s) => s.id === id)) {
+      if ((await store.getBreach(id)) || catalogReport.skipped.some((s) => s.id === id)) {
         const svg = demoLogoSvg(id);
         res.writeHead(200, { 'content-type': 'image/svg+xml', 'content-length': Buffer.byteLength(svg), 'cache-control': 'public, max-age=86400', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
         res.end(req.method === 'HEAD' ? undefined : svg);
@@ -214,7 +229,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     throw new HttpProblem(404, `nothing here: ${req.method} ${pathname}`);
   }
 
-  logger.info({ url, issuer, dev: config.dev, breaches: store.catalogSize() }, 'breach-alert service listening');
+  logger.info({ url, issuer, dev: config.dev, breaches: await store.catalogSize(), database: config.databaseUrl ? 'postgresql' : 'sqlite' }, 'breach-alert service listening');
   return {
     url,
     apiBaseUrl: url + API_PREFIX,
@@ -236,7 +251,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       handleGraph.close();
       search.close();
       rtdb.close();
-      store.close();
+      await store.close();
     },
   };
 }
@@ -259,22 +274,41 @@ function createLimitedServer(config: ServiceConfig): Server {
 }
 
 /**
+ * PostgreSQL when a database URL is given (shared by instances), else the SQLite file in the data
+ * folder. `searchCatalog` is what the search index reads synchronously: SQLite's own store, or
+ * an in-memory mirror of PostgreSQL's catalog refreshed before each search request.
+ */
+async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store: BreachStore; searchCatalog: SearchCatalog }> {
+  if (!config.databaseUrl) {
+    const sqlite = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
+    return { store: asyncBreachStore(sqlite), searchCatalog: sqlite };
+  }
+  const store = await openPostgresBreachStore({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    invalidation: config.databaseInvalidation,
+    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
+  });
+  return { store, searchCatalog: mirroredCatalog(store) };
+}
+
+/**
  * The catalog file, when given, is authoritative at every start; otherwise a new store gets the
  * demo catalog. The details feed (`catalog/breaches` in the realtime database) is rewritten
  * from the same source in one transaction; demo breaches get generated details. What was left
  * out or removed is reported, never dropped silently: people's resolutions are kept either way.
  */
-function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: string | undefined, logger: Logger): CatalogLoadReport {
-  const previousIds = store.listBreaches().map((breach) => breach.id);
+async function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: string | undefined, logger: Logger): Promise<CatalogLoadReport> {
+  const previousIds = (await store.listBreaches()).map((breach) => breach.id);
   let report: CatalogLoadReport;
   if (catalogFile) {
     const source = loadCatalogFile(catalogFile);
-    store.replaceCatalog(source.breaches);
+    await store.replaceCatalog(source.breaches);
     rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: source.details }]));
     report = compareCatalogs(previousIds, source);
   } else {
-    if (store.catalogSize() === 0) store.replaceCatalog(Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8'))));
-    const breaches = store.listBreaches();
+    if ((await store.catalogSize()) === 0) await store.replaceCatalog(Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8'))));
+    const breaches = await store.listBreaches();
     rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: demoDetailsFor(breaches) }]));
     report = compareCatalogs(previousIds, { origin: 'demo', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
   }

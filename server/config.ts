@@ -54,6 +54,21 @@ export const ServiceConfig = z.strictObject({
   keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
   /** Connections beyond this many are closed on arrival. */
   maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
+  /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
+  databaseUrl: z
+    .string()
+    .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /**
+   * The origin the built-in identity provider names as its issuer (default: this instance's own
+   * URL). Instances sharing one database behind one address give that address, so a token one
+   * issued is accepted by all.
+   */
+  identityOrigin: z.url().optional(),
+  /** How cached answers learn of other instances' writes on PostgreSQL (see PostgresStoreOptions). */
+  databaseInvalidation: z.enum(['check', 'notify']).default('check'),
+  /** Most connections one instance opens to PostgreSQL. */
+  databasePoolSize: z.int().min(1).max(100).default(10),
   /** The account of the search interface's path (`/client/v4/accounts/{accountId}/…`). */
   accountId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "-" or "_"').default('local'),
 }).superRefine((config, context) => {
@@ -115,6 +130,10 @@ const OPTIONS = {
   'request-timeout': { type: 'string' },
   'keep-alive-timeout': { type: 'string' },
   'max-connections': { type: 'string' },
+  'database-url': { type: 'string' },
+  'identity-origin': { type: 'string' },
+  'database-invalidation': { type: 'string' },
+  'database-pool-size': { type: 'string' },
   sub: { type: 'string' },
   email: { type: 'string' },
   'expires-in': { type: 'string' },
@@ -198,6 +217,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       requestTimeoutMs: number('requestTimeoutMs', pick(values['request-timeout'], env.BREACH_SERVICE_REQUEST_TIMEOUT)),
       keepAliveTimeoutMs: number('keepAliveTimeoutMs', pick(values['keep-alive-timeout'], env.BREACH_SERVICE_KEEP_ALIVE_TIMEOUT)),
       maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
+      databaseUrl: pick(values['database-url'], env.BREACH_SERVICE_DATABASE_URL),
+      identityOrigin: pick(values['identity-origin'], env.BREACH_SERVICE_IDENTITY_ORIGIN),
+      databaseInvalidation: pick(values['database-invalidation'], env.BREACH_SERVICE_DATABASE_INVALIDATION),
+      databasePoolSize: number('databasePoolSize', pick(values['database-pool-size'], env.BREACH_SERVICE_DATABASE_POOL_SIZE)),
       accountId: pick(values['account-id'], env.BREACH_SERVICE_ACCOUNT_ID),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
     }),

@@ -36,10 +36,10 @@ export class BreachAlertService {
   }
 
   /** `POST /user`: creates the monitoring user; `created` false when it existed. */
-  createUser(caller: Caller): { created: boolean; emails: string[] } {
-    const account = this.#activeAccount(caller);
-    const created = this.#store.createUser(caller.sub);
-    this.#exposures(account.emails);
+  async createUser(caller: Caller): Promise<{ created: boolean; emails: string[] }> {
+    const account = await this.#activeAccount(caller);
+    const created = await this.#store.createUser(caller.sub);
+    await this.#exposures(account.emails);
     return { created, emails: account.emails };
   }
 
@@ -47,14 +47,14 @@ export class BreachAlertService {
    * The caller's monitoring user, or 403: the account is gone at the identity provider, or
    * `POST /user` was never called. Checked before the request body is even read.
    */
-  requireMonitoringUser(caller: Caller): MonitoredAccount {
-    const account = this.#activeAccount(caller);
-    if (!this.#store.hasUser(caller.sub)) throw new HttpProblem(403, 'no monitoring user for this account: call POST /user first');
+  async requireMonitoringUser(caller: Caller): Promise<MonitoredAccount> {
+    const account = await this.#activeAccount(caller);
+    if (!(await this.#store.hasUser(caller.sub))) throw new HttpProblem(403, 'no monitoring user for this account: call POST /user first');
     return account;
   }
 
   /** Moves when anything this account's answers are built from changes; other users' writes leave it. */
-  changeStamp(account: MonitoredAccount): string {
+  changeStamp(account: MonitoredAccount): Promise<string> {
     return this.#store.changeStamp(account.emails);
   }
 
@@ -62,28 +62,29 @@ export class BreachAlertService {
    * Where the caller stands, without answering for it: the newer contract words "no monitoring
    * user" (`no-monitor-account`) and "account gone" its own way.
    */
-  monitoringState(caller: Caller): { state: 'active'; account: MonitoredAccount } | { state: 'deleted' } | { state: 'no-user' } {
-    const account = this.#accounts.resolve(caller.sub, caller.email);
+  async monitoringState(caller: Caller): Promise<{ state: 'active'; account: MonitoredAccount } | { state: 'deleted' } | { state: 'no-user' }> {
+    const account = await this.#accounts.resolve(caller.sub, caller.email);
     if (account.deleted) return { state: 'deleted' };
-    if (!this.#store.hasUser(caller.sub)) return { state: 'no-user' };
+    if (!(await this.#store.hasUser(caller.sub))) return { state: 'no-user' };
     return { state: 'active', account };
   }
 
   /** `GET /user/breaches`, filtered and in contract order. */
-  listBreaches(account: MonitoredAccount, query: BreachQuery): UserBreach[] {
-    return this.#userBreaches(account, this.#exposures(account.emails)).filter((item) => matchesBreachQuery(item, query)).sort((a, b) => compareBreaches(a.breach, b.breach));
+  async listBreaches(account: MonitoredAccount, query: BreachQuery): Promise<UserBreach[]> {
+    return (await this.#userBreaches(account, await this.#exposures(account.emails))).filter((item) => matchesBreachQuery(item, query)).sort((a, b) => compareBreaches(a.breach, b.breach));
   }
 
   /** `POST /user/breaches/resolutions`: validates everything first, then applies it in one transaction. */
-  applyResolutions(account: MonitoredAccount, items: ResolutionRequest): void {
+  async applyResolutions(account: MonitoredAccount, items: ResolutionRequest): Promise<void> {
     if (items.length === 0) return;
-    const exposures = this.#exposures(account.emails);
+    const exposures = await this.#exposures(account.emails);
+    const catalog = await this.#catalog();
     const invalid: ProblemFieldError[] = [];
     const missing: ProblemFieldError[] = [];
     const changes: ResolutionChange[] = [];
 
     items.forEach((item, index) => {
-      const breach = this.#catalog().get(item.breachId);
+      const breach = catalog.get(item.breachId);
       if (!breach) {
         missing.push({ pointer: `/${index}/breachId`, message: `breach "${item.breachId}" not found` });
         return;
@@ -114,17 +115,17 @@ export class BreachAlertService {
 
     if (invalid.length > 0) throw new HttpProblem(400, invalid.map((error) => error.message).join('; '), { errors: invalid });
     if (missing.length > 0) throw new HttpProblem(404, missing.map((error) => error.message).join('; '), { errors: missing });
-    this.#store.applyResolutionChanges(changes, this.#nowMinute());
+    await this.#store.applyResolutionChanges(changes, this.#nowMinute());
   }
 
-  #activeAccount(caller: Caller): MonitoredAccount {
-    const account = this.#accounts.resolve(caller.sub, caller.email);
+  async #activeAccount(caller: Caller): Promise<MonitoredAccount> {
+    const account = await this.#accounts.resolve(caller.sub, caller.email);
     if (account.deleted) throw new HttpProblem(403, 'this account is disabled or no longer exists at the identity provider');
     return account;
   }
 
-  #userBreaches(account: MonitoredAccount, exposures: Map<string, Set<string>>): UserBreach[] {
-    const catalog = this.#catalog();
+  async #userBreaches(account: MonitoredAccount, exposures: Map<string, Set<string>>): Promise<UserBreach[]> {
+    const catalog = await this.#catalog();
     const byBreach = new Map<string, string[]>();
     for (const [email, ids] of exposures) {
       for (const id of ids) {
@@ -136,7 +137,7 @@ export class BreachAlertService {
     // Collected in Maps and turned into objects with Object.fromEntries, which defines every
     // name as an own key: assigning `classes[name]` would treat a class named "__proto__" as the prototype.
     const resolved = new Map<string, Map<string, { resolvedAt: string }>>();
-    for (const row of this.#store.getResolutions(account.emails)) {
+    for (const row of await this.#store.getResolutions(account.emails)) {
       const key = row.breachId + '\u0000' + row.email;
       let classes = resolved.get(key);
       if (!classes) resolved.set(key, (classes = new Map()));
@@ -159,14 +160,14 @@ export class BreachAlertService {
    * Breach ids per monitored email. Demo data: an email seen for the first time gets its
    * deterministic set of breaches, stored so later catalog changes do not move it.
    */
-  #exposures(emails: readonly string[]): Map<string, Set<string>> {
-    const known = this.#store.getExposures(emails);
+  async #exposures(emails: readonly string[]): Promise<Map<string, Set<string>>> {
+    const known = await this.#store.getExposures(emails);
     const result = new Map<string, Set<string>>();
     for (const email of emails) {
       let ids = known.get(email);
       if (ids === undefined) {
-        ids = demoExposuresFor(email, [...this.#catalog().values()]);
-        this.#store.setExposures(email, ids);
+        ids = demoExposuresFor(email, [...(await this.#catalog()).values()]);
+        await this.#store.setExposures(email, ids);
       }
       result.set(email, new Set(ids));
     }
@@ -174,10 +175,10 @@ export class BreachAlertService {
   }
 
   /** The catalog by id, re-read only when the store has changed since. */
-  #catalog(): Map<string, Breach> {
-    const revision = this.#store.revision();
+  async #catalog(): Promise<Map<string, Breach>> {
+    const revision = await this.#store.revision();
     if (this.#catalogCache?.revision !== revision) {
-      this.#catalogCache = { revision, byId: new Map(this.#store.listBreaches().map((breach) => [breach.id, breach])) };
+      this.#catalogCache = { revision, byId: new Map((await this.#store.listBreaches()).map((breach) => [breach.id, breach])) };
     }
     return this.#catalogCache.byId;
   }

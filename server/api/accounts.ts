@@ -23,8 +23,8 @@ export class AccountDirectory {
     this.#extras = new Map(Object.entries(extras));
   }
 
-  resolve(sub: string, tokenEmail: string | undefined): MonitoredAccount {
-    const known = this.#store.getAccount(sub);
+  async resolve(sub: string, tokenEmail: string | undefined): Promise<MonitoredAccount> {
+    const known = await this.#store.getAccount(sub);
     if (known) return { sub, emails: normalizeEmails(known.emails), deleted: known.deleted };
     const emails = [...(tokenEmail ? [tokenEmail] : []), ...(this.#extras.get(sub) ?? [])];
     return { sub, emails: normalizeEmails(emails), deleted: false };

@@ -21,36 +21,36 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
       case '/user': {
         allow(req, ['POST']);
         const caller = await authenticate(req);
-        const { created, emails } = service.createUser(caller);
+        const { created, emails } = await service.createUser(caller);
         sendJson(res, created ? 201 : 202, { emails }, { 'cache-control': 'no-store' });
         return true;
       }
       case '/user/breaches': {
         allow(req, ['GET', 'HEAD']);
-        const account = service.requireMonitoringUser(await authenticate(req));
+        const account = await service.requireMonitoringUser(await authenticate(req));
         const parsed = parseBreachQuery(url.searchParams);
         if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
         const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query)].join('\u0000');
-        let answer = cache.get(key, service.changeStamp(account));
+        let answer = cache.get(key, await service.changeStamp(account));
         if (!answer) {
-          const body = Buffer.from(JSON.stringify(service.listBreaches(account, parsed.query)));
+          const body = Buffer.from(JSON.stringify(await service.listBreaches(account, parsed.query)));
           answer = { body, etag: etagOf(body) };
           // Stamped after building: building may record a new email's demo exposures.
-          cache.set(key, service.changeStamp(account), answer.body, answer.etag);
+          cache.set(key, await service.changeStamp(account), answer.body, answer.etag);
         }
         sendCacheableJson(req, res, answer.body, answer.etag);
         return true;
       }
       case '/user/breaches/resolutions': {
         allow(req, ['POST']);
-        const account = service.requireMonitoringUser(await authenticate(req));
+        const account = await service.requireMonitoringUser(await authenticate(req));
         const raw = await readJsonBody(req, Limits.maxBodyBytes);
         const parsed = ResolutionRequest.safeParse(raw);
         if (!parsed.success) {
           const errors = issuesToFieldErrors(parsed.error.issues);
           throw new HttpProblem(400, errors.map((e) => `${e.pointer || 'body'}: ${e.message}`).join('; '), { errors });
         }
-        service.applyResolutions(account, parsed.data);
+        await service.applyResolutions(account, parsed.data);
         res.writeHead(204, { 'cache-control': 'no-store' });
         res.end();
         return true;

@@ -111,7 +111,7 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
       const sub = decodePathSegment(account[1]!);
       const body = await parseBody(req, DevAccountRequest);
       const emails = [...new Set(body.emails.map(emailKey))];
-      store.putAccount({ sub, emails, deleted: body.deleted ?? false });
+      await store.putAccount({ sub, emails, deleted: body.deleted ?? false });
       sendJson(res, 200, { sub, emails, deleted: body.deleted ?? false });
       return true;
     }
@@ -119,10 +119,11 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
     if (path === '/exposures') {
       allow(req, ['PUT']);
       const body = await parseBody(req, DevExposuresRequest);
-      const unknown = body.breachIds.flatMap((id, index) => (store.getBreach(id) ? [] : [{ pointer: `/breachIds/${index}`, message: `breach "${id}" is not in the catalog` }]));
+      const found = await Promise.all(body.breachIds.map((id) => store.getBreach(id)));
+      const unknown = body.breachIds.flatMap((id, index) => (found[index] ? [] : [{ pointer: `/breachIds/${index}`, message: `breach "${id}" is not in the catalog` }]));
       if (unknown.length > 0) throw new HttpProblem(400, unknown.map((e) => e.message).join('; '), { errors: unknown });
       const breachIds = [...new Set(body.breachIds)];
-      store.setExposures(emailKey(body.email), breachIds);
+      await store.setExposures(emailKey(body.email), breachIds);
       sendJson(res, 200, { email: emailKey(body.email), breachIds });
       return true;
     }
@@ -138,8 +139,8 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
         modifiedDate: Date.parse(modified) < Date.parse(addedDate) ? addedDate : modified,
         dataClasses: normalizeDataClasses(body.dataClasses),
       });
-      const existed = store.getBreach(breach.id) !== undefined;
-      store.putBreach(breach);
+      const existed = (await store.getBreach(breach.id)) !== undefined;
+      await store.putBreach(breach);
       putDetails?.(breach);
       sendJson(res, existed ? 200 : 201, breach);
       return true;

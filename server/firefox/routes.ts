@@ -56,8 +56,8 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         allow(req, ['GET', 'HEAD']);
         const account = await monitoringAccount(req);
         const domain = parseDomainFilter(url.searchParams);
-        const items = service
-          .listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) })
+        const items = (await service
+          .listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) }))
           // Only breaches that leaked what this contract acts on (passwords, email addresses).
           .filter((item) => item.breach.dataClasses.some((name) => isResolvableSlug(dataClassKey(name))))
           .map(
@@ -85,7 +85,7 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         // One way only: what the older contract calls `resolved: true` for every affected email;
         // all or nothing, like the older mount.
         try {
-          service.applyResolutions(account, mergeFirefoxResolutions(parsed.data).map((item) => ({ ...item, resolved: true })));
+          await service.applyResolutions(account, mergeFirefoxResolutions(parsed.data).map((item) => ({ ...item, resolved: true })));
         } catch (error) {
           // Upstream words every "nothing to resolve" the same, so an answer does not tell an
           // unknown breach from one that affects someone else.
@@ -130,7 +130,7 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         headers: { 'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${MONITOR_SCOPE}"` },
       });
     }
-    const standing = service.monitoringState({ sub: claims.sub, email: claims.email });
+    const standing = await service.monitoringState({ sub: claims.sub, email: claims.email });
     if (standing.state === 'deleted') throw new FirefoxApiError('token-invalid', 'this account is disabled or no longer exists at the identity provider');
     if (standing.state === 'no-user') throw new FirefoxApiError('no-monitor-account', "this account has no Monitor account; sign up on the service's site first");
     return standing.account;

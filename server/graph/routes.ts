@@ -32,10 +32,10 @@ export function createGraphRoutes(options: GraphRoutesOptions) {
   const expected = options.apiKey === undefined ? undefined : digest(options.apiKey);
   let builtAt: number | undefined;
 
-  function currentEngine(): NodeQueryEngine {
-    const revision = options.store.revision();
+  async function currentEngine(): Promise<NodeQueryEngine> {
+    const revision = await options.store.revision();
     if (revision !== builtAt) {
-      replaceGraph(triples, options.store.listBreaches());
+      replaceGraph(triples, await options.store.listBreaches());
       builtAt = revision;
     }
     return engine;
@@ -47,7 +47,7 @@ export function createGraphRoutes(options: GraphRoutesOptions) {
     authorize(req, url, expected);
     const request = req.method === 'GET' ? fromQuery(url.searchParams) : await fromBody(req);
     try {
-      sendJson(res, 200, currentEngine().query(request), { 'cache-control': 'no-store' });
+      sendJson(res, 200, (await currentEngine()).query(request), { 'cache-control': 'no-store' });
     } catch (error) {
       if (error instanceof GraphQueryError) {
         throw new HttpProblem(400, error.message, { errors: [{ pointer: `/${error.field}`, message: error.message }] });

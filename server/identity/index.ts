@@ -5,6 +5,8 @@ import { createInteractionHandler } from './interactions.ts';
 import { loadOrCreateIdentityKeys } from './keys.ts';
 import { createAccessTokenMinter, type MintAccessTokenOptions } from './mintAccessToken.ts';
 import { buildProvider, DESKTOP_CLIENT_ID } from './provider.ts';
+import { createPool } from '../store/postgres/pool.ts';
+import { loadOrCreateIdentityKeysIn, openOidcPostgresStore } from './postgresState.ts';
 import { openOidcSqliteStore } from './sqliteAdapter.ts';
 import { createUserDirectory, DEMO_USERS, type DemoUser } from './users.ts';
 import { createIdTokenMinter, type MintIdTokenOptions } from './mintIdToken.ts';
@@ -25,8 +27,13 @@ export interface DevIdentityProviderOptions {
   logger: Logger;
   users?: DemoUser[];
   /** Returning false makes the account "no longer exist": no sign-in, no refresh. */
-  isAccountActive?: (sub: string) => boolean;
+  isAccountActive?: (sub: string) => boolean | Promise<boolean>;
   accessTokenTtlSec?: number;
+  /**
+   * PostgreSQL (already migrated by the breach store) for keys, grants and sessions instead of
+   * files in `dataDir`: every instance on it signs with the same key and knows every session.
+   */
+  databaseUrl?: string | undefined;
   /** Where service accounts are kept; without it the JWT-bearer token endpoint is not mounted. */
   serviceAccounts?: ServiceAccountDirectory;
 }
@@ -61,8 +68,9 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const users = createUserDirectory(options.users ?? DEMO_USERS, options.isAccountActive);
 
   const dir = join(options.dataDir, 'identity');
-  const keys = await loadOrCreateIdentityKeys(dir);
-  const store = openOidcSqliteStore(join(dir, 'provider.db'));
+  const pool = options.databaseUrl ? createPool({ url: options.databaseUrl, max: 4, onIdleError: (error) => logger.warn({ err: error }, 'identity database connection lost') }) : undefined;
+  const keys = pool ? await loadOrCreateIdentityKeysIn(pool) : await loadOrCreateIdentityKeys(dir);
+  const store = pool ? openOidcPostgresStore(pool) : openOidcSqliteStore(join(dir, 'provider.db'));
 
   const provider = buildProvider({
     issuer,
@@ -124,6 +132,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     serviceAccounts,
     async close() {
       store.close();
+      await pool?.end();
     },
   };
 }

@@ -80,7 +80,7 @@ export function createInteractionHandler(options: InteractionRoutesOptions): Int
       logger.info({ event: 'login_failed', reason: 'unknown_user', user: emailRef(email) }, 'sign-in refused');
       return showLogin(res, interaction, self, { email, error: 'Unknown demo user' });
     }
-    if (!users.isActive(user.sub)) {
+    if (!(await users.isActive(user.sub))) {
       logger.info({ event: 'login_failed', reason: 'inactive', sub: user.sub }, 'sign-in refused');
       return showLogin(res, interaction, self, { email, error: 'This account no longer exists' });
     }

@@ -10,7 +10,7 @@ export interface IdentityKeys {
   cookieKeys: string[];
 }
 
-interface KeyFile {
+export interface KeyFile {
   keys: JWK[];
   cookieKeys: string[];
 }
@@ -41,21 +41,26 @@ function readKeyFile(file: string): IdentityKeys | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = JSON.parse(text) as Partial<KeyFile>;
+  const keys = parseKeySet(JSON.parse(text) as Partial<KeyFile>, `identity key file ${file}`, 'delete it to generate new keys');
+  // Tighten permissions of files written by an older version or copied around by hand.
+  chmodSync(file, 0o600);
+  return keys;
+}
+
+/** The keys of a stored key set (`{keys, cookieKeys}`); `where` and `remedy` word the refusal of an incomplete one. */
+export function parseKeySet(parsed: Partial<KeyFile>, where: string, remedy: string): IdentityKeys {
   const signingKey = parsed.keys?.find((key) => key.kty === 'RSA' && typeof key.d === 'string' && typeof key.kid === 'string');
   if (!signingKey || !Array.isArray(parsed.cookieKeys) || parsed.cookieKeys.length === 0) {
     // Refuse to silently regenerate: that would invalidate every token and session without a trace.
-    throw new Error(`identity key file ${file} is incomplete; delete it to generate new keys`);
+    throw new Error(`${where} is incomplete; ${remedy}`);
   }
-  // Tighten permissions of files written by an older version or copied around by hand.
-  chmodSync(file, 0o600);
   return {
     signingKey: { ...signingKey, kid: signingKey.kid as string, alg: 'RS256', use: 'sig' },
     cookieKeys: parsed.cookieKeys,
   };
 }
 
-async function generateKeys(): Promise<IdentityKeys> {
+export async function generateKeys(): Promise<IdentityKeys> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = privateKey.export({ format: 'jwk' }) as JWK;
   const kid = await calculateJwkThumbprint({ kty: 'RSA', e: jwk.e, n: jwk.n });

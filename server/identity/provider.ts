@@ -103,10 +103,10 @@ export function buildProvider(settings: ProviderSettings): Provider {
         },
       },
     },
-    findAccount: (_ctx, sub): Account | undefined => {
+    findAccount: async (_ctx, sub): Promise<Account | undefined> => {
       const user = users.bySub(sub);
       // An account that is gone fails every grant that looks it up: refresh, code exchange, session reuse.
-      if (!user || !users.isActive(sub)) return undefined;
+      if (!user || !(await users.isActive(sub))) return undefined;
       return {
         accountId: user.sub,
         claims: () => ({ sub: user.sub, email: user.email, email_verified: true, name: user.name }),

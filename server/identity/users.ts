@@ -16,12 +16,12 @@ export interface UserDirectory {
   bySub(sub: string): DemoUser | undefined;
   byEmail(email: string): DemoUser | undefined;
   /** False once the account "no longer exists": no sign-in, no refresh. */
-  isActive(sub: string): boolean;
+  isActive(sub: string): Promise<boolean>;
 }
 
 export function createUserDirectory(
   users: readonly DemoUser[],
-  isAccountActive: (sub: string) => boolean = () => true,
+  isAccountActive: (sub: string) => boolean | Promise<boolean> = () => true,
 ): UserDirectory {
   const bySub = new Map(users.map((user) => [user.sub, user]));
   const byEmail = new Map(users.map((user) => [normalizeEmail(user.email), user]));
@@ -29,7 +29,7 @@ export function createUserDirectory(
     users,
     bySub: (sub) => bySub.get(sub),
     byEmail: (email) => byEmail.get(normalizeEmail(email)),
-    isActive: (sub) => bySub.has(sub) && isAccountActive(sub),
+    isActive: async (sub) => bySub.has(sub) && (await isAccountActive(sub)),
   };
 }
 

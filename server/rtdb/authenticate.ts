@@ -22,7 +22,7 @@ export interface RtdbAuthOptions {
   /** The sign-in provider whose ID tokens act as a person (`?auth=`). */
   idTokens: { issuer: string; audience: string; keys: JWTVerifyGetKey } | undefined;
   /** False for a subject whose account is gone: its ID tokens stop working. */
-  isAccountActive: (sub: string) => boolean;
+  isAccountActive: (sub: string) => boolean | Promise<boolean>;
   serviceAccounts: ServiceAccounts | undefined;
   findLiveSecret: (secret: string) => string | undefined;
 }
@@ -68,7 +68,7 @@ export async function authenticateRtdb(req: IncomingMessage, query: URLSearchPar
         clockTolerance: 5,
       });
       if (payload.typ === 'at+jwt' || (payload as { scope?: unknown }).scope !== undefined) throw new RtdbAuthError('?auth= takes an ID token, not an access token');
-      if (!options.isAccountActive(payload.sub!)) throw new RtdbAuthError('the account of this ID token no longer exists');
+      if (!(await options.isAccountActive(payload.sub!))) throw new RtdbAuthError('the account of this ID token no longer exists');
       const { iss: _iss, aud: _aud, ...token } = payload;
       return { kind: 'user', auth: { uid: payload.sub!, provider: 'oidc', token } };
     } catch (error) {

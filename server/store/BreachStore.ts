@@ -25,10 +25,11 @@ export interface ResolutionChange {
 }
 
 /**
- * Storage of the reference service. Synchronous (better-sqlite3); every method that writes
- * does so in one transaction. Emails are stored and compared in lower case (see `emailKey`).
+ * The SQLite store's synchronous form (better-sqlite3); every method that writes does so in one
+ * transaction. Emails are stored and compared in lower case (see `emailKey`). The service
+ * uses it through {@link asyncBreachStore}.
  */
-export interface BreachStore {
+export interface SyncBreachStore {
   // Catalog
   listBreaches(): Breach[];
   getBreach(id: string): Breach | undefined;
@@ -76,3 +77,43 @@ export interface BreachStore {
   changeStamp(emails: readonly string[]): string;
   close(): void;
 }
+
+/**
+ * Storage of the reference service as the service uses it: the methods of
+ * {@link SyncBreachStore}, each answering a promise, so one service runs on SQLite (in-process,
+ * see {@link asyncBreachStore}) or on PostgreSQL (over the network, `PostgresBreachStore`).
+ * A store that cannot reach its database rejects with `StoreUnavailableError`.
+ */
+export type BreachStore = {
+  [K in keyof SyncBreachStore]: SyncBreachStore[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
+};
+
+/** The service-facing form of a synchronous store: a throw becomes a rejection, nothing else changes. */
+export function asyncBreachStore(store: SyncBreachStore): BreachStore {
+  const wrapped = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of STORE_METHODS) {
+    const method = store[name] as (...args: unknown[]) => unknown;
+    wrapped[name] = async (...args) => method.apply(store, args);
+  }
+  return wrapped as unknown as BreachStore;
+}
+
+const STORE_METHODS = [
+  'listBreaches',
+  'getBreach',
+  'putBreach',
+  'replaceCatalog',
+  'catalogSize',
+  'catalogRevision',
+  'getAccount',
+  'putAccount',
+  'hasUser',
+  'createUser',
+  'getExposures',
+  'setExposures',
+  'getResolutions',
+  'applyResolutionChanges',
+  'revision',
+  'changeStamp',
+  'close',
+] as const satisfies readonly (keyof SyncBreachStore)[];

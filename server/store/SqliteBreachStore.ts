@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
 import { Breach, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
-import type { Account, BreachStore, ResolutionChange, ResolutionRow } from './BreachStore.ts';
+import type { Account, ResolutionChange, ResolutionRow, SyncBreachStore } from './BreachStore.ts';
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
 import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
 import { migrate, schemaVersion } from './migrate.ts';
@@ -43,13 +43,13 @@ const SELECT_EXPOSURES = `
   WHERE r.email IN (SELECT value FROM json_each(?))`;
 
 /**
- * {@link BreachStore} on SQLite. Emails are keyed by {@link emailKey}: results (map keys,
+ * {@link SyncBreachStore} on SQLite. Emails are keyed by {@link emailKey}: results (map keys,
  * `ResolutionRow.email`, account emails) carry the lower-case form. Email lists go to SQLite
  * as one JSON array bound to a statement prepared once, so a lookup costs one index search per
  * email however many emails a request names. Revisions live in the database, so they keep
  * rising across restarts and other connections' writes are seen.
  */
-export class SqliteBreachStore implements BreachStore {
+export class SqliteBreachStore implements SyncBreachStore {
   readonly #db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepareStatements>;
   #catalog: CatalogSnapshot | undefined;
@@ -371,7 +371,7 @@ function emailList(emails: readonly string[]): string {
   return JSON.stringify([...new Set(emails.map(emailKey))]);
 }
 
-function validBreach(breach: Breach, index?: number): Breach {
+export function validBreach(breach: Breach, index?: number): Breach {
   const parsed = Breach.safeParse(breach);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

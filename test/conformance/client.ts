@@ -22,6 +22,8 @@ export interface RequestOptions {
   rawBody?: string | Uint8Array;
   contentType?: string | null;
   headers?: Record<string, string>;
+  /** Send to exactly this URL's instance (no alternating between instances). */
+  pinned?: boolean;
 }
 
 export interface BreachInput {
@@ -77,6 +79,30 @@ export class ConformanceClient {
     return this.#target();
   }
 
+  #turn = 0;
+  #oneInstance = false;
+
+  /**
+   * Runs `work` with every request sent to the first instance: for what one instance keeps in
+   * its own memory, such as the fault plan of `POST /__dev/faults` (counted per instance).
+   */
+  async onOneInstance<T>(work: () => Promise<T>): Promise<T> {
+    this.#oneInstance = true;
+    try {
+      return await work();
+    } finally {
+      this.#oneInstance = false;
+    }
+  }
+
+  /** With several instances, each request goes to the next one: writes through one are read through another. */
+  #alternate(url: string): string {
+    const { origin, origins } = this.target;
+    if (this.#oneInstance || origins.length < 2 || !url.startsWith(origin)) return url;
+    const next = origins[this.#turn++ % origins.length] as string;
+    return next + url.slice(origin.length);
+  }
+
   /**
    * A request to `{base_url}` + path (path starts with `/`). Every answer is also checked
    * against Mozilla Monitor's upstream API document where it is present (upstream.ts): a
@@ -108,7 +134,7 @@ export class ConformanceClient {
     if (body !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     // fetch labels a string body text/plain; bytes go without a Content-Type.
     if (typeof body === 'string' && options.contentType === null) body = new TextEncoder().encode(body);
-    const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await fetch(options.pinned ? url : this.#alternate(url), { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     let json: unknown;
     if (/json/i.test(response.headers.get('content-type') ?? '') && text !== '') {

@@ -244,26 +244,29 @@ describe('newer contract: other answers', () => {
   it('answers 503 unavailable and 429 rate-limited with Retry-After for the next N requests when the development surface says so', async () => {
     if (client.target.external) return; // needs this service's development surface
     const user = await monitorUser(([a]) => ({ [a!]: [withBoth.id] }));
-    await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 503, count: 2, retryAfter: 7 });
-    for (let i = 0; i < 2; i += 1) {
-      const result = await ff('GET', '/user/breaches', { token: user.monitorToken });
-      expectError(result, 503, 'unavailable');
-      expect(result.headers.get('retry-after')).toBe('7');
-    }
-    expect((await listOk(user.monitorToken)).map((item) => item.id)).toEqual([withBoth.id]);
+    // A fault plan is kept and counted by the instance that was told it.
+    await client.onOneInstance(async () => {
+      await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 503, count: 2, retryAfter: 7 });
+      for (let i = 0; i < 2; i += 1) {
+        const result = await ff('GET', '/user/breaches', { token: user.monitorToken });
+        expectError(result, 503, 'unavailable');
+        expect(result.headers.get('retry-after')).toBe('7');
+      }
+      expect((await listOk(user.monitorToken)).map((item) => item.id)).toEqual([withBoth.id]);
 
-    await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 429, count: 1 });
-    // The older mount is not affected.
-    await client.list(user.token);
-    const limited = await ff('POST', '/user/breaches/resolutions', { token: user.monitorToken, body: [{ breachId: withBoth.id, dataClasses: ['passwords'] }] });
-    expectError(limited, 429, 'rate-limited');
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    // Refused, so nothing changed.
-    expect((await listOk(user.monitorToken))[0]!.breachedAccounts[0]!.resolvedDataClasses).toEqual([]);
+      await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 429, count: 1 });
+      // The older mount is not affected.
+      await client.list(user.token);
+      const limited = await ff('POST', '/user/breaches/resolutions', { token: user.monitorToken, body: [{ breachId: withBoth.id, dataClasses: ['passwords'] }] });
+      expectError(limited, 429, 'rate-limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Refused, so nothing changed.
+      expect((await listOk(user.monitorToken))[0]!.breachedAccounts[0]!.resolvedDataClasses).toEqual([]);
 
-    await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 503, count: 5 });
-    await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 503, count: 0 });
-    await listOk(user.monitorToken);
+      await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 503, count: 5 });
+      await client.dev('POST', '/__dev/faults', { mount: 'firefox-v1', status: 503, count: 0 });
+      await listOk(user.monitorToken);
+    });
   });
 
   it('refuses a malformed fault request with a clear 400', async () => {

@@ -14,6 +14,11 @@ export interface Target {
   apiBase: string;
   /** True when the suite talks to a server it did not start. */
   external: boolean;
+  /**
+   * Every instance's origin when several share one database (`CONFORMANCE_INSTANCES`): the
+   * client sends its requests to them in turn. `[origin]` otherwise.
+   */
+  origins: string[];
 }
 
 export interface StartedTarget {
@@ -32,29 +37,59 @@ export async function startTarget(): Promise<StartedTarget> {
     const url = new URL(configured);
     const pathname = url.pathname.replace(/\/+$/, '');
     return {
-      target: { origin: url.origin, apiBase: url.origin + (pathname === '' ? API_PATH : pathname), external: true },
+      target: { origin: url.origin, apiBase: url.origin + (pathname === '' ? API_PATH : pathname), external: true, origins: [url.origin] },
       close: async () => {},
     };
   }
   // Imported lazily so that a run against an external server never loads the service code.
   const { startService } = await import('../../server/app.ts');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'breach-conformance-'));
+  const services: { close(): Promise<void> }[] = [];
+  const close = async () => {
+    try {
+      for (const service of services.reverse()) await service.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
   try {
-    const service = await startService({ port: 0, dataDir, dev: true, logLevel: 'silent' });
-    return {
-      target: { origin: service.url, apiBase: service.apiBaseUrl, external: false },
-      async close() {
-        try {
-          await service.close();
-        } finally {
-          rmSync(dataDir, { recursive: true, force: true });
-        }
-      },
-    };
+    // CONFORMANCE_POSTGRES_URL names a PostgreSQL server (tools/conformance.ts starts a private
+    // one): each test file gets a database of its own on it.
+    const databaseUrl = process.env.CONFORMANCE_POSTGRES_URL ? await createDatabase(process.env.CONFORMANCE_POSTGRES_URL) : undefined;
+    const instances = Number(process.env.CONFORMANCE_INSTANCES ?? 1);
+    if (instances > 1 && !databaseUrl) throw new Error('CONFORMANCE_INSTANCES > 1 needs CONFORMANCE_POSTGRES_URL: instances share one PostgreSQL database');
+    const first = await startService({ port: 0, dataDir: path.join(dataDir, '1'), dev: true, logLevel: 'silent', ...(databaseUrl ? { databaseUrl } : {}) });
+    services.push(first);
+    const origins = [first.url];
+    for (let index = 2; index <= instances; index++) {
+      // Behind one address in production; here the first instance's origin is the shared issuer.
+      const other = await startService({ port: 0, dataDir: path.join(dataDir, String(index)), dev: true, logLevel: 'silent', databaseUrl, identityOrigin: first.url });
+      services.push(other);
+      origins.push(other.url);
+    }
+    return { target: { origin: first.url, apiBase: first.apiBaseUrl, external: false, origins }, close };
   } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
     throw error;
   }
+}
+
+let databases = 0;
+
+/** A fresh database on the PostgreSQL server at `serverUrl`; its URL. */
+async function createDatabase(serverUrl: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const name = `conformance_${process.pid}_${++databases}_${Date.now().toString(36)}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /**

@@ -24,8 +24,7 @@ describe('the newer Monitor contract in Chromium', () => {
     older = new E2E({ browser, email: EMAIL });
     const service = await older.startService();
     // Breaches the newer contract serves (not sensitive, leaked passwords or email addresses), one with passwords first.
-    const served = service.store
-      .listBreaches()
+    const served = (await service.store.listBreaches())
       .filter((b) => !b.isSensitive && b.dataClasses.some((name) => ['passwords', 'email-addresses'].includes(dataClassKey(name))));
     const passwords = served.filter((b) => b.dataClasses.some((name) => dataClassKey(name) === 'passwords'));
     ids = [...new Set([...passwords.slice(0, 3), ...served.slice(0, 3)].map((b) => b.id))];

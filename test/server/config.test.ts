@@ -46,3 +46,17 @@ describe('service command line', () => {
     expect(() => parseCommandLine(['--extra-emails', path.join(dir, 'missing.json')], {})).toThrow(/extraEmails: cannot read/);
   });
 });
+
+describe('database URL', () => {
+  it('takes --database-url over BREACH_SERVICE_DATABASE_URL, and none means SQLite', () => {
+    expect(parseCommandLine(['--database-url', 'postgres://a@db/x'], { BREACH_SERVICE_DATABASE_URL: 'postgresql://b@db/y' }).config.databaseUrl).toBe('postgres://a@db/x');
+    expect(parseCommandLine([], { BREACH_SERVICE_DATABASE_URL: 'postgresql://b@db/y' }).config.databaseUrl).toBe('postgresql://b@db/y');
+    expect(parseCommandLine([], {}).config.databaseUrl).toBeUndefined();
+    expect(parseCommandLine([], {}).config.databasePoolSize).toBe(10);
+  });
+
+  it('refuses a URL that is not PostgreSQL, and a pool size out of range, naming the key', () => {
+    expect(() => parseCommandLine(['--database-url', 'mysql://db/x'], {})).toThrow(/databaseUrl.*postgres:\/\//);
+    expect(() => parseCommandLine(['--database-pool-size', '0'], {})).toThrow(/databasePoolSize/);
+  });
+});

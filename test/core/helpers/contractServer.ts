@@ -9,6 +9,7 @@ import type { ListBreachesResult } from '../../../electron/core/api/BreachAlertC
 import { AccountDirectory } from '../../../server/api/accounts.ts';
 import { BreachAlertService } from '../../../server/api/BreachAlertService.ts';
 import { HttpProblem } from '../../../server/http/problems.ts';
+import { asyncBreachStore } from '../../../server/store/BreachStore.ts';
 import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
 
 export type Fault =
@@ -49,7 +50,7 @@ export class ContractServer {
     this.store.putAccount({ sub: SUB, emails: Object.keys(exposures), deleted: false });
     for (const [email, ids] of Object.entries(exposures)) this.store.setExposures(email, ids);
     this.store.createUser(SUB);
-    this.service = new BreachAlertService(this.store, new AccountDirectory(this.store, {}), () => new Date('2026-02-14T09:30:00Z'));
+    this.service = new BreachAlertService(asyncBreachStore(this.store), new AccountDirectory(asyncBreachStore(this.store), {}), () => new Date('2026-02-14T09:30:00Z'));
   }
 
   close(): void {
@@ -78,7 +79,7 @@ export class ContractServer {
       throw new ApiError('invalid', errors.map((e) => `${e.pointer}: ${e.message}`).join('; '), { status: 400, fieldErrors: errors });
     }
     try {
-      this.service.applyResolutions(this.service.requireMonitoringUser({ sub: SUB }), parsed.data);
+      await this.service.applyResolutions(await this.service.requireMonitoringUser({ sub: SUB }), parsed.data);
     } catch (error) {
       if (error instanceof HttpProblem) throw new ApiError(kindOfStatus(error.status), error.detail, { status: error.status, fieldErrors: error.errors ?? [] });
       throw error;
@@ -88,7 +89,7 @@ export class ContractServer {
   }
 
   async listBreaches(_query: unknown, options: { etag?: string | undefined } = {}): Promise<ListBreachesResult> {
-    const items = this.service.listBreaches(this.service.requireMonitoringUser({ sub: SUB }), { includeSensitive: true });
+    const items = await this.service.listBreaches(await this.service.requireMonitoringUser({ sub: SUB }), { includeSensitive: true });
     const text = JSON.stringify(items);
     const etag = '"' + createHash('sha256').update(text).digest('base64url').slice(0, 16) + '"';
     if (options.etag === etag) return { status: 304, etag };

@@ -113,16 +113,16 @@ describe('the service at start', () => {
 
     const one = await startService({ port: 0, dataDir, logLevel: 'silent', catalogFile: first }, { logger });
     expect(one.catalogReport).toMatchObject({ total: 3, kept: 2, skipped: [{ id: 'Spam', reason: 'spamList' }], removed: [] });
-    one.store.setExposures('a@example.com', ['Gone']);
-    one.store.applyResolutionChanges([{ email: 'a@example.com', breachId: 'Gone', dataClass: 'Email addresses', resolved: true }], '2026-01-01T00:00:00Z');
+    await one.store.setExposures('a@example.com', ['Gone']);
+    await one.store.applyResolutionChanges([{ email: 'a@example.com', breachId: 'Gone', dataClass: 'Email addresses', resolved: true }], '2026-01-01T00:00:00Z');
     expect(Object.keys(one.rtdb.get(['catalog', 'breaches']) as object)).toEqual(['Adobe', 'Gone', 'Spam']);
     await one.close();
 
     const two = await startService({ port: 0, dataDir, logLevel: 'silent', catalogFile: second }, { logger });
     try {
       expect(two.catalogReport).toMatchObject({ kept: 1, removed: ['Gone'], added: 0 });
-      expect(two.store.getExposures(['a@example.com']).get('a@example.com')).toEqual(['Gone']);
-      expect(two.store.getResolutions(['a@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Gone', dataClass: 'Email addresses', resolvedAt: '2026-01-01T00:00:00Z' }]);
+      expect((await two.store.getExposures(['a@example.com'])).get('a@example.com')).toEqual(['Gone']);
+      expect(await two.store.getResolutions(['a@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Gone', dataClass: 'Email addresses', resolvedAt: '2026-01-01T00:00:00Z' }]);
       expect(two.rtdb.get(['catalog', 'breaches'])).toEqual({ Adobe: expect.objectContaining({ title: 'Adobe (updated)' }) });
       expect(lines.join('')).toContain('1 breach is no longer in the catalog: Gone; resolutions and exposures for them are kept');
       expect(lines.join('')).toContain('left out 1 of 3 records: 1 a spam list (Spam)');

@@ -20,7 +20,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'rtdb-http-'));
   service = await startService({ port: 0, dataDir, dev: true, logLevel: 'silent' });
   db = `${service.url}/rtdb`;
-  firstBreach = service.store.listBreaches()[0]!.id;
+  firstBreach = (await service.store.listBreaches())[0]!.id;
 });
 afterAll(async () => {
   await service?.close();
@@ -241,7 +241,7 @@ describe('shallow, ETag and conditional writes', () => {
   it('?shallow=true answers the keys with true, and primitives as they are', async () => {
     const response = await call('catalog/breaches', { query: { shallow: 'true' } });
     const keys = (await response.json()) as Record<string, boolean>;
-    expect(Object.keys(keys)).toEqual(service.store.listBreaches().map((b) => b.id));
+    expect(Object.keys(keys)).toEqual((await service.store.listBreaches()).map((b) => b.id));
     expect(new Set(Object.values(keys))).toEqual(new Set([true]));
     expect(await (await call(`catalog/breaches/${firstBreach}/title`, { query: { shallow: 'true' } })).json()).toEqual(expect.any(String));
   });

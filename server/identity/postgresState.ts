@@ -1,0 +1,87 @@
+import type pg from 'pg';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { generateKeys, parseKeySet, type IdentityKeys, type KeyFile } from './keys.ts';
+import type { OidcSqliteStore } from './sqliteAdapter.ts';
+
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+const KEY_SET_NAME = 'current';
+
+/**
+ * The signing and cookie keys in PostgreSQL (table `identity_keys`, created by the breach
+ * store's migrations), so every instance signs and verifies with the same key. Instances starting
+ * together may each generate a key set; the first insert wins and all read that one back.
+ */
+export async function loadOrCreateIdentityKeysIn(pool: pg.Pool): Promise<IdentityKeys> {
+  const stored = await readKeySet(pool);
+  if (stored) return stored;
+  const keys = await generateKeys();
+  const content: KeyFile = { keys: [keys.signingKey], cookieKeys: keys.cookieKeys };
+  await pool.query('INSERT INTO identity_keys (name, jwks) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [KEY_SET_NAME, JSON.stringify(content)]);
+  const winner = await readKeySet(pool);
+  if (!winner) throw new Error('the identity key set vanished from PostgreSQL right after it was written');
+  return winner;
+}
+
+async function readKeySet(pool: pg.Pool): Promise<IdentityKeys | undefined> {
+  const { rows } = await pool.query<{ jwks: Partial<KeyFile> }>('SELECT jwks FROM identity_keys WHERE name = $1', [KEY_SET_NAME]);
+  const row = rows[0];
+  return row && parseKeySet(row.jwks, 'the identity key set in PostgreSQL (identity_keys)', "delete its row to generate new keys (every token and session then ends)");
+}
+
+/**
+ * oidc-provider's storage contract on PostgreSQL (table `oidc_models`), the same rules as the
+ * SQLite adapter: expiry enforced on read, expired rows purged now and then, `consumed` a column
+ * so consuming is one atomic update.
+ */
+export function openOidcPostgresStore(pool: pg.Pool): OidcSqliteStore & { purgeExpiredAsync(): Promise<number> } {
+  const live = '(expires_at IS NULL OR expires_at > now())';
+  const purgeExpiredAsync = async (): Promise<number> => (await pool.query('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= now()')).rowCount ?? 0;
+  const timer = setInterval(() => void purgeExpiredAsync().catch(() => {}), PURGE_INTERVAL_MS);
+  timer.unref();
+
+  const one = async (sql: string, values: unknown[]): Promise<AdapterPayload | undefined> => {
+    const { rows } = await pool.query<{ payload: AdapterPayload; consumed_at: number | null }>(sql, values);
+    const row = rows[0];
+    if (!row) return undefined;
+    return row.consumed_at === null ? row.payload : { ...row.payload, consumed: Number(row.consumed_at) };
+  };
+  const select = 'SELECT payload, consumed_at FROM oidc_models';
+
+  function adapterFor(model: string): Adapter {
+    return {
+      async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
+        await pool.query(
+          `INSERT INTO oidc_models (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
+           VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $7::integer) END, NULL)
+           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
+             uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`,
+          [model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, typeof expiresIn === 'number' ? expiresIn : null],
+        );
+      },
+      find: (id: string) => one(`${select} WHERE model = $1 AND id = $2 AND ${live}`, [model, id]),
+      findByUid: (uid: string) => one(`${select} WHERE model = $1 AND uid = $2 AND ${live} LIMIT 1`, [model, uid]),
+      findByUserCode: (userCode: string) => one(`${select} WHERE model = $1 AND user_code = $2 AND ${live} LIMIT 1`, [model, userCode]),
+      async consume(id: string) {
+        await pool.query('UPDATE oidc_models SET consumed_at = extract(epoch FROM now())::bigint WHERE model = $1 AND id = $2', [model, id]);
+      },
+      async destroy(id: string) {
+        await pool.query('DELETE FROM oidc_models WHERE model = $1 AND id = $2', [model, id]);
+      },
+      async revokeByGrantId(grantId: string) {
+        await pool.query('DELETE FROM oidc_models WHERE model = $1 AND grant_id = $2', [model, grantId]);
+      },
+    };
+  }
+
+  return {
+    adapterFactory: adapterFor,
+    purgeExpired: () => {
+      void purgeExpiredAsync();
+      return 0;
+    },
+    purgeExpiredAsync,
+    close() {
+      clearInterval(timer);
+    },
+  };
+}

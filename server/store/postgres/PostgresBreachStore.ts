@@ -1,0 +1,427 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { dataClassKey, emailKey, IsoDateTime, type Breach } from '../../../shared/api/index.ts';
+import { compareIds } from '../../catalog/dataClasses.ts';
+import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
+import { copyBreach } from '../breachRows.ts';
+import { InvalidBreachError, ResolutionChangeError, StoreUnavailableError } from '../errors.ts';
+import { validBreach } from '../SqliteBreachStore.ts';
+import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
+import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
+import { createPool, describeDatabaseUrl, guarded, isUnavailable } from './pool.ts';
+
+/** Serialization failures and deadlocks: the transaction lost a race and is safe to run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+/** One person's devices writing at once conflict on that person's revision row; they take turns. */
+const MAX_ATTEMPTS = 12;
+const MAX_REMEMBERED_USERS = 10_000;
+
+/**
+ * The store's revision is a sequence: taking a number never waits for, nor conflicts with,
+ * another transaction (a counter row would make every write in the service conflict).
+ */
+const BUMP = "SELECT nextval('change_counter')";
+const BUMP_CATALOG = "UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'; SELECT nextval('change_counter')";
+
+interface BreachRecord {
+  id: string;
+  domain: string;
+  breach_date: string;
+  added_date: string;
+  modified_date: string;
+  data_classes: string[];
+  is_sensitive: boolean;
+}
+
+interface CatalogSnapshot {
+  revision: string;
+  breaches: Breach[];
+  byId: Map<string, Breach>;
+}
+
+export interface PostgresStoreOptions {
+  url: string;
+  poolSize?: number;
+  /** Told when an idle connection fails (the server went away); the next query reconnects. */
+  onConnectionError?: (error: Error) => void;
+  /**
+   * How cached answers learn of other instances' writes: `check` reads the revisions once per
+   * request (never stale; the default), `notify` listens for their notices (no query; stale for
+   * the few milliseconds a notice takes).
+   */
+  invalidation?: 'check' | 'notify';
+}
+
+/**
+ * {@link BreachStore} on PostgreSQL, for several instances sharing one database. Nothing that
+ * decides an answer is kept in memory across requests except the catalog, which is re-read
+ * when its revision (one indexed row) moves. Per-email revisions come from one sequence, so
+ * {@link changeStamp} changes when any instance wrote about those emails. Resolution batches run
+ * SERIALIZABLE and are retried when PostgreSQL reports a serialization failure.
+ */
+export class PostgresBreachStore implements BreachStore {
+  readonly #pool: pg.Pool;
+  readonly #where: string;
+  #catalog: CatalogSnapshot | undefined;
+  #closed = false;
+  /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
+  readonly #knownUsers = new Set<string>();
+
+  readonly #listener: ChangeListener | undefined;
+
+  /** Names this store's notices, so its own listener skips them. */
+  readonly #id: string;
+
+  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener) {
+    this.#id = id;
+    this.#pool = pool;
+    this.#where = where;
+    this.#listener = listener;
+  }
+
+  /** `host:port/database`, for messages. */
+  get database(): string {
+    return this.#where;
+  }
+
+  async listBreaches(): Promise<Breach[]> {
+    return (await this.#snapshot()).breaches.map(copyBreach);
+  }
+
+  async getBreach(id: string): Promise<Breach | undefined> {
+    const breach = (await this.#snapshot()).byId.get(id);
+    return breach && copyBreach(breach);
+  }
+
+  async putBreach(breach: Breach): Promise<void> {
+    const valid = validBreach(breach);
+    await this.#transaction('READ COMMITTED', async (client) => {
+      await upsertBreaches(client, [valid]);
+      await client.query(BUMP_CATALOG);
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
+    });
+    this.#listener?.note('*');
+  }
+
+  async replaceCatalog(breaches: readonly Breach[]): Promise<void> {
+    const seen = new Set<string>();
+    const valid = breaches.map((breach, index) => {
+      const checked = validBreach(breach, index);
+      if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
+      seen.add(checked.id);
+      return checked;
+    });
+    await this.#transaction('READ COMMITTED', async (client) => {
+      await client.query('DELETE FROM breaches');
+      await upsertBreaches(client, valid);
+      await client.query(BUMP_CATALOG);
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
+    });
+    this.#listener?.note('*');
+  }
+
+  async catalogSize(): Promise<number> {
+    const { rows } = await this.#query<{ n: string }>('SELECT count(*) AS n FROM breaches');
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async getAccount(sub: string): Promise<Account | undefined> {
+    const { rows } = await this.#query<{ emails: string[]; deleted: boolean }>('SELECT emails, deleted FROM accounts WHERE sub = $1', [sub]);
+    const row = rows[0];
+    return row && { sub, emails: row.emails, deleted: row.deleted };
+  }
+
+  async putAccount(account: Account): Promise<void> {
+    if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
+    const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
+    await this.#transaction('READ COMMITTED', async (client) => {
+      await client.query(
+        `INSERT INTO accounts (sub, emails, deleted) VALUES ($1, $2, $3)
+         ON CONFLICT (sub) DO UPDATE SET emails = excluded.emails, deleted = excluded.deleted`,
+        [account.sub, JSON.stringify(emails), account.deleted],
+      );
+      await client.query(BUMP);
+    });
+  }
+
+  async hasUser(sub: string): Promise<boolean> {
+    if (this.#knownUsers.has(sub)) return true;
+    const { rowCount } = await this.#query('SELECT 1 FROM users WHERE sub = $1', [sub]);
+    if (rowCount === 1) {
+      if (this.#knownUsers.size >= MAX_REMEMBERED_USERS) this.#knownUsers.clear();
+      this.#knownUsers.add(sub);
+    }
+    return rowCount === 1;
+  }
+
+  async createUser(sub: string): Promise<boolean> {
+    if (sub === '') throw new RangeError('a user needs a non-empty sub');
+    return this.#transaction('READ COMMITTED', async (client) => {
+      const { rowCount } = await client.query('INSERT INTO users (sub, created_at) VALUES ($1, $2) ON CONFLICT (sub) DO NOTHING', [sub, new Date().toISOString()]);
+      if (rowCount === 1) await client.query(BUMP);
+      return rowCount === 1;
+    });
+  }
+
+  async getExposures(emails: readonly string[]): Promise<Map<string, string[]>> {
+    const { rows } = await this.#query<{ email: string; ids: string[] }>(
+      `SELECT r.email, coalesce((SELECT array_agg(e.breach_id ORDER BY e.breach_id) FROM exposures AS e WHERE e.email = r.email), '{}') AS ids
+       FROM exposure_records AS r WHERE r.email = ANY($1::text[])`,
+      [emailList(emails)],
+    );
+    // PostgreSQL orders by collation; the contract orders ids by compareIds.
+    return new Map(rows.map(({ email, ids }) => [email, ids.sort(compareIds)]));
+  }
+
+  async setExposures(email: string, breachIds: readonly string[]): Promise<void> {
+    const key = emailKey(email);
+    if (key === '') throw new RangeError('exposures need a non-empty email');
+    await this.#transaction('READ COMMITTED', async (client) => {
+      await client.query('INSERT INTO exposure_records (email) VALUES ($1) ON CONFLICT (email) DO NOTHING', [key]);
+      // Taken in the same order by every writer of this email, so two instances recording a new
+      // email's demo exposures at once queue rather than interleave.
+      await client.query('SELECT 1 FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
+      await client.query('DELETE FROM exposures WHERE email = $1', [key]);
+      await client.query('INSERT INTO exposures (email, breach_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [key, [...new Set(breachIds)]]);
+      await bumpEmails(client, this.#id, [key]);
+    });
+    this.#listener?.note([key]);
+  }
+
+  async getResolutions(emails: readonly string[]): Promise<ResolutionRow[]> {
+    const { rows } = await this.#query<{ email: string; breach_id: string; data_class: string; resolved_at: string }>(
+      `SELECT email, breach_id, data_class, resolved_at FROM resolutions WHERE email = ANY($1::text[])
+       ORDER BY email COLLATE "C", breach_id COLLATE "C", data_class_key COLLATE "C"`,
+      [emailList(emails)],
+    );
+    return rows.map((row) => ({ email: row.email, breachId: row.breach_id, dataClass: row.data_class, resolvedAt: row.resolved_at }));
+  }
+
+  async applyResolutionChanges(changes: readonly ResolutionChange[], now: string): Promise<void> {
+    if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+    if (changes.length === 0) return;
+    // SERIALIZABLE: the batch checks the catalog and writes resolutions; a catalog replaced or a
+    // concurrent batch on the same rows in between makes one of the two retry, never half-apply.
+    await this.#transaction('SERIALIZABLE', async (client) => {
+      const ids = [...new Set(changes.map((change) => change.breachId))];
+      const { rows } = await client.query<{ id: string; data_classes: string[] }>('SELECT id, data_classes FROM breaches WHERE id = ANY($1::text[])', [ids]);
+      const classesById = new Map(rows.map((row) => [row.id, spellings(row.data_classes)]));
+      // The batch means what applying its changes one after another means: per key the last
+      // change wins, and an unresolve before a final resolve starts a new resolvedAt.
+      const final = new Map<string, { email: string; breachId: string; key: string; spelling: string; resolved: boolean; restart: boolean }>();
+      changes.forEach((change, index) => {
+        const email = emailKey(change.email);
+        if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
+        const classes = classesById.get(change.breachId);
+        if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
+        const key = dataClassKey(change.dataClass);
+        const spelling = classes.get(key);
+        if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
+        const id = `${email}\u0000${change.breachId}\u0000${key}`;
+        const before = final.get(id);
+        const restart = (before?.restart ?? false) || (before !== undefined && !before.resolved && change.resolved);
+        final.set(id, { email, breachId: change.breachId, key, spelling, resolved: change.resolved, restart });
+      });
+      const removed = [...final.values()].filter((row) => !row.resolved || row.restart);
+      const resolved = [...final.values()].filter((row) => row.resolved);
+      const changed = new Set<string>();
+      if (removed.length > 0) {
+        const result = await client.query<{ email: string }>(
+          `DELETE FROM resolutions AS r USING unnest($1::text[], $2::text[], $3::text[]) AS d(email, breach_id, data_class_key)
+           WHERE r.email = d.email AND r.breach_id = d.breach_id AND r.data_class_key = d.data_class_key RETURNING r.email`,
+          [removed.map((row) => row.email), removed.map((row) => row.breachId), removed.map((row) => row.key)],
+        );
+        for (const row of result.rows) changed.add(row.email);
+      }
+      if (resolved.length > 0) {
+        // On repetition the original resolved_at stays; only a respelled data class is refreshed.
+        const result = await client.query<{ email: string }>(
+          `INSERT INTO resolutions (email, breach_id, data_class_key, data_class, resolved_at)
+           SELECT email, breach_id, data_class_key, data_class, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS c(email, breach_id, data_class_key, data_class)
+           ON CONFLICT (email, breach_id, data_class_key) DO UPDATE SET data_class = excluded.data_class
+           WHERE resolutions.data_class <> excluded.data_class
+           RETURNING email`,
+          [resolved.map((row) => row.email), resolved.map((row) => row.breachId), resolved.map((row) => row.key), resolved.map((row) => row.spelling), now],
+        );
+        for (const row of result.rows) changed.add(row.email);
+      }
+      // Only a real change moves revisions: repeating a request leaves caches (and ETags) valid.
+      if (changed.size > 0) await bumpEmails(client, this.#id, [...changed]);
+      return changed;
+    }).then((changed) => this.#listener?.note([...changed]));
+  }
+
+  /** The catalog's own revision (moved by every catalog write, from any instance). */
+  async catalogRevision(): Promise<number> {
+    const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
+    return Number(rows[0]?.value ?? 0);
+  }
+
+  async revision(): Promise<number> {
+    const { rows } = await this.#query<{ value: string }>('SELECT last_value AS value FROM change_counter');
+    return Number(rows[0]?.value ?? 0);
+  }
+
+  /** One indexed read per request: the catalog's revision and each email's, whoever wrote them. */
+  async changeStamp(emails: readonly string[]): Promise<string> {
+    const noticed = this.#listener?.stamp(emails);
+    if (noticed !== undefined) return noticed;
+    const { rows } = await this.#query<{ stamp: string }>(
+      `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text || '.' ||
+              coalesce((SELECT string_agg(coalesce(r.revision, 0)::text, '.' ORDER BY e.n)
+                        FROM unnest($1::text[]) WITH ORDINALITY AS e(email, n) LEFT JOIN email_revisions AS r USING (email)), '') AS stamp`,
+      [emails.map(emailKey)],
+    );
+    return rows[0]?.stamp ?? '';
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#listener?.close();
+    await this.#pool.end();
+  }
+
+  async #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return guarded(this.#where, () => this.#pool.query<R>(sql, values));
+  }
+
+  async #snapshot(): Promise<CatalogSnapshot> {
+    const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
+    const revision = rows[0]?.value ?? '0';
+    if (this.#catalog?.revision === revision) return this.#catalog;
+    // Read in one snapshot with its revision, so a catalog replaced meanwhile is not half seen.
+    const snapshot = await this.#transaction('REPEATABLE READ', async (client) => {
+      const current = await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
+      const list = await client.query<BreachRecord>('SELECT * FROM breaches ORDER BY id COLLATE "C"');
+      const breaches = list.rows.map(fromRecord);
+      return { revision: current.rows[0]?.value ?? '0', breaches, byId: new Map(breaches.map((b) => [b.id, b])) };
+    });
+    this.#catalog = snapshot;
+    return snapshot;
+  }
+
+  /** One transaction at `isolation`, retried (with a short random pause) when it lost a race. */
+  async #transaction<T>(isolation: 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE', work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await guarded(this.#where, () => this.#pool.connect());
+      let broken = false;
+      // A connection lost while checked out is reported here (the pool listens only to idle
+      // ones); the query in flight fails with it and the connection is discarded below.
+      const onLost = () => (broken = true);
+      client.on('error', onLost);
+      try {
+        await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        broken = isUnavailable(error);
+        if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
+          // Random and growing, so the losers of one race do not meet again in the next.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
+          continue;
+        }
+        if (broken) throw new StoreUnavailableError(this.#where, error as Error);
+        throw error;
+      } finally {
+        // A connection that failed mid-transaction is discarded rather than handed to the next request.
+        client.off('error', onLost);
+        client.release(broken);
+      }
+    }
+  }
+}
+
+/**
+ * Connects to PostgreSQL at `url`, migrates its schema and returns the store. An unreachable
+ * server fails with a message naming its host and port (never the password).
+ */
+export async function openPostgresBreachStore(options: PostgresStoreOptions): Promise<PostgresBreachStore> {
+  const where = describeDatabaseUrl(options.url);
+  const pool = createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
+  try {
+    await migratePostgres(pool);
+    const client = await pool.connect();
+    try {
+      const version = await postgresSchemaVersion(client);
+      if (version !== POSTGRES_SCHEMA_VERSION) throw new Error(`database schema version is ${version}, expected ${POSTGRES_SCHEMA_VERSION}`);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
+  const id = randomUUID();
+  let listener: ChangeListener | undefined;
+  if (options.invalidation === 'notify') {
+    listener = new ChangeListener(options.url, id, options.onConnectionError ?? (() => {}));
+    await listener.start().catch(async (error: unknown) => {
+      await pool.end().catch(() => {});
+      throw error;
+    });
+  }
+  return new PostgresBreachStore(pool, where, id, listener);
+}
+
+async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]): Promise<void> {
+  if (breaches.length === 0) return;
+  await client.query(
+    `INSERT INTO breaches (id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive)
+     SELECT b.id, b.domain, b.breach_date, b.added_date, b.modified_date, b.data_classes, b.is_sensitive
+     FROM jsonb_to_recordset($1::jsonb) AS b(id text, domain text, breach_date text, added_date text, modified_date text, data_classes jsonb, is_sensitive boolean)
+     ON CONFLICT (id) DO UPDATE SET
+       domain = excluded.domain, breach_date = excluded.breach_date, added_date = excluded.added_date,
+       modified_date = excluded.modified_date, data_classes = excluded.data_classes, is_sensitive = excluded.is_sensitive`,
+    [JSON.stringify(breaches.map(toRecord))],
+  );
+}
+
+/** Each email gets the next value of the shared counter; the meta revision moves with them. */
+async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[]): Promise<void> {
+  await client.query(
+    `INSERT INTO email_revisions (email, revision) SELECT e, nextval('change_counter') FROM unnest($1::text[]) AS e
+     ON CONFLICT (email) DO UPDATE SET revision = excluded.revision`,
+    [emails.sort()],
+  );
+  await client.query(BUMP);
+  await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
+}
+
+function toRecord(breach: Breach): BreachRecord {
+  return {
+    id: breach.id,
+    domain: breach.domain,
+    breach_date: breach.breachDate,
+    added_date: breach.addedDate,
+    modified_date: breach.modifiedDate,
+    data_classes: breach.dataClasses,
+    is_sensitive: breach.isSensitive,
+  };
+}
+
+function fromRecord(row: BreachRecord): Breach {
+  return {
+    id: row.id,
+    domain: row.domain,
+    breachDate: row.breach_date,
+    addedDate: row.added_date,
+    modifiedDate: row.modified_date,
+    dataClasses: row.data_classes,
+    isSensitive: row.is_sensitive,
+  };
+}
+
+function spellings(dataClasses: readonly string[]): Map<string, string> {
+  const classes = new Map<string, string>();
+  for (const name of dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
+  return classes;
+}
+
+function emailList(emails: readonly string[]): string[] {
+  return [...new Set(emails.map(emailKey))];
+}

@@ -1,0 +1,141 @@
+import type pg from 'pg';
+import { SchemaTooNewError } from '../migrate.ts';
+
+export interface PostgresMigration {
+  /** The schema version after this migration; numbers step by 10 so later fixes can slot in. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Forward-only and append-only: a released migration is never edited, only followed. Version 10
+ * is the breach store as SQLite's version 20 has it (data classes keyed by their slug); 20 adds
+ * what several instances share beyond it: per-email change revisions (the response cache's
+ * stamps), the identity provider's state and its signing keys.
+ */
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 10,
+    name: 'initial-schema',
+    sql: `
+      CREATE TABLE meta (key text PRIMARY KEY, value bigint NOT NULL);
+      INSERT INTO meta (key, value) VALUES ('revision', 1), ('catalog_revision', 1);
+
+      CREATE TABLE breaches (
+        id text PRIMARY KEY CHECK (id <> ''),
+        domain text NOT NULL,
+        breach_date text NOT NULL,
+        added_date text NOT NULL,
+        modified_date text NOT NULL CHECK (modified_date >= added_date),
+        data_classes jsonb NOT NULL CHECK (jsonb_typeof(data_classes) = 'array'),
+        is_sensitive boolean NOT NULL
+      );
+
+      CREATE TABLE accounts (
+        sub text PRIMARY KEY CHECK (sub <> ''),
+        emails jsonb NOT NULL CHECK (jsonb_typeof(emails) = 'array'),
+        deleted boolean NOT NULL
+      );
+
+      CREATE TABLE users (sub text PRIMARY KEY CHECK (sub <> ''), created_at text NOT NULL);
+
+      -- One row per email that has been looked up, so "found in no breach" differs from "never looked up".
+      CREATE TABLE exposure_records (email text PRIMARY KEY CHECK (email <> '' AND email = lower(email)));
+
+      CREATE TABLE exposures (
+        email text NOT NULL REFERENCES exposure_records (email) ON DELETE CASCADE,
+        breach_id text NOT NULL,
+        PRIMARY KEY (email, breach_id)
+      );
+
+      -- The primary key doubles as the index of the per-request lookup by email.
+      CREATE TABLE resolutions (
+        email text NOT NULL CHECK (email <> '' AND email = lower(email)),
+        breach_id text NOT NULL,
+        data_class_key text NOT NULL CHECK (data_class_key <> '' AND data_class_key = lower(data_class_key)),
+        data_class text NOT NULL,
+        resolved_at text NOT NULL,
+        PRIMARY KEY (email, breach_id, data_class_key)
+      );
+    `,
+  },
+  {
+    version: 20,
+    name: 'shared-instances',
+    sql: `
+      -- Moves whenever an email's exposures or resolutions change, whichever instance wrote:
+      -- the response cache compares these, so another instance's write is seen at once.
+      CREATE SEQUENCE change_counter;
+      CREATE TABLE email_revisions (email text PRIMARY KEY, revision bigint NOT NULL);
+      INSERT INTO email_revisions (email, revision)
+        SELECT email, nextval('change_counter') FROM (SELECT email FROM exposure_records UNION SELECT email FROM resolutions) AS known;
+
+      -- The development identity provider's grants, sessions, codes and tokens (oidc-provider's adapter).
+      CREATE TABLE oidc_models (
+        model text NOT NULL,
+        id text NOT NULL,
+        payload jsonb NOT NULL,
+        uid text,
+        grant_id text,
+        user_code text,
+        consumed_at bigint,
+        expires_at timestamptz,
+        PRIMARY KEY (model, id)
+      );
+      CREATE INDEX oidc_models_grant ON oidc_models (grant_id) WHERE grant_id IS NOT NULL;
+      CREATE INDEX oidc_models_uid ON oidc_models (model, uid) WHERE uid IS NOT NULL;
+      CREATE INDEX oidc_models_user_code ON oidc_models (model, user_code) WHERE user_code IS NOT NULL;
+
+      -- Signing keys, so any instance verifies a token another issued (one row: the current key set).
+      CREATE TABLE identity_keys (name text PRIMARY KEY, jwks jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+    `,
+  },
+];
+
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
+
+/** Held while migrating, so instances starting together migrate once, one after another. */
+const MIGRATION_LOCK = 0x6272_6561; // "brea"
+
+export async function postgresSchemaVersion(client: pg.ClientBase): Promise<number> {
+  await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)');
+  const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_version');
+  return rows[0]?.version ?? 0;
+}
+
+/**
+ * Brings the schema up to the last of `migrations`, each in its own transaction (PostgreSQL's
+ * DDL is transactional, so a failing migration leaves the previous version intact).
+ */
+export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<{ from: number; to: number }> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      const from = await postgresSchemaVersion(client);
+      const latest = migrations.at(-1)?.version ?? 0;
+      if (from > latest) throw new SchemaTooNewError(from, latest);
+      let to = from;
+      for (const migration of migrations) {
+        if (migration.version <= from) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(migration.sql);
+          await client.query('DELETE FROM schema_version');
+          await client.query('INSERT INTO schema_version (version) VALUES ($1)', [migration.version]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw new Error(`PostgreSQL migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
+        }
+        to = migration.version;
+      }
+      return { from, to };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,196 @@
+// The PostgreSQL store on a private server (test/support/postgres.ts): migrations from empty and
+// from the previous version, the store's rules (the same as SQLite's), atomic and concurrent
+// resolution batches across two connections pools (two instances), per-email revisions seen
+// across instances, and a clear error naming the host (never the password) when unreachable.
+import { createServer } from 'node:net';
+import pg from 'pg';
+import { describe, expect, it, type TestContext } from 'vitest';
+import { ResolutionChangeError } from '../../../server/store/errors.ts';
+import { migratePostgres, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
+import { openPostgresBreachStore, type PostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { createPool } from '../../../server/store/postgres/pool.ts';
+import { usePrivatePostgres } from '../../support/postgres.ts';
+import { eventually } from '../../support/waitFor.ts';
+import { breach } from './helpers.ts';
+
+const postgres = usePrivatePostgres();
+
+async function database(ctx: TestContext): Promise<string> {
+  const server = postgres.server();
+  if (!server) return ctx.skip('PostgreSQL could not start (see the message above)');
+  return server.createDatabase();
+}
+
+async function withStore<T>(url: string, work: (store: PostgresBreachStore) => Promise<T>): Promise<T> {
+  const store = await openPostgresBreachStore({ url });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function query<R extends pg.QueryResultRow>(url: string, sql: string): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('PostgreSQL migrations', () => {
+  it('builds the latest schema from an empty database, and a second start changes nothing', async (ctx) => {
+    const url = await database(ctx);
+    const pool = createPool({ url, max: 2, onIdleError: () => {} });
+    try {
+      expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
+      expect(await migratePostgres(pool)).toEqual({ from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
+    } finally {
+      await pool.end();
+    }
+    const tables = (await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")).map((row) => row.table_name);
+    expect(tables).toEqual(['accounts', 'breaches', 'email_revisions', 'exposure_records', 'exposures', 'identity_keys', 'meta', 'oidc_models', 'resolutions', 'schema_version', 'users']);
+  });
+
+  it('migrates a database of the previous version with data, keeping it and giving its emails revisions', async (ctx) => {
+    const url = await database(ctx);
+    const pool = createPool({ url, max: 2, onIdleError: () => {} });
+    try {
+      await migratePostgres(pool, POSTGRES_MIGRATIONS.slice(0, -1));
+      await pool.query(`INSERT INTO breaches VALUES ('Adobe', 'adobe.com', '2013-10-04', '2013-12-04T00:00:00Z', '2013-12-04T00:00:00Z', '["Email addresses","Passwords"]', false)`);
+      await pool.query(`INSERT INTO exposure_records VALUES ('a@example.com'); INSERT INTO exposures VALUES ('a@example.com', 'Adobe')`);
+      await pool.query(`INSERT INTO resolutions VALUES ('a@example.com', 'Adobe', 'passwords', 'Passwords', '2026-01-01T10:00:00Z')`);
+      expect(await migratePostgres(pool)).toEqual({ from: POSTGRES_MIGRATIONS.at(-2)!.version, to: POSTGRES_SCHEMA_VERSION });
+    } finally {
+      await pool.end();
+    }
+    await withStore(url, async (store) => {
+      expect((await store.listBreaches()).map((b) => b.id)).toEqual(['Adobe']);
+      expect(await store.getResolutions(['A@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolvedAt: '2026-01-01T10:00:00Z' }]);
+      expect(await store.changeStamp(['a@example.com'])).not.toBe(await store.changeStamp(['b@example.com']));
+    });
+  });
+
+  it('refuses a database written by newer code', async (ctx) => {
+    const url = await database(ctx);
+    await withStore(url, async () => {});
+    await query(url, 'UPDATE schema_version SET version = 9990');
+    await expect(openPostgresBreachStore({ url })).rejects.toThrow(/schema version 9990 is newer/);
+  });
+});
+
+describe('PostgresBreachStore', () => {
+  it('keeps the catalog, accounts, users and exposures as the SQLite store does', async (ctx) => {
+    await withStore(await database(ctx), async (store) => {
+      await store.replaceCatalog([breach('b10'), breach('B2'), breach('a1')]);
+      expect((await store.listBreaches()).map((b) => b.id)).toEqual(['B2', 'a1', 'b10']);
+      expect(await store.catalogSize()).toBe(3);
+      await store.putAccount({ sub: 'alice', emails: ['Alice@Example.com', 'alice@example.com'], deleted: false });
+      expect(await store.getAccount('alice')).toEqual({ sub: 'alice', emails: ['alice@example.com'], deleted: false });
+      expect(await store.createUser('alice')).toBe(true);
+      expect(await store.createUser('alice')).toBe(false);
+      expect(await store.hasUser('alice')).toBe(true);
+      expect(await store.hasUser('bob')).toBe(false);
+      await store.setExposures('Alice@Example.com', ['b10', 'B2', 'a1', 'B2']);
+      await store.setExposures('none@example.com', []);
+      expect(await store.getExposures(['alice@example.com', 'none@example.com', 'never@example.com'])).toEqual(
+        new Map([
+          ['alice@example.com', ['B2', 'a1', 'b10']],
+          ['none@example.com', []],
+        ]),
+      );
+    });
+  });
+
+  it('applies a batch all or nothing: a bad change at the end leaves every earlier one unapplied', async (ctx) => {
+    await withStore(await database(ctx), async (store) => {
+      await store.replaceCatalog([breach('Adobe')]);
+      const good = { email: 'a@example.com', breachId: 'Adobe', dataClass: 'passwords', resolved: true };
+      const error = await store.applyResolutionChanges([good, { ...good, dataClass: 'Shoe sizes' }], '2026-02-01T10:00:00Z').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ResolutionChangeError);
+      expect((error as ResolutionChangeError).index).toBe(1);
+      expect(await store.getResolutions(['a@example.com'])).toEqual([]);
+      await store.applyResolutionChanges([good], '2026-02-01T10:00:00Z');
+      // Repeating keeps the first resolvedAt; a batch that unresolves then resolves starts anew.
+      await store.applyResolutionChanges([good], '2026-02-02T10:00:00Z');
+      expect((await store.getResolutions(['a@example.com']))[0]).toMatchObject({ dataClass: 'Passwords', resolvedAt: '2026-02-01T10:00:00Z' });
+      await store.applyResolutionChanges([{ ...good, resolved: false }, good], '2026-02-03T10:00:00Z');
+      expect((await store.getResolutions(['a@example.com']))[0]).toMatchObject({ resolvedAt: '2026-02-03T10:00:00Z' });
+    });
+  });
+
+  it('lets two instances write one person\'s resolutions at once: every batch lands whole, serialization failures retried', async (ctx) => {
+    const url = await database(ctx);
+    await withStore(url, async (one) => {
+      await withStore(url, async (two) => {
+        const classes = ['Email addresses', 'IP addresses', 'Passwords'];
+        await one.replaceCatalog(Array.from({ length: 10 }, (_, i) => breach(`B${i}`)));
+        // Overlapping batches, each a different window of the 30 (breach, class) rows.
+        const all = Array.from({ length: 10 }, (_, b) => classes.map((dataClass) => ({ email: 'shared@example.com', breachId: `B${b}`, dataClass, resolved: true }))).flat();
+        const writes = Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? one : two).applyResolutionChanges(all.slice(i, i + 8), '2026-02-01T10:00:00Z'));
+        await Promise.all(writes);
+        const rows = await one.getResolutions(['shared@example.com']);
+        expect(rows.map((row) => `${row.breachId}/${row.dataClass}`).sort()).toEqual(all.map((row) => `${row.breachId}/${row.dataClass}`).sort());
+      });
+    });
+  });
+
+  it('moves an email\'s change stamp when another instance writes about it, and only then', async (ctx) => {
+    const url = await database(ctx);
+    await withStore(url, async (reader) => {
+      await withStore(url, async (writer) => {
+        await writer.replaceCatalog([breach('Adobe'), breach('Canva')]);
+        await writer.setExposures('a@example.com', ['Adobe']);
+        const before = await reader.changeStamp(['a@example.com']);
+        await writer.setExposures('b@example.com', ['Canva']);
+        await writer.createUser('someone');
+        expect(await reader.changeStamp(['a@example.com'])).toBe(before);
+        await writer.applyResolutionChanges([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolved: true }], '2026-02-01T10:00:00Z');
+        const afterResolution = await reader.changeStamp(['a@example.com']);
+        expect(afterResolution).not.toBe(before);
+        await writer.putBreach(breach('Dropbox'));
+        expect(await reader.changeStamp(['a@example.com'])).not.toBe(afterResolution);
+        expect((await reader.listBreaches()).map((b) => b.id)).toEqual(['Adobe', 'Canva', 'Dropbox']);
+      });
+    });
+  });
+});
+
+describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
+  it('moves the stamp at once for its own writes, and for another instance\'s once the notice arrives, without a query', async (ctx) => {
+    const url = await database(ctx);
+    const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
+    ctx.onTestFinished(() => reader.close());
+    await withStore(url, async (writer) => {
+      await writer.replaceCatalog([breach('Adobe')]);
+      await reader.setExposures('a@example.com', ['Adobe']);
+      const afterOwn = await reader.changeStamp(['a@example.com']);
+      expect(afterOwn).toMatch(/^n\d+\./);
+      await writer.applyResolutionChanges([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolved: true }], '2026-02-01T10:00:00Z');
+      await eventually('the reader noticed the other instance\'s write', async () => (await reader.changeStamp(['a@example.com'])) !== afterOwn);
+      const noticed = await reader.changeStamp(['a@example.com']);
+      await writer.setExposures('b@example.com', ['Adobe']);
+      await eventually('the notice about another email arrived', async () => (await reader.changeStamp(['b@example.com'])) !== (await reader.changeStamp(['c@example.com'])));
+      expect(await reader.changeStamp(['a@example.com'])).toBe(noticed);
+    });
+  });
+});
+
+describe('an unreachable PostgreSQL', () => {
+  it('fails to open with a message naming host and port, never the password', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as { port: number };
+        server.close(() => resolve(free));
+      });
+    });
+    const error = (await openPostgresBreachStore({ url: `postgres://breach:s3cret-pw@127.0.0.1:${port}/alerts` }).catch((caught: unknown) => caught)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain(`cannot reach the PostgreSQL database at 127.0.0.1:${port}/alerts`);
+    expect(error.message).not.toContain('s3cret-pw');
+    expect(error.message).not.toContain('breach:');
+  });
+});
