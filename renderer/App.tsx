@@ -113,10 +113,14 @@ function Shell({ searchDelayMs }: AppProps) {
   }, [screen]);
   return (
     <div className="shell">
-      <a className="skip-link" href="#main" onClick={(event) => {
-        event.preventDefault();
-        document.getElementById('main')?.focus();
-      }}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <Nav />
@@ -133,4 +137,3 @@ function Shell({ searchDelayMs }: AppProps) {
     </div>
   );
 }
-

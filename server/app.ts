@@ -216,7 +216,12 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       const id = decodeURIComponent(pathname.slice(DEMO_LOGO_PREFIX.length, -'.svg'.length));
       if ((await store.getBreach(id)) || catalogReport.skipped.some((s) => s.id === id)) {
         const svg = demoLogoSvg(id);
-        res.writeHead(200, { 'content-type': 'image/svg+xml', 'content-length': Buffer.byteLength(svg), 'cache-control': 'public, max-age=86400', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+        res.writeHead(200, {
+          'content-type': 'image/svg+xml',
+          'content-length': Buffer.byteLength(svg),
+          'cache-control': 'public, max-age=86400',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+        });
         res.end(req.method === 'HEAD' ? undefined : svg);
         return;
       }

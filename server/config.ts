@@ -29,67 +29,72 @@ export function isLoopbackHost(host: string): boolean {
   return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(bare);
 }
 
-export const ServiceConfig = z.strictObject({
-  port: z.int().min(0).max(65535).default(DEFAULT_PORT),
-  host: z.string().min(1).default('127.0.0.1'),
-  dataDir: z.string().min(1),
-  dev: z.boolean().default(false),
-  catalogFile: z.string().min(1).optional(),
-  /** An external OpenID provider; when absent the development provider is mounted at `/oidc`. */
-  issuer: z.url().optional(),
-  audience: z.string().min(1).default(DEFAULT_AUDIENCE),
-  jwksUrl: z.url().optional(),
-  extraEmails: z.record(z.string(), z.array(Email)).default(DEFAULT_EXTRA_EMAILS),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** API key of the graph endpoint (`/v2/node`); with `dev` and none given, `dev-key`; otherwise the endpoint refuses everything. */
-  graphKey: z.string().min(1).optional(),
-  /** The origin clients use when it is not a loopback name (e.g. behind a proxy); its host is accepted in `Host`. */
-  publicOrigin: z.url().optional(),
-  /** Access tokens whose lifetime (`exp - iat`) is longer get 401. */
-  maxTokenLifetimeSec: z.int().min(60).default(DEFAULT_MAX_TOKEN_LIFETIME_SEC),
-  /** Time to receive a request's headers, and its whole body. */
-  headersTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.headersTimeoutMs),
-  requestTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
-  /** An idle kept-alive connection is closed after this long. */
-  keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
-  /** Connections beyond this many are closed on arrival. */
-  maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
-  /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
-  databaseUrl: z
-    .string()
-    .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  /**
-   * The origin the built-in identity provider names as its issuer (default: this instance's own
-   * URL). Instances sharing one database behind one address give that address, so a token one
-   * issued is accepted by all.
-   */
-  identityOrigin: z.url().optional(),
-  /** How cached answers learn of other instances' writes on PostgreSQL (see PostgresStoreOptions). */
-  databaseInvalidation: z.enum(['check', 'notify']).default('check'),
-  /** Most connections one instance opens to PostgreSQL. */
-  databasePoolSize: z.int().min(1).max(100).default(10),
-  /** The account of the search interface's path (`/client/v4/accounts/{accountId}/…`). */
-  accountId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "-" or "_"').default('local'),
-}).superRefine((config, context) => {
-  // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
-  // never be reachable from another machine.
-  if (isLoopbackHost(config.host)) return;
-  if (config.dev) {
-    context.addIssue({
-      code: 'custom',
-      path: ['dev'],
-      message: `the development surface mints tokens for any subject, so it runs only on a loopback address, not on ${config.host}; drop --dev or listen on 127.0.0.1`,
-    });
-  }
-  if (!config.issuer) {
-    context.addIssue({
-      code: 'custom',
-      path: ['issuer'],
-      message: `listening on ${config.host} needs --issuer (an external OpenID provider): the built-in development provider accepts any password and runs only on loopback`,
-    });
-  }
-});
+export const ServiceConfig = z
+  .strictObject({
+    port: z.int().min(0).max(65535).default(DEFAULT_PORT),
+    host: z.string().min(1).default('127.0.0.1'),
+    dataDir: z.string().min(1),
+    dev: z.boolean().default(false),
+    catalogFile: z.string().min(1).optional(),
+    /** An external OpenID provider; when absent the development provider is mounted at `/oidc`. */
+    issuer: z.url().optional(),
+    audience: z.string().min(1).default(DEFAULT_AUDIENCE),
+    jwksUrl: z.url().optional(),
+    extraEmails: z.record(z.string(), z.array(Email)).default(DEFAULT_EXTRA_EMAILS),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** API key of the graph endpoint (`/v2/node`); with `dev` and none given, `dev-key`; otherwise the endpoint refuses everything. */
+    graphKey: z.string().min(1).optional(),
+    /** The origin clients use when it is not a loopback name (e.g. behind a proxy); its host is accepted in `Host`. */
+    publicOrigin: z.url().optional(),
+    /** Access tokens whose lifetime (`exp - iat`) is longer get 401. */
+    maxTokenLifetimeSec: z.int().min(60).default(DEFAULT_MAX_TOKEN_LIFETIME_SEC),
+    /** Time to receive a request's headers, and its whole body. */
+    headersTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.headersTimeoutMs),
+    requestTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
+    /** An idle kept-alive connection is closed after this long. */
+    keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
+    /** Connections beyond this many are closed on arrival. */
+    maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
+    /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
+    databaseUrl: z
+      .string()
+      .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    /**
+     * The origin the built-in identity provider names as its issuer (default: this instance's own
+     * URL). Instances sharing one database behind one address give that address, so a token one
+     * issued is accepted by all.
+     */
+    identityOrigin: z.url().optional(),
+    /** How cached answers learn of other instances' writes on PostgreSQL (see PostgresStoreOptions). */
+    databaseInvalidation: z.enum(['check', 'notify']).default('check'),
+    /** Most connections one instance opens to PostgreSQL. */
+    databasePoolSize: z.int().min(1).max(100).default(10),
+    /** The account of the search interface's path (`/client/v4/accounts/{accountId}/…`). */
+    accountId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "-" or "_"')
+      .default('local'),
+  })
+  .superRefine((config, context) => {
+    // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
+    // never be reachable from another machine.
+    if (isLoopbackHost(config.host)) return;
+    if (config.dev) {
+      context.addIssue({
+        code: 'custom',
+        path: ['dev'],
+        message: `the development surface mints tokens for any subject, so it runs only on a loopback address, not on ${config.host}; drop --dev or listen on 127.0.0.1`,
+      });
+    }
+    if (!config.issuer) {
+      context.addIssue({
+        code: 'custom',
+        path: ['issuer'],
+        message: `listening on ${config.host} needs --issuer (an external OpenID provider): the built-in development provider accepts any password and runs only on loopback`,
+      });
+    }
+  });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
 
@@ -187,7 +192,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     apiToken = {
       action,
       id: positionals[2],
-      scopes: (values.scopes ?? '').split(',').map((scope) => scope.trim()).filter(Boolean),
+      scopes: (values.scopes ?? '')
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
       allowIps: values['allow-ip'] ?? [],
       name: values.name,
     };

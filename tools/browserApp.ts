@@ -40,7 +40,15 @@ export interface BrowserApp {
 }
 
 export async function startBrowserApp(options: BrowserAppOptions): Promise<BrowserApp> {
-  const service = options.service ? await startService({ port: options.service.port, dataDir: options.service.dataDir, dev: true, logLevel: 'warn', ...(options.service.catalogFile ? { catalogFile: options.service.catalogFile } : {}) }) : undefined;
+  const service = options.service
+    ? await startService({
+        port: options.service.port,
+        dataDir: options.service.dataDir,
+        dev: true,
+        logLevel: 'warn',
+        ...(options.service.catalogFile ? { catalogFile: options.service.catalogFile } : {}),
+      })
+    : undefined;
   const config = options.config ?? (service ? { issuer: service.issuer, apiBaseUrl: service.apiBaseUrl } : undefined);
   let core: Core | undefined;
   try {

@@ -62,7 +62,9 @@ export class RequestGuard {
     const token = randomBytes(32).toString('base64url');
     // The cookie carries a value derived from the session token, never the token itself:
     // cookies are not isolated by port, so another local server could be sent it.
-    const cookieValue = createHmac('sha256', this.#secret).update('browser-host-session\0' + token).digest('base64url');
+    const cookieValue = createHmac('sha256', this.#secret)
+      .update('browser-host-session\0' + token)
+      .digest('base64url');
     this.#sessions.set(token, cookieValue);
     this.#cookieValues.add(cookieValue);
     return token;

@@ -26,8 +26,7 @@ export function openFileInSystemBrowser(file: string): Promise<void> {
 }
 
 function launch(target: string, fallback: string): Promise<void> {
-  const [command, args] =
-    platform() === 'darwin' ? ['open', [target]] : platform() === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', target]] : ['xdg-open', [target]];
+  const [command, args] = platform() === 'darwin' ? ['open', [target]] : platform() === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', target]] : ['xdg-open', [target]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
     const running = setTimeout(() => {

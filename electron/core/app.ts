@@ -129,7 +129,15 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
   const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
   const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
-  const feed = new DetailsFeed({ settings, secrets: secrets.store, identity: auth.identity, store: detailsStore, logos, localPreferences: new LocalPreferences(path.join(options.dataDir, 'preferences')), ...fetchOption });
+  const feed = new DetailsFeed({
+    settings,
+    secrets: secrets.store,
+    identity: auth.identity,
+    store: detailsStore,
+    logos,
+    localPreferences: new LocalPreferences(path.join(options.dataDir, 'preferences')),
+    ...fetchOption,
+  });
   const syncDetails = () => {
     // A sync means the network is back: preferences changed offline are written back too.
     feed.writeBackPreferences().catch((error: unknown) => logger.warn('preferences: write-back failed', { error: String(error) }));
@@ -143,7 +151,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
   const syncView = () => {
     const session = sessions.get();
-    return syncStatus.view({ online: online.online, outbox: session?.sync.outbox.summary(), lastReport: session?.sync.scheduler.lastReport, db: session?.db, ...(session ? { localOnly: localOnlyCount(session.db) } : {}) });
+    return syncStatus.view({
+      online: online.online,
+      outbox: session?.sync.outbox.summary(),
+      lastReport: session?.sync.scheduler.lastReport,
+      db: session?.db,
+      ...(session ? { localOnly: localOnlyCount(session.db) } : {}),
+    });
   };
   const status = new StatusPublisher(
     {
@@ -233,7 +247,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
       // The host's opener: the channel admits only http(s) addresses, and the main process checks again before shell.openExternal.
-      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }), /* eng-disable OPEN_EXTERNAL_JS_CHECK */
+      createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
     ),
     {
       validateResults: options.validateResults ?? false,

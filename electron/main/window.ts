@@ -38,7 +38,10 @@ export function createMainWindow(options: MainWindowOptions): MainWindow {
 
   function create(): BrowserWindow {
     const saved = loadWindowState(options.statePath) ?? DEFAULT_WINDOW_STATE;
-    const state = fitToDisplays(saved, screen.getAllDisplays().map((display) => display.workArea));
+    const state = fitToDisplays(
+      saved,
+      screen.getAllDisplays().map((display) => display.workArea),
+    );
     // Written out at the constructor, not built elsewhere, so reviewers and Electronegativity see
     // every security preference where the window is made.
     const created = new BrowserWindow({
@@ -50,7 +53,7 @@ export function createMainWindow(options: MainWindowOptions): MainWindow {
       ...(options.iconPath ? { icon: options.iconPath } : {}),
       webPreferences: {
         // Reviewed: the preload exposes only `monitor.invoke` and `monitor.on`, both allowlisted.
-        preload: options.preloadPath, /* eng-disable PRELOAD_JS_CHECK */
+        preload: options.preloadPath /* eng-disable PRELOAD_JS_CHECK */,
         contextIsolation: true,
         sandbox: true,
         nodeIntegration: false,

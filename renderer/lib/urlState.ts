@@ -91,7 +91,14 @@ export function parseHash(hash: string): Route {
 // The graph query's limits are the contract's (shared/graph/response.ts GraphLimits), repeated
 // so the router does not pull zod into the renderer's first chunk.
 function parseGraph(params: URLSearchParams): GraphRoute {
-  const nodes = [...new Set(params.getAll('nodes').map((n) => n.trim()).filter((n) => n !== '' && n.length <= 512))].slice(0, 500);
+  const nodes = [
+    ...new Set(
+      params
+        .getAll('nodes')
+        .map((n) => n.trim())
+        .filter((n) => n !== '' && n.length <= 512),
+    ),
+  ].slice(0, 500);
   const property = (params.get('property') ?? '').trim().slice(0, 2000) || DEFAULT_GRAPH_PROPERTY;
   return { nodes, property, endpoint: params.get('endpoint') === 'remote' ? 'remote' : 'embedded' };
 }

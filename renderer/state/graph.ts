@@ -155,7 +155,13 @@ export const useGraph = create<GraphStore>()((set, get) => {
           const result: ChannelResult<'graph-query'> = await invoke('graph-query', { nodes: block.nodes, property: block.property, endpoint: block.endpoint, nextToken: next, maxPages: 1 });
           if (mine !== generation || !get().blocks.some((b) => b.id === id)) return;
           loaded += 1;
-          update(id, (b) => ({ response: mergePage(b.response, result.response), pages: b.pages + result.pages, source: result.source, fetchedAt: result.fetchedAt, offlineReason: result.offlineReason }));
+          update(id, (b) => ({
+            response: mergePage(b.response, result.response),
+            pages: b.pages + result.pages,
+            source: result.source,
+            fetchedAt: result.fetchedAt,
+            offlineReason: result.offlineReason,
+          }));
           next = result.response.nextToken;
         }
         update(id, { streaming: false });

@@ -1,14 +1,4 @@
-import {
-  compareBreaches,
-  dataClassKey,
-  emailKey,
-  matchesBreachQuery,
-  type Breach,
-  type BreachQuery,
-  type ProblemFieldError,
-  type ResolutionRequest,
-  type UserBreach,
-} from '../../shared/api/index.ts';
+import { compareBreaches, dataClassKey, emailKey, matchesBreachQuery, type Breach, type BreachQuery, type ProblemFieldError, type ResolutionRequest, type UserBreach } from '../../shared/api/index.ts';
 import { demoExposuresFor } from '../catalog/exposures.ts';
 import type { BreachStore, ResolutionChange } from '../store/BreachStore.ts';
 import { HttpProblem } from '../http/problems.ts';

@@ -1,12 +1,4 @@
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  errors,
-  jwtVerify,
-  type JSONWebKeySet,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-} from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { InvalidTokenError, type AccessTokenClaims, type AccessTokenVerifier } from './AccessTokenVerifier.ts';
 
 export interface JwtAccessTokenVerifierOptions {
@@ -128,9 +120,7 @@ function translateError(error: unknown): Error {
   if (error instanceof errors.JWTExpired) return new InvalidTokenError('token expired', { cause: error });
   if (error instanceof errors.JWTClaimValidationFailed) {
     const known = CLAIM_DESCRIPTIONS[error.claim];
-    const description = known
-      ? error.reason === 'missing' ? known.missing : known.failed
-      : `invalid "${error.claim}" claim`;
+    const description = known ? (error.reason === 'missing' ? known.missing : known.failed) : `invalid "${error.claim}" claim`;
     return new InvalidTokenError(description, { cause: error });
   }
   if (error instanceof errors.JOSEAlgNotAllowed) return new InvalidTokenError('signing algorithm not allowed', { cause: error });

@@ -53,8 +53,7 @@ export function generateDemoCatalog(options: DemoCatalogOptions = {}): Breach[] 
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   const count = options.count ?? DEFAULT_DEMO_COUNT;
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
-  if (!Number.isInteger(count) || count < 0 || count > MAX_DEMO_COUNT)
-    throw new RangeError(`count must be an integer from 0 to ${MAX_DEMO_COUNT}, got ${count}`);
+  if (!Number.isInteger(count) || count < 0 || count > MAX_DEMO_COUNT) throw new RangeError(`count must be an integer from 0 to ${MAX_DEMO_COUNT}, got ${count}`);
 
   const rng = createRng(seed);
   const sensitive = chooseIndexes(rng, count, DEMO_PROPORTIONS.sensitive);
@@ -151,9 +150,7 @@ function newCompanyName(rng: Rng, ids: Set<string>, suffixes: readonly string[])
  * of four real breaches would come out far less often in breaches with few classes.
  */
 function drawDataClasses(rng: Rng, isSensitive: boolean): string[] {
-  const weights = DATA_CLASS_WEIGHTS.map(([name, weight]) =>
-    name === PASSWORDS ? 0 : isSensitive && INTIMATE_DATA_CLASSES.has(name) ? weight * 15 : weight,
-  );
+  const weights = DATA_CLASS_WEIGHTS.map(([name, weight]) => (name === PASSWORDS ? 0 : isSensitive && INTIMATE_DATA_CLASSES.has(name) ? weight * 15 : weight));
   const extra = 1 + rng.weightedIndex(EXTRA_CLASS_COUNT_WEIGHTS);
   const chosen = [EMAIL_ADDRESSES];
   if (rng.chance(PASSWORDS_SHARE)) chosen.push(PASSWORDS);

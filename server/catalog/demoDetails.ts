@@ -10,17 +10,47 @@ export const DEMO_LOGO_PREFIX = '/catalog/logos/';
 
 /** What kind of site a demo name suffix suggests, for the generated description. */
 const SITE_KINDS: Record<string, string> = {
-  Auto: 'car marketplace', Bank: 'online bank', Books: 'book community', Cast: 'podcast platform',
-  Chat: 'chat service', Club: 'members club', Cloud: 'cloud storage provider', Code: 'code hosting service',
-  Dating: 'dating site', Deals: 'deals site', Fit: 'fitness app', Food: 'food delivery service',
-  Forum: 'discussion forum', Games: 'gaming site', Gaming: 'gaming community', Health: 'health portal',
-  Jobs: 'job board', Learn: 'online learning platform', Mail: 'email provider', Market: 'online marketplace',
-  Mart: 'online shop', Music: 'music streaming service', News: 'news site', Pay: 'payment service',
-  Pets: 'pet supplies shop', Photo: 'photo sharing site', Recipes: 'recipe site', Rent: 'rental marketplace',
-  Ride: 'ride sharing app', Shop: 'online shop', Social: 'social network', Store: 'online store',
-  Stream: 'streaming service', Tickets: 'ticket seller', Travel: 'travel booking site', Wallet: 'digital wallet',
-  ComboList: 'credential list', Compilation: 'compilation of earlier breaches', Dump: 'data dump',
-  Leak: 'data leak', Scrape: 'scraped data set',
+  Auto: 'car marketplace',
+  Bank: 'online bank',
+  Books: 'book community',
+  Cast: 'podcast platform',
+  Chat: 'chat service',
+  Club: 'members club',
+  Cloud: 'cloud storage provider',
+  Code: 'code hosting service',
+  Dating: 'dating site',
+  Deals: 'deals site',
+  Fit: 'fitness app',
+  Food: 'food delivery service',
+  Forum: 'discussion forum',
+  Games: 'gaming site',
+  Gaming: 'gaming community',
+  Health: 'health portal',
+  Jobs: 'job board',
+  Learn: 'online learning platform',
+  Mail: 'email provider',
+  Market: 'online marketplace',
+  Mart: 'online shop',
+  Music: 'music streaming service',
+  News: 'news site',
+  Pay: 'payment service',
+  Pets: 'pet supplies shop',
+  Photo: 'photo sharing site',
+  Recipes: 'recipe site',
+  Rent: 'rental marketplace',
+  Ride: 'ride sharing app',
+  Shop: 'online shop',
+  Social: 'social network',
+  Store: 'online store',
+  Stream: 'streaming service',
+  Tickets: 'ticket seller',
+  Travel: 'travel booking site',
+  Wallet: 'digital wallet',
+  ComboList: 'credential list',
+  Compilation: 'compilation of earlier breaches',
+  Dump: 'data dump',
+  Leak: 'data leak',
+  Scrape: 'scraped data set',
 };
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -51,8 +81,7 @@ export function demoBreachDetails(breach: Breach): BreachDetails {
   const listed = classes.length > 1 ? `${classes.slice(0, -1).join(', ')} and ${classes.at(-1)}` : (classes[0] ?? 'personal data');
   const site = breach.domain ? `<a href="https://${breach.domain}/" target="_blank" rel="noopener">${name}</a>` : name;
   const description =
-    `In ${MONTHS[month - 1]} ${year}, the ${kind} ${site} suffered a data breach that exposed ` +
-    `${pwnCount.toLocaleString('en-US')} accounts. The data included <em>${listed}</em>.`;
+    `In ${MONTHS[month - 1]} ${year}, the ${kind} ${site} suffered a data breach that exposed ` + `${pwnCount.toLocaleString('en-US')} accounts. The data included <em>${listed}</em>.`;
   return BreachDetails.parse({
     title,
     domain: breach.domain,

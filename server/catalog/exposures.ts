@@ -25,8 +25,7 @@ const YEAR = 365.25 * 24 * 60 * 60 * 1000;
 export function demoExposuresFor(email: string, catalog: readonly Breach[], options: DemoExposureOptions = {}): string[] {
   const min = options.min ?? DEFAULT_MIN;
   const max = options.max ?? DEFAULT_MAX;
-  if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min)
-    throw new RangeError(`need integers 0 <= min <= max, got min ${min}, max ${max}`);
+  if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min) throw new RangeError(`need integers 0 <= min <= max, got min ${min}, max ${max}`);
   if (catalog.length === 0) return [];
 
   const rng = createRng(hashString(emailKey(email)));

@@ -82,8 +82,7 @@ export function loadHibpCatalog(path: string): HibpImport {
   try {
     return parseHibpCatalog(json);
   } catch (error) {
-    if (error instanceof HibpCatalogError)
-      throw new HibpCatalogError(`${path}: ${error.message}`, { index: error.index, field: error.field });
+    if (error instanceof HibpCatalogError) throw new HibpCatalogError(`${path}: ${error.message}`, { index: error.index, field: error.field });
     throw error;
   }
 }

@@ -43,7 +43,14 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
       const body = await parseBody(req, DevTokenRequest);
       const expiresIn = body.expiresIn ?? 3600;
       const overrides = body.claims || body.typ ? { overrides: { ...(body.claims ? { claims: body.claims } : {}), ...(body.typ ? { typ: body.typ } : {}) } } : {};
-      const accessToken = await mintAccessToken({ sub: body.sub, ...(body.email ? { email: body.email } : {}), ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}), ...(body.scope ? { scope: body.scope } : {}), expiresIn, ...overrides });
+      const accessToken = await mintAccessToken({
+        sub: body.sub,
+        ...(body.email ? { email: body.email } : {}),
+        ...(body.emailVerified !== undefined ? { emailVerified: body.emailVerified } : {}),
+        ...(body.scope ? { scope: body.scope } : {}),
+        expiresIn,
+        ...overrides,
+      });
       sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn }, { 'cache-control': 'no-store' });
       return true;
     }

@@ -7,13 +7,23 @@ export const DevTokenRequest = z.strictObject({
   email: Email.optional(),
   /** `email_verified` of the token; default true. False lets a test show the API ignores the email. */
   emailVerified: z.boolean().optional(),
-  expiresIn: z.int().min(1).max(30 * 24 * 3600).optional(),
+  expiresIn: z
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .optional(),
   /** Claims set over the standard ones, `null` leaves one out: for tests of each claim check. */
   claims: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])).optional(),
   /** Another `typ` header than `at+jwt`, for the same tests. */
   typ: z.string().min(1).optional(),
   /** Space-separated scopes instead of the default ones (e.g. with the newer contract's scope). */
-  scope: z.string().trim().min(1, 'must not be empty').max(1000).regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'must be scope tokens separated by single spaces (RFC 6749 §3.3)').optional(),
+  scope: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1000)
+    .regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'must be scope tokens separated by single spaces (RFC 6749 §3.3)')
+    .optional(),
 });
 
 /** `POST /__dev/faults`: the next `count` requests on a mount answer `status` (0 clears). */
@@ -50,7 +60,12 @@ export const DevBreachRequest = z.object({
 export const DevIdTokenRequest = z.strictObject({
   sub: z.string().min(1, 'must not be empty'),
   email: Email.optional(),
-  expiresIn: z.int().min(-30 * 24 * 3600).max(30 * 24 * 3600).refine((n) => n !== 0, 'must not be 0').optional(),
+  expiresIn: z
+    .int()
+    .min(-30 * 24 * 3600)
+    .max(30 * 24 * 3600)
+    .refine((n) => n !== 0, 'must not be 0')
+    .optional(),
 });
 
 /** `POST /__dev/service-accounts`: the scopes the new account is permitted. */

@@ -22,12 +22,17 @@ export class FirefoxApiError extends Error {
  */
 export function fromProblem(problem: HttpProblem): FirefoxApiError {
   const code: FirefoxErrorCode =
-    problem.status === 401 ? 'token-invalid'
-    : problem.status === 404 ? 'not-found'
-    : problem.status === 429 ? 'rate-limited'
-    : problem.status === 503 ? 'unavailable'
-    : problem.status >= 500 ? 'internal-error'
-    : 'invalid-request';
+    problem.status === 401
+      ? 'token-invalid'
+      : problem.status === 404
+        ? 'not-found'
+        : problem.status === 429
+          ? 'rate-limited'
+          : problem.status === 503
+            ? 'unavailable'
+            : problem.status >= 500
+              ? 'internal-error'
+              : 'invalid-request';
   const { 'content-type': _ignored, ...headers } = problem.headers;
   return new FirefoxApiError(code, problem.detail, { status: problem.status, headers });
 }

@@ -56,21 +56,18 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         allow(req, ['GET', 'HEAD']);
         const account = await monitoringAccount(req);
         const domain = parseDomainFilter(url.searchParams);
-        const items = (await service
-          .listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) }))
+        const items = (await service.listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) }))
           // Only breaches that leaked what this contract acts on (passwords, email addresses).
           .filter((item) => item.breach.dataClasses.some((name) => isResolvableSlug(dataClassKey(name))))
-          .map(
-            (item): FirefoxUserBreach => ({
-              id: item.breach.id,
-              breachedAccounts: item.breachedAccounts.map((state) => ({
-                email: state.email,
-                // Only the classes this contract serves; a resolution of another class made through
-                // `/api/v1` stays there.
-                resolvedDataClasses: [...new Set(Object.keys(state.resolvedDataClasses).map(dataClassKey))].filter(isResolvableSlug).sort(),
-              })),
-            }),
-          );
+          .map((item): FirefoxUserBreach => ({
+            id: item.breach.id,
+            breachedAccounts: item.breachedAccounts.map((state) => ({
+              email: state.email,
+              // Only the classes this contract serves; a resolution of another class made through
+              // `/api/v1` stays there.
+              resolvedDataClasses: [...new Set(Object.keys(state.resolvedDataClasses).map(dataClassKey))].filter(isResolvableSlug).sort(),
+            })),
+          }));
         sendJson(res, 200, items, { ...NO_STORE, vary: 'Authorization' });
         return;
       }
@@ -85,7 +82,10 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         // One way only: what the older contract calls `resolved: true` for every affected email;
         // all or nothing, like the older mount.
         try {
-          await service.applyResolutions(account, mergeFirefoxResolutions(parsed.data).map((item) => ({ ...item, resolved: true })));
+          await service.applyResolutions(
+            account,
+            mergeFirefoxResolutions(parsed.data).map((item) => ({ ...item, resolved: true })),
+          );
         } catch (error) {
           // Upstream words every "nothing to resolve" the same, so an answer does not tell an
           // unknown breach from one that affects someone else.

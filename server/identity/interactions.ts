@@ -97,22 +97,33 @@ export function createInteractionHandler(options: InteractionRoutesOptions): Int
     if (!account) {
       return sendPage(res, 400, renderMessagePage('Sign-in expired', 'Your sign-in is no longer valid. Start again from the app.'));
     }
-    const scopes = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
-    sendPage(res, 200, renderConsentPage({
-      action: `${self}/confirm`,
-      clientName: await clientName(interaction),
-      accountEmail: account.email,
-      scopes,
-    }));
+    const scopes = String(interaction.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
+    sendPage(
+      res,
+      200,
+      renderConsentPage({
+        action: `${self}/confirm`,
+        clientName: await clientName(interaction),
+        accountEmail: account.email,
+        scopes,
+      }),
+    );
   }
 
   async function submitConsent(req: IncomingMessage, res: ServerResponse, interaction: Interaction) {
     const form = await readForm(req);
     if (form.get('decision') !== 'allow') {
-      await provider.interactionFinished(req, res, {
-        error: 'access_denied',
-        error_description: 'End-User denied the authorization request',
-      }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        {
+          error: 'access_denied',
+          error_description: 'End-User denied the authorization request',
+        },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const grantId = await saveGrant(interaction);

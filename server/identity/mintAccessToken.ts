@@ -26,12 +26,7 @@ export const MINTED_SCOPE = 'openid email offline_access';
  * Issues access tokens shaped exactly like the ones from the authorization-code flow (same key,
  * issuer, audience, `typ`), for the development token surface and tests that skip the browser.
  */
-export async function createAccessTokenMinter(settings: {
-  issuer: string;
-  audience: string;
-  clientId: string;
-  keys: IdentityKeys;
-}): Promise<AccessTokenMinter> {
+export async function createAccessTokenMinter(settings: { issuer: string; audience: string; clientId: string; keys: IdentityKeys }): Promise<AccessTokenMinter> {
   const { signingKey } = settings.keys;
   const key = await importJWK(signingKey, signingKey.alg);
 

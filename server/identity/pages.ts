@@ -11,12 +11,7 @@ export interface RenderedPage {
 }
 
 export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 const STYLE = `
@@ -69,7 +64,9 @@ export interface LoginView {
 
 export function renderLoginPage(view: LoginView): RenderedPage {
   const error = view.error ? `<p role="alert" class="error">${escapeHtml(view.error)}</p>\n` : '';
-  return page('Sign in', `<h1>Sign in</h1>
+  return page(
+    'Sign in',
+    `<h1>Sign in</h1>
 <p>to continue to <strong>${escapeHtml(view.clientName)}</strong></p>
 ${error}<form method="post" action="${escapeHtml(view.action)}" autocomplete="on">
 <label for="email">Email</label>
@@ -78,7 +75,8 @@ ${error}<form method="post" action="${escapeHtml(view.action)}" autocomplete="on
 <input id="password" type="password" name="password" autocomplete="current-password" required>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
 </form>
-<p class="hint">Demo users: ${view.demoEmails.map(escapeHtml).join(', ')} — any password</p>`);
+<p class="hint">Demo users: ${view.demoEmails.map(escapeHtml).join(', ')} — any password</p>`,
+  );
 }
 
 const SCOPE_WORDS: Record<string, string> = {
@@ -102,7 +100,9 @@ export interface ConsentView {
 
 export function renderConsentPage(view: ConsentView): RenderedPage {
   const items = view.scopes.map((scope) => `<li>${escapeHtml(describeScope(scope))}</li>`).join('\n');
-  return page('Allow access', `<h1>Allow access?</h1>
+  return page(
+    'Allow access',
+    `<h1>Allow access?</h1>
 <p><strong>${escapeHtml(view.clientName)}</strong> asks to access your account <strong>${escapeHtml(view.accountEmail)}</strong>. It wants to:</p>
 <ul>
 ${items}
@@ -112,21 +112,28 @@ ${items}
 <button type="submit" name="decision" value="allow" class="primary">Allow</button>
 <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
 </div>
-</form>`);
+</form>`,
+  );
 }
 
 export function renderMessagePage(title: string, message: string): RenderedPage {
-  return page(title, `<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p>`);
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>`,
+  );
 }
 
 /** `form` is oidc-provider's own logout form (it carries the xsrf token); it is trusted markup. */
 export function renderLogoutPrompt(form: string): RenderedPage {
-  return page('Sign out', `<h1>Sign out?</h1>
+  return page(
+    'Sign out',
+    `<h1>Sign out?</h1>
 <p>Do you want to sign out of the Breach Monitor development identity provider?</p>
 ${form}
 <div class="actions">
 <button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>Sign out</button>
 <button type="submit" form="op.logoutForm" class="secondary">Stay signed in</button>
-</div>`);
+</div>`,
+  );
 }

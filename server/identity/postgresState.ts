@@ -25,7 +25,7 @@ export async function loadOrCreateIdentityKeysIn(pool: pg.Pool): Promise<Identit
 async function readKeySet(pool: pg.Pool): Promise<IdentityKeys | undefined> {
   const { rows } = await pool.query<{ jwks: Partial<KeyFile> }>('SELECT jwks FROM identity_keys WHERE name = $1', [KEY_SET_NAME]);
   const row = rows[0];
-  return row && parseKeySet(row.jwks, 'the identity key set in PostgreSQL (identity_keys)', "delete its row to generate new keys (every token and session then ends)");
+  return row && parseKeySet(row.jwks, 'the identity key set in PostgreSQL (identity_keys)', 'delete its row to generate new keys (every token and session then ends)');
 }
 
 /**

@@ -32,16 +32,18 @@ export function buildProvider(settings: ProviderSettings): Provider {
   const configuration: Configuration = {
     adapter: settings.adapter,
     jwks: { keys: [settings.keys.signingKey] },
-    clients: [{
-      client_id: DESKTOP_CLIENT_ID,
-      client_name: 'Breach Monitor',
-      application_type: 'native',
-      token_endpoint_auth_method: 'none',
-      redirect_uris: DESKTOP_REDIRECT_URIS,
-      post_logout_redirect_uris: DESKTOP_REDIRECT_URIS,
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    }],
+    clients: [
+      {
+        client_id: DESKTOP_CLIENT_ID,
+        client_name: 'Breach Monitor',
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: DESKTOP_REDIRECT_URIS,
+        post_logout_redirect_uris: DESKTOP_REDIRECT_URIS,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
     scopes: SUPPORTED_SCOPES,
     claims: {
       openid: ['sub'],

@@ -59,12 +59,7 @@ export interface ServiceAccounts {
   verifyAccessToken(token: string): Promise<ServiceAccountClaims>;
 }
 
-export async function createServiceAccounts(options: {
-  issuer: string;
-  keys: IdentityKeys;
-  directory: ServiceAccountDirectory;
-  now?: () => number;
-}): Promise<ServiceAccounts> {
+export async function createServiceAccounts(options: { issuer: string; keys: IdentityKeys; directory: ServiceAccountDirectory; now?: () => number }): Promise<ServiceAccounts> {
   const tokenUrl = options.issuer.replace(/\/+$/, '') + SERVICE_ACCOUNT_TOKEN_PATH;
   const { signingKey } = options.keys;
   const privateKey = await importJWK(signingKey, signingKey.alg);
@@ -90,7 +85,7 @@ export async function createServiceAccounts(options: {
     }
     const account = typeof issuer === 'string' ? options.directory.getServiceAccount(issuer) : undefined;
     if (!account) return fail(400, 'invalid_grant', 'the assertion names no known service account (iss)');
-    if (kid !== account.keyId) return fail(400, 'invalid_grant', 'the assertion is not signed with this account\'s key (kid)');
+    if (kid !== account.keyId) return fail(400, 'invalid_grant', "the assertion is not signed with this account's key (kid)");
     let payload;
     try {
       ({ payload } = await jwtVerify(assertion, await importSPKI(account.publicKeyPem, 'RS256'), {
@@ -103,7 +98,12 @@ export async function createServiceAccounts(options: {
         currentDate: new Date(now()),
       }));
     } catch (error) {
-      const reason = error instanceof errors.JWTExpired ? 'the assertion has expired' : error instanceof errors.JWTClaimValidationFailed ? `the assertion's ${error.claim} claim is wrong` : 'the assertion signature is invalid';
+      const reason =
+        error instanceof errors.JWTExpired
+          ? 'the assertion has expired'
+          : error instanceof errors.JWTClaimValidationFailed
+            ? `the assertion's ${error.claim} claim is wrong`
+            : 'the assertion signature is invalid';
       return fail(400, 'invalid_grant', reason);
     }
     if ((payload.exp as number) - (payload.iat as number) > TOKEN_TTL_SEC) return fail(400, 'invalid_grant', 'the assertion may be valid for at most an hour');
@@ -149,8 +149,7 @@ export async function createServiceAccounts(options: {
       };
       if (req.method !== 'POST') return send(405, { error: 'invalid_request', error_description: 'use POST' }, { allow: 'POST' });
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/x-www-form-urlencoded')
-        return send(400, { error: 'invalid_request', error_description: 'the body must be application/x-www-form-urlencoded' });
+      if (type !== 'application/x-www-form-urlencoded') return send(400, { error: 'invalid_request', error_description: 'the body must be application/x-www-form-urlencoded' });
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -163,7 +162,14 @@ export async function createServiceAccounts(options: {
     },
     async verifyAccessToken(token) {
       try {
-        const { payload } = await jwtVerify(token, publicKey, { issuer: options.issuer, audience: RTDB_TOKEN_AUDIENCE, algorithms: ['RS256'], typ: 'at+jwt', requiredClaims: ['exp', 'sub'], currentDate: new Date(now()) });
+        const { payload } = await jwtVerify(token, publicKey, {
+          issuer: options.issuer,
+          audience: RTDB_TOKEN_AUDIENCE,
+          algorithms: ['RS256'],
+          typ: 'at+jwt',
+          requiredClaims: ['exp', 'sub'],
+          currentDate: new Date(now()),
+        });
         return { clientEmail: payload.sub!, scopes: typeof payload.scope === 'string' ? payload.scope.split(' ') : [] };
       } catch (error) {
         throw new ServiceAccountTokenError(error instanceof errors.JWTExpired ? 'the access token has expired' : 'the access token is not valid for this database');

@@ -55,12 +55,11 @@ export function openOidcSqliteStore(file: string): OidcSqliteStore {
       ON CONFLICT (model, id) DO UPDATE SET
         payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
         uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`),
-    findById: db.prepare<{ model: string; id: string; now: number }, Row>(
-      `SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND id = @id AND ${live}`),
-    findByUid: db.prepare<{ model: string; uid: string; now: number }, Row>(
-      `SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND uid = @uid AND ${live} LIMIT 1`),
+    findById: db.prepare<{ model: string; id: string; now: number }, Row>(`SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND id = @id AND ${live}`),
+    findByUid: db.prepare<{ model: string; uid: string; now: number }, Row>(`SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND uid = @uid AND ${live} LIMIT 1`),
     findByUserCode: db.prepare<{ model: string; userCode: string; now: number }, Row>(
-      `SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND user_code = @userCode AND ${live} LIMIT 1`),
+      `SELECT payload, consumed_at FROM oidc_entities WHERE model = @model AND user_code = @userCode AND ${live} LIMIT 1`,
+    ),
     consume: db.prepare('UPDATE oidc_entities SET consumed_at = @now WHERE model = @model AND id = @id'),
     destroy: db.prepare('DELETE FROM oidc_entities WHERE model = @model AND id = @id'),
     revokeByGrantId: db.prepare('DELETE FROM oidc_entities WHERE model = @model AND grant_id = @grantId'),

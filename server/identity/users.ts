@@ -19,10 +19,7 @@ export interface UserDirectory {
   isActive(sub: string): Promise<boolean>;
 }
 
-export function createUserDirectory(
-  users: readonly DemoUser[],
-  isAccountActive: (sub: string) => boolean | Promise<boolean> = () => true,
-): UserDirectory {
+export function createUserDirectory(users: readonly DemoUser[], isAccountActive: (sub: string) => boolean | Promise<boolean> = () => true): UserDirectory {
   const bySub = new Map(users.map((user) => [user.sub, user]));
   const byEmail = new Map(users.map((user) => [normalizeEmail(user.email), user]));
   return {

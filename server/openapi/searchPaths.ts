@@ -24,7 +24,7 @@ export const SEARCH_SCHEMAS = {
 const SERVERS = [{ url: 'http://localhost:6060/client/v4', description: 'Local development (the search interface)' }];
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const PATH_PARAMETERS = [
-  { name: 'account_id', in: 'path', required: true, description: 'The service\'s account (`--account-id`, default `local`)', schema: { type: 'string' } },
+  { name: 'account_id', in: 'path', required: true, description: "The service's account (`--account-id`, default `local`)", schema: { type: 'string' } },
   { name: 'name', in: 'path', required: true, description: 'The instance: `breaches`, indexing the catalog', schema: { type: 'string' } },
 ];
 const FILTERS_NEW =
@@ -80,19 +80,47 @@ export function searchPaths(): Record<string, unknown> {
   const item = (op: ReturnType<typeof operation>, description: string) => ({ servers: SERVERS, parameters: PATH_PARAMETERS, description, ...op });
   return {
     '/accounts/{account_id}/ai-search/instances/{name}/search': item(
-      operation('aiSearch', 'Retrieve the chunks that best answer `messages` (the last user message) or `query`', 'ai-search:read', 'SearchRequest', ref('SearchResult'), 'An event named `chunks` (ChunksEvent) first, then one `data:` with the envelope, then `data: [DONE]`'),
+      operation(
+        'aiSearch',
+        'Retrieve the chunks that best answer `messages` (the last user message) or `query`',
+        'ai-search:read',
+        'SearchRequest',
+        ref('SearchResult'),
+        'An event named `chunks` (ChunksEvent) first, then one `data:` with the envelope, then `data: [DONE]`',
+      ),
       FILTERS_NEW,
     ),
     '/accounts/{account_id}/ai-search/instances/{name}/chat/completions': item(
-      operation('aiSearchChatCompletions', 'Retrieval plus an answer; the reference instance answers extractively (built from the chunks, citing them) and says so in `messages` (code 20001)', 'ai-search:run', 'ChatCompletionsRequest', ref('ChatCompletion'), 'An event named `chunks` (ChunksEvent) first, then ChatCompletionDelta pieces, then `data: [DONE]`'),
+      operation(
+        'aiSearchChatCompletions',
+        'Retrieval plus an answer; the reference instance answers extractively (built from the chunks, citing them) and says so in `messages` (code 20001)',
+        'ai-search:run',
+        'ChatCompletionsRequest',
+        ref('ChatCompletion'),
+        'An event named `chunks` (ChunksEvent) first, then ChatCompletionDelta pieces, then `data: [DONE]`',
+      ),
       FILTERS_NEW,
     ),
     '/accounts/{account_id}/legacy-rag/rags/{name}/search': item(
-      operation('legacyRagSearch', 'Legacy search: the page of results, attributes in the legacy unit (milliseconds)', 'ai-search:read', 'LegacySearchRequest', ref('LegacySearchResult'), 'One `data:` with the envelope of the page, then `data: [DONE]`; no chunks event'),
+      operation(
+        'legacyRagSearch',
+        'Legacy search: the page of results, attributes in the legacy unit (milliseconds)',
+        'ai-search:read',
+        'LegacySearchRequest',
+        ref('LegacySearchResult'),
+        'One `data:` with the envelope of the page, then `data: [DONE]`; no chunks event',
+      ),
       FILTERS_LEGACY,
     ),
     '/accounts/{account_id}/legacy-rag/rags/{name}/ai-search': item(
-      operation('legacyRagAiSearch', 'Legacy search plus an extractive `response`', 'ai-search:run', 'LegacySearchRequest', ref('LegacyAiSearchResult'), 'Only the response: `data:` LegacyStreamDelta pieces, then `data: [DONE]`; no chunks event'),
+      operation(
+        'legacyRagAiSearch',
+        'Legacy search plus an extractive `response`',
+        'ai-search:run',
+        'LegacySearchRequest',
+        ref('LegacyAiSearchResult'),
+        'Only the response: `data:` LegacyStreamDelta pieces, then `data: [DONE]`; no chunks event',
+      ),
       FILTERS_LEGACY,
     ),
   };

@@ -64,9 +64,7 @@ export class RtdbStore {
     this.#db.pragma('busy_timeout = 5000');
     migrate(this.#db, RTDB_MIGRATIONS);
     // `/` sorts just before `0`: every path below `p` lies in [p + '/', p + '0').
-    this.#select = this.#db.prepare<[string, string, string], Leaf>(
-      "SELECT path, value AS json FROM leaves WHERE path = ? OR (path >= ? || '/' AND path < ? || '0') ORDER BY path",
-    );
+    this.#select = this.#db.prepare<[string, string, string], Leaf>("SELECT path, value AS json FROM leaves WHERE path = ? OR (path >= ? || '/' AND path < ? || '0') ORDER BY path");
     this.#selectAll = this.#db.prepare<[], Leaf>('SELECT path, value AS json FROM leaves ORDER BY path');
     this.#deleteSubtree = this.#db.prepare<[string, string, string]>("DELETE FROM leaves WHERE path = ? OR (path >= ? || '/' AND path < ? || '0')");
     this.#deleteAll = this.#db.prepare('DELETE FROM leaves');
@@ -138,9 +136,7 @@ export class RtdbStore {
   }
 
   listSecrets(): SecretInfo[] {
-    return this.#db
-      .prepare<[], SecretInfo>('SELECT id, created_at AS createdAt, revoked_at AS revokedAt FROM secrets ORDER BY created_at, id')
-      .all();
+    return this.#db.prepare<[], SecretInfo>('SELECT id, created_at AS createdAt, revoked_at AS revokedAt FROM secrets ORDER BY created_at, id').all();
   }
 
   /** False when no secret has that id. Revoking twice keeps the first time. */
@@ -153,9 +149,7 @@ export class RtdbStore {
 
   /** The id of the live secret with this value, if any. */
   findLiveSecret(secret: string): string | undefined {
-    const row = this.#db
-      .prepare<[string], { id: string }>('SELECT id FROM secrets WHERE secret_hash = ? AND revoked_at IS NULL')
-      .get(hashSecret(secret));
+    const row = this.#db.prepare<[string], { id: string }>('SELECT id FROM secrets WHERE secret_hash = ? AND revoked_at IS NULL').get(hashSecret(secret));
     return row?.id;
   }
 

@@ -5,10 +5,7 @@ import type { RulesAuth } from './rules.ts';
 
 /** Who a database request acts as; `admin` bypasses the rules. */
 export type RtdbCaller =
-  | { kind: 'anonymous' }
-  | { kind: 'user'; auth: RulesAuth }
-  | { kind: 'admin'; via: 'service-account'; clientEmail: string }
-  | { kind: 'admin'; via: 'secret'; secretId: string };
+  { kind: 'anonymous' } | { kind: 'user'; auth: RulesAuth } | { kind: 'admin'; via: 'service-account'; clientEmail: string } | { kind: 'admin'; via: 'secret'; secretId: string };
 
 /** A request whose credentials are refused: 401 with `{"error": message}`. */
 export class RtdbAuthError extends Error {

@@ -16,7 +16,11 @@ export const Cidr = z.string().refine((value) => parseCidr(value) !== undefined,
 export const ApiTokenRequest = z.strictObject({
   scopes: z.array(z.enum(API_TOKEN_SCOPES)).min(1, 'name at least one scope: ai-search:read, ai-search:run'),
   /** Seconds from now; absent means the token does not expire. */
-  expiresIn: z.int().min(1).max(10 * 365 * 24 * 3600).optional(),
+  expiresIn: z
+    .int()
+    .min(1)
+    .max(10 * 365 * 24 * 3600)
+    .optional(),
   allowIps: z.array(Cidr).max(100).optional(),
   name: z.string().min(1).max(100).optional(),
 });

@@ -4,7 +4,13 @@ import { ApiTokenRequest, ApiTokenStore, type ApiTokenInfo } from './ApiTokenSto
 import { API_TOKENS_FILE } from './index.ts';
 
 function describe(info: ApiTokenInfo, now = Date.now()): string {
-  const state = info.revokedAt ? `revoked ${info.revokedAt}` : info.expiresAt && Date.parse(info.expiresAt) <= now ? `expired ${info.expiresAt}` : info.expiresAt ? `expires ${info.expiresAt}` : 'no expiry';
+  const state = info.revokedAt
+    ? `revoked ${info.revokedAt}`
+    : info.expiresAt && Date.parse(info.expiresAt) <= now
+      ? `expired ${info.expiresAt}`
+      : info.expiresAt
+        ? `expires ${info.expiresAt}`
+        : 'no expiry';
   const ips = info.allowIps.length > 0 ? info.allowIps.join(' ') : 'any IP';
   return `${info.id}  ${info.accountId}  ${info.scopes.join(',')}  ${state}  ${ips}${info.name ? `  "${info.name}"` : ''}`;
 }
@@ -21,7 +27,10 @@ export function runApiTokenCommand(config: ServiceConfig, command: NonNullable<C
       print(`revoked ${command.id}`);
     } else {
       const parsed = ApiTokenRequest.safeParse({ scopes: command.scopes, allowIps: command.allowIps.length > 0 ? command.allowIps : undefined, expiresIn, name: command.name });
-      if (!parsed.success) throw new ConfigError(`api-token create: ${parsed.error.issues.map((issue) => `${['--scopes', '--expires-in', '--allow-ip', '--name'][['scopes', 'expiresIn', 'allowIps', 'name'].indexOf(String(issue.path[0]))] ?? issue.path.join('.')}${issue.path.length > 1 ? `[${String(issue.path[1])}]` : ''}: ${issue.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new ConfigError(
+          `api-token create: ${parsed.error.issues.map((issue) => `${['--scopes', '--expires-in', '--allow-ip', '--name'][['scopes', 'expiresIn', 'allowIps', 'name'].indexOf(String(issue.path[0]))] ?? issue.path.join('.')}${issue.path.length > 1 ? `[${String(issue.path[1])}]` : ''}: ${issue.message}`).join('; ')}`,
+        );
       const { id, token, info } = tokens.create(config.accountId, parsed.data);
       print(`created API token ${id} (${describe(info)})`);
       print('Keep it now: it is not shown again and is stored only as a hash.');

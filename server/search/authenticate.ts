@@ -31,6 +31,7 @@ export function authenticateApiToken(req: IncomingMessage, tokens: ApiTokenStore
     throw new SearchError(403, SearchCodes.ipNotAllowed, `the API token ${token.id} may not be used from ${ip}; it allows ${token.allowIps.join(', ')}`);
   }
   if (token.accountId !== accountId) throw new SearchError(403, SearchCodes.wrongAccount, `the API token ${token.id} is not valid for account "${accountId}"`);
-  if (!token.scopes.includes(scope)) throw new SearchError(403, SearchCodes.missingScope, `the API token ${token.id} lacks the "${scope}" scope this endpoint needs (it has ${token.scopes.join(', ')})`);
+  if (!token.scopes.includes(scope))
+    throw new SearchError(403, SearchCodes.missingScope, `the API token ${token.id} lacks the "${scope}" scope this endpoint needs (it has ${token.scopes.join(', ')})`);
   return token;
 }

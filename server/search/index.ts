@@ -49,7 +49,11 @@ export function mirroredCatalog(store: Pick<BreachStore, 'catalogRevision' | 'li
 /** The search interface of the reference service: its index, its API tokens and its routes. */
 export function createSearchService({ catalog, rtdb, dataDir, accountId, logger }: { catalog: SearchCatalog; rtdb: RtdbStore; dataDir: string; accountId: string; logger: Logger }) {
   const tokens = new ApiTokenStore(path.join(dataDir, API_TOKENS_FILE));
-  const index = new CatalogSearchIndex({ catalogRevision: () => catalog.catalogRevision(), listBreaches: () => catalog.listBreaches(), readDetails: () => parseDetailsRecord(rtdb.get(['catalog', 'breaches'])) });
+  const index = new CatalogSearchIndex({
+    catalogRevision: () => catalog.catalogRevision(),
+    listBreaches: () => catalog.listBreaches(),
+    readDetails: () => parseDetailsRecord(rtdb.get(['catalog', 'breaches'])),
+  });
   const routes = createSearchRoutes({ index, tokens, accountId, logger });
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     await catalog.refresh?.();

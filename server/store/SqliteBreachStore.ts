@@ -77,8 +77,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   /** Takes over a database already migrated to the latest schema; see {@link openSqliteBreachStore}. */
   constructor(db: SqliteDatabase) {
     const version = schemaVersion(db);
-    if (version !== LATEST_SCHEMA_VERSION)
-      throw new Error(`database schema version is ${version}, expected ${LATEST_SCHEMA_VERSION}; migrate it first`);
+    if (version !== LATEST_SCHEMA_VERSION) throw new Error(`database schema version is ${version}, expected ${LATEST_SCHEMA_VERSION}; migrate it first`);
     this.#db = db;
     const sql = prepareStatements(db);
     this.#sql = sql;
@@ -120,11 +119,8 @@ export class SqliteBreachStore implements SyncBreachStore {
         if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
         const key = dataClassKey(change.dataClass);
         const spelling = classes.get(key);
-        if (spelling === undefined)
-          throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
-        const changed = change.resolved
-          ? sql.resolve.run(email, change.breachId, key, spelling, now).changes
-          : sql.unresolve.run(email, change.breachId, key).changes;
+        if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
+        const changed = change.resolved ? sql.resolve.run(email, change.breachId, key, spelling, now).changes : sql.unresolve.run(email, change.breachId, key).changes;
         if (changed > 0) changedEmails.add(email);
       });
       // Only a real change moves the revision: repeating a request leaves caches (and ETags) valid.
@@ -214,9 +210,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   getResolutions(emails: readonly string[]): ResolutionRow[] {
-    return (this.#sql.selectResolutions.all(emailList(emails)) as [string, string, string, string][]).map(
-      ([email, breachId, dataClass, resolvedAt]) => ({ email, breachId, dataClass, resolvedAt }),
-    );
+    return (this.#sql.selectResolutions.all(emailList(emails)) as [string, string, string, string][]).map(([email, breachId, dataClass, resolvedAt]) => ({ email, breachId, dataClass, resolvedAt }));
   }
 
   applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void {
@@ -277,9 +271,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   /** Test hook: SQLite's plan for a per-request lookup, one line per step. */
   _explainQueryPlan(query: ExplainableQuery): string[] {
     const sql = query === 'resolutions' ? SELECT_RESOLUTIONS : SELECT_EXPOSURES;
-    return (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('["a@example.com","b@example.com"]') as { detail: string }[]).map(
-      (row) => row.detail,
-    );
+    return (this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('["a@example.com","b@example.com"]') as { detail: string }[]).map((row) => row.detail);
   }
 
   /**

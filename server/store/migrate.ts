@@ -8,10 +8,7 @@ export class SchemaTooNewError extends Error {
   readonly known: number;
 
   constructor(found: number, known: number) {
-    super(
-      `database schema version ${found} is newer than this code knows (latest ${known}); ` +
-        'run a newer version of the service, or point it at another database file',
-    );
+    super(`database schema version ${found} is newer than this code knows (latest ${known}); ` + 'run a newer version of the service, or point it at another database file');
     this.name = 'SchemaTooNewError';
     this.found = found;
     this.known = known;

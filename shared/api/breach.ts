@@ -20,17 +20,13 @@ export const Breach = z
 export type Breach = z.infer<typeof Breach>;
 
 /** The state of one resolved data class; `resolvedAt` may be absent on other servers. */
-export const ResolvedDataClass = z
-  .object({ resolvedAt: IsoDateTime.optional() })
-  .meta({ id: 'ResolvedDataClass' });
+export const ResolvedDataClass = z.object({ resolvedAt: IsoDateTime.optional() }).meta({ id: 'ResolvedDataClass' });
 export type ResolvedDataClass = z.infer<typeof ResolvedDataClass>;
 
 export const UserBreachState = z
   .object({
     email: Email.meta({ description: 'The impacted monitored address' }),
-    resolvedDataClasses: z
-      .record(z.string(), ResolvedDataClass)
-      .meta({ description: "Data classes resolved by the user, keyed by the breach's own spelling of each" }),
+    resolvedDataClasses: z.record(z.string(), ResolvedDataClass).meta({ description: "Data classes resolved by the user, keyed by the breach's own spelling of each" }),
   })
   .meta({ id: 'UserBreachState' });
 export type UserBreachState = z.infer<typeof UserBreachState>;
@@ -47,9 +43,7 @@ export const UserBreachList = z.array(UserBreach).meta({ id: 'UserBreachList' })
 export type UserBreachList = z.infer<typeof UserBreachList>;
 
 /** Body of `POST /user` responses (CONTRACT.md: 201 created, 202 existed). */
-export const MonitoringUser = z
-  .object({ emails: z.array(Email).meta({ description: 'The monitored email addresses of this user' }) })
-  .meta({ id: 'MonitoringUser' });
+export const MonitoringUser = z.object({ emails: z.array(Email).meta({ description: 'The monitored email addresses of this user' }) }).meta({ id: 'MonitoringUser' });
 export type MonitoringUser = z.infer<typeof MonitoringUser>;
 
 /** Request limits decided in CONTRACT.md. */

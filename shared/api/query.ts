@@ -16,9 +16,7 @@ export type BreachQueryInput = z.input<typeof BreachQuery>;
 const ARRAY_PARAMS = new Set(['dataClasses', 'unresolvedDataClasses']);
 const SINGLE_PARAMS = new Set(['domain', 'includeSensitive']);
 
-export type QueryParseResult =
-  | { ok: true; query: BreachQuery }
-  | { ok: false; errors: ProblemFieldError[] };
+export type QueryParseResult = { ok: true; query: BreachQuery } | { ok: false; errors: ProblemFieldError[] };
 
 /**
  * Parses a `GET /user/breaches` query string with the contract's rules: arrays are repeated

@@ -60,7 +60,6 @@ function assertOrdered(migrations: readonly Migration<never>[]): void {
   migrations.forEach((migration, index) => {
     if (!Number.isInteger(migration.version) || migration.version <= 0) throw new Error(`migration ${migration.name} has an invalid version ${migration.version}`);
     const previous = migrations[index - 1];
-    if (previous && migration.version <= previous.version)
-      throw new Error(`migrations are out of order: ${migration.name} (${migration.version}) after ${previous.name} (${previous.version})`);
+    if (previous && migration.version <= previous.version) throw new Error(`migrations are out of order: ${migration.name} (${migration.version}) after ${previous.name} (${previous.version})`);
   });
 }

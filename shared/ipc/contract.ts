@@ -42,7 +42,15 @@ export const ListMetadataFilter = z.unknown().transform((value, ctx): MetadataFi
     return parseMetadataFilter(value, BREACH_FILTER_FIELDS);
   } catch (error) {
     if (!(error instanceof FilterError)) throw error;
-    for (const issue of error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.pointer.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')) });
+    for (const issue of error.issues)
+      ctx.addIssue({
+        code: 'custom',
+        message: issue.message,
+        path: issue.pointer
+          .split('/')
+          .slice(1)
+          .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')),
+      });
     return z.NEVER;
   }
 });

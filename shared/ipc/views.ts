@@ -108,9 +108,7 @@ export const SyncStatus = z.object({
    * or 500: keep what you hold), `rate-limited` (429: waiting as told), `no-account` (no account
    * at the service: sign up at `signUpUrl`; not retried until the next hourly sync or "Sync now").
    */
-  notice: z
-    .object({ kind: z.enum(['unavailable', 'rate-limited', 'no-account']), retryAt: IsoDateTime.optional(), signUpUrl: z.url().optional() })
-    .optional(),
+  notice: z.object({ kind: z.enum(['unavailable', 'rate-limited', 'no-account']), retryAt: IsoDateTime.optional(), signUpUrl: z.url().optional() }).optional(),
   /** Changes kept on this machine only (the service's contract cannot take them). */
   localOnly: z.int().nonnegative().optional(),
 });
@@ -130,7 +128,10 @@ export const Overview = z.object({
 export type Overview = z.infer<typeof Overview>;
 
 /** How often sync runs by itself: the setting's one definition (the scheduler validates with it too). */
-export const SyncIntervalMinutes = z.int().min(5).max(24 * 60);
+export const SyncIntervalMinutes = z
+  .int()
+  .min(5)
+  .max(24 * 60);
 export const DEFAULT_SYNC_INTERVAL_MINUTES = 30;
 
 export const Settings = z.object({

@@ -27,7 +27,18 @@ export interface FixGroupSpec {
   steps: readonly FixStep[];
 }
 
-const CARDS_AND_BANK = ['credit cards', 'partial credit card data', 'credit card cvv', 'bank account numbers', 'payment methods', 'payment histories', 'account balances', 'financial transactions', 'loan information', 'financial investments'];
+const CARDS_AND_BANK = [
+  'credit cards',
+  'partial credit card data',
+  'credit card cvv',
+  'bank account numbers',
+  'payment methods',
+  'payment histories',
+  'account balances',
+  'financial transactions',
+  'loan information',
+  'financial investments',
+];
 const IDENTITY_DOCUMENTS = ['government issued ids', 'social security numbers', 'passport numbers', "driver's licenses", 'taxation records', 'tax numbers', 'credit status information'];
 const SECRETS = ['pins', 'cryptocurrency wallet addresses', 'encrypted keys', 'mnemonic phrases', 'biometric data'];
 
@@ -38,11 +49,23 @@ export const FIX_GROUPS: readonly FixGroupSpec[] = [
     why: 'Cards, bank accounts, identity documents and PINs can be used to take money or open accounts in your name.',
     dataClasses: [...CARDS_AND_BANK, ...IDENTITY_DOCUMENTS, ...SECRETS],
     steps: [
-      { id: 'call-bank', text: 'Call your bank or card issuer about every card and account you used at {site}: ask for a new card number, and check your statements for payments you don’t recognise.', when: CARDS_AND_BANK },
-      { id: 'freeze-credit', text: 'Freeze your credit with each credit bureau, so nobody can open an account in your name. You can lift the freeze when you apply for credit yourself.', when: [...IDENTITY_DOCUMENTS, 'credit cards', 'bank account numbers'] },
+      {
+        id: 'call-bank',
+        text: 'Call your bank or card issuer about every card and account you used at {site}: ask for a new card number, and check your statements for payments you don’t recognise.',
+        when: CARDS_AND_BANK,
+      },
+      {
+        id: 'freeze-credit',
+        text: 'Freeze your credit with each credit bureau, so nobody can open an account in your name. You can lift the freeze when you apply for credit yourself.',
+        when: [...IDENTITY_DOCUMENTS, 'credit cards', 'bank account numbers'],
+      },
       { id: 'report-id', text: 'Tell the agency that issued the exposed document (passport office, tax office, licensing office); some issue a new number after a breach.', when: IDENTITY_DOCUMENTS },
       { id: 'change-pin', text: 'Change every PIN that was exposed, and don’t use it anywhere else.', when: ['pins'] },
-      { id: 'move-keys', text: 'Move funds to a new wallet and stop using keys or recovery phrases that were exposed: they cannot be changed, only replaced.', when: ['cryptocurrency wallet addresses', 'encrypted keys', 'mnemonic phrases'] },
+      {
+        id: 'move-keys',
+        text: 'Move funds to a new wallet and stop using keys or recovery phrases that were exposed: they cannot be changed, only replaced.',
+        when: ['cryptocurrency wallet addresses', 'encrypted keys', 'mnemonic phrases'],
+      },
     ],
   },
   {
@@ -54,7 +77,11 @@ export const FIX_GROUPS: readonly FixGroupSpec[] = [
       { id: 'change-password', text: 'Change your password at {site}.', linkToSite: true },
       { id: 'reused', text: 'Change it everywhere you used the same or a similar password. A password manager gives each site its own.' },
       { id: 'two-step', text: 'Turn on two-step verification at {site} and for your email account, so a password alone is not enough.', linkToSite: true },
-      { id: 'security-answers', text: 'Change your security questions’ answers wherever you used the same ones; treat them like passwords (they need not be true).', when: ['security questions and answers', 'mothers maiden names', 'password hints'] },
+      {
+        id: 'security-answers',
+        text: 'Change your security questions’ answers wherever you used the same ones; treat them like passwords (they need not be true).',
+        when: ['security questions and answers', 'mothers maiden names', 'password hints'],
+      },
       { id: 'sessions', text: 'Sign out of every other session at {site}, so stolen sign-in tokens stop working.', when: ['auth tokens'], linkToSite: true },
     ],
   },
@@ -64,7 +91,10 @@ export const FIX_GROUPS: readonly FixGroupSpec[] = [
     why: 'Your email, phone number and address let scammers write to you with details that make their messages believable.',
     dataClasses: ['email addresses', 'phone numbers', 'partial phone numbers', 'physical addresses'],
     steps: [
-      { id: 'phishing', text: 'Expect phishing that mentions {site} or this breach. Open the site yourself instead of following links, and never give a password or code to someone who contacts you.' },
+      {
+        id: 'phishing',
+        text: 'Expect phishing that mentions {site} or this breach. Open the site yourself instead of following links, and never give a password or code to someone who contacts you.',
+      },
       { id: 'calls', text: 'Treat unexpected calls and texts asking for codes or payments as scams; your number was exposed.', when: ['phone numbers', 'partial phone numbers'] },
       { id: 'post', text: 'Watch your post for letters about accounts or deliveries you don’t recognise.', when: ['physical addresses'] },
       { id: 'spam', text: 'Mark spam as spam rather than answering or unsubscribing; consider a separate address (an alias) for new sign-ups.', when: ['email addresses'] },

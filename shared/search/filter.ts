@@ -112,7 +112,10 @@ export function parseMetadataFilter(input: unknown, fields: FieldSchema, at = ''
     const where = pointerJoin(at, field);
     const kind = fields[field];
     if (kind === undefined) {
-      issues.push({ pointer: where, message: field.startsWith('$') ? `"${field}" is not supported at the top level; fields AND together (filterable fields: ${known})` : `unknown field "${field}"; filterable fields: ${known}` });
+      issues.push({
+        pointer: where,
+        message: field.startsWith('$') ? `"${field}" is not supported at the top level; fields AND together (filterable fields: ${known})` : `unknown field "${field}"; filterable fields: ${known}`,
+      });
       continue;
     }
     if (!isPlainObject(condition)) {

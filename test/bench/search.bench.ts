@@ -89,7 +89,9 @@ async function main(): Promise<void> {
   let serviceRun: { rps: number; p99: number };
   let bareRun: { rps: number; p99: number };
   try {
-    const created = (await (await fetch(`${origin}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read'] }) })).json()) as { token: string };
+    const created = (await (
+      await fetch(`${origin}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read'] }) })
+    ).json()) as { token: string };
     const headers = { authorization: `Bearer ${created.token}` };
     const url = `${origin}/client/v4/accounts/local/ai-search/instances/breaches/search`;
     const body = JSON.stringify({ messages: [{ role: 'user', content: QUERIES[1]!.query }], ai_search_options: { retrieval: { filters: QUERIES[1]!.filter, max_num_results: 10 } } });

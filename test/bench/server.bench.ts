@@ -148,13 +148,17 @@ function report(results: Results, compare?: { label: string; sqlite: Results; no
     console.log('user     sqlite req/s  p50 ms  p99 ms   postgres req/s  p50 ms  p99 ms');
     for (const [name, { service: p }] of Object.entries(results)) {
       const q = compare.sqlite[name]!.service;
-      console.log(`${name.padEnd(8)} ${q.rps.toFixed(0).padStart(12)}  ${q.p50.toFixed(1).padStart(6)}  ${q.p99.toFixed(1).padStart(6)}   ${p.rps.toFixed(0).padStart(14)}  ${p.p50.toFixed(1).padStart(6)}  ${p.p99.toFixed(1).padStart(6)}`);
+      console.log(
+        `${name.padEnd(8)} ${q.rps.toFixed(0).padStart(12)}  ${q.p50.toFixed(1).padStart(6)}  ${q.p99.toFixed(1).padStart(6)}   ${p.rps.toFixed(0).padStart(14)}  ${p.p50.toFixed(1).padStart(6)}  ${p.p99.toFixed(1).padStart(6)}`,
+      );
     }
     console.log('\nper-request revision check (default) beside LISTEN/NOTIFY invalidation:');
     console.log('user     check req/s  p50 ms  p99 ms   notify req/s  p50 ms  p99 ms');
     for (const [name, { service: p }] of Object.entries(results)) {
       const n = compare.notify[name]!.service;
-      console.log(`${name.padEnd(8)} ${p.rps.toFixed(0).padStart(11)}  ${p.p50.toFixed(1).padStart(6)}  ${p.p99.toFixed(1).padStart(6)}   ${n.rps.toFixed(0).padStart(12)}  ${n.p50.toFixed(1).padStart(6)}  ${n.p99.toFixed(1).padStart(6)}`);
+      console.log(
+        `${name.padEnd(8)} ${p.rps.toFixed(0).padStart(11)}  ${p.p50.toFixed(1).padStart(6)}  ${p.p99.toFixed(1).padStart(6)}   ${n.rps.toFixed(0).padStart(12)}  ${n.p50.toFixed(1).padStart(6)}  ${n.p99.toFixed(1).padStart(6)}`,
+      );
     }
   }
   console.log(`\nGET /user/breaches, ${CONNECTIONS} connections, ${DURATION_S} s per run, JWT verified per request`);

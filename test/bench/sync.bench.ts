@@ -362,12 +362,22 @@ async function main(): Promise<void> {
   }
   try {
     if (existsSync(HIBP_CATALOG)) {
-      const hibp = await startProcess(['server/main.ts', '--port', '0', '--data', path.join(dir, 'service-hibp'), '--catalog', HIBP_CATALOG, '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
+      const hibp = await startProcess(
+        ['server/main.ts', '--port', '0', '--data', path.join(dir, 'service-hibp'), '--catalog', HIBP_CATALOG, '--log-level', 'warn'],
+        /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/,
+      );
       try {
         const figures = await measureCatalogSync(`${hibp.match[1]!}/rtdb`, RUNS);
         const first = median(figures.firstMs);
         const firstFloor = median(figures.firstFloorMs);
-        metrics.catalog_sync_hibp = { value: round(first), unit: 'ms', floor: round(firstFloor), ratio: round(first / firstFloor), entries: figures.entries, p95: round(quantile(figures.firstMs, 0.95)) };
+        metrics.catalog_sync_hibp = {
+          value: round(first),
+          unit: 'ms',
+          floor: round(firstFloor),
+          ratio: round(first / firstFloor),
+          entries: figures.entries,
+          p95: round(quantile(figures.firstMs, 0.95)),
+        };
         const unchanged = median(figures.unchangedMs);
         const unchangedFloor = median(figures.unchangedFloorMs);
         metrics.catalog_sync_hibp_unchanged = { value: round(unchanged), unit: 'ms', floor: round(unchangedFloor), ratio: round(unchanged / unchangedFloor), requests: 1 };
@@ -391,7 +401,9 @@ async function main(): Promise<void> {
   }
   const flush = metrics.flush_10k_toggles!;
   const rssFigure = metrics.peak_rss_heavy!;
-  console.log(`peak RSS: ${rssFigure.value} MB as shipped (${rssFigure.before_account} MB before the account was opened); from .ts sources ${rssFigure.from_sources} MB (${rssFigure.from_sources_before_account} MB before)`);
+  console.log(
+    `peak RSS: ${rssFigure.value} MB as shipped (${rssFigure.before_account} MB before the account was opened); from .ts sources ${rssFigure.from_sources} MB (${rssFigure.from_sources_before_account} MB before)`,
+  );
   console.log(`flush: ${flush.requests} requests for ${TOGGLES} toggles in ${flush.items} items (fewest possible: ${flush.floor_requests}); recording them took ${flush.record_ms} ms`);
   console.log(JSON.stringify({ bench: 'sync', metrics }));
 }

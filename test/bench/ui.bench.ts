@@ -537,7 +537,11 @@ async function main(): Promise<void> {
     metrics.toggle_to_repaint = metric(median(toggle.repaint), median(toggle.floor), { p95: round(quantile(toggle.repaint, 0.95)), settled: round(median(toggle.settled)) });
     metrics.ipc_calls_per_toggle = { value: median(toggle.calls), unit: 'calls', floor: 1, ratio: median(toggle.calls), max: Math.max(...toggle.calls), after_push: median(toggle.afterPush) };
     await page.keyboard.press('Escape');
-    metrics.filter_text_to_repaint = metric(median(filters.text), median(filters.textFloor), { p95: round(quantile(filters.text, 0.95)), debounce: SEARCH_DELAY_MS, core: round(median(filters.textCore)) });
+    metrics.filter_text_to_repaint = metric(median(filters.text), median(filters.textFloor), {
+      p95: round(quantile(filters.text, 0.95)),
+      debounce: SEARCH_DELAY_MS,
+      core: round(median(filters.textCore)),
+    });
     metrics.filter_class_to_repaint = metric(median(filters.dataClass), median(filters.classFloor), { p95: round(quantile(filters.dataClass, 0.95)), core: round(median(filters.classCore)) });
 
     // Grow the same user to 5,000 breaches for the scroll.
@@ -570,7 +574,8 @@ async function main(): Promise<void> {
   }
 
   console.log('\nmetric                    value ms   floor ms   ratio');
-  for (const [name, m] of Object.entries(metrics)) console.log(`${name.padEnd(24)} ${String(m.value).padStart(9)}  ${String(m.floor).padStart(9)}  ${String(m.ratio).padStart(6)}${m.unit === 'ms' ? '' : `  (${m.unit})`}`);
+  for (const [name, m] of Object.entries(metrics))
+    console.log(`${name.padEnd(24)} ${String(m.value).padStart(9)}  ${String(m.floor).padStart(9)}  ${String(m.ratio).padStart(6)}${m.unit === 'ms' ? '' : `  (${m.unit})`}`);
   console.log(JSON.stringify({ bench: 'ui', metrics }));
 }
 

@@ -16,7 +16,10 @@ let now = Date.now();
 const codeOf = (url: string) => new URLSearchParams(new URL(url).hash.slice(1)).get('code') ?? '';
 
 /** Raw HTTP, so Host, Origin and paths go out exactly as written (fetch would normalise them). */
-function raw(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: { host: `127.0.0.1:${port}`, ...options.headers }, setHost: false }, (res) => {
       let body = '';
@@ -134,7 +137,15 @@ describe('browser host', () => {
     expect(index.status).toBe(200);
     expect(index.body).toContain('<title>app</title>');
     expect((await raw(port, { path: '/app/assets/app.js', headers: { cookie } })).status).toBe(200);
-    for (const attempt of ['/app/../outside.txt', '/app/%2e%2e/outside.txt', '/app/..%2foutside.txt', '/app/assets/..%5c..%5coutside.txt', '/app/.hidden.js', '/outside.txt', '/app/assets/missing.js']) {
+    for (const attempt of [
+      '/app/../outside.txt',
+      '/app/%2e%2e/outside.txt',
+      '/app/..%2foutside.txt',
+      '/app/assets/..%5c..%5coutside.txt',
+      '/app/.hidden.js',
+      '/outside.txt',
+      '/app/assets/missing.js',
+    ]) {
       const response = await raw(port, { path: attempt, headers: { cookie } });
       expect(response.status, attempt).not.toBe(200);
       expect(response.body, attempt).not.toContain('must never be served');

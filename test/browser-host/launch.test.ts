@@ -34,10 +34,12 @@ describe('the launch page', () => {
 
   it('removes itself when the opener fails, and refuses anything but the local host', async () => {
     let file = '';
-    await expect(openLaunchPage('http://127.0.0.1:4567/#code=x', async (given) => {
-      file = given;
-      throw new Error('no browser');
-    })).rejects.toThrow('no browser');
+    await expect(
+      openLaunchPage('http://127.0.0.1:4567/#code=x', async (given) => {
+        file = given;
+        throw new Error('no browser');
+      }),
+    ).rejects.toThrow('no browser');
     expect(existsSync(file)).toBe(false);
     await expect(openLaunchPage('https://evil.example/#code=x', async () => {})).rejects.toThrow(/only opens the local browser host/);
   });

@@ -108,11 +108,12 @@ describe('authentication: JWT attack matrix (each 401 invalid_token on every end
       return `${encodeJson({ alg: 'NONE', typ: 'at+jwt' })}.${encodeJson(basePayload())}.${signature}`;
     },
     'HS256 signed with the server public key (PEM) as secret': async () => {
-      const pem = createPublicKey({ key: serverJwk as JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+      const pem = createPublicKey({ key: serverJwk as JsonWebKey, format: 'jwk' })
+        .export({ type: 'spki', format: 'pem' })
+        .toString();
       return sign(basePayload(), { alg: 'HS256', kid: serverKid }, new TextEncoder().encode(pem));
     },
-    'HS256 signed with the server public JWK (JSON) as secret': async () =>
-      sign(basePayload(), { alg: 'HS256', kid: serverKid }, new TextEncoder().encode(JSON.stringify(serverJwk))),
+    'HS256 signed with the server public JWK (JSON) as secret': async () => sign(basePayload(), { alg: 'HS256', kid: serverKid }, new TextEncoder().encode(JSON.stringify(serverJwk))),
     'unknown signing key (own RSA key, own kid)': async () => sign(basePayload(), { kid: randomUUID() }, ownKey),
     'own RSA key claiming the server kid': async () => sign(basePayload(), { kid: serverKid }, ownKey),
     'own RSA key, no kid': async () => sign(basePayload(), {}, ownKey),

@@ -114,13 +114,59 @@ describe('GET /user/breaches: filters', () => {
   });
 
   it('filters combine with AND', async () => {
-    expect((await client.list(user.token, params([['domain', domain], ['dataClasses', 'Phone numbers']]))).items).toEqual([]);
-    expect(ids((await client.list(user.token, params([['domain', `sub.${domain}`], ['dataClasses', 'Phone numbers']]))).items)).toEqual(named('b6'));
+    expect(
+      (
+        await client.list(
+          user.token,
+          params([
+            ['domain', domain],
+            ['dataClasses', 'Phone numbers'],
+          ]),
+        )
+      ).items,
+    ).toEqual([]);
+    expect(
+      ids(
+        (
+          await client.list(
+            user.token,
+            params([
+              ['domain', `sub.${domain}`],
+              ['dataClasses', 'Phone numbers'],
+            ]),
+          )
+        ).items,
+      ),
+    ).toEqual(named('b6'));
     expect((await client.list(user.token, params([['dataClasses', 'Sexual preferences']]))).items).toEqual([]);
-    expect(ids((await client.list(user.token, params([['dataClasses', 'Sexual preferences'], ['includeSensitive', 'true']]))).items)).toEqual(named('b5'));
+    expect(
+      ids(
+        (
+          await client.list(
+            user.token,
+            params([
+              ['dataClasses', 'Sexual preferences'],
+              ['includeSensitive', 'true'],
+            ]),
+          )
+        ).items,
+      ),
+    ).toEqual(named('b5'));
     expect((await client.list(user.token, params([['domain', b.b5!.domain]]))).items).toEqual([]);
     expect(
-      ids((await client.list(user.token, params([['domain', b.b5!.domain], ['includeSensitive', 'true'], ['dataClasses', 'Email addresses'], ['unresolvedDataClasses', 'Email addresses']]))).items),
+      ids(
+        (
+          await client.list(
+            user.token,
+            params([
+              ['domain', b.b5!.domain],
+              ['includeSensitive', 'true'],
+              ['dataClasses', 'Email addresses'],
+              ['unresolvedDataClasses', 'Email addresses'],
+            ]),
+          )
+        ).items,
+      ),
     ).toEqual(named('b5'));
   });
 
@@ -152,8 +198,30 @@ describe('GET /user/breaches: filters', () => {
     expect(await unresolved('Usernames')).toEqual(named('b2'));
 
     // AND with the other filters.
-    expect(ids((await client.list(other.token, params([['dataClasses', 'Passwords'], ['unresolvedDataClasses', 'Email addresses']]))).items)).toEqual(named('b1'));
-    expect((await client.list(other.token, params([['dataClasses', 'Passwords'], ['unresolvedDataClasses', 'Passwords']]))).items).toEqual([]);
+    expect(
+      ids(
+        (
+          await client.list(
+            other.token,
+            params([
+              ['dataClasses', 'Passwords'],
+              ['unresolvedDataClasses', 'Email addresses'],
+            ]),
+          )
+        ).items,
+      ),
+    ).toEqual(named('b1'));
+    expect(
+      (
+        await client.list(
+          other.token,
+          params([
+            ['dataClasses', 'Passwords'],
+            ['unresolvedDataClasses', 'Passwords'],
+          ]),
+        )
+      ).items,
+    ).toEqual([]);
 
     await client.resolveOk(other.token, [{ breachId: b.b1!.id, dataClasses: ['Passwords'], resolved: false, emails: [a] }]);
     const after = (await client.list(other.token, params([['unresolvedDataClasses', 'Passwords']]))).items;

@@ -157,7 +157,10 @@ export class ConformanceClient {
   }
 
   /** `claims` (`null` leaves one out) and `typ` break one part of a token signed with the service's own key. */
-  async token(sub: string, options: { email?: string; emailVerified?: boolean; expiresIn?: number; claims?: Record<string, string | number | string[] | null>; typ?: string; scope?: string } = {}): Promise<string> {
+  async token(
+    sub: string,
+    options: { email?: string; emailVerified?: boolean; expiresIn?: number; claims?: Record<string, string | number | string[] | null>; typ?: string; scope?: string } = {},
+  ): Promise<string> {
     const answer = (await this.dev('POST', '/__dev/token', { sub, ...options })) as { access_token?: unknown };
     if (typeof answer.access_token !== 'string') throw new Error('POST /__dev/token gave no access_token');
     return answer.access_token;
@@ -260,7 +263,11 @@ export function expectBadRequest(result: HttpResult, pointer?: string | RegExp):
   }
   const pointers = errors.map((error) => error.pointer);
   if (typeof pointer === 'string') expect(pointers).toContain(pointer);
-  else if (pointer) expect(pointers.some((p) => pointer.test(p)), `pointers ${JSON.stringify(pointers)} match ${pointer}`).toBe(true);
+  else if (pointer)
+    expect(
+      pointers.some((p) => pointer.test(p)),
+      `pointers ${JSON.stringify(pointers)} match ${pointer}`,
+    ).toBe(true);
   return pointers;
 }
 

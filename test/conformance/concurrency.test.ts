@@ -46,7 +46,11 @@ beforeAll(async () => {
 /** A user monitoring three emails, each affected by every fixture breach, and a second device. */
 async function twoDevices(): Promise<{ user: TestUser; deviceA: string; deviceB: string }> {
   const user = await client.newUser({ emails: 3 });
-  for (const email of user.emails) await client.putExposures(email, breaches.map((breach) => breach.id));
+  for (const email of user.emails)
+    await client.putExposures(
+      email,
+      breaches.map((breach) => breach.id),
+    );
   const deviceB = await client.token(user.sub, { email: user.emails[0]! });
   return { user, deviceA: user.token, deviceB };
 }
@@ -81,10 +85,17 @@ function apply(model: Map<string, boolean>, request: Item[], emails: readonly st
   for (const item of request) for (const key of keysOf(item, emails)) model.set(key, item.resolved);
 }
 
-const resolvedIn = (model: Map<string, boolean>) => [...model].filter(([, resolved]) => resolved).map(([key]) => key).sort();
+const resolvedIn = (model: Map<string, boolean>) =>
+  [...model]
+    .filter(([, resolved]) => resolved)
+    .map(([key]) => key)
+    .sort();
 
 async function observed(token: string): Promise<string[]> {
-  const items = await client.listOf(token, breaches.map((breach) => breach.id));
+  const items = await client.listOf(
+    token,
+    breaches.map((breach) => breach.id),
+  );
   for (const item of items) {
     for (const account of item.breachedAccounts) {
       for (const state of Object.values(account.resolvedDataClasses)) expect(state.resolvedAt).toBeTypeOf('string');
@@ -116,7 +127,10 @@ describe('two devices resolving concurrently', () => {
     const { user, deviceA, deviceB } = await twoDevices();
     const random = rng(2);
     // Start with everything resolved, so both directions are exercised.
-    await client.resolveOk(deviceA, breaches.map((breach) => ({ breachId: breach.id, dataClasses: CLASSES, resolved: true })));
+    await client.resolveOk(
+      deviceA,
+      breaches.map((breach) => ({ breachId: breach.id, dataClasses: CLASSES, resolved: true })),
+    );
     const requests: Item[][] = [];
     for (const breach of breaches) {
       for (const email of user.emails) {

@@ -4,16 +4,8 @@
 // `/api/v1` (what one mount resolves, the other reports). Faults come from the development
 // surface (`POST /__dev/faults`).
 import { beforeAll, describe, expect, it } from 'vitest';
-import type {
-  FIREFOX_ERROR_CODES} from '../../shared/api/index.ts';
-import {
-  FIREFOX_API_PREFIX,
-  FirefoxError,
-  FirefoxUserBreachList,
-  MONITOR_SCOPE,
-  type Breach,
-  type FirefoxUserBreach,
-} from '../../shared/api/index.ts';
+import type { FIREFOX_ERROR_CODES } from '../../shared/api/index.ts';
+import { FIREFOX_API_PREFIX, FirefoxError, FirefoxUserBreachList, MONITOR_SCOPE, type Breach, type FirefoxUserBreach } from '../../shared/api/index.ts';
 import { stateOf, type HttpResult, type TestUser, unique, useClient } from './client.ts';
 
 const client = useClient();
@@ -271,7 +263,12 @@ describe('newer contract: other answers', () => {
 
   it('refuses a malformed fault request with a clear 400', async () => {
     if (client.target.external) return;
-    for (const body of [{ mount: 'v1', status: 503, count: 1 }, { mount: 'firefox-v1', status: 500, count: 1 }, { mount: 'firefox-v1', status: 503, count: -1 }, { mount: 'firefox-v1', status: 503 }]) {
+    for (const body of [
+      { mount: 'v1', status: 503, count: 1 },
+      { mount: 'firefox-v1', status: 500, count: 1 },
+      { mount: 'firefox-v1', status: 503, count: -1 },
+      { mount: 'firefox-v1', status: 503 },
+    ]) {
       const result = await client.origin('POST', '/__dev/faults', { body });
       expect(result.status, JSON.stringify(body)).toBe(400);
     }

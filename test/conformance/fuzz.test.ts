@@ -114,7 +114,12 @@ describe('fuzzing POST /user/breaches/resolutions', () => {
     const mutation = fc.oneof(
       fc.record({ kind: fc.constant('set' as const), at: fc.nat(), field: fields, value: fc.jsonValue({ maxDepth: 2 }) }),
       fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), field: fields }),
-      fc.record({ kind: fc.constant('element' as const), at: fc.nat(), field: fc.constantFrom('dataClasses', 'emails'), value: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.jsonValue({ maxDepth: 1 })) }),
+      fc.record({
+        kind: fc.constant('element' as const),
+        at: fc.nat(),
+        field: fc.constantFrom('dataClasses', 'emails'),
+        value: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.jsonValue({ maxDepth: 1 })),
+      }),
       fc.record({ kind: fc.constant('case' as const), at: fc.nat() }),
       fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
       fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: fc.jsonValue({ maxDepth: 2 }) }),
@@ -172,7 +177,17 @@ describe('fuzzing POST /user/breaches/resolutions', () => {
       fc.tuple(fc.json({ maxDepth: 3 }), fc.nat()).map(([text, cut]) => text.slice(0, cut % (text.length + 1))),
       fc.constantFrom('[', ']', '{}', '[{}]', '[[]]', '"[]"', 'null', 'true', '1e999', '-0', '[1,]', '\uFEFF[]', '[]\u0000', '[' + '['.repeat(5000)),
     );
-    const type = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/problem+json', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', ';', 'json');
+    const type = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/problem+json',
+      'APPLICATION/JSON',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/jsonx',
+      ';',
+      'json',
+    );
     await fc.assert(
       fc.asyncProperty(raw, type, async (text, contentType) => {
         expectResolutionAnswer(await postRaw(text, contentType), `${contentType}: ${JSON.stringify(text)}`);
@@ -240,7 +255,10 @@ describe('fuzzing GET /user/breaches query strings', () => {
         for (const name of filter.unresolvedDataClasses ?? []) params.append('unresolvedDataClasses', name);
         if (filter.includeSensitive !== undefined) params.set('includeSensitive', String(filter.includeSensitive));
         const { items } = await client.list(user.token, params);
-        expect(items.map((item) => item.breach.id), params.toString()).toEqual(expectedIds(filter));
+        expect(
+          items.map((item) => item.breach.id),
+          params.toString(),
+        ).toEqual(expectedIds(filter));
       }),
       settings(0xf17e),
     );

@@ -35,10 +35,14 @@ describe('instances sharing one database', () => {
     const etag = before.headers.get('etag');
     expect(etag).toBeTruthy();
     // The reading instance has this answer cached now; the write goes through the other one.
-    const resolved = await client.request('POST', `${first}/api/v1/user/breaches/resolutions`, { token: user.token, pinned: true, body: [{ breachId: breach.id, dataClasses: ['Passwords'], resolved: true }] });
+    const resolved = await client.request('POST', `${first}/api/v1/user/breaches/resolutions`, {
+      token: user.token,
+      pinned: true,
+      body: [{ breachId: breach.id, dataClasses: ['Passwords'], resolved: true }],
+    });
     expect(resolved.status, resolved.text).toBe(204);
     const after = await client.request('GET', `${last}/api/v1/user/breaches`, { token: user.token, pinned: true, headers: { 'if-none-match': etag as string } });
-    expect(after.status, 'the cached answer of the reading instance must not survive the other instance\'s write').toBe(200);
+    expect(after.status, "the cached answer of the reading instance must not survive the other instance's write").toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     const item = (after.json as { breach: { id: string }; breachedAccounts: { resolvedDataClasses: Record<string, unknown> }[] }[]).find((entry) => entry.breach.id === breach.id);
     expect(Object.keys(item?.breachedAccounts[0]?.resolvedDataClasses ?? {})).toEqual(['Passwords']);

@@ -1,19 +1,7 @@
 // POST /user/breaches/resolutions: semantics, validation (400/413/415), visibility (404), atomicity.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Problem, type Breach } from '../../shared/api/index.ts';
-import {
-  expectBadRequest,
-  expectProblem,
-  type HttpResult,
-  MINUTE_PRECISION,
-  minuteWindow,
-  resolvedKeys,
-  stateOf,
-  type TestUser,
-  unique,
-  uniqueEmail,
-  useClient,
-} from './client.ts';
+import { expectBadRequest, expectProblem, type HttpResult, MINUTE_PRECISION, minuteWindow, resolvedKeys, stateOf, type TestUser, unique, uniqueEmail, useClient } from './client.ts';
 import { rawExchange, write } from './raw.ts';
 
 const client = useClient();
@@ -239,7 +227,10 @@ describe('resolutions: invalid requests (400 problem+json with pointers; nothing
     return rawExchange(
       client.target.origin,
       async (socket) => {
-        await write(socket, `POST ${path}/user/breaches/resolutions HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n[\r\n`);
+        await write(
+          socket,
+          `POST ${path}/user/breaches/resolutions HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n[\r\n`,
+        );
         for (let sent = 0; sent < 1.5 * 1024 * 1024; sent += chunk.length) await write(socket, `${chunk.length.toString(16)}\r\n${chunk}\r\n`);
         await write(socket, '1\r\n]\r\n0\r\n\r\n');
         await write(socket, `GET ${path}/user/breaches HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${user.token}\r\n\r\n`);

@@ -39,7 +39,11 @@ describe.skipIf(!upstream)(`the upstream document (${UPSTREAM_FILE})`, () => {
       ['a date-time without time (format date-time)', { ...good, breach: { ...good.breach, addedDate: '2023-05-01' } }, /addedDate must match format "date-time"/],
       ['an email that is none (format email)', { ...good, breachedAccounts: [{ email: 'alice', resolvedDataClasses: {} }] }, /email must match format "email"/],
       ['a resolution that is not an object', { ...good, breachedAccounts: [{ email: 'alice@example.com', resolvedDataClasses: { Passwords: true } }] }, /Passwords must be object/],
-      ['a bad resolvedAt', { ...good, breachedAccounts: [{ email: 'alice@example.com', resolvedDataClasses: { Passwords: { resolvedAt: 'yesterday' } } }] }, /resolvedAt must match format "date-time"/],
+      [
+        'a bad resolvedAt',
+        { ...good, breachedAccounts: [{ email: 'alice@example.com', resolvedDataClasses: { Passwords: { resolvedAt: 'yesterday' } } }] },
+        /resolvedAt must match format "date-time"/,
+      ],
     ])('rejects %s', (_name, item, message) => {
       expect(check([item])).toMatch(message);
     });

@@ -121,9 +121,16 @@ describe('the core over its channels', () => {
     const breach = { id: 'FreshLeak2026', domain: 'freshleak.example', breachDate: '2026-11-01', addedDate: '2026-11-20T10:00Z', dataClasses: ['Email addresses', 'Passwords'], isSensitive: false };
     expect((await fetch(`${origin}/__dev/breaches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(breach) })).status).toBe(201);
     const token = await reference.service.identity!.mintAccessToken({ sub: 'alice', email: 'alice@example.com' });
-    const current = (await (await fetch(`${reference.service.apiBaseUrl}/user/breaches?includeSensitive=true`, { headers: { authorization: `Bearer ${token}` } })).json()) as { breach: { id: string }; breachedAccounts: { email: string }[] }[];
+    const current = (await (await fetch(`${reference.service.apiBaseUrl}/user/breaches?includeSensitive=true`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      breach: { id: string };
+      breachedAccounts: { email: string }[];
+    }[];
     const ids = current.filter((item) => item.breachedAccounts.some((a) => a.email === 'alice@example.com')).map((item) => item.breach.id);
-    const put = await fetch(`${origin}/__dev/exposures`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice@example.com', breachIds: [...ids, breach.id] }) });
+    const put = await fetch(`${origin}/__dev/exposures`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com', breachIds: [...ids, breach.id] }),
+    });
     expect(put.status).toBe(200);
 
     await call('sync-now');

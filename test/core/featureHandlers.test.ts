@@ -43,7 +43,9 @@ function unanswered(): Record<string, () => never> {
 /** The breach, resolution and sync slices over one account with two local breaches. */
 async function core(options: { signedIn?: boolean } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-handlers-'));
-  const sessions = new CurrentSession({ open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }) });
+  const sessions = new CurrentSession({
+    open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }),
+  });
   open.push(sessions);
   const marks = new NewBreachMarks();
   const model = new SyncStatusModel();
@@ -60,7 +62,11 @@ async function core(options: { signedIn?: boolean } = {}) {
       pull: undefined,
       startedAt: 0,
       finishedAt: 1,
-      diff: snapshot(db, [item({ id: 'Adobe', dataClasses: ['Email addresses', 'Passwords'], accounts: { [A]: [] } }), item({ id: 'Canva', domain: 'canva.example', accounts: { [A]: ['Passwords'] } })], '"v2"'),
+      diff: snapshot(
+        db,
+        [item({ id: 'Adobe', dataClasses: ['Email addresses', 'Passwords'], accounts: { [A]: [] } }), item({ id: 'Canva', domain: 'canva.example', accounts: { [A]: ['Passwords'] } })],
+        '"v2"',
+      ),
     });
   }
   const statusView = () => {
@@ -122,11 +128,15 @@ describe('breach handlers', () => {
 
   it('the list says how many sensitive breaches it leaves out, under the same filters', async () => {
     const { router, sessions } = await core();
-    snapshot(sessions.require().db, [
-      item({ id: 'Adobe', dataClasses: ['Email addresses', 'Passwords'], accounts: { [A]: [] } }),
-      item({ id: 'Secret', domain: 'secret.example', isSensitive: true, dataClasses: ['Passwords'], accounts: { [A]: [] } }),
-      item({ id: 'Hidden', domain: 'hidden.example', isSensitive: true, dataClasses: ['Names'], accounts: { [A]: [] } }),
-    ], '"v3"');
+    snapshot(
+      sessions.require().db,
+      [
+        item({ id: 'Adobe', dataClasses: ['Email addresses', 'Passwords'], accounts: { [A]: [] } }),
+        item({ id: 'Secret', domain: 'secret.example', isSensitive: true, dataClasses: ['Passwords'], accounts: { [A]: [] } }),
+        item({ id: 'Hidden', domain: 'hidden.example', isSensitive: true, dataClasses: ['Names'], accounts: { [A]: [] } }),
+      ],
+      '"v3"',
+    );
     expect(await router.invoke('breaches-list', {})).toMatchObject({ total: 1, hiddenSensitive: 2 });
     expect(await router.invoke('breaches-list', { dataClasses: ['Passwords'] })).toMatchObject({ total: 1, hiddenSensitive: 1 });
     expect(await router.invoke('breaches-list', { includeSensitive: true })).toMatchObject({ total: 3, hiddenSensitive: 0 });

@@ -69,7 +69,11 @@ describe('core restart with the encrypted-file secret store', () => {
     await fetch(`${reference.service.url}/__dev/breaches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(breach) });
     const before = await first.router.invoke('breaches-list', { includeSensitive: true });
     const ids = before.rows.filter((row) => row.emails.includes('bob@example.com')).map((row) => row.breach.id);
-    await fetch(`${reference.service.url}/__dev/exposures`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bob@example.com', breachIds: [...ids, breach.id] }) });
+    await fetch(`${reference.service.url}/__dev/exposures`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bob@example.com', breachIds: [...ids, breach.id] }),
+    });
     await first.router.invoke('sync-now', {});
     expect((await first.router.invoke('breaches-list', { text: 'AfterRestart' })).rows).toMatchObject([{ isNew: true }]);
     await first.close();

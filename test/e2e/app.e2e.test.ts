@@ -87,11 +87,16 @@ describe('the review UI in Chromium against the real stack', () => {
   async function serviceResolved(): Promise<string[]> {
     const remote = await e2e.serviceBreaches({ includeSensitive: true });
     const resolved: string[] = [];
-    for (const item of remote) for (const account of item.breachedAccounts) for (const dataClass of Object.keys(account.resolvedDataClasses)) resolved.push(`${item.breach.id}|${account.email}|${dataClass}`);
+    for (const item of remote)
+      for (const account of item.breachedAccounts) for (const dataClass of Object.keys(account.resolvedDataClasses)) resolved.push(`${item.breach.id}|${account.email}|${dataClass}`);
     return resolved.sort();
   }
 
-  const intended = () => [...intents].filter(([, resolved]) => resolved).map(([key]) => key).sort();
+  const intended = () =>
+    [...intents]
+      .filter(([, resolved]) => resolved)
+      .map(([key]) => key)
+      .sort();
 
   /** The core's answer for the filters, the list on screen, and (for the service's own filters) the service. */
   async function expectFiltered(query: ListQuery): Promise<string[]> {
@@ -255,7 +260,10 @@ describe('the review UI in Chromium against the real stack', () => {
     const field = page.getByRole('textbox', { name: 'Metadata filter (JSON)' });
     await field.fill('{"dataClasses": {"$has": "Passwords"}}');
     await page.getByRole('button', { name: 'Apply filter' }).click();
-    await page.getByRole('alert', { name: 'Problems with the advanced filter' }).getByText(/^\/dataClasses\/\$has: /).waitFor();
+    await page
+      .getByRole('alert', { name: 'Problems with the advanced filter' })
+      .getByText(/^\/dataClasses\/\$has: /)
+      .waitFor();
     expect(hashParams(page).has('filter')).toBe(false);
 
     const filter = { domain: { $in: ['oakshop.com'] }, dataClasses: 'Passwords' };
@@ -315,7 +323,9 @@ describe('the review UI in Chromium against the real stack', () => {
     intend('OakShop', [ALICE, ALICE_WORK], ['Email addresses', 'Passwords'], true);
     await expectChecked(oak.getByRole('checkbox', { name: `Passwords for ${ALICE_WORK}`, exact: true }), true);
     await oak.getByText(/changes queued\./).waitFor();
-    await statusBar().getByText(/changes? queued/).waitFor();
+    await statusBar()
+      .getByText(/changes? queued/)
+      .waitFor();
     const queued = (await e2e.call('sync-status', {})).pending;
     expect(queued).toBeGreaterThanOrEqual(3);
     await audit('offline');

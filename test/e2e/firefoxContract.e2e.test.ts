@@ -24,8 +24,7 @@ describe('the newer Monitor contract in Chromium', () => {
     older = new E2E({ browser, email: EMAIL });
     const service = await older.startService();
     // Breaches the newer contract serves (not sensitive, leaked passwords or email addresses), one with passwords first.
-    const served = (await service.store.listBreaches())
-      .filter((b) => !b.isSensitive && b.dataClasses.some((name) => ['passwords', 'email-addresses'].includes(dataClassKey(name))));
+    const served = (await service.store.listBreaches()).filter((b) => !b.isSensitive && b.dataClasses.some((name) => ['passwords', 'email-addresses'].includes(dataClassKey(name))));
     const passwords = served.filter((b) => b.dataClasses.some((name) => dataClassKey(name) === 'passwords'));
     ids = [...new Set([...passwords.slice(0, 3), ...served.slice(0, 3)].map((b) => b.id))];
     withPasswords = passwords[0]!.id;
@@ -59,9 +58,19 @@ describe('the newer Monitor contract in Chromium', () => {
     await eventually('the first sync under /api/firefox/v1', async () => (await newer!.call('breaches-list', {})).total === ids.length, 30_000);
 
     // The Settings page shows the choice.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).or(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' })).first().click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Settings' })
+      .or(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }))
+      .first()
+      .click();
     expect(await page.getByRole('radio', { name: /Mozilla Monitor for Firefox/ }).isChecked()).toBe(true);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Breaches' }).or(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Breaches' })).first().click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Breaches' })
+      .or(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Breaches' }))
+      .first()
+      .click();
 
     const viaOlder = await older.call('breaches-list', {});
     const viaNewer = await newer.call('breaches-list', {});

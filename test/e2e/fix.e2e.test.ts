@@ -153,7 +153,11 @@ describe('guided fix and reports in Chromium against the real stack', () => {
     const before = await serviceState();
     // A breach that exposed passwords and that has them unresolved for every one of its emails.
     const candidate = report.breaches.find(
-      (item) => !item.breach.isSensitive && item.accounts.length > 1 && item.breach.dataClasses.some((name) => fixGroupOf(name) === 'passwords') && item.accounts.every((account) => item.breach.dataClasses.every((name) => !account.cells[name]!.resolved)),
+      (item) =>
+        !item.breach.isSensitive &&
+        item.accounts.length > 1 &&
+        item.breach.dataClasses.some((name) => fixGroupOf(name) === 'passwords') &&
+        item.accounts.every((account) => item.breach.dataClasses.every((name) => !account.cells[name]!.resolved)),
     );
     expect(candidate, 'the demo data has a breach with passwords for two emails').toBeDefined();
     target = candidate!.breach.id;
@@ -180,7 +184,10 @@ describe('guided fix and reports in Chromium against the real stack', () => {
 
     await passwords.getByText(`${classes.length * emails.length} ${classes.length * emails.length === 1 ? 'item' : 'items'} will be marked fixed`).waitFor();
     await passwords.getByRole('button', { name: 'Mark done: Passwords and security questions' }).click();
-    await passwords.getByRole('status').getByText(/You’re offline: they’ll be sent when the service can be reached\./).waitFor();
+    await passwords
+      .getByRole('status')
+      .getByText(/You’re offline: they’ll be sent when the service can be reached\./)
+      .waitFor();
     await passwords.getByText('Done', { exact: true }).waitFor();
     expect((await e2e.call('sync-status', {})).pending).toBe(classes.length * emails.length);
     await capture('fix-breach-done');
@@ -222,7 +229,17 @@ describe('guided fix and reports in Chromium against the real stack', () => {
       item.breachedAccounts.flatMap((account) =>
         item.breach.dataClasses.map((dataClass) => {
           const resolved = (account.resolvedDataClasses as Record<string, { resolvedAt?: string }>)[dataClass];
-          return [item.breach.id, item.breach.domain, item.breach.breachDate, String(item.breach.isSensitive), account.email, dataClass, String(resolved !== undefined), resolved?.resolvedAt ?? '', 'false'];
+          return [
+            item.breach.id,
+            item.breach.domain,
+            item.breach.breachDate,
+            String(item.breach.isSensitive),
+            account.email,
+            dataClass,
+            String(resolved !== undefined),
+            resolved?.resolvedAt ?? '',
+            'false',
+          ];
         }),
       ),
     );
@@ -307,7 +324,10 @@ describe('guided fix and reports in Chromium against the real stack', () => {
         }),
     );
     expect(linesPerLabel.length).toBeGreaterThan(1);
-    expect(linesPerLabel.every((lines) => lines === 1), `a domain label broke across lines: ${linesPerLabel.join()}`).toBe(true);
+    expect(
+      linesPerLabel.every((lines) => lines === 1),
+      `a domain label broke across lines: ${linesPerLabel.join()}`,
+    ).toBe(true);
     await page.setViewportSize(SIZES[1]);
 
     // Resolving does not move what is under the pointer: the matrix keeps its place every frame

@@ -109,7 +109,10 @@ describe('the graph pane in Chromium against the real stack', () => {
   it('opens the pane from a breach with “Explore in graph”', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Breaches', exact: true }).click();
     await page.getByRole('searchbox').fill(start.breach);
-    await page.getByRole('listbox', { name: 'Breaches' }).getByRole('option', { name: new RegExp(`^${start.breach},`) }).click();
+    await page
+      .getByRole('listbox', { name: 'Breaches' })
+      .getByRole('option', { name: new RegExp(`^${start.breach},`) })
+      .click();
     await page.getByRole('heading', { level: 2, name: start.breach, exact: true }).waitFor();
     await page.getByRole('button', { name: 'Explore in graph' }).click();
 

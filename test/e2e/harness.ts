@@ -89,10 +89,14 @@ export { eventually };
 
 /** Repeats `check` (which throws while the state is not there yet) until it passes. */
 export async function until(what: string, check: () => Promise<void> | void, timeoutMs = 15_000): Promise<void> {
-  await eventually(what, async () => {
-    await check();
-    return true;
-  }, timeoutMs);
+  await eventually(
+    what,
+    async () => {
+      await check();
+      return true;
+    },
+    timeoutMs,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,13 +187,20 @@ export class E2E {
       config: { issuer: this.issuer, apiBaseUrl: this.apiBaseUrl },
       keychain,
       log: () => {},
-      ...(options.opener === 'host' ? {} : { openExternal: typeof options.opener === 'function' ? options.opener : async (url: string) => {
-        // The person, in a browser profile of their own, signs in and allows access.
-        this.signIns += 1;
-        const driven = driveBrowser(this.browser, signInAs(this.email));
-        this.#finished.push(driven.finished);
-        await driven.opener(url);
-      } }),
+      ...(options.opener === 'host'
+        ? {}
+        : {
+            openExternal:
+              typeof options.opener === 'function'
+                ? options.opener
+                : async (url: string) => {
+                    // The person, in a browser profile of their own, signs in and allows access.
+                    this.signIns += 1;
+                    const driven = driveBrowser(this.browser, signInAs(this.email));
+                    this.#finished.push(driven.finished);
+                    await driven.opener(url);
+                  },
+          }),
     });
     this.events = [];
     this.#unsubscribe = this.app.core.bus.subscribe((event, payload) => this.events.push({ event, payload }));
@@ -297,9 +308,11 @@ export async function readList(page: Page, first = 6): Promise<ListView> {
     const empty = await page.getByRole('heading', { name: 'No breaches match these filters' }).count();
     return { counts, size: 0, firstIds: [], empty: empty > 0 };
   }
-  const rows = await listbox.getByRole('option').evaluateAll((nodes) =>
-    nodes.map((node) => ({ pos: Number(node.getAttribute('aria-posinset')), size: Number(node.getAttribute('aria-setsize')), id: node.querySelector('.breach-row-name')?.textContent ?? '' })),
-  );
+  const rows = await listbox
+    .getByRole('option')
+    .evaluateAll((nodes) =>
+      nodes.map((node) => ({ pos: Number(node.getAttribute('aria-posinset')), size: Number(node.getAttribute('aria-setsize')), id: node.querySelector('.breach-row-name')?.textContent ?? '' })),
+    );
   rows.sort((a, b) => a.pos - b.pos);
   return { counts, size: rows[0]?.size ?? 0, firstIds: rows.filter((row) => row.pos <= first).map((row) => row.id), empty: false };
 }
@@ -357,14 +370,21 @@ export async function expectChecked(box: Locator, checked: boolean): Promise<voi
 
 /** No skeletons or busy regions left, and the fonts and layout settled for two frames. */
 export async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document;
-    return !doc.querySelector('[aria-busy="true"]') && !doc.querySelector('.skeleton') && !doc.querySelector('.counts-updating.is-visible');
-  }, undefined, { timeout: 10_000 });
-  await page.evaluate(() => new Promise<void>((resolve) => {
-    const raf = (globalThis as unknown as { requestAnimationFrame(callback: () => void): number }).requestAnimationFrame;
-    raf(() => raf(() => resolve()));
-  }));
+  await page.waitForFunction(
+    () => {
+      const doc = (globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document;
+      return !doc.querySelector('[aria-busy="true"]') && !doc.querySelector('.skeleton') && !doc.querySelector('.counts-updating.is-visible');
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const raf = (globalThis as unknown as { requestAnimationFrame(callback: () => void): number }).requestAnimationFrame;
+        raf(() => raf(() => resolve()));
+      }),
+  );
 }
 
 export interface ScreenAudit {
@@ -393,7 +413,9 @@ export async function captureScreen(page: Page, screen: string): Promise<ScreenA
 /** Serious and critical findings, in words for a failure message. */
 export function seriousFindings(audits: ScreenAudit[]): string[] {
   return audits.flatMap((audit) =>
-    audit.findings.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical').map((finding) => `${audit.screen} (${audit.theme}): ${finding.impact} ${finding.id} — ${finding.help}: ${finding.targets.join(' | ')}`),
+    audit.findings
+      .filter((finding) => finding.impact === 'serious' || finding.impact === 'critical')
+      .map((finding) => `${audit.screen} (${audit.theme}): ${finding.impact} ${finding.id} — ${finding.help}: ${finding.targets.join(' | ')}`),
   );
 }
 

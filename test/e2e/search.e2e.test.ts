@@ -112,7 +112,11 @@ describe('the Search page in Chromium against the real stack', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
     const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: domain, filters: { isSensitive: false, isVerified: true }, answer: true });
-    const titles = await page.getByRole('list', { name: 'Matching breaches' }).getByRole('link').allTextContents().catch(() => []);
+    const titles = await page
+      .getByRole('list', { name: 'Matching breaches' })
+      .getByRole('link')
+      .allTextContents()
+      .catch(() => []);
     expect(titles).toEqual(engine.chunks.map((chunk) => chunk.item.metadata.title));
     await page.getByRole('checkbox', { name: 'Verified only' }).uncheck();
     await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('any');

@@ -599,7 +599,7 @@ export class FakeUtilityProcess extends StrictEmitter {
     this.posted.push({ message: cloned, transfer });
     if (this.child) {
       if (transfer.length > 0) throw new Error('the fake cannot carry MessagePorts into a real child process');
-      this.child.send(cloned as Parameters<ChildProcess["send"]>[0]);
+      this.child.send(cloned as Parameters<ChildProcess['send']>[0]);
     }
   }
   /** utility-process.ts:146-151: false once the process is gone. */

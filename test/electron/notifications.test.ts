@@ -37,9 +37,7 @@ describe('notification wording', () => {
       body: 'alice@example.com, bob@example.com and 1 more appear in Adobe (2013-10-04), LinkedIn (2012-05-05) and Dropbox (2012-07-01). Open Breach Monitor to review them.',
     });
     const many = Array.from({ length: 12 }, (_, i) => ({ ...dropbox, id: `Breach${i}` }));
-    expect(newBreachesNotification(many)!.body).toBe(
-      'carol@example.com appears in Breach0 (2012-07-01), Breach1 (2012-07-01), Breach2 (2012-07-01) and 9 more. Open Breach Monitor to review them.',
-    );
+    expect(newBreachesNotification(many)!.body).toBe('carol@example.com appears in Breach0 (2012-07-01), Breach1 (2012-07-01), Breach2 (2012-07-01) and 9 more. Open Breach Monitor to review them.');
     expect(newBreachesNotification([])).toBeUndefined();
   });
 

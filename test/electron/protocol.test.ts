@@ -7,9 +7,7 @@ import { fake, resetElectron } from './fakeElectron.ts';
 
 vi.mock('electron', async () => (await import('./fakeElectron.ts')).electron);
 
-const { APP_ENTRY_URL, CONTENT_SECURITY_POLICY, createAppProtocolHandler, registerAppProtocol, registerAppScheme, relativePathOf } = await import(
-  '../../electron/main/protocol.ts'
-);
+const { APP_ENTRY_URL, CONTENT_SECURITY_POLICY, createAppProtocolHandler, registerAppProtocol, registerAppScheme, relativePathOf } = await import('../../electron/main/protocol.ts');
 
 let base: string;
 let rendererDir: string;

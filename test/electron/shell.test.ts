@@ -184,7 +184,11 @@ describe('machine signals', () => {
     fake().net.online = true;
     await vi.advanceTimersByTimeAsync(15_000);
     await vi.advanceTimersByTimeAsync(15_000);
-    expect(child().messages('signal').map((message) => (message as { signal: string }).signal)).toEqual(['suspend', 'resume', 'offline', 'online']);
+    expect(
+      child()
+        .messages('signal')
+        .map((message) => (message as { signal: string }).signal),
+    ).toEqual(['suspend', 'resume', 'offline', 'online']);
   });
 
   it('tell a core that has just started when the machine is offline', async () => {

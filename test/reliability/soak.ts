@@ -159,7 +159,10 @@ async function main(): Promise<void> {
     const { access_token: token } = (await dev(origin, 'POST', '/__dev/token', { sub: SUB })) as { access_token: string };
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     if ((await fetch(`${origin}/api/v1/user`, { method: 'POST', headers: auth })).status !== 201) throw new Error('POST /user failed');
-    const seedItems = catalog.slice(0, 30).filter((_, i) => i % 3 === 0).map((b) => ({ breachId: b.id, dataClasses: [b.dataClasses[0]!], resolved: true }));
+    const seedItems = catalog
+      .slice(0, 30)
+      .filter((_, i) => i % 3 === 0)
+      .map((b) => ({ breachId: b.id, dataClasses: [b.dataClasses[0]!], resolved: true }));
     if ((await fetch(`${origin}/api/v1/user/breaches/resolutions`, { method: 'POST', headers: auth, body: JSON.stringify(seedItems) })).status !== 204) throw new Error('seeding resolutions failed');
     const initial = (await serviceState(origin)).resolved;
 
@@ -268,7 +271,9 @@ async function main(): Promise<void> {
     console.log(`faults injected: ${JSON.stringify(proxy.injected)}, of which into flushes: ${JSON.stringify(proxy.injectedIntoFlush)}`);
     console.log(`kills: ${counts.kills} (${counts.inDoubt} toggles in doubt, resolved from the restarted client); ${counts.refused} toggles refused locally`);
     console.log(`client killed mid-request ${proxy.abandoned.count} times (${proxy.abandoned.resolutions} of them resolution requests)`);
-    console.log(`service: ${proxy.committed.length} resolution requests committed; ${verdict.checked} keys compared; ${verdict.failed} reported failed for the removed email (${toggledAfterRemoval.size} toggled after its removal)`);
+    console.log(
+      `service: ${proxy.committed.length} resolution requests committed; ${verdict.checked} keys compared; ${verdict.failed} reported failed for the removed email (${toggledAfterRemoval.size} toggled after its removal)`,
+    );
     const ok = verdict.lost === 0 && verdict.duplicated === 0 && verdict.wronglyFailed === 0 && operations >= 1000 && toggledAfterRemoval.size > 0;
     if (!ok) console.error('reliability check FAILED');
     console.log(JSON.stringify({ operations, faults, kills: counts.kills, lost: verdict.lost, duplicated: verdict.duplicated, wronglyFailed: verdict.wronglyFailed }));
@@ -330,7 +335,10 @@ async function mainFirefox(): Promise<void> {
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     // Signing up happens on the service's site (here: the older mount's POST /user), never through the newer contract.
     if ((await fetch(`${origin}/api/v1/user`, { method: 'POST', headers: auth })).status !== 201) throw new Error('POST /user failed');
-    const seedItems = catalog.slice(0, 30).filter((_, i) => i % 3 === 0).map((b) => ({ breachId: b.id, dataClasses: [b.dataClasses[0]!], resolved: true }));
+    const seedItems = catalog
+      .slice(0, 30)
+      .filter((_, i) => i % 3 === 0)
+      .map((b) => ({ breachId: b.id, dataClasses: [b.dataClasses[0]!], resolved: true }));
     if ((await fetch(`${origin}/api/v1/user/breaches/resolutions`, { method: 'POST', headers: auth, body: JSON.stringify(seedItems) })).status !== 204) throw new Error('seeding resolutions failed');
     const initial = (await serviceState(origin)).resolved;
 
@@ -445,13 +453,26 @@ async function mainFirefox(): Promise<void> {
     }
     const faults = Object.values(proxy.injected).reduce((a, b) => a + b, 0);
     const operations = counts.toggles + counts.syncs + counts.flushes;
-    console.log(`contract firefox-v1, seed ${SEED}: ${operations} operations (${counts.toggles} toggles, ${counts.syncs} syncs, ${counts.flushes} flushes) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `contract firefox-v1, seed ${SEED}: ${operations} operations (${counts.toggles} toggles, ${counts.syncs} syncs, ${counts.flushes} flushes) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     console.log(`faults injected: ${JSON.stringify(proxy.injected)}, of which into flushes: ${JSON.stringify(proxy.injectedIntoFlush)}`);
     console.log(`kills: ${counts.kills} (${counts.inDoubt} toggles in doubt, resolved from the restarted client); ${counts.refused} toggles refused locally`);
     console.log(`service: ${proxy.committed.length} resolution requests committed; ${verdict.checked} (breach, class) units compared; ${summary.local} changes kept on this machine only`);
     const ok = verdict.lost === 0 && verdict.duplicated === 0 && verdict.wronglyFailed === 0 && operations >= 1000 && summary.local > 0 && proxy.committed.length > 0;
     if (!ok) console.error('reliability check FAILED');
-    console.log(JSON.stringify({ contract: 'firefox-v1', operations, faults, kills: counts.kills, localOnly: summary.local, lost: verdict.lost, duplicated: verdict.duplicated, wronglyFailed: verdict.wronglyFailed }));
+    console.log(
+      JSON.stringify({
+        contract: 'firefox-v1',
+        operations,
+        faults,
+        kills: counts.kills,
+        localOnly: summary.local,
+        lost: verdict.lost,
+        duplicated: verdict.duplicated,
+        wronglyFailed: verdict.wronglyFailed,
+      }),
+    );
     process.exitCode = ok ? 0 : 1;
   } finally {
     await worker?.stop();

@@ -20,9 +20,7 @@ const feed = new RealtimeDatabaseClient({ url: `${args.serviceOrigin}/rtdb`, cre
 const sync = openAccountSync({
   file: args.db,
   apiBaseUrl: args.apiBaseUrl,
-  ...(details
-    ? { contract: 'firefox-v1' as const, details: { getMany: (ids: readonly string[]) => details.getMany(ids), refresh: async () => void (await syncCatalogDetails(feed, details)) } }
-    : {}),
+  ...(details ? { contract: 'firefox-v1' as const, details: { getMany: (ids: readonly string[]) => details.getMany(ids), refresh: async () => void (await syncCatalogDetails(feed, details)) } } : {}),
   tokens: new DevTokenSource(args.serviceOrigin, args.sub, undefined, firefox ? `openid email ${MONITOR_SCOPE}` : undefined),
   // Small waits keep the soak short; Retry-After from the proxy is still honoured in full.
   backoff: { baseMs: 20, capMs: 400 },

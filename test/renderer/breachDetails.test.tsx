@@ -41,7 +41,11 @@ describe('breach details from the feed', () => {
     expect(within(detail).getByRole('img', { name: 'Adobe Systems logo (not available)' })).toHaveTextContent('AS');
     expect(detail).toHaveTextContent('Accounts152,445,165');
     const flags = within(detail).getByRole('list', { name: 'Catalog flags' });
-    expect(within(flags).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Verified', 'Spam list']);
+    expect(
+      within(flags)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Verified', 'Spam list']);
     expect(within(detail).getByRole('link', { name: '153 million accounts' })).toHaveAttribute('href', 'https://example.org/adobe');
     expect(detail.innerHTML).not.toContain('<script');
     expect(detail.innerHTML).not.toContain('tracker.example');
@@ -87,7 +91,9 @@ describe('breach details from the feed', () => {
 
 describe('sanitizeDescription', () => {
   test('keeps formatting and http(s) links, drops everything that runs or loads', () => {
-    expect(sanitizeDescription('<p>A <em>b</em> <strong>c</strong> <a href="https://x.example/" onclick="x()">d</a></p>')).toBe('<p>A <em>b</em> <strong>c</strong> <a href="https://x.example/">d</a></p>');
+    expect(sanitizeDescription('<p>A <em>b</em> <strong>c</strong> <a href="https://x.example/" onclick="x()">d</a></p>')).toBe(
+      '<p>A <em>b</em> <strong>c</strong> <a href="https://x.example/">d</a></p>',
+    );
     expect(sanitizeDescription('<iframe src="https://x.example"></iframe><style>*{}</style><a href="data:text/html,x">e</a>')).toBe('<a>e</a>');
   });
 });

@@ -128,7 +128,13 @@ describe('breaches list', () => {
     expect(await screen.findByRole('heading', { name: 'No breaches match these filters' })).toBeInTheDocument();
     expect(window.location.hash).toContain('filter=');
     await user.click(screen.getByRole('checkbox', { name: 'Include sensitive breaches' }));
-    await waitFor(() => expect(within(screen.getByRole('listbox', { name: 'Breaches' })).getAllByRole('option').map((o) => o.textContent)).toEqual([expect.stringMatching(/^AdultSite/)]));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('listbox', { name: 'Breaches' }))
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual([expect.stringMatching(/^AdultSite/)]),
+    );
     await expectAccessible();
 
     // Listed among the active filters, as sent; removable there or under the field.

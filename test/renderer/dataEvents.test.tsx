@@ -31,7 +31,14 @@ describe('data-changed events', () => {
     await waitFor(() => expect(core.callsOf('breaches-domains').length).toBeGreaterThan(0));
     const before = core.calls.length;
     act(() => core.emit('data-changed', { reason: 'resolution', breachIds: ['Adobe'], revision: 1000 }));
-    await waitFor(() => expect(core.calls.slice(before).map((call) => call.channel).sort()).toEqual(['breach-get', 'breaches-list']));
+    await waitFor(() =>
+      expect(
+        core.calls
+          .slice(before)
+          .map((call) => call.channel)
+          .sort(),
+      ).toEqual(['breach-get', 'breaches-list']),
+    );
   });
 
   test('a change to another breach leaves the open one alone', async () => {
@@ -45,6 +52,13 @@ describe('data-changed events', () => {
     const { core } = await openAdobe();
     const before = core.calls.length;
     act(() => core.emit('data-changed', { reason: 'sync', revision: 1002 }));
-    await waitFor(() => expect(core.calls.slice(before).map((call) => call.channel).sort()).toEqual(['breach-get', 'breaches-data-classes', 'breaches-domains', 'breaches-list']));
+    await waitFor(() =>
+      expect(
+        core.calls
+          .slice(before)
+          .map((call) => call.channel)
+          .sort(),
+      ).toEqual(['breach-get', 'breaches-data-classes', 'breaches-domains', 'breaches-list']),
+    );
   });
 });

@@ -227,10 +227,12 @@ export class FakeCore {
         generatedAt: minutes(this.#now().getTime()),
         ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
         includesHibp: this.includesHibp,
-        breaches: [...this.breaches].sort((a, b) => compareBreaches(a.breach, b.breach)).map((stored) => {
-          const { breach, accounts } = this.#detail(stored);
-          return { breach, accounts };
-        }),
+        breaches: [...this.breaches]
+          .sort((a, b) => compareBreaches(a.breach, b.breach))
+          .map((stored) => {
+            const { breach, accounts } = this.#detail(stored);
+            return { breach, accounts };
+          }),
       }),
       'fix-apply': ({ intents, resolved }) => {
         // All or nothing, as the core's outbox: check every intent before recording any.
@@ -242,7 +244,10 @@ export class FakeCore {
           for (const [key, value] of before) this.outbox.set(key, value);
           throw error;
         }
-        this.#outboxChanged('resolution', intents.map((intent) => intent.breachId));
+        this.#outboxChanged(
+          'resolution',
+          intents.map((intent) => intent.breachId),
+        );
         return { changed: intents.reduce((sum, intent) => sum + intent.emails.length * intent.dataClasses.length, 0) };
       },
       'settings-get': () => this.settings,
@@ -359,11 +364,12 @@ export class FakeCore {
       if (!own) throw ipcError('invalid-arguments', `"${change.breachId}" did not expose "${name}"`);
       return own;
     });
-    const emails = change.emails?.map((email) => {
-      const own = Object.keys(stored.accounts).find((e) => emailKey(e) === emailKey(email));
-      if (!own) throw ipcError('not-found', `"${email}" is not affected by "${change.breachId}"`);
-      return own;
-    }) ?? Object.keys(stored.accounts);
+    const emails =
+      change.emails?.map((email) => {
+        const own = Object.keys(stored.accounts).find((e) => emailKey(e) === emailKey(email));
+        if (!own) throw ipcError('not-found', `"${email}" is not affected by "${change.breachId}"`);
+        return own;
+      }) ?? Object.keys(stored.accounts);
     for (const email of emails)
       for (const dataClass of classes) {
         const key = `${stored.breach.id}|${email}|${dataClass}`;
@@ -440,7 +446,11 @@ export class FakeCore {
       breach: stored.breach,
       breachedAccounts: detail.accounts.map((a) => ({
         email: a.email,
-        resolvedDataClasses: Object.fromEntries(Object.entries(a.cells).filter(([, cell]) => cell.resolved).map(([name]) => [name, {}])),
+        resolvedDataClasses: Object.fromEntries(
+          Object.entries(a.cells)
+            .filter(([, cell]) => cell.resolved)
+            .map(([name]) => [name, {}]),
+        ),
       })),
     };
   }
@@ -476,8 +486,7 @@ export class FakeCore {
     };
     rows.sort(sorters[query.sort]);
     const unresolvedByDataClass: Record<string, number> = {};
-    for (const row of rows)
-      for (const summary of row.dataClasses) if (summary.resolved < summary.total) unresolvedByDataClass[summary.name] = (unresolvedByDataClass[summary.name] ?? 0) + 1;
+    for (const row of rows) for (const summary of row.dataClasses) if (summary.resolved < summary.total) unresolvedByDataClass[summary.name] = (unresolvedByDataClass[summary.name] ?? 0) + 1;
     const window = rows.slice(query.offset, query.offset + query.limit);
     return { rows: window, total: rows.length, unresolvedByDataClass, hiddenSensitive, includesHibp: includesHibpData(window.map((row) => row.breach)) };
   }
@@ -570,7 +579,10 @@ export function manyBreaches(count: number): FakeBreach[] {
 // ── the breach graph (CONTRACT.md, docs/graph.md), small and slow on purpose ─────────────
 
 function fakeDataClassNode(name: string): string {
-  return `dataClass/${name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '')}`;
+  return `dataClass/${name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')}`;
 }
 
 interface FakeTriple {
@@ -656,7 +668,13 @@ export class FakeGraph {
   #values(node: string, direction: Direction, label: string, filter: readonly FilterTerm[]): NodeItem[] {
     const matches = (id: string) => filter.every((term) => this.triples.some((t) => t.subject === id && t.predicate === term.key && (t.objectId === term.value || t.value === term.value)));
     const found = this.triples.filter((t) => t.predicate === label && (direction === 'out' ? t.subject === node : t.objectId === node));
-    const literals = direction === 'out' && filter.length === 0 ? found.filter((t) => t.value !== undefined).map((t) => t.value!).sort() : [];
+    const literals =
+      direction === 'out' && filter.length === 0
+        ? found
+            .filter((t) => t.value !== undefined)
+            .map((t) => t.value!)
+            .sort()
+        : [];
     const ids = [...new Set(found.map((t) => (direction === 'out' ? t.objectId : t.subject)).filter((id): id is string => id !== undefined))].filter(matches).sort();
     return [...literals.map((value) => ({ provenanceId: 'breach-catalog', value })), ...ids.map((id) => this.#nodeItem(id, true))];
   }
@@ -677,7 +695,10 @@ export class FakeGraph {
       frontier = next;
     }
     const matches = (id: string) => filter.every((term) => this.triples.some((t) => t.subject === id && t.predicate === term.key && (t.objectId === term.value || t.value === term.value)));
-    return reached.filter(matches).sort().map((id) => this.#nodeItem(id, false));
+    return reached
+      .filter(matches)
+      .sort()
+      .map((id) => this.#nodeItem(id, false));
   }
 
   #labels(node: string, direction: Direction): string[] {
@@ -687,7 +708,10 @@ export class FakeGraph {
   query(nodes: readonly string[], property: string, nextToken: string | undefined, pageSize: number): NodeResponse {
     const parsed = parseExpression(property);
     if (!parsed.ok) throw ipcError('invalid-arguments', parsed.error.message, [{ path: 'property', message: parsed.error.message }]);
-    if (parsed.ast.hops.length > 1) throw ipcError('invalid-arguments', `this service answers one arrow per expression; "${property}" has ${parsed.ast.hops.length} (query one hop at a time)`, [{ path: 'property', message: 'one arrow per expression' }]);
+    if (parsed.ast.hops.length > 1)
+      throw ipcError('invalid-arguments', `this service answers one arrow per expression; "${property}" has ${parsed.ast.hops.length} (query one hop at a time)`, [
+        { path: 'property', message: 'one arrow per expression' },
+      ]);
     const hop = parsed.ast.hops[0] as Hop;
     const queried = [...new Set(nodes)].sort();
     const data: NodeResponse['data'] = Object.fromEntries(queried.map((node) => [node, {}]));

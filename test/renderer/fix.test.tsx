@@ -33,7 +33,11 @@ describe('guided fix', () => {
     expect([...core.outbox.keys()].sort()).toEqual([`Adobe|${ALICE}|Password hints`, `Adobe|${ALICE}|Passwords`]);
     await waitFor(() => expect(within(passwords).getByText('2 of 4 items left')).toBeInTheDocument());
     // Only Bob is left to do, still unticked as the person left him.
-    expect(within(passwords).getAllByRole('checkbox').map((box) => [box.getAttribute('name') ?? box.closest('label')?.textContent, (box as HTMLInputElement).checked])).toEqual([[BOB, false]]);
+    expect(
+      within(passwords)
+        .getAllByRole('checkbox')
+        .map((box) => [box.getAttribute('name') ?? box.closest('label')?.textContent, (box as HTMLInputElement).checked]),
+    ).toEqual([[BOB, false]]);
   });
 
   test('offline, the change is queued and the message says when it is sent', async () => {
@@ -84,12 +88,16 @@ describe('overview: what to do next and progress', () => {
 
   test('says so when nothing is left', async () => {
     const core = new FakeCore();
-    for (const stored of core.breaches) for (const email of Object.keys(stored.accounts)) stored.accounts[email] = Object.fromEntries(stored.breach.dataClasses.map((name) => [name, { resolvedAt: new Date().toISOString().slice(0, 16) + ':00Z' }]));
+    for (const stored of core.breaches)
+      for (const email of Object.keys(stored.accounts))
+        stored.accounts[email] = Object.fromEntries(stored.breach.dataClasses.map((name) => [name, { resolvedAt: new Date().toISOString().slice(0, 16) + ':00Z' }]));
     renderApp({ core, hash: '#/overview' });
     const next = await screen.findByRole('region', { name: 'What to do next' });
     expect(await within(next).findByText(/Nothing left to fix/)).toBeInTheDocument();
     const perWeek = screen.getByRole('table', { name: 'Items fixed per week' });
-    const cells = within(perWeek).getAllByRole('cell').map((cell) => Number(cell.textContent));
+    const cells = within(perWeek)
+      .getAllByRole('cell')
+      .map((cell) => Number(cell.textContent));
     expect(cells.at(-1)).toBe(core.breaches.reduce((sum, b) => sum + b.breach.dataClasses.length * Object.keys(b.accounts).length, 0));
   });
 });

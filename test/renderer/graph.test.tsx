@@ -83,8 +83,16 @@ describe('graph model', () => {
   test('the drawing merges nodes across answers and keeps the arcs’ real direction', () => {
     const graph = buildGraph(
       [
-        { nodes: ['Adobe'], direction: 'out', response: { data: { Adobe: { arcs: { dataClass: { nodes: [{ dcid: 'dataClass/passwords', name: 'Passwords', types: ['DataClass'] }] }, name: { nodes: [{ value: 'Adobe' }] } } } } } },
-        { nodes: ['dataClass/passwords'], direction: 'in', response: { data: { 'dataClass/passwords': { arcs: { dataClass: { nodes: [{ dcid: 'Adobe' }, { dcid: 'LinkedIn', types: ['Breach'] }] } } } } } },
+        {
+          nodes: ['Adobe'],
+          direction: 'out',
+          response: { data: { Adobe: { arcs: { dataClass: { nodes: [{ dcid: 'dataClass/passwords', name: 'Passwords', types: ['DataClass'] }] }, name: { nodes: [{ value: 'Adobe' }] } } } } },
+        },
+        {
+          nodes: ['dataClass/passwords'],
+          direction: 'in',
+          response: { data: { 'dataClass/passwords': { arcs: { dataClass: { nodes: [{ dcid: 'Adobe' }, { dcid: 'LinkedIn', types: ['Breach'] }] } } } } },
+        },
       ],
       { literals: false, maxNodes: 100 },
     );
@@ -123,7 +131,12 @@ describe('graph model', () => {
 
   test('presets are plain questions over the same expression grammar', () => {
     for (const preset of GRAPH_PRESETS) expect(parseExpression(preset.property).ok, preset.property).toBe(true);
-    expect(presetsFor(['Adobe']).map((p) => p.label)).toEqual(['Everything about this breach', 'The data this breach exposed', 'Other breaches that exposed the same data', 'Other breaches of the same domain']);
+    expect(presetsFor(['Adobe']).map((p) => p.label)).toEqual([
+      'Everything about this breach',
+      'The data this breach exposed',
+      'Other breaches that exposed the same data',
+      'Other breaches of the same domain',
+    ]);
     expect(presetsFor(['dataClass/passwords']).map((p) => p.property)).toEqual(['<-dataClass', '->*']);
     expect(presetsFor(['dataClass/passwords', 'domain/adobe.com']).map((p) => p.property)).toEqual(['->*']);
     expect(presetOf(' -> * ', presetsFor(['Adobe']))?.label).toBe('Everything about this breach');

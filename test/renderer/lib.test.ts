@@ -30,7 +30,7 @@ describe('urlState', () => {
     expect(channels['breaches-list'].input.safeParse(query).success).toBe(true);
   });
 
-  test('the advanced filter: kept in the URL as compact JSON, sent as the query\'s metadata filter, a broken one dropped', () => {
+  test("the advanced filter: kept in the URL as compact JSON, sent as the query's metadata filter, a broken one dropped", () => {
     const route = parseHash(`#/breaches?filter=${encodeURIComponent('{ "isVerified": true, "pwnCount": {"$gt": 1000} }')}`);
     expect(route.filters.advanced).toBe('{"isVerified":true,"pwnCount":{"$gt":1000}}');
     expect(formatHash(route)).toBe(`#/breaches?filter=${encodeURIComponent('{"isVerified":true,"pwnCount":{"$gt":1000}}').replaceAll('%20', '+')}`);

@@ -29,7 +29,12 @@ describe('overview', () => {
   });
 
   test('years without breaches still appear on the time axis', () => {
-    expect(fillYears([{ year: 2012, count: 1 }, { year: 2014, count: 2 }])).toEqual([
+    expect(
+      fillYears([
+        { year: 2012, count: 1 },
+        { year: 2014, count: 2 },
+      ]),
+    ).toEqual([
       { year: 2012, count: 1 },
       { year: 2013, count: 0 },
       { year: 2014, count: 2 },

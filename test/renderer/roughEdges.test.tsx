@@ -60,7 +60,18 @@ describe('the domain filter', () => {
 });
 
 describe('Have I Been Pwned is credited only where its data is shown', () => {
-  const demo = { breach: { id: 'AmberBank', domain: 'amberbank.org', breachDate: '2020-01-01', addedDate: '2020-02-01T00:00:00Z', modifiedDate: '2020-02-01T00:00:00Z', dataClasses: ['Passwords'], isSensitive: false }, accounts: { 'alice@example.com': {} } };
+  const demo = {
+    breach: {
+      id: 'AmberBank',
+      domain: 'amberbank.org',
+      breachDate: '2020-01-01',
+      addedDate: '2020-02-01T00:00:00Z',
+      modifiedDate: '2020-02-01T00:00:00Z',
+      dataClasses: ['Passwords'],
+      isSensitive: false,
+    },
+    accounts: { 'alice@example.com': {} },
+  };
   const credit = () => screen.queryByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' });
 
   test('the generated demo catalog is not credited: list, detail and Overview', async () => {

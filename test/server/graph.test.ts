@@ -92,7 +92,11 @@ describe('GET and POST /v2/node on the reference service (--dev, demo catalog)',
   it("answers a bad expression with 400 and the parser's message", async () => {
     const response = await get(running.url, { key: DEV_GRAPH_KEY, nodes: 'Breach', property: '->na me' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ status: 400, detail: 'expected alternating arrows and properties at position 5', errors: [{ pointer: '/property', message: 'expected alternating arrows and properties at position 5' }] });
+    expect(await response.json()).toMatchObject({
+      status: 400,
+      detail: 'expected alternating arrows and properties at position 5',
+      errors: [{ pointer: '/property', message: 'expected alternating arrows and properties at position 5' }],
+    });
     const unclosed = await post(running.url, { nodes: ['Breach'], property: '<-containedInPlace+{typeOf:County' }, DEV_GRAPH_KEY);
     expect(await unclosed.json()).toMatchObject({ status: 400, detail: 'unclosed "{" at position 19' });
   });
@@ -109,7 +113,11 @@ describe('GET and POST /v2/node on the reference service (--dev, demo catalog)',
 
   it('follows a catalog change', async () => {
     const before = typeOfCount((await (await post(running.url, { nodes: ['Breach'], property: '<-typeOf' }, DEV_GRAPH_KEY)).json()) as NodeResponse)!;
-    const added = await fetch(`${running.url}/__dev/breaches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(breach('GraphNewcomer', { domain: 'newcomer.example' })) });
+    const added = await fetch(`${running.url}/__dev/breaches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(breach('GraphNewcomer', { domain: 'newcomer.example' })),
+    });
     expect(added.status).toBe(201);
     const after = (await (await post(running.url, { nodes: ['domain/newcomer.example'], property: '<-domain' }, DEV_GRAPH_KEY)).json()) as NodeResponse;
     expect(after.data['domain/newcomer.example']!.arcs!.domain!.nodes.map((n) => n.dcid)).toEqual(['GraphNewcomer']);
@@ -209,9 +217,16 @@ describe('nextToken over HTTP (routes with a page size of 7)', () => {
 
     // The first character (the payload's): the MAC's last base64url character has padding bits, so A↔B there can decode to the same bytes.
     const altered = first.nextToken!.replace(/^./, (c) => (c === 'e' ? 'f' : 'e'));
-    expect(await (await post(origin, { nodes: ['Breach'], property: '<-typeOf', nextToken: altered }, 'k')).json()).toMatchObject({ status: 400, detail: 'nextToken was altered or issued by another service', errors: [{ pointer: '/nextToken' }] });
+    expect(await (await post(origin, { nodes: ['Breach'], property: '<-typeOf', nextToken: altered }, 'k')).json()).toMatchObject({
+      status: 400,
+      detail: 'nextToken was altered or issued by another service',
+      errors: [{ pointer: '/nextToken' }],
+    });
 
     store.putBreach(breach('ZzLate'));
-    expect(await (await post(origin, { nodes: ['Breach'], property: '<-typeOf', nextToken: first.nextToken }, 'k')).json()).toMatchObject({ status: 400, detail: 'the graph changed since this nextToken was issued; start the query again' });
+    expect(await (await post(origin, { nodes: ['Breach'], property: '<-typeOf', nextToken: first.nextToken }, 'k')).json()).toMatchObject({
+      status: 400,
+      detail: 'the graph changed since this nextToken was issued; start the query again',
+    });
   });
 });

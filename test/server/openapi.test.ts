@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { buildOpenApiDocument} from '../../server/openapi/document.ts';
+import type { buildOpenApiDocument } from '../../server/openapi/document.ts';
 import { OPENAPI_FILE, renderOpenApiYaml } from '../../server/openapi/document.ts';
 
 describe('server/openapi.yaml', () => {

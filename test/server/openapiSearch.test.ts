@@ -23,7 +23,11 @@ let token: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'openapi-search-'));
   running = await startService({ port: 0, dataDir, logLevel: 'silent', dev: true, catalogFile: HIBP });
-  const created = await fetch(`${running.url}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read', 'ai-search:run'] }) });
+  const created = await fetch(`${running.url}/__dev/api-tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scopes: ['ai-search:read', 'ai-search:run'] }),
+  });
   token = ((await created.json()) as { token: string }).token;
 });
 afterAll(async () => {
@@ -77,7 +81,11 @@ describe('the OpenAPI document: search interface', () => {
 
   it('documents the failure envelope of a bad filter (400) and a missing token (401)', async () => {
     const url = running.url + urlOf(SEARCH_ROUTES.search).replace('{account_id}', 'local').replace('{name}', 'breaches');
-    const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: 'x', ai_search_options: { retrieval: { filters: { breachDate: { $gt: 'soon' } } } } }) });
+    const bad = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: 'x', ai_search_options: { retrieval: { filters: { breachDate: { $gt: 'soon' } } } } }),
+    });
     expect(bad.status).toBe(400);
     expectDocumented('POST', SEARCH_ROUTES.search, 400, await bad.json());
     const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"x"}' });

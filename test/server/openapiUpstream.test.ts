@@ -44,7 +44,8 @@ export function compareDocuments(upstream: Doc, ours: Doc): string[] {
       const value = keyword === 'pattern' ? '' : ` ${JSON.stringify(own[keyword])}`;
       if (direction === 'request') found.push(`${where}: ours adds ${keyword}${value}${up[keyword] === undefined ? '' : ` (upstream ${JSON.stringify(up[keyword])})`}`);
     }
-    if (direction === 'response') for (const keyword of NARROWING) if (up[keyword] !== undefined && own[keyword] !== up[keyword]) found.push(`${where}: ${keyword} ${String(own[keyword])}, upstream ${String(up[keyword])}`);
+    if (direction === 'response')
+      for (const keyword of NARROWING) if (up[keyword] !== undefined && own[keyword] !== up[keyword]) found.push(`${where}: ${keyword} ${String(own[keyword])}, upstream ${String(up[keyword])}`);
 
     const upProps = (up.properties ?? {}) as Record<string, Schema>;
     const ownProps = (own.properties ?? {}) as Record<string, Schema>;
@@ -77,7 +78,8 @@ export function compareDocuments(upstream: Doc, ours: Doc): string[] {
           continue;
         }
         if (Boolean(match.required) && !parameter.required) found.push(`${where}: ours requires it, upstream does not`);
-        for (const key of ['style', 'explode'] as const) if (parameter[key] !== undefined && match[key] !== parameter[key]) found.push(`${where}: ${key} ${String(match[key])}, upstream ${String(parameter[key])}`);
+        for (const key of ['style', 'explode'] as const)
+          if (parameter[key] !== undefined && match[key] !== parameter[key]) found.push(`${where}: ${key} ${String(match[key])}, upstream ${String(parameter[key])}`);
         compare(parameter.schema as Schema, match.schema as Schema, where, 'request');
       }
       const upBody = operation.requestBody as Schema | undefined;

@@ -100,7 +100,13 @@ async function readEvents(response: Response): Promise<SseEvent[]> {
     .filter((block) => block.trim() !== '')
     .map((block) => {
       const lines = block.split('\n');
-      return { event: lines.find((l) => l.startsWith('event: '))?.slice(7), data: lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n') };
+      return {
+        event: lines.find((l) => l.startsWith('event: '))?.slice(7),
+        data: lines
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n'),
+      };
     });
 }
 
@@ -206,7 +212,13 @@ describe('legacy endpoints', () => {
   });
 
   it('refuses an untranslatable legacy filter, naming where', async () => {
-    const filters = { type: 'or', filters: [{ type: 'eq', key: 'domain', value: 'adobe.com' }, { type: 'gt', key: 'pwnCount', value: 5 }] };
+    const filters = {
+      type: 'or',
+      filters: [
+        { type: 'eq', key: 'domain', value: 'adobe.com' },
+        { type: 'gt', key: 'pwnCount', value: 5 },
+      ],
+    };
     expect(await failure(await post(LEGACY_SEARCH(), { query: 'a', filters }), 400, SearchCodes.invalidFilter)).toContain('/filters/filters/1: an "or" translates only');
   });
 
@@ -218,9 +230,43 @@ describe('legacy endpoints', () => {
     ['lt on a ms timestamp between seconds', { type: 'lt', key: 'timestamp', value: Number(Y2020) + 500 }],
     ['boolean as a string', { type: 'eq', key: 'isVerified', value: 'false' }],
     ['number as a string', { type: 'gt', key: 'pwnCount', value: '1000000' }],
-    ['and of ranges', { type: 'and', filters: [{ type: 'gte', key: 'breachDate', value: Y2020 }, { type: 'lte', key: 'pwnCount', value: 100000 }, { type: 'eq', key: 'isSensitive', value: false }] }],
-    ['or of eq on one key → $in', { type: 'or', filters: [{ type: 'eq', key: 'domain', value: 'adobe.com' }, { type: 'eq', key: 'domain', value: 'LINKEDIN.COM' }] }],
-    ['and with an or inside', { type: 'and', filters: [{ type: 'or', filters: [{ type: 'eq', key: 'dataClasses', value: 'Usernames' }, { type: 'eq', key: 'dataClasses', value: 'Phone numbers' }] }, { type: 'ne', key: 'isSensitive', value: true }] }],
+    [
+      'and of ranges',
+      {
+        type: 'and',
+        filters: [
+          { type: 'gte', key: 'breachDate', value: Y2020 },
+          { type: 'lte', key: 'pwnCount', value: 100000 },
+          { type: 'eq', key: 'isSensitive', value: false },
+        ],
+      },
+    ],
+    [
+      'or of eq on one key → $in',
+      {
+        type: 'or',
+        filters: [
+          { type: 'eq', key: 'domain', value: 'adobe.com' },
+          { type: 'eq', key: 'domain', value: 'LINKEDIN.COM' },
+        ],
+      },
+    ],
+    [
+      'and with an or inside',
+      {
+        type: 'and',
+        filters: [
+          {
+            type: 'or',
+            filters: [
+              { type: 'eq', key: 'dataClasses', value: 'Usernames' },
+              { type: 'eq', key: 'dataClasses', value: 'Phone numbers' },
+            ],
+          },
+          { type: 'ne', key: 'isSensitive', value: true },
+        ],
+      },
+    ],
   ];
   it.each(TABLE)('%s: the legacy filter and its translation give identical results on both interfaces', async (_name, legacy) => {
     const translated: MetadataFilter = translateLegacyFilter(legacy, BREACH_FILTER_FIELDS);
@@ -335,7 +381,11 @@ describe('authentication', () => {
   });
 
   it('the development surface validates token requests', async () => {
-    const response = await fetch(`${running.url}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['admin'], allowIps: ['300.1.1.1/8'] }) });
+    const response = await fetch(`${running.url}/__dev/api-tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['admin'], allowIps: ['300.1.1.1/8'] }),
+    });
     expect(response.status).toBe(400);
     const text = await response.text();
     expect(text).toContain('/scopes/0');
@@ -346,7 +396,15 @@ describe('authentication', () => {
     const { token } = await devToken({ scopes: ['ai-search:read'] });
     const { readFileSync } = await import('node:fs');
     const secret = token.split('_').at(-1)!;
-    const file = readFileSync(path.join(running.dataDir, 'api-tokens.db')).toString('latin1') + (() => { try { return readFileSync(path.join(running.dataDir, 'api-tokens.db-wal')).toString('latin1'); } catch { return ''; } })();
+    const file =
+      readFileSync(path.join(running.dataDir, 'api-tokens.db')).toString('latin1') +
+      (() => {
+        try {
+          return readFileSync(path.join(running.dataDir, 'api-tokens.db-wal')).toString('latin1');
+        } catch {
+          return '';
+        }
+      })();
     expect(file).not.toContain(secret);
   });
 });
@@ -356,7 +414,9 @@ describe('request framing', () => {
     const exchange = await rawExchange(
       running.url,
       async (socket) => {
-        socket.write(`POST /client/v4/accounts/local/ai-search/instances/breaches/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${full}\r\nContent-Type: application/json\r\nContent-Length: 15\r\nTransfer-Encoding: chunked\r\n\r\nf\r\n{"query":"abc"}\r\n0\r\n\r\n`);
+        socket.write(
+          `POST /client/v4/accounts/local/ai-search/instances/breaches/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${full}\r\nContent-Type: application/json\r\nContent-Length: 15\r\nTransfer-Encoding: chunked\r\n\r\nf\r\n{"query":"abc"}\r\n0\r\n\r\n`,
+        );
       },
       { expect: 1, timeoutMs: 5000 },
     );

@@ -22,7 +22,8 @@ describe('dataClassKey: one identity for a display name, any casing of it and it
   });
 
   it('is idempotent: a key is its own key (so slugs sent by a service match)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (name) => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (name) => {
         expect(dataClassKey(dataClassKey(name))).toBe(dataClassKey(name));
       }),
     );
@@ -59,7 +60,8 @@ describe('dataClassLabel: how a class a service named is shown', () => {
   });
 
   it('names the same class as what it labels, so the label can be sent back', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (name) => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (name) => {
         expect(dataClassKey(dataClassLabel(name))).toBe(dataClassKey(name));
       }),
     );
@@ -73,7 +75,15 @@ describe('dataClassLabel: how a class a service named is shown', () => {
 
 describe('matchesBreachQuery across spellings', () => {
   const item: UserBreach = {
-    breach: { id: 'B', domain: 'b.example', breachDate: '2020-01-01', addedDate: '2020-02-01T10:00:00Z', modifiedDate: '2020-02-01T10:00:00Z', dataClasses: ['email-addresses', 'Passwords'], isSensitive: false },
+    breach: {
+      id: 'B',
+      domain: 'b.example',
+      breachDate: '2020-01-01',
+      addedDate: '2020-02-01T10:00:00Z',
+      modifiedDate: '2020-02-01T10:00:00Z',
+      dataClasses: ['email-addresses', 'Passwords'],
+      isSensitive: false,
+    },
     breachedAccounts: [{ email: 'a@example.com', resolvedDataClasses: { 'Email addresses': {} } }],
   };
   it.each([

@@ -56,12 +56,7 @@ describe('matchesBreachQuery', () => {
 
 describe('compareBreaches', () => {
   it('orders by breachDate desc, addedDate desc, id asc', () => {
-    const list = [
-      breach('B', { breachDate: '2019-01-01' }),
-      breach('C'),
-      breach('A'),
-      breach('D', { addedDate: '2020-03-01T00:00:00Z', modifiedDate: '2020-03-01T00:00:00Z' }),
-    ];
+    const list = [breach('B', { breachDate: '2019-01-01' }), breach('C'), breach('A'), breach('D', { addedDate: '2020-03-01T00:00:00Z', modifiedDate: '2020-03-01T00:00:00Z' })];
     expect(list.sort(compareBreaches).map((b) => b.id)).toEqual(['D', 'A', 'C', 'B']);
   });
 });

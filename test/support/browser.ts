@@ -19,22 +19,14 @@ export const BROWSER_VARIABLE = 'BREACH_MONITOR_CHROMIUM';
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** The choice, before anything is unpacked: cheap enough for vitest.config.ts. */
-export type BrowserChoice =
-  | { kind: 'explicit'; executablePath: string }
-  | { kind: 'system'; executablePath: string }
-  | { kind: 'packaged'; version: string }
-  | { kind: 'none'; reason: string };
+export type BrowserChoice = { kind: 'explicit'; executablePath: string } | { kind: 'system'; executablePath: string } | { kind: 'packaged'; version: string } | { kind: 'none'; reason: string };
 
 function systemCandidates(): string[] {
   switch (process.platform) {
     case 'linux':
       return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/usr/bin/microsoft-edge', '/snap/bin/chromium'];
     case 'darwin':
-      return [
-        '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-        '/Applications/Chromium.app/Contents/MacOS/Chromium',
-        '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
-      ];
+      return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge'];
     case 'win32': {
       const folders = [process.env.PROGRAMFILES, process.env['PROGRAMFILES(X86)'], process.env.LOCALAPPDATA].filter((folder): folder is string => Boolean(folder));
       return folders.flatMap((folder) => [path.join(folder, 'Google/Chrome/Application/chrome.exe'), path.join(folder, 'Microsoft/Edge/Application/msedge.exe')]);

@@ -1,12 +1,4 @@
-import {
-  dataClassKey,
-  FirefoxError,
-  FirefoxUserBreachList,
-  mergeFirefoxResolutions,
-  ResolvableSlug,
-  type BreachQueryInput,
-  type ResolutionItem,
-} from '../../../shared/api/index.ts';
+import { dataClassKey, FirefoxError, FirefoxUserBreachList, mergeFirefoxResolutions, ResolvableSlug, type BreachQueryInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { ApiError, kindOfStatus, parseRetryAfter, type ApiErrorKind } from './ApiError.ts';
@@ -115,7 +107,15 @@ export class FirefoxMonitorClient {
       }
       const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
       items.push({
-        breach: { id: item.id, domain: breach.domain, breachDate: breach.breachDate, addedDate: breach.addedDate, modifiedDate: breach.modifiedDate, dataClasses: [...breach.dataClasses], isSensitive: breach.isSensitive },
+        breach: {
+          id: item.id,
+          domain: breach.domain,
+          breachDate: breach.breachDate,
+          addedDate: breach.addedDate,
+          modifiedDate: breach.modifiedDate,
+          dataClasses: [...breach.dataClasses],
+          isSensitive: breach.isSensitive,
+        },
         breachedAccounts: item.breachedAccounts.map((account) => ({
           email: account.email,
           // A value this client does not know is kept as sent (the set is open upstream).
@@ -131,10 +131,14 @@ export class FirefoxMonitorClient {
   async postResolutions(items: readonly ResolutionItem[], signal?: AbortSignal): Promise<void> {
     const body = mergeFirefoxResolutions(
       items.map((item, index) => {
-        if (!item.resolved) throw new ApiError('invalid', `item ${index}: the newer Monitor contract cannot unresolve`, { fieldErrors: [{ pointer: `/${index}/resolved`, message: 'cannot unresolve' }] });
+        if (!item.resolved)
+          throw new ApiError('invalid', `item ${index}: the newer Monitor contract cannot unresolve`, { fieldErrors: [{ pointer: `/${index}/resolved`, message: 'cannot unresolve' }] });
         const slugs = item.dataClasses.map((name, classIndex) => {
           const slug = ResolvableSlug.safeParse(dataClassKey(name));
-          if (!slug.success) throw new ApiError('invalid', `item ${index}: "${name}" cannot be resolved through the newer Monitor contract`, { fieldErrors: [{ pointer: `/${index}/dataClasses/${classIndex}`, message: 'not resolvable' }] });
+          if (!slug.success)
+            throw new ApiError('invalid', `item ${index}: "${name}" cannot be resolved through the newer Monitor contract`, {
+              fieldErrors: [{ pointer: `/${index}/dataClasses/${classIndex}`, message: 'not resolvable' }],
+            });
           return slug.data;
         });
         return { breachId: item.breachId, dataClasses: slugs };
@@ -176,7 +180,6 @@ export class FirefoxMonitorClient {
 export function canSendUnderFirefox(intent: { resolved: boolean; classKey: string }): boolean {
   return intent.resolved && ResolvableSlug.safeParse(intent.classKey).success;
 }
-
 
 async function errorFrom(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');

@@ -18,7 +18,13 @@ const ServerUserBreach = z.object({
   breachedAccounts: z.array(
     z.object({
       email: z.string().min(1),
-      resolvedDataClasses: z.record(z.string(), z.object({ resolvedAt: z.string().optional() }).nullable().transform((value) => value ?? {})),
+      resolvedDataClasses: z.record(
+        z.string(),
+        z
+          .object({ resolvedAt: z.string().optional() })
+          .nullable()
+          .transform((value) => value ?? {}),
+      ),
     }),
   ),
 });

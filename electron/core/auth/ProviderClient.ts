@@ -126,13 +126,15 @@ function refreshFailure(thrown: unknown): Error {
   const error = unwrapSignInError(thrown);
   if (error instanceof SignInError) return new ApiError('protocol', error.message);
   if (error instanceof oidc.ResponseBodyError) {
-    if (error.status >= 500 || error.status === 429) return new ApiError(error.status === 429 ? 'rate-limited' : 'server', `the sign-in provider failed to refresh the sign-in (${error.status})`, { status: error.status });
+    if (error.status >= 500 || error.status === 429)
+      return new ApiError(error.status === 429 ? 'rate-limited' : 'server', `the sign-in provider failed to refresh the sign-in (${error.status})`, { status: error.status });
     return new RefreshRefusedError(error.error, `the sign-in provider ended this sign-in (${error.error}${error.error_description ? `: ${error.error_description}` : ''})`);
   }
   if (error instanceof oidc.ClientError) {
     if (error.code === 'OAUTH_TIMEOUT') return new ApiError('timeout', 'the sign-in provider did not answer in time');
     // A token response that fails validation (wrong issuer, audience, subject) is not to be trusted with this account.
-    if (error.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || error.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return new RefreshRefusedError('invalid_response', `the sign-in provider sent a token that does not belong to this sign-in (${error.code})`);
+    if (error.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || error.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED')
+      return new RefreshRefusedError('invalid_response', `the sign-in provider sent a token that does not belong to this sign-in (${error.code})`);
     return new ApiError('server', `the sign-in provider sent an answer Breach Monitor cannot use (${error.code ?? 'unknown'})`);
   }
   return new ApiError('network', `the sign-in provider cannot be reached: ${describeProviderError(error)}`);

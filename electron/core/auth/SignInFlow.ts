@@ -172,7 +172,7 @@ export class SignInFlow {
       return { tokens, identity: { issuer: claims.iss, subject: claims.sub, email: typeof claims.email === 'string' ? claims.email : undefined } };
     } catch (thrown) {
       const error = exchangeFailure(thrown);
-      this.#logger.warn('sign-in: the provider\'s answer was refused', { ...describeError(unwrapSignInError(thrown)), code: error.code });
+      this.#logger.warn("sign-in: the provider's answer was refused", { ...describeError(unwrapSignInError(thrown)), code: error.code });
       throw error;
     }
   }

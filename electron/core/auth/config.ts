@@ -41,10 +41,7 @@ const Port = z.int({ error: 'must be a whole number from 1 to 65535' }).min(1, '
  */
 export const RedirectConfig = z.discriminatedUnion(
   'mode',
-  [
-    z.strictObject({ mode: z.literal('loopback-any-port'), path: RedirectPath }),
-    z.strictObject({ mode: z.literal('fixed'), port: Port, path: RedirectPath }),
-  ],
+  [z.strictObject({ mode: z.literal('loopback-any-port'), path: RedirectPath }), z.strictObject({ mode: z.literal('fixed'), port: Port, path: RedirectPath })],
   { error: 'mode must be "loopback-any-port" or "fixed"' },
 );
 export type RedirectConfig = z.infer<typeof RedirectConfig>;

@@ -107,14 +107,17 @@ export async function openLoopbackRedirect<T>(options: LoopbackOptions<T>): Prom
     // Only the query comes from the request: the host and path are ours, whatever the request claimed.
     const callbackUrl = new URL(redirectUri);
     callbackUrl.search = url.search;
-    options.complete(callbackUrl).then(
-      (value) => settle({ ok: true, value }),
-      (error: unknown) => settle({ ok: false, error }),
-    ).finally(() => {
-      const outcome = settled!;
-      sendPage(res, outcome.ok ? 200 : 400, outcome.ok ? { ok: true } : { ok: false, message: wordsOf(outcome.error) });
-      res.once('finish', () => void close());
-    });
+    options
+      .complete(callbackUrl)
+      .then(
+        (value) => settle({ ok: true, value }),
+        (error: unknown) => settle({ ok: false, error }),
+      )
+      .finally(() => {
+        const outcome = settled!;
+        sendPage(res, outcome.ok ? 200 : 400, outcome.ok ? { ok: true } : { ok: false, message: wordsOf(outcome.error) });
+        res.once('finish', () => void close());
+      });
   });
 
   return { redirectUri, port, result, close };

@@ -48,7 +48,10 @@ export function parseStoredTokens(text: string): (Partial<TokenSet> & { refreshT
 }
 
 /** The fields of a token endpoint response the app keeps. */
-export function tokenSetFromResponse(response: { access_token: string; id_token?: string | undefined; refresh_token?: string | undefined; scope?: string | undefined; expiresIn(): number | undefined }, now: number): TokenSet {
+export function tokenSetFromResponse(
+  response: { access_token: string; id_token?: string | undefined; refresh_token?: string | undefined; scope?: string | undefined; expiresIn(): number | undefined },
+  now: number,
+): TokenSet {
   const expiresIn = response.expiresIn();
   return {
     accessToken: response.access_token,

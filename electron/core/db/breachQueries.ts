@@ -57,10 +57,7 @@ export function snapshotWriter(db: WritableDB): SnapshotWriter {
     `INSERT INTO breaches (key, id, domain, domain_key, breach_date, added_date, added_at, modified_date, data_classes, class_codes, is_sensitive, unresolved_codes, unresolved_count)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const account = statement(
-    db,
-    'INSERT INTO breached_accounts (breach_key, email, resolved_codes, resolved_at, unresolved_codes, unresolved_count) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const account = statement(db, 'INSERT INTO breached_accounts (breach_key, email, resolved_codes, resolved_at, unresolved_codes, unresolved_count) VALUES (?, ?, ?, ?, ?, ?)');
   const plain = statement(db, "INSERT INTO breached_accounts (breach_key, email, resolved_codes, unresolved_codes, unresolved_count) VALUES (?, ?, ',', ?, ?)");
   return {
     plainAccount(breachKey, email, classCodes, classCount) {
@@ -118,9 +115,7 @@ export function accountRowsOf(db: ReadableDB, breachIds: readonly string[]): Acc
 }
 
 export function accountEmailsOf(db: ReadableDB, breachId: string): string[] {
-  return statement(db, 'SELECT a.email FROM breaches AS b JOIN breached_accounts AS a ON a.breach_key = b.key WHERE b.id = ? ORDER BY a.email')
-    .pluck()
-    .all(breachId) as string[];
+  return statement(db, 'SELECT a.email FROM breaches AS b JOIN breached_accounts AS a ON a.breach_key = b.key WHERE b.id = ? ORDER BY a.email').pluck().all(breachId) as string[];
 }
 
 /**
@@ -139,10 +134,7 @@ export function confirmResolutions(db: WritableDB, intents: readonly { breachId:
     else byPair.set(pair, [intent]);
   }
   const codes = loadDataClassCodes(db);
-  const update = statement(
-    db,
-    'UPDATE breached_accounts SET resolved_codes = ?, resolved_at = ? WHERE breach_key = (SELECT key FROM breaches WHERE id = ?) AND email = ?',
-  );
+  const update = statement(db, 'UPDATE breached_accounts SET resolved_codes = ?, resolved_at = ? WHERE breach_key = (SELECT key FROM breaches WHERE id = ?) AND email = ?');
   for (const account of accountRowsOf(db, [...new Set(intents.map((i) => i.breachId))])) {
     const changes = byPair.get(account.breachId + '\u0000' + account.email);
     if (!changes) continue;

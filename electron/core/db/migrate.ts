@@ -10,8 +10,7 @@ export class SchemaTooNewError extends Error {
 
   constructor(found: number, known: number) {
     super(
-      `this account's local database has schema version ${found}, newer than this app knows (latest ${known}); ` +
-        'update Breach Monitor, or remove the local data of this account to sync it again',
+      `this account's local database has schema version ${found}, newer than this app knows (latest ${known}); ` + 'update Breach Monitor, or remove the local data of this account to sync it again',
     );
     this.found = found;
     this.known = known;
@@ -29,8 +28,7 @@ export function migrate(db: Database, options: { migrations?: readonly Migration
   const now = options.now ?? (() => new Date());
   return migrateSchema(db, options.migrations ?? MIGRATIONS, {
     ...(options.target !== undefined ? { target: options.target } : {}),
-    onApplied: (database, migration) =>
-      database.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, now().toISOString()),
+    onApplied: (database, migration) => database.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, now().toISOString()),
     tooNew: (found, known) => new SchemaTooNewError(found, known),
   });
 }

@@ -45,7 +45,12 @@ function fromRaw([id, email, breachId, classKey, dataClass, resolved, version, s
  * Records the person's intent for one (email, data class, breach): a new row, or the existing
  * row coalesced to this last intent (a new version, pending again, any failure cleared).
  */
-export function upsertIntent(db: WritableDB, intent: { email: string; breachId: string; classKey: string; dataClass: string; resolved: boolean }, now: string, state: 'pending' | 'local' = 'pending'): void {
+export function upsertIntent(
+  db: WritableDB,
+  intent: { email: string; breachId: string; classKey: string; dataClass: string; resolved: boolean },
+  now: string,
+  state: 'pending' | 'local' = 'pending',
+): void {
   statement(
     db,
     `INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, state, created_at, updated_at)
@@ -69,9 +74,7 @@ export function outboxRows(db: ReadableDB, state?: OutboxRow['state']): OutboxRo
 }
 
 export function outboxRowsOfBreaches(db: ReadableDB, breachIds: readonly string[]): OutboxRow[] {
-  return (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE breach_id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(breachIds)) as RawRow[]).map(
-    fromRaw,
-  );
+  return (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE breach_id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(breachIds)) as RawRow[]).map(fromRaw);
 }
 
 /** Every intent, breach → email → class key → resolved: the overlay a snapshot is written under. */
@@ -89,10 +92,7 @@ export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, 
 
 /** Puts the current intent of each row on the wire. */
 export function markInFlight(db: WritableDB, ids: readonly number[], now: string): void {
-  statement(db, `UPDATE outbox SET sent_version = version, attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).run(
-    now,
-    JSON.stringify(ids),
-  );
+  statement(db, `UPDATE outbox SET sent_version = version, attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).run(now, JSON.stringify(ids));
 }
 
 /**
@@ -108,10 +108,13 @@ export function settleDeliveredMany(db: WritableDB, sent: readonly { id: number;
 
 /** The service refused `sentVersion` for a reason of its own; a newer intent, if any, stays pending instead. */
 export function settleFailed(db: WritableDB, id: number, sentVersion: number, status: number | null, reason: string, now: string): 'failed' | 'superseded' {
-  const failed = statement(
-    db,
-    `UPDATE outbox SET state = 'failed', sent_version = NULL, failure_status = ?, failure_reason = ?, updated_at = ? WHERE id = ? AND version = ?`,
-  ).run(status, reason, now, id, sentVersion).changes;
+  const failed = statement(db, `UPDATE outbox SET state = 'failed', sent_version = NULL, failure_status = ?, failure_reason = ?, updated_at = ? WHERE id = ? AND version = ?`).run(
+    status,
+    reason,
+    now,
+    id,
+    sentVersion,
+  ).changes;
   if (failed === 1) return 'failed';
   statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
   return 'superseded';

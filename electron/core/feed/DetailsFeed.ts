@@ -85,7 +85,13 @@ export class DetailsFeed {
   }
 
   /** Changes where and how; a key file is checked before it is kept. */
-  async configure(change: { url?: string | undefined; auth?: FeedAuth | undefined; serviceAccountKey?: string | undefined; secret?: string | undefined; forget?: ('service-account' | 'secret')[] | undefined }): Promise<FeedStatus> {
+  async configure(change: {
+    url?: string | undefined;
+    auth?: FeedAuth | undefined;
+    serviceAccountKey?: string | undefined;
+    secret?: string | undefined;
+    forget?: ('service-account' | 'secret')[] | undefined;
+  }): Promise<FeedStatus> {
     const url = change.url ?? this.url;
     if (change.serviceAccountKey !== undefined) {
       let json: unknown;
@@ -104,8 +110,7 @@ export class DetailsFeed {
     if (change.secret !== undefined) await this.#deps.secrets.set(this.#secretKey(url, 'secret'), change.secret);
     for (const kind of change.forget ?? []) await this.#deps.secrets.delete(this.#secretKey(url, kind));
     const auth = change.auth ?? this.auth;
-    if (auth === 'service-account' && !(await this.#deps.secrets.get(this.#secretKey(url, 'service-account'))))
-      throw new CoreError('invalid-arguments', 'Choose a service-account key file first.');
+    if (auth === 'service-account' && !(await this.#deps.secrets.get(this.#secretKey(url, 'service-account')))) throw new CoreError('invalid-arguments', 'Choose a service-account key file first.');
     if (auth === 'secret' && !(await this.#deps.secrets.get(this.#secretKey(url, 'secret')))) throw new CoreError('invalid-arguments', 'Enter the database secret first.');
     this.#deps.settings.update({ ...(change.url ? { feedUrl: change.url } : {}), feedAuth: auth });
     this.#client = undefined;
@@ -215,7 +220,11 @@ export class DetailsFeed {
   async #personal(): Promise<{ client: RealtimeDatabaseClient; path: string; subject: string }> {
     const subject = this.#deps.identity.subject();
     if (!subject) throw new CoreError('sign-in-required', 'Sign in to use preferences shared between your devices.');
-    const client = new RealtimeDatabaseClient({ url: this.url, credential: { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken() }, ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {}) });
+    const client = new RealtimeDatabaseClient({
+      url: this.url,
+      credential: { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken() },
+      ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {}),
+    });
     return { client, path: `users/${encodeURIComponent(subject)}/preferences`, subject };
   }
 

@@ -49,9 +49,7 @@ export class DetailsStore {
 
   /** Details of these breaches, where the feed has them (read back through the schema). */
   getMany(ids: readonly string[]): Map<string, BreachDetails> {
-    const rows = this.#db
-      .prepare<[string], { id: string; details: string }>('SELECT id, details FROM details WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(ids));
+    const rows = this.#db.prepare<[string], { id: string; details: string }>('SELECT id, details FROM details WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids));
     const found = new Map<string, BreachDetails>();
     for (const row of rows) {
       const parsed = BreachDetails.safeParse(JSON.parse(row.details));
@@ -63,9 +61,7 @@ export class DetailsStore {
   /** Ids of fabricated, spam-list and retired breaches: hidden unless a person asks for them. */
   flaggedIds(): string[] {
     return this.#db
-      .prepare<[], { id: string }>(
-        "SELECT id FROM details WHERE json_extract(details, '$.isFabricated') = 1 OR json_extract(details, '$.isSpamList') = 1 OR json_extract(details, '$.isRetired') = 1",
-      )
+      .prepare<[], { id: string }>("SELECT id FROM details WHERE json_extract(details, '$.isFabricated') = 1 OR json_extract(details, '$.isSpamList') = 1 OR json_extract(details, '$.isRetired') = 1")
       .all()
       .map((row) => row.id);
   }
@@ -80,7 +76,9 @@ export class DetailsStore {
 
   #writeState(url: string, etag: string | undefined, now: Date, count: number): void {
     this.#db
-      .prepare('INSERT INTO feed_state (only, url, etag, synced_at, count) VALUES (1, ?, ?, ?, ?) ON CONFLICT (only) DO UPDATE SET url = excluded.url, etag = excluded.etag, synced_at = excluded.synced_at, count = excluded.count')
+      .prepare(
+        'INSERT INTO feed_state (only, url, etag, synced_at, count) VALUES (1, ?, ?, ?, ?) ON CONFLICT (only) DO UPDATE SET url = excluded.url, etag = excluded.etag, synced_at = excluded.synced_at, count = excluded.count',
+      )
       .run(url, etag ?? null, now.toISOString(), count);
   }
 }

@@ -74,7 +74,11 @@ export async function fetchServiceAccountToken(
   }
   if (!response.ok) {
     const error = ErrorAnswer.safeParse(json);
-    if (error.success) throw new ServiceAccountTokenError(`${key.token_uri} refused the service account: ${error.data.error}${error.data.error_description ? ` (${error.data.error_description})` : ''}`, error.data.error);
+    if (error.success)
+      throw new ServiceAccountTokenError(
+        `${key.token_uri} refused the service account: ${error.data.error}${error.data.error_description ? ` (${error.data.error_description})` : ''}`,
+        error.data.error,
+      );
     throw new ServiceAccountTokenError(`${key.token_uri} answered ${response.status}`);
   }
   const token = TokenAnswer.safeParse(json);

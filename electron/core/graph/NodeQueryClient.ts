@@ -156,7 +156,11 @@ export class NodeQueryClient {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
         // A wait longer than we would ever choose is the service saying "not now": give up (or use the cache).
         if (attempt >= maxAttempts || (retryAfter !== undefined && retryAfter > this.#policy.maxRetryAfterMs)) {
-          throw new NodeQueryError('unavailable', `${this.endpoint} answered ${response.status}${retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)} s)` : ''} after ${attempt} tries`, response.status);
+          throw new NodeQueryError(
+            'unavailable',
+            `${this.endpoint} answered ${response.status}${retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)} s)` : ''} after ${attempt} tries`,
+            response.status,
+          );
         }
         await this.#sleep(backoffDelay(attempt, this.#policy, this.#options.random ?? Math.random, retryAfter), signal);
         continue;

@@ -1,4 +1,16 @@
-import { arcKey, GraphLimits, NodeRequest, parseExpression, printExpression, type Direction, type FilterTerm, type Hop, type NodeData, type NodeItem, type NodeResponse } from '../../../shared/graph/index.ts';
+import {
+  arcKey,
+  GraphLimits,
+  NodeRequest,
+  parseExpression,
+  printExpression,
+  type Direction,
+  type FilterTerm,
+  type Hop,
+  type NodeData,
+  type NodeItem,
+  type NodeResponse,
+} from '../../../shared/graph/index.ts';
 import { openPageToken, PageTokenError, sealPageToken, type PageCursor, type TokenBinding } from './pageToken.ts';
 import type { ArcRow, ItemKey, NodeRow, TripleStore } from './TripleStore.ts';
 
@@ -107,7 +119,10 @@ export class NodeQueryEngine {
         const taken = rows.length > remaining ? rows.slice(0, remaining) : rows;
         let answered = arcsOf.get(node);
         if (!answered) arcsOf.set(node, (answered = new Map()));
-        answered.set(arc.key, taken.map((row) => toItem(row, arc.repeat)));
+        answered.set(
+          arc.key,
+          taken.map((row) => toItem(row, arc.repeat)),
+        );
         remaining -= taken.length;
         const end = taken.at(-1)!;
         last = { node: i, arc: arc.key, after: { kind: end.kind, key: end.key } };

@@ -165,9 +165,7 @@ export class TripleStore {
     // One indexed seek per node: cheaper than handing SQLite the frontier as JSON (json_each
     // costs ~10 µs a call, a seek ~1.5 µs), and a walk visits each node once anyway.
     const next = this.#statement(
-      direction === 'out'
-        ? 'SELECT object_id FROM triple WHERE subject = ? AND predicate = ? AND object_id IS NOT NULL'
-        : 'SELECT subject FROM triple WHERE object_id = ? AND predicate = ?',
+      direction === 'out' ? 'SELECT object_id FROM triple WHERE subject = ? AND predicate = ? AND object_id IS NOT NULL' : 'SELECT subject FROM triple WHERE object_id = ? AND predicate = ?',
     ).pluck();
     const reached: string[] = [];
     for (const node of frontier) for (const id of next.all(node, predicate) as string[]) reached.push(id);
@@ -178,7 +176,7 @@ export class TripleStore {
   describe(ids: readonly string[], filter: readonly FilterTerm[] = []): NodeRow[] {
     const params: (string | number)[] = [JSON.stringify(ids)];
     const sql =
-      'SELECT r.value AS id, NULL AS value, \'\' AS provenance, n.name, n.types FROM json_each(?) r LEFT JOIN node n ON n.dcid = r.value WHERE 1' +
+      "SELECT r.value AS id, NULL AS value, '' AS provenance, n.name, n.types FROM json_each(?) r LEFT JOIN node n ON n.dcid = r.value WHERE 1" +
       filterSql('r.value', filter, params) +
       ' ORDER BY r.value';
     return (this.#statement(sql).all(...params) as RawRow[]).map((row) => {

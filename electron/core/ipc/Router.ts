@@ -1,15 +1,5 @@
 import type { z } from 'zod';
-import {
-  channels,
-  CoreError,
-  isChannelName,
-  RequestMessage,
-  type ChannelArgs,
-  type ChannelName,
-  type ChannelResult,
-  type IpcError,
-  type ResponseMessage,
-} from '../../../shared/ipc/index.ts';
+import { channels, CoreError, isChannelName, RequestMessage, type ChannelArgs, type ChannelName, type ChannelResult, type IpcError, type ResponseMessage } from '../../../shared/ipc/index.ts';
 import { toCoreError } from './toCoreError.ts';
 
 export type Handler<C extends ChannelName> = (args: ChannelArgs<C>) => Promise<ChannelResult<C>> | ChannelResult<C>;

@@ -48,7 +48,12 @@ export function toCoreError(error: unknown): CoreError | undefined {
   if (error instanceof UnknownTargetError) return new CoreError('not-found', error.message);
   if (error instanceof SignInError) return new CoreError(FROM_SIGN_IN[error.code] ?? 'sign-in-required', error.message);
   if (error instanceof GraphQueryError) return new CoreError('invalid-arguments', error.message, [{ path: error.field, message: error.message }]);
-  if (error instanceof FilterError) return new CoreError('invalid-arguments', error.message, error.issues.map((issue) => ({ path: issue.pointer, message: issue.message })));
+  if (error instanceof FilterError)
+    return new CoreError(
+      'invalid-arguments',
+      error.message,
+      error.issues.map((issue) => ({ path: issue.pointer, message: issue.message })),
+    );
   // A remote instance's refusal (a bad token, a bad filter) is the person's to fix; no answer is "unavailable".
   if (error instanceof RemoteSearchError) return new CoreError(error.kind === 'auth' || error.kind === 'rejected' ? 'invalid-arguments' : 'unavailable', error.message);
   if (error instanceof NodeQueryError) return new CoreError(error.kind === 'rejected' ? 'invalid-arguments' : 'unavailable', error.message);

@@ -126,8 +126,7 @@ export class Outbox {
           if (!breach) throw new UnknownTargetError(`breach "${input.breachId}" is not among this account's breaches`);
           const affected = accountEmailsOf(this.#db, breach.id);
           const emails = input.emails ? [...new Set(input.emails.map(emailKey))] : affected;
-          for (const email of emails)
-            if (!affected.includes(email)) throw new UnknownTargetError(`breach "${breach.id}" does not affect ${email} in this account`);
+          for (const email of emails) if (!affected.includes(email)) throw new UnknownTargetError(`breach "${breach.id}" does not affect ${email} in this account`);
           const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
           const keys = input.dataClasses ? [...new Set(input.dataClasses.map(dataClassKey))] : [...spelling.keys()];
           for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
@@ -307,7 +306,13 @@ export class Outbox {
   }
 
   /** Ends a flush early: what was claimed and not answered goes back to plain pending. */
-  #stop(status: 'cancelled' | 'sign-in-needed' | 'backoff', totals: { requests: number; delivered: number; failed: number; breachIds: string[] }, unsent: PackedRequest<Atom>[], message: string, error?: unknown): FlushResult {
+  #stop(
+    status: 'cancelled' | 'sign-in-needed' | 'backoff',
+    totals: { requests: number; delivered: number; failed: number; breachIds: string[] },
+    unsent: PackedRequest<Atom>[],
+    message: string,
+    error?: unknown,
+  ): FlushResult {
     const kind: ErrorKind = status === 'cancelled' ? 'cancelled' : error === undefined ? 'auth-needed' : classifyError(error);
     this.#db
       .transaction(() => {

@@ -33,7 +33,10 @@ export function isolateRefused<A extends IntentAtom>(request: PackedRequest<A>, 
     const rest: PackedRequest<A> = request.filter((_, index) => !named.has(index));
     const alone: PackedRequest<A>[] = [];
     for (const index of [...named].sort((a, b) => a - b)) {
-      const { innocent, suspects } = narrowByPointers(request[index]!, pointers.filter((p) => p.item === index));
+      const { innocent, suspects } = narrowByPointers(
+        request[index]!,
+        pointers.filter((p) => p.item === index),
+      );
       if (innocent) rest.push(innocent);
       for (const suspect of suspects) alone.push([suspect]);
     }

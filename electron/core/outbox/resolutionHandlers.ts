@@ -40,14 +40,21 @@ export function createResolutionHandlers({ sessions, marks, changes, details }: 
       const { outbox, scheduler } = sessions.require().sync;
       const items = failed(breachId);
       if (outbox.retry(items.map((item) => item.id)) > 0) {
-        changes.changed('outbox', items.map((item) => item.breachId));
+        changes.changed(
+          'outbox',
+          items.map((item) => item.breachId),
+        );
         void scheduler.syncNow('push');
       }
       return {};
     },
     'outbox-discard': ({ breachId }) => {
       const items = failed(breachId);
-      if (sessions.require().sync.outbox.discard(items.map((item) => item.id)) > 0) changes.changed('outbox', items.map((item) => item.breachId));
+      if (sessions.require().sync.outbox.discard(items.map((item) => item.id)) > 0)
+        changes.changed(
+          'outbox',
+          items.map((item) => item.breachId),
+        );
       return {};
     },
   } satisfies HandlerSlice;

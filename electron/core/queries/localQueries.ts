@@ -1,12 +1,5 @@
 import { dataClassKey, emailKey } from '../../../shared/api/index.ts';
-import {
-  LocalBreachQuery,
-  type LocalAccountState,
-  type LocalBreach,
-  type LocalBreachPage,
-  type LocalBreachQueryInput,
-  type LocalCounts,
-} from '../../../shared/api/localQuery.ts';
+import { LocalBreachQuery, type LocalAccountState, type LocalBreach, type LocalBreachPage, type LocalBreachQueryInput, type LocalCounts } from '../../../shared/api/localQuery.ts';
 import { accountRowsOf, type AccountRow } from '../db/breachQueries.ts';
 import { forEachCode, parseCodeList } from '../db/codeLists.ts';
 import { dataClassNamesByCode } from '../db/dataClassCodes.ts';

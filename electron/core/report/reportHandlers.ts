@@ -48,7 +48,10 @@ export function createReportHandlers({ sessions, changes, accountEmail, now = Da
     'fix-apply': ({ intents, resolved }) => {
       // All or nothing: an unknown breach, email or class throws UnknownTargetError ("not-found") and records nothing.
       const { intents: changed } = sessions.require().sync.outbox.record(intents.map((intent) => ({ ...intent, resolved })));
-      changes.changed('resolution', intents.map((intent) => intent.breachId));
+      changes.changed(
+        'resolution',
+        intents.map((intent) => intent.breachId),
+      );
       return { changed };
     },
   } satisfies HandlerSlice;

@@ -1,14 +1,5 @@
 import Database from 'better-sqlite3';
-import {
-  answerPieces,
-  BREACH_FILTER_FIELDS,
-  BreachSearchIndex,
-  DEFAULT_MAX_RESULTS,
-  extractiveAnswer,
-  parseMetadataFilter,
-  toChunk,
-  type BreachSearchDocument,
-} from '../../../shared/search/index.ts';
+import { answerPieces, BREACH_FILTER_FIELDS, BreachSearchIndex, DEFAULT_MAX_RESULTS, extractiveAnswer, parseMetadataFilter, toChunk, type BreachSearchDocument } from '../../../shared/search/index.ts';
 import type { SearchEngine, SearchEvent, SearchOutcome, SearchRun } from './SearchEngine.ts';
 
 /** Where the embedded engine's documents come from; `version` changes whenever the documents do. */

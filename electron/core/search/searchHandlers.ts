@@ -80,6 +80,7 @@ export function createSearchHandlers({ sessions, settings, secrets, emit, detail
 function myBreachKeys(session: AccountSession): string[] {
   const keys = listBreaches(session.db).map((breach) => `breaches/${breach.id}`);
   if (keys.length === 0) return ['breaches/'];
-  if (keys.length > MAX_SET_VALUES) throw new CoreError('invalid-arguments', `“Only breaches naming me” can name at most ${MAX_SET_VALUES} breaches to a remote instance; this account has ${keys.length}. Use the embedded search.`);
+  if (keys.length > MAX_SET_VALUES)
+    throw new CoreError('invalid-arguments', `“Only breaches naming me” can name at most ${MAX_SET_VALUES} breaches to a remote instance; this account has ${keys.length}. Use the embedded search.`);
   return keys;
 }

@@ -80,4 +80,3 @@ export function deleteAccountDatabase(dataDir: string, account: AccountRef): voi
     for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   }
 }
-

@@ -61,7 +61,8 @@ export function AdvancedFilter({ value, onApply }: { value: string | undefined; 
           Metadata filter (JSON)
         </label>
         <p className="field-hint" id={`${id}-hint`}>
-          Fields: title, domain, breachDate (seconds), dataClasses, isSensitive, isVerified, pwnCount, key. A value matches exactly (a data class: is among them); operators: $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin. Fields all match.
+          Fields: title, domain, breachDate (seconds), dataClasses, isSensitive, isVerified, pwnCount, key. A value matches exactly (a data class: is among them); operators: $eq, $ne, $gt, $gte, $lt,
+          $lte, $in, $nin. Fields all match.
         </p>
         <textarea
           id={`${id}-json`}

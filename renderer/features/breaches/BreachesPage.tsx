@@ -128,14 +128,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
       </EmptyState>
     );
   } else {
-    body = <BreachList
-        ref={listRef}
-        rows={rows!}
-        selectedId={route.breachId}
-        onOpen={(id) => openBreach(id)}
-        label="Breaches"
-        revealKey={answered ? filtersToParams(answered).toString() : ''}
-      />;
+    body = <BreachList ref={listRef} rows={rows!} selectedId={route.breachId} onOpen={(id) => openBreach(id)} label="Breaches" revealKey={answered ? filtersToParams(answered).toString() : ''} />;
   }
 
   return (

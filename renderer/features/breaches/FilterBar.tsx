@@ -134,8 +134,7 @@ function ActiveFilters({ filters, onChange, onClear }: { filters: Filters; onCha
   if (filters.domain) chips.push({ key: 'domain', label: filters.domain, kind: 'domain', remove: () => onChange({ domain: undefined }) });
   if (filters.email) chips.push({ key: 'email', label: filters.email, kind: 'email', remove: () => onChange({ email: undefined }) });
   if (filters.advanced) chips.push({ key: 'advanced', label: filters.advanced, kind: 'advanced', remove: () => onChange({ advanced: undefined }) });
-  for (const name of filters.dataClasses)
-    chips.push({ key: `dc-${name}`, label: name, kind: 'data class', remove: () => onChange({ dataClasses: filters.dataClasses.filter((n) => n !== name) }) });
+  for (const name of filters.dataClasses) chips.push({ key: `dc-${name}`, label: name, kind: 'data class', remove: () => onChange({ dataClasses: filters.dataClasses.filter((n) => n !== name) }) });
   for (const name of filters.unresolvedDataClasses)
     chips.push({
       key: `udc-${name}`,

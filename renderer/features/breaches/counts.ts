@@ -20,7 +20,7 @@ export function countsText(list: BreachList, filters: Filters): string {
   const parts = [plural(list.total, 'breach', 'breaches')];
   const named = filters.unresolvedDataClasses.length > 0 ? filters.unresolvedDataClasses : filters.dataClasses;
   if (named.length > 0) {
-    for (const [name, count] of named.slice(0, 3).map((entry) => countFor(list, entry) ?? [entry, 0] as [string, number])) parts.push(`${count.toLocaleString('en')} with unresolved ${name}`);
+    for (const [name, count] of named.slice(0, 3).map((entry) => countFor(list, entry) ?? ([entry, 0] as [string, number]))) parts.push(`${count.toLocaleString('en')} with unresolved ${name}`);
   } else if (list.total > 0 && list.rows.length === list.total) {
     const open = list.rows.filter((row) => row.unresolved > 0).length;
     parts.push(open === 0 ? 'nothing left to fix' : `${open.toLocaleString('en')} with something to fix`);

@@ -158,8 +158,7 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
           <p className="notice notice-pending" title={online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}>
             <Icon name="clock" />
             <span className="truncate">
-              <strong>{plural(pending, 'change')} queued.</strong>{' '}
-              {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
+              <strong>{plural(pending, 'change')} queued.</strong> {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
             </span>
           </p>
         ) : null}
@@ -170,8 +169,7 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
           <Icon name="alert" />
           <div className="notice-body">
             <p>
-              <strong>The service refused {failed.length === 1 ? 'a change' : `${failed.length} changes`}.</strong> Retry to send again, or discard to go back to the
-              service’s state.
+              <strong>The service refused {failed.length === 1 ? 'a change' : `${failed.length} changes`}.</strong> Retry to send again, or discard to go back to the service’s state.
             </p>
             <ul className="failed-list">
               {failed.map((cell) => (
@@ -334,7 +332,10 @@ function Cell({ id, cell, label, onChange }: { id: string; cell: CellState | und
             Queued
           </span>
         ) : cell.localOnly ? (
-          <span className="marker marker-local" title="The service cannot take this change (it resolves only passwords and email addresses, and never unresolves), so it is kept on this computer only.">
+          <span
+            className="marker marker-local"
+            title="The service cannot take this change (it resolves only passwords and email addresses, and never unresolves), so it is kept on this computer only."
+          >
             <Icon name="lock" size={12} />
             {cell.resolved ? 'Resolved on this computer only' : 'Unresolved on this computer only'}
           </span>

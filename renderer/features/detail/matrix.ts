@@ -30,8 +30,7 @@ export interface FailedCell {
 
 export function failedCells(detail: BreachDetail): FailedCell[] {
   const failed: FailedCell[] = [];
-  for (const account of detail.accounts)
-    for (const [dataClass, cell] of Object.entries(account.cells)) if (cell.failed) failed.push({ email: account.email, dataClass, reason: cell.failed.reason });
+  for (const account of detail.accounts) for (const [dataClass, cell] of Object.entries(account.cells)) if (cell.failed) failed.push({ email: account.email, dataClass, reason: cell.failed.reason });
   return failed;
 }
 

@@ -91,7 +91,10 @@ function FixGroupCard({ group, number, focus, single }: { group: FixGroupState; 
   const done = group.unresolved === 0;
   const steps = stepsFor(group.spec, group.targets);
   const [message, setMessage] = useState<Message>();
-  const emailsWithWork = useMemo(() => [...new Set(group.targets.flatMap((target) => target.unresolvedByEmail.filter((entry) => entry.dataClasses.length > 0).map((entry) => entry.email)))].sort(), [group.targets]);
+  const emailsWithWork = useMemo(
+    () => [...new Set(group.targets.flatMap((target) => target.unresolvedByEmail.filter((entry) => entry.dataClasses.length > 0).map((entry) => entry.email)))].sort(),
+    [group.targets],
+  );
 
   useEffect(() => {
     if (!focus || !heading.current) return;

@@ -141,7 +141,9 @@ export function GraphPage() {
       <div className="page-head">
         <h1 className="page-title">Graph</h1>
       </div>
-      <p className="page-lead">How your breaches, their domains and the data they exposed connect. Start from a breach, a domain or a data class, choose a question, then click any node to go further.</p>
+      <p className="page-lead">
+        How your breaches, their domains and the data they exposed connect. Start from a breach, a domain or a data class, choose a question, then click any node to go further.
+      </p>
 
       <div className="graph-setup">
         <form
@@ -239,7 +241,12 @@ export function GraphPage() {
                     <span>
                       <strong>{group.subjectLabel}</strong>: {group.shown} of {group.shown + group.hidden} {group.noun} drawn ({group.direction === 'out' ? '→' : '←'} <code>{group.arc}</code>)
                     </span>
-                    <button type="button" className="button button-small" aria-label={`Draw ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.noun} of ${group.subjectLabel}`} onClick={() => showMore(group.key)}>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-label={`Draw ${Math.min(GROUP_LIMIT, group.hidden)} more ${group.noun} of ${group.subjectLabel}`}
+                      onClick={() => showMore(group.key)}
+                    >
                       Draw {Math.min(GROUP_LIMIT, group.hidden)} more
                     </button>
                   </li>
@@ -303,7 +310,9 @@ function Block({ block, focus, onFocused, isExpanded, onExpand, onLoadMore, onSt
 
   const title = blockTitle(block);
   const subject = block.nodes.length === 1 ? block.nodes[0]! : undefined;
-  const values = block.response ? Object.values(block.response.data).reduce((n, data) => n + (data.properties?.length ?? 0) + Object.values(data.arcs ?? {}).reduce((m, arc) => m + arc.nodes.length, 0), 0) : 0;
+  const values = block.response
+    ? Object.values(block.response.data).reduce((n, data) => n + (data.properties?.length ?? 0) + Object.values(data.arcs ?? {}).reduce((m, arc) => m + arc.nodes.length, 0), 0)
+    : 0;
   const more = block.response?.nextToken !== undefined;
   const source = block.source === 'embedded' ? 'embedded engine' : block.source === 'network' ? 'remote endpoint' : block.source === 'cache' ? 'saved answer' : undefined;
 
@@ -363,7 +372,13 @@ function Block({ block, focus, onFocused, isExpanded, onExpand, onLoadMore, onSt
             </>
           ) : null}
           <p className="graph-progress" role="status">
-            {block.streaming ? `Loaded ${plural(block.pages, 'page')}…` : block.pages > 1 ? `Loaded ${plural(block.pages, 'page')}${more ? '; more are available.' : ', every value.'}` : more ? 'More values are available.' : ''}
+            {block.streaming
+              ? `Loaded ${plural(block.pages, 'page')}…`
+              : block.pages > 1
+                ? `Loaded ${plural(block.pages, 'page')}${more ? '; more are available.' : ', every value.'}`
+                : more
+                  ? 'More values are available.'
+                  : ''}
           </p>
           {block.moreError ? (
             <p className="inline-error" role="alert">

@@ -94,7 +94,18 @@ function styleFor(c: Colours): cytoscape.StylesheetJson {
     { selector: 'node[kind = "literal"]', style: { 'background-color': c.literal, shape: 'rectangle', width: 9, height: 9, 'font-size': 10, color: c.muted } },
     {
       selector: 'node[kind = "group"]',
-      style: { 'background-color': c.surface, 'border-color': c.muted, 'border-width': 1.5, 'border-style': 'dashed', shape: 'round-rectangle', width: 30, height: 18, color: c.muted, 'font-style': 'italic', 'min-zoomed-font-size': 0 },
+      style: {
+        'background-color': c.surface,
+        'border-color': c.muted,
+        'border-width': 1.5,
+        'border-style': 'dashed',
+        shape: 'round-rectangle',
+        width: 30,
+        height: 18,
+        color: c.muted,
+        'font-style': 'italic',
+        'min-zoomed-font-size': 0,
+      },
     },
     { selector: 'node.expanded', style: { 'border-color': c.text, 'border-width': 3, 'font-weight': 600, 'min-zoomed-font-size': 0 } },
     { selector: 'node[kind = "Class"]', style: { 'min-zoomed-font-size': 0 } },
@@ -231,10 +242,16 @@ export function GraphView({ graph, expanded, onExpand, onShowMore }: GraphViewPr
       fresh.forEach((node, index) => {
         // A new node starts on a ring around a neighbour already placed, so a layout that does
         // not start from random places moves the drawing little on each expansion.
-        const neighbour = graph.edges.map((edge) => (edge.target === node.id ? edge.source : edge.source === node.id ? edge.target : undefined)).find((id) => id !== undefined && cy.getElementById(id).nonempty());
+        const neighbour = graph.edges
+          .map((edge) => (edge.target === node.id ? edge.source : edge.source === node.id ? edge.target : undefined))
+          .find((id) => id !== undefined && cy.getElementById(id).nonempty());
         const near = neighbour ? cy.getElementById(neighbour).position() : { x: 0, y: 0 };
         const angle = (2 * Math.PI * index) / fresh.length;
-        cy.add({ group: 'nodes', data: { id: node.id, label: node.label, kind: node.kind, expandable: node.expandable, group: groupOf.get(node.id) }, position: { x: near.x + 110 * Math.cos(angle), y: near.y + 110 * Math.sin(angle) } });
+        cy.add({
+          group: 'nodes',
+          data: { id: node.id, label: node.label, kind: node.kind, expandable: node.expandable, group: groupOf.get(node.id) },
+          position: { x: near.x + 110 * Math.cos(angle), y: near.y + 110 * Math.sin(angle) },
+        });
         added += 1;
       });
       for (const edge of graph.edges) {

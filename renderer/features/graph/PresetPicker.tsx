@@ -23,7 +23,11 @@ export function PresetPicker({ presets, chosen, onChoose }: PresetPickerProps) {
         ))}
       </div>
       <p className="field-hint" id={`${id}-hint`}>
-        {chosen ? 'Run the query to see the answer; click a node to go further.' : presets.length ? 'Your own expression is in use (under Advanced); choose a question to replace it.' : 'No question fits these start nodes together; use an expression under Advanced.'}
+        {chosen
+          ? 'Run the query to see the answer; click a node to go further.'
+          : presets.length
+            ? 'Your own expression is in use (under Advanced); choose a question to replace it.'
+            : 'No question fits these start nodes together; use an expression under Advanced.'}
       </p>
     </fieldset>
   );

@@ -54,7 +54,14 @@ export function domainNode(domain: string): string {
 
 /** Start nodes as a person types them: comma separated, trimmed, each once. */
 export function parseNodeList(text: string): string[] {
-  return [...new Set(text.split(',').map((part) => part.trim()).filter((part) => part !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    ),
+  ];
 }
 
 export function kindOf(dcid: string, types: readonly string[] = []): NodeKind {
@@ -127,7 +134,14 @@ export function rowsOf(response: NodeResponse | undefined, nodes: readonly strin
 function itemRow(subject: string, arc: string, direction: Direction, item: NodeItem, index: number): ResultRow {
   const base = { subject, arc, direction };
   if (item.dcid !== undefined) {
-    return { ...base, key: `${subject}\u0000${arc}\u0000n\u0000${item.dcid}`, kind: 'node', target: item.dcid, ...(item.name !== undefined ? { name: item.name } : {}), ...(item.types ? { types: item.types } : {}) };
+    return {
+      ...base,
+      key: `${subject}\u0000${arc}\u0000n\u0000${item.dcid}`,
+      kind: 'node',
+      target: item.dcid,
+      ...(item.name !== undefined ? { name: item.name } : {}),
+      ...(item.types ? { types: item.types } : {}),
+    };
   }
   // Two equal literals on one arc are two values; the index keeps their keys apart.
   return { ...base, key: `${subject}\u0000${arc}\u0000v\u0000${index}\u0000${item.value ?? ''}`, kind: 'literal', value: item.value ?? '' };
@@ -249,8 +263,7 @@ export function buildGraph(queries: readonly AnsweredQuery[], options: GraphOpti
       if (name !== undefined) learn(subject, { name });
     }
   for (const query of queries)
-    for (const data of Object.values(query.response?.data ?? {}))
-      for (const arc of Object.values(data.arcs ?? {})) for (const item of arc.nodes) if (item.dcid) learn(item.dcid, item);
+    for (const data of Object.values(query.response?.data ?? {})) for (const arc of Object.values(data.arcs ?? {})) for (const item of arc.nodes) if (item.dcid) learn(item.dcid, item);
 
   const addNode = (id: string, node: () => GraphNode): boolean => {
     if (nodes.has(id)) return true;

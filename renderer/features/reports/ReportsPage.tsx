@@ -39,10 +39,16 @@ export function ReportsPage() {
         </div>
       </div>
       <p className="page-lead report-intro">
-        The exports list every breach, email address and exposed data class: whether you fixed it, and when the service recorded it. Changes not sent yet are marked
-        pending. “Print or save as PDF” prints the report below; choose “Save as PDF” as the printer for a file.
+        The exports list every breach, email address and exposed data class: whether you fixed it, and when the service recorded it. Changes not sent yet are marked pending. “Print or save as PDF”
+        prints the report below; choose “Save as PDF” as the printer for a file.
       </p>
-      {error && !report ? <ErrorState title="The report couldn’t be made" message={error} onRetry={() => void load()} /> : report ? <PrintableReport report={report} /> : <Skeleton lines={10} className="card" />}
+      {error && !report ? (
+        <ErrorState title="The report couldn’t be made" message={error} onRetry={() => void load()} />
+      ) : report ? (
+        <PrintableReport report={report} />
+      ) : (
+        <Skeleton lines={10} className="card" />
+      )}
     </div>
   );
 }

@@ -50,7 +50,15 @@ export function RemoteInstanceForm() {
           <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.target.checked)} /> Legacy instance (legacy-rag)
         </label>
         <label className="field-label">
-          API token <input className="input" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} placeholder={remote?.hasToken ? 'saved in the keychain; type to replace' : 'Bearer token with ai-search:read and ai-search:run'} />
+          API token{' '}
+          <input
+            className="input"
+            type="password"
+            autoComplete="off"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            placeholder={remote?.hasToken ? 'saved in the keychain; type to replace' : 'Bearer token with ai-search:read and ai-search:run'}
+          />
         </label>
         <div className="form-actions">
           <button type="submit" className="button">

@@ -115,7 +115,14 @@ export function FeedSection() {
           <label className="field-label" htmlFor={`${id}-key`}>
             Service-account key file (JSON)
           </label>
-          <textarea id={`${id}-key`} className="input" rows={4} value={keyFile} onChange={(event) => setKeyFile(event.target.value)} placeholder={status?.hasServiceAccountKey ? `Stored: ${status.serviceAccountEmail ?? 'a key file'}` : 'Paste the key file’s contents'} />
+          <textarea
+            id={`${id}-key`}
+            className="input"
+            rows={4}
+            value={keyFile}
+            onChange={(event) => setKeyFile(event.target.value)}
+            placeholder={status?.hasServiceAccountKey ? `Stored: ${status.serviceAccountEmail ?? 'a key file'}` : 'Paste the key file’s contents'}
+          />
         </div>
       ) : null}
       {auth === 'secret' ? (
@@ -123,19 +130,22 @@ export function FeedSection() {
           <label className="field-label" htmlFor={`${id}-secret`}>
             Secret
           </label>
-          <input id={`${id}-secret`} className="input" type="password" autoComplete="off" value={secret} onChange={(event) => setSecret(event.target.value)} placeholder={status?.hasSecret ? 'Stored' : ''} />
+          <input
+            id={`${id}-secret`}
+            className="input"
+            type="password"
+            autoComplete="off"
+            value={secret}
+            onChange={(event) => setSecret(event.target.value)}
+            placeholder={status?.hasSecret ? 'Stored' : ''}
+          />
           <p className="form-note" role="note">
             Discouraged: database secrets are a legacy credential that never expires and gives full access. Prefer a service account or your sign-in.
           </p>
         </div>
       ) : null}
       <div className="form-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={busy}
-          onClick={save}
-        >
+        <button type="button" className="button button-primary" disabled={busy} onClick={save}>
           Save
         </button>
         <button type="button" className="button" disabled={busy} onClick={() => void run(() => syncFeed())}>

@@ -25,7 +25,16 @@ interface Draft {
 
 function toDraft(settings: Settings): Draft {
   const { serviceUrl, issuer, notifications, startAtLogin, closeToTray } = settings;
-  return { serviceUrl, issuer, notifications, startAtLogin, closeToTray, syncIntervalMinutes: String(settings.syncIntervalMinutes), apiContract: settings.apiContract ?? 'v1', signUpUrl: settings.signUpUrl ?? '' };
+  return {
+    serviceUrl,
+    issuer,
+    notifications,
+    startAtLogin,
+    closeToTray,
+    syncIntervalMinutes: String(settings.syncIntervalMinutes),
+    apiContract: settings.apiContract ?? 'v1',
+    signUpUrl: settings.signUpUrl ?? '',
+  };
 }
 
 function toPatch(draft: Draft): Partial<Settings> {
@@ -51,7 +60,13 @@ export function SettingsPage() {
       <div className="page-head">
         <h1 className="page-title">Settings</h1>
       </div>
-      {settings ? <SettingsForm settings={settings} /> : error ? <ErrorState title="Settings couldn’t be loaded" message={error} onRetry={() => void load()} /> : <Skeleton lines={8} className="card" />}
+      {settings ? (
+        <SettingsForm settings={settings} />
+      ) : error ? (
+        <ErrorState title="Settings couldn’t be loaded" message={error} onRetry={() => void load()} />
+      ) : (
+        <Skeleton lines={8} className="card" />
+      )}
       <ThemeSection />
       <SharedSection />
       <FeedSection />
@@ -117,7 +132,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
       }}
     >
       <h2 className="card-title">Service</h2>
-      <TextField id={`${id}-url`} label="Service URL" type="url" value={draft.serviceUrl} error={errors.serviceUrl} onChange={(v) => set('serviceUrl', v)} hint="The breach-alert API, ending in /api/v1." />
+      <TextField
+        id={`${id}-url`}
+        label="Service URL"
+        type="url"
+        value={draft.serviceUrl}
+        error={errors.serviceUrl}
+        onChange={(v) => set('serviceUrl', v)}
+        hint="The breach-alert API, ending in /api/v1."
+      />
       <TextField id={`${id}-issuer`} label="Identity provider" type="url" value={draft.issuer} error={errors.issuer} onChange={(v) => set('issuer', v)} hint="Where you sign in (the OpenID issuer)." />
       <fieldset className="radio-group">
         <legend className="field-label">Contract the service speaks</legend>
@@ -130,7 +153,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <label className="check-field">
           <input type="radio" name={`${id}-contract`} value="firefox-v1" checked={draft.apiContract === 'firefox-v1'} onChange={() => set('apiContract', 'firefox-v1')} />
           <span>
-            Mozilla Monitor for Firefox <span className="muted">(/api/firefox/v1 at the same site: breach details from the details feed, only passwords and email addresses can be marked resolved, syncs at most hourly)</span>
+            Mozilla Monitor for Firefox{' '}
+            <span className="muted">(/api/firefox/v1 at the same site: breach details from the details feed, only passwords and email addresses can be marked resolved, syncs at most hourly)</span>
           </span>
         </label>
       </fieldset>

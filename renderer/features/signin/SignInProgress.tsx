@@ -22,8 +22,7 @@ export function SignInProgress({ pending, compact = false }: { pending: PendingS
     <div className={compact ? 'signin-waiting signin-waiting-compact' : 'signin-waiting'}>
       {failed ? (
         <p role="alert">
-          <strong>Breach Monitor couldn’t open a web browser.</strong> Open the sign-in page in a browser on this computer; this window continues on its own when
-          you’re done.
+          <strong>Breach Monitor couldn’t open a web browser.</strong> Open the sign-in page in a browser on this computer; this window continues on its own when you’re done.
         </p>
       ) : (
         <p role="status">

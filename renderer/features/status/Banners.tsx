@@ -19,8 +19,8 @@ export function SignInBanner() {
           <SignInProgress pending={status?.state === 'signing-in' ? status.signIn : undefined} compact />
         ) : (
           <p>
-            <strong>Sign in again to sync.</strong> Your session{status?.account?.email ? ` for ${status.account.email}` : ''} has ended. You can keep reviewing and
-            resolving here; changes wait in the queue until you’re back.
+            <strong>Sign in again to sync.</strong> Your session{status?.account?.email ? ` for ${status.account.email}` : ''} has ended. You can keep reviewing and resolving here; changes wait in the
+            queue until you’re back.
           </p>
         )}
         {error && !signingIn ? (
@@ -131,8 +131,8 @@ export function ServiceNoticeBanner() {
       <Icon name="cloudOff" />
       <div className="banner-text">
         <p role="status">
-          <strong>{notice.kind === 'rate-limited' ? 'The service asked us to wait, showing what you had.' : 'The service is unavailable, showing what you had.'}</strong>{' '}
-          Your changes stay queued on this computer{when ? `; trying again after ${when}` : ''}.
+          <strong>{notice.kind === 'rate-limited' ? 'The service asked us to wait, showing what you had.' : 'The service is unavailable, showing what you had.'}</strong> Your changes stay queued on
+          this computer{when ? `; trying again after ${when}` : ''}.
         </p>
       </div>
     </section>

@@ -58,9 +58,7 @@ export function Welcome() {
           <span>Breach Monitor</span>
         </div>
         <h1 className="welcome-title">See where your email addresses have leaked — and what’s left to fix.</h1>
-        <p className="welcome-lead">
-          Sign in to a breach-alert service. Your breaches are kept on this computer, so you can review and resolve them even when you’re offline.
-        </p>
+        <p className="welcome-lead">Sign in to a breach-alert service. Your breaches are kept on this computer, so you can review and resolve them even when you’re offline.</p>
 
         <form
           className="welcome-form"

@@ -54,7 +54,12 @@ describe('readServerBreaches', () => {
   });
 
   it('reads a null resolution state as resolved without a time, as the schema does', () => {
-    const json = [{ breach: { id: 'A', domain: 'a.example', breachDate: '2020-01-01', addedDate: 'x', modifiedDate: 'x', dataClasses: ['Passwords'], isSensitive: false }, breachedAccounts: [{ email: 'a@example.com', resolvedDataClasses: { Passwords: null } }] }];
+    const json = [
+      {
+        breach: { id: 'A', domain: 'a.example', breachDate: '2020-01-01', addedDate: 'x', modifiedDate: 'x', dataClasses: ['Passwords'], isSensitive: false },
+        breachedAccounts: [{ email: 'a@example.com', resolvedDataClasses: { Passwords: null } }],
+      },
+    ];
     expect(readServerBreachesFast(json)![0]!.breachedAccounts[0]!.resolvedDataClasses).toEqual({ Passwords: {} });
   });
 });

@@ -88,7 +88,8 @@ describe('ProviderClient', () => {
   it('an unreachable provider is a transient network error, and discovery is tried again next time', async () => {
     let up = false;
     const { fetchImpl } = provider(() => json(200, { access_token: 'a', token_type: 'Bearer', expires_in: 60 }));
-    const flaky = ((input: string | URL | Request, init?: RequestInit) => (up ? fetchImpl(input, init) : Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } })))) as typeof fetch;
+    const flaky = ((input: string | URL | Request, init?: RequestInit) =>
+      up ? fetchImpl(input, init) : Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))) as typeof fetch;
     const subject = client(flaky);
     const error = await failureOf(subject.refresh('r'));
     expect(error).toBeInstanceOf(ApiError);

@@ -66,9 +66,7 @@ describe('sign-in configuration', () => {
   });
 
   it('names the environment variable behind a bad value', () => {
-    expect(errorOf(() => loadClientConfig({ env: { BREACH_MONITOR_REDIRECT_PORT: '70000' } }))).toContain(
-      'redirect.port (from BREACH_MONITOR_REDIRECT_PORT): must be a whole number from 1 to 65535',
-    );
+    expect(errorOf(() => loadClientConfig({ env: { BREACH_MONITOR_REDIRECT_PORT: '70000' } }))).toContain('redirect.port (from BREACH_MONITOR_REDIRECT_PORT): must be a whole number from 1 to 65535');
     expect(errorOf(() => loadClientConfig({ env: { BREACH_MONITOR_REDIRECT_PORT: 'eighty' } }))).toContain('redirect.port (from BREACH_MONITOR_REDIRECT_PORT)');
     expect(errorOf(() => loadClientConfig({ env: { BREACH_MONITOR_ISSUER: 'not a url' } }))).toContain('issuer (from BREACH_MONITOR_ISSUER): must be an absolute URL');
   });

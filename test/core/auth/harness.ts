@@ -14,7 +14,6 @@ import { launchResolvedBrowser } from '../../support/browser.ts';
 
 export { testCipher } from './testCipher.ts';
 
-
 export function tempDir(prefix: string): string {
   return mkdtempSync(path.join(tmpdir(), `${prefix}-`));
 }

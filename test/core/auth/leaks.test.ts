@@ -46,7 +46,10 @@ function recordingFetch(secrets: Set<string>): typeof fetch {
     }
     const response = await fetch(input, init);
     if (url.endsWith('/oidc/token')) {
-      const body = (await response.clone().json().catch(() => ({}))) as Record<string, unknown>;
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => ({}))) as Record<string, unknown>;
       for (const field of ['access_token', 'refresh_token', 'id_token']) if (typeof body[field] === 'string') secrets.add(body[field]);
     }
     return response;

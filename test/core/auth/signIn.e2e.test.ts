@@ -278,7 +278,7 @@ describe('sign-out', () => {
     expect(await refreshAtProvider(reference, stored.refreshToken!)).toMatchObject({ status: 400, error: 'invalid_grant' });
   });
 
-  it('keeps the local database unless asked; the next account never gets the previous one\'s tokens', async () => {
+  it("keeps the local database unless asked; the next account never gets the previous one's tokens", async () => {
     const app = makeApp();
     const alice = await signIn(app, 'alice@example.com');
     const aliceTokens = app.auth.tokens!;

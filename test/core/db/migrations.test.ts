@@ -61,7 +61,14 @@ describe('migrate', () => {
 
   it('refuses an unordered list', () => {
     const up = (): void => {};
-    expect(() => migrate(emptyDatabase(), { migrations: [{ version: 20, name: 'b', up }, { version: 10, name: 'a', up }] })).toThrow(/out of order/);
+    expect(() =>
+      migrate(emptyDatabase(), {
+        migrations: [
+          { version: 20, name: 'b', up },
+          { version: 10, name: 'a', up },
+        ],
+      }),
+    ).toThrow(/out of order/);
   });
 
   it('is a no-op on an up-to-date database', () => {
@@ -77,19 +84,8 @@ describe('migration 10 (initial schema), from version 0', () => {
     updateToVersion(db, 0);
     expect(tables(db)).toEqual([]);
     updateToVersion(db, 10);
-    expect(tables(db)).toEqual([
-      'breached_accounts',
-      'breaches',
-      'data_class_codes',
-      'gone_breaches',
-      'outbox',
-      'schema_migrations',
-      'settings',
-      'sync_state',
-    ]);
-    expect(db.prepare('SELECT version, name, applied_at FROM schema_migrations').all()).toEqual([
-      { version: 10, name: 'initial-schema', applied_at: FROZEN_NOW.toISOString() },
-    ]);
+    expect(tables(db)).toEqual(['breached_accounts', 'breaches', 'data_class_codes', 'gone_breaches', 'outbox', 'schema_migrations', 'settings', 'sync_state']);
+    expect(db.prepare('SELECT version, name, applied_at FROM schema_migrations').all()).toEqual([{ version: 10, name: 'initial-schema', applied_at: FROZEN_NOW.toISOString() }]);
   });
 
   it('enforces what the code relies on', () => {

@@ -60,7 +60,16 @@ function countingFetch(): { fetch: typeof fetch; calls: string[] } {
 }
 
 function settingsFor(overrides: Partial<Settings> = {}) {
-  let current = Settings.parse({ serviceUrl: service.apiBaseUrl, issuer: service.issuer, syncIntervalMinutes: 60, notifications: true, startAtLogin: false, closeToTray: true, theme: 'system', ...overrides });
+  let current = Settings.parse({
+    serviceUrl: service.apiBaseUrl,
+    issuer: service.issuer,
+    syncIntervalMinutes: 60,
+    notifications: true,
+    startAtLogin: false,
+    closeToTray: true,
+    theme: 'system',
+    ...overrides,
+  });
   return { get: () => ({ ...current }), update: (change: Partial<Settings>) => (current = Settings.parse({ ...current, ...change })) };
 }
 
@@ -129,8 +138,21 @@ describe('DetailsFeed', () => {
       return network.up ? fetch(input, init) : Promise.reject(new TypeError('fetch failed'));
     };
     const dir = tempDir();
-    const laptop = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('olga'), store: detailsStore(), fetch: switchable, localPreferences: new LocalPreferences(dir) });
-    const desktop = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('olga'), store: detailsStore(), localPreferences: new LocalPreferences(tempDir()) });
+    const laptop = new DetailsFeed({
+      settings: settingsFor(),
+      secrets: new MemorySecretStore(),
+      identity: identityOf('olga'),
+      store: detailsStore(),
+      fetch: switchable,
+      localPreferences: new LocalPreferences(dir),
+    });
+    const desktop = new DetailsFeed({
+      settings: settingsFor(),
+      secrets: new MemorySecretStore(),
+      identity: identityOf('olga'),
+      store: detailsStore(),
+      localPreferences: new LocalPreferences(tempDir()),
+    });
 
     // Never seen online, unreachable: an error, not defaults that would later overwrite real choices.
     network.up = false;
@@ -150,7 +172,14 @@ describe('DetailsFeed', () => {
     expect(laptop.knownPreferences()).toEqual(offlineChoice);
     expect(await desktop.preferences()).toMatchObject({ hiddenBreaches: ['Adobe'], notifications: { newBreaches: true } });
     // The copy survives a restart of the app on this machine.
-    const restarted = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('olga'), store: detailsStore(), fetch: switchable, localPreferences: new LocalPreferences(dir) });
+    const restarted = new DetailsFeed({
+      settings: settingsFor(),
+      secrets: new MemorySecretStore(),
+      identity: identityOf('olga'),
+      store: detailsStore(),
+      fetch: switchable,
+      localPreferences: new LocalPreferences(dir),
+    });
     expect(await restarted.preferences()).toEqual(offlineChoice);
     expect(await restarted.writeBackPreferences()).toBe('still-offline');
 

@@ -25,28 +25,57 @@ afterEach(async () => {
 });
 
 const ADOBE = BreachDetails.parse({
-  title: 'Adobe', domain: 'adobe.example', breachDate: '2013-10-04', addedDate: '2013-12-04T00:00:00Z', modifiedDate: '2013-12-04T00:00:00Z',
-  pwnCount: 152445165, description: 'In October 2013, <a href="https://example.org/">153 million</a> accounts…', logoPath: 'https://example.org/Adobe.png',
-  dataClasses: ['Email addresses', 'Passwords'], isVerified: true, isFabricated: false, isSensitive: false, isRetired: false, isSpamList: false, isMalware: false, isStealerLog: false,
+  title: 'Adobe',
+  domain: 'adobe.example',
+  breachDate: '2013-10-04',
+  addedDate: '2013-12-04T00:00:00Z',
+  modifiedDate: '2013-12-04T00:00:00Z',
+  pwnCount: 152445165,
+  description: 'In October 2013, <a href="https://example.org/">153 million</a> accounts…',
+  logoPath: 'https://example.org/Adobe.png',
+  dataClasses: ['Email addresses', 'Passwords'],
+  isVerified: true,
+  isFabricated: false,
+  isSensitive: false,
+  isRetired: false,
+  isSpamList: false,
+  isMalware: false,
+  isStealerLog: false,
 });
 
 describe('breach views joined to the details feed', () => {
   it('carry the details of breaches the feed has, and none for the others', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-feed-join-'));
     const details = new DetailsStore(path.join(dataDir, 'catalog-details.db'));
-    const sessions = new CurrentSession({ open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }) });
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), () => details.close(), () => sessions.close());
+    const sessions = new CurrentSession({
+      open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }),
+    });
+    cleanup.push(
+      () => rmSync(dataDir, { recursive: true, force: true }),
+      () => details.close(),
+      () => sessions.close(),
+    );
     await sessions.apply({ state: 'sign-in-needed', account: ALICE, warning: undefined, error: undefined } satisfies AuthStatus);
     snapshot(sessions.require().db, [item({ id: 'Adobe', accounts: { 'alice@example.com': [] } }), item({ id: 'Canva', domain: 'canva.example', accounts: { 'alice@example.com': [] } })], '"v1"');
     details.replace('http://127.0.0.1:9/rtdb', { Adobe: ADOBE }, '"e1"');
 
-    const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => { throw new Error(`${channel} is not part of this test`); }]));
+    const unanswered = Object.fromEntries(
+      CHANNEL_NAMES.map((channel) => [
+        channel,
+        () => {
+          throw new Error(`${channel} is not part of this test`);
+        },
+      ]),
+    );
     const router = new Router(
       combineHandlers({ ...unanswered, ...createBreachHandlers({ sessions, marks: new NewBreachMarks(), details: (ids) => details.getMany(ids), flaggedIds: () => details.flaggedIds() }) } as never),
       { validateResults: true },
     );
     const list = await router.invoke('breaches-list', {});
-    expect(list.rows.map((row) => [row.breach.id, row.details?.title])).toEqual([['Adobe', 'Adobe'], ['Canva', undefined]]);
+    expect(list.rows.map((row) => [row.breach.id, row.details?.title])).toEqual([
+      ['Adobe', 'Adobe'],
+      ['Canva', undefined],
+    ]);
     expect((await router.invoke('breach-get', { id: 'Adobe' })).details).toEqual(ADOBE);
     expect((await router.invoke('breach-get', { id: 'Canva' })).details).toBeUndefined();
 

@@ -44,7 +44,11 @@ describe('breach graph (CONTRACT.md table)', () => {
   });
 
   it('skips an empty domain; one node per domain and data class whatever the case', () => {
-    const triples = breachTriples([breach('B', { domain: 'Shop.Example', dataClasses: ['email addresses'] }), breach('A', { domain: 'shop.example', dataClasses: ['Email Addresses'] }), breach('C', { domain: '' })]);
+    const triples = breachTriples([
+      breach('B', { domain: 'Shop.Example', dataClasses: ['email addresses'] }),
+      breach('A', { domain: 'shop.example', dataClasses: ['Email Addresses'] }),
+      breach('C', { domain: '' }),
+    ]);
     expect(triples.filter((t) => t.subject === 'C' && t.predicate === 'domain')).toEqual([]);
     expect(triples.filter((t) => t.subject.startsWith('domain/'))).toHaveLength(2);
     // The first spelling in id order names the node.

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function clientFor(handler: (request: SeenRequest) => Answer, options: Partial<NodeQueryClientOptions> = {}) {
-  server = await startFakeGraphServer((request) => (request.key === KEY ? handler(request) : { status: 401, body: { code: 16, message: 'Method doesn\'t allow unregistered callers' } }));
+  server = await startFakeGraphServer((request) => (request.key === KEY ? handler(request) : { status: 401, body: { code: 16, message: "Method doesn't allow unregistered callers" } }));
   const secrets = new MemorySecretStore();
   const sleeps: number[] = [];
   const client = new NodeQueryClient({
@@ -58,11 +58,14 @@ describe.skipIf(recordingsMissing)('NodeQueryClient against the real recordings 
     // 03 and 04 are not consecutive pages of one query: the page after 03's token is made here
     // from 04's list (the items 03 did not have), and the test checks that 03's token is sent back verbatim.
     const rest: NodeResponse = { data: { 'geoId/0649670': { arcs: { geoOverlaps: { nodes: allItems.filter((item) => !firstItems.some((f) => f.dcid === item.dcid)) } } } } };
-    const { client, server } = await clientFor((request) => {
-      if (request.nextToken === undefined) return { status: 200, body: first.response };
-      if (request.nextToken === first.response.nextToken) return { status: 200, body: rest };
-      return { status: 400, body: { message: 'unknown token' } };
-    }, { method });
+    const { client, server } = await clientFor(
+      (request) => {
+        if (request.nextToken === undefined) return { status: 200, body: first.response };
+        if (request.nextToken === first.response.nextToken) return { status: 200, body: rest };
+        return { status: 400, body: { message: 'unknown token' } };
+      },
+      { method },
+    );
     const result = await client.query({ nodes: first.nodes, property: first.property });
     expect(server.requests.map((r) => r.nextToken)).toEqual([undefined, first.response.nextToken]);
     expect(result).toMatchObject({ source: 'network', pages: 2, complete: true });
@@ -138,10 +141,13 @@ describe('NodeQueryClient: retries, limits, cancellation, keys', () => {
     const cache = new QueryCache(memoryGraph().database);
     const controller = new AbortController();
     // The person cancels once the request has reached the service, which never answers.
-    const { client } = await clientFor(() => {
-      controller.abort();
-      return { status: 200, body: page(['a']), hold: new Promise<void>(() => {}) };
-    }, { cache });
+    const { client } = await clientFor(
+      () => {
+        controller.abort();
+        return { status: 200, body: page(['a']), hold: new Promise<void>(() => {}) };
+      },
+      { cache },
+    );
     cache.put(client.endpoint, ['n'], '->p', page(['cached']), '2026-01-01T00:00:00.000Z');
     const started = Date.now();
     await expect(client.query({ nodes: ['n'], property: '->p' }, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
@@ -166,9 +172,17 @@ describe('NodeQueryClient: retries, limits, cancellation, keys', () => {
   });
 
   it('keeps the key in the secret store; no key, a wrong key and a bad query are told apart', async () => {
-    const { client, secrets } = await clientFor((request) => (request.property === '->na me' ? { status: 400, headers: { 'content-type': 'application/problem+json' }, body: { status: 400, detail: 'expected alternating arrows and properties at position 5' } } : { status: 200, body: page(['a']) }));
+    const { client, secrets } = await clientFor((request) =>
+      request.property === '->na me'
+        ? { status: 400, headers: { 'content-type': 'application/problem+json' }, body: { status: 400, detail: 'expected alternating arrows and properties at position 5' } }
+        : { status: 200, body: page(['a']) },
+    );
     expect(await secrets.get(graphApiKeySecret(client.endpoint))).toBe(KEY);
-    await expect(client.query({ nodes: ['n'], property: '->na me' })).rejects.toMatchObject({ kind: 'rejected', status: 400, message: expect.stringMatching(/expected alternating arrows and properties at position 5$/) });
+    await expect(client.query({ nodes: ['n'], property: '->na me' })).rejects.toMatchObject({
+      kind: 'rejected',
+      status: 400,
+      message: expect.stringMatching(/expected alternating arrows and properties at position 5$/),
+    });
 
     await client.setApiKey('wrong');
     const refused = await client.query({ nodes: ['n'], property: '->p' }).catch((error: unknown) => error);

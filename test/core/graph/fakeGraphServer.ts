@@ -41,7 +41,14 @@ export async function startFakeGraphServer(handler: (request: SeenRequest) => An
       let seen: SeenRequest;
       if (req.method === 'GET') {
         const key = url.searchParams.get('key') ?? undefined;
-        seen = { method: 'GET', nodes: url.searchParams.getAll('nodes'), property: url.searchParams.get('property') ?? '', nextToken: url.searchParams.get('nextToken') ?? undefined, key, keyIn: key ? 'query' : undefined };
+        seen = {
+          method: 'GET',
+          nodes: url.searchParams.getAll('nodes'),
+          property: url.searchParams.get('property') ?? '',
+          nextToken: url.searchParams.get('nextToken') ?? undefined,
+          key,
+          keyIn: key ? 'query' : undefined,
+        };
       } else {
         const chunks: Buffer[] = [];
         for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);

@@ -36,7 +36,10 @@ describe('mergeNodeResponses', () => {
 describe('queryEmbedded', () => {
   it('follows the engine’s tokens and answers like the client, source "embedded"', async () => {
     const store = memoryGraph();
-    replaceGraph(store, ['A', 'B', 'C', 'D', 'E'].map((id) => breach(id)));
+    replaceGraph(
+      store,
+      ['A', 'B', 'C', 'D', 'E'].map((id) => breach(id)),
+    );
     const engine = new NodeQueryEngine(store, { pageSize: 2 });
     const result = await queryEmbedded(engine, { nodes: ['Breach'], property: '<-typeOf' }, { now: () => new Date('2026-02-14T09:30:00Z') });
     expect(result).toMatchObject({ source: 'embedded', pages: 3, complete: true, fetchedAt: '2026-02-14T09:30:00.000Z' });

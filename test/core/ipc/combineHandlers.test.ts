@@ -23,7 +23,14 @@ describe('combineHandlers', () => {
   });
 
   it('refuses a map that leaves channels without a handler, naming them', () => {
-    expect(() => combineHandlers(sliceOf(CHANNEL_NAMES.filter((name) => name !== 'sync-status' && name !== 'auth-cancel'), 'most'))).toThrow(/no handler for "auth-cancel", "sync-status"/);
+    expect(() =>
+      combineHandlers(
+        sliceOf(
+          CHANNEL_NAMES.filter((name) => name !== 'sync-status' && name !== 'auth-cancel'),
+          'most',
+        ),
+      ),
+    ).toThrow(/no handler for "auth-cancel", "sync-status"/);
   });
 
   it('refuses a handler for a channel the contract does not name', () => {

@@ -62,7 +62,10 @@ describe('toCoreError', () => {
       }),
       { onInternalError: (_channel, error) => logged.push(error) },
     );
-    expect(await router.dispatch({ type: 'request', id: 1, channel: 'breach-get', args: { id: 'Nope' } })).toMatchObject({ ok: false, error: { code: 'not-found', message: 'There is no breach "Nope".' } });
+    expect(await router.dispatch({ type: 'request', id: 1, channel: 'breach-get', args: { id: 'Nope' } })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found', message: 'There is no breach "Nope".' },
+    });
     expect(await router.dispatch({ type: 'request', id: 2, channel: 'settings-set', args: { theme: 'dark' } })).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(logged).toHaveLength(1);
   });

@@ -20,12 +20,17 @@ describe('backoffDelay', () => {
 
   it('stays within [Retry-After, max(cap, Retry-After)] for any failure count', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.option(fc.nat(1_000_000), { nil: undefined }), (failures, draw, retryAfter) => {
-        const delay = backoffDelay(failures, DEFAULT_BACKOFF, () => draw, retryAfter);
-        expect(Number.isInteger(delay)).toBe(true);
-        expect(delay).toBeGreaterThanOrEqual(retryAfter ?? 0);
-        expect(delay).toBeLessThanOrEqual(Math.max(DEFAULT_BACKOFF.capMs, retryAfter ?? 0));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        fc.option(fc.nat(1_000_000), { nil: undefined }),
+        (failures, draw, retryAfter) => {
+          const delay = backoffDelay(failures, DEFAULT_BACKOFF, () => draw, retryAfter);
+          expect(Number.isInteger(delay)).toBe(true);
+          expect(delay).toBeGreaterThanOrEqual(retryAfter ?? 0);
+          expect(delay).toBeLessThanOrEqual(Math.max(DEFAULT_BACKOFF.capMs, retryAfter ?? 0));
+        },
+      ),
       { seed: 3, numRuns: 300 },
     );
   });

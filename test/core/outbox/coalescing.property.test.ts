@@ -23,10 +23,16 @@ const toggle = fc.record({
   dataClass: fc.option(fc.constantFrom(...CLASSES, 'PASSWORDS', 'email addresses'), { nil: undefined }),
   resolved: fc.boolean(),
 });
-const flush = fc.record({ kind: fc.constant('flush' as const), faults: fc.array(fc.constantFrom<Fault>('drop-before', 'drop-after', 'server-error', 'rate-limited', 'unauthorized'), { maxLength: 2 }) });
+const flush = fc.record({
+  kind: fc.constant('flush' as const),
+  faults: fc.array(fc.constantFrom<Fault>('drop-before', 'drop-after', 'server-error', 'rate-limited', 'unauthorized'), { maxLength: 2 }),
+});
 const pull = fc.constant({ kind: 'pull' as const });
 const restart = fc.constant({ kind: 'restart' as const });
-const operations = fc.array(fc.oneof({ weight: 6, arbitrary: toggle }, { weight: 2, arbitrary: flush }, { weight: 1, arbitrary: pull }, { weight: 1, arbitrary: restart }), { minLength: 1, maxLength: 40 });
+const operations = fc.array(fc.oneof({ weight: 6, arbitrary: toggle }, { weight: 2, arbitrary: flush }, { weight: 1, arbitrary: pull }, { weight: 1, arbitrary: restart }), {
+  minLength: 1,
+  maxLength: 40,
+});
 
 /** What the person sees as resolved: `breach|email|class key`. */
 function localView(db: WritableDB): Set<string> {
@@ -40,7 +46,10 @@ describe('outbox against a plain model of the last intents', () => {
   it('shows every toggle at once, coalesces to the last intent per key, and delivers exactly that', async () => {
     await fc.assert(
       fc.asyncProperty(operations, async (ops) => {
-        const server = new ContractServer(BREACHES.map((id) => catalogBreach(id, CLASSES)), EXPOSURES);
+        const server = new ContractServer(
+          BREACHES.map((id) => catalogBreach(id, CLASSES)),
+          EXPOSURES,
+        );
         try {
           // Some state on the service before the person starts.
           await server.postResolutions([{ breachId: 'One', dataClasses: ['Passwords'], resolved: true, emails: ['a@example.com'] }]);

@@ -45,7 +45,10 @@ const toggle: fc.Arbitrary<Toggle> = fc.record({
 });
 const wire: fc.Arbitrary<Wire> = fc.record({
   beforeCommit: fc.array(toggle, { maxLength: 3 }),
-  answer: fc.oneof({ weight: 4, arbitrary: fc.constant('ok' as const) }, { weight: 4, arbitrary: fc.constantFrom<Fault>('drop-before', 'drop-after', 'server-error', 'rate-limited', 'unauthorized', 'forbidden') }),
+  answer: fc.oneof(
+    { weight: 4, arbitrary: fc.constant('ok' as const) },
+    { weight: 4, arbitrary: fc.constantFrom<Fault>('drop-before', 'drop-after', 'server-error', 'rate-limited', 'unauthorized', 'forbidden') },
+  ),
   afterCommit: fc.array(toggle, { maxLength: 3 }),
   crash: fc.oneof({ weight: 6, arbitrary: fc.constant('none' as const) }, { weight: 1, arbitrary: fc.constantFrom('before-commit' as const, 'after-commit' as const) }),
 });

@@ -69,7 +69,12 @@ describe('isolateRefused', () => {
         fc.property(scenario, (s) => {
           const { atoms, delivered, blamed, isBad } = simulate(s, mode);
           expect(blamed.map(key).sort()).toEqual(atoms.filter(isBad).map(key).sort());
-          expect(delivered.map(key).sort()).toEqual(atoms.filter((a) => !isBad(a)).map(key).sort());
+          expect(delivered.map(key).sort()).toEqual(
+            atoms
+              .filter((a) => !isBad(a))
+              .map(key)
+              .sort(),
+          );
         }),
         { seed: mode === 'truthful' ? 11 : 12, numRuns: 500 },
       );
@@ -91,7 +96,14 @@ describe('isolateRefused', () => {
     // 60 breaches × 4 emails, one email removed on the service side.
     const atoms: IntentAtom[] = [];
     for (let b = 0; b < 60; b++) for (const email of EMAILS) atoms.push({ breachId: `B${b}`, email, dataClass: 'Passwords', classKey: 'passwords', resolved: true });
-    const s: Scenario = { keys: atoms.map((a) => [a.breachId, a.email, a.dataClass] as [string, string, string]), resolved: true, badPairs: Array.from({ length: 60 }, (_, b) => [`B${b}`, 'c@x.example'] as [string, string]), badClasses: [], maxItems: 1000, randomPointers: [] };
+    const s: Scenario = {
+      keys: atoms.map((a) => [a.breachId, a.email, a.dataClass] as [string, string, string]),
+      resolved: true,
+      badPairs: Array.from({ length: 60 }, (_, b) => [`B${b}`, 'c@x.example'] as [string, string]),
+      badClasses: [],
+      maxItems: 1000,
+      randomPointers: [],
+    };
     const truthful = simulate(s, 'truthful');
     expect(truthful.blamed).toHaveLength(60);
     // the batch, then every good part together, then each named email alone

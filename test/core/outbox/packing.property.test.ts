@@ -14,9 +14,7 @@ const atoms = fc
     maxLength: 150,
   })
   .chain((keys) => fc.tuple(fc.constant(keys), fc.array(fc.boolean(), { minLength: keys.length, maxLength: keys.length })))
-  .map(([keys, directions]) =>
-    keys.map(([breachId, email, dataClass], i): IntentAtom => ({ breachId, email, dataClass, classKey: dataClassKey(dataClass), resolved: directions[i]! })),
-  );
+  .map(([keys, directions]) => keys.map(([breachId, email, dataClass], i): IntentAtom => ({ breachId, email, dataClass, classKey: dataClassKey(dataClass), resolved: directions[i]! })));
 
 const limits = fc.record({
   maxItems: fc.integer({ min: 1, max: 8 }),

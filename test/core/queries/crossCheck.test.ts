@@ -180,7 +180,9 @@ describe('domain cases agree under the newer contract', () => {
   });
 
   it('covers every domain case of the table', () => {
-    expect(DOMAIN_CASES.map((c) => c.name)).toEqual(expect.arrayContaining(['domain, other case', 'domain stored in mixed case', 'domain shared by a sensitive breach', 'domain shared, sensitive included', 'domain nobody has']));
+    expect(DOMAIN_CASES.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['domain, other case', 'domain stored in mixed case', 'domain shared by a sensitive breach', 'domain shared, sensitive included', 'domain nobody has']),
+    );
   });
 
   it.each(DOMAIN_CASES)('$name', async ({ query }) => {

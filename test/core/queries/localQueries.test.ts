@@ -12,7 +12,14 @@ const neverSends = { postResolutions: () => Promise.reject(new Error('not in thi
 function fixture() {
   const db = memoryDatabase();
   snapshot(db, [
-    item({ id: 'AcmeBank', domain: 'acmebank.com', breachDate: '2021-03-01', addedDate: '2021-04-01T00:00:00Z', dataClasses: ['Email addresses', 'Passwords'], accounts: { [A]: [], [B]: ['Passwords'] } }),
+    item({
+      id: 'AcmeBank',
+      domain: 'acmebank.com',
+      breachDate: '2021-03-01',
+      addedDate: '2021-04-01T00:00:00Z',
+      dataClasses: ['Email addresses', 'Passwords'],
+      accounts: { [A]: [], [B]: ['Passwords'] },
+    }),
     item({ id: 'Zeta', domain: 'zeta-bank.io', breachDate: '2023-01-01', addedDate: '2023-01-05T00:00:00Z', dataClasses: ['Email addresses'], accounts: { [A]: ['Email addresses'] } }),
     item({ id: 'bravo', domain: 'bravo.org', breachDate: '2019-07-01', addedDate: '2024-01-01T00:00:00Z', dataClasses: ['Email addresses', 'Passwords', 'Usernames'], accounts: { [B]: [] } }),
     item({ id: 'Private', domain: 'private.example', breachDate: '2022-01-01', isSensitive: true, accounts: { [A]: [] } }),
@@ -53,7 +60,7 @@ describe('queryBreaches', () => {
     ]);
   });
 
-  it('gives a per-email view: that email\'s breaches, its unresolved classes, its state only', () => {
+  it("gives a per-email view: that email's breaches, its unresolved classes, its state only", () => {
     const db = fixture();
     const page = queryBreaches(db, { email: 'A@example.com', includeSensitive: true });
     expect(ids(page)).toEqual(['Zeta', 'Private', 'AcmeBank']);

@@ -30,7 +30,9 @@ afterEach(async () => {
 
 async function core(options: { signedIn?: boolean } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-report-'));
-  const sessions = new CurrentSession({ open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }) });
+  const sessions = new CurrentSession({
+    open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }),
+  });
   open.push(sessions);
   if (options.signedIn !== false) {
     await sessions.apply({ state: 'sign-in-needed', account: ALICE, warning: undefined, error: undefined });
@@ -87,7 +89,12 @@ describe('fix-apply', () => {
       type: 'request',
       id: 1,
       channel: 'fix-apply',
-      args: { intents: [{ breachId: 'Adobe', emails: [A], dataClasses: ['Password hints'] }, { breachId: 'Adobe', emails: ['mallory@example.com'], dataClasses: ['Passwords'] }] },
+      args: {
+        intents: [
+          { breachId: 'Adobe', emails: [A], dataClasses: ['Password hints'] },
+          { breachId: 'Adobe', emails: ['mallory@example.com'], dataClasses: ['Passwords'] },
+        ],
+      },
     });
     expect(answer).toMatchObject({ ok: false, error: { code: 'not-found' } });
     expect(sessions.require().sync.outbox.summary()).toMatchObject({ pending: 0 });
@@ -103,7 +110,7 @@ describe('fix-apply', () => {
 });
 
 describe('catalog origin', () => {
-  it('knows exactly the demo catalog the service ships, and none of Have I Been Pwned\'s breaches', () => {
+  it("knows exactly the demo catalog the service ships, and none of Have I Been Pwned's breaches", () => {
     const demo = JSON.parse(readFileSync(new URL('../../../resources/demo-catalog.json', import.meta.url), 'utf8')) as { id: string; domain: string }[];
     expect(DEMO_CATALOG_BREACHES).toEqual(demo.map((breach) => `${breach.id} ${breach.domain}`));
     const hibp = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/hibp/breaches.json', import.meta.url), 'utf8')) as { Name: string; Domain: string }[];
@@ -114,6 +121,11 @@ describe('catalog origin', () => {
     expect(isDemoBreach({ id: 'AmberBank', domain: 'amberbank.org' })).toBe(true);
     expect(isDemoBreach({ id: 'AmberBank', domain: 'elsewhere.example' })).toBe(false);
     expect(includesHibpData([{ id: 'AmberBank', domain: 'amberbank.org' }])).toBe(false);
-    expect(includesHibpData([{ id: 'AmberBank', domain: 'amberbank.org' }, { id: 'Adobe', domain: 'adobe.com' }])).toBe(true);
+    expect(
+      includesHibpData([
+        { id: 'AmberBank', domain: 'amberbank.org' },
+        { id: 'Adobe', domain: 'adobe.com' },
+      ]),
+    ).toBe(true);
   });
 });

@@ -44,12 +44,19 @@ const ADOBE: BreachDetails = {
 
 it('the resolutions-set reply carries the breach details like breach-get', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-reply-'));
-  const sessions = new CurrentSession({ open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }) });
+  const sessions = new CurrentSession({
+    open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }),
+  });
   open.push(sessions);
   await sessions.apply({ state: 'sign-in-needed', account: { accountId: 'c'.repeat(32), issuer: 'http://127.0.0.1:1', subject: 'alice', email: A }, warning: undefined, error: undefined });
   snapshot(sessions.require().db, [item({ id: 'Adobe', accounts: { [A]: [] } })]);
   const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => Promise.reject(new Error(`${channel} is not part of this test`))]));
-  const handlers = createResolutionHandlers({ sessions, marks: new NewBreachMarks(), changes: new DataChanges(() => {}), details: (ids) => new Map(ids.filter((id) => id === 'Adobe').map((id) => [id, ADOBE])) });
+  const handlers = createResolutionHandlers({
+    sessions,
+    marks: new NewBreachMarks(),
+    changes: new DataChanges(() => {}),
+    details: (ids) => new Map(ids.filter((id) => id === 'Adobe').map((id) => [id, ADOBE])),
+  });
   const router = new Router(combineHandlers({ ...unanswered, ...handlers } as never), { validateResults: true });
   const reply = await router.invoke('resolutions-set', { breachId: 'Adobe', dataClasses: ['Passwords'], resolved: true });
   expect(reply.detail.details).toEqual(ADOBE);

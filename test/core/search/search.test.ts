@@ -51,7 +51,12 @@ describe('embedded search (offline)', () => {
     const outcome = await embedded.run({ query: 'games company', answer: true }, onEvent);
     expect(events[0]).toMatchObject({ type: 'chunks', answerKind: 'extractive' });
     expect(events.slice(1).every((e) => e.type === 'delta')).toBe(true);
-    expect(events.slice(1).map((e) => (e.type === 'delta' ? e.text : '')).join('')).toBe(outcome.answer!.text);
+    expect(
+      events
+        .slice(1)
+        .map((e) => (e.type === 'delta' ? e.text : ''))
+        .join(''),
+    ).toBe(outcome.answer!.text);
     expect(outcome.chunks.length).toBeGreaterThan(0);
   });
 
@@ -126,7 +131,12 @@ describe('error envelopes from older instances (error_chain, before 2024-10-01)'
   beforeAll(async () => {
     // An instance of the earlier platform: the root cause nested in error_chain.
     older = createServer((_req, res) => {
-      const body = JSON.stringify({ result: null, success: false, errors: [{ code: 1004, message: 'Validation Error', error_chain: [{ code: 7401, message: 'filters.when: unknown field' }] }], messages: [] });
+      const body = JSON.stringify({
+        result: null,
+        success: false,
+        errors: [{ code: 1004, message: 'Validation Error', error_chain: [{ code: 7401, message: 'filters.when: unknown field' }] }],
+        messages: [],
+      });
       res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });

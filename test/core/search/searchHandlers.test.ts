@@ -21,7 +21,15 @@ import { item, snapshot } from '../helpers/fixtures.ts';
 const ALICE = { accountId: 'a'.repeat(32), issuer: 'http://127.0.0.1:1', subject: 'alice', email: 'alice@example.com' };
 const A = 'alice@example.com';
 const noToken = () => Promise.reject(new SignInRequiredError('Sign in to sync.'));
-const DEFAULTS: Settings = { serviceUrl: 'http://127.0.0.1:6060/api/v1', issuer: 'http://127.0.0.1:6060/oidc', syncIntervalMinutes: 30, notifications: true, startAtLogin: false, closeToTray: true, theme: 'system' };
+const DEFAULTS: Settings = {
+  serviceUrl: 'http://127.0.0.1:6060/api/v1',
+  issuer: 'http://127.0.0.1:6060/oidc',
+  syncIntervalMinutes: 30,
+  notifications: true,
+  startAtLogin: false,
+  closeToTray: true,
+  theme: 'system',
+};
 
 let service: RunningService;
 const dirs: string[] = [];
@@ -42,11 +50,17 @@ afterAll(async () => {
 async function core(options: { signedIn?: boolean } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'search-handlers-'));
   dirs.push(dataDir);
-  const sessions = new CurrentSession({ open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }) });
+  const sessions = new CurrentSession({
+    open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }),
+  });
   if (options.signedIn !== false) {
     await sessions.apply({ state: 'sign-in-needed', account: ALICE, warning: undefined, error: undefined } satisfies AuthStatus);
     const ids = (await service.store.listBreaches()).slice(0, 3);
-    snapshot(sessions.require().db, ids.map((b) => item({ id: b.id, domain: b.domain, dataClasses: b.dataClasses, accounts: { [A]: [] } })), '"v1"');
+    snapshot(
+      sessions.require().db,
+      ids.map((b) => item({ id: b.id, domain: b.domain, dataClasses: b.dataClasses, accounts: { [A]: [] } })),
+      '"v1"',
+    );
   }
   const settings = new SettingsStore(dataDir, DEFAULTS);
   const secrets = new MemorySecretStore();
@@ -69,7 +83,12 @@ describe('search channels', () => {
     expect(result.answer?.kind).toBe('extractive');
     expect(events[0]).toMatchObject({ requestId: 'r1', event: { type: 'chunks', answerKind: 'extractive' } });
     expect(events.slice(1).every((e) => e.requestId === 'r1' && e.event.type === 'delta')).toBe(true);
-    expect(events.slice(1).map((e) => (e.event.type === 'delta' ? e.event.text : '')).join('')).toBe(result.answer!.text);
+    expect(
+      events
+        .slice(1)
+        .map((e) => (e.event.type === 'delta' ? e.event.text : ''))
+        .join(''),
+    ).toBe(result.answer!.text);
   });
 
   it('refuses a filter the engine cannot run, naming where, as invalid-arguments', async () => {
@@ -85,7 +104,10 @@ describe('search channels', () => {
 
   it('remote: keeps the token in the secret store only, sends "only mine" as key $in, and reads refusals', async () => {
     const { router, settings, secrets, sessions } = await core();
-    expect(await router.dispatch({ type: 'request', id: 1, channel: 'search-run', args: { requestId: 'r', engine: 'remote', query: 'a' } })).toMatchObject({ ok: false, error: { code: 'invalid-arguments', message: expect.stringContaining('Add a remote search instance') } });
+    expect(await router.dispatch({ type: 'request', id: 1, channel: 'search-run', args: { requestId: 'r', engine: 'remote', query: 'a' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments', message: expect.stringContaining('Add a remote search instance') },
+    });
     const { token } = service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
     const instance = { baseUrl: `${service.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false };
     expect(await router.invoke('search-remote-set', { ...instance, token })).toEqual({ instance, hasToken: true });

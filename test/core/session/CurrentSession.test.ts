@@ -8,7 +8,6 @@ import { AccountSession, type AccountRef } from '../../../electron/core/session/
 import { CurrentSession, sessionStepFor } from '../../../electron/core/session/CurrentSession.ts';
 import type { SyncReport } from '../../../electron/core/sync/SyncScheduler.ts';
 
-
 const ALICE = { accountId: 'a'.repeat(32), issuer: 'http://127.0.0.1:1', subject: 'alice', email: 'alice@example.com' };
 const BOB = { ...ALICE, accountId: 'b'.repeat(32), subject: 'bob', email: 'bob@example.com' };
 
@@ -43,7 +42,12 @@ describe('CurrentSession', () => {
     const current = new CurrentSession({
       open: (account: AccountRef) => {
         // Nobody can sign in here: every sync this session runs fails for want of a token.
-        const session = AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: () => Promise.reject(new SignInRequiredError('Sign in to sync.')), refreshAfterUnauthorized: () => Promise.reject(new SignInRequiredError('Sign in to sync.')) } });
+        const session = AccountSession.open({
+          dataDir,
+          account,
+          apiBaseUrl: 'http://127.0.0.1:9/api/v1',
+          tokens: { getAccessToken: () => Promise.reject(new SignInRequiredError('Sign in to sync.')), refreshAfterUnauthorized: () => Promise.reject(new SignInRequiredError('Sign in to sync.')) },
+        });
         opened.push(session);
         return session;
       },

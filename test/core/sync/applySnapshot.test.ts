@@ -77,7 +77,7 @@ describe('applySnapshot', () => {
     expect(getSyncState(db, 'etag')).toBe('"v1"');
   });
 
-  it('never overwrites the person\'s pending changes: the new snapshot is shown under them', () => {
+  it("never overwrites the person's pending changes: the new snapshot is shown under them", () => {
     const db = memoryDatabase();
     snapshot(db, [item({ id: 'Alpha', accounts: { [A]: [], [B]: [] } })]);
     new Outbox({ db, sender: neverSends, now: () => FROZEN_NOW.getTime() }).record([{ breachId: 'Alpha', emails: [A], dataClasses: ['passwords'], resolved: true }]);

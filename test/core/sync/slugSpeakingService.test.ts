@@ -49,8 +49,15 @@ describe('a slug-speaking service', () => {
     const page = queryBreaches(sync.database.db, { includeSensitive: true });
     const list = toBreachList(page.items, page.total, countBreaches(sync.database.db, { includeSensitive: true }), new Set());
     expect(list.rows.map((row) => row.dataClasses.map((c) => [c.name, c.resolved]))).toEqual([
-      [['Email addresses', 0], ['Passwords', 1], ['Shoe sizes', 0]],
-      [['Email addresses', 0], ['Phone numbers', 0]],
+      [
+        ['Email addresses', 0],
+        ['Passwords', 1],
+        ['Shoe sizes', 0],
+      ],
+      [
+        ['Email addresses', 0],
+        ['Phone numbers', 0],
+      ],
     ]);
     expect(list.unresolvedByDataClass).toEqual({ 'Email addresses': 2, Passwords: 0, 'Phone numbers': 1, 'Shoe sizes': 1 });
     expect(knownDataClasses(sync.database.db)).toEqual(['Email addresses', 'Passwords', 'Phone numbers', 'Shoe sizes']);

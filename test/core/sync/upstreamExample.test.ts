@@ -26,9 +26,7 @@ describe.skipIf(!upstream)(`the upstream response example (${UPSTREAM_FILE}) in 
     snapshot(db, items);
     const detail = toBreachDetail(getLocalBreach(db, 'Breach1')!, false);
     expect(detail.breach.dataClasses).toEqual(['Email addresses', 'Passwords']);
-    expect(detail.accounts).toEqual([
-      { email: 'alice@example.com', cells: { 'Email addresses': { resolved: false, pending: false }, Passwords: { resolved: true, pending: false } } },
-    ]);
+    expect(detail.accounts).toEqual([{ email: 'alice@example.com', cells: { 'Email addresses': { resolved: false, pending: false }, Passwords: { resolved: true, pending: false } } }]);
     expect(queryBreaches(db, { unresolvedDataClasses: ['Passwords'] }).total).toBe(0);
     expect(queryBreaches(db, { unresolvedDataClasses: ['Email addresses'] }).total).toBe(1);
 

@@ -6,11 +6,7 @@ import { createRng, hashString } from '../../../server/catalog/prng.ts';
 
 describe('normalizeDataClasses', () => {
   it('orders case-insensitively, trims and keeps the first spelling of a key', () => {
-    expect(normalizeDataClasses(['passwords', 'IP addresses', ' Email addresses ', 'Passwords', 'ip Addresses'])).toEqual([
-      'Email addresses',
-      'IP addresses',
-      'passwords',
-    ]);
+    expect(normalizeDataClasses(['passwords', 'IP addresses', ' Email addresses ', 'Passwords', 'ip Addresses'])).toEqual(['Email addresses', 'IP addresses', 'passwords']);
   });
 
   it('is idempotent and sorted with unique keys for any input', () => {

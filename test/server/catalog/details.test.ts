@@ -27,10 +27,23 @@ function tempDir(): string {
 
 function hibp(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    Name: 'Adobe', Title: 'Adobe', Domain: 'adobe.com', BreachDate: '2013-10-04', AddedDate: '2013-12-04T00:00:00Z',
-    ModifiedDate: '2022-05-15T23:52:49Z', PwnCount: 152445165, Description: 'In October 2013, <a href="https://example.org/">153 million</a> accounts...',
-    LogoPath: 'https://haveibeenpwned.com/Content/Images/PwnedLogos/Adobe.png', DataClasses: ['Password hints', 'Email addresses'],
-    IsVerified: true, IsFabricated: false, IsSensitive: false, IsRetired: false, IsSpamList: false, IsMalware: false, IsSubscriptionFree: false,
+    Name: 'Adobe',
+    Title: 'Adobe',
+    Domain: 'adobe.com',
+    BreachDate: '2013-10-04',
+    AddedDate: '2013-12-04T00:00:00Z',
+    ModifiedDate: '2022-05-15T23:52:49Z',
+    PwnCount: 152445165,
+    Description: 'In October 2013, <a href="https://example.org/">153 million</a> accounts...',
+    LogoPath: 'https://haveibeenpwned.com/Content/Images/PwnedLogos/Adobe.png',
+    DataClasses: ['Password hints', 'Email addresses'],
+    IsVerified: true,
+    IsFabricated: false,
+    IsSensitive: false,
+    IsRetired: false,
+    IsSpamList: false,
+    IsMalware: false,
+    IsSubscriptionFree: false,
     ...overrides,
   };
 }
@@ -38,15 +51,29 @@ function hibp(overrides: Record<string, unknown> = {}): Record<string, unknown> 
 describe('hibpRecordToDetails', () => {
   it("keeps Have I Been Pwned's fields in camelCase", () => {
     expect(hibpRecordToDetails(HibpBreachRecord.parse(hibp()))).toEqual({
-      title: 'Adobe', domain: 'adobe.com', breachDate: '2013-10-04', addedDate: '2013-12-04T00:00:00Z', modifiedDate: '2022-05-15T23:52:00Z',
-      pwnCount: 152445165, description: 'In October 2013, <a href="https://example.org/">153 million</a> accounts...',
-      logoPath: 'https://haveibeenpwned.com/Content/Images/PwnedLogos/Adobe.png', dataClasses: ['Email addresses', 'Password hints'],
-      isVerified: true, isFabricated: false, isSensitive: false, isRetired: false, isSpamList: false, isMalware: false, isStealerLog: false,
+      title: 'Adobe',
+      domain: 'adobe.com',
+      breachDate: '2013-10-04',
+      addedDate: '2013-12-04T00:00:00Z',
+      modifiedDate: '2022-05-15T23:52:00Z',
+      pwnCount: 152445165,
+      description: 'In October 2013, <a href="https://example.org/">153 million</a> accounts...',
+      logoPath: 'https://haveibeenpwned.com/Content/Images/PwnedLogos/Adobe.png',
+      dataClasses: ['Email addresses', 'Password hints'],
+      isVerified: true,
+      isFabricated: false,
+      isSensitive: false,
+      isRetired: false,
+      isSpamList: false,
+      isMalware: false,
+      isStealerLog: false,
     });
   });
 
   it('fills fields an older snapshot lacks, and the title from the name', () => {
-    const details = hibpRecordToDetails(HibpBreachRecord.parse({ ...hibp({ Title: '  ' }), PwnCount: undefined, Description: undefined, LogoPath: undefined, IsVerified: undefined, IsMalware: undefined }));
+    const details = hibpRecordToDetails(
+      HibpBreachRecord.parse({ ...hibp({ Title: '  ' }), PwnCount: undefined, Description: undefined, LogoPath: undefined, IsVerified: undefined, IsMalware: undefined }),
+    );
     expect(details).toMatchObject({ title: 'Adobe', pwnCount: 0, description: '', logoPath: '', isVerified: false, isMalware: false, isStealerLog: false });
   });
 

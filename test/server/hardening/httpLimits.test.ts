@@ -71,7 +71,9 @@ describe('HTTP limits', () => {
 
   it('closes 20 connections trickling a body once the request timeout passes', async () => {
     const { port } = await start({ headersTimeoutMs: 500, requestTimeoutMs: 1000 });
-    const token = (await (await fetch(`http://127.0.0.1:${port}/__dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sub":"slow"}' })).json()) as { access_token: string };
+    const token = (await (await fetch(`http://127.0.0.1:${port}/__dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sub":"slow"}' })).json()) as {
+      access_token: string;
+    };
     expect((await fetch(`http://127.0.0.1:${port}/api/v1/user`, { method: 'POST', headers: { authorization: `Bearer ${token.access_token}` } })).status).toBe(201);
     const sockets = await Promise.all(Array.from({ length: 20 }, () => open(port)));
     const startedAt = Date.now();

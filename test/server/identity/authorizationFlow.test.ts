@@ -3,19 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtAccessTokenVerifier } from '../../../server/auth/jwtVerifier.ts';
 import { InvalidTokenError } from '../../../server/auth/AccessTokenVerifier.ts';
 import { DEMO_USERS } from '../../../server/identity/index.ts';
-import {
-  authorizationUrl,
-  Browser,
-  CALLBACK,
-  exchangeCode,
-  formAction,
-  pkcePair,
-  refresh,
-  signIn,
-  startIdentityServer,
-  tokenRequest,
-  type IdentityServer,
-} from './harness.ts';
+import { authorizationUrl, Browser, CALLBACK, exchangeCode, formAction, pkcePair, refresh, signIn, startIdentityServer, tokenRequest, type IdentityServer } from './harness.ts';
 
 let server: IdentityServer;
 const inactive = new Set<string>();
@@ -139,7 +127,11 @@ describe('authorization code flow with PKCE', () => {
     const { idp } = server;
     const { code, verifier: codeVerifier } = await signIn(idp, 'bob@example.com', { extra: { resource: idp.audience } });
     const { body } = await tokenRequest(idp, {
-      grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: CALLBACK, resource: idp.audience,
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      redirect_uri: CALLBACK,
+      resource: idp.audience,
     });
     expect(decodeJwt(body.access_token ?? '').aud).toBe('urn:breach-monitor:api');
     const refreshed = await tokenRequest(idp, { grant_type: 'refresh_token', refresh_token: body.refresh_token ?? '', resource: idp.audience });
@@ -197,7 +189,9 @@ describe('authorization code flow with PKCE', () => {
   it('rejects a resource indicator other than the API', async () => {
     const browser = new Browser();
     const start = authorizationUrl(server.idp, {
-      codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256', extra: { resource: 'https://other.example/api' },
+      codeChallenge: pkcePair().challenge,
+      codeChallengeMethod: 'S256',
+      extra: { resource: 'https://other.example/api' },
     });
     const result = await browser.follow(await browser.request(start), start, CALLBACK);
     expect('callback' in result && result.callback.searchParams.get('error')).toBe('invalid_target');

@@ -6,12 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../../server/log.ts';
-import {
-  createDevIdentityProvider,
-  DEFAULT_API_AUDIENCE,
-  type DevIdentityProvider,
-  type DevIdentityProviderOptions,
-} from '../../../server/identity/index.ts';
+import { createDevIdentityProvider, DEFAULT_API_AUDIENCE, type DevIdentityProvider, type DevIdentityProviderOptions } from '../../../server/identity/index.ts';
 
 /** Collects log lines so tests can assert what was (not) logged. */
 export function memoryLogger(): { logger: Logger; lines: string[] } {
@@ -35,9 +30,7 @@ export interface IdentityServer {
   close(): Promise<void>;
 }
 
-export async function startIdentityServer(
-  options: Partial<Pick<DevIdentityProviderOptions, 'isAccountActive' | 'accessTokenTtlSec' | 'users'>> = {},
-): Promise<IdentityServer> {
+export async function startIdentityServer(options: Partial<Pick<DevIdentityProviderOptions, 'isAccountActive' | 'accessTokenTtlSec' | 'users'>> = {}): Promise<IdentityServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'identity-test-'));
   const { logger, lines } = memoryLogger();
   let idp: DevIdentityProvider | undefined;
@@ -51,13 +44,14 @@ export async function startIdentityServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
-  const create = () => createDevIdentityProvider({
-    issuer: `${origin}/oidc`,
-    audience: DEFAULT_API_AUDIENCE,
-    dataDir,
-    logger,
-    ...options,
-  });
+  const create = () =>
+    createDevIdentityProvider({
+      issuer: `${origin}/oidc`,
+      audience: DEFAULT_API_AUDIENCE,
+      dataDir,
+      logger,
+      ...options,
+    });
   idp = await create();
 
   const handle: IdentityServer = {
@@ -200,11 +194,7 @@ export interface SignInResult {
 }
 
 /** Drives the whole browser part: authorize → login page → consent page → redirect with a code. */
-export async function signIn(
-  idp: DevIdentityProvider,
-  email: string,
-  options: { scope?: string; extra?: Record<string, string> } = {},
-): Promise<SignInResult> {
+export async function signIn(idp: DevIdentityProvider, email: string, options: { scope?: string; extra?: Record<string, string> } = {}): Promise<SignInResult> {
   const browser = new Browser();
   const { verifier, challenge } = pkcePair();
   const start = authorizationUrl(idp, { scope: options.scope, codeChallenge: challenge, codeChallengeMethod: 'S256', extra: options.extra });
@@ -215,9 +205,7 @@ export async function signIn(
   if (!loginHtml.includes('Sign in')) throw new Error(`expected the login page: ${loginHtml}`);
 
   const afterLogin = formAction(loginHtml, login.url);
-  const consent = await browser.follow(
-    await browser.submitForm(afterLogin, { email, password: 'correct horse' }), afterLogin, CALLBACK,
-  );
+  const consent = await browser.follow(await browser.submitForm(afterLogin, { email, password: 'correct horse' }), afterLogin, CALLBACK);
   if (!('page' in consent)) throw new Error('expected the consent page');
   const consentHtml = await consent.page.text();
   if (!consentHtml.includes('Allow')) throw new Error(`expected the consent page: ${consentHtml}`);

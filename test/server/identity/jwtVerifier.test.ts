@@ -1,17 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  base64url,
-  createLocalJWKSet,
-  exportJWK,
-  exportSPKI,
-  generateKeyPair,
-  importJWK,
-  SignJWT,
-  type CryptoKey,
-  type JWK,
-  type JWTPayload,
-} from 'jose';
+import { base64url, createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidTokenError } from '../../../server/auth/AccessTokenVerifier.ts';
 import { createJwtAccessTokenVerifier, SigningKeysUnavailableError } from '../../../server/auth/jwtVerifier.ts';
@@ -54,9 +43,7 @@ async function token(spec: TokenSpec = {}): Promise<string> {
     ...spec.claims,
   };
   for (const name of spec.omit ?? []) delete claims[name];
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'at+jwt', ...spec.header } as { alg: string })
-    .sign(spec.key ?? privateKey);
+  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'at+jwt', ...spec.header } as { alg: string }).sign(spec.key ?? privateKey);
 }
 
 function unsigned(header: Record<string, unknown>, claims: JWTPayload): string {
@@ -65,10 +52,14 @@ function unsigned(header: Record<string, unknown>, claims: JWTPayload): string {
 }
 
 async function expectRejected(tokenValue: string, description: RegExp | string) {
-  const error = await verifier().verify(tokenValue).then(
-    () => { throw new Error('token was accepted'); },
-    (caught: unknown) => caught,
-  );
+  const error = await verifier()
+    .verify(tokenValue)
+    .then(
+      () => {
+        throw new Error('token was accepted');
+      },
+      (caught: unknown) => caught,
+    );
   expect(error).toBeInstanceOf(InvalidTokenError);
   const { description: actual, message } = error as InvalidTokenError;
   expect(actual).toMatch(description);
@@ -124,7 +115,7 @@ describe('the attack matrix', () => {
   });
 
   it('rejects HS256 signed with the public key bytes (key confusion)', async () => {
-    const spki = await exportSPKI(await importJWK(publicJwk, 'RS256') as CryptoKey);
+    const spki = await exportSPKI((await importJWK(publicJwk, 'RS256')) as CryptoKey);
     for (const secret of [new TextEncoder().encode(spki), new TextEncoder().encode(JSON.stringify(publicJwk))]) {
       await expectRejected(await token({ header: { alg: 'HS256' }, key: secret }), 'signing algorithm not allowed');
     }

@@ -66,7 +66,7 @@ describe('without authentication', () => {
   });
 });
 
-describe('a service-account access token (JWT-bearer grant at the key file\'s token_uri)', () => {
+describe("a service-account access token (JWT-bearer grant at the key file's token_uri)", () => {
   it('with both scopes has full read and write access, bypassing the rules', async () => {
     const key = await serviceAccount([EMAIL_SCOPE, DATABASE_SCOPE]);
     expect(key).toMatchObject({ type: 'service_account', token_uri: `${service.issuer}/service-accounts/token` });
@@ -98,7 +98,7 @@ describe('a service-account access token (JWT-bearer grant at the key file\'s to
     const { accessToken } = await fetchServiceAccountToken(key, [DATABASE_SCOPE]);
     const response = await call('users', { headers: { authorization: `Bearer ${accessToken}` } });
     expect(response.status).toBe(401);
-    expect((await errorOf(response))).toBe(`the access token lacks the scope ${EMAIL_SCOPE}`);
+    expect(await errorOf(response)).toBe(`the access token lacks the scope ${EMAIL_SCOPE}`);
   });
 
   it('refuses assertions signed with another key, and tokens that are not its own', async () => {
@@ -115,8 +115,7 @@ describe('a service-account access token (JWT-bearer grant at the key file\'s to
   });
 
   it('answers grant errors as OAuth errors', async () => {
-    const post = (body: string, type = 'application/x-www-form-urlencoded') =>
-      fetch(`${service.issuer}/service-accounts/token`, { method: 'POST', headers: { 'content-type': type }, body });
+    const post = (body: string, type = 'application/x-www-form-urlencoded') => fetch(`${service.issuer}/service-accounts/token`, { method: 'POST', headers: { 'content-type': type }, body });
     expect(await (await post('grant_type=password')).json()).toMatchObject({ error: 'unsupported_grant_type' });
     expect(await (await post('grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer')).json()).toMatchObject({ error: 'invalid_request' });
     expect(await (await post('grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=abc')).json()).toMatchObject({ error: 'invalid_grant' });
@@ -147,7 +146,14 @@ describe('an ID token as ?auth=', () => {
 
   it('foreign (another signer or another audience) no', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const foreign = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'x' }).setIssuer(service.issuer).setAudience('breach-monitor-desktop').setSubject('alice').setIssuedAt().setExpirationTime('1h').sign(privateKey);
+    const foreign = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid: 'x' })
+      .setIssuer(service.issuer)
+      .setAudience('breach-monitor-desktop')
+      .setSubject('alice')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
     expect(await (await call('users/alice/preferences', { query: { auth: foreign } })).json()).toEqual({ error: 'Could not parse auth token.' });
     const { access_token: accessToken } = await dev<{ access_token: string }>('/token', { sub: 'alice' });
     expect((await call('users/alice/preferences', { query: { auth: accessToken } })).status).toBe(401);
@@ -219,13 +225,19 @@ describe('writes under the rules', () => {
     const rules = {
       rules: {
         catalog: { '.read': true },
-        users: { $uid: { '.read': 'auth.uid === $uid', '.write': 'auth.uid === $uid && (!data.exists() || newData.child("locked").val() !== true)', preferences: { '.validate': 'newData.hasChildren(["theme"])' } } },
+        users: {
+          $uid: {
+            '.read': 'auth.uid === $uid',
+            '.write': 'auth.uid === $uid && (!data.exists() || newData.child("locked").val() !== true)',
+            preferences: { '.validate': 'newData.hasChildren(["theme"])' },
+          },
+        },
       },
     };
     expect((await call('.settings/rules', { method: 'PUT', body: rules, headers })).status).toBe(200);
     const bad = await call('.settings/rules', { method: 'PUT', body: { rules: { x: { '.read': 'nope()' } } }, headers });
     expect(bad.status).toBe(400);
-    expect((await errorOf(bad))).toContain('/x/.read');
+    expect(await errorOf(bad)).toContain('/x/.read');
     try {
       const auth = await idToken('frank');
       expect((await call('users/frank/preferences', { method: 'PUT', body: { theme: 'dark' }, query: { auth } })).status).toBe(200);
@@ -285,17 +297,17 @@ describe('bad requests get a clear error', () => {
   ] as const)('%s %j → %i', async (location, init, status, message) => {
     const response = await call(location, init);
     expect(response.status).toBe(status);
-    expect((await errorOf(response))).toContain(message);
+    expect(await errorOf(response)).toContain(message);
   });
 
   it('refuses bad keys, bad JSON and paths without .json', async () => {
     const headers = { authorization: `Bearer ${await adminToken()}` };
     const badKey = await call('users/x', { method: 'PUT', body: { 'a.b': 1 }, headers });
     expect(badKey.status).toBe(400);
-    expect((await errorOf(badKey))).toContain('key "a.b" contains one of . $ # [ ] /');
+    expect(await errorOf(badKey)).toContain('key "a.b" contains one of . $ # [ ] /');
     const badJson = await fetch(`${db}/users/x.json`, { method: 'PUT', headers, body: '{nope' });
     expect(badJson.status).toBe(400);
-    expect((await errorOf(badJson))).toContain("couldn't parse JSON");
+    expect(await errorOf(badJson)).toContain("couldn't parse JSON");
     expect((await fetch(`${db}/users/x`)).status).toBe(404);
     expect((await call('users/x', { method: 'OPTIONS', headers })).status).toBe(405);
   });

@@ -11,7 +11,15 @@ import { childOf, flatten, unflatten, withChild, type DbValue } from '../../../s
 const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => keyProblem(k) === undefined && !/^\d+$/.test(k));
 /** Values as the database gives them back: no nulls, no empty containers, dense arrays. */
 const stored: fc.Arbitrary<DbValue> = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)), fc.boolean(), tie('object'), tie('array')),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.string(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)),
+    fc.boolean(),
+    tie('object'),
+    tie('array'),
+  ),
   object: fc.dictionary(key, tie('value') as fc.Arbitrary<DbValue>, { minKeys: 1, maxKeys: 4 }),
   array: fc.array(tie('value') as fc.Arbitrary<DbValue>, { minLength: 1, maxLength: 4 }),
 })).value as fc.Arbitrary<DbValue>;
@@ -23,7 +31,12 @@ describe('flatten and unflatten', () => {
   it('round-trip any stored value at any location', () => {
     fc.assert(
       fc.property(fc.array(key, { maxLength: 3 }), stored, (at, value) => {
-        expect(unflatten(at, flatten(at, value).sort((a, b) => (a.path < b.path ? -1 : 1)))).toEqual(value);
+        expect(
+          unflatten(
+            at,
+            flatten(at, value).sort((a, b) => (a.path < b.path ? -1 : 1)),
+          ),
+        ).toEqual(value);
       }),
     );
   });
@@ -79,10 +92,12 @@ describe('RtdbStore', () => {
       expect(store.get(['a'])).toEqual({ b: { e: true }, bc: 2, c: { d: 'x' } });
       store.transaction(() => store.write([{ path: ['a', 'c'], value: null }]));
       expect(store.get([])).toEqual({ a: { b: { e: true }, bc: 2 } });
-      expect(() => store.transaction(() => {
-        store.write([{ path: ['a'], value: 'gone' }]);
-        throw new Error('rolled back');
-      })).toThrow('rolled back');
+      expect(() =>
+        store.transaction(() => {
+          store.write([{ path: ['a'], value: 'gone' }]);
+          throw new Error('rolled back');
+        }),
+      ).toThrow('rolled back');
       expect(store.get(['a', 'bc'])).toBe(2);
     } finally {
       store.close();

@@ -121,7 +121,7 @@ describe('PostgresBreachStore', () => {
     });
   });
 
-  it('lets two instances write one person\'s resolutions at once: every batch lands whole, serialization failures retried', async (ctx) => {
+  it("lets two instances write one person's resolutions at once: every batch lands whole, serialization failures retried", async (ctx) => {
     const url = await database(ctx);
     await withStore(url, async (one) => {
       await withStore(url, async (two) => {
@@ -137,7 +137,7 @@ describe('PostgresBreachStore', () => {
     });
   });
 
-  it('moves an email\'s change stamp when another instance writes about it, and only then', async (ctx) => {
+  it("moves an email's change stamp when another instance writes about it, and only then", async (ctx) => {
     const url = await database(ctx);
     await withStore(url, async (reader) => {
       await withStore(url, async (writer) => {
@@ -159,7 +159,7 @@ describe('PostgresBreachStore', () => {
 });
 
 describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
-  it('moves the stamp at once for its own writes, and for another instance\'s once the notice arrives, without a query', async (ctx) => {
+  it("moves the stamp at once for its own writes, and for another instance's once the notice arrives, without a query", async (ctx) => {
     const url = await database(ctx);
     const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
     ctx.onTestFinished(() => reader.close());
@@ -169,7 +169,7 @@ describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
       const afterOwn = await reader.changeStamp(['a@example.com']);
       expect(afterOwn).toMatch(/^n\d+\./);
       await writer.applyResolutionChanges([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolved: true }], '2026-02-01T10:00:00Z');
-      await eventually('the reader noticed the other instance\'s write', async () => (await reader.changeStamp(['a@example.com'])) !== afterOwn);
+      await eventually("the reader noticed the other instance's write", async () => (await reader.changeStamp(['a@example.com'])) !== afterOwn);
       const noticed = await reader.changeStamp(['a@example.com']);
       await writer.setExposures('b@example.com', ['Adobe']);
       await eventually('the notice about another email arrived', async () => (await reader.changeStamp(['b@example.com'])) !== (await reader.changeStamp(['c@example.com'])));

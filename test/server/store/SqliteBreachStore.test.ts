@@ -226,10 +226,12 @@ describe('at benchmark scale (20 emails × 2,000 breaches)', () => {
     try {
       const emails = Array.from({ length: 20 }, (_, i) => `user${i}@example.com`);
       const others = Array.from({ length: 40 }, (_, i) => `other${i}@example.com`);
-      for (const email of [...emails, ...others]) big.setExposures(email, catalog.map((b) => b.id));
-      const changes = [...emails, ...others].flatMap((email) =>
-        catalog.filter((_, i) => i % 4 === 0).map((b) => change(email, b.id, b.dataClasses[0]!)),
-      );
+      for (const email of [...emails, ...others])
+        big.setExposures(
+          email,
+          catalog.map((b) => b.id),
+        );
+      const changes = [...emails, ...others].flatMap((email) => catalog.filter((_, i) => i % 4 === 0).map((b) => change(email, b.id, b.dataClasses[0]!)));
       big.applyResolutionChanges(changes, T1);
 
       const exposures = big.getExposures(emails);

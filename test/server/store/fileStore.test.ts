@@ -31,9 +31,7 @@ describe('a store on a real file', () => {
       expect(second.getAccount('sub-1')).toEqual({ sub: 'sub-1', emails: ['a@example.com'], deleted: false });
       expect(second.hasUser('sub-1')).toBe(true);
       expect(second.getExposures(['a@example.com']).get('a@example.com')).toEqual(['Adobe']);
-      expect(second.getResolutions(['a@example.com'])).toEqual([
-        { email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolvedAt: '2026-02-01T10:00:00Z' },
-      ]);
+      expect(second.getResolutions(['a@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolvedAt: '2026-02-01T10:00:00Z' }]);
       // Persisted, so a cache key taken before a restart never matches different data after it.
       expect(second.revision()).toBe(revision);
     } finally {

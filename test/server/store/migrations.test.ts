@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 function tables(db: Database.Database): string[] {
-  return (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
+  return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[];
 }
 
 describe('migrate', () => {
@@ -66,7 +66,12 @@ describe('migrate', () => {
 
   it('refuses an unordered migration list', () => {
     const up = (): void => {};
-    expect(() => migrate(emptyDatabase(), [{ version: 20, name: 'b', up }, { version: 10, name: 'a', up }])).toThrow(/out of order/);
+    expect(() =>
+      migrate(emptyDatabase(), [
+        { version: 20, name: 'b', up },
+        { version: 10, name: 'a', up },
+      ]),
+    ).toThrow(/out of order/);
   });
 
   it('keeps the store from opening an unmigrated database', () => {
@@ -92,7 +97,10 @@ describe('schema 10 constraints', () => {
 describe('schema 20: resolutions keyed by data class identity (slug)', () => {
   it('rekeys lower-cased names to slugs and merges spellings of one class, keeping the first resolution', () => {
     const db = emptyDatabase();
-    migrate(db, MIGRATIONS.filter((m) => m.version <= 10));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 10),
+    );
     const insert = db.prepare('INSERT INTO resolutions VALUES (?, ?, ?, ?, ?)');
     insert.run('a@example.com', 'X', 'email addresses', 'Email addresses', '2021-01-01T10:00:00Z');
     insert.run('a@example.com', 'X', 'email-addresses', 'email-addresses', '2020-01-01T10:00:00Z');

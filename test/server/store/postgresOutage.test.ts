@@ -32,7 +32,8 @@ describe('PostgreSQL going away mid-load', () => {
       expect(response.status, await response.clone().text()).toBeLessThan(300);
       return response.json() as Promise<Record<string, unknown>>;
     };
-    for (const id of BREACHES) await dev('POST', '/__dev/breaches', { id, domain: `${id.toLowerCase()}.example`, breachDate: '2020-01-01', addedDate: '2020-02-01T10:00:00Z', dataClasses: CLASSES, isSensitive: false });
+    for (const id of BREACHES)
+      await dev('POST', '/__dev/breaches', { id, domain: `${id.toLowerCase()}.example`, breachDate: '2020-01-01', addedDate: '2020-02-01T10:00:00Z', dataClasses: CLASSES, isSensitive: false });
     await dev('PUT', '/__dev/accounts/outage', { emails: ['outage@example.com'] });
     await dev('PUT', '/__dev/exposures', { email: 'outage@example.com', breachIds: BREACHES });
     const { access_token: token } = await dev('POST', '/__dev/token', { sub: 'outage', email: 'outage@example.com' });

@@ -43,7 +43,11 @@ describe('search on PostgreSQL', () => {
   it('finds a breach another instance added, on the next search', async (context) => {
     if (services.length < 2) return context.skip();
     const [one, two] = services as [RunningService, RunningService];
-    const created = await fetch(`${two.url}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read', 'ai-search:run'] }) });
+    const created = await fetch(`${two.url}/__dev/api-tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['ai-search:read', 'ai-search:run'] }),
+    });
     expect(created.status).toBe(201);
     const { token } = (await created.json()) as { token: string };
     const id = `Zebrafoo${Date.now().toString(36)}`;

@@ -57,9 +57,7 @@ describe('parseExpression / printExpression', () => {
     expect(parse('<-')).toEqual([{ direction: 'in', body: { kind: 'labels' } }]);
     expect(parse('->')).toEqual([{ direction: 'out', body: { kind: 'labels' } }]);
     expect(parse('<-*')).toEqual([{ direction: 'in', body: { kind: 'all' } }]);
-    expect(parse('->[name, administrativeCapital, containedInPlace]')).toEqual([
-      { direction: 'out', body: { kind: 'list', properties: ['name', 'administrativeCapital', 'containedInPlace'] } },
-    ]);
+    expect(parse('->[name, administrativeCapital, containedInPlace]')).toEqual([{ direction: 'out', body: { kind: 'list', properties: ['name', 'administrativeCapital', 'containedInPlace'] } }]);
     expect(parse('<-containedInPlace+{typeOf:County}')).toEqual([
       { direction: 'in', body: { kind: 'property', property: 'containedInPlace', repeat: true, filter: [{ key: 'typeOf', value: 'County' }] } },
     ]);
@@ -114,16 +112,22 @@ describe('parseExpression / printExpression', () => {
   it('answers any text with an expression or a positioned error, never a throw', () => {
     const alphabet = fc.constantFrom('-', '>', '<', '*', '[', ']', ',', '{', '}', ':', '+', '"', '\\', ' ', 'a', 'b', '/');
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(alphabet, { maxLength: 24 }).map((chars) => chars.join(''))), (text) => {
-        const result = parseExpression(text);
-        if (result.ok) {
-          expect(parseExpression(printExpression(result.ast))).toEqual(result);
-        } else {
-          expect(result.error.index).toBeGreaterThanOrEqual(0);
-          expect(result.error.index).toBeLessThanOrEqual(text.length);
-          expect(result.error.message).toMatch(new RegExp(` at position ${result.error.index}$`));
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(alphabet, { maxLength: 24 }).map((chars) => chars.join('')),
+        ),
+        (text) => {
+          const result = parseExpression(text);
+          if (result.ok) {
+            expect(parseExpression(printExpression(result.ast))).toEqual(result);
+          } else {
+            expect(result.error.index).toBeGreaterThanOrEqual(0);
+            expect(result.error.index).toBeLessThanOrEqual(text.length);
+            expect(result.error.message).toMatch(new RegExp(` at position ${result.error.index}$`));
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -1,6 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, csvField, exportFileName, fixGroupOf, fixGroups, fixIntents, FIX_GROUPS, intentSize, nextFix, reportRows, resolvedPerWeek, stepsFor, toCsv, toJsonExport, weekStartOf, type Report } from '../../../shared/report/index.ts';
+import {
+  CSV_COLUMNS,
+  csvField,
+  exportFileName,
+  fixGroupOf,
+  fixGroups,
+  fixIntents,
+  FIX_GROUPS,
+  intentSize,
+  nextFix,
+  reportRows,
+  resolvedPerWeek,
+  stepsFor,
+  toCsv,
+  toJsonExport,
+  weekStartOf,
+  type Report,
+} from '../../../shared/report/index.ts';
 
 const breach = (id: string, dataClasses: string[], domain = `${id.toLowerCase()}.example`) => ({
   id,
@@ -65,7 +82,17 @@ describe('report rows and exports', () => {
   it('one row per breach × email × data class, with resolved state, resolvedAt and pending', () => {
     const rows = reportRows(REPORT);
     expect(rows).toHaveLength(3 * 2 + 2);
-    expect(rows[1]).toEqual({ breach: 'Adobe', domain: 'adobe.example', breachDate: '2020-01-01', sensitive: false, email: 'a@x.example', dataClass: 'Passwords', resolved: true, resolvedAt: '2026-11-23T08:00:00Z', pending: false });
+    expect(rows[1]).toEqual({
+      breach: 'Adobe',
+      domain: 'adobe.example',
+      breachDate: '2020-01-01',
+      sensitive: false,
+      email: 'a@x.example',
+      dataClass: 'Passwords',
+      resolved: true,
+      resolvedAt: '2026-11-23T08:00:00Z',
+      pending: false,
+    });
     expect(rows.at(-1)).toMatchObject({ breach: 'Bank', dataClass: 'Names', resolved: true, resolvedAt: '', pending: true });
   });
 

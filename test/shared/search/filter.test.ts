@@ -81,7 +81,10 @@ const conditionFor = (field: string) => {
   const scalar = scalarFor(field);
   const ops = ['$eq', '$ne', '$in', '$nin', ...(numeric(field) ? ['$gt', '$gte', '$lt', '$lte'] : [])];
   const opArb = fc.constantFrom(...ops).chain((op) => (op === '$in' || op === '$nin' ? fc.array(scalar, { minLength: 1, maxLength: 3 }) : scalar).map((value) => [op, value] as const));
-  return fc.oneof(scalar, fc.uniqueArray(opArb, { minLength: 1, maxLength: 3, selector: ([op]) => op }).map((pairs) => Object.fromEntries(pairs)));
+  return fc.oneof(
+    scalar,
+    fc.uniqueArray(opArb, { minLength: 1, maxLength: 3, selector: ([op]) => op }).map((pairs) => Object.fromEntries(pairs)),
+  );
 };
 const filterArb: fc.Arbitrary<MetadataFilter> = fc
   .uniqueArray(fc.constantFrom(...Object.keys(FIELDS)), { maxLength: 4 })
@@ -176,9 +179,9 @@ const legacyComparisonArb = fc.constantFrom(...Object.keys(FIELDS)).chain((key) 
   const types = numeric(key) ? (['eq', 'ne', 'gt', 'gte', 'lt', 'lte'] as const) : (['eq', 'ne'] as const);
   return fc.record({ type: fc.constantFrom(...types), key: fc.constant(key), value: legacyValueFor(key) });
 });
-const legacyOrArb = fc.constantFrom(...Object.keys(FIELDS)).chain((key) =>
-  fc.array(legacyValueFor(key), { minLength: 1, maxLength: 3 }).map((values): LegacyFilter => ({ type: 'or', filters: values.map((value) => ({ type: 'eq', key, value })) })),
-);
+const legacyOrArb = fc
+  .constantFrom(...Object.keys(FIELDS))
+  .chain((key) => fc.array(legacyValueFor(key), { minLength: 1, maxLength: 3 }).map((values): LegacyFilter => ({ type: 'or', filters: values.map((value) => ({ type: 'eq', key, value })) })));
 const legacyArb: fc.Arbitrary<LegacyFilter> = fc.oneof(
   legacyComparisonArb,
   legacyOrArb,
@@ -227,11 +230,23 @@ describe('legacy filter translation', () => {
     [{ type: 'gt', key: 'timestamp', value: '1577836800500' }, { timestamp: { $gt: 1577836800 } }],
     [{ type: 'lt', key: 'timestamp', value: '1577836800500' }, { timestamp: { $lt: 1577836801 } }],
     [
-      { type: 'and', filters: [{ type: 'gte', key: 'breachDate', value: '1577836800000' }, { type: 'eq', key: 'isSensitive', value: 'false' }] },
+      {
+        type: 'and',
+        filters: [
+          { type: 'gte', key: 'breachDate', value: '1577836800000' },
+          { type: 'eq', key: 'isSensitive', value: 'false' },
+        ],
+      },
       { breachDate: { $gte: 1577836800 }, isSensitive: { $eq: false } },
     ],
     [
-      { type: 'or', filters: [{ type: 'eq', key: 'dataClasses', value: 'Passwords' }, { type: 'eq', key: 'dataClasses', value: 'Usernames' }] },
+      {
+        type: 'or',
+        filters: [
+          { type: 'eq', key: 'dataClasses', value: 'Passwords' },
+          { type: 'eq', key: 'dataClasses', value: 'Usernames' },
+        ],
+      },
       { dataClasses: { $in: ['Passwords', 'Usernames'] } },
     ],
   ])('translates %j', (legacy, expected) => {
@@ -239,11 +254,31 @@ describe('legacy filter translation', () => {
   });
 
   it.each<[unknown, string, string]>([
-    [{ type: 'or', filters: [{ type: 'eq', key: 'domain', value: 'a' }, { type: 'eq', key: 'title', value: 'b' }] }, '/filters/filters/1/key', 'same key'],
+    [
+      {
+        type: 'or',
+        filters: [
+          { type: 'eq', key: 'domain', value: 'a' },
+          { type: 'eq', key: 'title', value: 'b' },
+        ],
+      },
+      '/filters/filters/1/key',
+      'same key',
+    ],
     [{ type: 'or', filters: [{ type: 'gt', key: 'pwnCount', value: 1 }] }, '/filters/filters/0', 'not an "eq"'],
     [{ type: 'eq', key: 'breachDate', value: '1577836800500' }, '/filters/value', 'not a whole second'],
     [{ type: 'eq', key: 'breachDate', value: '2020-01-01' }, '/filters/value', 'whole number of milliseconds'],
-    [{ type: 'and', filters: [{ type: 'eq', key: 'dataClasses', value: 'a' }, { type: 'eq', key: 'dataClasses', value: 'b' }] }, '/filters/filters/1', 'already has $eq'],
+    [
+      {
+        type: 'and',
+        filters: [
+          { type: 'eq', key: 'dataClasses', value: 'a' },
+          { type: 'eq', key: 'dataClasses', value: 'b' },
+        ],
+      },
+      '/filters/filters/1',
+      'already has $eq',
+    ],
     [{ type: 'like', key: 'domain', value: 'a' }, '/filters', 'unknown filter type "like"'],
     [{ type: 'gt', key: 'domain', value: 'a' }, '/filters/type', 'compares numbers'],
     [{ type: 'eq', key: 'colour', value: 'a' }, '/filters/key', 'unknown field "colour"'],

@@ -64,7 +64,11 @@ function rekeyOutbox(db: Database): void {
 
 function rewriteCodeLists(db: Database, merged: ReadonlyMap<number, number>): void {
   const map = (code: number): number => merged.get(code) ?? code;
-  const parse = (text: string): number[] => text.split(',').filter((part) => part !== '').map(Number);
+  const parse = (text: string): number[] =>
+    text
+      .split(',')
+      .filter((part) => part !== '')
+      .map(Number);
   const list = (codes: readonly number[]): string => (codes.length === 0 ? ',' : `,${codes.join(',')},`);
   const remap = (text: string): number[] => [...new Set(parse(text).map(map))];
 
