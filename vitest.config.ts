@@ -14,6 +14,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: ['test/reliability/**', 'node_modules/**', ...(browserMissing ? BROWSER_TEST_FILES : [])],
     globalSetup: ['test/support/announce.ts'],
+    setupFiles: ['test/support/fastCheckSeed.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -72,7 +72,8 @@ export function readServerBreachesFast(json: unknown): ServerUserBreach[] | unde
         const state: unknown = account.resolvedDataClasses[name];
         if (state === null) resolved[name] = {};
         else if (!isRecord(state) || (state.resolvedAt !== undefined && typeof state.resolvedAt !== 'string')) return undefined;
-        else resolved[name] = state.resolvedAt === undefined ? {} : { resolvedAt: state.resolvedAt };
+        // A key that is present (even as undefined, which only a JS caller can send) is kept, as zod keeps it.
+        else resolved[name] = 'resolvedAt' in state ? { resolvedAt: state.resolvedAt as string | undefined } : {};
       }
       breachedAccounts[j] = { email: account.email, resolvedDataClasses: resolved };
     }

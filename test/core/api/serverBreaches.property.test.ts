@@ -43,7 +43,8 @@ describe('readServerBreaches', () => {
         const read = readServerBreaches(json);
         expect(read.ok).toBe(slow.success);
       }),
-      { numRuns: 2000 },
+      // Pinned: a resolvedAt key present as undefined (CI, seed -285919265) was dropped by the fast reader.
+      { numRuns: 2000, examples: [[[{ breach: { id: ' ', domain: '', breachDate: ' ', addedDate: ' ', modifiedDate: ' ', dataClasses: [], isSensitive: false }, breachedAccounts: [{ email: ' ', resolvedDataClasses: { '': { resolvedAt: undefined } } }] }]]] },
     );
   });
 
