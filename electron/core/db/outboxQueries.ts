@@ -61,6 +61,16 @@ export function upsertIntent(
   ).run(intent.email, intent.breachId, intent.classKey, intent.dataClass, intent.resolved ? 1 : 0, state, now, now);
 }
 
+/**
+ * The person asked for what the service already confirmed: a queued intent for the cell is
+ * withdrawn instead of sent. Only a row on the wire stays (its send may land, so the way back must
+ * be sent too). True when no row for the cell is left.
+ */
+export function withdrawIntent(db: WritableDB, cell: { email: string; breachId: string; classKey: string }): boolean {
+  statement(db, 'DELETE FROM outbox WHERE breach_id = ? AND email = ? AND class_key = ? AND sent_version IS NULL').run(cell.breachId, cell.email, cell.classKey);
+  return statement(db, 'SELECT 1 FROM outbox WHERE breach_id = ? AND email = ? AND class_key = ?').get(cell.breachId, cell.email, cell.classKey) === undefined;
+}
+
 /** Rows waiting to be sent, including any left marked in flight by a crash (sending again is safe). */
 export function pendingRows(db: ReadableDB): OutboxRow[] {
   return (statement(db, `SELECT ${COLUMNS} FROM outbox WHERE state = 'pending' ORDER BY id`).raw().all() as RawRow[]).map(fromRaw);

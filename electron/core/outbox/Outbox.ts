@@ -1,7 +1,7 @@
 import { dataClassKey, emailKey, ResolveInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError } from '../api/ApiError.ts';
 import { classifyError, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
-import { accountEmailsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
+import { accountEmailsOf, accountRowsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
   discardFailed,
@@ -15,6 +15,7 @@ import {
   settleDeliveredMany,
   settleFailed,
   upsertIntent,
+  withdrawIntent,
   type OutboxRow,
 } from '../db/outboxQueries.ts';
 import { Emitter, type Event } from '../events/Emitter.ts';
@@ -128,10 +129,14 @@ export class Outbox {
           const emails = input.emails ? [...new Set(input.emails.map(emailKey))] : affected;
           for (const email of emails) if (!affected.includes(email)) throw new UnknownTargetError(`breach "${breach.id}" does not affect ${email} in this account`);
           const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
+          const codeOf = new Map(breach.dataClasses.map((name, i) => [dataClassKey(name), breach.classCodes[i]!]));
+          const confirmed = new Map(accountRowsOf(this.#db, [breach.id]).map((account) => [account.email, new Set(account.resolved)]));
           const keys = input.dataClasses ? [...new Set(input.dataClasses.map(dataClassKey))] : [...spelling.keys()];
           for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
           for (const email of emails) {
             for (const key of keys) {
+              // Back to what the service already has (a toggle undone before it was sent): nothing to send.
+              if (confirmed.get(email)?.has(codeOf.get(key)!) === input.resolved && withdrawIntent(this.#db, { email, breachId: breach.id, classKey: key })) continue;
               const state = this.#canSend({ resolved: input.resolved, classKey: key }) ? 'pending' : 'local';
               upsertIntent(this.#db, { email, breachId: breach.id, classKey: key, dataClass: spelling.get(key)!, resolved: input.resolved }, now, state);
               count++;

@@ -47,9 +47,36 @@ describe('Outbox.record', () => {
     outbox.record([{ breachId: 'One', emails: [A], dataClasses: ['PASSWORDS'], resolved: true }]);
     const rows = pendingRows(db);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ email: A, breachId: 'One', classKey: 'passwords', dataClass: 'Passwords', resolved: true, version: 3, state: 'pending' });
+    // The middle toggle went back to what the service has, so the row was withdrawn and made anew.
+    expect(rows[0]).toMatchObject({ email: A, breachId: 'One', classKey: 'passwords', dataClass: 'Passwords', resolved: true, version: 1, state: 'pending' });
     expect(getLocalBreach(db, 'One', { email: A })!.breachedAccounts[0]).toEqual({ email: A, resolvedDataClasses: { Passwords: {} }, pending: ['Passwords'], failed: [] });
     expect(outbox.summary()).toEqual({ pending: 1, sending: 0, failed: 0 });
+  });
+
+  it('withdraws a toggle undone before it was sent: nothing is queued, nothing is sent', async () => {
+    const { db, server, outbox } = await setup();
+    outbox.record([{ breachId: 'One', emails: [A], dataClasses: ['Passwords'], resolved: true }]);
+    expect(outbox.summary()).toEqual({ pending: 1, sending: 0, failed: 0 });
+    expect(outbox.record([{ breachId: 'One', emails: [A], dataClasses: ['Passwords'], resolved: false }])).toEqual({ intents: 0 });
+    expect(pendingRows(db)).toEqual([]);
+    expect(outbox.summary()).toEqual({ pending: 0, sending: 0, failed: 0 });
+    expect(getLocalBreach(db, 'One', { email: A })!.breachedAccounts[0]).toEqual({ email: A, resolvedDataClasses: {}, pending: [], failed: [] });
+    expect(await outbox.flush()).toMatchObject({ requests: 0, delivered: 0 });
+    expect(server.calls).toBe(0);
+  });
+
+  it('asking for what the service already has queues nothing', async () => {
+    const { db, outbox } = await setup();
+    expect(outbox.record([{ breachId: 'One', resolved: false }])).toEqual({ intents: 0 });
+    expect(pendingRows(db)).toEqual([]);
+  });
+
+  it('an undo of a toggle that is on the wire is still sent, since that send may land', async () => {
+    const { db, outbox } = await setup();
+    outbox.record([{ breachId: 'One', emails: [A], dataClasses: ['Passwords'], resolved: true }]);
+    markInFlight(db, [pendingRows(db)[0]!.id], FROZEN_NOW.toISOString());
+    expect(outbox.record([{ breachId: 'One', emails: [A], dataClasses: ['Passwords'], resolved: false }])).toEqual({ intents: 1 });
+    expect(pendingRows(db)).toMatchObject([{ resolved: false, version: 2 }]);
   });
 
   it('expands omitted emails and classes to what the breach has', async () => {
