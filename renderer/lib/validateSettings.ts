@@ -1,4 +1,4 @@
-import { Settings } from '../../shared/ipc/views.ts';
+import { Settings, SettingsChange } from '../../shared/ipc/views.ts';
 
 export type FieldErrors = Partial<Record<keyof Settings, string>>;
 
@@ -10,8 +10,8 @@ const MESSAGES: Partial<Record<keyof Settings, string>> = {
 };
 
 /** The core's own schema decides; the words are ours because zod's are for developers. */
-export function validateSettings(patch: Partial<Settings>): FieldErrors {
-  const result = Settings.partial().safeParse(patch);
+export function validateSettings(patch: SettingsChange): FieldErrors {
+  const result = SettingsChange.safeParse(patch);
   if (result.success) return {};
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {

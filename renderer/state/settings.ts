@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Settings } from '../../shared/ipc/views.ts';
+import type { Settings, SettingsChange } from '../../shared/ipc/views.ts';
 import { invoke, toUiError, type UiError } from '../lib/core.ts';
 import { useTheme } from './theme.ts';
 
@@ -9,7 +9,7 @@ interface SettingsStore {
   error?: string;
   load(): Promise<void>;
   /** Resolves with the saved settings; rejects with the core's UiError (issues name fields). */
-  save(patch: Partial<Settings>): Promise<Settings>;
+  save(patch: SettingsChange): Promise<Settings>;
 }
 
 export const useSettings = create<SettingsStore>()((set) => ({

@@ -4,7 +4,7 @@ import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { BREACH_FILTER_FIELDS, FilterError, MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, parseMetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
 import { Report } from '../report/report.ts';
-import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SyncStatus } from './views.ts';
+import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SettingsChange, SyncStatus } from './views.ts';
 import { Preferences } from '../catalog/preferences.ts';
 import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
 
@@ -143,13 +143,14 @@ export const channels = {
     output: z.object({ changed: z.int().nonnegative() }),
   },
   'settings-get': { input: Empty, output: Settings },
-  'settings-set': { input: Settings.partial().strict(), output: Settings },
+  'settings-set': { input: SettingsChange, output: Settings },
   /** The breach details feed (a realtime database): where, how it authenticates, what it last did. */
   'feed-status': { input: Empty, output: FeedStatus },
   'feed-sync': { input: Empty, output: FeedStatus },
   'feed-configure': {
     input: z.strictObject({
-      url: FeedUrl.optional(),
+      /** `null`: back to the default address (the account server's `/rtdb`). */
+      url: FeedUrl.nullable().optional(),
       auth: FeedAuth.optional(),
       /** The text of a service-account key file (JSON); kept in the keychain, never returned. */
       serviceAccountKey: z.string().min(2).max(20_000).optional(),

@@ -10,6 +10,8 @@ export const FeedUrl = z.url({ error: 'must be a full address, such as https://e
 /** The details feed as a UI may see it: never a credential. */
 export const FeedStatus = z.object({
   url: z.url(),
+  /** Where the feed is when none is chosen: the account server's `/rtdb`. */
+  defaultUrl: z.url(),
   auth: FeedAuth,
   hasServiceAccountKey: z.boolean(),
   /** The key file's account, to show which one is in use. */

@@ -159,3 +159,29 @@ export const Settings = z.object({
   signUpUrl: z.url().optional(),
 });
 export type Settings = z.infer<typeof Settings>;
+
+/**
+ * A change of settings: the fields given are set; an optional field given as `null` goes back to
+ * its default (a saved feed address or sign-up page can be cleared, not only replaced).
+ */
+export const SettingsChange = Settings.partial()
+  .extend({
+    graphRemoteUrl: Settings.shape.graphRemoteUrl.unwrap().nullable().optional(),
+    searchRemote: Settings.shape.searchRemote.unwrap().nullable().optional(),
+    feedUrl: Settings.shape.feedUrl.unwrap().nullable().optional(),
+    feedAuth: Settings.shape.feedAuth.unwrap().nullable().optional(),
+    apiContract: Settings.shape.apiContract.unwrap().nullable().optional(),
+    signUpUrl: Settings.shape.signUpUrl.unwrap().nullable().optional(),
+  })
+  .strict();
+export type SettingsChange = z.infer<typeof SettingsChange>;
+
+/** The settings after `change`; throws a ZodError naming the key when the result is not valid settings. */
+export function applySettingsChange(current: Settings, change: SettingsChange): Settings {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(change)) {
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = value;
+  }
+  return Settings.parse(merged);
+}

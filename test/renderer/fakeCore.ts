@@ -11,6 +11,7 @@ import { channels, type ChannelArgs, type ChannelName, type ChannelResult } from
 import { events, type EventName, type EventPayload } from '../../shared/ipc/events.ts';
 import type { IpcError } from '../../shared/ipc/protocol.ts';
 import type { AuthStatus, BreachDetail, BreachRow, CellState, Settings, SyncStatus } from '../../shared/ipc/views.ts';
+import { applySettingsChange } from '../../shared/ipc/views.ts';
 import { parseExpression, printExpression, type Direction, type FilterTerm, type Hop } from '../../shared/graph/expression.ts';
 import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
@@ -75,7 +76,7 @@ export class FakeCore {
   breaches: FakeBreach[];
   auth: AuthStatus;
   settings: Settings;
-  feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', defaultUrl: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
   /** The details feed's entries, by breach id (joined to rows and details as the core does). */
   details = new Map<string, BreachDetails>();
   logos = new Map<string, string>();
@@ -252,7 +253,7 @@ export class FakeCore {
       },
       'settings-get': () => this.settings,
       'settings-set': (patch) => {
-        this.settings = { ...this.settings, ...patch };
+        this.settings = applySettingsChange(this.settings, patch);
         return this.settings;
       },
       'graph-query': (args) => this.#graphQuery(args),
@@ -268,7 +269,7 @@ export class FakeCore {
       'feed-configure': ({ url, auth, serviceAccountKey, secret }) => {
         this.feed = {
           ...this.feed,
-          ...(url ? { url } : {}),
+          ...(url !== undefined ? { url: url ?? this.feed.defaultUrl } : {}),
           ...(auth ? { auth } : {}),
           ...(serviceAccountKey ? { hasServiceAccountKey: true } : {}),
           ...(secret ? { hasSecret: true } : {}),

@@ -2,6 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { FakeCore } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
 describe('settings: breach details feed', () => {
@@ -59,5 +60,25 @@ describe('settings: breach details feed', () => {
     await waitFor(() => expect(core.callsOf('feed-configure')).toEqual([{ url: 'https://feed.example.com/db', auth: 'none' }]));
     expect(address).not.toHaveAttribute('aria-invalid');
     expect(core.feed.url).toBe('https://feed.example.com/db');
+
+    // A chosen address can be cleared: an empty field, or the button, goes back to the default.
+    await user.clear(address);
+    expect(address).toHaveAttribute('placeholder', core.feed.defaultUrl);
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(core.callsOf('feed-configure').at(-1)).toEqual({ url: null, auth: 'none' }));
+    await waitFor(() => expect(address).toHaveValue(core.feed.defaultUrl));
+    expect(within(section).queryByRole('button', { name: 'Use the default address' })).not.toBeInTheDocument();
+  });
+
+  test('"Use the default address" appears only while another address is chosen', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    core.feed = { ...core.feed, url: 'https://feed.example.com/db' };
+    renderApp({ hash: '#/settings', core });
+    const section = await screen.findByRole('region', { name: 'Breach details feed' });
+    await user.click(await within(section).findByRole('button', { name: 'Use the default address' }));
+    await waitFor(() => expect(core.callsOf('feed-configure')).toEqual([{ url: null, auth: 'none' }]));
+    expect(core.feed.url).toBe(core.feed.defaultUrl);
+    await waitFor(() => expect(within(section).queryByRole('button', { name: 'Use the default address' })).not.toBeInTheDocument());
   });
 });

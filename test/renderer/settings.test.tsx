@@ -67,6 +67,20 @@ describe('settings', () => {
     expect(core.callsOf('settings-set')[0]).not.toHaveProperty('signUpUrl');
   });
 
+  test('emptying a saved sign-up page clears it: the default applies again', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    core.settings = { ...core.settings, apiContract: 'firefox-v1', signUpUrl: 'https://monitor.example.com/signup' };
+    renderApp({ hash: '#/settings', core });
+    const signUp = await screen.findByRole('textbox', { name: 'Sign-up page' });
+    expect(signUp).toHaveValue('https://monitor.example.com/signup');
+    await user.clear(signUp);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    expect(core.callsOf('settings-set')[0]).toMatchObject({ signUpUrl: null });
+    expect(core.settings).not.toHaveProperty('signUpUrl');
+  });
+
   test('on all your devices: the new-breaches choice and hidden breaches live in the shared preferences', async () => {
     const user = userEvent.setup();
     const core = new FakeCore();

@@ -1,6 +1,6 @@
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import { Preferences } from '../../../shared/catalog/index.ts';
-import { CoreError, type FeedAuth, type FeedStatus, type Settings } from '../../../shared/ipc/index.ts';
+import { CoreError, type FeedAuth, type FeedStatus, type Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
 import type { IdTokenSource } from '../auth/CurrentAuth.ts';
 import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
 import type { DetailsStore } from './DetailsStore.ts';
@@ -14,7 +14,7 @@ export const SECRET_DISCOURAGED = 'Database secrets are a legacy credential: the
 const SECRET_ISSUER = 'breach-monitor:details-feed';
 
 export interface DetailsFeedDeps {
-  settings: { get(): Settings; update(change: Partial<Settings>): Settings };
+  settings: { get(): Settings; update(change: SettingsChange): Settings };
   secrets: SecretStore;
   identity: IdTokenSource;
   store: DetailsStore;
@@ -45,8 +45,11 @@ export class DetailsFeed {
   }
 
   get url(): string {
-    const settings = this.#deps.settings.get();
-    return settings.feedUrl ?? defaultFeedUrl(settings.serviceUrl);
+    return this.#deps.settings.get().feedUrl ?? this.defaultUrl;
+  }
+
+  get defaultUrl(): string {
+    return defaultFeedUrl(this.#deps.settings.get().serviceUrl);
   }
 
   get auth(): FeedAuth {
@@ -74,6 +77,7 @@ export class DetailsFeed {
     const lastSync = this.#last ?? (state && state.url === url ? { at: state.syncedAt, status: 'unchanged' as const, count: state.count, skipped: [] } : undefined);
     return {
       url,
+      defaultUrl: this.defaultUrl,
       auth: this.auth,
       hasServiceAccountKey: key?.success === true,
       ...(key?.success ? { serviceAccountEmail: key.data.client_email } : {}),
@@ -86,13 +90,13 @@ export class DetailsFeed {
 
   /** Changes where and how; a key file is checked before it is kept. */
   async configure(change: {
-    url?: string | undefined;
+    url?: string | null | undefined;
     auth?: FeedAuth | undefined;
     serviceAccountKey?: string | undefined;
     secret?: string | undefined;
     forget?: ('service-account' | 'secret')[] | undefined;
   }): Promise<FeedStatus> {
-    const url = change.url ?? this.url;
+    const url = change.url === null ? this.defaultUrl : (change.url ?? this.url);
     if (change.serviceAccountKey !== undefined) {
       let json: unknown;
       try {
@@ -112,7 +116,7 @@ export class DetailsFeed {
     const auth = change.auth ?? this.auth;
     if (auth === 'service-account' && !(await this.#deps.secrets.get(this.#secretKey(url, 'service-account')))) throw new CoreError('invalid-arguments', 'Choose a service-account key file first.');
     if (auth === 'secret' && !(await this.#deps.secrets.get(this.#secretKey(url, 'secret')))) throw new CoreError('invalid-arguments', 'Enter the database secret first.');
-    this.#deps.settings.update({ ...(change.url ? { feedUrl: change.url } : {}), feedAuth: auth });
+    this.#deps.settings.update({ ...(change.url !== undefined ? { feedUrl: change.url } : {}), feedAuth: auth });
     this.#client = undefined;
     this.#last = undefined;
     this.#lastError = undefined;

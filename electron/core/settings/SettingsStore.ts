@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Settings } from '../../../shared/ipc/index.ts';
+import { applySettingsChange, Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -25,9 +25,9 @@ export class SettingsStore {
     return { ...this.#current };
   }
 
-  /** Merges and persists a change; throws a ZodError naming the bad key. */
-  update(change: Partial<Settings>): Settings {
-    const next = Settings.parse({ ...this.#current, ...change });
+  /** Merges and persists a change (a `null` field goes back to its default); throws a ZodError naming the bad key. */
+  update(change: SettingsChange): Settings {
+    const next = applySettingsChange(this.#current, change);
     mkdirSync(path.dirname(this.#file), { recursive: true, mode: 0o700 });
     const temporary = `${this.#file}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });

@@ -25,7 +25,7 @@ export function createSettingsHandlers({ settings, auth, sessions, host, checkSe
       const switching =
         (change.serviceUrl !== undefined && change.serviceUrl !== current.serviceUrl) ||
         (change.issuer !== undefined && change.issuer !== current.issuer) ||
-        (change.apiContract !== undefined && contractOf(change) !== contractOf(current));
+        (change.apiContract !== undefined && contractOf({ apiContract: change.apiContract ?? undefined }) !== contractOf(current));
       if (switching && auth.status().state !== 'signed-out') throw new CoreError('conflict', 'Sign out before switching to another service.');
       if (switching) checkService(change.serviceUrl ?? current.serviceUrl, change.issuer ?? current.issuer);
       const next: Settings = settings.update(change);

@@ -54,10 +54,15 @@ export function FeedSection() {
     }
   }
 
-  /** Only a changed address is sent, checked first with the core's own schema. */
+  /** Only a changed address is sent, checked first with the core's own schema; an empty field means the default. */
   function save() {
     const trimmed = url.trim();
-    const changed = status !== undefined && trimmed !== status.url;
+    const changed = status !== undefined && trimmed !== status.url && !(trimmed === '' && status.url === status.defaultUrl);
+    if (changed && trimmed === '') {
+      setUrlError(undefined);
+      void run(() => configureFeed({ url: null, auth }));
+      return;
+    }
     if (changed) {
       const parsed = FeedUrl.safeParse(trimmed);
       if (!parsed.success) {
@@ -85,6 +90,7 @@ export function FeedSection() {
           inputMode="url"
           spellCheck={false}
           value={url}
+          placeholder={status?.defaultUrl}
           aria-invalid={urlError ? true : undefined}
           aria-describedby={`${id}-url-hint${urlError ? ` ${id}-url-error` : ''}`}
           onChange={(event) => {
@@ -93,8 +99,13 @@ export function FeedSection() {
           }}
         />
         <p className="field-hint" id={`${id}-url-hint`}>
-          A realtime database holding the breach catalog; by default the account server’s /rtdb.
+          A realtime database holding the breach catalog; by default the account server’s /rtdb. Leave it empty to use the default.
         </p>
+        {status && status.url !== status.defaultUrl ? (
+          <button type="button" className="button button-ghost" disabled={busy} onClick={() => void run(() => configureFeed({ url: null, auth }))}>
+            Use the default address
+          </button>
+        ) : null}
         {urlError ? (
           <p className="field-error" id={`${id}-url-error`}>
             {urlError}

@@ -10,7 +10,7 @@ import { usePreferences } from '../../state/preferences.ts';
 import { useSettings } from '../../state/settings.ts';
 import { useSync } from '../../state/sync.ts';
 import { useTheme, type Theme } from '../../state/theme.ts';
-import type { Settings } from '../../../shared/ipc/views.ts';
+import type { Settings, SettingsChange } from '../../../shared/ipc/views.ts';
 
 interface Draft {
   serviceUrl: string;
@@ -37,7 +37,7 @@ function toDraft(settings: Settings): Draft {
   };
 }
 
-function toPatch(draft: Draft): Partial<Settings> {
+function toPatch(draft: Draft, saved: Settings): SettingsChange {
   const minutes = Number(draft.syncIntervalMinutes.trim());
   return {
     serviceUrl: draft.serviceUrl.trim(),
@@ -48,8 +48,8 @@ function toPatch(draft: Draft): Partial<Settings> {
     startAtLogin: draft.startAtLogin,
     closeToTray: draft.closeToTray,
     apiContract: draft.apiContract,
-    // Empty keeps the default (the service's own site); the schema checks anything typed.
-    ...(draft.signUpUrl.trim() ? { signUpUrl: draft.signUpUrl.trim() } : {}),
+    // Empty means the default (the service's own site): a saved page is cleared. The schema checks anything typed.
+    ...(draft.signUpUrl.trim() ? { signUpUrl: draft.signUpUrl.trim() } : saved.signUpUrl !== undefined ? { signUpUrl: null } : {}),
   };
 }
 
@@ -98,7 +98,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   };
 
   async function submit() {
-    const patch = toPatch(draft);
+    const patch = toPatch(draft, settings);
     const found = validateSettings(patch);
     setErrors(found);
     if (Object.keys(found).length > 0) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Preferences } from '../../../shared/catalog/index.ts';
-import { Settings } from '../../../shared/ipc/index.ts';
+import { applySettingsChange, Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
 import { MemorySecretStore } from '../../../electron/core/auth/secrets/MemorySecretStore.ts';
 import { DetailsFeed, SECRET_DISCOURAGED } from '../../../electron/core/feed/DetailsFeed.ts';
 import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
@@ -70,7 +70,7 @@ function settingsFor(overrides: Partial<Settings> = {}) {
     theme: 'system',
     ...overrides,
   });
-  return { get: () => ({ ...current }), update: (change: Partial<Settings>) => (current = Settings.parse({ ...current, ...change })) };
+  return { get: () => ({ ...current }), update: (change: SettingsChange) => (current = applySettingsChange(current, change)) };
 }
 
 describe.skipIf(fixtureMissing)('catalog details sync (real HIBP catalog over HTTP)', () => {
@@ -219,5 +219,10 @@ describe('DetailsFeed', () => {
     expect(broken.url).toBe('http://127.0.0.1:9/rtdb');
     expect(await handlers['feed-sync']()).toMatchObject({ lastError: expect.stringContaining('could not be reached') });
     expect(feed.details(['Adobe', 'Nope']).has('Nope')).toBe(false);
+
+    // Back to the default: the saved address is cleared, not replaced by a copy of the default.
+    const restored = await handlers['feed-configure']({ url: null });
+    expect(restored).toMatchObject({ url: `${service.url}/rtdb`, defaultUrl: `${service.url}/rtdb`, auth: 'none' });
+    expect(await handlers['feed-sync']()).toMatchObject({ lastSync: { status: expect.any(String) } });
   });
 });

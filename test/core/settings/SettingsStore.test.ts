@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../../../shared/ipc/index.ts';
+import { SettingsChange, type Settings } from '../../../shared/ipc/index.ts';
 import { SETTINGS_FILE, SettingsStore } from '../../../electron/core/settings/SettingsStore.ts';
 
 const defaults: Settings = {
@@ -27,6 +27,16 @@ describe('SettingsStore', () => {
     new SettingsStore(dir, defaults).update({ theme: 'dark', syncIntervalMinutes: 15 });
     expect(new SettingsStore(dir, defaults).get()).toMatchObject({ theme: 'dark', syncIntervalMinutes: 15, notifications: true });
     expect(JSON.parse(readFileSync(path.join(dir, SETTINGS_FILE), 'utf8')).theme).toBe('dark');
+  });
+
+  it('a null field goes back to its default; a required field cannot be cleared', () => {
+    const store = new SettingsStore(dir, defaults);
+    store.update({ feedUrl: 'https://feed.example.com/db', signUpUrl: 'https://monitor.example.com/signup' });
+    expect(store.update({ feedUrl: null })).not.toHaveProperty('feedUrl');
+    expect(new SettingsStore(dir, defaults).get()).toEqual({ ...defaults, signUpUrl: 'https://monitor.example.com/signup' });
+    expect(() => store.update({ serviceUrl: null } as never)).toThrow(/serviceUrl/);
+    expect(SettingsChange.safeParse({ serviceUrl: null }).success).toBe(false);
+    expect(SettingsChange.safeParse({ signUpUrl: null }).success).toBe(true);
   });
 
   it('refuses an invalid change, naming the key, and keeps the old value', () => {
