@@ -12,3 +12,23 @@ export const Preferences = z.strictObject({
   notifications: z.strictObject({ newBreaches: z.boolean().default(true) }).default({ newBreaches: true }),
 });
 export type Preferences = z.infer<typeof Preferences>;
+
+/**
+ * Preferences after a change this device made on top of `base` (what it last knew the database
+ * to hold) meets what the database holds now (`remote`, perhaps changed by another device): each
+ * of this device's own changes is applied to `remote`; everything it did not touch stays as
+ * `remote` has it. Hiding Adobe offline on one device and LinkedIn on another hides both.
+ */
+export function mergePreferences(base: Preferences, local: Preferences, remote: Preferences): Preferences {
+  const before = new Set(base.hiddenBreaches);
+  const now = new Set(local.hiddenBreaches);
+  const shown = new Set(base.hiddenBreaches.filter((id) => !now.has(id)));
+  const hidden = [...remote.hiddenBreaches.filter((id) => !shown.has(id))];
+  const seen = new Set(hidden);
+  for (const id of local.hiddenBreaches) if (!before.has(id) && !seen.has(id)) (hidden.push(id), seen.add(id));
+  return Preferences.parse({
+    hiddenBreaches: hidden,
+    showFlaggedBreaches: local.showFlaggedBreaches !== base.showFlaggedBreaches ? local.showFlaggedBreaches : remote.showFlaggedBreaches,
+    notifications: { newBreaches: local.notifications.newBreaches !== base.notifications.newBreaches ? local.notifications.newBreaches : remote.notifications.newBreaches },
+  });
+}

@@ -1,5 +1,5 @@
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
-import { Preferences } from '../../../shared/catalog/index.ts';
+import { mergePreferences, Preferences } from '../../../shared/catalog/index.ts';
 import { CoreError, type FeedAuth, type FeedStatus, type Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
 import type { IdTokenSource } from '../auth/CurrentAuth.ts';
 import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
@@ -12,6 +12,8 @@ import { syncCatalogDetails, type DetailsSyncReport } from './syncCatalogDetails
 
 export const SECRET_DISCOURAGED = 'Database secrets are a legacy credential: they never expire and anyone holding one has full access. Prefer a service account or your sign-in.';
 const SECRET_ISSUER = 'breach-monitor:details-feed';
+/** Conditional writes of a pending preferences change before giving up until the next try (each loses only to another device's write). */
+const WRITE_BACK_ATTEMPTS = 5;
 
 export interface DetailsFeedDeps {
   settings: { get(): Settings; update(change: SettingsChange): Settings };
@@ -140,8 +142,8 @@ export class DetailsFeed {
     const local = this.#deps.localPreferences;
     const copy = local?.read(subject);
     if (copy?.pending) {
-      await this.#writeBack(subject, copy.preferences, client, path);
-      return copy.preferences;
+      await this.#writeBack(subject, client, path);
+      return local!.read(subject)!.preferences;
     }
     try {
       const answer = await client.get(path);
@@ -149,7 +151,7 @@ export class DetailsFeed {
       const parsed = Preferences.safeParse(value ?? {});
       // Preferences another version wrote in a shape this one does not know start over from defaults.
       const preferences = parsed.success ? parsed.data : Preferences.parse({});
-      local?.write(subject, { preferences, pending: false });
+      local?.write(subject, { preferences, pending: false, base: preferences });
       return preferences;
     } catch (error) {
       if (copy && !(error instanceof CoreError && error.code === 'sign-in-required')) return copy.preferences;
@@ -165,9 +167,12 @@ export class DetailsFeed {
       await client.put(path, preferences);
       return preferences;
     }
-    local.write(subject, { preferences, pending: true });
-    await this.#writeBack(subject, preferences, client, path);
-    return preferences;
+    // The change is made on top of what the database last held as far as this machine knows.
+    const copy = local.read(subject);
+    const base = copy?.pending ? copy.base : copy?.preferences;
+    local.write(subject, { preferences, pending: true, ...(base ? { base } : {}) });
+    await this.#writeBack(subject, client, path);
+    return local.read(subject)!.preferences;
   }
 
   /** Writes a change made offline back to the database (after a sync, when the network is back). */
@@ -176,7 +181,7 @@ export class DetailsFeed {
     const copy = subject ? this.#deps.localPreferences?.read(subject) : undefined;
     if (!subject || !copy?.pending) return 'nothing-pending';
     const { client, path } = await this.#personal();
-    return (await this.#writeBack(subject, copy.preferences, client, path)) ? 'written' : 'still-offline';
+    return (await this.#writeBack(subject, client, path)) ? 'written' : 'still-offline';
   }
 
   /** The preferences this machine last knew for the signed-in person, without the network. */
@@ -185,16 +190,39 @@ export class DetailsFeed {
     return subject ? this.#deps.localPreferences?.read(subject)?.preferences : undefined;
   }
 
-  async #writeBack(subject: string, preferences: Preferences, client: RealtimeDatabaseClient, path: string): Promise<boolean> {
+  /**
+   * Writes this machine's pending change: merged with what the database holds now (another
+   * device may have changed other preferences meanwhile), written only if the database still
+   * holds that (`if-match`), read again and merged again when another write came first.
+   */
+  async #writeBack(subject: string, client: RealtimeDatabaseClient, path: string): Promise<boolean> {
+    const local = this.#deps.localPreferences!;
+    const copy = local.read(subject);
+    if (!copy?.pending) return true;
+    let merged: Preferences;
     try {
-      await client.put(path, preferences);
+      let read = await client.get(path);
+      for (let attempt = 1; ; attempt++) {
+        const remote = read.status === 'ok' ? Preferences.safeParse(read.value ?? {}) : undefined;
+        // Without a base (a copy from before bases were kept) or a remote this version can read, this machine's choice stands whole.
+        merged = copy.base && remote?.success ? mergePreferences(copy.base, copy.preferences, remote.data) : copy.preferences;
+        if (read.etag === undefined) {
+          await client.put(path, merged);
+          break;
+        }
+        const written = await client.putIfMatch(path, merged, read.etag);
+        if (written.status === 'ok') break;
+        if (attempt >= WRITE_BACK_ATTEMPTS) return false;
+        read = { status: 'ok', value: written.value, etag: written.etag };
+      }
     } catch {
       // Kept as pending: the next read, sync or write-back tries again.
       return false;
     }
-    // Only if nothing newer was chosen meanwhile.
-    const now = this.#deps.localPreferences?.read(subject);
-    if (now && JSON.stringify(now.preferences) === JSON.stringify(preferences)) this.#deps.localPreferences?.write(subject, { preferences, pending: false });
+    // A change made while this one was on the wire is kept pending, now on top of what was written.
+    const now = local.read(subject);
+    if (now && JSON.stringify(now.preferences) === JSON.stringify(copy.preferences)) local.write(subject, { preferences: merged, pending: false, base: merged });
+    else if (now?.pending) local.write(subject, { preferences: mergePreferences(copy.preferences, now.preferences, merged), pending: true, base: merged });
     return true;
   }
 

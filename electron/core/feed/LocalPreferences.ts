@@ -4,8 +4,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { Preferences } from '../../../shared/catalog/index.ts';
 
-/** One person's preferences as this machine last knew them; `pending` until the database has them. */
-const LocalCopy = z.object({ preferences: Preferences, pending: z.boolean() });
+/**
+ * One person's preferences as this machine last knew them; `pending` until the database has them.
+ * `base` is what the database held when the pending change was made (absent in copies written
+ * before it was kept), so the change can be merged with what another device wrote meanwhile.
+ */
+const LocalCopy = z.object({ preferences: Preferences, pending: z.boolean(), base: Preferences.optional() });
 export type LocalCopy = z.infer<typeof LocalCopy>;
 
 /**

@@ -54,6 +54,18 @@ export class RealtimeDatabaseClient {
     return readJson(response);
   }
 
+  /**
+   * Sets the JSON at `path` only if the location still has `etag` (the database's conditional
+   * request: `if-match`, answered 412 with the current value and its ETag when another write came
+   * first).
+   */
+  async putIfMatch(path: string, value: unknown, etag: string, options: { signal?: AbortSignal } = {}): Promise<{ status: 'ok' } | { status: 'changed'; value: unknown; etag: string | undefined }> {
+    const response = await this.#send('PUT', path, { 'content-type': 'application/json', 'if-match': etag }, JSON.stringify(value), options.signal);
+    if (response.status === 412) return { status: 'changed', value: await readJson(response), etag: response.headers.get('etag') ?? undefined };
+    await readJson(response);
+    return { status: 'ok' };
+  }
+
   async #send(method: string, path: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, retried = false): Promise<Response> {
     const url = new URL(`${this.url}/${path.replace(/^\/+|\/+$/g, '')}.json`);
     const auth = await this.#authorize(url);
@@ -70,7 +82,7 @@ export class RealtimeDatabaseClient {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       throw new ApiError(timedOut ? 'timeout' : 'network', `the details feed at ${this.url} ${timedOut ? 'did not answer in time' : 'could not be reached'}`, { cause: error });
     }
-    if (response.ok || response.status === 304) return response;
+    if (response.ok || response.status === 304 || (response.status === 412 && 'if-match' in headers)) return response;
     // A service-account token may have been revoked or expired early: get a new one once.
     if (response.status === 401 && this.#credential.kind === 'service-account' && !retried) {
       this.#token = undefined;

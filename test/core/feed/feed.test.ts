@@ -193,6 +193,67 @@ describe('DetailsFeed', () => {
     expect(await laptop.preferences()).toMatchObject({ hiddenBreaches: [] });
   });
 
+  it('merges changes two devices made offline instead of letting the last writer win', async () => {
+    const network = { up: true };
+    const switchable: typeof fetch = (input, init) => (network.up ? fetch(input, init) : Promise.reject(new TypeError('fetch failed')));
+    const device = () =>
+      new DetailsFeed({
+        settings: settingsFor(),
+        secrets: new MemorySecretStore(),
+        identity: identityOf('pia'),
+        store: detailsStore(),
+        fetch: switchable,
+        localPreferences: new LocalPreferences(tempDir()),
+      });
+    const laptop = device();
+    const desktop = device();
+    await laptop.setPreferences(Preferences.parse({ hiddenBreaches: ['Adobe'] }));
+    expect(await desktop.preferences()).toMatchObject({ hiddenBreaches: ['Adobe'] });
+
+    network.up = false;
+    // The laptop shows Adobe again and hides LinkedIn; the desktop hides Canva and turns notifications off.
+    await laptop.setPreferences(Preferences.parse({ hiddenBreaches: ['LinkedIn'] }));
+    await desktop.setPreferences(Preferences.parse({ hiddenBreaches: ['Adobe', 'Canva'], notifications: { newBreaches: false } }));
+    network.up = true;
+    expect(await desktop.writeBackPreferences()).toBe('written');
+    expect(await laptop.writeBackPreferences()).toBe('written');
+
+    const both = Preferences.parse({ hiddenBreaches: ['Canva', 'LinkedIn'], notifications: { newBreaches: false } });
+    expect(await laptop.preferences()).toEqual(both);
+    expect(await desktop.preferences()).toEqual(both);
+  });
+
+  it('a write from another device between the read and the write is merged, not overwritten (if-match, 412)', async () => {
+    const other = new DetailsFeed({
+      settings: settingsFor(),
+      secrets: new MemorySecretStore(),
+      identity: identityOf('quinn'),
+      store: detailsStore(),
+      localPreferences: new LocalPreferences(tempDir()),
+    });
+    await other.setPreferences(Preferences.parse({ hiddenBreaches: ['Adobe'] }));
+    let raced = false;
+    const statuses: number[] = [];
+    const racing: typeof fetch = async (input, init) => {
+      if (init?.method === 'PUT' && !raced) {
+        raced = true;
+        // The other device writes just before this one's conditional write lands.
+        await other.setPreferences(Preferences.parse({ hiddenBreaches: ['Adobe', 'Dropbox'] }));
+      }
+      const response = await fetch(input, init);
+      if (init?.method === 'PUT') statuses.push(response.status);
+      return response;
+    };
+    const local = new LocalPreferences(tempDir());
+    const laptop = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('quinn'), store: detailsStore(), fetch: racing, localPreferences: local });
+    expect(await laptop.preferences()).toMatchObject({ hiddenBreaches: ['Adobe'] });
+    const result = await laptop.setPreferences(Preferences.parse({ hiddenBreaches: ['Adobe', 'MySpace'] }));
+    expect(statuses).toEqual([412, 200]);
+    expect(result.hiddenBreaches).toEqual(['Adobe', 'Dropbox', 'MySpace']);
+    expect(await other.preferences()).toMatchObject({ hiddenBreaches: ['Adobe', 'Dropbox', 'MySpace'] });
+    expect(await laptop.writeBackPreferences()).toBe('nothing-pending');
+  });
+
   it('keeps credentials in the secret store, shows none of them, and calls a secret discouraged', async () => {
     const secrets = new MemorySecretStore();
     const feed = new DetailsFeed({ settings: settingsFor(), secrets, identity: identityOf('ivy'), store: detailsStore() });
