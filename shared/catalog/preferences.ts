@@ -25,7 +25,11 @@ export function mergePreferences(base: Preferences, local: Preferences, remote: 
   const shown = new Set(base.hiddenBreaches.filter((id) => !now.has(id)));
   const hidden = [...remote.hiddenBreaches.filter((id) => !shown.has(id))];
   const seen = new Set(hidden);
-  for (const id of local.hiddenBreaches) if (!before.has(id) && !seen.has(id)) (hidden.push(id), seen.add(id));
+  for (const id of local.hiddenBreaches) {
+    if (before.has(id) || seen.has(id)) continue;
+    hidden.push(id);
+    seen.add(id);
+  }
   return Preferences.parse({
     hiddenBreaches: hidden,
     showFlaggedBreaches: local.showFlaggedBreaches !== base.showFlaggedBreaches ? local.showFlaggedBreaches : remote.showFlaggedBreaches,
