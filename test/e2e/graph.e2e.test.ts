@@ -22,8 +22,13 @@ function targets(response: NodeResponse, node: string, arc: string): string[] {
  */
 async function paintedSpots(page: Page, property: string): Promise<{ x: number; y: number }[]> {
   return page.evaluate(`(() => {
-    const hex = getComputedStyle(document.documentElement).getPropertyValue(${JSON.stringify(property)}).trim().slice(1);
-    const want = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    // The property holds light-dark(…): the browser resolves it where it is used.
+    const probe = document.createElement('span');
+    probe.hidden = true;
+    document.body.appendChild(probe);
+    probe.style.color = 'var(' + ${JSON.stringify(property)} + ')';
+    const want = getComputedStyle(probe).color.replace(/[^0-9,]/g, '').split(',').slice(0, 3).map(Number);
+    probe.remove();
     const spots = [];
     for (const canvas of document.querySelectorAll('.graph-canvas canvas')) {
       const rect = canvas.getBoundingClientRect();

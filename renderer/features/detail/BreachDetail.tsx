@@ -146,7 +146,7 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
             navigate({ ...route, screen: 'graph', breachId: undefined, graph: { nodes: [breach.id], property: '->*', endpoint: 'embedded' } });
           }}
         >
-          <Icon name="search" size={14} />
+          <Icon name="graph" size={14} />
           Explore in graph
         </button>
         <HideAction breachId={breach.id} />
@@ -161,7 +161,13 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
               <strong>{plural(pending, 'change')} queued.</strong> {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
             </span>
           </p>
-        ) : null}
+        ) : (
+          // The slot says something true when nothing waits, rather than standing empty.
+          <p className="notice notice-quiet">
+            <Icon name="check" />
+            <span className="truncate">No changes waiting to be sent.</span>
+          </p>
+        )}
       </div>
 
       {failed.length > 0 ? (

@@ -42,10 +42,27 @@ interface Colours {
   font: string;
 }
 
-/** The theme's colours, from the style sheet's custom properties (light, dark, or the system's). */
+/**
+ * The theme's colours, from the style sheet's custom properties (light, dark, or the system's).
+ * A property holds `light-dark(…, …)` until used, so each is resolved by the browser on a hidden
+ * probe (its computed `color`), which the canvas can take.
+ */
 function readColours(element: Element): Colours {
-  const css = getComputedStyle(element);
-  const get = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  const probe = element.ownerDocument.createElement('span');
+  probe.hidden = true;
+  element.appendChild(probe);
+  const get = (name: string, fallback: string) => {
+    probe.style.color = `var(${name}, ${fallback})`;
+    return getComputedStyle(probe).color || fallback;
+  };
+  try {
+    return readAll(get, getComputedStyle(element).getPropertyValue('--font').trim() || 'system-ui, sans-serif');
+  } finally {
+    probe.remove();
+  }
+}
+
+function readAll(get: (name: string, fallback: string) => string, font: string): Colours {
   return {
     breach: get('--graph-breach', '#3451c7'),
     domain: get('--graph-domain', '#0b6a80'),
@@ -58,7 +75,7 @@ function readColours(element: Element): Colours {
     muted: get('--text-muted', '#575e6b'),
     surface: get('--surface', '#ffffff'),
     focus: get('--focus', '#3451c7'),
-    font: get('--font', 'system-ui, sans-serif'),
+    font,
   };
 }
 

@@ -9,7 +9,7 @@ const ITEMS: { screen: Screen; label: string; icon: IconName }[] = [
   { screen: 'fix', label: 'Fix step by step', icon: 'wrench' },
   { screen: 'breaches', label: 'Breaches', icon: 'list' },
   { screen: 'search', label: 'Search', icon: 'search' },
-  { screen: 'graph', label: 'Graph', icon: 'search' },
+  { screen: 'graph', label: 'Graph', icon: 'graph' },
   { screen: 'reports', label: 'Reports', icon: 'download' },
   { screen: 'settings', label: 'Settings', icon: 'gear' },
 ];
