@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { GraphRemote } from '../../../shared/ipc/contract.ts';
 import { Icon } from '../../components/Icon.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { useGraph } from '../../state/graph.ts';
 import type { Endpoint } from './useGraphQueries.ts';
@@ -98,62 +99,42 @@ export function EndpointSwitch({ endpoint, onChange }: { endpoint: Endpoint; onC
             void save();
           }}
         >
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-url`}>
-              Endpoint URL
-            </label>
-            <input
-              id={`${id}-url`}
-              className="input"
-              type="url"
-              inputMode="url"
-              spellCheck={false}
-              value={url}
-              aria-invalid={urlError ? true : undefined}
-              aria-describedby={urlError ? `${id}-url-error` : `${id}-url-hint`}
-              onChange={(event) => {
-                setUrl(event.target.value);
-                setUrlError(undefined);
-                setMessage(undefined);
-              }}
-            />
-            {urlError ? (
-              <p className="field-error" id={`${id}-url-error`}>
-                <Icon name="alert" size={14} /> {urlError}
-              </p>
-            ) : (
-              <p className="field-hint" id={`${id}-url-hint`}>
+          <TextField
+            id={`${id}-url`}
+            label="Endpoint URL"
+            type="url"
+            value={url}
+            error={urlError}
+            hint={
+              <>
                 The base address; queries go to its <code>/v2/node</code>.
-              </p>
-            )}
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-key`}>
-              API key
-            </label>
-            <input
-              id={`${id}-key`}
-              className="input"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={apiKey}
-              aria-describedby={`${id}-key-hint`}
-              onChange={(event) => {
-                setApiKey(event.target.value);
-                setMessage(undefined);
-              }}
-            />
-            <p className="field-hint" id={`${id}-key-hint`}>
-              {remote?.hasKey ? (
+              </>
+            }
+            onChange={(value) => {
+              setUrl(value);
+              setUrlError(undefined);
+              setMessage(undefined);
+            }}
+          />
+          <TextField
+            id={`${id}-key`}
+            label="API key"
+            type="password"
+            value={apiKey}
+            hint={
+              remote?.hasKey ? (
                 <span className="key-saved">
                   <Icon name="check" size={12} /> Key saved. Leave this empty to keep it.
                 </span>
               ) : (
                 'Kept in your system’s keychain, never shown again.'
-              )}
-            </p>
-          </div>
+              )
+            }
+            onChange={(value) => {
+              setApiKey(value);
+              setMessage(undefined);
+            }}
+          />
           <div className="form-actions">
             <button type="submit" className="button" disabled={saving}>
               {saving ? 'Saving…' : 'Save endpoint'}

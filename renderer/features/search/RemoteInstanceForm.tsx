@@ -1,5 +1,28 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { channels } from '../../../shared/ipc/contract.ts';
+import { TextField } from '../../components/TextField.tsx';
+import { toUiError } from '../../lib/core.ts';
 import { useSearch } from '../../state/search.ts';
+
+const FIELDS = ['baseUrl', 'accountId', 'name', 'token'] as const;
+type Field = (typeof FIELDS)[number];
+const FALLBACK: Record<Field, string> = {
+  baseUrl: 'Enter the full address, such as https://api.example.com/client/v4.',
+  accountId: 'Enter the account ID: 1–64 letters, digits, "-" or "_".',
+  name: 'Enter the instance name: 1–64 letters, digits, ".", "-" or "_".',
+  token: 'Enter the API token, or leave it empty to keep the saved one.',
+};
+
+/** The first problem named for each field (issues' paths name them). */
+function errorsByField(issues: readonly { path: string; message: string }[]): Partial<Record<Field, string>> {
+  const errors: Partial<Record<Field, string>> = {};
+  for (const issue of issues) {
+    const field = FIELDS.find((name) => issue.path === name || issue.path.startsWith(`${name}.`));
+    // The schema's own words where they are written for people ("must be …"); ours otherwise.
+    if (field && !errors[field]) errors[field] = issue.message.startsWith('must ') ? `This ${issue.message}.` : FALLBACK[field];
+  }
+  return errors;
+}
 
 /** The remote search instance: where it is and its API token (write-only: kept in the keychain, never shown back). */
 export function RemoteInstanceForm() {
@@ -11,6 +34,7 @@ export function RemoteInstanceForm() {
   const [legacy, setLegacy] = useState(false);
   const [token, setToken] = useState('');
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | undefined>();
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
 
   useEffect(() => {
     if (!remote?.instance) return;
@@ -22,12 +46,23 @@ export function RemoteInstanceForm() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setMessage(undefined);
+    const input = { baseUrl: baseUrl.trim(), accountId: accountId.trim(), name: name.trim(), legacy, ...(token ? { token } : {}) };
+    // Checked with the core's own schema first, so each field says what is wrong with it.
+    const checked = channels['search-remote-set'].input.safeParse(input);
+    if (!checked.success) {
+      setErrors(errorsByField(checked.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))));
+      return;
+    }
+    setErrors({});
     try {
-      const saved = await saveRemote({ baseUrl: baseUrl.trim(), accountId: accountId.trim(), name: name.trim(), legacy, ...(token ? { token } : {}) });
+      const saved = await saveRemote(checked.data);
       setToken('');
       setMessage({ kind: 'ok', text: saved.hasToken ? 'Saved. The API token is in the keychain.' : 'Saved. Add an API token to search there.' });
     } catch (error) {
-      setMessage({ kind: 'error', text: error instanceof Error ? error.message : String(error) });
+      const uiError = toUiError(error);
+      setErrors(errorsByField(uiError.issues ?? []));
+      setMessage({ kind: 'error', text: uiError.message });
     }
   };
 
@@ -37,29 +72,22 @@ export function RemoteInstanceForm() {
         Remote search instance
       </h2>
       <form onSubmit={(e) => void submit(e)} className="search-remote-form">
-        <label className="field-label">
-          API base URL <input className="input" type="url" required value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://api.example.com/client/v4" />
-        </label>
-        <label className="field-label">
-          Account ID <input className="input" required value={accountId} onChange={(e) => setAccountId(e.target.value)} />
-        </label>
-        <label className="field-label">
-          Instance name <input className="input" required value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
+        <TextField id={`${id}-url`} label="API base URL" type="url" value={baseUrl} placeholder="https://api.example.com/client/v4" error={errors.baseUrl} onChange={setBaseUrl} />
+        <TextField id={`${id}-account`} label="Account ID" value={accountId} error={errors.accountId} onChange={setAccountId} />
+        <TextField id={`${id}-name`} label="Instance name" value={name} error={errors.name} onChange={setName} />
         <label className="check-field">
           <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.target.checked)} /> Legacy instance (legacy-rag)
         </label>
-        <label className="field-label">
-          API token{' '}
-          <input
-            className="input"
-            type="password"
-            autoComplete="off"
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-            placeholder={remote?.hasToken ? 'saved in the keychain; type to replace' : 'Bearer token with ai-search:read and ai-search:run'}
-          />
-        </label>
+        <TextField
+          id={`${id}-token`}
+          label="API token"
+          type="password"
+          value={token}
+          error={errors.token}
+          placeholder={remote?.hasToken ? 'saved in the keychain; type to replace' : 'Bearer token with ai-search:read and ai-search:run'}
+          hint={remote?.hasToken ? 'A token is saved; leave this empty to keep it.' : 'Kept in your system’s keychain, never shown again.'}
+          onChange={setToken}
+        />
         <div className="form-actions">
           <button type="submit" className="button">
             Save instance

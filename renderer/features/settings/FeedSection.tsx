@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { FeedUrl, type FeedAuth, type FeedStatus } from '../../../shared/ipc/feed.ts';
+import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { configureFeed, feedStatus, syncFeed } from '../../state/feed.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -79,39 +80,26 @@ export function FeedSection() {
       <h2 id={`${id}-title`} className="card-title">
         Breach details feed
       </h2>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-url`}>
-          Feed address
-        </label>
-        <input
-          id={`${id}-url`}
-          className="input"
-          type="url"
-          inputMode="url"
-          spellCheck={false}
-          value={url}
-          placeholder={status?.defaultUrl}
-          aria-invalid={urlError ? true : undefined}
-          aria-describedby={`${id}-url-hint${urlError ? ` ${id}-url-error` : ''}`}
-          onChange={(event) => {
-            setUrl(event.target.value);
-            setUrlError(undefined);
-          }}
-        />
-        <p className="field-hint" id={`${id}-url-hint`}>
-          A realtime database holding the breach catalog; by default the account server’s /rtdb. Leave it empty to use the default.
-        </p>
-        {status && status.url !== status.defaultUrl ? (
+      <TextField
+        id={`${id}-url`}
+        label="Feed address"
+        type="url"
+        value={url}
+        placeholder={status?.defaultUrl}
+        error={urlError}
+        hint="A realtime database holding the breach catalog; by default the account server’s /rtdb. Leave it empty to use the default."
+        onChange={(value) => {
+          setUrl(value);
+          setUrlError(undefined);
+        }}
+      />
+      {status && status.url !== status.defaultUrl ? (
+        <div className="field-actions">
           <button type="button" className="button button-ghost" disabled={busy} onClick={() => void run(() => configureFeed({ url: null, auth }))}>
             Use the default address
           </button>
-        ) : null}
-        {urlError ? (
-          <p className="field-error" id={`${id}-url-error`}>
-            {urlError}
-          </p>
-        ) : null}
-      </div>
+        </div>
+      ) : null}
       <fieldset className="segmented">
         <legend className="field-label">Authentication</legend>
         {CHOICES.map((choice) => (

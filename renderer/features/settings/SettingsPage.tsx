@@ -8,6 +8,7 @@ import { fieldErrorsFromIssues, validateSettings, type FieldErrors } from '../..
 import { useAuth } from '../../state/auth.ts';
 import { usePreferences } from '../../state/preferences.ts';
 import { useSettings } from '../../state/settings.ts';
+import { TextField } from '../../components/TextField.tsx';
 import { useSync } from '../../state/sync.ts';
 import { useTheme, type Theme } from '../../state/theme.ts';
 import type { Settings, SettingsChange } from '../../../shared/ipc/views.ts';
@@ -231,40 +232,6 @@ function SettingsForm({ settings }: { settings: Settings }) {
         </p>
       </div>
     </form>
-  );
-}
-
-function TextField(props: { id: string; label: string; type: 'url' | 'number'; value: string; error?: string; hint?: string; min?: number; max?: number; onChange(value: string): void }) {
-  const describedBy = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={props.id}>
-        {props.label}
-      </label>
-      <input
-        id={props.id}
-        className={props.type === 'number' ? 'input input-number' : 'input'}
-        type={props.type}
-        inputMode={props.type === 'number' ? 'numeric' : 'url'}
-        spellCheck={false}
-        min={props.min}
-        max={props.max}
-        value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-      {props.hint ? (
-        <p className="field-hint" id={`${props.id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p className="field-error" id={`${props.id}-error`}>
-          <Icon name="alert" size={14} /> {props.error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 

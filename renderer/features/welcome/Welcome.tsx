@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { validateSettings, type FieldErrors } from '../../lib/validateSettings.ts';
 import { useAuth } from '../../state/auth.ts';
@@ -87,8 +88,26 @@ export function Welcome() {
             </label>
             {choice === 'other' ? (
               <div className="welcome-fields">
-                <Field id={`${id}-url`} label="Service URL" value={serviceUrl} onChange={setServiceUrl} error={fieldErrors.serviceUrl} placeholder="https://monitor.example.com/api/v1" />
-                <Field id={`${id}-issuer`} label="Identity provider" value={issuer} onChange={setIssuer} error={fieldErrors.issuer} placeholder="https://accounts.example.com" />
+                <TextField
+                  id={`${id}-url`}
+                  type="url"
+                  autoComplete="url"
+                  label="Service URL"
+                  value={serviceUrl}
+                  onChange={setServiceUrl}
+                  error={fieldErrors.serviceUrl}
+                  placeholder="https://monitor.example.com/api/v1"
+                />
+                <TextField
+                  id={`${id}-issuer`}
+                  type="url"
+                  autoComplete="url"
+                  label="Identity provider"
+                  value={issuer}
+                  onChange={setIssuer}
+                  error={fieldErrors.issuer}
+                  placeholder="https://accounts.example.com"
+                />
               </div>
             ) : null}
           </fieldset>
@@ -119,33 +138,5 @@ export function Welcome() {
         </form>
       </div>
     </main>
-  );
-}
-
-function Field(props: { id: string; label: string; value: string; onChange(value: string): void; error?: string; placeholder?: string }) {
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={props.id}>
-        {props.label}
-      </label>
-      <input
-        id={props.id}
-        className="input"
-        type="url"
-        inputMode="url"
-        spellCheck={false}
-        autoComplete="url"
-        value={props.value}
-        placeholder={props.placeholder}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${props.id}-error` : undefined}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-      {props.error ? (
-        <p className="field-error" id={`${props.id}-error`}>
-          {props.error}
-        </p>
-      ) : null}
-    </div>
   );
 }
