@@ -242,7 +242,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds() }),
       createResolutionHandlers({ sessions, marks, changes, details: (ids) => feed.details(ids) }),
       createSyncHandlers({ sessions, statusView: syncView }),
-      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email }),
+      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email, host: options.host }),
       createGraphHandlers({ sessions, remotes, settings }),
       searchHandlers,
       createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),

@@ -1,4 +1,4 @@
-import type { CoreNotification, HostSignal, TrayState } from '../../shared/ipc/index.ts';
+import type { CoreNotification, HostSignal, SavedPdf, TrayState } from '../../shared/ipc/index.ts';
 
 /**
  * What the core needs from whoever runs it. Electron's main process implements it over the
@@ -16,6 +16,11 @@ export interface HostBridge {
   setTrayState(state: TrayState): void;
   /** Host settings the core owns but the OS applies. */
   applyShellSettings?(settings: { startAtLogin: boolean; closeToTray: boolean }): void;
+  /**
+   * Prints the window showing the report to a PDF placed with a save dialog; undefined when the
+   * person cancelled. Absent in hosts without print-to-PDF (the browser host).
+   */
+  savePdf?(fileName: string): Promise<SavedPdf>;
   /** OS-backed encryption (Electron safeStorage) for the secret-store fallback; absent in hosts without one. */
   cipher?: SecretCipher;
 }

@@ -1,5 +1,5 @@
 import { safeStorage, shell } from 'electron';
-import { CoreToHost, type CoreNotification, type HostToCore, type TrayState } from '../../shared/ipc/host.ts';
+import { CoreToHost, type CoreNotification, type HostToCore, type SavedPdf, type TrayState } from '../../shared/ipc/host.ts';
 import { isSafeExternalUrl } from './security.ts';
 
 /** The OS integration the core may ask for, besides the browser and safeStorage. */
@@ -8,6 +8,8 @@ export interface HostActions {
   setTray(state: TrayState): void;
   applySettings(settings: { startAtLogin: boolean; closeToTray: boolean }): void;
   onReady(): void;
+  /** Prints the window to a PDF placed with a save dialog; undefined when the person cancelled. */
+  savePdf(fileName: string): Promise<SavedPdf>;
 }
 
 type Reply = Extract<HostToCore, { type: 'reply' }>;
@@ -39,6 +41,8 @@ export function createHostRequestHandler(actions: HostActions, platform: NodeJS.
       case 'ready':
         actions.onReady();
         return undefined;
+      case 'save-pdf':
+        return answer(message.id, () => actions.savePdf(message.fileName));
       default:
         return answer(message.id, () => perform(message, platform));
     }

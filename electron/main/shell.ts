@@ -8,6 +8,7 @@ import { watchMachineSignals } from './machineSignals.ts';
 import { createNotifier } from './notifications.ts';
 import type { ShellPaths } from './paths.ts';
 import { registerAppProtocol } from './protocol.ts';
+import { savePdf } from './savePdf.ts';
 import type { RendererLocation } from './renderer.ts';
 import { onTrustedMessage } from './senderCheck.ts';
 import { createAppTray, trayIconPath } from './tray.ts';
@@ -77,6 +78,7 @@ export function startShell(options: ShellOptions): Shell {
       onReady: () => {
         if (!signals.isOnline()) core.signal('offline');
       },
+      savePdf: (fileName) => savePdf(window.current(), fileName),
     }),
   });
   const tray = createAppTray({

@@ -2,7 +2,7 @@ import type { HostBridge } from '../core/host.ts';
 import type { EventBus } from '../core/ipc/EventBus.ts';
 import type { Router } from '../core/ipc/Router.ts';
 import { servePort, type PortLike } from '../core/transport/PortTransport.ts';
-import { HostToCore, type CoreToHost, type HostSignal } from '../../shared/ipc/host.ts';
+import { HostToCore, SavedPdf, type CoreToHost, type HostSignal } from '../../shared/ipc/host.ts';
 
 // Runs inside the utility process. Everything here is plumbing between Electron's parent port
 // and the core; nothing decides anything.
@@ -77,6 +77,7 @@ export function parentPortBridge(parentPort: ParentPortLike): { host: HostBridge
     notify: (notification) => send({ type: 'notify', notification }),
     setTrayState: (state) => send({ type: 'tray', state }),
     applyShellSettings: (settings) => send({ type: 'settings', ...settings }),
+    savePdf: async (fileName) => SavedPdf.parse(await request({ type: 'save-pdf', fileName })),
     cipher: {
       isAvailable: async () => (await request({ type: 'cipher-available' })) === true,
       encrypt: async (plaintext) => {

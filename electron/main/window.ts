@@ -18,6 +18,8 @@ export interface MainWindow {
   /** Web contents of the window while it exists (sender checks). */
   isOwnContents(contents: WebContents): boolean;
   contents(): WebContents | undefined;
+  /** The window while it exists (the parent of its dialogs, what prints to PDF). */
+  current(): BrowserWindow | undefined;
   /** When true (the default), closing the window hides it and the app stays in the tray. */
   setCloseToTray(enabled: boolean): void;
   /** From now on closing really closes (the app is quitting). */
@@ -100,6 +102,7 @@ export function createMainWindow(options: MainWindowOptions): MainWindow {
     },
     isOwnContents: (contents) => window !== undefined && !window.isDestroyed() && window.webContents === contents,
     contents: () => (window && !window.isDestroyed() ? window.webContents : undefined),
+    current: () => (window && !window.isDestroyed() ? window : undefined),
     setCloseToTray(enabled) {
       closeToTray = enabled;
     },

@@ -39,3 +39,8 @@ export const useReport = create<ReportStore>()((set) => ({
 export function applyFix(intents: ChannelInput<'fix-apply'>['intents']): Promise<{ changed: number }> {
   return invoke('fix-apply', { intents });
 }
+
+/** The printable report as a PDF through the desktop host (a save dialog places it). */
+export function saveReportPdf(fileName: string): Promise<{ saved: boolean; file?: string }> {
+  return invoke('report-save-pdf', { fileName });
+}

@@ -7,6 +7,7 @@ import { Report } from '../report/report.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SettingsChange, SyncStatus } from './views.ts';
 import { Preferences } from '../catalog/preferences.ts';
 import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
+import { PdfFileName } from './host.ts';
 
 const Empty = z.strictObject({});
 
@@ -128,6 +129,12 @@ export const channels = {
   'search-remote-set': { input: SearchRemoteInstance.extend({ token: z.string().min(1).max(4096).optional() }), output: SearchRemote },
   /** Every breach × email × data class with its state: the guided fix, "what to do next" and the exports. */
   'report-get': { input: Empty, output: Report },
+  /**
+   * The printable report as a PDF file, through the desktop host's print-to-PDF and a save
+   * dialog (`saved: false` when the person cancelled). Hosts without one (the browser host)
+   * answer `unavailable`: their print dialog saves PDFs.
+   */
+  'report-save-pdf': { input: z.strictObject({ fileName: PdfFileName }), output: z.object({ saved: z.boolean(), file: z.string().optional() }) },
   /**
    * The guided fix's "done": marks the listed classes resolved (or not) for the listed emails of
    * each breach, as one outbox record (one transaction; sent like any other change, offline too).

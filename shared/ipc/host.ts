@@ -27,6 +27,17 @@ export type TrayState = z.infer<typeof TrayState>;
 export const HostSignal = z.enum(['resume', 'suspend', 'online', 'offline', 'sync-now', 'pause-notifications', 'resume-notifications']);
 export type HostSignal = z.infer<typeof HostSignal>;
 
+/** A file name the save dialog proposes: a name, not a path. */
+export const PdfFileName = z
+  .string()
+  .min(5)
+  .max(120)
+  .regex(/^[^/\\\0]+\.pdf$/, 'must be a file name ending in .pdf, without folders');
+
+/** The host's answer to `save-pdf`: where the file went, or nothing when the person cancelled. */
+export const SavedPdf = z.object({ file: z.string().min(1) }).optional();
+export type SavedPdf = z.infer<typeof SavedPdf>;
+
 /** Core → host. `id` pairs a request with its reply. */
 export const CoreToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('open-external'), id: z.int(), url: z.url() }),
@@ -36,6 +47,8 @@ export const CoreToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('encrypt'), id: z.int(), plaintext: z.string() }),
   z.object({ type: z.literal('decrypt'), id: z.int(), ciphertext: z.string().base64() }),
   z.object({ type: z.literal('settings'), startAtLogin: z.boolean(), closeToTray: z.boolean() }),
+  /** Print the window showing the report to a PDF the person places with a save dialog. */
+  z.object({ type: z.literal('save-pdf'), id: z.int(), fileName: PdfFileName }),
   z.object({ type: z.literal('ready') }),
 ]);
 export type CoreToHost = z.infer<typeof CoreToHost>;

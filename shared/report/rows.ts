@@ -75,6 +75,6 @@ export function toJsonExport(report: Report): string {
 }
 
 /** `breach-monitor-report-2026-11-24.csv` */
-export function exportFileName(report: Report, extension: 'csv' | 'json' | 'html'): string {
+export function exportFileName(report: Report, extension: 'csv' | 'json' | 'html' | 'pdf'): string {
   return `breach-monitor-report-${report.generatedAt.slice(0, 10)}.${extension}`;
 }

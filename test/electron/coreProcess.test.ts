@@ -146,7 +146,7 @@ describe('core utility process', () => {
 
 describe('host requests from the core', () => {
   function handler(platform: NodeJS.Platform = 'linux') {
-    const actions = { notify: vi.fn(), setTray: vi.fn(), applySettings: vi.fn(), onReady: vi.fn() };
+    const actions = { notify: vi.fn(), setTray: vi.fn(), applySettings: vi.fn(), onReady: vi.fn(), savePdf: vi.fn(async (fileName: string) => ({ file: `/home/alice/Documents/${fileName}` })) };
     return { handle: createHostRequestHandler(actions, platform), actions };
   }
 
@@ -190,6 +190,22 @@ describe('host requests from the core', () => {
     expect(actions.setTray).toHaveBeenCalledWith(state);
     expect(actions.applySettings).toHaveBeenCalledWith({ startAtLogin: true, closeToTray: false });
     expect(actions.onReady).toHaveBeenCalledOnce();
+  });
+
+  it('asks the shell to save a PDF and answers with where it went; a path for a name never reaches it', async () => {
+    const { handle, actions } = handler();
+    await expect(handle({ type: 'save-pdf', id: 7, fileName: 'breach-monitor-report-2026-11-24.pdf' })).resolves.toEqual({
+      type: 'reply',
+      id: 7,
+      ok: true,
+      value: { file: '/home/alice/Documents/breach-monitor-report-2026-11-24.pdf' },
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(handle({ type: 'save-pdf', id: 8, fileName: '../../.bashrc.pdf' })).resolves.toEqual({ type: 'reply', id: 8, ok: false, error: 'malformed request' });
+    warn.mockRestore();
+    actions.savePdf.mockRejectedValueOnce(new Error('EACCES: permission denied'));
+    await expect(handle({ type: 'save-pdf', id: 9, fileName: 'report.pdf' })).resolves.toEqual({ type: 'reply', id: 9, ok: false, error: 'EACCES: permission denied' });
+    expect(actions.savePdf).toHaveBeenCalledTimes(2);
   });
 
   it('drops malformed messages, answering those with an id', async () => {

@@ -177,6 +177,53 @@ export class FakeWebContents extends StrictEmitter {
     this.destroyed = true;
     this.emit('destroyed');
   }
+  /** Every `printToPDF` the shell asked for, with its options. */
+  readonly printedToPdf: Record<string, unknown>[] = [];
+  /**
+   * lib/browser/print-to-pdf.ts (electron 96f3996d8d3c) `printToPDF`: `margins` must be an object
+   * (l.20-23 checkType), `pageSize` a known paper name (any case) or `{ width, height }` numbers
+   * (l.29-44), margins no larger than the page (l.76), and each option of its type (l.80-95:
+   * TypeError "<name> must be a <type>"). Chromium's PDF is played by a minimal PDF document.
+   */
+  printToPDF(options: Record<string, unknown>): Promise<Buffer> {
+    const check = (value: unknown, type: string, name: string) => {
+      // `option ?? default` first (l.80-95): null takes the default as undefined does.
+      if (value != null && typeof value !== type) refuse(`${name} must be a ${type}`, 'printToPDF options', 'TypeError');
+    };
+    const margins = (options.margins ?? {}) as Record<string, unknown>;
+    check(options.margins, 'object', 'margins');
+    const sizes: Record<string, [number, number]> = {
+      letter: [8.5, 11],
+      legal: [8.5, 14],
+      tabloid: [11, 17],
+      ledger: [17, 11],
+      a0: [33.1, 46.8],
+      a1: [23.4, 33.1],
+      a2: [16.54, 23.4],
+      a3: [11.7, 16.54],
+      a4: [8.27, 11.7],
+      a5: [5.83, 8.27],
+      a6: [4.13, 5.83],
+    };
+    const pageSize = options.pageSize ?? 'letter';
+    let paper: [number, number];
+    if (typeof pageSize === 'string') paper = sizes[pageSize.toLowerCase()] ?? refuse(`Invalid pageSize ${pageSize}`, 'printToPDF options');
+    else if (typeof pageSize === 'object' && pageSize !== null) {
+      const { width, height } = pageSize as { width?: unknown; height?: unknown };
+      if (typeof width !== 'number' || typeof height !== 'number') refuse('width and height properties are required for pageSize', 'printToPDF options', 'TypeError');
+      paper = [width, height];
+    } else refuse('pageSize must be a string or an object', 'printToPDF options', 'TypeError');
+    // l.72-74 compare as JavaScript does: a string margin is NaN and never fits.
+    const fits = (value: unknown, limit: number) => value === undefined || (value as number) <= limit;
+    if (![margins.top, margins.bottom].every((v) => fits(v, paper[1])) || ![margins.left, margins.right].every((v) => fits(v, paper[0])))
+      refuse('margins must be less than or equal to pageSize', 'printToPDF options');
+    for (const name of ['landscape', 'displayHeaderFooter', 'printBackground', 'preferCSSPageSize', 'generateTaggedPDF', 'generateDocumentOutline']) check(options[name], 'boolean', name);
+    for (const name of ['headerTemplate', 'footerTemplate', 'pageRanges']) check(options[name], 'string', name);
+    check(options.scale, 'number', 'scale');
+    for (const side of ['top', 'bottom', 'left', 'right']) check(margins[side], 'number', `margins.${side}`);
+    this.printedToPdf.push(structuredClone(options));
+    return Promise.resolve(Buffer.from(`%PDF-1.7\n% the fake's print of ${this.mainFrame.url}\n%%EOF\n`));
+  }
   /** Plays Chromium: a navigation of the top frame, returning the event so a test sees if it was stopped. */
   navigate(url: string): FakeEvent {
     const event = new FakeEvent({ url });
@@ -295,7 +342,7 @@ export class FakeApp extends StrictEmitter {
   badgeCount = 0;
   appUserModelId: string | undefined;
   loginItemSettings: Record<string, unknown> | undefined;
-  paths: Record<string, string> = { userData: '/tmp/breach-monitor-test', logs: '/tmp/breach-monitor-test/logs' };
+  paths: Record<string, string> = { userData: '/tmp/breach-monitor-test', logs: '/tmp/breach-monitor-test/logs', documents: '/tmp/breach-monitor-test/Documents' };
   appPath = process.cwd();
   #isReady = false;
   #ready: () => void = () => {};
@@ -681,8 +728,40 @@ interface FakeScreen {
   getAllDisplays(): { workArea: Rect }[];
 }
 
+/** What the person does in a save dialog the test expects: choose a path, or close it. */
+export type SaveDialogAnswer = { filePath: string } | 'cancel';
+
+/** lib/browser/api/dialog.ts (electron 96f3996d8d3c): the save dialog. */
+export class FakeDialog {
+  /** Answers for the next save dialogs, in order; a dialog nobody scripted fails the test. */
+  readonly saveAnswers: SaveDialogAnswer[] = [];
+  readonly saveDialogs: { parent: FakeBrowserWindow | null; options: Record<string, unknown> }[] = [];
+  showSaveDialog(windowOrOptions: FakeBrowserWindow | Record<string, unknown>, maybeOptions?: Record<string, unknown>): Promise<{ canceled: boolean; filePath: string }> {
+    // l.62-66 checkAppInitialized, called first by saveDialog (l.89).
+    requireReady('dialog module can only be used after app is ready', 'ready: dialog');
+    // l.277-286: a window first, or the options alone.
+    const parent = windowOrOptions instanceof FakeBrowserWindow ? windowOrOptions : null;
+    const options = (parent ? maybeOptions : (windowOrOptions as Record<string, unknown>)) ?? { title: 'Save' };
+    // l.105-109.
+    const strings: [string, string][] = [
+      ['title', 'Title'],
+      ['buttonLabel', 'Button label'],
+      ['defaultPath', 'Default path'],
+      ['message', 'Message'],
+      ['nameFieldLabel', 'Name field label'],
+    ];
+    for (const [key, label] of strings) if (options[key] !== undefined && typeof options[key] !== 'string') refuse(`${label} must be a string`, 'dialog options', 'TypeError');
+    this.saveDialogs.push({ parent, options: structuredClone(options) });
+    const answer = this.saveAnswers.shift();
+    if (answer === undefined) throw new Error('a save dialog opened that the test did not expect');
+    // electron.d.ts SaveDialogReturnValue: "If the dialog is canceled, this will be an empty string."
+    return Promise.resolve(answer === 'cancel' ? { canceled: true, filePath: '' } : { canceled: false, filePath: answer.filePath });
+  }
+}
+
 interface State {
   app: FakeApp;
+  dialog: FakeDialog;
   protocol: FakeProtocol;
   session: { readonly defaultSession: FakeSession };
   shell: { opened: string[]; openExternal(url: string): Promise<void> };
@@ -733,6 +812,7 @@ function freshState(): State {
   const powerMonitor = new StrictEmitter('PowerMonitor');
   return {
     app: new FakeApp(),
+    dialog: new FakeDialog(),
     protocol: new FakeProtocol(),
     session,
     shell,
@@ -778,6 +858,9 @@ export const electron = {
   },
   get protocol() {
     return state.protocol;
+  },
+  get dialog() {
+    return state.dialog;
   },
   get session() {
     return state.session;

@@ -81,6 +81,9 @@ export class FakeCore {
   details = new Map<string, BreachDetails>();
   logos = new Map<string, string>();
   openedLinks: string[] = [];
+  /** What the desktop host's save dialog does next (the core answers 'unavailable' in a host without print-to-PDF). */
+  pdfSave: 'save' | 'cancel' | 'no-host' = 'save';
+  savedPdfs: string[] = [];
   preferences: Preferences = { hiddenBreaches: [], showFlaggedBreaches: false, notifications: { newBreaches: true } };
   sync: SyncStatus;
   readonly outbox = new Map<string, Intent>();
@@ -224,6 +227,13 @@ export class FakeCore {
       },
       'sync-status': () => this.sync,
       'overview-get': () => this.#overview(),
+      'report-save-pdf': ({ fileName }) => {
+        if (this.pdfSave === 'no-host') throw ipcError('unavailable', 'Saving a PDF directly needs the desktop app. Use Print and choose “Save as PDF” as the printer.');
+        if (this.pdfSave === 'cancel') return { saved: false };
+        const file = `/home/person/Documents/${fileName}`;
+        this.savedPdfs.push(file);
+        return { saved: true, file };
+      },
       'report-get': () => ({
         generatedAt: minutes(this.#now().getTime()),
         ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),

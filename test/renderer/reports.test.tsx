@@ -54,8 +54,28 @@ describe('reports', () => {
     expect(within(linkedIn).getAllByText('Fixed')).toHaveLength(2);
     expect(within(report).getByRole('link', { name: /Have I Been Pwned/ })).toBeInTheDocument();
     const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Print or save as PDF' }));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledOnce();
+    await expectAccessible();
+  });
+
+  test('in the desktop app "Save as PDF" asks the host, and says where the file went or that nothing was saved', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    renderApp({ core, hash: '#/reports' });
+    await screen.findByRole('article', { name: 'Breach Monitor report' });
+    const save = screen.getByRole('button', { name: 'Save as PDF' });
+    await user.click(save);
+    expect(await screen.findByText(/^Saved the report to \/home\/person\/Documents\/breach-monitor-report-\d{4}-\d{2}-\d{2}\.pdf\.$/)).toHaveAttribute('role', 'status');
+    expect(core.callsOf('report-save-pdf')).toEqual([{ fileName: expect.stringMatching(/^breach-monitor-report-\d{4}-\d{2}-\d{2}\.pdf$/) }]);
+
+    core.pdfSave = 'cancel';
+    await user.click(save);
+    expect(await screen.findByText('Not saved: the save dialog was closed.')).toBeInTheDocument();
+
+    core.pdfSave = 'no-host';
+    await user.click(save);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The PDF wasn’t saved: Saving a PDF directly needs the desktop app.');
     await expectAccessible();
   });
 

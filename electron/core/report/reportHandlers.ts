@@ -1,3 +1,5 @@
+import { CoreError } from '../../../shared/ipc/index.ts';
+import type { HostBridge } from '../host.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { DataChanges } from '../status/DataChanges.ts';
@@ -13,6 +15,8 @@ export interface ReportHandlerDeps {
   changes: DataChanges;
   /** The signed-in account's email, if the provider told it. */
   accountEmail(): string | undefined;
+  /** The host's print-to-PDF, where it has one. */
+  host: Pick<HostBridge, 'savePdf'>;
   now?: () => number;
 }
 
@@ -37,7 +41,7 @@ export function buildReport(db: ReadableDB, options: { account?: string; now: nu
 }
 
 /** The report (exports, guided fix, "what to do next") and the guided fix's "done". */
-export function createReportHandlers({ sessions, changes, accountEmail, now = Date.now }: ReportHandlerDeps) {
+export function createReportHandlers({ sessions, changes, accountEmail, host, now = Date.now }: ReportHandlerDeps) {
   return {
     'report-get': () => {
       const session = sessions.get();
@@ -53,6 +57,11 @@ export function createReportHandlers({ sessions, changes, accountEmail, now = Da
         intents.map((intent) => intent.breachId),
       );
       return { changed };
+    },
+    'report-save-pdf': async ({ fileName }) => {
+      if (!host.savePdf) throw new CoreError('unavailable', 'Saving a PDF directly needs the desktop app. Use Print and choose “Save as PDF” as the printer.');
+      const saved = await host.savePdf(fileName);
+      return saved ? { saved: true, file: saved.file } : { saved: false };
     },
   } satisfies HandlerSlice;
 }

@@ -1,10 +1,11 @@
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { ErrorState, Skeleton } from '../../components/States.tsx';
 import { downloadText } from '../../lib/download.ts';
 import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
-import { useReport } from '../../state/report.ts';
+import { inBrowserHost, toUiError } from '../../lib/core.ts';
+import { saveReportPdf, useReport } from '../../state/report.ts';
 import type { Report, ReportBreach } from '../../../shared/report/report.ts';
 import { exportFileName, reportRows, toCsv, toJsonExport } from '../../../shared/report/rows.ts';
 
@@ -15,9 +16,22 @@ import { exportFileName, reportRows, toCsv, toJsonExport } from '../../../shared
  */
 export function ReportsPage() {
   const { report, error, load } = useReport();
+  // The desktop app prints to PDF itself; in a browser its print dialog does ("Save as PDF").
+  const desktop = !inBrowserHost();
+  const [pdf, setPdf] = useState<{ state: 'saving' } | { state: 'saved'; file: string } | { state: 'cancelled' } | { state: 'failed'; message: string }>();
   useEffect(() => {
     void load();
   }, [load]);
+
+  async function saveAsPdf(current: Report) {
+    setPdf({ state: 'saving' });
+    try {
+      const answer = await saveReportPdf(exportFileName(current, 'pdf'));
+      setPdf(answer.saved && answer.file ? { state: 'saved', file: answer.file } : { state: 'cancelled' });
+    } catch (e) {
+      setPdf({ state: 'failed', message: toUiError(e).message });
+    }
+  }
 
   return (
     <div className="page reports-page">
@@ -32,15 +46,30 @@ export function ReportsPage() {
             <Icon name="download" size={14} />
             Export JSON
           </button>
+          {desktop ? (
+            <button type="button" className="button button-small" disabled={!report || pdf?.state === 'saving'} onClick={() => report && void saveAsPdf(report)}>
+              <Icon name="download" size={14} />
+              {pdf?.state === 'saving' ? 'Saving PDF…' : 'Save as PDF'}
+            </button>
+          ) : null}
           <button type="button" className="button button-primary button-small" disabled={!report} onClick={() => window.print()}>
             <Icon name="printer" size={14} />
-            Print or save as PDF
+            {desktop ? 'Print' : 'Print or save as PDF'}
           </button>
         </div>
       </div>
       <p className="page-lead report-intro">
-        The exports list every breach, email address and exposed data class: whether you fixed it, and when the service recorded it. Changes not sent yet are marked pending. “Print or save as PDF”
-        prints the report below; choose “Save as PDF” as the printer for a file.
+        The exports list every breach, email address and exposed data class: whether you fixed it, and when the service recorded it. Changes not sent yet are marked pending.{' '}
+        {desktop ? '“Save as PDF” and “Print” use the report below.' : '“Print or save as PDF” prints the report below; choose “Save as PDF” as the printer for a file.'}
+      </p>
+      <p className={`report-pdf-status ${pdf?.state === 'failed' ? 'field-error' : 'form-note'}`} role={pdf?.state === 'failed' ? 'alert' : 'status'}>
+        {pdf?.state === 'saved'
+          ? `Saved the report to ${pdf.file}.`
+          : pdf?.state === 'cancelled'
+            ? 'Not saved: the save dialog was closed.'
+            : pdf?.state === 'failed'
+              ? `The PDF wasn’t saved: ${pdf.message}`
+              : ''}
       </p>
       {error && !report ? (
         <ErrorState title="The report couldn’t be made" message={error} onRetry={() => void load()} />

@@ -2,6 +2,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { SavedPdf } from '../../../shared/ipc/index.ts';
+import type { HostBridge } from '../../../electron/core/host.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SignInRequiredError } from '../../../electron/core/api/AccessTokenSource.ts';
 import { Router } from '../../../electron/core/ipc/Router.ts';
@@ -28,7 +30,7 @@ afterEach(async () => {
   for (const sessions of open.splice(0)) await sessions.close();
 });
 
-async function core(options: { signedIn?: boolean } = {}) {
+async function core(options: { signedIn?: boolean; host?: Pick<HostBridge, 'savePdf'> } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-report-'));
   const sessions = new CurrentSession({
     open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }),
@@ -44,7 +46,9 @@ async function core(options: { signedIn?: boolean } = {}) {
   const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => Promise.reject(new Error(`${channel} is not part of this test`))]));
   const announced: DataChange[] = [];
   const changes = new DataChanges((change) => announced.push(change));
-  const router = new Router(combineHandlers({ ...unanswered, ...createReportHandlers({ sessions, changes, accountEmail: () => A, now: () => NOW }) } as never), { validateResults: true });
+  const router = new Router(combineHandlers({ ...unanswered, ...createReportHandlers({ sessions, changes, accountEmail: () => A, host: options.host ?? {}, now: () => NOW }) } as never), {
+    validateResults: true,
+  });
   return { router, sessions, announced };
 }
 
@@ -106,6 +110,27 @@ describe('fix-apply', () => {
     const answer = await router.dispatch({ type: 'request', id: 1, channel: 'fix-apply', args: { intents: [{ breachId: 'Adobe', emails: [], dataClasses: ['Passwords'] }] } });
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
     expect(JSON.stringify(answer)).toContain('emails');
+  });
+});
+
+describe('report-save-pdf', () => {
+  it('asks the host to print to PDF with the file name, and says where it went or that it was cancelled', async () => {
+    const asked: string[] = [];
+    const answers: SavedPdf[] = [{ file: '/home/alice/Documents/breach-monitor-report-2026-11-24.pdf' }, undefined];
+    const { router } = await core({ host: { savePdf: async (fileName) => (asked.push(fileName), answers.shift()) } });
+    expect(await router.invoke('report-save-pdf', { fileName: 'breach-monitor-report-2026-11-24.pdf' })).toEqual({ saved: true, file: '/home/alice/Documents/breach-monitor-report-2026-11-24.pdf' });
+    expect(await router.invoke('report-save-pdf', { fileName: 'breach-monitor-report-2026-11-24.pdf' })).toEqual({ saved: false });
+    expect(asked).toEqual(['breach-monitor-report-2026-11-24.pdf', 'breach-monitor-report-2026-11-24.pdf']);
+  });
+
+  it('refuses a path for a name, and answers "unavailable" in a host without print-to-PDF', async () => {
+    const { router } = await core();
+    for (const fileName of ['../report.pdf', '/tmp/report.pdf', 'report.html', 'a\\b.pdf'])
+      expect(await router.dispatch({ type: 'request', id: 1, channel: 'report-save-pdf', args: { fileName } })).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+    expect(await router.dispatch({ type: 'request', id: 2, channel: 'report-save-pdf', args: { fileName: 'report.pdf' } })).toMatchObject({
+      ok: false,
+      error: { code: 'unavailable', message: expect.stringContaining('Save as PDF') },
+    });
   });
 });
 
