@@ -21,7 +21,7 @@ export interface RtdbAuthOptions {
   /** False for a subject whose account is gone: its ID tokens stop working. */
   isAccountActive: (sub: string) => boolean | Promise<boolean>;
   serviceAccounts: ServiceAccounts | undefined;
-  findLiveSecret: (secret: string) => string | undefined;
+  findLiveSecret: (secret: string) => Promise<string | undefined>;
 }
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
@@ -74,7 +74,7 @@ export async function authenticateRtdb(req: IncomingMessage, query: URLSearchPar
       throw new RtdbAuthError('Could not parse auth token.');
     }
   }
-  const secretId = options.findLiveSecret(auth);
+  const secretId = await options.findLiveSecret(auth);
   if (secretId) return { kind: 'admin', via: 'secret', secretId };
   throw new RtdbAuthError('Could not parse auth token.');
 }
