@@ -57,11 +57,20 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
   const nextPushId = createPushIdGenerator(now);
   let rules: CompiledRules = compileRules(await readStoredRules(store));
   let rulesRead = 0;
+  const rulesListeners = new Set<() => void>();
+  const replaceRules = (compiled: CompiledRules) => {
+    rules = compiled;
+    for (const listener of rulesListeners) listener();
+  };
+  const onRulesReplaced = (listener: () => void) => {
+    rulesListeners.add(listener);
+    return () => void rulesListeners.delete(listener);
+  };
   const reloadRules = async () => {
     const attempt = ++rulesRead;
     try {
       const source = await readStoredRules(store);
-      if (attempt === rulesRead) rules = compileRules(source);
+      if (attempt === rulesRead && JSON.stringify(source) !== JSON.stringify(rules.source)) replaceRules(compileRules(source));
     } catch (error) {
       logger.warn({ err: error }, 'could not re-read the realtime database rules another instance replaced; keeping the previous ones');
     }
@@ -121,6 +130,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
         path,
         store,
         canRead: () => canRead(caller, path),
+        onRulesReplaced,
         expiresAt: typeof exp === 'number' ? exp * 1000 : undefined,
         now,
         ...(deps.keepAliveMs ? { keepAliveMs: deps.keepAliveMs } : {}),
@@ -208,7 +218,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
     }
     await store.putSetting(RULES_SETTING, JSON.stringify(body));
     rulesRead++;
-    rules = compiled;
+    replaceRules(compiled);
     logger.info({ by: caller.via }, 'realtime database rules replaced');
     send(res, 200, { status: 'ok' });
   }

@@ -15,6 +15,8 @@ export interface StreamOptions {
   store: RtdbStore;
   /** Asked again after each change: rules may depend on data, and a denied listener is cancelled. */
   canRead: () => Promise<boolean>;
+  /** Calls back when the rules were replaced (through any instance): the read is checked again. */
+  onRulesReplaced: (listener: () => void) => () => void;
   /** When the caller's credential expires (ms since the epoch): the stream ends with `auth_revoked`. */
   expiresAt: number | undefined;
   now: () => number;
@@ -70,9 +72,14 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   };
 
   // Watching before the first read: a change committed in between is read again, never missed.
-  const stop = store.watch((change) => {
+  const stopWatching = store.watch((change) => {
     if (change.paths === '*' || change.paths.some((changed) => overlaps(changed, path))) void refresh();
   });
+  const stopRules = options.onRulesReplaced(() => void refresh());
+  const stop = () => {
+    stopWatching();
+    stopRules();
+  };
   try {
     const first = await store.snapshot(path);
     lastEtag = first.etag;

@@ -1,0 +1,109 @@
+// The RtdbStore contract, on SQLite and on PostgreSQL alike: subtree writes, all-or-nothing
+// transactions, snapshots and their cache, change notices, secrets and service accounts. Two
+// stores on one database stand for two instances.
+import { describe, expect, it } from 'vitest';
+import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
+import { STORE_KINDS, useRtdbStores } from './stores.ts';
+
+const stores = useRtdbStores();
+
+describe.each(STORE_KINDS)('RtdbStore on %s', (kind) => {
+  async function open(count = 1): Promise<RtdbStore[] | undefined> {
+    const place = await stores.place(kind);
+    if (!place) return undefined;
+    const opened: RtdbStore[] = [];
+    for (let i = 0; i < count; i++) opened.push(await place.open());
+    return opened;
+  }
+
+  it('replaces exactly the subtree written, turning a leaf above it into an object; a failed transaction writes nothing', async (ctx) => {
+    const [store] = (await open()) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    await store!.transaction((tx) => tx.write([{ path: ['a'], value: { b: 1, bc: 2, c: { d: 'x' } } }]));
+    await store!.transaction((tx) => tx.write([{ path: ['a', 'b', 'e'], value: true }]));
+    expect(await store!.get(['a'])).toEqual({ b: { e: true }, bc: 2, c: { d: 'x' } });
+    await store!.transaction((tx) => tx.write([{ path: ['a', 'c'], value: null }]));
+    expect(await store!.get([])).toEqual({ a: { b: { e: true }, bc: 2 } });
+    const before = await store!.snapshot(['a']);
+    await expect(
+      store!.transaction(async (tx) => {
+        await tx.write([{ path: ['a'], value: 'gone' }]);
+        expect(await tx.get(['a'])).toBe('gone');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await store!.get(['a', 'bc'])).toBe(2);
+    expect(await store!.snapshot(['a'])).toEqual(before);
+  });
+
+  it("serves a cached snapshot until any instance writes, then the other instance's value", async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    await a!.transaction((tx) => tx.write([{ path: ['users', 'u1'], value: { theme: 'dark' } }]));
+    const first = await b!.snapshot(['users', 'u1']);
+    expect(first.value).toEqual({ theme: 'dark' });
+    expect(await b!.snapshot(['users', 'u1'])).toBe(first);
+    await a!.transaction((tx) => tx.write([{ path: ['users', 'u1', 'theme'], value: 'light' }]));
+    const second = await b!.snapshot(['users', 'u1']);
+    expect(second.value).toEqual({ theme: 'light' });
+    expect(second.etag).not.toBe(first.etag);
+  });
+
+  it('lets exactly one of two conditional writes on one ETag win, through two instances', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    await a!.transaction((tx) => tx.write([{ path: ['counter'], value: 0 }]));
+    for (let round = 1; round <= 10; round++) {
+      const { etag } = await a!.snapshot(['counter']);
+      const attempt = (store: RtdbStore, value: string) =>
+        store.transaction(async (tx) => {
+          const current = await tx.snapshot(['counter']);
+          if (current.etag !== etag) return false;
+          await tx.write([{ path: ['counter'], value: `${round}-${value}` }]);
+          return true;
+        });
+      const outcomes = await Promise.all([attempt(a!, 'a'), attempt(b!, 'b')]);
+      expect(outcomes.filter(Boolean), `round ${round}`).toHaveLength(1);
+      expect(await b!.get(['counter'])).toBe(`${round}-${outcomes[0] ? 'a' : 'b'}`);
+    }
+  });
+
+  it('tells watchers about its own writes at once and, on PostgreSQL, about the other instance’s', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const seenByA: RtdbChange[] = [];
+    const seenByB: RtdbChange[] = [];
+    a!.watch((change) => seenByA.push(change));
+    const heard = new Promise<RtdbChange>((resolve) => b!.watch((change) => (seenByB.push(change), resolve(change))));
+    await a!.transaction((tx) => tx.write([{ path: ['users', 'u2', 'prefs'], value: { x: 1 } }]));
+    expect(seenByA).toEqual([{ paths: [['users', 'u2', 'prefs']], writes: [{ path: ['users', 'u2', 'prefs'], value: { x: 1 } }] }]);
+    if (kind === 'postgres') expect(await heard).toEqual({ paths: [['users', 'u2', 'prefs']] });
+    // A transaction that writes nothing announces nothing.
+    await a!.transaction(async (tx) => void (await tx.get(['users'])));
+    expect(seenByA).toHaveLength(1);
+  });
+
+  it('keeps secrets and service accounts where every instance finds them', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const { id, secret } = await a!.createSecret(new Date('2026-01-01T00:00:00Z'));
+    expect(await b!.findLiveSecret(secret)).toBe(id);
+    expect(await b!.findLiveSecret(secret + 'x')).toBeUndefined();
+    expect(await b!.listSecrets()).toEqual([{ id, createdAt: '2026-01-01T00:00:00.000Z', revokedAt: null }]);
+    expect(await b!.revokeSecret(id, new Date('2026-01-02T00:00:00Z'))).toBe(true);
+    expect(await b!.revokeSecret(id, new Date('2026-01-03T00:00:00Z'))).toBe(true);
+    expect(await a!.findLiveSecret(secret)).toBeUndefined();
+    expect((await a!.listSecrets())[0]?.revokedAt).toBe('2026-01-02T00:00:00.000Z');
+    expect(await a!.revokeSecret('nope')).toBe(false);
+
+    await a!.putServiceAccount({ clientEmail: 'sa@x.test', keyId: 'k1', publicKeyPem: 'PEM', scopes: ['s1', 's2'] }, new Date('2026-01-01T00:00:00Z'));
+    expect(await b!.getServiceAccount('sa@x.test')).toEqual({ clientEmail: 'sa@x.test', keyId: 'k1', publicKeyPem: 'PEM', scopes: ['s1', 's2'], createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(await b!.getServiceAccount('other@x.test')).toBeUndefined();
+    await expect(b!.putServiceAccount({ clientEmail: 'sa@x.test', keyId: 'k2', publicKeyPem: 'PEM', scopes: [] })).rejects.toThrow();
+  });
+
+  it('keeps settings and announces their change', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    expect(await a!.getSetting('rules')).toBeUndefined();
+    const heard = new Promise<RtdbChange>((resolve) => (kind === 'postgres' ? b! : a!).watch(resolve));
+    await a!.putSetting('rules', '{"rules":{}}');
+    await a!.putSetting('rules', '{"rules":{"x":{}}}');
+    expect(await b!.getSetting('rules')).toBe('{"rules":{"x":{}}}');
+    expect((await heard).paths).toEqual([['.settings', 'rules']]);
+  });
+});
