@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_SCOPES, fetchServiceAccountToken, ServiceAccountKey, ServiceAccountTokenError } from '../../../electron/core/feed/serviceAccountToken.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
+import { openEventStream } from './eventStream.ts';
 import { STORE_KINDS } from './stores.ts';
 
 const [EMAIL_SCOPE, DATABASE_SCOPE] = DATABASE_SCOPES;
@@ -305,6 +306,64 @@ describe.each(STORE_KINDS)('the realtime database over HTTP on %s', (kind) => {
       const again = await call('catalog/breaches', { headers: { 'x-firebase-etag': 'true', 'if-none-match': etag } });
       expect(again.status).toBe(304);
       expect(await again.text()).toBe('');
+    });
+  });
+
+  describe('streaming reads (Accept: text/event-stream)', () => {
+    it('sends the value at once, then each change as a put at "/", and nothing for writes elsewhere', async () => {
+      const headers = { authorization: `Bearer ${await adminToken()}` };
+      const stream = await openEventStream(`${db}/catalog/breaches/Streamed.json`);
+      try {
+        expect(stream.response.status).toBe(200);
+        expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        expect(await stream.next('the first put')).toEqual({ event: 'put', data: { path: '/', data: null } });
+        expect((await call('catalog/breaches/Other', { method: 'PUT', body: { title: 'Other' }, headers })).status).toBe(200);
+        expect((await call('catalog/breaches/Streamed', { method: 'PUT', body: { title: 'One' }, headers })).status).toBe(200);
+        expect(await stream.next('the put of the write')).toEqual({ event: 'put', data: { path: '/', data: { title: 'One' } } });
+        expect((await call('catalog/breaches', { method: 'PATCH', body: { 'Streamed/title': 'Two' }, headers })).status).toBe(200);
+        expect(await stream.next('the put of the PATCH above it')).toEqual({ event: 'put', data: { path: '/', data: { title: 'Two' } } });
+        expect((await call('catalog/breaches/Streamed', { method: 'DELETE', headers })).status).toBe(200);
+        expect(await stream.next('the put of the delete')).toEqual({ event: 'put', data: { path: '/', data: null } });
+      } finally {
+        stream.close();
+        await call('catalog/breaches/Other', { method: 'DELETE', headers });
+      }
+    });
+
+    it('is refused where the rules refuse the read, and cancelled when replaced rules stop permitting it', async () => {
+      const refused = await openEventStream(`${db}/users/ivy.json`);
+      expect(refused.response.status).toBe(401);
+      expect(await refused.response.json()).toEqual({ error: 'Permission denied' });
+      const headers = { authorization: `Bearer ${await adminToken()}` };
+      const original = await (await call('.settings/rules', { headers })).json();
+      const auth = await idToken('ivy');
+      const stream = await openEventStream(`${db}/users/ivy.json?auth=${auth}`);
+      try {
+        expect(await stream.next('the first put')).toEqual({ event: 'put', data: { path: '/', data: null } });
+        expect((await call('users/ivy/preferences', { method: 'PUT', body: { theme: 'dark' }, query: { auth } })).status).toBe(200);
+        expect(await stream.next('the own write')).toEqual({ event: 'put', data: { path: '/', data: { preferences: { theme: 'dark' } } } });
+        expect((await call('.settings/rules', { method: 'PUT', body: { rules: { catalog: { '.read': true } } }, headers })).status).toBe(200);
+        expect(await stream.next('the cancel')).toEqual({ event: 'cancel', data: null });
+      } finally {
+        stream.close();
+        expect((await call('.settings/rules', { method: 'PUT', body: original, headers })).status).toBe(200);
+      }
+    });
+
+    it('ends with auth_revoked when the ID token expires', async () => {
+      const auth = await idToken('jo', 2);
+      const stream = await openEventStream(`${db}/users/jo.json?auth=${auth}`);
+      try {
+        expect(await stream.next('the first put')).toEqual({ event: 'put', data: { path: '/', data: null } });
+        expect(await stream.next('auth_revoked at the expiry', 10_000)).toEqual({ event: 'auth_revoked', data: 'credential is no longer valid' });
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('takes neither shallow nor X-Firebase-ETag', async () => {
+      expect((await openEventStream(`${db}/catalog.json?shallow=true`)).response.status).toBe(400);
+      expect((await openEventStream(`${db}/catalog.json`, { 'x-firebase-etag': 'true' })).response.status).toBe(400);
     });
   });
 
