@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { SCOPE_FIREBASE_DATABASE, SCOPE_USERINFO_EMAIL, type ServiceAccounts } from '../identity/serviceAccounts.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 import type { RulesAuth } from './rules.ts';
 
 /** Who a database request acts as; `admin` bypasses the rules. */
@@ -69,7 +70,8 @@ export async function authenticateRtdb(req: IncomingMessage, query: URLSearchPar
       const { iss: _iss, aud: _aud, ...token } = payload;
       return { kind: 'user', auth: { uid: payload.sub!, provider: 'oidc', token } };
     } catch (error) {
-      if (error instanceof RtdbAuthError) throw error;
+      // The database being away is no verdict on the token: the service answers 503.
+      if (error instanceof RtdbAuthError || error instanceof StoreUnavailableError) throw error;
       if (error instanceof errors.JWTExpired) throw new RtdbAuthError('Auth token is expired');
       throw new RtdbAuthError('Could not parse auth token.');
     }
