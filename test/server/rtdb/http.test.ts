@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_SCOPES, fetchServiceAccountToken, ServiceAccountKey, ServiceAccountTokenError } from '../../../electron/core/feed/serviceAccountToken.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
-import { openEventStream } from './eventStream.ts';
+import { openEventStream } from '../../support/eventStream.ts';
 import { STORE_KINDS } from './stores.ts';
 
 const [EMAIL_SCOPE, DATABASE_SCOPE] = DATABASE_SCOPES;

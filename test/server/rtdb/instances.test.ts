@@ -9,7 +9,7 @@ import { DATABASE_SCOPES, fetchServiceAccountToken, ServiceAccountKey } from '..
 import { startService, type RunningService } from '../../../server/app.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { eventually } from '../../support/waitFor.ts';
-import { openEventStream } from './eventStream.ts';
+import { openEventStream } from '../../support/eventStream.ts';
 
 const postgres = usePrivatePostgres();
 let a: RunningService | undefined;
