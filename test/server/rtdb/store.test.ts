@@ -2,7 +2,11 @@
 // transactions, snapshots and their cache, change notices, secrets and service accounts. Two
 // stores on one database stand for two instances.
 import { describe, expect, it } from 'vitest';
+import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
+import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from '../../../server/rtdb/postgresSchema.ts';
 import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
+import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
+import { createPool } from '../../../server/store/postgres/pool.ts';
 import { STORE_KINDS, useRtdbStores } from './stores.ts';
 
 const stores = useRtdbStores();
@@ -105,5 +109,24 @@ describe.each(STORE_KINDS)('RtdbStore on %s', (kind) => {
     await a!.putSetting('rules', '{"rules":{"x":{}}}');
     expect(await b!.getSetting('rules')).toBe('{"rules":{"x":{}}}');
     expect((await heard).paths).toEqual([['.settings', 'rules']]);
+  });
+});
+
+describe("the realtime database's PostgreSQL migrations", () => {
+  it('migrate from empty beside the breach store, each version in its own table, and refuse a newer one', async (ctx) => {
+    const server = stores.postgres.server() ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const url = await server.createDatabase();
+    const pool = createPool({ url, max: 2, onIdleError: () => {} });
+    try {
+      expect(await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS)).toEqual({ from: 0, to: RTDB_POSTGRES_SCHEMA_VERSION });
+      expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
+      expect(await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS)).toEqual({ from: RTDB_POSTGRES_SCHEMA_VERSION, to: RTDB_POSTGRES_SCHEMA_VERSION });
+      const versions = await pool.query<{ breach: number; rtdb: number }>('SELECT (SELECT version FROM schema_version) AS breach, (SELECT version FROM rtdb_schema_version) AS rtdb');
+      expect(versions.rows[0]).toEqual({ breach: POSTGRES_SCHEMA_VERSION, rtdb: RTDB_POSTGRES_SCHEMA_VERSION });
+      await pool.query('UPDATE rtdb_schema_version SET version = version + 1000');
+      await expect(openPostgresRtdbStore({ url })).rejects.toThrow(/newer/i);
+    } finally {
+      await pool.end();
+    }
   });
 });
