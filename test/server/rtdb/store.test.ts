@@ -7,6 +7,7 @@ import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from '../../..
 import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
+import { eventually } from '../../support/waitFor.ts';
 import { STORE_KINDS, useRtdbStores } from './stores.ts';
 
 const stores = useRtdbStores();
@@ -109,6 +110,44 @@ describe.each(STORE_KINDS)('RtdbStore on %s', (kind) => {
     await a!.putSetting('rules', '{"rules":{"x":{}}}');
     expect(await b!.getSetting('rules')).toBe('{"rules":{"x":{}}}');
     expect((await heard).paths).toEqual([['.settings', 'rules']]);
+  });
+});
+
+describe('PostgreSQL: a conditional write held open across its check', () => {
+  it("makes the other instance's transaction wait for it rather than read the value it is about to replace", async (ctx) => {
+    const place = (await stores.place('postgres')) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const [a, b] = [await place.open(), await place.open()];
+    const watcher = createPool({ url: place.databaseUrl!, max: 1, onIdleError: () => {} });
+    try {
+      await a.transaction((tx) => tx.write([{ path: ['slot'], value: 'free' }]));
+      const { etag } = await a.snapshot(['slot']);
+      let bChecked = false;
+      const claim = (store: RtdbStore, who: string, hold: () => Promise<void>) =>
+        store.transaction(async (tx) => {
+          const current = await tx.snapshot(['slot']);
+          if (who === 'b') bChecked = true;
+          if (current.etag !== etag) return false;
+          await hold();
+          await tx.write([{ path: ['slot'], value: who }]);
+          return true;
+        });
+      // A checks, then holds its transaction open until B has either checked too (the race is
+      // lost: both would win) or is waiting for A's lock (what the store must do).
+      let bDone: Promise<boolean> | undefined;
+      const aWon = await claim(a, 'a', async () => {
+        bDone = claim(b, 'b', async () => {});
+        await eventually('B to check the slot or wait for the lock', async () => {
+          if (bChecked) return true;
+          const { rows } = await watcher.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
+          return rows[0]!.waiting > 0;
+        });
+      });
+      expect(aWon).toBe(true);
+      expect(await bDone!).toBe(false);
+      expect(await b.get(['slot'])).toBe('a');
+    } finally {
+      await watcher.end();
+    }
   });
 });
 
