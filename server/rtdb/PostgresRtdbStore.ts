@@ -142,6 +142,11 @@ export class PostgresRtdbStore implements RtdbStore {
     }
   }
 
+  /** How many watchers are registered (open streams, the rules, the details copy): what a leak would show. */
+  get watcherCount(): number {
+    return this.#listeners.size;
+  }
+
   watch(listener: (change: RtdbChange) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
