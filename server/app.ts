@@ -11,7 +11,8 @@ import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, type CatalogLoadReport } from './catalog/source.ts';
 import { DEMO_LOGO_PREFIX, demoLogoSvg } from './catalog/demoDetails.ts';
-import { RtdbStore } from './rtdb/RtdbStore.ts';
+import { detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
+import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
 import { createRemoteJWKSet } from 'jose';
 import { isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
@@ -71,12 +72,20 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   ensurePrivateDir(config.dataDir);
 
   const { store, searchCatalog } = await openStore(config, logger);
-  const rtdb = new RtdbStore(path.join(config.dataDir, 'rtdb.db'));
+  let rtdb: RtdbStore;
+  try {
+    rtdb = await openRtdbStore(config, (error) => logger.warn({ err: error }, 'a realtime database connection was lost; the next request reconnects'));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   let catalogReport: CatalogLoadReport;
+  let details: Awaited<ReturnType<typeof detailsReader>>;
   try {
     catalogReport = await loadCatalog(store, rtdb, config.catalogFile, logger);
+    details = await detailsReader(rtdb, (error) => logger.warn({ err: error }, 'could not re-read the details feed another instance changed'));
   } catch (error) {
-    rtdb.close();
+    await rtdb.close();
     await store.close();
     throw error;
   }
@@ -117,7 +126,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     }
   } catch (error) {
     server.close();
-    rtdb.close();
+    details.close();
+    await rtdb.close();
     await store.close();
     throw error;
   }
@@ -125,7 +135,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
   const verifyToken = cachingVerifier(verifier);
   const handleApi = createApiRoutes(service, verifyToken, { logger });
-  const search = createSearchService({ catalog: searchCatalog, rtdb, dataDir: config.dataDir, accountId: config.accountId, logger });
+  const search = createSearchService({ catalog: searchCatalog, rtdb: details, dataDir: config.dataDir, accountId: config.accountId, logger });
   const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
   const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
@@ -139,10 +149,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
           createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
           secrets: rtdb,
           faults: { 'firefox-v1': firefox.faults },
-          putDetails: (breach) => rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
+          putDetails: (breach) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
         })
       : undefined;
-  const handleRtdb = createRtdbRoutes({
+  const handleRtdb = await createRtdbRoutes({
     store: rtdb,
     logger: logger.child({ component: 'rtdb' }),
     // ID tokens of the sign-in provider for its desktop client act as that person.
@@ -255,7 +265,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await identity?.close();
       handleGraph.close();
       search.close();
-      rtdb.close();
+      handleRtdb.close();
+      details.close();
+      await rtdb.close();
       await store.close();
     },
   };
@@ -309,12 +321,12 @@ async function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: str
   if (catalogFile) {
     const source = loadCatalogFile(catalogFile);
     await store.replaceCatalog(source.breaches);
-    rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: source.details }]));
+    await rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value: source.details }]));
     report = compareCatalogs(previousIds, source);
   } else {
     if ((await store.catalogSize()) === 0) await store.replaceCatalog(Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8'))));
     const breaches = await store.listBreaches();
-    rtdb.transaction(() => rtdb.write([{ path: ['catalog', 'breaches'], value: demoDetailsFor(breaches) }]));
+    await rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value: demoDetailsFor(breaches) }]));
     report = compareCatalogs(previousIds, { origin: 'demo', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
   }
   const [summary, ...warnings] = describeCatalogLoad(report);

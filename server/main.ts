@@ -17,7 +17,7 @@ const HELP = `Breach-alert reference service
       [--allow-ip CIDR ...] [--name NAME] [--account-id local]
   npm run server -- api-token list --data DIR
   npm run server -- api-token revoke ID --data DIR
-  npm run server -- rtdb-secret create|list|revoke ID --data DIR
+  npm run server -- rtdb-secret create|list|revoke ID --data DIR [--database-url URL]
       legacy database secrets (discouraged: prefer service accounts); revoke one when someone leaves
 
   --dev       enables the development surface (/__dev/*, loopback only)
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'rtdb-secret') {
-    runSecretCommand(config.dataDir, secret!, (line) => console.log(line));
+    await runSecretCommand(config, secret!, (line) => console.log(line));
     return;
   }
   const { startService, IDENTITY_PREFIX } = await import('./app.ts');

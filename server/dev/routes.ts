@@ -23,10 +23,10 @@ export interface DevSurfaceDeps {
   faults?: Readonly<Record<string, FaultPlan>>;
   /** Realtime-database credentials (`/__dev/id-token`, `/__dev/service-accounts`, `/__dev/rtdb-secrets`). */
   mintIdToken?(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
-  createServiceAccount?(scopes: string[]): unknown;
-  secrets?: { createSecret(): { id: string; secret: string }; revokeSecret(id: string): boolean };
+  createServiceAccount?(scopes: string[]): Promise<unknown>;
+  secrets?: { createSecret(): Promise<{ id: string; secret: string }>; revokeSecret(id: string): Promise<boolean> };
   /** Gives a breach added through `/__dev/breaches` generated details in the details feed. */
-  putDetails?(breach: Breach): void;
+  putDetails?(breach: Breach): Promise<void>;
 }
 
 /**
@@ -93,13 +93,13 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
     if (path === '/service-accounts' && createServiceAccount) {
       allow(req, ['POST']);
       const body = await parseBody(req, DevServiceAccountRequest);
-      sendJson(res, 201, createServiceAccount(body.scopes), { 'cache-control': 'no-store' });
+      sendJson(res, 201, await createServiceAccount(body.scopes), { 'cache-control': 'no-store' });
       return true;
     }
 
     if (path === '/rtdb-secrets' && secrets) {
       allow(req, ['POST']);
-      sendJson(res, 201, secrets.createSecret(), { 'cache-control': 'no-store' });
+      sendJson(res, 201, await secrets.createSecret(), { 'cache-control': 'no-store' });
       return true;
     }
 
@@ -107,7 +107,7 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
     if (secret && secrets) {
       allow(req, ['DELETE']);
       const id = decodePathSegment(secret[1]!);
-      if (!secrets.revokeSecret(id)) throw new HttpProblem(404, `no database secret has the id "${id}"`);
+      if (!(await secrets.revokeSecret(id))) throw new HttpProblem(404, `no database secret has the id "${id}"`);
       res.writeHead(204).end();
       return true;
     }
@@ -148,7 +148,7 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
       });
       const existed = (await store.getBreach(breach.id)) !== undefined;
       await store.putBreach(breach);
-      putDetails?.(breach);
+      await putDetails?.(breach);
       sendJson(res, existed ? 200 : 201, breach);
       return true;
     }

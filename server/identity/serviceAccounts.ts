@@ -35,9 +35,10 @@ export const ServiceAccountKeyFile = z.looseObject({
 });
 export type ServiceAccountKeyFile = z.infer<typeof ServiceAccountKeyFile>;
 
+/** Where accounts are kept: the realtime database's store (SQLite or PostgreSQL), so every instance knows every account. */
 export interface ServiceAccountDirectory {
-  putServiceAccount(account: { clientEmail: string; keyId: string; publicKeyPem: string; scopes: string[] }): void;
-  getServiceAccount(clientEmail: string): { clientEmail: string; keyId: string; publicKeyPem: string; scopes: string[] } | undefined;
+  putServiceAccount(account: { clientEmail: string; keyId: string; publicKeyPem: string; scopes: string[] }): Promise<void>;
+  getServiceAccount(clientEmail: string): Promise<{ clientEmail: string; keyId: string; publicKeyPem: string; scopes: string[] } | undefined>;
 }
 
 export interface ServiceAccountClaims {
@@ -52,7 +53,7 @@ export class ServiceAccountTokenError extends Error {
 export interface ServiceAccounts {
   tokenUrl: string;
   /** A new account permitted `scopes`; the returned key file is the only copy of its private key. */
-  create(scopes: readonly string[]): ServiceAccountKeyFile;
+  create(scopes: readonly string[]): Promise<ServiceAccountKeyFile>;
   /** Answers a POST to the token endpoint. */
   handleToken(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Verifies an access token this endpoint issued; throws `ServiceAccountTokenError`. */
@@ -83,7 +84,7 @@ export async function createServiceAccounts(options: { issuer: string; keys: Ide
     } catch {
       return fail(400, 'invalid_grant', 'the assertion is not a JWT');
     }
-    const account = typeof issuer === 'string' ? options.directory.getServiceAccount(issuer) : undefined;
+    const account = typeof issuer === 'string' ? await options.directory.getServiceAccount(issuer) : undefined;
     if (!account) return fail(400, 'invalid_grant', 'the assertion names no known service account (iss)');
     if (kid !== account.keyId) return fail(400, 'invalid_grant', "the assertion is not signed with this account's key (kid)");
     let payload;
@@ -125,12 +126,12 @@ export async function createServiceAccounts(options: { issuer: string; keys: Ide
 
   return {
     tokenUrl,
-    create(scopes) {
+    async create(scopes) {
       const { privateKey: key, publicKey: pub } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const keyId = randomBytes(20).toString('hex');
       const name = `sa-${randomBytes(4).toString('hex')}`;
       const clientEmail = `${name}@${project}.iam.example.test`;
-      options.directory.putServiceAccount({ clientEmail, keyId, publicKeyPem: pub.export({ type: 'spki', format: 'pem' }).toString(), scopes: [...new Set(scopes)] });
+      await options.directory.putServiceAccount({ clientEmail, keyId, publicKeyPem: pub.export({ type: 'spki', format: 'pem' }).toString(), scopes: [...new Set(scopes)] });
       return {
         type: 'service_account',
         project_id: project,

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { SCOPE_FIREBASE_DATABASE, SCOPE_USERINFO_EMAIL, type ServiceAccounts } from '../identity/serviceAccounts.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 import type { RulesAuth } from './rules.ts';
 
 /** Who a database request acts as; `admin` bypasses the rules. */
@@ -21,7 +22,7 @@ export interface RtdbAuthOptions {
   /** False for a subject whose account is gone: its ID tokens stop working. */
   isAccountActive: (sub: string) => boolean | Promise<boolean>;
   serviceAccounts: ServiceAccounts | undefined;
-  findLiveSecret: (secret: string) => string | undefined;
+  findLiveSecret: (secret: string) => Promise<string | undefined>;
 }
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
@@ -69,12 +70,13 @@ export async function authenticateRtdb(req: IncomingMessage, query: URLSearchPar
       const { iss: _iss, aud: _aud, ...token } = payload;
       return { kind: 'user', auth: { uid: payload.sub!, provider: 'oidc', token } };
     } catch (error) {
-      if (error instanceof RtdbAuthError) throw error;
+      // The database being away is no verdict on the token: the service answers 503.
+      if (error instanceof RtdbAuthError || error instanceof StoreUnavailableError) throw error;
       if (error instanceof errors.JWTExpired) throw new RtdbAuthError('Auth token is expired');
       throw new RtdbAuthError('Could not parse auth token.');
     }
   }
-  const secretId = options.findLiveSecret(auth);
+  const secretId = await options.findLiveSecret(auth);
   if (secretId) return { kind: 'admin', via: 'secret', secretId };
   throw new RtdbAuthError('Could not parse auth token.');
 }

@@ -4,9 +4,11 @@ import { ifNoneMatchHits } from '../http/respond.ts';
 import { authenticateRtdb, RtdbAuthError, type RtdbAuthOptions, type RtdbCaller } from './authenticate.ts';
 import { DbPathError, parseDbPath, type DbPath } from './paths.ts';
 import { createPushIdGenerator } from './pushIds.ts';
+import { afterWrites, decideWithReads } from './reads.ts';
 import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './rules.ts';
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
-import { childOf, flatten, withChild, type DbValue } from './tree.ts';
+import { streamLocation } from './stream.ts';
+import { flatten, type DbValue } from './tree.ts';
 
 export const RTDB_PREFIX = '/rtdb';
 /** Writes up to this size; the whole HIBP catalog is about 1 MB. */
@@ -32,21 +34,53 @@ export interface RtdbRoutesDeps extends RtdbAuthOptions {
   store: RtdbStore;
   logger: Logger;
   now?: () => number;
+  /** How often an idle stream sends `keep-alive` (30 s by default). */
+  keepAliveMs?: number;
 }
+
+export type RtdbHandler = ((req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>) & {
+  /** Stops following the store's changes (open streams end with their connections). */
+  close(): void;
+};
 
 /**
  * The realtime database's REST interface at `{service}/rtdb`: `GET`/`PUT`/`PATCH`/`POST`/
  * `DELETE` `<path>.json`, `?shallow=true`, `X-Firebase-ETag` and `if-match`, the rules at
- * `.settings/rules.json` (service accounts and secrets only). Each write — its condition, its
- * rules check and the write itself — is one SQLite transaction.
+ * `.settings/rules.json` (service accounts and secrets only), and streaming reads
+ * (`Accept: text/event-stream`). Each write — its condition, its rules check and the write
+ * itself — is one transaction of the store that no other writer, of any instance, interleaves
+ * with. Rules replaced through another instance are re-read when its notice arrives.
  */
-export function createRtdbRoutes(deps: RtdbRoutesDeps) {
+export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandler> {
   const { store, logger } = deps;
   const now = deps.now ?? Date.now;
   const nextPushId = createPushIdGenerator(now);
-  let rules: CompiledRules = compileRules(readStoredRules(store));
+  let rules: CompiledRules = compileRules(await readStoredRules(store));
+  let rulesRead = 0;
+  const rulesListeners = new Set<() => void>();
+  const replaceRules = (compiled: CompiledRules) => {
+    rules = compiled;
+    for (const listener of rulesListeners) listener();
+  };
+  const onRulesReplaced = (listener: () => void) => {
+    rulesListeners.add(listener);
+    return () => void rulesListeners.delete(listener);
+  };
+  const reloadRules = async () => {
+    const attempt = ++rulesRead;
+    try {
+      const source = await readStoredRules(store);
+      if (attempt === rulesRead && JSON.stringify(source) !== JSON.stringify(rules.source)) replaceRules(compileRules(source));
+    } catch (error) {
+      logger.warn({ err: error }, 'could not re-read the realtime database rules another instance replaced; keeping the previous ones');
+    }
+  };
+  const stopWatching = store.watch((change) => {
+    if (change.writes) return;
+    if (change.paths === '*' || change.paths.some((path) => path[0] === '.settings')) void reloadRules();
+  });
 
-  return async function handleRtdb(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const handleRtdb = async function handleRtdb(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
       await answer(req, res, url);
     } catch (error) {
@@ -55,6 +89,7 @@ export function createRtdbRoutes(deps: RtdbRoutesDeps) {
       send(res, error.status, error.body, error.headers);
     }
   };
+  return Object.assign(handleRtdb, { close: stopWatching });
 
   async function answer(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
@@ -85,10 +120,28 @@ export function createRtdbRoutes(deps: RtdbRoutesDeps) {
     const wantsEtag = (req.headers['x-firebase-etag'] ?? '').toString().toLowerCase() === 'true';
     const format = (value: unknown) => (print === 'pretty' ? JSON.stringify(value, null, 2) : JSON.stringify(value));
 
+    if (method === 'GET' && /\btext\/event-stream\b/.test(req.headers.accept ?? '')) {
+      if (shallow === 'true' || wantsEtag) throw new RtdbError(400, 'streaming reads take neither shallow nor X-Firebase-ETag');
+      if (!(await canRead(caller, path))) throw new RtdbError(401, 'Permission denied');
+      const exp = caller.kind === 'user' ? (caller.auth.token as { exp?: unknown }).exp : undefined;
+      return streamLocation({
+        req,
+        res,
+        path,
+        store,
+        canRead: () => canRead(caller, path),
+        onRulesReplaced,
+        expiresAt: typeof exp === 'number' ? exp * 1000 : undefined,
+        now,
+        ...(deps.keepAliveMs ? { keepAliveMs: deps.keepAliveMs } : {}),
+        logger,
+      });
+    }
+
     if (method === 'GET' || method === 'HEAD') {
       if (shallow === 'true' && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
-      if (!canRead(caller, path)) throw new RtdbError(401, 'Permission denied');
-      const { value, json, etag } = store.snapshot(path);
+      if (!(await canRead(caller, path))) throw new RtdbError(401, 'Permission denied');
+      const { value, json, etag } = await store.snapshot(path);
       const headers: Record<string, string> = { 'cache-control': 'no-cache' };
       if (wantsEtag) headers.etag = etag;
       // An addition to the real interface: lets a client that kept the ETag skip the body.
@@ -110,19 +163,24 @@ export function createRtdbRoutes(deps: RtdbRoutesDeps) {
     const writes = writesOf(method, path, body, pushKey);
     const ifMatch = req.headers['if-match'];
 
-    const outcome = store.transaction(() => {
-      const { value: current, etag: currentEtag } = store.snapshot(path);
+    const outcome = await store.transaction(async (tx) => {
+      const { value: current, etag: currentEtag } = await tx.snapshot(path);
       if (ifMatch !== undefined && ifMatch !== currentEtag) return { status: 412 as const, current, currentEtag };
       if (caller.kind !== 'admin') {
-        const readNew = (at: DbPath) => newValueAt(store, writes, at);
-        const allowed = rules.canWrite(
-          writes.map((w) => w.path),
-          { auth: caller.kind === 'user' ? caller.auth : null, now: now(), read: (at) => store.get(at), readNew },
+        const checkedRules = rules;
+        const at = now();
+        const allowed = await decideWithReads(
+          (location) => tx.get(location),
+          (read) =>
+            checkedRules.canWrite(
+              writes.map((w) => w.path),
+              { auth: caller.kind === 'user' ? caller.auth : null, now: at, read, readNew: (location) => afterWrites(read(location), location, writes) },
+            ),
         );
         if (!allowed) return { status: 401 as const };
       }
-      store.write(writes);
-      return { status: 200 as const, etag: wantsEtag || ifMatch !== undefined ? store.snapshot(path).etag : undefined };
+      await tx.write(writes);
+      return { status: 200 as const, etag: wantsEtag || ifMatch !== undefined ? (await tx.snapshot(path)).etag : undefined };
     });
     if (outcome.status === 412) throw new RtdbError(412, 'ETag mismatch', { headers: { etag: outcome.currentEtag }, body: outcome.current });
     if (outcome.status === 401) throw new RtdbError(401, 'Permission denied');
@@ -135,9 +193,14 @@ export function createRtdbRoutes(deps: RtdbRoutesDeps) {
     send(res, 200, method === 'POST' ? { name: pushKey } : method === 'DELETE' ? null : body, headers, format);
   }
 
-  function canRead(caller: RtdbCaller, path: DbPath): boolean {
+  async function canRead(caller: RtdbCaller, path: DbPath): Promise<boolean> {
     if (caller.kind === 'admin') return true;
-    return rules.canRead(path, { auth: caller.kind === 'user' ? caller.auth : null, now: now(), read: (at) => store.get(at) });
+    const checkedRules = rules;
+    const at = now();
+    return decideWithReads(
+      (location) => store.get(location),
+      (read) => checkedRules.canRead(path, { auth: caller.kind === 'user' ? caller.auth : null, now: at, read }),
+    );
   }
 
   async function answerRules(req: IncomingMessage, res: ServerResponse, method: string, caller: RtdbCaller): Promise<void> {
@@ -153,15 +216,16 @@ export function createRtdbRoutes(deps: RtdbRoutesDeps) {
       if (error instanceof RulesError) throw new RtdbError(400, `Invalid rules: ${error.message}`);
       throw error;
     }
-    store.putSetting(RULES_SETTING, JSON.stringify(body));
-    rules = compiled;
+    await store.putSetting(RULES_SETTING, JSON.stringify(body));
+    rulesRead++;
+    replaceRules(compiled);
     logger.info({ by: caller.via }, 'realtime database rules replaced');
     send(res, 200, { status: 'ok' });
   }
 }
 
-function readStoredRules(store: RtdbStore): unknown {
-  const stored = store.getSetting(RULES_SETTING);
+async function readStoredRules(store: RtdbStore): Promise<unknown> {
+  const stored = await store.getSetting(RULES_SETTING);
   return stored === undefined ? DEFAULT_RULES : JSON.parse(stored);
 }
 
@@ -193,17 +257,6 @@ function writesOf(method: string, path: DbPath, body: unknown, pushKey: string |
     }
   }
   return writes;
-}
-
-/** The value at `at` as it would be after `writes`: what `newData` shows the rules. */
-function newValueAt(store: RtdbStore, writes: readonly DbWrite[], at: DbPath): DbValue {
-  let value = store.get(at);
-  const isPrefix = (prefix: DbPath, of: DbPath) => prefix.length <= of.length && prefix.every((key, i) => of[i] === key);
-  for (const write of writes) {
-    if (isPrefix(write.path, at)) value = childOf(write.value, at.slice(write.path.length));
-    else if (isPrefix(at, write.path)) value = withChild(value, write.path.slice(at.length), write.value);
-  }
-  return value;
 }
 
 function shallowOf(value: DbValue): DbValue {

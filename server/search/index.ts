@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Breach } from '../../shared/api/index.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
-import type { RtdbStore } from '../rtdb/RtdbStore.ts';
+import type { DbPath } from '../rtdb/paths.ts';
+import type { DbValue } from '../rtdb/tree.ts';
 import type { Logger } from '../log.ts';
 import { ApiTokenStore } from './ApiTokenStore.ts';
 import { CatalogSearchIndex, parseDetailsRecord } from './CatalogSearchIndex.ts';
@@ -47,7 +48,19 @@ export function mirroredCatalog(store: Pick<BreachStore, 'catalogRevision' | 'li
 }
 
 /** The search interface of the reference service: its index, its API tokens and its routes. */
-export function createSearchService({ catalog, rtdb, dataDir, accountId, logger }: { catalog: SearchCatalog; rtdb: RtdbStore; dataDir: string; accountId: string; logger: Logger }) {
+export function createSearchService({
+  catalog,
+  rtdb,
+  dataDir,
+  accountId,
+  logger,
+}: {
+  catalog: SearchCatalog;
+  rtdb: { get(path: DbPath): DbValue };
+  dataDir: string;
+  accountId: string;
+  logger: Logger;
+}) {
   const tokens = new ApiTokenStore(path.join(dataDir, API_TOKENS_FILE));
   const index = new CatalogSearchIndex({
     catalogRevision: () => catalog.catalogRevision(),

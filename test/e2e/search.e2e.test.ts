@@ -154,7 +154,7 @@ describe('the Search page in Chromium against the real stack', () => {
 
     // The remote instance indexes the whole catalog with titles from the details feed; "only mine" kept it to the person's breaches.
     const titles = await page.getByRole('list', { name: 'Matching breaches' }).getByRole('link').allTextContents();
-    const details = service.rtdb.get(['catalog', 'breaches', breachId]) as { title: string };
+    const details = (await service.rtdb.get(['catalog', 'breaches', breachId])) as { title: string };
     expect(titles[0]).toBe(details.title);
     title = details.title;
     await page.getByRole('button', { name: 'Show filter' }).click();

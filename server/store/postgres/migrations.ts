@@ -98,32 +98,53 @@ export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
 /** Held while migrating, so instances starting together migrate once, one after another. */
 const MIGRATION_LOCK = 0x6272_6561; // "brea"
 
-export async function postgresSchemaVersion(client: pg.ClientBase): Promise<number> {
-  await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)');
-  const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_version');
+/** Where the breach store's version is kept; each other component names its own table (see {@link MigrationSet}). */
+export const SCHEMA_VERSION_TABLE = 'schema_version';
+
+/**
+ * A component's own list of migrations and the table its version lives in, so components (the
+ * breach store, the realtime database, …) change their schemas independently, each forward-only.
+ */
+export interface MigrationSet {
+  /** A plain SQL identifier, e.g. `rtdb_schema_version`. */
+  versionTable: string;
+  migrations: readonly PostgresMigration[];
+}
+
+export async function postgresSchemaVersion(client: pg.ClientBase, versionTable: string = SCHEMA_VERSION_TABLE): Promise<number> {
+  const table = identifier(versionTable);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${table} (version integer NOT NULL)`);
+  const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${table}`);
   return rows[0]?.version ?? 0;
+}
+
+function identifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain SQL identifier: ${JSON.stringify(name)}`);
+  return name;
 }
 
 /**
  * Brings the schema up to the last of `migrations`, each in its own transaction (PostgreSQL's
  * DDL is transactional, so a failing migration leaves the previous version intact).
  */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<{ from: number; to: number }> {
+export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[] | MigrationSet = POSTGRES_MIGRATIONS): Promise<{ from: number; to: number }> {
+  const { versionTable, migrations: list } = 'versionTable' in migrations ? migrations : { versionTable: SCHEMA_VERSION_TABLE, migrations };
+  const table = identifier(versionTable);
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      const from = await postgresSchemaVersion(client);
-      const latest = migrations.at(-1)?.version ?? 0;
+      const from = await postgresSchemaVersion(client, table);
+      const latest = list.at(-1)?.version ?? 0;
       if (from > latest) throw new SchemaTooNewError(from, latest);
       let to = from;
-      for (const migration of migrations) {
+      for (const migration of list) {
         if (migration.version <= from) continue;
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
-          await client.query('DELETE FROM schema_version');
-          await client.query('INSERT INTO schema_version (version) VALUES ($1)', [migration.version]);
+          await client.query(`DELETE FROM ${table}`);
+          await client.query(`INSERT INTO ${table} (version) VALUES ($1)`, [migration.version]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');

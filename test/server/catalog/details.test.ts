@@ -142,7 +142,7 @@ describe('the service at start', () => {
     expect(one.catalogReport).toMatchObject({ total: 3, kept: 2, skipped: [{ id: 'Spam', reason: 'spamList' }], removed: [] });
     await one.store.setExposures('a@example.com', ['Gone']);
     await one.store.applyResolutionChanges([{ email: 'a@example.com', breachId: 'Gone', dataClass: 'Email addresses', resolved: true }], '2026-01-01T00:00:00Z');
-    expect(Object.keys(one.rtdb.get(['catalog', 'breaches']) as object)).toEqual(['Adobe', 'Gone', 'Spam']);
+    expect(Object.keys((await one.rtdb.get(['catalog', 'breaches'])) as object)).toEqual(['Adobe', 'Gone', 'Spam']);
     await one.close();
 
     const two = await startService({ port: 0, dataDir, logLevel: 'silent', catalogFile: second }, { logger });
@@ -150,7 +150,7 @@ describe('the service at start', () => {
       expect(two.catalogReport).toMatchObject({ kept: 1, removed: ['Gone'], added: 0 });
       expect((await two.store.getExposures(['a@example.com'])).get('a@example.com')).toEqual(['Gone']);
       expect(await two.store.getResolutions(['a@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Gone', dataClass: 'Email addresses', resolvedAt: '2026-01-01T00:00:00Z' }]);
-      expect(two.rtdb.get(['catalog', 'breaches'])).toEqual({ Adobe: expect.objectContaining({ title: 'Adobe (updated)' }) });
+      expect(await two.rtdb.get(['catalog', 'breaches'])).toEqual({ Adobe: expect.objectContaining({ title: 'Adobe (updated)' }) });
       expect(lines.join('')).toContain('1 breach is no longer in the catalog: Gone; resolutions and exposures for them are kept');
       expect(lines.join('')).toContain('left out 1 of 3 records: 1 a spam list (Spam)');
     } finally {
@@ -161,7 +161,7 @@ describe('the service at start', () => {
   it('serves the demo catalog details and its logos', async () => {
     const service = await startService({ port: 0, dataDir: tempDir(), logLevel: 'silent' });
     try {
-      const details = service.rtdb.get(['catalog', 'breaches']) as Record<string, BreachDetails>;
+      const details = (await service.rtdb.get(['catalog', 'breaches'])) as Record<string, BreachDetails>;
       expect(Object.keys(details)).toHaveLength(DEMO.length);
       const logo = await fetch(service.url + details[DEMO[0]!.id]!.logoPath);
       expect(logo.status).toBe(200);

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keyProblem, parseDbPath } from '../../../server/rtdb/paths.ts';
 import { createPushIdGenerator } from '../../../server/rtdb/pushIds.ts';
-import { RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { childOf, flatten, unflatten, withChild, type DbValue } from '../../../server/rtdb/tree.ts';
 
 const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => keyProblem(k) === undefined && !/^\d+$/.test(k));
@@ -23,9 +19,6 @@ const stored: fc.Arbitrary<DbValue> = fc.letrec((tie) => ({
   object: fc.dictionary(key, tie('value') as fc.Arbitrary<DbValue>, { minKeys: 1, maxKeys: 4 }),
   array: fc.array(tie('value') as fc.Arbitrary<DbValue>, { minLength: 1, maxLength: 4 }),
 })).value as fc.Arbitrary<DbValue>;
-
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('flatten and unflatten', () => {
   it('round-trip any stored value at any location', () => {
@@ -78,29 +71,5 @@ describe('push ids', () => {
     const ids = Array.from({ length: 60 }, next);
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
-  });
-});
-
-describe('RtdbStore', () => {
-  it('replaces exactly the subtree written, turning a leaf above it into an object', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'rtdb-store-'));
-    dirs.push(dir);
-    const store = new RtdbStore(path.join(dir, 'rtdb.db'));
-    try {
-      store.transaction(() => store.write([{ path: ['a'], value: { b: 1, bc: 2, c: { d: 'x' } } }]));
-      store.transaction(() => store.write([{ path: ['a', 'b', 'e'], value: true }]));
-      expect(store.get(['a'])).toEqual({ b: { e: true }, bc: 2, c: { d: 'x' } });
-      store.transaction(() => store.write([{ path: ['a', 'c'], value: null }]));
-      expect(store.get([])).toEqual({ a: { b: { e: true }, bc: 2 } });
-      expect(() =>
-        store.transaction(() => {
-          store.write([{ path: ['a'], value: 'gone' }]);
-          throw new Error('rolled back');
-        }),
-      ).toThrow('rolled back');
-      expect(store.get(['a', 'bc'])).toBe(2);
-    } finally {
-      store.close();
-    }
   });
 });

@@ -1,0 +1,288 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { etagOf } from '../http/respond.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
+import { migratePostgres, postgresSchemaVersion } from '../store/postgres/migrations.ts';
+import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../store/postgres/noticeChannel.ts';
+import { createPool, describeDatabaseUrl, guarded, isUnavailable } from '../store/postgres/pool.ts';
+import { pathKey, type DbPath } from './paths.ts';
+import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from './postgresSchema.ts';
+import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
+import { flatten, unflatten, type DbValue, type Leaf } from './tree.ts';
+
+/** Every write announces itself here: the writing store's id, then the written paths (one a line) or `*`. */
+export const RTDB_CHANGE_CHANNEL = 'rtdb_changes';
+/** Serialization failures and deadlocks: the transaction lost a race and is safe to run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 8;
+
+// `/` sorts just before `0` (byte order, COLLATE "C"): every path below `p` lies in [p || '/', p || '0').
+const SUBTREE = "(path = $1 OR (path >= $1 || '/' AND path < $1 || '0'))";
+
+export interface PostgresRtdbOptions {
+  url: string;
+  poolSize?: number;
+  /** Told when a connection fails (the server went away); the next request reconnects. */
+  onConnectionError?: (error: Error) => void;
+}
+
+/**
+ * {@link RtdbStore} on PostgreSQL, shared by several instances. A write transaction first takes
+ * the row lock of `rtdb_revision` (and moves it), so the checks and the write of one request see
+ * no other writer in between, whichever instance it came through; reads never wait. Each commit
+ * is announced with `NOTIFY` carrying the written paths, so listeners on other instances re-read
+ * what they show; cached snapshots are keyed by the revision, checked with one indexed read.
+ */
+export class PostgresRtdbStore implements RtdbStore {
+  readonly kind = 'postgresql' as const;
+  readonly #pool: pg.Pool;
+  readonly #where: string;
+  readonly #id: string;
+  readonly #channel: NoticeChannel;
+  readonly #snapshots = new SnapshotCache();
+  readonly #listeners = new Set<(change: RtdbChange) => void>();
+
+  constructor(pool: pg.Pool, where: string, id: string, channel: NoticeChannel) {
+    this.#pool = pool;
+    this.#where = where;
+    this.#id = id;
+    this.#channel = channel;
+  }
+
+  /** Called by the notice channel for every notice, this store's own included (skipped: announced at commit). */
+  receiveNotice(payload: string): void {
+    const [from, ...lines] = payload.split('\n');
+    if (from === this.#id) return;
+    this.#announce({ paths: lines.length === 0 || lines[0] === '*' ? '*' : lines.map((line) => (line === '' ? [] : line.split('/'))) });
+  }
+
+  /** The listening connection came back: whatever was announced meanwhile is unknown. */
+  resumed(): void {
+    this.#announce({ paths: '*' });
+  }
+
+  async get(path: DbPath): Promise<DbValue> {
+    const { rows } = await this.#query<Leaf>(readLeaves(path), path.length === 0 ? [] : [pathKey(path)]);
+    return unflatten(path, rows);
+  }
+
+  async snapshot(path: DbPath): Promise<LocationSnapshot> {
+    const key = pathKey(path);
+    const { rows } = await this.#query<{ revision: string }>('SELECT revision FROM rtdb_revision');
+    const cached = this.#snapshots.get(key, rows[0]!.revision);
+    if (cached) return cached;
+    // The revision and the leaves in one statement (one snapshot of the database).
+    const read = await this.#query<{ revision: string; path: string | null; json: string | null }>(
+      `SELECT r.revision, l.path, l.json FROM rtdb_revision r LEFT JOIN (${readLeaves(path)}) l ON true ORDER BY l.path COLLATE "C"`,
+      path.length === 0 ? [] : [key],
+    );
+    const snapshot = snapshotOf(
+      path,
+      read.rows.filter((row): row is { revision: string; path: string; json: string } => row.path !== null),
+    );
+    this.#snapshots.set(key, read.rows[0]!.revision, snapshot);
+    return snapshot;
+  }
+
+  async transaction<T>(work: (tx: RtdbTransaction) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await guarded(this.#where, () => this.#pool.connect());
+      let broken = false;
+      const onLost = () => (broken = true);
+      client.on('error', onLost);
+      const written: DbWrite[] = [];
+      try {
+        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        // Taken first: waits for any writer of any instance to commit; every later statement of
+        // this transaction then reads what they committed (READ COMMITTED reads per statement).
+        const locked = await client.query<{ revision: string }>('UPDATE rtdb_revision SET revision = revision + 1 RETURNING revision');
+        const revision = locked.rows[0]!.revision;
+        let dirty = false;
+        const tx: RtdbTransaction = {
+          get: async (path) => unflatten(path, (await client.query<Leaf>(readLeaves(path), path.length === 0 ? [] : [pathKey(path)])).rows),
+          snapshot: async (path) => {
+            // Before this transaction's writes, the revision it moved to names exactly what is read.
+            const cached = dirty ? undefined : this.#snapshots.get(pathKey(path), String(BigInt(revision) - 1n));
+            if (cached) return cached;
+            return snapshotOf(path, (await client.query<Leaf>(readLeaves(path), path.length === 0 ? [] : [pathKey(path)])).rows);
+          },
+          write: async (writes) => {
+            dirty = true;
+            for (const write of writes) await writeOne(client, write);
+            written.push(...writes);
+          },
+        };
+        const result = await work(tx);
+        if (written.length > 0)
+          await client.query('SELECT pg_notify($1, $2)', [
+            RTDB_CHANGE_CHANNEL,
+            noticeOf(
+              this.#id,
+              written.map((w) => w.path),
+            ),
+          ]);
+        // Nothing written: the revision goes back, so cached snapshots stay valid.
+        await client.query(written.length > 0 ? 'COMMIT' : 'ROLLBACK');
+        if (written.length > 0) this.#announce({ paths: written.map((w) => w.path), writes: written });
+        return result;
+      } catch (error) {
+        broken ||= isUnavailable(error);
+        if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
+          continue;
+        }
+        if (broken) throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError(this.#where, error as Error);
+        throw error;
+      } finally {
+        client.off('error', onLost);
+        client.release(broken);
+      }
+    }
+  }
+
+  /** How many watchers are registered (open streams, the rules, the details copy): what a leak would show. */
+  get watcherCount(): number {
+    return this.#listeners.size;
+  }
+
+  watch(listener: (change: RtdbChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #announce(change: RtdbChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
+
+  async getSetting(key: string): Promise<string | undefined> {
+    const { rows } = await this.#query<{ value: string }>('SELECT value FROM rtdb_settings WHERE key = $1', [key]);
+    return rows[0]?.value;
+  }
+
+  async putSetting(key: string, value: string): Promise<void> {
+    const path = ['.settings', key];
+    await this.#query(
+      `WITH put AS (INSERT INTO rtdb_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING 1)
+       SELECT pg_notify($3, $4) FROM put`,
+      [key, value, RTDB_CHANGE_CHANNEL, noticeOf(this.#id, [path])],
+    );
+    this.#announce({ paths: [path] });
+  }
+
+  // Legacy secrets ---------------------------------------------------------------------------
+
+  async createSecret(now = new Date()): Promise<{ id: string; secret: string }> {
+    const id = randomUUID();
+    const secret = randomBytes(30).toString('base64url');
+    await this.#query('INSERT INTO rtdb_secrets (id, secret_hash, created_at) VALUES ($1, $2, $3)', [id, hashSecret(secret), now.toISOString()]);
+    return { id, secret };
+  }
+
+  async listSecrets(): Promise<SecretInfo[]> {
+    const { rows } = await this.#query<SecretInfo>('SELECT id, created_at AS "createdAt", revoked_at AS "revokedAt" FROM rtdb_secrets ORDER BY created_at, id');
+    return rows;
+  }
+
+  async revokeSecret(id: string, now = new Date()): Promise<boolean> {
+    const { rowCount } = await this.#query('UPDATE rtdb_secrets SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2', [now.toISOString(), id]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async findLiveSecret(secret: string): Promise<string | undefined> {
+    const { rows } = await this.#query<{ id: string }>('SELECT id FROM rtdb_secrets WHERE secret_hash = $1 AND revoked_at IS NULL', [hashSecret(secret)]);
+    return rows[0]?.id;
+  }
+
+  // Service accounts -------------------------------------------------------------------------
+
+  async putServiceAccount(account: Omit<ServiceAccountRecord, 'createdAt'>, now = new Date()): Promise<void> {
+    await this.#query('INSERT INTO rtdb_service_accounts (client_email, key_id, public_key_pem, scopes, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      account.clientEmail,
+      account.keyId,
+      account.publicKeyPem,
+      JSON.stringify(account.scopes),
+      now.toISOString(),
+    ]);
+  }
+
+  async getServiceAccount(clientEmail: string): Promise<ServiceAccountRecord | undefined> {
+    const { rows } = await this.#query<ServiceAccountRecord>(
+      'SELECT client_email AS "clientEmail", key_id AS "keyId", public_key_pem AS "publicKeyPem", scopes, created_at AS "createdAt" FROM rtdb_service_accounts WHERE client_email = $1',
+      [clientEmail],
+    );
+    return rows[0];
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await this.#channel.close();
+    await this.#pool.end();
+  }
+
+  async #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return guarded(this.#where, () => this.#pool.query<R>(sql, values));
+  }
+}
+
+function readLeaves(path: DbPath): string {
+  return `SELECT path, value AS json FROM rtdb_leaves${path.length === 0 ? '' : ` WHERE ${SUBTREE}`} ORDER BY path`;
+}
+
+function snapshotOf(path: DbPath, leaves: readonly Leaf[]): LocationSnapshot {
+  const value = unflatten(path, leaves);
+  const json = JSON.stringify(value);
+  return { value, json, etag: etagOf(json) };
+}
+
+async function writeOne(client: pg.PoolClient, { path, value }: DbWrite): Promise<void> {
+  const leaves = flatten(path, value);
+  const key = pathKey(path);
+  if (path.length === 0) await client.query('DELETE FROM rtdb_leaves');
+  else await client.query(`DELETE FROM rtdb_leaves WHERE ${SUBTREE}`, [key]);
+  // A leaf above the location stops being a leaf: its place becomes an object.
+  if (path.length > 0) await client.query('DELETE FROM rtdb_leaves WHERE path = ANY($1::text[])', [path.map((_, depth) => pathKey(path.slice(0, depth)))]);
+  if (leaves.length > 0) await client.query('INSERT INTO rtdb_leaves (path, value) SELECT * FROM unnest($1::text[], $2::text[])', [leaves.map((leaf) => leaf.path), leaves.map((leaf) => leaf.json)]);
+}
+
+function noticeOf(writer: string, paths: readonly DbPath[]): string {
+  const list = paths.map(pathKey).join('\n');
+  return `${writer}\n${Buffer.byteLength(list) > MAX_NOTICE_PAYLOAD ? '*' : list}`;
+}
+
+/**
+ * Connects to PostgreSQL at `url`, migrates the realtime database's tables and starts listening
+ * for other instances' writes. An unreachable server fails with a message naming its host.
+ */
+export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promise<PostgresRtdbStore> {
+  const where = describeDatabaseUrl(options.url);
+  const onError = options.onConnectionError ?? (() => {});
+  const pool = createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: onError });
+  let store: PostgresRtdbStore | undefined;
+  const channel = new NoticeChannel({
+    url: options.url,
+    channel: RTDB_CHANGE_CHANNEL,
+    onNotice: (payload) => store?.receiveNotice(payload),
+    onResumed: () => store?.resumed(),
+    onError,
+  });
+  try {
+    await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS);
+    const client = await pool.connect();
+    try {
+      const version = await postgresSchemaVersion(client, RTDB_POSTGRES_MIGRATIONS.versionTable);
+      if (version !== RTDB_POSTGRES_SCHEMA_VERSION) throw new Error(`realtime database schema version is ${version}, expected ${RTDB_POSTGRES_SCHEMA_VERSION}`);
+    } finally {
+      client.release();
+    }
+    store = new PostgresRtdbStore(pool, where, randomUUID(), channel);
+    await channel.start();
+    return store;
+  } catch (error) {
+    await channel.close();
+    await pool.end().catch(() => {});
+    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
+}

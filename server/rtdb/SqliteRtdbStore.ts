@@ -1,0 +1,216 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { etagOf } from '../http/respond.ts';
+import { migrate } from '../store/migrate.ts';
+import { pathKey, type DbPath } from './paths.ts';
+import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
+import { RTDB_MIGRATIONS } from './schema.ts';
+import { flatten, unflatten, type DbValue, type Leaf } from './tree.ts';
+
+/**
+ * {@link RtdbStore} in one SQLite file (`rtdb.db`), for one instance. better-sqlite3 is
+ * synchronous; transactions take turns on the one connection (a queue), and reads wait while one
+ * is open so they never see its uncommitted writes. Other processes (the `rtdb-secret` command)
+ * are serialized by SQLite itself.
+ */
+export class SqliteRtdbStore implements RtdbStore {
+  readonly kind = 'sqlite' as const;
+  readonly #db: SqliteDatabase;
+  readonly #select;
+  readonly #selectAll;
+  readonly #deleteSubtree;
+  readonly #deleteAll;
+  readonly #deleteLeaf;
+  readonly #insert;
+  /** Transactions through this connection; with SQLite's data_version (other connections' commits), when a cached read is stale. */
+  #transactions = 0;
+  readonly #snapshots = new SnapshotCache();
+  readonly #listeners = new Set<(change: RtdbChange) => void>();
+  /** Settles when the open transaction (if any) has ended. */
+  #turn: Promise<void> = Promise.resolve();
+  #open = false;
+
+  constructor(file: string) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    this.#db = new Database(file);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = FULL');
+    this.#db.pragma('busy_timeout = 5000');
+    migrate(this.#db, RTDB_MIGRATIONS);
+    // `/` sorts just before `0`: every path below `p` lies in [p + '/', p + '0').
+    this.#select = this.#db.prepare<[string, string, string], Leaf>("SELECT path, value AS json FROM leaves WHERE path = ? OR (path >= ? || '/' AND path < ? || '0') ORDER BY path");
+    this.#selectAll = this.#db.prepare<[], Leaf>('SELECT path, value AS json FROM leaves ORDER BY path');
+    this.#deleteSubtree = this.#db.prepare<[string, string, string]>("DELETE FROM leaves WHERE path = ? OR (path >= ? || '/' AND path < ? || '0')");
+    this.#deleteAll = this.#db.prepare('DELETE FROM leaves');
+    this.#deleteLeaf = this.#db.prepare<[string]>('DELETE FROM leaves WHERE path = ?');
+    this.#insert = this.#db.prepare<[string, string]>('INSERT INTO leaves (path, value) VALUES (?, ?)');
+  }
+
+  async get(path: DbPath): Promise<DbValue> {
+    await this.#settled();
+    return this.getNow(path);
+  }
+
+  /**
+   * The committed value at `path`, synchronously (the search index reads the details feed inside
+   * a synchronous rebuild). Between transactions only; {@link get} waits for that.
+   */
+  getNow(path: DbPath): DbValue {
+    const key = pathKey(path);
+    const leaves = path.length === 0 ? this.#selectAll.all() : this.#select.all(key, key, key);
+    return unflatten(path, leaves);
+  }
+
+  async snapshot(path: DbPath): Promise<LocationSnapshot> {
+    await this.#settled();
+    return this.#snapshotNow(path);
+  }
+
+  #snapshotNow(path: DbPath): LocationSnapshot {
+    const key = pathKey(path);
+    const revision = `${this.#transactions}:${this.#db.pragma('data_version', { simple: true }) as number}`;
+    const cached = this.#snapshots.get(key, revision);
+    if (cached) return cached;
+    const value = this.getNow(path);
+    const json = JSON.stringify(value);
+    const snapshot = { value, json, etag: etagOf(json) };
+    this.#snapshots.set(key, revision, snapshot);
+    return snapshot;
+  }
+
+  #writeNow(writes: readonly DbWrite[]): void {
+    for (const { path, value } of writes) {
+      const leaves = flatten(path, value);
+      const key = pathKey(path);
+      if (path.length === 0) this.#deleteAll.run();
+      else this.#deleteSubtree.run(key, key, key);
+      // A leaf above the location stops being a leaf: its place becomes an object.
+      for (let depth = 0; depth < path.length; depth++) this.#deleteLeaf.run(pathKey(path.slice(0, depth)));
+      for (const leaf of leaves) this.#insert.run(leaf.path, leaf.json);
+    }
+  }
+
+  async transaction<T>(work: (tx: RtdbTransaction) => Promise<T>): Promise<T> {
+    const previous = this.#turn;
+    let done!: () => void;
+    this.#turn = new Promise<void>((resolve) => (done = resolve));
+    await previous;
+    this.#open = true;
+    const written: DbWrite[] = [];
+    const tx: RtdbTransaction = {
+      get: async (path) => this.getNow(path),
+      snapshot: async (path) => this.#snapshotNow(path),
+      write: async (writes) => {
+        // Cached snapshots are keyed by the transaction count: one that saw these writes must not outlive a rollback.
+        this.#transactions++;
+        this.#writeNow(writes);
+        written.push(...writes);
+      },
+    };
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+      let result: T;
+      try {
+        result = await work(tx);
+        this.#db.exec('COMMIT');
+      } catch (error) {
+        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        if (written.length > 0) this.#transactions++;
+      }
+      if (written.length > 0) this.#announce({ paths: written.map((w) => w.path), writes: written });
+      return result;
+    } finally {
+      this.#open = false;
+      done();
+    }
+  }
+
+  /** How many watchers are registered (open streams, the rules, the details copy): what a leak would show. */
+  get watcherCount(): number {
+    return this.#listeners.size;
+  }
+
+  watch(listener: (change: RtdbChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #announce(change: RtdbChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
+
+  async #settled(): Promise<void> {
+    while (this.#open) await this.#turn;
+  }
+
+  async getSetting(key: string): Promise<string | undefined> {
+    await this.#settled();
+    const row = this.#db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key);
+    return row?.value;
+  }
+
+  async putSetting(key: string, value: string): Promise<void> {
+    await this.#settled();
+    this.#db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.#announce({ paths: [['.settings', key]] });
+  }
+
+  // Legacy secrets ---------------------------------------------------------------------------
+
+  async createSecret(now = new Date()): Promise<{ id: string; secret: string }> {
+    await this.#settled();
+    const id = randomUUID();
+    const secret = randomBytes(30).toString('base64url');
+    this.#db.prepare('INSERT INTO secrets (id, secret_hash, created_at) VALUES (?, ?, ?)').run(id, hashSecret(secret), now.toISOString());
+    return { id, secret };
+  }
+
+  async listSecrets(): Promise<SecretInfo[]> {
+    await this.#settled();
+    return this.#db.prepare<[], SecretInfo>('SELECT id, created_at AS createdAt, revoked_at AS revokedAt FROM secrets ORDER BY created_at, id').all();
+  }
+
+  async revokeSecret(id: string, now = new Date()): Promise<boolean> {
+    await this.#settled();
+    const found = this.#db.prepare<[string], { id: string }>('SELECT id FROM secrets WHERE id = ?').get(id);
+    if (!found) return false;
+    this.#db.prepare('UPDATE secrets SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(now.toISOString(), id);
+    return true;
+  }
+
+  async findLiveSecret(secret: string): Promise<string | undefined> {
+    await this.#settled();
+    const row = this.#db.prepare<[string], { id: string }>('SELECT id FROM secrets WHERE secret_hash = ? AND revoked_at IS NULL').get(hashSecret(secret));
+    return row?.id;
+  }
+
+  // Service accounts -------------------------------------------------------------------------
+
+  async putServiceAccount(account: Omit<ServiceAccountRecord, 'createdAt'>, now = new Date()): Promise<void> {
+    await this.#settled();
+    this.#db
+      .prepare('INSERT INTO service_accounts (client_email, key_id, public_key_pem, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(account.clientEmail, account.keyId, account.publicKeyPem, JSON.stringify(account.scopes), now.toISOString());
+  }
+
+  async getServiceAccount(clientEmail: string): Promise<ServiceAccountRecord | undefined> {
+    await this.#settled();
+    const row = this.#db
+      .prepare<[string], { clientEmail: string; keyId: string; publicKeyPem: string; scopes: string; createdAt: string }>(
+        'SELECT client_email AS clientEmail, key_id AS keyId, public_key_pem AS publicKeyPem, scopes, created_at AS createdAt FROM service_accounts WHERE client_email = ?',
+      )
+      .get(clientEmail);
+    return row ? { ...row, scopes: JSON.parse(row.scopes) as string[] } : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.#settled();
+    this.#listeners.clear();
+    this.#db.close();
+  }
+}

@@ -1,0 +1,171 @@
+// The RtdbStore contract, on SQLite and on PostgreSQL alike: subtree writes, all-or-nothing
+// transactions, snapshots and their cache, change notices, secrets and service accounts. Two
+// stores on one database stand for two instances.
+import { describe, expect, it } from 'vitest';
+import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
+import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from '../../../server/rtdb/postgresSchema.ts';
+import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
+import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
+import { createPool } from '../../../server/store/postgres/pool.ts';
+import { eventually } from '../../support/waitFor.ts';
+import { STORE_KINDS, useRtdbStores } from './stores.ts';
+
+const stores = useRtdbStores();
+
+describe.each(STORE_KINDS)('RtdbStore on %s', (kind) => {
+  async function open(count = 1): Promise<RtdbStore[] | undefined> {
+    const place = await stores.place(kind);
+    if (!place) return undefined;
+    const opened: RtdbStore[] = [];
+    for (let i = 0; i < count; i++) opened.push(await place.open());
+    return opened;
+  }
+
+  it('replaces exactly the subtree written, turning a leaf above it into an object; a failed transaction writes nothing', async (ctx) => {
+    const [store] = (await open()) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    await store!.transaction((tx) => tx.write([{ path: ['a'], value: { b: 1, bc: 2, c: { d: 'x' } } }]));
+    await store!.transaction((tx) => tx.write([{ path: ['a', 'b', 'e'], value: true }]));
+    expect(await store!.get(['a'])).toEqual({ b: { e: true }, bc: 2, c: { d: 'x' } });
+    await store!.transaction((tx) => tx.write([{ path: ['a', 'c'], value: null }]));
+    expect(await store!.get([])).toEqual({ a: { b: { e: true }, bc: 2 } });
+    const before = await store!.snapshot(['a']);
+    await expect(
+      store!.transaction(async (tx) => {
+        await tx.write([{ path: ['a'], value: 'gone' }]);
+        expect(await tx.get(['a'])).toBe('gone');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await store!.get(['a', 'bc'])).toBe(2);
+    expect(await store!.snapshot(['a'])).toEqual(before);
+  });
+
+  it("serves a cached snapshot until any instance writes, then the other instance's value", async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    await a!.transaction((tx) => tx.write([{ path: ['users', 'u1'], value: { theme: 'dark' } }]));
+    const first = await b!.snapshot(['users', 'u1']);
+    expect(first.value).toEqual({ theme: 'dark' });
+    expect(await b!.snapshot(['users', 'u1'])).toBe(first);
+    await a!.transaction((tx) => tx.write([{ path: ['users', 'u1', 'theme'], value: 'light' }]));
+    const second = await b!.snapshot(['users', 'u1']);
+    expect(second.value).toEqual({ theme: 'light' });
+    expect(second.etag).not.toBe(first.etag);
+  });
+
+  it('lets exactly one of two conditional writes on one ETag win, through two instances', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    await a!.transaction((tx) => tx.write([{ path: ['counter'], value: 0 }]));
+    for (let round = 1; round <= 10; round++) {
+      const { etag } = await a!.snapshot(['counter']);
+      const attempt = (store: RtdbStore, value: string) =>
+        store.transaction(async (tx) => {
+          const current = await tx.snapshot(['counter']);
+          if (current.etag !== etag) return false;
+          await tx.write([{ path: ['counter'], value: `${round}-${value}` }]);
+          return true;
+        });
+      const outcomes = await Promise.all([attempt(a!, 'a'), attempt(b!, 'b')]);
+      expect(outcomes.filter(Boolean), `round ${round}`).toHaveLength(1);
+      expect(await b!.get(['counter'])).toBe(`${round}-${outcomes[0] ? 'a' : 'b'}`);
+    }
+  });
+
+  it('tells watchers about its own writes at once and, on PostgreSQL, about the other instance’s', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const seenByA: RtdbChange[] = [];
+    const seenByB: RtdbChange[] = [];
+    a!.watch((change) => seenByA.push(change));
+    const heard = new Promise<RtdbChange>((resolve) => b!.watch((change) => (seenByB.push(change), resolve(change))));
+    await a!.transaction((tx) => tx.write([{ path: ['users', 'u2', 'prefs'], value: { x: 1 } }]));
+    expect(seenByA).toEqual([{ paths: [['users', 'u2', 'prefs']], writes: [{ path: ['users', 'u2', 'prefs'], value: { x: 1 } }] }]);
+    if (kind === 'postgres') expect(await heard).toEqual({ paths: [['users', 'u2', 'prefs']] });
+    // A transaction that writes nothing announces nothing.
+    await a!.transaction(async (tx) => void (await tx.get(['users'])));
+    expect(seenByA).toHaveLength(1);
+  });
+
+  it('keeps secrets and service accounts where every instance finds them', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const { id, secret } = await a!.createSecret(new Date('2026-01-01T00:00:00Z'));
+    expect(await b!.findLiveSecret(secret)).toBe(id);
+    expect(await b!.findLiveSecret(secret + 'x')).toBeUndefined();
+    expect(await b!.listSecrets()).toEqual([{ id, createdAt: '2026-01-01T00:00:00.000Z', revokedAt: null }]);
+    expect(await b!.revokeSecret(id, new Date('2026-01-02T00:00:00Z'))).toBe(true);
+    expect(await b!.revokeSecret(id, new Date('2026-01-03T00:00:00Z'))).toBe(true);
+    expect(await a!.findLiveSecret(secret)).toBeUndefined();
+    expect((await a!.listSecrets())[0]?.revokedAt).toBe('2026-01-02T00:00:00.000Z');
+    expect(await a!.revokeSecret('nope')).toBe(false);
+
+    await a!.putServiceAccount({ clientEmail: 'sa@x.test', keyId: 'k1', publicKeyPem: 'PEM', scopes: ['s1', 's2'] }, new Date('2026-01-01T00:00:00Z'));
+    expect(await b!.getServiceAccount('sa@x.test')).toEqual({ clientEmail: 'sa@x.test', keyId: 'k1', publicKeyPem: 'PEM', scopes: ['s1', 's2'], createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(await b!.getServiceAccount('other@x.test')).toBeUndefined();
+    await expect(b!.putServiceAccount({ clientEmail: 'sa@x.test', keyId: 'k2', publicKeyPem: 'PEM', scopes: [] })).rejects.toThrow();
+  });
+
+  it('keeps settings and announces their change', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    expect(await a!.getSetting('rules')).toBeUndefined();
+    const heard = new Promise<RtdbChange>((resolve) => (kind === 'postgres' ? b! : a!).watch(resolve));
+    await a!.putSetting('rules', '{"rules":{}}');
+    await a!.putSetting('rules', '{"rules":{"x":{}}}');
+    expect(await b!.getSetting('rules')).toBe('{"rules":{"x":{}}}');
+    expect((await heard).paths).toEqual([['.settings', 'rules']]);
+  });
+});
+
+describe('PostgreSQL: a conditional write held open across its check', () => {
+  it("makes the other instance's transaction wait for it rather than read the value it is about to replace", async (ctx) => {
+    const place = (await stores.place('postgres')) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const [a, b] = [await place.open(), await place.open()];
+    const watcher = createPool({ url: place.databaseUrl!, max: 1, onIdleError: () => {} });
+    try {
+      await a.transaction((tx) => tx.write([{ path: ['slot'], value: 'free' }]));
+      const { etag } = await a.snapshot(['slot']);
+      let bChecked = false;
+      const claim = (store: RtdbStore, who: string, hold: () => Promise<void>) =>
+        store.transaction(async (tx) => {
+          const current = await tx.snapshot(['slot']);
+          if (who === 'b') bChecked = true;
+          if (current.etag !== etag) return false;
+          await hold();
+          await tx.write([{ path: ['slot'], value: who }]);
+          return true;
+        });
+      // A checks, then holds its transaction open until B has either checked too (the race is
+      // lost: both would win) or is waiting for A's lock (what the store must do).
+      let bDone: Promise<boolean> | undefined;
+      const aWon = await claim(a, 'a', async () => {
+        bDone = claim(b, 'b', async () => {});
+        await eventually('B to check the slot or wait for the lock', async () => {
+          if (bChecked) return true;
+          const { rows } = await watcher.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
+          return rows[0]!.waiting > 0;
+        });
+      });
+      expect(aWon).toBe(true);
+      expect(await bDone!).toBe(false);
+      expect(await b.get(['slot'])).toBe('a');
+    } finally {
+      await watcher.end();
+    }
+  });
+});
+
+describe("the realtime database's PostgreSQL migrations", () => {
+  it('migrate from empty beside the breach store, each version in its own table, and refuse a newer one', async (ctx) => {
+    const server = stores.postgres.server() ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const url = await server.createDatabase();
+    const pool = createPool({ url, max: 2, onIdleError: () => {} });
+    try {
+      expect(await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS)).toEqual({ from: 0, to: RTDB_POSTGRES_SCHEMA_VERSION });
+      expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
+      expect(await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS)).toEqual({ from: RTDB_POSTGRES_SCHEMA_VERSION, to: RTDB_POSTGRES_SCHEMA_VERSION });
+      const versions = await pool.query<{ breach: number; rtdb: number }>('SELECT (SELECT version FROM schema_version) AS breach, (SELECT version FROM rtdb_schema_version) AS rtdb');
+      expect(versions.rows[0]).toEqual({ breach: POSTGRES_SCHEMA_VERSION, rtdb: RTDB_POSTGRES_SCHEMA_VERSION });
+      await pool.query('UPDATE rtdb_schema_version SET version = version + 1000');
+      await expect(openPostgresRtdbStore({ url })).rejects.toThrow(/newer/i);
+    } finally {
+      await pool.end();
+    }
+  });
+});

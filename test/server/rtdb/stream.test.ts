@@ -1,0 +1,64 @@
+// The streaming read's own timing, on the routes alone (a real HTTP server and SQLite store):
+// keep-alive while idle, and nothing left running once the client goes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../server/log.ts';
+import { createRtdbRoutes, type RtdbHandler } from '../../../server/rtdb/routes.ts';
+import { SqliteRtdbStore } from '../../../server/rtdb/SqliteRtdbStore.ts';
+import { eventually } from '../../support/waitFor.ts';
+
+let dir: string;
+let store: SqliteRtdbStore;
+let handler: RtdbHandler;
+let server: Server;
+let origin: string;
+const watchers = () => store.watcherCount;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'rtdb-stream-'));
+  store = new SqliteRtdbStore(path.join(dir, 'rtdb.db'));
+  handler = await createRtdbRoutes({
+    store,
+    logger: createLogger({ level: 'silent' }),
+    keepAliveMs: 25,
+    idTokens: undefined,
+    isAccountActive: () => true,
+    serviceAccounts: undefined,
+    findLiveSecret: async () => undefined,
+  });
+  server = createServer((req, res) => void handler(req, res, new URL(req.url!, 'http://localhost')));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  handler.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a streaming read', () => {
+  it('sends keep-alive while idle and stops following the store once the client goes', async () => {
+    expect(watchers()).toBe(1); // the routes' own (rules)
+    const abort = new AbortController();
+    const response = await fetch(`${origin}/rtdb/catalog.json`, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while ((text.match(/event: keep-alive\ndata: null\n\n/g) ?? []).length < 2) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before two keep-alives: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(text.startsWith('event: put\ndata: {"path":"/","data":null}\n\n')).toBe(true);
+    expect(watchers()).toBe(2);
+    abort.abort();
+    await eventually('the stream to stop watching the store', () => watchers() === 1);
+  });
+});
