@@ -164,7 +164,10 @@ describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
     const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
     ctx.onTestFinished(() => reader.close());
     await withStore(url, async (writer) => {
+      const initial = await reader.changeStamp(['a@example.com']);
       await writer.replaceCatalog([breach('Adobe')]);
+      // The catalog's notice arrives when it does: wait for it, or it could be taken below for the resolution's.
+      await eventually("the reader noticed the other instance's catalog", async () => (await reader.changeStamp(['a@example.com'])) !== initial);
       await reader.setExposures('a@example.com', ['Adobe']);
       const afterOwn = await reader.changeStamp(['a@example.com']);
       expect(afterOwn).toMatch(/^n\d+\./);
