@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'api-token') {
-    runApiTokenCommand(config, apiToken!, (line) => console.log(line), token.expiresIn);
+    await runApiTokenCommand(config, apiToken!, (line) => console.log(line), token.expiresIn);
     return;
   }
   if (command === 'rtdb-secret') {

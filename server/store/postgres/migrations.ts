@@ -98,22 +98,50 @@ export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
 /** Held while migrating, so instances starting together migrate once, one after another. */
 const MIGRATION_LOCK = 0x6272_6561; // "brea"
 
-export async function postgresSchemaVersion(client: pg.ClientBase): Promise<number> {
+/**
+ * The schema version of `component`: the breach store's lives in `schema_version` (one row, as
+ * released); every other component that keeps tables in the same database (the search
+ * interface, …) has its own forward-only list and its own row in `schema_versions`, so the lists
+ * never have to share numbers.
+ */
+export async function postgresSchemaVersion(client: pg.ClientBase, component: string = BREACH_STORE_COMPONENT): Promise<number> {
+  if (component !== BREACH_STORE_COMPONENT) {
+    await client.query('CREATE TABLE IF NOT EXISTS schema_versions (component text PRIMARY KEY, version integer NOT NULL)');
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_versions WHERE component = $1', [component]);
+    return rows[0]?.version ?? 0;
+  }
   await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)');
   const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_version');
   return rows[0]?.version ?? 0;
 }
 
+/** The component whose version is the single row of `schema_version`. */
+export const BREACH_STORE_COMPONENT = 'breach-store';
+
+async function setSchemaVersion(client: pg.ClientBase, component: string, version: number): Promise<void> {
+  if (component !== BREACH_STORE_COMPONENT) {
+    await client.query('INSERT INTO schema_versions (component, version) VALUES ($1, $2) ON CONFLICT (component) DO UPDATE SET version = excluded.version', [component, version]);
+    return;
+  }
+  await client.query('DELETE FROM schema_version');
+  await client.query('INSERT INTO schema_version (version) VALUES ($1)', [version]);
+}
+
 /**
- * Brings the schema up to the last of `migrations`, each in its own transaction (PostgreSQL's
- * DDL is transactional, so a failing migration leaves the previous version intact).
+ * Brings `component`'s schema up to the last of `migrations`, each in its own transaction
+ * (PostgreSQL's DDL is transactional, so a failing migration leaves the previous version intact).
+ * One lock for every component: instances starting together migrate one after another.
  */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<{ from: number; to: number }> {
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
+  component: string = BREACH_STORE_COMPONENT,
+): Promise<{ from: number; to: number }> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      const from = await postgresSchemaVersion(client);
+      const from = await postgresSchemaVersion(client, component);
       const latest = migrations.at(-1)?.version ?? 0;
       if (from > latest) throw new SchemaTooNewError(from, latest);
       let to = from;
@@ -122,12 +150,11 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Postgr
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
-          await client.query('DELETE FROM schema_version');
-          await client.query('INSERT INTO schema_version (version) VALUES ($1)', [migration.version]);
+          await setSchemaVersion(client, component, migration.version);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');
-          throw new Error(`PostgreSQL migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
+          throw new Error(`PostgreSQL migration ${component === BREACH_STORE_COMPONENT ? '' : component + ' '}${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
         }
         to = migration.version;
       }

@@ -1,0 +1,223 @@
+import type pg from 'pg';
+import type { Breach } from '../../shared/api/index.ts';
+import {
+  compileFilter,
+  filterRecordOf,
+  indexWords,
+  isEmptyFilter,
+  relativeScore,
+  searchTerms,
+  toSearchDocument,
+  type BreachSearchDocument,
+  type SearchHit,
+  type SearchOptions,
+} from '../../shared/search/index.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
+import { guarded, isUnavailable } from '../store/postgres/pool.ts';
+import type { DetailsReader, SearchIndex } from './SearchIndex.ts';
+
+/** Held while rebuilding, so instances noticing the same catalog change rebuild once. */
+const REBUILD_LOCK = 0x7365_6172; // "sear"
+
+/**
+ * ts_rank's weights for D, C, B, A: description, data classes, domain, title — SQLite's bm25
+ * column weights (1, 4, 6, 10) scaled to PostgreSQL's 0–1 range.
+ */
+const WEIGHTS = '{0.1, 0.4, 0.6, 1.0}';
+
+/** The catalog revision now, and what the index was built from (null before the first build). */
+const STATE = `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
+                      s.catalog_revision::text AS indexed, s.generation::text AS generation
+               FROM (VALUES (1)) AS one (x) LEFT JOIN search_index_state AS s ON true`;
+
+/**
+ * Ranked matches of the query's words, each a prefix term (as SQLite's `"word"*`), any of them.
+ * A document's rank sums, over the words it matches, the word's inverse document frequency (as
+ * bm25's, from this index's own counts) times ts_rank with the column weights, normalised by
+ * document length; equal ranks go by id.
+ */
+const MATCH = `
+  WITH terms AS (
+    SELECT to_tsquery('search_english', t.word || ':*') AS query FROM unnest($1::text[]) AS t (word)
+  ), total AS (
+    SELECT count(*)::float8 AS n FROM search_documents
+  ), weighted AS (
+    SELECT terms.query, ln(1 + (total.n - c.df + 0.5) / (c.df + 0.5)) AS idf
+    FROM terms CROSS JOIN total
+    CROSS JOIN LATERAL (SELECT count(*)::float8 AS df FROM search_documents AS d WHERE d.words @@ terms.query) AS c
+    WHERE numnode(terms.query) > 0 AND c.df > 0
+  )
+  SELECT d.document, sum(w.idf * ts_rank('${WEIGHTS}', d.words, w.query, 1))::float8 AS rank
+  FROM search_documents AS d JOIN weighted AS w ON d.words @@ w.query
+  GROUP BY d.id
+  ORDER BY rank DESC, d.id COLLATE "C"
+  LIMIT $2`;
+
+const NEWEST = `SELECT document FROM search_documents ORDER BY breach_date DESC, added_at DESC, id COLLATE "C" LIMIT $1`;
+
+interface StateRow {
+  catalog: string | null;
+  indexed: string | null;
+  generation: string | null;
+}
+
+interface BreachRecord {
+  id: string;
+  domain: string;
+  breach_date: string;
+  added_date: string;
+  modified_date: string;
+  data_classes: string[];
+  is_sensitive: boolean;
+}
+
+/**
+ * The `breaches` instance on PostgreSQL: full-text search in the shared database
+ * (`search_documents`, a weighted tsvector under a GIN index), built from the catalog tables and
+ * the details feed. Before answering, one indexed read compares the catalog revision with the one
+ * the index was built from; when another instance changed the catalog, the first instance to
+ * notice rebuilds the index (under an advisory lock, in one transaction, so readers see the old
+ * index or the new one). The revision it reports moves with every rebuild, so every instance's
+ * answer cache drops its answers at once.
+ */
+export class PostgresSearchIndex implements SearchIndex {
+  readonly #pool: pg.Pool;
+  readonly #where: string;
+  readonly #readDetails: DetailsReader;
+  /** Set by `rebuild()`: the details changed without the catalog moving. */
+  #detailsChanged = false;
+
+  constructor(pool: pg.Pool, where: string, readDetails: DetailsReader) {
+    this.#pool = pool;
+    this.#where = where;
+    this.#readDetails = readDetails;
+  }
+
+  async revision(): Promise<string> {
+    const { rows } = await guarded(this.#where, () => this.#pool.query<StateRow>(STATE));
+    const state = rows[0]!;
+    if (!this.#detailsChanged && state.indexed !== null && state.indexed === state.catalog) return `${state.catalog}.${state.generation}`;
+    return this.#build();
+  }
+
+  async rebuild(): Promise<void> {
+    this.#detailsChanged = true;
+    await this.#build();
+  }
+
+  async search({ query, filter, maxResults }: SearchOptions): Promise<SearchHit[]> {
+    await this.revision();
+    const filtered = !isEmptyFilter(filter);
+    const admits = filtered ? compileFilter(filter!) : () => true;
+    // Without a filter the database stops at maxResults; with one, the filter engine (shared with
+    // SQLite, so both answer alike) picks from every match, in rank order.
+    const limit = filtered ? null : maxResults;
+    const terms = searchTerms(query);
+    const hits: SearchHit[] = [];
+    if (terms.length === 0) {
+      const { rows } = await this.#query<{ document: BreachSearchDocument }>(NEWEST, [limit]);
+      for (const { document } of rows) {
+        if (!admits(filterRecordOf(document))) continue;
+        hits.push({ doc: document, score: 1 });
+        if (hits.length >= maxResults) break;
+      }
+      return hits;
+    }
+    const { rows } = await this.#query<{ document: BreachSearchDocument; rank: number }>(MATCH, [terms, limit]);
+    const best = rows[0]?.rank ?? 0;
+    for (const { document, rank } of rows) {
+      if (!admits(filterRecordOf(document))) continue;
+      hits.push({ doc: document, score: relativeScore(rank, best) });
+      if (hits.length >= maxResults) break;
+    }
+    return hits;
+  }
+
+  /** The pool belongs to whoever opened it (the search storage). */
+  async close(): Promise<void> {}
+
+  async #build(): Promise<string> {
+    const force = this.#detailsChanged;
+    // Read before the transaction: the details feed is not in this database (yet), and a slow read must not hold the lock.
+    const details = await this.#readDetails();
+    const revision = await this.#transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [REBUILD_LOCK]);
+      // Read again under the lock: another instance may have rebuilt while this one waited.
+      const state = (await client.query<StateRow>(STATE)).rows[0]!;
+      if (!force && state.indexed !== null && state.indexed === state.catalog) return `${state.catalog}.${state.generation}`;
+      // The revision is read before the breaches: if the catalog moves in between, the state
+      // names the older revision and the next request rebuilds again (never the other way round).
+      const breaches = (await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(toBreach);
+      const documents = breaches.map((breach) => toSearchDocument(breach, details[breach.id]));
+      await client.query('DELETE FROM search_documents');
+      await client.query(
+        `INSERT INTO search_documents (id, document, breach_date, added_at, title_words, domain_words, class_words, description_words)
+         SELECT d.id, d.document, d.breach_date, d.added_at, d.title_words, d.domain_words, d.class_words, d.description_words
+         FROM jsonb_to_recordset($1::jsonb) AS d (id text, document jsonb, breach_date bigint, added_at bigint,
+                                                  title_words text, domain_words text, class_words text, description_words text)`,
+        [JSON.stringify(documents.map(toRow))],
+      );
+      const built = await client.query<{ generation: string }>(
+        `INSERT INTO search_index_state (singleton, catalog_revision, generation) VALUES (true, $1, 1)
+         ON CONFLICT (singleton) DO UPDATE SET catalog_revision = excluded.catalog_revision, generation = search_index_state.generation + 1, built_at = now()
+         RETURNING generation::text`,
+        [state.catalog ?? '0'],
+      );
+      return `${state.catalog ?? '0'}.${built.rows[0]!.generation}`;
+    });
+    if (force) this.#detailsChanged = false;
+    return revision;
+  }
+
+  #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return guarded(this.#where, () => this.#pool.query<R>(sql, values));
+  }
+
+  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await guarded(this.#where, () => this.#pool.connect());
+    let broken = false;
+    const onLost = () => (broken = true);
+    client.on('error', onLost);
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      broken ||= isUnavailable(error);
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      if (broken) throw new StoreUnavailableError(this.#where, error as Error);
+      throw error;
+    } finally {
+      client.off('error', onLost);
+      // A connection that failed mid-transaction is discarded rather than handed to the next request.
+      client.release(broken);
+    }
+  }
+}
+
+function toBreach(row: BreachRecord): Breach {
+  return {
+    id: row.id,
+    domain: row.domain,
+    breachDate: row.breach_date,
+    addedDate: row.added_date,
+    modifiedDate: row.modified_date,
+    dataClasses: row.data_classes,
+    isSensitive: row.is_sensitive,
+  };
+}
+
+/** One row of `search_documents`: the document as answered, and its words as the index splits them. */
+function toRow(doc: BreachSearchDocument) {
+  return {
+    id: doc.id,
+    document: doc,
+    breach_date: doc.breachDate,
+    added_at: doc.addedAt,
+    title_words: indexWords(doc.title).join(' '),
+    domain_words: indexWords(doc.domain).join(' '),
+    class_words: indexWords(doc.dataClasses.join(' ')).join(' '),
+    description_words: indexWords(doc.description).join(' '),
+  };
+}
