@@ -19,38 +19,47 @@ import type { DetailsReader, SearchIndex } from './SearchIndex.ts';
 /** Held while rebuilding, so instances noticing the same catalog change rebuild once. */
 const REBUILD_LOCK = 0x7365_6172; // "sear"
 
-/**
- * ts_rank's weights for D, C, B, A: description, data classes, domain, title — SQLite's bm25
- * column weights (1, 4, 6, 10) scaled to PostgreSQL's 0–1 range.
- */
-const WEIGHTS = '{0.1, 0.4, 0.6, 1.0}';
-
 /** The catalog revision now, and what the index was built from (null before the first build). */
 const STATE = `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
                       s.catalog_revision::text AS indexed, s.generation::text AS generation
                FROM (VALUES (1)) AS one (x) LEFT JOIN search_index_state AS s ON true`;
 
+/** bm25's parameters, as SQLite's FTS5 fixes them. */
+const K1 = 1.2;
+const B = 0.75;
+
 /**
- * Ranked matches of the query's words, each a prefix term (as SQLite's `"word"*`), any of them.
- * A document's rank sums, over the words it matches, the word's inverse document frequency (as
- * bm25's, from this index's own counts) times ts_rank with the column weights, normalised by
- * document length; equal ranks go by id.
+ * Ranked matches of the query's words, each a prefix term (as SQLite's `"word"*`), any of them,
+ * ranked by bm25 exactly as SQLite's FTS5 computes it: per word, IDF = ln((N − n + ½) / (n + ½))
+ * (at least 10⁻⁶), term frequency = the column weights (title 10, domain 6, data classes 4,
+ * description 1) summed over the word's occurrences, k1 = 1.2, b = 0.75, document length = its
+ * word count against the average. The GIN index finds the matches; equal ranks (to 9 decimals, as
+ * SQLite's index orders them) go by id.
  */
 const MATCH = `
   WITH terms AS (
-    SELECT to_tsquery('search_english', t.word || ':*') AS query FROM unnest($1::text[]) AS t (word)
-  ), total AS (
-    SELECT count(*)::float8 AS n FROM search_documents
+    SELECT to_tsquery('search_english', t.word || ':*') AS query,
+           array(SELECT lexeme || '%' FROM unnest(to_tsvector('search_english', t.word))) AS prefixes
+    FROM unnest($1::text[]) AS t (word)
+  ), corpus AS (
+    SELECT count(*)::float8 AS n, coalesce(avg(word_count), 1)::float8 AS avgdl FROM search_documents
   ), weighted AS (
-    SELECT terms.query, ln(1 + (total.n - c.df + 0.5) / (c.df + 0.5)) AS idf
-    FROM terms CROSS JOIN total
+    SELECT terms.query, terms.prefixes, greatest(ln((corpus.n - c.df + 0.5) / (c.df + 0.5)), 1e-6) AS idf, corpus.avgdl
+    FROM terms CROSS JOIN corpus
     CROSS JOIN LATERAL (SELECT count(*)::float8 AS df FROM search_documents AS d WHERE d.words @@ terms.query) AS c
     WHERE numnode(terms.query) > 0 AND c.df > 0
+  ), scored AS (
+    SELECT d.id, w.idf, w.avgdl, d.word_count,
+           (SELECT coalesce(sum(CASE weight WHEN 'A' THEN 10 WHEN 'B' THEN 6 WHEN 'C' THEN 4 ELSE 1 END), 0)
+            FROM unnest(d.words) AS u (lexeme, positions, weights) CROSS JOIN unnest(u.weights) AS weight
+            WHERE u.lexeme LIKE ANY (w.prefixes))::float8 AS tf
+    FROM search_documents AS d JOIN weighted AS w ON d.words @@ w.query
+  ), ranked AS (
+    SELECT id, sum(idf * (tf * ${K1 + 1}) / (tf + ${K1} * (1 - ${B} + ${B} * word_count / avgdl))) AS rank FROM scored GROUP BY id
   )
-  SELECT d.document, sum(w.idf * ts_rank('${WEIGHTS}', d.words, w.query, 1))::float8 AS rank
-  FROM search_documents AS d JOIN weighted AS w ON d.words @@ w.query
-  GROUP BY d.id
-  ORDER BY rank DESC, d.id COLLATE "C"
+  SELECT d.document, r.rank
+  FROM ranked AS r JOIN search_documents AS d USING (id)
+  ORDER BY round(r.rank::numeric, 9) DESC, d.id COLLATE "C"
   LIMIT $2`;
 
 const NEWEST = `SELECT document FROM search_documents ORDER BY breach_date DESC, added_at DESC, id COLLATE "C" LIMIT $1`;
@@ -112,7 +121,8 @@ export class PostgresSearchIndex implements SearchIndex {
     // Without a filter the database stops at maxResults; with one, the filter engine (shared with
     // SQLite, so both answer alike) picks from every match, in rank order.
     const limit = filtered ? null : maxResults;
-    const terms = searchTerms(query);
+    // The query's words folded as the documents' are (SQLite folds both inside its tokenizer).
+    const terms = [...new Set(searchTerms(query).flatMap(indexWords))];
     const hits: SearchHit[] = [];
     if (terms.length === 0) {
       const { rows } = await this.#query<{ document: BreachSearchDocument }>(NEWEST, [limit]);
@@ -151,10 +161,10 @@ export class PostgresSearchIndex implements SearchIndex {
       const documents = breaches.map((breach) => toSearchDocument(breach, details[breach.id]));
       await client.query('DELETE FROM search_documents');
       await client.query(
-        `INSERT INTO search_documents (id, document, breach_date, added_at, title_words, domain_words, class_words, description_words)
-         SELECT d.id, d.document, d.breach_date, d.added_at, d.title_words, d.domain_words, d.class_words, d.description_words
+        `INSERT INTO search_documents (id, document, breach_date, added_at, title_words, domain_words, class_words, description_words, word_count)
+         SELECT d.id, d.document, d.breach_date, d.added_at, d.title_words, d.domain_words, d.class_words, d.description_words, d.word_count
          FROM jsonb_to_recordset($1::jsonb) AS d (id text, document jsonb, breach_date bigint, added_at bigint,
-                                                  title_words text, domain_words text, class_words text, description_words text)`,
+                                                  title_words text, domain_words text, class_words text, description_words text, word_count integer)`,
         [JSON.stringify(documents.map(toRow))],
       );
       const built = await client.query<{ generation: string }>(
@@ -208,16 +218,21 @@ function toBreach(row: BreachRecord): Breach {
   };
 }
 
-/** One row of `search_documents`: the document as answered, and its words as the index splits them. */
+/**
+ * One row of `search_documents`: the document as answered, and its words as SQLite's index
+ * receives them (the domain both split and whole, so "adobe.com" counts as SQLite counts it).
+ */
 function toRow(doc: BreachSearchDocument) {
+  const columns = [indexWords(doc.title), indexWords(doc.domain.replaceAll('.', ' ') + ' ' + doc.domain), indexWords(doc.dataClasses.join(' ; ')), indexWords(doc.description)];
   return {
     id: doc.id,
     document: doc,
     breach_date: doc.breachDate,
     added_at: doc.addedAt,
-    title_words: indexWords(doc.title).join(' '),
-    domain_words: indexWords(doc.domain).join(' '),
-    class_words: indexWords(doc.dataClasses.join(' ')).join(' '),
-    description_words: indexWords(doc.description).join(' '),
+    title_words: columns[0]!.join(' '),
+    domain_words: columns[1]!.join(' '),
+    class_words: columns[2]!.join(' '),
+    description_words: columns[3]!.join(' '),
+    word_count: columns.reduce((sum, words) => sum + words.length, 0),
   };
 }

@@ -34,8 +34,8 @@ export const SEARCH_MIGRATIONS: readonly PostgresMigration[] = [
         ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH search_english_stem;
 
       -- The text columns hold words already split and folded (lower case, no diacritics) as
-      -- SQLite's unicode61 tokenizer splits them; weights A–D are title, domain, data classes,
-      -- description (SQLite's bm25 column weights 10, 6, 4, 1).
+      -- SQLite's unicode61 tokenizer splits them; weights A–D mark the column (title, domain,
+      -- data classes, description), which the ranking weighs as SQLite's bm25 does (10, 6, 4, 1).
       CREATE TABLE search_documents (
         id text PRIMARY KEY,
         document jsonb NOT NULL,
@@ -45,6 +45,8 @@ export const SEARCH_MIGRATIONS: readonly PostgresMigration[] = [
         domain_words text NOT NULL,
         class_words text NOT NULL,
         description_words text NOT NULL,
+        -- Words in all four columns: bm25's document length.
+        word_count integer NOT NULL,
         words tsvector GENERATED ALWAYS AS (
           setweight(to_tsvector('search_english'::regconfig, title_words), 'A') ||
           setweight(to_tsvector('search_english'::regconfig, domain_words), 'B') ||

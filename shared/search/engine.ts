@@ -43,19 +43,26 @@ export interface SearchHit {
   score: number;
 }
 
-/**
- * The words of a text as the index splits them: runs of letters and digits, lower case, without
- * diacritics (SQLite's unicode61 tokenizer with remove_diacritics 2). The PostgreSQL index is fed
- * these words too, so both engines see the same words.
- */
-export function indexWords(text: string): string[] {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+/** The meaningful words of a query (stop words and lone letters dropped), lower case, at most 32, each once. */
+export function searchTerms(text: string): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
+  return [...new Set(words)].slice(0, MAX_TERMS);
 }
 
-/** The meaningful words of a query (stop words and lone letters dropped), at most 32, each once. */
-export function searchTerms(text: string): string[] {
-  const words = indexWords(text).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
-  return [...new Set(words)].slice(0, MAX_TERMS);
+/**
+ * The words of a text as an index without SQLite's tokenizer is fed them (PostgreSQL's): runs of
+ * letters and digits, lower case, Latin diacritics removed (combining marks U+0300–U+036F, as
+ * SQLite's unicode61 tokenizer with remove_diacritics 2 folds them).
+ */
+export function indexWords(text: string): string[] {
+  return (
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .normalize('NFC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** FTS5 query of free text: each meaningful word as a quoted prefix term, any of them (bm25 ranks by how many and where). */
@@ -89,10 +96,11 @@ export class BreachSearchIndex {
     db.exec('DELETE FROM breach_search');
     this.#insert = db.prepare('INSERT INTO breach_search (id, title, domain, data_classes, description) VALUES (?, ?, ?, ?, ?)');
     const { title, domain, dataClasses, description } = WEIGHTS;
-    // Equal ranks are ordered by id, as the PostgreSQL index orders them: answers never depend on insertion order.
-    this.#match = db.prepare(
-      `SELECT id, bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description}) AS rank FROM breach_search WHERE breach_search MATCH ? ORDER BY rank, id`,
-    );
+    // Equal ranks (to 9 decimals: sums in another order differ in the last bits) go by id, as the
+    // reference service's PostgreSQL index orders them: answers never depend on insertion order.
+    // (`rank` inside an expression would name FTS5's own unweighted rank column, hence bm25 again.)
+    const bm25 = `bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description})`;
+    this.#match = db.prepare(`SELECT id, ${bm25} AS rank FROM breach_search WHERE breach_search MATCH ? ORDER BY round(${bm25}, 9), id`);
     this.#ids = db.prepare(`SELECT id FROM breach_search WHERE breach_search MATCH ? ORDER BY bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description}) LIMIT ?`);
   }
 
