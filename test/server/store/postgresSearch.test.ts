@@ -11,6 +11,9 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { OPENAPI_FILE } from '../../../server/openapi/document.ts';
+import { SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT, SEARCH_SCHEMA_VERSION } from '../../../server/search/postgresSchema.ts';
+import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
+import { createPool } from '../../../server/store/postgres/pool.ts';
 import { Envelope, SearchCodes, SearchResult } from '../../../shared/search/index.ts';
 import { Upstream } from '../../conformance/upstream.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
@@ -85,6 +88,60 @@ async function indexGeneration(): Promise<number> {
     await client.end();
   }
 }
+
+describe('the search schema in the shared database', () => {
+  it('migrates from empty and beside the breach store in either order, each component at its own version; a second run changes nothing', async (ctx) => {
+    instances(ctx);
+    const url = await postgres.server()!.createDatabase();
+    const pool = createPool({ url, max: 2, onIdleError: () => {} });
+    try {
+      expect(await migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT)).toEqual({ from: 0, to: SEARCH_SCHEMA_VERSION });
+      expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
+      expect(await migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT)).toEqual({ from: SEARCH_SCHEMA_VERSION, to: SEARCH_SCHEMA_VERSION });
+      const versions = await pool.query<{ component: string; version: number }>('SELECT component, version FROM schema_versions');
+      expect(versions.rows).toEqual([{ component: 'search', version: SEARCH_SCHEMA_VERSION }]);
+      expect((await pool.query<{ version: number }>('SELECT version FROM schema_version')).rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('adds its tables to a database the breach store already holds data in (the previous release), keeping that data', async (ctx) => {
+    const [one] = instances(ctx);
+    const url = await postgres.server()!.createDatabase();
+    const pool = createPool({ url, max: 2, onIdleError: () => {} });
+    try {
+      await migratePostgres(pool);
+      await pool.query(
+        `INSERT INTO breaches (id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive) VALUES ('Kept', 'kept.example', '2020-01-01', '2020-02-01T00:00:00Z', '2020-02-01T00:00:00Z', '["Passwords"]', false)`,
+      );
+      await pool.query("UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'");
+    } finally {
+      await pool.end();
+    }
+    const service = await startService({ port: 0, dataDir: one.dataDir + '-previous', dev: true, logLevel: 'silent', databaseUrl: url });
+    dirs.push(one.dataDir + '-previous');
+    try {
+      const { token } = await devToken(service);
+      expect(await search(service, token, 'Kept')).toContain('breaches/Kept');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('refuses a search schema newer than this release knows', async (ctx) => {
+    instances(ctx);
+    const url = await postgres.server()!.createDatabase();
+    const pool = createPool({ url, max: 2, onIdleError: () => {} });
+    try {
+      await migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT);
+      await pool.query("UPDATE schema_versions SET version = 999 WHERE component = 'search'");
+      await expect(migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT)).rejects.toThrow(/999/);
+    } finally {
+      await pool.end();
+    }
+  });
+});
 
 describe('API tokens shared by two instances', () => {
   it('a token created through one instance is accepted by the other at once', async (ctx) => {
