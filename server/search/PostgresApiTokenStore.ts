@@ -68,7 +68,8 @@ export class PostgresApiTokenStore implements ApiTokenStore {
   async close(): Promise<void> {}
 
   async #row(id: string): Promise<TokenRow | undefined> {
-    const { rows } = await this.#query<TokenRow>('SELECT * FROM search_api_tokens WHERE id = $1', [id]);
+    // Named: prepared once per connection, as `find` runs on every search request.
+    const { rows } = await guarded(this.#where, () => this.#pool.query<TokenRow>({ name: 'search-api-token', text: 'SELECT * FROM search_api_tokens WHERE id = $1', values: [id] }));
     return rows[0];
   }
 

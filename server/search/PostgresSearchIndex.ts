@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Breach } from '../../shared/api/index.ts';
 import {
+  breachIdOfKey,
   compileFilter,
   filterRecordOf,
   indexWords,
@@ -9,6 +10,7 @@ import {
   searchTerms,
   toSearchDocument,
   type BreachSearchDocument,
+  type FilterRecord,
   type SearchHit,
   type SearchOptions,
 } from '../../shared/search/index.ts';
@@ -29,40 +31,52 @@ const K1 = 1.2;
 const B = 0.75;
 
 /**
- * Ranked matches of the query's words, each a prefix term (as SQLite's `"word"*`), any of them,
- * ranked by bm25 exactly as SQLite's FTS5 computes it: per word, IDF = ln((N − n + ½) / (n + ½))
- * (at least 10⁻⁶), term frequency = the column weights (title 10, domain 6, data classes 4,
- * description 1) summed over the word's occurrences, k1 = 1.2, b = 0.75, document length = its
- * word count against the average. The GIN index finds the matches; equal ranks (to 9 decimals, as
- * SQLite's index orders them) go by id.
+ * Ranked matches of the query's words ($1), each a prefix term (as SQLite's `"word"*`), any of
+ * them, ranked by bm25 exactly as SQLite's FTS5 computes it: per word, IDF = ln((N − n + ½) /
+ * (n + ½)) (at least 10⁻⁶), term frequency = the column weights (title 10, domain 6, data classes
+ * 4, description 1) summed over the word's occurrences, k1 = 1.2, b = 0.75, document length = its
+ * word count against the average. The GIN index finds the matching documents; the postings give
+ * each word's weighted count by a range of the primary key. Equal ranks (to 9 decimals, as
+ * SQLite's index orders them) go by id. `COLUMN` is what is answered per hit: the document, or
+ * only the fields filters read (the documents of the hits kept are read afterwards).
  */
-const MATCH = `
+const match = (column: 'document' | 'record') => `
   WITH terms AS (
-    SELECT to_tsquery('search_english', t.word || ':*') AS query,
-           array(SELECT lexeme || '%' FROM unnest(to_tsvector('search_english', t.word))) AS prefixes
-    FROM unnest($1::text[]) AS t (word)
-  ), corpus AS (
-    SELECT count(*)::float8 AS n, coalesce(avg(word_count), 1)::float8 AS avgdl FROM search_documents
-  ), weighted AS (
-    SELECT terms.query, terms.prefixes, greatest(ln((corpus.n - c.df + 0.5) / (c.df + 0.5)), 1e-6) AS idf, corpus.avgdl
-    FROM terms CROSS JOIN corpus
-    CROSS JOIN LATERAL (SELECT count(*)::float8 AS df FROM search_documents AS d WHERE d.words @@ terms.query) AS c
-    WHERE numnode(terms.query) > 0 AND c.df > 0
-  ), scored AS (
-    SELECT d.id, w.idf, w.avgdl, d.word_count,
-           (SELECT coalesce(sum(CASE weight WHEN 'A' THEN 10 WHEN 'B' THEN 6 WHEN 'C' THEN 4 ELSE 1 END), 0)
-            FROM unnest(d.words) AS u (lexeme, positions, weights) CROSS JOIN unnest(u.weights) AS weight
-            WHERE u.lexeme LIKE ANY (w.prefixes))::float8 AS tf
-    FROM search_documents AS d JOIN weighted AS w ON d.words @@ w.query
+    SELECT t.n, lexeme.prefix
+    FROM unnest($1::text[]) WITH ORDINALITY AS t (word, n)
+    CROSS JOIN LATERAL unnest(to_tsvector('search_english', t.word)) AS lexeme (prefix, positions, weights)
+  ), matched AS (
+    SELECT d.id, d.word_count FROM search_documents AS d
+    WHERE d.words @@ to_tsquery('search_english', array_to_string(array(SELECT word || ':*' FROM unnest($1::text[]) AS word), ' | '))
+  ), hits AS (
+    SELECT terms.n, p.id, sum(p.weighted_count)::float8 AS tf
+    FROM terms JOIN search_postings AS p ON p.lexeme >= terms.prefix AND p.lexeme < terms.prefix || chr(1114111)
+    GROUP BY terms.n, p.id
+  ), frequency AS (
+    SELECT n, count(*)::float8 AS df FROM hits GROUP BY n
   ), ranked AS (
-    SELECT id, sum(idf * (tf * ${K1 + 1}) / (tf + ${K1} * (1 - ${B} + ${B} * word_count / avgdl))) AS rank FROM scored GROUP BY id
+    SELECT m.id, sum(greatest(ln((s.document_count - f.df + 0.5) / (f.df + 0.5)), 1e-6)
+                     * (h.tf * ${K1 + 1}) / (h.tf + ${K1} * (1 - ${B} + ${B} * m.word_count / s.average_word_count))) AS rank
+    FROM matched AS m JOIN hits AS h USING (id) JOIN frequency AS f USING (n) CROSS JOIN search_index_state AS s
+    GROUP BY m.id
   )
-  SELECT d.document, r.rank
+  SELECT d.${column} AS data, r.rank
   FROM ranked AS r JOIN search_documents AS d USING (id)
   ORDER BY round(r.rank::numeric, 9) DESC, d.id COLLATE "C"
   LIMIT $2`;
+const MATCH_DOCUMENTS = match('document');
+const MATCH_RECORDS = match('record');
 
-const NEWEST = `SELECT document FROM search_documents ORDER BY breach_date DESC, added_at DESC, id COLLATE "C" LIMIT $1`;
+const newest = (column: 'document' | 'record') => `SELECT ${column} AS data FROM search_documents ORDER BY breach_date DESC, added_at DESC, id COLLATE "C" LIMIT $1`;
+const NEWEST_DOCUMENTS = newest('document');
+const NEWEST_RECORDS = newest('record');
+const DOCUMENTS_BY_ID = 'SELECT document FROM search_documents WHERE id = ANY($1::text[])';
+
+/** One row of a ranked (or newest-first) read: rank is absent for newest-first. */
+interface Ranked<T> {
+  data: T;
+  rank?: number;
+}
 
 interface StateRow {
   catalog: string | null;
@@ -103,7 +117,8 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async revision(): Promise<string> {
-    const { rows } = await guarded(this.#where, () => this.#pool.query<StateRow>(STATE));
+    // Named: prepared once per connection, as it runs on every request.
+    const { rows } = await guarded(this.#where, () => this.#pool.query<StateRow>({ name: 'search-index-state', text: STATE }));
     const state = rows[0]!;
     if (!this.#detailsChanged && state.indexed !== null && state.indexed === state.catalog) return `${state.catalog}.${state.generation}`;
     return this.#build();
@@ -116,31 +131,33 @@ export class PostgresSearchIndex implements SearchIndex {
 
   async search({ query, filter, maxResults }: SearchOptions): Promise<SearchHit[]> {
     await this.revision();
-    const filtered = !isEmptyFilter(filter);
-    const admits = filtered ? compileFilter(filter!) : () => true;
-    // Without a filter the database stops at maxResults; with one, the filter engine (shared with
-    // SQLite, so both answer alike) picks from every match, in rank order.
-    const limit = filtered ? null : maxResults;
     // The query's words folded as the documents' are (SQLite folds both inside its tokenizer).
     const terms = [...new Set(searchTerms(query).flatMap(indexWords))];
-    const hits: SearchHit[] = [];
-    if (terms.length === 0) {
-      const { rows } = await this.#query<{ document: BreachSearchDocument }>(NEWEST, [limit]);
-      for (const { document } of rows) {
-        if (!admits(filterRecordOf(document))) continue;
-        hits.push({ doc: document, score: 1 });
-        if (hits.length >= maxResults) break;
-      }
-      return hits;
+    if (isEmptyFilter(filter)) {
+      // Without a filter the database stops at maxResults and answers the documents at once.
+      const { rows } =
+        terms.length === 0 ? await this.#query<Ranked<BreachSearchDocument>>(NEWEST_DOCUMENTS, [maxResults]) : await this.#query<Ranked<BreachSearchDocument>>(MATCH_DOCUMENTS, [terms, maxResults]);
+      const best = rows[0]?.rank ?? 0;
+      return rows.map(({ data, rank }) => ({ doc: data, score: rank === undefined ? 1 : relativeScore(rank, best) }));
     }
-    const { rows } = await this.#query<{ document: BreachSearchDocument; rank: number }>(MATCH, [terms, limit]);
+    // With a filter, the filter engine (shared with SQLite, so both answer alike) picks from
+    // every match in rank order, reading only the fields it needs; then the kept documents are read.
+    const admits = compileFilter(filter!);
+    const { rows } = terms.length === 0 ? await this.#query<Ranked<FilterRecord>>(NEWEST_RECORDS, [null]) : await this.#query<Ranked<FilterRecord>>(MATCH_RECORDS, [terms, null]);
     const best = rows[0]?.rank ?? 0;
-    for (const { document, rank } of rows) {
-      if (!admits(filterRecordOf(document))) continue;
-      hits.push({ doc: document, score: relativeScore(rank, best) });
-      if (hits.length >= maxResults) break;
+    const kept: { id: string; score: number }[] = [];
+    for (const { data, rank } of rows) {
+      if (!admits(data)) continue;
+      kept.push({ id: breachIdOfKey(String(data.key))!, score: rank === undefined ? 1 : relativeScore(rank, best) });
+      if (kept.length >= maxResults) break;
     }
-    return hits;
+    if (kept.length === 0) return [];
+    const documents = new Map((await this.#query<{ document: BreachSearchDocument }>(DOCUMENTS_BY_ID, [kept.map((hit) => hit.id)])).rows.map(({ document }) => [document.id, document]));
+    // A rebuild between the two reads may have dropped a document: it is left out, never invented.
+    return kept.flatMap(({ id, score }) => {
+      const doc = documents.get(id);
+      return doc ? [{ doc, score }] : [];
+    });
   }
 
   /** The pool belongs to whoever opened it (the search storage). */
@@ -159,17 +176,26 @@ export class PostgresSearchIndex implements SearchIndex {
       // names the older revision and the next request rebuilds again (never the other way round).
       const breaches = (await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(toBreach);
       const documents = breaches.map((breach) => toSearchDocument(breach, details[breach.id]));
+      await client.query('DELETE FROM search_postings');
       await client.query('DELETE FROM search_documents');
       await client.query(
-        `INSERT INTO search_documents (id, document, breach_date, added_at, title_words, domain_words, class_words, description_words, word_count)
-         SELECT d.id, d.document, d.breach_date, d.added_at, d.title_words, d.domain_words, d.class_words, d.description_words, d.word_count
-         FROM jsonb_to_recordset($1::jsonb) AS d (id text, document jsonb, breach_date bigint, added_at bigint,
+        `INSERT INTO search_documents (id, document, record, breach_date, added_at, title_words, domain_words, class_words, description_words, word_count)
+         SELECT d.id, d.document, d.record, d.breach_date, d.added_at, d.title_words, d.domain_words, d.class_words, d.description_words, d.word_count
+         FROM jsonb_to_recordset($1::jsonb) AS d (id text, document jsonb, record jsonb, breach_date bigint, added_at bigint,
                                                   title_words text, domain_words text, class_words text, description_words text, word_count integer)`,
         [JSON.stringify(documents.map(toRow))],
       );
+      await client.query(
+        `INSERT INTO search_postings (lexeme, id, weighted_count)
+         SELECT u.lexeme, d.id, sum(CASE w WHEN 'A' THEN 10 WHEN 'B' THEN 6 WHEN 'C' THEN 4 ELSE 1 END)
+         FROM search_documents AS d CROSS JOIN unnest(d.words) AS u CROSS JOIN unnest(u.weights) AS w
+         GROUP BY u.lexeme, d.id`,
+      );
       const built = await client.query<{ generation: string }>(
-        `INSERT INTO search_index_state (singleton, catalog_revision, generation) VALUES (true, $1, 1)
-         ON CONFLICT (singleton) DO UPDATE SET catalog_revision = excluded.catalog_revision, generation = search_index_state.generation + 1, built_at = now()
+        `INSERT INTO search_index_state (singleton, catalog_revision, generation, document_count, average_word_count)
+         SELECT true, $1, 1, count(*), coalesce(nullif(avg(word_count), 0), 1) FROM search_documents
+         ON CONFLICT (singleton) DO UPDATE SET catalog_revision = excluded.catalog_revision, generation = search_index_state.generation + 1,
+           document_count = excluded.document_count, average_word_count = excluded.average_word_count, built_at = now()
          RETURNING generation::text`,
         [state.catalog ?? '0'],
       );
@@ -227,6 +253,7 @@ function toRow(doc: BreachSearchDocument) {
   return {
     id: doc.id,
     document: doc,
+    record: filterRecordOf(doc),
     breach_date: doc.breachDate,
     added_at: doc.addedAt,
     title_words: columns[0]!.join(' '),

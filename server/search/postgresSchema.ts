@@ -6,8 +6,9 @@ export const SEARCH_SCHEMA_COMPONENT = 'search';
 /**
  * Forward-only and append-only, as the breach store's list: a released migration is never
  * edited, only followed. Version 10: API tokens (only the SHA-256 of each secret) and the
- * search index — one row per catalog breach with a weighted `tsvector` under a GIN index, built
- * from the catalog tables and the details feed whenever the catalog revision moves.
+ * search index — one row per catalog breach with a weighted `tsvector` under a GIN index (and
+ * the postings bm25 reads), built from the catalog tables and the details feed whenever the
+ * catalog revision moves.
  */
 export const SEARCH_MIGRATIONS: readonly PostgresMigration[] = [
   {
@@ -38,7 +39,9 @@ export const SEARCH_MIGRATIONS: readonly PostgresMigration[] = [
       -- data classes, description), which the ranking weighs as SQLite's bm25 does (10, 6, 4, 1).
       CREATE TABLE search_documents (
         id text PRIMARY KEY,
+        -- The document as answered, and the fields filters read (without the description's text).
         document jsonb NOT NULL,
+        record jsonb NOT NULL,
         breach_date bigint NOT NULL,
         added_at bigint NOT NULL,
         title_words text NOT NULL,
@@ -57,12 +60,25 @@ export const SEARCH_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX search_documents_words ON search_documents USING gin (words);
       CREATE INDEX search_documents_newest ON search_documents (breach_date DESC, added_at DESC, id COLLATE "C");
 
+      -- bm25 needs how often, and in which column, a document holds a word: each (lexeme,
+      -- document) of the tsvectors above once, its occurrences summed by column weight. Built
+      -- from the tsvectors with them; the primary key serves a query word's prefix as a range.
+      CREATE TABLE search_postings (
+        lexeme text COLLATE "C" NOT NULL,
+        id text NOT NULL REFERENCES search_documents (id) ON DELETE CASCADE,
+        weighted_count real NOT NULL,
+        PRIMARY KEY (lexeme, id)
+      );
+
       -- What the index was built from: the catalog revision, and a generation that moves with
       -- every rebuild (a details-only change too), so every instance's answer cache moves with it.
       CREATE TABLE search_index_state (
         singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
         catalog_revision bigint NOT NULL,
         generation bigint NOT NULL,
+        -- bm25's corpus figures: how many documents, and their average word count.
+        document_count bigint NOT NULL,
+        average_word_count double precision NOT NULL,
         built_at timestamptz NOT NULL DEFAULT now()
       );
     `,
