@@ -84,6 +84,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const searchStorage = await openSearchStorage({
     catalog: searchCatalog,
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
     readDetails: () => parseDetailsRecord(rtdb.get(['catalog', 'breaches'])),
     onConnectionError: (error) => logger.warn({ err: error }, 'a search database connection was lost; the next request reconnects'),

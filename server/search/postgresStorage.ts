@@ -5,8 +5,8 @@ import { PostgresSearchIndex } from './PostgresSearchIndex.ts';
 import { SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT } from './postgresSchema.ts';
 import type { DetailsReader } from './SearchIndex.ts';
 
-/** A search request holds one connection at a time; a few serve an instance's searches. */
-const DEFAULT_POOL_SIZE = 4;
+/** As the breach store's default (`--database-pool-size`): a search request holds one connection at a time. */
+const DEFAULT_POOL_SIZE = 10;
 
 /**
  * The search interface's tokens and index in the shared PostgreSQL database, over a pool of its
