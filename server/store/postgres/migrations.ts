@@ -154,7 +154,9 @@ export async function migratePostgres(
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');
-          throw new Error(`PostgreSQL migration ${component === BREACH_STORE_COMPONENT ? '' : component + ' '}${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
+          throw new Error(`PostgreSQL migration ${component === BREACH_STORE_COMPONENT ? '' : component + ' '}${migration.version} (${migration.name}) failed: ${(error as Error).message}`, {
+            cause: error,
+          });
         }
         to = migration.version;
       }
