@@ -1,20 +1,20 @@
-import type { PostgresMigration } from '../store/postgres/migrations.ts';
-
-/** The search interface's own list in the shared database (its version row in `schema_versions`). */
-export const SEARCH_SCHEMA_COMPONENT = 'search';
+import type { MigrationSet } from '../store/postgres/migrations.ts';
 
 /**
- * Forward-only and append-only, as the breach store's list: a released migration is never
+ * The search interface's tables on PostgreSQL, versioned on their own (`search_schema_version`)
+ * beside the breach store's: forward-only and append-only, a released migration is never
  * edited, only followed. Version 10: API tokens (only the SHA-256 of each secret) and the
  * search index — one row per catalog breach with a weighted `tsvector` under a GIN index (and
  * the postings bm25 reads), built from the catalog tables and the details feed whenever the
  * catalog revision moves.
  */
-export const SEARCH_MIGRATIONS: readonly PostgresMigration[] = [
-  {
-    version: 10,
-    name: 'api-tokens-and-index',
-    sql: `
+export const SEARCH_MIGRATIONS: MigrationSet = {
+  versionTable: 'search_schema_version',
+  migrations: [
+    {
+      version: 10,
+      name: 'api-tokens-and-index',
+      sql: `
       CREATE TABLE search_api_tokens (
         id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{16}$'),
         account_id text NOT NULL,
@@ -82,7 +82,8 @@ export const SEARCH_MIGRATIONS: readonly PostgresMigration[] = [
         built_at timestamptz NOT NULL DEFAULT now()
       );
     `,
-  },
-];
+    },
+  ],
+};
 
-export const SEARCH_SCHEMA_VERSION = SEARCH_MIGRATIONS.at(-1)?.version ?? 0;
+export const SEARCH_SCHEMA_VERSION = SEARCH_MIGRATIONS.migrations.at(-1)?.version ?? 0;

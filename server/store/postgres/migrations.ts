@@ -98,65 +98,57 @@ export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
 /** Held while migrating, so instances starting together migrate once, one after another. */
 const MIGRATION_LOCK = 0x6272_6561; // "brea"
 
+/** Where the breach store's version is kept; each other component names its own table (see {@link MigrationSet}). */
+export const SCHEMA_VERSION_TABLE = 'schema_version';
+
 /**
- * The schema version of `component`: the breach store's lives in `schema_version` (one row, as
- * released); every other component that keeps tables in the same database (the search
- * interface, …) has its own forward-only list and its own row in `schema_versions`, so the lists
- * never have to share numbers.
+ * A component's own list of migrations and the table its version lives in, so components (the
+ * breach store, the realtime database, …) change their schemas independently, each forward-only.
  */
-export async function postgresSchemaVersion(client: pg.ClientBase, component: string = BREACH_STORE_COMPONENT): Promise<number> {
-  if (component !== BREACH_STORE_COMPONENT) {
-    await client.query('CREATE TABLE IF NOT EXISTS schema_versions (component text PRIMARY KEY, version integer NOT NULL)');
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_versions WHERE component = $1', [component]);
-    return rows[0]?.version ?? 0;
-  }
-  await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)');
-  const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_version');
+export interface MigrationSet {
+  /** A plain SQL identifier, e.g. `rtdb_schema_version`. */
+  versionTable: string;
+  migrations: readonly PostgresMigration[];
+}
+
+export async function postgresSchemaVersion(client: pg.ClientBase, versionTable: string = SCHEMA_VERSION_TABLE): Promise<number> {
+  const table = identifier(versionTable);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${table} (version integer NOT NULL)`);
+  const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${table}`);
   return rows[0]?.version ?? 0;
 }
 
-/** The component whose version is the single row of `schema_version`. */
-export const BREACH_STORE_COMPONENT = 'breach-store';
-
-async function setSchemaVersion(client: pg.ClientBase, component: string, version: number): Promise<void> {
-  if (component !== BREACH_STORE_COMPONENT) {
-    await client.query('INSERT INTO schema_versions (component, version) VALUES ($1, $2) ON CONFLICT (component) DO UPDATE SET version = excluded.version', [component, version]);
-    return;
-  }
-  await client.query('DELETE FROM schema_version');
-  await client.query('INSERT INTO schema_version (version) VALUES ($1)', [version]);
+function identifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain SQL identifier: ${JSON.stringify(name)}`);
+  return name;
 }
 
 /**
- * Brings `component`'s schema up to the last of `migrations`, each in its own transaction
- * (PostgreSQL's DDL is transactional, so a failing migration leaves the previous version intact).
- * One lock for every component: instances starting together migrate one after another.
+ * Brings the schema up to the last of `migrations`, each in its own transaction (PostgreSQL's
+ * DDL is transactional, so a failing migration leaves the previous version intact).
  */
-export async function migratePostgres(
-  pool: pg.Pool,
-  migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
-  component: string = BREACH_STORE_COMPONENT,
-): Promise<{ from: number; to: number }> {
+export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[] | MigrationSet = POSTGRES_MIGRATIONS): Promise<{ from: number; to: number }> {
+  const { versionTable, migrations: list } = 'versionTable' in migrations ? migrations : { versionTable: SCHEMA_VERSION_TABLE, migrations };
+  const table = identifier(versionTable);
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      const from = await postgresSchemaVersion(client, component);
-      const latest = migrations.at(-1)?.version ?? 0;
+      const from = await postgresSchemaVersion(client, table);
+      const latest = list.at(-1)?.version ?? 0;
       if (from > latest) throw new SchemaTooNewError(from, latest);
       let to = from;
-      for (const migration of migrations) {
+      for (const migration of list) {
         if (migration.version <= from) continue;
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
-          await setSchemaVersion(client, component, migration.version);
+          await client.query(`DELETE FROM ${table}`);
+          await client.query(`INSERT INTO ${table} (version) VALUES ($1)`, [migration.version]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK');
-          throw new Error(`PostgreSQL migration ${component === BREACH_STORE_COMPONENT ? '' : component + ' '}${migration.version} (${migration.name}) failed: ${(error as Error).message}`, {
-            cause: error,
-          });
+          throw new Error(`PostgreSQL migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
         }
         to = migration.version;
       }

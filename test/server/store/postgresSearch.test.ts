@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { OPENAPI_FILE } from '../../../server/openapi/document.ts';
-import { SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT, SEARCH_SCHEMA_VERSION } from '../../../server/search/postgresSchema.ts';
+import { SEARCH_MIGRATIONS, SEARCH_SCHEMA_VERSION } from '../../../server/search/postgresSchema.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { Envelope, SearchCodes, SearchResult } from '../../../shared/search/index.ts';
@@ -95,11 +95,10 @@ describe('the search schema in the shared database', () => {
     const url = await postgres.server()!.createDatabase();
     const pool = createPool({ url, max: 2, onIdleError: () => {} });
     try {
-      expect(await migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT)).toEqual({ from: 0, to: SEARCH_SCHEMA_VERSION });
+      expect(await migratePostgres(pool, SEARCH_MIGRATIONS)).toEqual({ from: 0, to: SEARCH_SCHEMA_VERSION });
       expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
-      expect(await migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT)).toEqual({ from: SEARCH_SCHEMA_VERSION, to: SEARCH_SCHEMA_VERSION });
-      const versions = await pool.query<{ component: string; version: number }>('SELECT component, version FROM schema_versions');
-      expect(versions.rows).toEqual([{ component: 'search', version: SEARCH_SCHEMA_VERSION }]);
+      expect(await migratePostgres(pool, SEARCH_MIGRATIONS)).toEqual({ from: SEARCH_SCHEMA_VERSION, to: SEARCH_SCHEMA_VERSION });
+      expect((await pool.query<{ version: number }>('SELECT version FROM search_schema_version')).rows).toEqual([{ version: SEARCH_SCHEMA_VERSION }]);
       expect((await pool.query<{ version: number }>('SELECT version FROM schema_version')).rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
     } finally {
       await pool.end();
@@ -134,9 +133,9 @@ describe('the search schema in the shared database', () => {
     const url = await postgres.server()!.createDatabase();
     const pool = createPool({ url, max: 2, onIdleError: () => {} });
     try {
-      await migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT);
-      await pool.query("UPDATE schema_versions SET version = 999 WHERE component = 'search'");
-      await expect(migratePostgres(pool, SEARCH_MIGRATIONS, SEARCH_SCHEMA_COMPONENT)).rejects.toThrow(/999/);
+      await migratePostgres(pool, SEARCH_MIGRATIONS);
+      await pool.query('UPDATE search_schema_version SET version = 999');
+      await expect(migratePostgres(pool, SEARCH_MIGRATIONS)).rejects.toThrow(/999/);
     } finally {
       await pool.end();
     }
