@@ -183,6 +183,13 @@ describe('one full-text index shared by two instances', () => {
     // Both instances noticed the change; the index was rebuilt once, by whichever asked first.
     expect(await indexGeneration()).toBe(before + 1);
     expect(await one.search.index.revision()).toBe(await two.search.index.revision());
+
+    // Both asking at the same moment after another change: still one rebuild, both see the breach.
+    const second = `${id}b`;
+    await addBreach(two, second);
+    const answers = await Promise.all([one, two, one, two].map((service) => search(service, token, second)));
+    for (const keys of answers) expect(keys[0]).toBe(`breaches/${second}`);
+    expect(await indexGeneration()).toBe(before + 2);
   });
 
   it('keeps the index in the database: a GIN index over a weighted tsvector of every catalog breach', async (ctx) => {
