@@ -14,7 +14,7 @@ const HELP = `Breach-alert reference service
       [--host 127.0.0.1] [--issuer URL --audience AUD [--jwks-url URL]] [--log-level info]
   npm run server -- token --data DIR --sub SUBJECT [--email EMAIL] [--expires-in SECONDS] [--port ${DEFAULT_PORT}]
   npm run server -- api-token create --data DIR --scopes ai-search:read[,ai-search:run] [--expires-in SECONDS]
-      [--allow-ip CIDR ...] [--name NAME] [--account-id local]
+      [--allow-ip CIDR ...] [--name NAME] [--account-id local] [--database-url URL] (list and revoke take it too)
   npm run server -- api-token list --data DIR
   npm run server -- api-token revoke ID --data DIR
   npm run server -- rtdb-secret create|list|revoke ID --data DIR
