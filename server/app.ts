@@ -31,7 +31,7 @@ import { StoreUnavailableError } from './store/errors.ts';
 import { openPostgresBreachStore } from './store/postgres/PostgresBreachStore.ts';
 import { ensurePrivateDir } from './store/privateFiles.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
-import { answerClientError, createSearchService, mirroredCatalog, type SearchCatalog, type SearchService } from './search/index.ts';
+import { answerClientError, createSearchService, openSearchStorage, parseDetailsRecord, type SearchCatalog, type SearchService } from './search/index.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
 /** The graph endpoint's key under `--dev` when none is configured. */
@@ -89,6 +89,20 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     await store.close();
     throw error;
   }
+  // The search interface's API tokens and index sit beside the breach store: SQLite or PostgreSQL.
+  const searchStorage = await openSearchStorage({
+    catalog: searchCatalog,
+    databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    dataDir: config.dataDir,
+    readDetails: () => parseDetailsRecord(details.get(['catalog', 'breaches'])),
+    onConnectionError: (error) => logger.warn({ err: error }, 'a search database connection was lost; the next request reconnects'),
+  }).catch(async (error: unknown) => {
+    details.close();
+    await rtdb.close();
+    await store.close();
+    throw error;
+  });
 
   const server = createLimitedServer(config);
   server.on('clientError', answerClientError);
@@ -126,6 +140,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     }
   } catch (error) {
     server.close();
+    await searchStorage.close();
     details.close();
     await rtdb.close();
     await store.close();
@@ -135,7 +150,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
   const verifyToken = cachingVerifier(verifier);
   const handleApi = createApiRoutes(service, verifyToken, { logger });
-  const search = createSearchService({ catalog: searchCatalog, rtdb: details, dataDir: config.dataDir, accountId: config.accountId, logger });
+  const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
   const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
   const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
@@ -264,7 +279,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
       handleGraph.close();
-      search.close();
+      await search.close();
       handleRtdb.close();
       details.close();
       await rtdb.close();
@@ -292,10 +307,10 @@ function createLimitedServer(config: ServiceConfig): Server {
 
 /**
  * PostgreSQL when a database URL is given (shared by instances), else the SQLite file in the data
- * folder. `searchCatalog` is what the search index reads synchronously: SQLite's own store, or
- * an in-memory mirror of PostgreSQL's catalog refreshed before each search request.
+ * folder. `searchCatalog` is what SQLite's in-memory search index reads synchronously (SQLite's
+ * own store); on PostgreSQL the search index lives in the database and reads the catalog tables.
  */
-async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store: BreachStore; searchCatalog: SearchCatalog }> {
+async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store: BreachStore; searchCatalog: SearchCatalog | undefined }> {
   if (!config.databaseUrl) {
     const sqlite = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
     return { store: asyncBreachStore(sqlite), searchCatalog: sqlite };
@@ -306,7 +321,7 @@ async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store
     invalidation: config.databaseInvalidation,
     onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
   });
-  return { store, searchCatalog: mirroredCatalog(store) };
+  return { store, searchCatalog: undefined };
 }
 
 /**

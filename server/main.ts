@@ -14,7 +14,7 @@ const HELP = `Breach-alert reference service
       [--host 127.0.0.1] [--issuer URL --audience AUD [--jwks-url URL]] [--log-level info]
   npm run server -- token --data DIR --sub SUBJECT [--email EMAIL] [--expires-in SECONDS] [--port ${DEFAULT_PORT}]
   npm run server -- api-token create --data DIR --scopes ai-search:read[,ai-search:run] [--expires-in SECONDS]
-      [--allow-ip CIDR ...] [--name NAME] [--account-id local]
+      [--allow-ip CIDR ...] [--name NAME] [--account-id local] [--database-url URL] (list and revoke take it too)
   npm run server -- api-token list --data DIR
   npm run server -- api-token revoke ID --data DIR
   npm run server -- rtdb-secret create|list|revoke ID --data DIR [--database-url URL]
@@ -32,7 +32,7 @@ Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIEN
   --max-token-lifetime SECONDS  longest accepted access-token lifetime (86400)
   --headers-timeout MS, --request-timeout MS, --keep-alive-timeout MS, --max-connections N
   --database-url postgres://USER:PASSWORD@HOST/DB  PostgreSQL instead of the SQLite file in --data (several
-      instances may share it); --database-pool-size N connections per instance (10)
+      instances may share it); --database-pool-size N connections per pool (10; the breach store and the search interface each have one)
   --database-invalidation check|notify  per-request revision check (default) or LISTEN/NOTIFY
   --identity-origin URL  the built-in provider's issuer origin, shared by instances behind one address
 Environment: also _PUBLIC_ORIGIN, _MAX_TOKEN_LIFETIME, _HEADERS_TIMEOUT, _REQUEST_TIMEOUT, _KEEP_ALIVE_TIMEOUT, _MAX_CONNECTIONS, _DATABASE_URL, _DATABASE_POOL_SIZE.`;
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'api-token') {
-    runApiTokenCommand(config, apiToken!, (line) => console.log(line), token.expiresIn);
+    await runApiTokenCommand(config, apiToken!, (line) => console.log(line), token.expiresIn);
     return;
   }
   if (command === 'rtdb-secret') {

@@ -58,7 +58,7 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
     if (apiTokens && path === '/api-tokens') {
       allow(req, ['POST']);
       const body = await parseBody(req, ApiTokenRequest);
-      const { id, token, info } = apiTokens.store.create(apiTokens.accountId, body);
+      const { id, token, info } = await apiTokens.store.create(apiTokens.accountId, body);
       sendJson(res, 201, { id, token, scopes: info.scopes, expiresAt: info.expiresAt ?? null, allowIps: info.allowIps }, { 'cache-control': 'no-store' });
       return true;
     }
@@ -66,7 +66,7 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
     if (apiTokens && apiToken) {
       allow(req, ['DELETE']);
       const id = decodePathSegment(apiToken[1]!);
-      if (!apiTokens.store.revoke(id)) throw new HttpProblem(404, `no API token "${id}"`);
+      if (!(await apiTokens.store.revoke(id))) throw new HttpProblem(404, `no API token "${id}"`);
       res.writeHead(204, { 'cache-control': 'no-store' });
       res.end();
       return true;

@@ -52,6 +52,10 @@ const ERRORS = {
   '413': failure('Body larger than 64 KiB (code 6009)'),
   '415': failure('Body is not JSON (code 6008)'),
   '500': failure('The search service failed (code 5000)'),
+  '503': {
+    ...failure("The service's database (PostgreSQL, shared by instances) is away for now (code 5003); retry after `Retry-After` seconds"),
+    headers: { 'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait before asking again' } },
+  },
 };
 
 function operation(operationId: string, summary: string, scope: string, request: string, result: Record<string, unknown>, stream: string) {

@@ -1,10 +1,11 @@
 /**
  * Answers of the search endpoints, remembered per (account, endpoint, request body bytes) for one
  * index revision. The same question over the same catalog gets the same chunks, so a repeated
- * request skips FTS5 ranking, the filter engine and chunk building; when the revision moves (the
- * catalog or the details changed) everything remembered is dropped at once, so a cached answer
- * never names a breach the catalog no longer has. Bounded: the least recently used entry goes
- * first.
+ * request skips ranking (FTS5 or PostgreSQL), the filter engine and chunk building; when the
+ * revision moves (the catalog or the details changed, on PostgreSQL through any instance, since
+ * the revision is read from the database on every request) everything remembered is dropped at
+ * once, so a cached answer never names a breach the catalog no longer has. Bounded: the least
+ * recently used entry goes first.
  */
 export class AnswerCache<V> {
   readonly #entries = new Map<string, V>();

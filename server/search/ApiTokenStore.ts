@@ -1,9 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 
 /** What an API token may do: `read` searches, `run` also produces answers (chat completions). */
@@ -62,107 +58,84 @@ export function ipAllowed(ip: string, cidrs: readonly string[]): boolean {
   return version !== 0 && list.check(address, version === 4 ? 'ipv4' : 'ipv6');
 }
 
+/**
+ * API tokens of the search interface. A token is `bmst_<id>_<secret>`; only the SHA-256 of the
+ * secret is stored (the secret is 256 random bits, so a fast hash suffices: there is nothing to
+ * guess), and it is shown once, at creation. Two implementations: a SQLite file in the data
+ * folder ({@link SqliteApiTokenStore}) and the shared PostgreSQL database
+ * ({@link PostgresApiTokenStore}), where a token created or revoked through one instance is
+ * accepted or refused by every other at once (nothing is cached).
+ */
+export interface ApiTokenStore {
+  create(accountId: string, request: ApiTokenRequest, now?: number): Promise<{ id: string; token: string; info: ApiTokenInfo }>;
+  get(id: string): Promise<ApiTokenInfo | undefined>;
+  /** Every token, oldest first. */
+  list(): Promise<ApiTokenInfo[]>;
+  /** Revokes a token; false when there is no such token. Revoking twice keeps the first time. */
+  revoke(id: string, now?: number): Promise<boolean>;
+  /** The token a bearer string names, when its secret matches (constant-time); revocation, expiry and the rest are the caller's to judge. */
+  find(bearer: string): Promise<ApiTokenInfo | undefined>;
+  close(): Promise<void>;
+}
+
+/** One stored token, as both stores hold it (times in epoch milliseconds). */
+export interface StoredApiToken {
+  id: string;
+  accountId: string;
+  name: string | null;
+  secretHash: Buffer;
+  scopes: ApiTokenScope[];
+  allowIps: string[];
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
 const TOKEN_PATTERN = /^bmst_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret).digest();
-
-interface TokenRow {
-  id: string;
-  account_id: string;
-  name: string | null;
-  secret_hash: Buffer;
-  scopes: string;
-  allow_ips: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-}
-
 const iso = (ms: number | null): string | undefined => (ms === null ? undefined : new Date(ms).toISOString());
 
-/**
- * API tokens of the search interface, in their own SQLite file. A token is
- * `bmst_<id>_<secret>`; only the SHA-256 of the secret is stored (the secret is 256 random bits,
- * so a fast hash suffices: there is nothing to guess), and it is shown once, at creation.
- */
-export class ApiTokenStore {
-  readonly #db: SqliteDatabase;
-  #byId: Statement<[string], TokenRow> | undefined;
-
-  constructor(file: string) {
-    if (file !== ':memory:') {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      closeSync(openSync(file, 'a', 0o600));
-    }
-    this.#db = new Database(file);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('busy_timeout = 5000');
-    this.#db.exec(`CREATE TABLE IF NOT EXISTS api_tokens (
-      id TEXT PRIMARY KEY,
-      account_id TEXT NOT NULL,
-      name TEXT,
-      secret_hash BLOB NOT NULL,
-      scopes TEXT NOT NULL,
-      allow_ips TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER,
-      revoked_at INTEGER
-    ) STRICT`);
-  }
-
-  create(accountId: string, request: ApiTokenRequest, now = Date.now()): { id: string; token: string; info: ApiTokenInfo } {
-    const { scopes, expiresIn, allowIps = [], name } = ApiTokenRequest.parse(request);
-    const id = randomBytes(8).toString('hex');
-    const secret = randomBytes(32).toString('base64url');
-    const expiresAt = expiresIn === undefined ? null : now + expiresIn * 1000;
-    this.#db
-      .prepare('INSERT INTO api_tokens (id, account_id, name, secret_hash, scopes, allow_ips, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, accountId, name ?? null, hashSecret(secret), JSON.stringify([...new Set(scopes)]), JSON.stringify(allowIps.map((cidr) => cidr.trim())), now, expiresAt);
-    return { id, token: `bmst_${id}_${secret}`, info: this.get(id)! };
-  }
-
-  get(id: string): ApiTokenInfo | undefined {
-    const row = this.#db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?').get(id);
-    return row && toInfo(row);
-  }
-
-  list(): ApiTokenInfo[] {
-    return this.#db.prepare<[], TokenRow>('SELECT * FROM api_tokens ORDER BY created_at, id').all().map(toInfo);
-  }
-
-  /** Revokes a token; false when there is no such token. Revoking twice keeps the first time. */
-  revoke(id: string, now = Date.now()): boolean {
-    const found = this.#db.prepare<[string], { id: string }>('SELECT id FROM api_tokens WHERE id = ?').get(id);
-    if (!found) return false;
-    this.#db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id);
-    return true;
-  }
-
-  /** The token a bearer string names, when its secret matches (constant-time); revocation, expiry and the rest are the caller's to judge. */
-  find(bearer: string): ApiTokenInfo | undefined {
-    const match = TOKEN_PATTERN.exec(bearer);
-    if (!match) return undefined;
-    // Prepared once: this runs on every search request.
-    this.#byId ??= this.#db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
-    const row = this.#byId.get(match[1]!);
-    if (!row) return undefined;
-    const given = hashSecret(match[2]!);
-    return row.secret_hash.length === given.length && timingSafeEqual(row.secret_hash, given) ? toInfo(row) : undefined;
-  }
-
-  close(): void {
-    if (this.#db.open) this.#db.close();
-  }
+/** A new token for `request` (validated here): the row to store and the bearer string shown once. */
+export function mintApiToken(accountId: string, request: ApiTokenRequest, now: number): { row: StoredApiToken; token: string } {
+  const { scopes, expiresIn, allowIps = [], name } = ApiTokenRequest.parse(request);
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  return {
+    token: `bmst_${id}_${secret}`,
+    row: {
+      id,
+      accountId,
+      name: name ?? null,
+      secretHash: hashSecret(secret),
+      scopes: [...new Set(scopes)],
+      allowIps: allowIps.map((cidr) => cidr.trim()),
+      createdAt: now,
+      expiresAt: expiresIn === undefined ? null : now + expiresIn * 1000,
+      revokedAt: null,
+    },
+  };
 }
 
-function toInfo(row: TokenRow): ApiTokenInfo {
+/** The id and secret hash a bearer string names, or undefined when it is not shaped like a token. */
+export function parseBearer(bearer: string): { id: string; secretHash: Buffer } | undefined {
+  const match = TOKEN_PATTERN.exec(bearer);
+  return match ? { id: match[1]!, secretHash: hashSecret(match[2]!) } : undefined;
+}
+
+/** Constant-time comparison of a stored hash with a presented one. */
+export function secretMatches(stored: Buffer, given: Buffer): boolean {
+  return stored.length === given.length && timingSafeEqual(stored, given);
+}
+
+export function toApiTokenInfo(row: StoredApiToken): ApiTokenInfo {
   return {
     id: row.id,
-    accountId: row.account_id,
+    accountId: row.accountId,
     name: row.name ?? undefined,
-    scopes: JSON.parse(row.scopes) as ApiTokenScope[],
-    allowIps: JSON.parse(row.allow_ips) as string[],
-    createdAt: iso(row.created_at)!,
-    expiresAt: iso(row.expires_at),
-    revokedAt: iso(row.revoked_at),
+    scopes: row.scopes,
+    allowIps: row.allowIps,
+    createdAt: iso(row.createdAt)!,
+    expiresAt: iso(row.expiresAt),
+    revokedAt: iso(row.revokedAt),
   };
 }

@@ -3,8 +3,9 @@ import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { Breach } from '../../shared/api/index.ts';
 import { BreachDetails } from '../../shared/catalog/index.ts';
 import { BreachSearchIndex, toSearchDocument, type SearchHit, type SearchOptions } from '../../shared/search/index.ts';
+import type { SearchIndex } from './SearchIndex.ts';
 
-/** Where the index reads from: the breach-alert catalog and the details feed (titles, descriptions). */
+/** Where the SQLite index reads from: the SQLite store's catalog (synchronously) and the details feed. */
 export interface CatalogReader {
   /** Changes whenever the catalog does. */
   catalogRevision(): number;
@@ -14,11 +15,11 @@ export interface CatalogReader {
 }
 
 /**
- * The `breaches` instance: an FTS5 index in an in-memory SQLite database, rebuilt when the
- * catalog changes (its revision moves), so it never serves a
- * breach the catalog no longer has.
+ * The `breaches` instance beside the SQLite store: an FTS5 index in an in-memory SQLite
+ * database, rebuilt when the catalog changes (its revision moves), so it never serves a breach
+ * the catalog no longer has.
  */
-export class CatalogSearchIndex {
+export class CatalogSearchIndex implements SearchIndex {
   readonly #db: SqliteDatabase = new Database(':memory:');
   readonly #index = new BreachSearchIndex(this.#db);
   readonly #reader: CatalogReader;
@@ -30,18 +31,16 @@ export class CatalogSearchIndex {
     this.#reader = reader;
   }
 
-  search(options: SearchOptions): SearchHit[] {
+  async search(options: SearchOptions): Promise<SearchHit[]> {
     this.#refresh();
     return this.#index.search(options);
   }
 
-  /** What answers are valid for: the catalog revision and the rebuilds since; equal revisions, equal answers. */
-  revision(): string {
+  async revision(): Promise<string> {
     return `${this.#reader.catalogRevision()}.${this.#rebuilds}`;
   }
 
-  /** Re-reads catalog and details now (after a details-only change). */
-  rebuild(): void {
+  async rebuild(): Promise<void> {
     this.#rebuilds++;
     this.#indexedRevision = undefined;
     this.#refresh();
@@ -55,7 +54,7 @@ export class CatalogSearchIndex {
     this.#indexedRevision = revision;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.#db.close();
   }
 }

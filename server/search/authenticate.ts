@@ -10,7 +10,7 @@ const CHALLENGE = { 'www-authenticate': 'Bearer realm="ai-search"' };
  * needs. Only `Authorization: Bearer <API_TOKEN>` is accepted; Service Keys are past their end
  * of life and are refused with a message that says what to use instead.
  */
-export function authenticateApiToken(req: IncomingMessage, tokens: ApiTokenStore, accountId: string, scope: ApiTokenScope, now = Date.now()): ApiTokenInfo {
+export async function authenticateApiToken(req: IncomingMessage, tokens: ApiTokenStore, accountId: string, scope: ApiTokenScope, now = Date.now()): Promise<ApiTokenInfo> {
   if (req.headers['x-auth-user-service-key'] !== undefined) {
     throw new SearchError(
       401,
@@ -22,7 +22,7 @@ export function authenticateApiToken(req: IncomingMessage, tokens: ApiTokenStore
   const header = req.headers.authorization;
   const match = header ? /^Bearer +(\S+) *$/i.exec(header) : null;
   if (!match) throw new SearchError(401, SearchCodes.authentication, 'authentication required: send Authorization: Bearer <API_TOKEN>', { headers: CHALLENGE });
-  const token = tokens.find(match[1]!);
+  const token = await tokens.find(match[1]!);
   if (!token) throw new SearchError(401, SearchCodes.authentication, 'the API token is not valid', { headers: CHALLENGE });
   if (token.revokedAt) throw new SearchError(401, SearchCodes.tokenRevoked, `the API token ${token.id} was revoked at ${token.revokedAt}`, { headers: CHALLENGE });
   if (token.expiresAt && Date.parse(token.expiresAt) <= now) throw new SearchError(401, SearchCodes.tokenExpired, `the API token ${token.id} expired at ${token.expiresAt}`, { headers: CHALLENGE });

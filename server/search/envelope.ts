@@ -1,6 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { SearchCodes } from '../../shared/search/index.ts';
 import { HttpProblem } from '../http/problems.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
+
+/** Seconds a client waits before retrying while the database is away (as the breach API says). */
+const DATABASE_RETRY_AFTER_SEC = 5;
 
 /**
  * An error of the search interface: answered as the platform's envelope (`result: null`,
@@ -25,9 +29,15 @@ const CODE_OF_STATUS: Record<number, number> = {
   415: SearchCodes.unsupportedMediaType,
 };
 
-/** The shared HTTP helpers (body reading) throw `HttpProblem`; here they become envelope errors. */
+/**
+ * The shared HTTP helpers (body reading) throw `HttpProblem`, the stores `StoreUnavailableError`
+ * while PostgreSQL is away; here they become envelope errors (503 with `Retry-After` for the latter).
+ */
 export function toSearchError(error: unknown): SearchError | undefined {
   if (error instanceof SearchError) return error;
+  if (error instanceof StoreUnavailableError) {
+    return new SearchError(503, SearchCodes.unavailable, 'the search service cannot reach its database; try again shortly', { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) } });
+  }
   if (error instanceof HttpProblem) return new SearchError(error.status, CODE_OF_STATUS[error.status] ?? SearchCodes.invalidRequest, error.detail, { headers: error.headers });
   return undefined;
 }

@@ -1,87 +1,76 @@
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Breach } from '../../shared/api/index.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
-import type { DbPath } from '../rtdb/paths.ts';
-import type { DbValue } from '../rtdb/tree.ts';
 import type { Logger } from '../log.ts';
-import { ApiTokenStore } from './ApiTokenStore.ts';
-import { CatalogSearchIndex, parseDetailsRecord } from './CatalogSearchIndex.ts';
+import type { ApiTokenStore } from './ApiTokenStore.ts';
+import { CatalogSearchIndex, type CatalogReader } from './CatalogSearchIndex.ts';
+import { openPostgresSearchStorage } from './postgresStorage.ts';
 import { createSearchRoutes, SEARCH_PREFIX } from './routes.ts';
+import type { SearchIndex } from './SearchIndex.ts';
+import { SqliteApiTokenStore } from './SqliteApiTokenStore.ts';
 
 export { SEARCH_PREFIX, SEARCH_INSTANCE } from './routes.ts';
 export { answerClientError } from './framing.ts';
-export { ApiTokenStore, ApiTokenRequest, API_TOKEN_SCOPES } from './ApiTokenStore.ts';
+export { ApiTokenRequest, API_TOKEN_SCOPES, type ApiTokenStore } from './ApiTokenStore.ts';
+export { parseDetailsRecord } from './CatalogSearchIndex.ts';
+export type { SearchIndex } from './SearchIndex.ts';
 
 export const API_TOKENS_FILE = 'api-tokens.db';
 
-/**
- * What the search index reads the catalog from, synchronously (the FTS index is rebuilt inside a
- * search call). SQLite's store is that already; a store over the network is mirrored by
- * {@link mirroredCatalog}, whose `refresh` runs before each search request.
- */
-export interface SearchCatalog {
-  catalogRevision(): number;
-  listBreaches(): readonly Breach[];
-  /** Brings the synchronous view up to date; awaited before every request to the search routes. */
-  refresh?(): Promise<void>;
+/** The SQLite store's catalog, read synchronously by the in-memory FTS index. */
+export type SearchCatalog = Pick<CatalogReader, 'catalogRevision' | 'listBreaches'>;
+
+/** Where the search interface keeps its API tokens and its index: beside the breach store. */
+export interface SearchStorage {
+  tokens: ApiTokenStore;
+  index: SearchIndex;
+  close(): Promise<void>;
+}
+
+export interface SearchStorageOptions {
+  /** The SQLite store's catalog; used when there is no database URL. */
+  catalog: SearchCatalog | undefined;
+  /** PostgreSQL shared by instances: tokens and the full-text index live there. */
+  databaseUrl: string | undefined;
+  /** Connections of the search interface's own pool (PostgreSQL only). */
+  poolSize?: number;
+  dataDir: string;
+  /** The details feed (titles, descriptions), by breach id. */
+  readDetails: CatalogReader['readDetails'];
+  onConnectionError?: (error: Error) => void;
 }
 
 /**
- * The catalog of an asynchronous store (PostgreSQL) held in memory for the search index: each
- * refresh reads the catalog revision (one indexed row) and re-reads the breaches only when it
- * moved, so a catalog changed through another instance is searched on the next request.
+ * The store choice of the breach store, made again for the search interface: with a database
+ * URL, tokens and index in PostgreSQL (every instance sees every token and the same index);
+ * otherwise the token file in the data folder and SQLite FTS5 in memory over the SQLite store.
  */
-export function mirroredCatalog(store: Pick<BreachStore, 'catalogRevision' | 'listBreaches'>): SearchCatalog {
-  let revision = -1;
-  let breaches: readonly Breach[] = [];
+export async function openSearchStorage(options: SearchStorageOptions): Promise<SearchStorage> {
+  if (options.databaseUrl) return openPostgresSearchStorage({ url: options.databaseUrl, poolSize: options.poolSize, readDetails: options.readDetails, onConnectionError: options.onConnectionError });
+  const catalog = options.catalog;
+  if (!catalog) throw new Error('the search interface needs the SQLite store when no database URL is given');
+  const tokens = new SqliteApiTokenStore(path.join(options.dataDir, API_TOKENS_FILE));
+  const index = new CatalogSearchIndex({ catalogRevision: () => catalog.catalogRevision(), listBreaches: () => catalog.listBreaches(), readDetails: options.readDetails });
   return {
-    catalogRevision: () => revision,
-    listBreaches: () => breaches,
-    async refresh() {
-      const current = await store.catalogRevision();
-      if (current === revision) return;
-      breaches = await store.listBreaches();
-      revision = current;
+    tokens,
+    index,
+    async close() {
+      await index.close();
+      await tokens.close();
     },
   };
 }
 
 /** The search interface of the reference service: its index, its API tokens and its routes. */
-export function createSearchService({
-  catalog,
-  rtdb,
-  dataDir,
-  accountId,
-  logger,
-}: {
-  catalog: SearchCatalog;
-  rtdb: { get(path: DbPath): DbValue };
-  dataDir: string;
-  accountId: string;
-  logger: Logger;
-}) {
-  const tokens = new ApiTokenStore(path.join(dataDir, API_TOKENS_FILE));
-  const index = new CatalogSearchIndex({
-    catalogRevision: () => catalog.catalogRevision(),
-    listBreaches: () => catalog.listBreaches(),
-    readDetails: () => parseDetailsRecord(rtdb.get(['catalog', 'breaches'])),
-  });
+export function createSearchService({ storage, accountId, logger }: { storage: SearchStorage; accountId: string; logger: Logger }) {
+  const { tokens, index } = storage;
   const routes = createSearchRoutes({ index, tokens, accountId, logger });
-  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    await catalog.refresh?.();
-    await routes(req, res, url);
-  };
   return {
     tokens,
     index,
     /** True for paths under `/client/v4` (all answered here, unknown ones with a 404 envelope). */
     owns: (pathname: string) => pathname === SEARCH_PREFIX || pathname.startsWith(SEARCH_PREFIX + '/'),
-    handle,
-    close() {
-      index.close();
-      tokens.close();
-    },
+    handle: (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => routes(req, res, url),
+    close: () => storage.close(),
   };
 }
 export type SearchService = ReturnType<typeof createSearchService>;

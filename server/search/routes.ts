@@ -27,7 +27,7 @@ import { AnswerCache, answerKey } from './AnswerCache.ts';
 import type { Logger } from '../log.ts';
 import type { ApiTokenScope, ApiTokenStore } from './ApiTokenStore.ts';
 import { authenticateApiToken } from './authenticate.ts';
-import type { CatalogSearchIndex } from './CatalogSearchIndex.ts';
+import type { SearchIndex } from './SearchIndex.ts';
 import { envelopeJson, SearchError, sendEnvelope, sendEnvelopeJson, sendSearchError, toSearchError } from './envelope.ts';
 import { EventStream } from './sse.ts';
 
@@ -50,7 +50,7 @@ const ROUTES: { pattern: RegExp; endpoint: Endpoint; scope: ApiTokenScope }[] = 
 ];
 
 export interface SearchRoutesDeps {
-  index: CatalogSearchIndex;
+  index: SearchIndex;
   tokens: ApiTokenStore;
   accountId: string;
   logger: Logger;
@@ -89,47 +89,47 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     if (req.method !== 'POST') throw new SearchError(405, SearchCodes.methodNotAllowed, `${req.method} is not allowed here; use POST`, { headers: { allow: 'POST' } });
     const pathAccount = decode(matched.match![1]!);
     const instance = decode(matched.match![2]!);
-    authenticateApiToken(req, tokens, pathAccount === accountId ? accountId : pathAccount, matched.scope, now());
+    await authenticateApiToken(req, tokens, pathAccount === accountId ? accountId : pathAccount, matched.scope, now());
     if (instance !== SEARCH_INSTANCE) throw new SearchError(404, SearchCodes.notFound, `no instance "${instance}" in account "${accountId}"; instances: ${SEARCH_INSTANCE}`);
 
     const { text, value } = await readJsonBodyWithText(req, MAX_BODY_BYTES);
     // The answer depends only on the account, the endpoint, the body and the index revision.
-    const revision = index.revision();
+    const revision = await index.revision();
     const key = answerKey(pathAccount, matched.endpoint, text);
     let prepared = answers.get(revision, key);
     if (!prepared) {
-      prepared = prepare(matched.endpoint, value);
+      prepared = await prepare(matched.endpoint, value);
       answers.set(revision, key, prepared);
     }
     send(res, prepared);
   }
 
-  function retrieve(query: string, filter: MetadataFilter | undefined, maxResults: number | undefined): SearchChunk[] {
-    return index.search({ query, filter, maxResults: maxResults ?? DEFAULT_MAX_RESULTS }).map(toChunk);
+  async function retrieve(query: string, filter: MetadataFilter | undefined, maxResults: number | undefined): Promise<SearchChunk[]> {
+    return (await index.search({ query, filter, maxResults: maxResults ?? DEFAULT_MAX_RESULTS })).map(toChunk);
   }
 
   /** Everything of an answer that does not change from one identical request to the next. */
-  function prepare(endpoint: Endpoint, raw: unknown): Prepared {
+  async function prepare(endpoint: Endpoint, raw: unknown): Promise<Prepared> {
     switch (endpoint) {
       case 'search': {
         const body = parseBody(raw, SearchRequest);
         const query = body.query ?? userQuery(body.messages!);
         const retrieval = body.ai_search_options?.retrieval;
-        const result: SearchResult = { search_query: query, chunks: retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results) };
+        const result: SearchResult = { search_query: query, chunks: await retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results) };
         return body.stream ? { endpoint, stream: true, result } : { endpoint, stream: false, json: envelopeJson(result) };
       }
       case 'chat': {
         const body = parseBody(raw, ChatCompletionsRequest);
         const query = userQuery(body.messages);
         const retrieval = body.ai_search_options?.retrieval;
-        const chunks = retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results);
+        const chunks = await retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results);
         return { endpoint, stream: body.stream === true, query, chunks, answer: extractiveAnswer(query, chunks) };
       }
       case 'legacy-search':
       case 'legacy-ai-search': {
         const body = parseBody(raw, LegacySearchRequest);
         const filter = body.filters === undefined ? undefined : translate(body.filters);
-        const chunks = retrieve(body.query, filter, body.max_num_results);
+        const chunks = await retrieve(body.query, filter, body.max_num_results);
         const page: LegacySearchResult = { object: 'vector_store.search_results.page', search_query: body.query, data: chunks.map(toLegacyData), has_more: false, next_page: null };
         if (endpoint === 'legacy-search') return { endpoint, stream: body.stream === true, json: envelopeJson(page) };
         const answer = extractiveAnswer(body.query, chunks);

@@ -156,6 +156,8 @@ export const SearchCodes = {
   notFound: 7003,
   methodNotAllowed: 7001,
   internal: 5000,
+  /** 503: the service's database is away for now; retry after `Retry-After` seconds. */
+  unavailable: 5003,
   /** In `messages`: the answer was built from the retrieved chunks, no language model ran. */
   extractiveAnswer: 20001,
 } as const;

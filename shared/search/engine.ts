@@ -43,11 +43,42 @@ export interface SearchHit {
   score: number;
 }
 
+/** The meaningful words of a query (stop words and lone letters dropped), lower case, at most 32, each once. */
+export function searchTerms(text: string): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
+  return [...new Set(words)].slice(0, MAX_TERMS);
+}
+
+/**
+ * The words of a text as an index without SQLite's tokenizer is fed them (PostgreSQL's): runs of
+ * letters and digits, lower case, Latin diacritics removed (combining marks U+0300–U+036F, as
+ * SQLite's unicode61 tokenizer with remove_diacritics 2 folds them).
+ */
+export function indexWords(text: string): string[] {
+  return (
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .normalize('NFC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
 /** FTS5 query of free text: each meaningful word as a quoted prefix term, any of them (bm25 ranks by how many and where). */
 export function toFtsQuery(text: string): string | undefined {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word) && (word.length > 1 || /\d/.test(word)));
-  const unique = [...new Set(words)].slice(0, MAX_TERMS);
+  const unique = searchTerms(text);
   return unique.length === 0 ? undefined : unique.map((word) => `"${word}"*`).join(' OR ');
+}
+
+/** The order of hits without searchable words: newest breach first, then newest added, then id. */
+export function newestFirst(a: BreachSearchDocument, b: BreachSearchDocument): number {
+  return b.breachDate - a.breachDate || b.addedAt - a.addedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** A score in (0, 1]: the rank relative to the best hit's, to four decimals. */
+export function relativeScore(rank: number, best: number): number {
+  return best !== 0 ? Math.round((rank / best) * 10_000) / 10_000 : 1;
 }
 
 export class BreachSearchIndex {
@@ -65,7 +96,11 @@ export class BreachSearchIndex {
     db.exec('DELETE FROM breach_search');
     this.#insert = db.prepare('INSERT INTO breach_search (id, title, domain, data_classes, description) VALUES (?, ?, ?, ?, ?)');
     const { title, domain, dataClasses, description } = WEIGHTS;
-    this.#match = db.prepare(`SELECT id, bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description}) AS rank FROM breach_search WHERE breach_search MATCH ? ORDER BY rank`);
+    // Equal ranks (to 9 decimals: sums in another order differ in the last bits) go by id, as the
+    // reference service's PostgreSQL index orders them: answers never depend on insertion order.
+    // (`rank` inside an expression would name FTS5's own unweighted rank column, hence bm25 again.)
+    const bm25 = `bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description})`;
+    this.#match = db.prepare(`SELECT id, ${bm25} AS rank FROM breach_search WHERE breach_search MATCH ? ORDER BY round(${bm25}, 9), id`);
     this.#ids = db.prepare(`SELECT id FROM breach_search WHERE breach_search MATCH ? ORDER BY bm25(breach_search, 0, ${title}, ${domain}, ${dataClasses}, ${description}) LIMIT ?`);
   }
 
@@ -105,7 +140,7 @@ export class BreachSearchIndex {
     const hits: SearchHit[] = [];
     if (fts === undefined) {
       const all = [...this.#docs.values()].filter((doc) => admits(filterRecordOf(doc)));
-      all.sort((a, b) => b.breachDate - a.breachDate || b.addedAt - a.addedAt || (a.id < b.id ? -1 : 1));
+      all.sort(newestFirst);
       return all.slice(0, maxResults).map((doc) => ({ doc, score: 1 }));
     }
     const rows = this.#match.all(fts) as { id: string; rank: number }[];
@@ -113,7 +148,7 @@ export class BreachSearchIndex {
     for (const row of rows) {
       const doc = this.#docs.get(row.id);
       if (!doc || !admits(filterRecordOf(doc))) continue;
-      hits.push({ doc, score: best < 0 ? Math.round((row.rank / best) * 10_000) / 10_000 : 1 });
+      hits.push({ doc, score: best < 0 ? relativeScore(row.rank, best) : 1 });
       if (hits.length >= maxResults) break;
     }
     return hits;

@@ -2,13 +2,20 @@
 // (../shared/fixtures/hibp): p95 of one search (FTS5 ranking, the filter engine, chunk building)
 // beside its floor, the same FTS5 query alone; and the reference service's search endpoint under
 // 32 connections beside a bare Node http server answering the same bytes, measured in the same run.
+// `-- --store postgres` adds, in the same run, the PostgreSQL index (full-text search in a private
+// server) beside the embedded engine, and the service's endpoint on PostgreSQL beside SQLite's and
+// the bare server's.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { loadCatalogFile } from '../../server/catalog/source.ts';
 import { BREACH_FILTER_FIELDS, BreachSearchIndex, parseMetadataFilter, toChunk, toFtsQuery, toSearchDocument, type MetadataFilter } from '../../shared/search/index.ts';
+import { openSearchStorage } from '../../server/search/index.ts';
+import { openPostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
+import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { ROOT, startProcess, stopProcess } from './processes.ts';
 
 const HIBP = path.resolve(ROOT, '../shared/fixtures/hibp/breaches.json');
@@ -52,6 +59,84 @@ function measurePair(a: (i: number) => unknown, b: (i: number) => unknown): [num
   return [p95(times[0]), p95(times[1])];
 }
 
+/** The same, for asynchronous workloads (a query to PostgreSQL per search). */
+async function measurePairAsync(a: (i: number) => Promise<unknown>, b: (i: number) => unknown, runs: number): Promise<[number, number]> {
+  for (let i = 0; i < 100; i++) {
+    await a(i);
+    b(i);
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < runs; i++) {
+    let started = performance.now();
+    await a(i);
+    times[0].push(performance.now() - started);
+    started = performance.now();
+    b(i);
+    times[1].push(performance.now() - started);
+  }
+  return [p95(times[0]), p95(times[1])];
+}
+
+type Run = { rps: number; p99: number };
+
+/** The service's search endpoint under load, then a bare server answering its bytes. */
+async function measureService(databaseUrl?: string): Promise<{ service: Run; bare: Run }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-search-'));
+  const service = await startProcess(
+    ['server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--catalog', HIBP, '--log-level', 'warn', ...(databaseUrl ? ['--database-url', databaseUrl] : [])],
+    /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/,
+  );
+  const origin = service.match[1]!;
+  try {
+    const created = (await (
+      await fetch(`${origin}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read'] }) })
+    ).json()) as { token: string };
+    const headers = { authorization: `Bearer ${created.token}` };
+    const url = `${origin}/client/v4/accounts/local/ai-search/instances/breaches/search`;
+    const body = JSON.stringify({ messages: [{ role: 'user', content: QUERIES[1]!.query }], ai_search_options: { retrieval: { filters: QUERIES[1]!.filter, max_num_results: 10 } } });
+    const answer = await (await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })).text();
+    if (!answer.includes('"success":true')) throw new Error(`search failed: ${answer.slice(0, 300)}`);
+    const serviceRun = await load(url, body, headers, Buffer.byteLength(answer));
+    const bodyFile = path.join(dataDir, 'answer.json');
+    writeFileSync(bodyFile, answer);
+    const bare = await startProcess(['test/bench/bareServer.ts', bodyFile], /listening (\d+)/);
+    try {
+      return { service: serviceRun, bare: await load(`http://127.0.0.1:${bare.match[1]}/`, body, headers, Buffer.byteLength(answer)) };
+    } finally {
+      await stopProcess(bare.child);
+    }
+  } finally {
+    await stopProcess(service.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** p95 of one uncached search on the PostgreSQL index (its revision check included), beside the embedded engine's. */
+async function measurePostgresIndex(databaseUrl: string, embedded: BreachSearchIndex, checked: { query: string; filter: MetadataFilter | undefined }[]): Promise<[number, number]> {
+  const source = loadCatalogFile(HIBP);
+  const store = await openPostgresBreachStore({ url: databaseUrl });
+  const storage = await openSearchStorage({ catalog: undefined, databaseUrl, dataDir: tmpdir(), readDetails: () => source.details });
+  try {
+    await store.replaceCatalog(source.breaches);
+    const first = await storage.index.search({ query: 'Adobe', maxResults: 1 });
+    if (first[0]?.doc.id !== 'Adobe') throw new Error(`the PostgreSQL index answered ${JSON.stringify(first[0]?.doc.id)} for "Adobe"`);
+    return await measurePairAsync(
+      async (i) => {
+        const { query, filter } = checked[i % checked.length]!;
+        return (await storage.index.search({ query, filter, maxResults: 10 })).map(toChunk);
+      },
+      (i) => {
+        const { query, filter } = checked[i % checked.length]!;
+        return embedded.search({ query, filter, maxResults: 10 }).map(toChunk);
+      },
+      Math.min(RUNS, 1000),
+    );
+  } finally {
+    await storage.close();
+    await store.close();
+  }
+}
+
 async function load(url: string, body: string, headers: Record<string, string>, bytes: number) {
   const options = { url, method: 'POST' as const, body, connections: CONNECTIONS, headers: { 'content-type': 'application/json', ...headers } };
   await autocannon({ ...options, duration: 1 });
@@ -63,6 +148,8 @@ async function load(url: string, body: string, headers: Record<string, string>, 
 }
 
 async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { store: { type: 'string', default: 'sqlite' } } });
+  if (values.store !== 'sqlite' && values.store !== 'postgres') throw new Error(`--store must be sqlite or postgres, not ${JSON.stringify(values.store)}`);
   // 1. Embedded search, as the app runs it offline.
   const source = loadCatalogFile(HIBP);
   const db = new Database(':memory:');
@@ -80,46 +167,48 @@ async function main(): Promise<void> {
     },
     (i) => match.all(fts[i % fts.length]),
   );
-  db.close();
 
   // 2. The service's search endpoint over HTTP with an API token checked on every request.
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-search-'));
-  const service = await startProcess(['server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--catalog', HIBP, '--log-level', 'warn'], /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
-  const origin = service.match[1]!;
-  let serviceRun: { rps: number; p99: number };
-  let bareRun: { rps: number; p99: number };
-  try {
-    const created = (await (
-      await fetch(`${origin}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read'] }) })
-    ).json()) as { token: string };
-    const headers = { authorization: `Bearer ${created.token}` };
-    const url = `${origin}/client/v4/accounts/local/ai-search/instances/breaches/search`;
-    const body = JSON.stringify({ messages: [{ role: 'user', content: QUERIES[1]!.query }], ai_search_options: { retrieval: { filters: QUERIES[1]!.filter, max_num_results: 10 } } });
-    const answer = await (await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })).text();
-    if (!answer.includes('"success":true')) throw new Error(`search failed: ${answer.slice(0, 300)}`);
-    serviceRun = await load(url, body, headers, Buffer.byteLength(answer));
-    const bodyFile = path.join(dataDir, 'answer.json');
-    writeFileSync(bodyFile, answer);
-    const bare = await startProcess(['test/bench/bareServer.ts', bodyFile], /listening (\d+)/);
+  const sqliteRun = await measureService();
+
+  // 3. The same on PostgreSQL: the index alone, then the service.
+  let postgres: { index: [number, number]; run: { service: Run; bare: Run } } | undefined;
+  if (values.store === 'postgres') {
+    let server: PrivatePostgres | undefined;
     try {
-      bareRun = await load(`http://127.0.0.1:${bare.match[1]}/`, body, headers, Buffer.byteLength(answer));
+      server = await startPrivatePostgres();
+      postgres = { index: await measurePostgresIndex(await server.createDatabase('bench_index'), index, checked), run: await measureService(await server.createDatabase('bench_service')) };
     } finally {
-      await stopProcess(bare.child);
+      await server?.close();
     }
-  } finally {
-    await stopProcess(service.child);
-    rmSync(dataDir, { recursive: true, force: true });
   }
+  db.close();
 
   const round = (value: number, digits = 3) => Number(value.toFixed(digits));
   console.log(`embedded search p95 ${round(embedded)} ms (FTS5 alone ${round(floor)} ms) over ${RUNS} searches`);
-  console.log(`service search ${Math.round(serviceRun.rps)} req/s (p99 ${serviceRun.p99} ms) vs bare ${Math.round(bareRun.rps)} req/s`);
-  const metrics = {
+  console.log(`service search ${Math.round(sqliteRun.service.rps)} req/s (p99 ${sqliteRun.service.p99} ms) vs bare ${Math.round(sqliteRun.bare.rps)} req/s`);
+  const metrics: Record<string, Record<string, number | string>> = {
     embedded_search_p95: { value: round(embedded), unit: 'ms', floor: round(floor), ratio: round(embedded / floor, 2) },
     // Throughput: the floor is the bare server; ratio = how many times slower than it.
-    service_search_throughput: { value: Math.round(serviceRun.rps), unit: 'req/s', floor: Math.round(bareRun.rps), ratio: round(bareRun.rps / serviceRun.rps, 2) },
+    service_search_throughput: { value: Math.round(sqliteRun.service.rps), unit: 'req/s', floor: Math.round(sqliteRun.bare.rps), ratio: round(sqliteRun.bare.rps / sqliteRun.service.rps, 2) },
   };
-  console.log(JSON.stringify({ bench: 'search', metrics }));
+  if (postgres) {
+    const [pgSearch, embeddedAgain] = postgres.index;
+    const { service, bare } = postgres.run;
+    console.log(`PostgreSQL index search p95 ${round(pgSearch)} ms (embedded engine ${round(embeddedAgain)} ms in the same loop)`);
+    console.log(`service search on PostgreSQL ${Math.round(service.rps)} req/s (p99 ${service.p99} ms) vs bare ${Math.round(bare.rps)} req/s`);
+    // Floor: the embedded engine measured in the same loop (no network, no second process).
+    metrics.postgres_search_p95 = { value: round(pgSearch), unit: 'ms', floor: round(embeddedAgain), ratio: round(pgSearch / embeddedAgain, 2) };
+    metrics.service_search_throughput_postgres = {
+      value: Math.round(service.rps),
+      unit: 'req/s',
+      floor: Math.round(bare.rps),
+      ratio: round(bare.rps / service.rps, 2),
+      sqlite: Math.round(sqliteRun.service.rps),
+      p99_ms: service.p99,
+    };
+  }
+  console.log(JSON.stringify({ bench: 'search', ...(postgres ? { store: 'postgres' } : {}), metrics }));
 }
 
 main().catch((error: unknown) => {

@@ -125,7 +125,7 @@ describe('the Search page in Chromium against the real stack', () => {
 
   it('searches the reference instance: the token goes to the keychain, chunks stream in before the answer text', async () => {
     const service = e2e.service!;
-    const { token } = service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
+    const { token } = await service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
     proxy = await holdingProxy(service.url);
     const form = page.getByRole('region', { name: 'Remote search instance' });
     await form.getByRole('textbox', { name: 'API base URL' }).fill(`${proxy.url}/client/v4`);
@@ -165,8 +165,8 @@ describe('the Search page in Chromium against the real stack', () => {
 
   it('says what went wrong when the instance refuses the token', async () => {
     const service = e2e.service!;
-    const { id, token } = service.search.tokens.create('local', { scopes: ['ai-search:read'] });
-    service.search.tokens.revoke(id);
+    const { id, token } = await service.search.tokens.create('local', { scopes: ['ai-search:read'] });
+    await service.search.tokens.revoke(id);
     const form = page.getByRole('region', { name: 'Remote search instance' });
     await form.getByLabel('API token').fill(token);
     await form.getByRole('button', { name: 'Save instance' }).click();

@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../server/app.ts';
 import { AnswerCache, answerKey } from '../../server/search/AnswerCache.ts';
+import { openPostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
+import { serviceStores } from '../support/postgres.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('AnswerCache', () => {
   it('serves an answer only for the revision it was made for', () => {
@@ -27,5 +38,59 @@ describe('AnswerCache', () => {
     expect(answerKey('a', 'search', '{}')).not.toBe(answerKey('a', 'chat', '{}'));
     expect(answerKey('a', 'search', '{}')).not.toBe(answerKey('b', 'search', '{}'));
     expect(answerKey('a\u0000search', 'x', '{}')).not.toBe(answerKey('a', 'search\u0000x', '{}'));
+  });
+});
+
+// The answer cache is keyed by the index's revision: on each store it must move when the catalog
+// changes, including through another instance's store (PostgreSQL), so no remembered answer
+// outlives the catalog it was made from.
+describe.each(await serviceStores())('the index revision on $name', (store) => {
+  if (!store.available) {
+    it.skip('PostgreSQL could not start (see the message above)', () => {});
+    return;
+  }
+  let running: RunningService;
+  let databaseUrl: string | undefined;
+  beforeAll(async () => {
+    dirs.push(mkdtempSync(path.join(tmpdir(), 'answer-cache-')));
+    databaseUrl = (await store.serviceOptions()).databaseUrl;
+    running = await startService({ port: 0, dataDir: dirs.at(-1)!, logLevel: 'silent', databaseUrl });
+  });
+  afterAll(async () => {
+    await running.close();
+  });
+
+  it('stays put while nothing changes, and moves when another writer changes the catalog', async () => {
+    const before = await running.search.index.revision();
+    expect(await running.search.index.revision()).toBe(before);
+    // Another instance's store on the same database, or this instance's own SQLite store.
+    const other = databaseUrl ? await openPostgresBreachStore({ url: databaseUrl }) : undefined;
+    try {
+      const writer = other ?? running.store;
+      await writer.putBreach({
+        id: 'Revisiontest',
+        domain: 'revision.example',
+        breachDate: '2024-01-01',
+        addedDate: '2024-02-01T00:00:00Z',
+        modifiedDate: '2024-02-01T00:00:00Z',
+        dataClasses: ['Passwords'],
+        isSensitive: false,
+      });
+    } finally {
+      await other?.close();
+    }
+    const after = await running.search.index.revision();
+    expect(after).not.toBe(before);
+    const cache = new AnswerCache<string>();
+    cache.set(before, 'k', 'made before the change');
+    expect(cache.get(after, 'k')).toBeUndefined();
+    const hits = await running.search.index.search({ query: 'Revisiontest', maxResults: 5 });
+    expect(hits[0]?.doc.id).toBe('Revisiontest');
+  });
+
+  it('moves when the details feed changes without the catalog (rebuild)', async () => {
+    const before = await running.search.index.revision();
+    await running.search.index.rebuild();
+    expect(await running.search.index.revision()).not.toBe(before);
   });
 });

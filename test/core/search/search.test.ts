@@ -23,7 +23,7 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'core-search-'));
   dirs.push(dataDir);
   running = await startService({ port: 0, dataDir, logLevel: 'silent', catalogFile: HIBP });
-  token = running.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] }).token;
+  token = (await running.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] })).token;
   const source = loadCatalogFile(HIBP);
   const docs = source.breaches.map((breach) => toSearchDocument(breach, source.details[breach.id]));
   embedded = new EmbeddedSearch({ version: () => 1, documents: () => docs });
@@ -98,8 +98,8 @@ describe('remote instance (the reference service over HTTP)', () => {
   });
 
   it('reads the envelope of an error: a revoked token, a bad filter', async () => {
-    const { id, token: revoked } = running.search.tokens.create('local', { scopes: ['ai-search:read'] });
-    running.search.tokens.revoke(id);
+    const { id, token: revoked } = await running.search.tokens.create('local', { scopes: ['ai-search:read'] });
+    await running.search.tokens.revoke(id);
     const error = await (await remote({}, revoked)).run({ query: 'a', answer: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RemoteSearchError);
     expect(error).toMatchObject({ kind: 'auth', status: 401, causes: [{ code: 10003, message: expect.stringContaining('revoked') }] });

@@ -108,7 +108,7 @@ describe('search channels', () => {
       ok: false,
       error: { code: 'invalid-arguments', message: expect.stringContaining('Add a remote search instance') },
     });
-    const { token } = service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
+    const { token } = await service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
     const instance = { baseUrl: `${service.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false };
     expect(await router.invoke('search-remote-set', { ...instance, token })).toEqual({ instance, hasToken: true });
     expect(JSON.stringify(settings.get())).not.toContain(token);

@@ -1,0 +1,46 @@
+import { migratePostgres } from '../store/postgres/migrations.ts';
+import { createPool, describeDatabaseUrl, isUnavailable } from '../store/postgres/pool.ts';
+import { PostgresApiTokenStore } from './PostgresApiTokenStore.ts';
+import { PostgresSearchIndex } from './PostgresSearchIndex.ts';
+import { SEARCH_MIGRATIONS } from './postgresSchema.ts';
+import type { DetailsReader } from './SearchIndex.ts';
+
+/** As the breach store's default (`--database-pool-size`): a search request holds one connection at a time. */
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * The search interface's tokens and index in the shared PostgreSQL database, over a pool of its
+ * own (so a burst of searches never waits behind the breach API's connections, nor the other way
+ * round). Migrates the search tables first (its own versioned list, `search_schema_version`).
+ */
+export async function openPostgresSearchStorage({
+  url,
+  poolSize = DEFAULT_POOL_SIZE,
+  readDetails,
+  onConnectionError = () => {},
+}: {
+  url: string;
+  poolSize?: number | undefined;
+  readDetails: DetailsReader;
+  onConnectionError?: ((error: Error) => void) | undefined;
+}) {
+  const where = describeDatabaseUrl(url);
+  const pool = createPool({ url, max: poolSize, onIdleError: onConnectionError });
+  try {
+    await migratePostgres(pool, SEARCH_MIGRATIONS);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
+  let closed = false;
+  return {
+    tokens: new PostgresApiTokenStore(pool, where),
+    index: new PostgresSearchIndex(pool, where, readDetails),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
