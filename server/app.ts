@@ -151,6 +151,11 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const verifyToken = cachingVerifier(verifier);
   const handleApi = createApiRoutes(service, verifyToken, { logger });
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
+  // A change of the details feed alone (a title, a description) moves what search finds without
+  // moving the catalog revision the index is keyed by.
+  const stopIndexingDetails = details.onDidChange(
+    () => void search.index.rebuild().catch((error: unknown) => logger.warn({ err: error }, 'could not rebuild the search index after the details feed changed')),
+  );
   const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
   const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
@@ -279,6 +284,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await identity?.close();
       handleGraph.close();
+      stopIndexingDetails();
       await search.close();
       handleRtdb.close();
       details.close();

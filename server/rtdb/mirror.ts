@@ -6,6 +6,8 @@ import { childOf, type DbValue } from './tree.ts';
 export interface LocationMirror {
   /** The value at `path` (within the mirrored location), synchronously. */
   get(path: DbPath): DbValue;
+  /** Tells `listener` each time what `get` answers may have changed (after the copy caught up). */
+  onDidChange(listener: () => void): () => void;
   close(): void;
 }
 
@@ -17,6 +19,10 @@ export interface LocationMirror {
  */
 export async function mirrorLocation(store: RtdbStore, location: DbPath, onError: (error: Error) => void): Promise<LocationMirror> {
   let value = await store.get(location);
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
   let changes = 0;
   let reading = false;
   let stale = false;
@@ -31,6 +37,7 @@ export async function mirrorLocation(store: RtdbStore, location: DbPath, onError
         if (changes === before) value = read;
         else stale = true;
       }
+      changed();
     } catch (error) {
       // Tried again on the next notice (a lost listening connection announces everything when it is back).
       onError(error as Error);
@@ -43,6 +50,7 @@ export async function mirrorLocation(store: RtdbStore, location: DbPath, onError
     changes++;
     if (change.writes) {
       value = afterWrites(value, location, change.writes);
+      changed();
       return;
     }
     stale = true;
@@ -53,6 +61,13 @@ export async function mirrorLocation(store: RtdbStore, location: DbPath, onError
       if (!overlaps(path, location) || path.length < location.length) throw new Error(`/${path.join('/')} is outside the mirrored /${location.join('/')}`);
       return childOf(value, path.slice(location.length));
     },
-    close: stop,
+    onDidChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      listeners.clear();
+      stop();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DbPath } from './paths.ts';
 import { mirrorLocation, type LocationMirror } from './mirror.ts';
-import type { RtdbStore } from './RtdbStore.ts';
+import { overlaps, type RtdbStore } from './RtdbStore.ts';
 import { SqliteRtdbStore } from './SqliteRtdbStore.ts';
 
 export const RTDB_FILE = 'rtdb.db';
@@ -29,6 +29,22 @@ export async function openRtdbStore(choice: RtdbStoreChoice, onConnectionError: 
  * directly; PostgreSQL's is mirrored in memory ({@link mirrorLocation}).
  */
 export async function detailsReader(store: RtdbStore, onError: (error: Error) => void): Promise<LocationMirror> {
-  if (store instanceof SqliteRtdbStore) return { get: (at) => store.getNow(at), close: () => {} };
+  if (store instanceof SqliteRtdbStore) {
+    const listeners = new Set<() => void>();
+    const stop = store.watch((change) => {
+      if (change.paths === '*' || change.paths.some((path) => overlaps(path, DETAILS_PATH))) for (const listener of listeners) listener();
+    });
+    return {
+      get: (at) => store.getNow(at),
+      onDidChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close() {
+        listeners.clear();
+        stop();
+      },
+    };
+  }
   return mirrorLocation(store, DETAILS_PATH, onError);
 }

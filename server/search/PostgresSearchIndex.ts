@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Breach } from '../../shared/api/index.ts';
 import {
@@ -23,7 +24,7 @@ const REBUILD_LOCK = 0x7365_6172; // "sear"
 
 /** The catalog revision now, and what the index was built from (null before the first build). */
 const STATE = `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
-                      s.catalog_revision::text AS indexed, s.generation::text AS generation
+                      s.catalog_revision::text AS indexed, s.generation::text AS generation, s.details_fingerprint AS details
                FROM (VALUES (1)) AS one (x) LEFT JOIN search_index_state AS s ON true`;
 
 /** bm25's parameters, as SQLite's FTS5 fixes them. */
@@ -82,6 +83,14 @@ interface StateRow {
   catalog: string | null;
   indexed: string | null;
   generation: string | null;
+  details: string | null;
+}
+
+/** The details feed as one hash, whatever order an instance's copy holds it in. */
+function fingerprintOf(details: Record<string, unknown>): string {
+  const hash = createHash('sha256');
+  for (const id of Object.keys(details).sort()) hash.update(JSON.stringify([id, details[id]]));
+  return hash.digest('base64url');
 }
 
 interface BreachRecord {
@@ -120,13 +129,21 @@ export class PostgresSearchIndex implements SearchIndex {
     // Named: prepared once per connection, as it runs on every request.
     const { rows } = await guarded(this.#where, () => this.#pool.query<StateRow>({ name: 'search-index-state', text: STATE }));
     const state = rows[0]!;
-    if (!this.#detailsChanged && state.indexed !== null && state.indexed === state.catalog) return `${state.catalog}.${state.generation}`;
+    if (state.indexed !== null && state.indexed === state.catalog) {
+      if (!this.#detailsChanged) return `${state.catalog}.${state.generation}`;
+      // Another instance may have rebuilt from these very details already.
+      if (state.details === fingerprintOf(await this.#readDetails())) {
+        this.#detailsChanged = false;
+        return `${state.catalog}.${state.generation}`;
+      }
+    }
     return this.#build();
   }
 
+  /** The details feed changed: the next request rebuilds, unless an instance already built from the same details. */
   async rebuild(): Promise<void> {
     this.#detailsChanged = true;
-    await this.#build();
+    await this.revision();
   }
 
   async search({ query, filter, maxResults }: SearchOptions): Promise<SearchHit[]> {
@@ -165,13 +182,15 @@ export class PostgresSearchIndex implements SearchIndex {
 
   async #build(): Promise<string> {
     const force = this.#detailsChanged;
-    // Read before the transaction: the details feed is not in this database (yet), and a slow read must not hold the lock.
+    // Read before the transaction (the instance's copy of the details feed), so a slow read never holds the lock.
     const details = await this.#readDetails();
+    const fingerprint = fingerprintOf(details);
     const revision = await this.#transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [REBUILD_LOCK]);
       // Read again under the lock: another instance may have rebuilt while this one waited.
       const state = (await client.query<StateRow>(STATE)).rows[0]!;
-      if (!force && state.indexed !== null && state.indexed === state.catalog) return `${state.catalog}.${state.generation}`;
+      const current = state.indexed !== null && state.indexed === state.catalog;
+      if (current && (!force || state.details === fingerprint)) return `${state.catalog}.${state.generation}`;
       // The revision is read before the breaches: if the catalog moves in between, the state
       // names the older revision and the next request rebuilds again (never the other way round).
       const breaches = (await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(toBreach);
@@ -192,12 +211,13 @@ export class PostgresSearchIndex implements SearchIndex {
          GROUP BY u.lexeme, d.id`,
       );
       const built = await client.query<{ generation: string }>(
-        `INSERT INTO search_index_state (singleton, catalog_revision, generation, document_count, average_word_count)
-         SELECT true, $1, 1, count(*), coalesce(nullif(avg(word_count), 0), 1) FROM search_documents
+        `INSERT INTO search_index_state (singleton, catalog_revision, generation, document_count, average_word_count, details_fingerprint)
+         SELECT true, $1, 1, count(*), coalesce(nullif(avg(word_count), 0), 1), $2 FROM search_documents
          ON CONFLICT (singleton) DO UPDATE SET catalog_revision = excluded.catalog_revision, generation = search_index_state.generation + 1,
-           document_count = excluded.document_count, average_word_count = excluded.average_word_count, built_at = now()
+           document_count = excluded.document_count, average_word_count = excluded.average_word_count,
+           details_fingerprint = excluded.details_fingerprint, built_at = now()
          RETURNING generation::text`,
-        [state.catalog ?? '0'],
+        [state.catalog ?? '0', fingerprint],
       );
       return `${state.catalog ?? '0'}.${built.rows[0]!.generation}`;
     });

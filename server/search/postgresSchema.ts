@@ -83,6 +83,15 @@ export const SEARCH_MIGRATIONS: MigrationSet = {
       );
     `,
     },
+    {
+      version: 20,
+      name: 'index-details-fingerprint',
+      sql: `
+      -- Which details feed the index was built from (a hash, order-independent), so a details-only
+      -- change is rebuilt once by whichever instance notices first, not once per instance.
+      ALTER TABLE search_index_state ADD COLUMN details_fingerprint text;
+    `,
+    },
   ],
 };
 

@@ -88,9 +88,15 @@ describe.each(await serviceStores())('the index revision on $name', (store) => {
     expect(hits[0]?.doc.id).toBe('Revisiontest');
   });
 
-  it('moves when the details feed changes without the catalog (rebuild)', async () => {
-    const before = await running.search.index.revision();
+  it('moves when the details feed changes without the catalog, and not for a rebuild from the same details', async () => {
+    let before = await running.search.index.revision();
     await running.search.index.rebuild();
-    expect(await running.search.index.revision()).not.toBe(before);
+    // On PostgreSQL the shared index knows which details it was built from (instances rebuild once).
+    if (databaseUrl) expect(await running.search.index.revision()).toBe(before);
+    before = await running.search.index.revision();
+    // Written as any writer of the feed would: the service notices and rebuilds.
+    const [id] = (await running.store.listBreaches()).map((breach) => breach.id);
+    await running.rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches', id!, 'description'], value: 'A description changed on its own.' }]));
+    await expect.poll(() => running.search.index.revision(), { timeout: 10_000 }).not.toBe(before);
   });
 });

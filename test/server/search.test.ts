@@ -475,6 +475,20 @@ describe.each(STORES)('on $name', (store) => {
     });
   });
 
+  describe('the details feed', () => {
+    it('a change of a description alone (no catalog change) is found by the next search', async () => {
+      const body = { messages: [{ role: 'user', content: 'Wombatdetailstest' }] };
+      expect((await ok(await post(SEARCH(), body), SearchResult)).result.chunks).toEqual([]);
+      const { secret } = (await (await fetch(`${running.url}/__dev/rtdb-secrets`, { method: 'POST' })).json()) as { secret: string };
+      const written = await fetch(`${running.url}/rtdb/catalog/breaches/Adobe/description.json?auth=${encodeURIComponent(secret)}`, {
+        method: 'PUT',
+        body: JSON.stringify('In October 2013 a Wombatdetailstest reissued this description.'),
+      });
+      expect(written.status, await written.clone().text()).toBe(200);
+      await expect.poll(async () => (await ok(await post(SEARCH(), body), SearchResult)).result.chunks.map((chunk) => chunk.item.key), { timeout: 10_000 }).toEqual(['breaches/Adobe']);
+    });
+  });
+
   describe('npm run server -- api-token', () => {
     it('creates, lists and revokes tokens in the store the service uses, which accepts and refuses them at once', async () => {
       // On PostgreSQL the command works on the running service's database; on SQLite, on a data folder's file.

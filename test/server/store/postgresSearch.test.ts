@@ -180,8 +180,12 @@ describe('one full-text index shared by two instances', () => {
     await addBreach(one, id);
     expect((await search(two, token, id))[0]).toBe(`breaches/${id}`);
     expect((await search(one, token, id))[0]).toBe(`breaches/${id}`);
-    // Both instances noticed the change; the index was rebuilt once, by whichever asked first.
-    expect(await indexGeneration()).toBe(before + 1);
+    // Both instances noticed the change; the index was rebuilt once by whichever asked first, and
+    // once more only if that instance's copy of the details feed had not yet caught up with the
+    // new breach's details (then the other, holding them, rebuilt with them).
+    const afterFirst = await indexGeneration();
+    expect(afterFirst - before).toBeGreaterThanOrEqual(1);
+    expect(afterFirst - before).toBeLessThanOrEqual(2);
     expect(await one.search.index.revision()).toBe(await two.search.index.revision());
 
     // Both asking at the same moment after another change: still one rebuild, both see the breach.
@@ -189,7 +193,12 @@ describe('one full-text index shared by two instances', () => {
     await addBreach(two, second);
     const answers = await Promise.all([one, two, one, two].map((service) => search(service, token, second)));
     for (const keys of answers) expect(keys[0]).toBe(`breaches/${second}`);
-    expect(await indexGeneration()).toBe(before + 2);
+    const afterSecond = await indexGeneration();
+    expect(afterSecond - afterFirst).toBeGreaterThanOrEqual(1);
+    expect(afterSecond - afterFirst).toBeLessThanOrEqual(2);
+    // Settled: asking again rebuilds nothing, on either instance.
+    await Promise.all([one, two].map((service) => search(service, token, second)));
+    expect(await indexGeneration()).toBe(afterSecond);
   });
 
   it('keeps the index in the database: a GIN index over a weighted tsvector of every catalog breach', async (ctx) => {
