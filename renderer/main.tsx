@@ -1,3 +1,5 @@
+// First: it asks the core for the first screen's data while the rest of the bundle evaluates.
+import './lib/early.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
