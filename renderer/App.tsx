@@ -20,21 +20,23 @@ import { startRouter, useRoute } from './state/route.ts';
 export interface AppProps {
   /** Tests shorten the search debounce. */
   searchDelayMs?: number;
+  /** The first load of what every screen needs, when the entry point started it before the first render. */
+  initialLoad?: Promise<void>;
 }
 
-export function App({ searchDelayMs }: AppProps) {
+export function App({ searchDelayMs, initialLoad }: AppProps) {
   const auth = useAuth();
   const state = effectiveAuthState(auth);
 
   useEffect(() => {
     const stopRouter = startRouter();
     const stopEvents = connectEvents();
-    void loadInitial();
+    if (!initialLoad) void loadInitial();
     return () => {
       stopRouter();
       stopEvents();
     };
-  }, []);
+  }, [initialLoad]);
 
   useEffect(() => {
     if (state === 'signed-out') resetData();

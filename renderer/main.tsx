@@ -1,15 +1,26 @@
+// First: it asks the core for the first screen's data while the rest of the bundle evaluates.
+import './lib/early.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { loadInitial } from './state/connect.ts';
 import { applyTheme, useTheme } from './state/theme.ts';
 import './styles/index.css';
 
 applyTheme(useTheme.getState().theme);
 
+/** The longest the first render waits for the first answers (the sign-in state decides the screen). */
+const FIRST_ANSWERS_WAIT_MS = 100;
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
+// The sign-in state, sync status and settings were asked for before the bundle evaluated
+// (early.ts), so their answers are usually in by now: the first render waits for them briefly
+// and draws the screen they decide, instead of a spinner first and that screen a frame later.
+const initialLoad = loadInitial();
+await Promise.race([initialLoad, new Promise((resolve) => setTimeout(resolve, FIRST_ANSWERS_WAIT_MS))]);
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <App initialLoad={initialLoad} />
   </StrictMode>,
 );

@@ -2,7 +2,7 @@ import type { ChannelInput, ChannelName, ChannelResult } from '../../shared/ipc/
 import type { EventName, EventPayload } from '../../shared/ipc/events.ts';
 import { CoreError, type IpcError } from '../../shared/ipc/protocol.ts';
 import { inWords } from './errorText.ts';
-import { createHttpMonitor } from './httpMonitor.ts';
+import { sharedHttpMonitor } from './httpMonitor.ts';
 import type { MonitorBridge } from './monitor.ts';
 
 /**
@@ -26,7 +26,7 @@ export function toUiError(error: unknown): UiError {
 /** The bridge: the preload's in Electron, otherwise the browser host's HTTP client. */
 export function monitor(): MonitorBridge {
   if (!window.monitor) {
-    window.monitor = createHttpMonitor();
+    window.monitor = sharedHttpMonitor();
     browserHost = true;
   }
   return window.monitor;

@@ -14,6 +14,12 @@ export interface HttpMonitorOptions {
   minBackoffMs?: number;
   maxBackoffMs?: number;
   random?: () => number;
+  /**
+   * Channels to ask at once, with no arguments: the first `invoke` of each (with `{}`) takes
+   * that answer instead of asking again. The app asks what its first screen needs this way
+   * while the rest of its bundle is still evaluating (`early.ts`).
+   */
+  preload?: readonly string[];
 }
 
 /** Rejection value of `invoke`: the same shape the preload rejects with. */
@@ -48,7 +54,7 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
     return secret ? { ...extra, [SECRET_HEADER]: secret } : extra;
   }
 
-  async function invoke(channel: string, args?: unknown): Promise<unknown> {
+  async function send(channel: string, args?: unknown): Promise<unknown> {
     const request: RequestMessage = { type: 'request', id: nextId++, channel, args: args ?? {} };
     let response: Response;
     try {
@@ -71,6 +77,23 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
     }
     if (message.ok) return message.result;
     throw ipcError(message.error.code, message.error.message, message.error.issues);
+  }
+
+  const preloaded = new Map<string, Promise<unknown>>();
+  for (const channel of options.preload ?? []) {
+    const answer = send(channel, {});
+    // Its taker handles a failure; one never taken must not surface as an unhandled rejection.
+    answer.catch(() => {});
+    preloaded.set(channel, answer);
+  }
+
+  function invoke(channel: string, args?: unknown): Promise<unknown> {
+    const early = preloaded.get(channel);
+    if (early && isEmptyObject(args)) {
+      preloaded.delete(channel);
+      return early;
+    }
+    return send(channel, args);
   }
 
   function setConnected(value: boolean): void {
@@ -160,4 +183,18 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
       streamAbort?.abort();
     },
   };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+let shared: ReturnType<typeof createHttpMonitor> | undefined;
+
+/**
+ * The page's one HTTP transport: made by its first caller (`early.ts` with what to preload, or
+ * `core.ts` when nothing was preloaded), then the same for every caller.
+ */
+export function sharedHttpMonitor(options: HttpMonitorOptions = {}): MonitorBridge {
+  return (shared ??= createHttpMonitor(options));
 }

@@ -1,11 +1,24 @@
 import { create } from 'zustand';
 import type { BreachList } from '../../shared/ipc/views.ts';
 import { invoke, toUiError } from '../lib/core.ts';
+import { idle } from '../lib/whenIdle.ts';
 import { toListQuery, type Filters } from '../lib/urlState.ts';
 
+/**
+ * Rows asked first when nothing is on screen yet: a screenful and then some (rows are 88 px).
+ * The answer is a few kilobytes where the whole list of a heavy account is a megabyte, so the
+ * first rows draw at once and the rest follow.
+ */
+export const FIRST_WINDOW = 40;
+
 interface BreachesStore {
-  /** The last answer; kept while a new query runs so the list never blanks or jumps. */
+  /**
+   * The last answer; kept while a new query runs so the list never blanks or jumps. On a first
+   * load it may hold only the first {@link FIRST_WINDOW} rows (`partial`) until the rest arrives.
+   */
   list?: BreachList;
+  /** `list` holds only the first rows and the rest is on its way. */
+  partial: boolean;
   /** Filters the current `list` answers. */
   filters?: Filters;
   loading: boolean;
@@ -15,9 +28,10 @@ interface BreachesStore {
   dataClasses: string[];
   load(filters: Filters): Promise<void>;
   /**
-   * Asks for a list before its page opens (the shell does it for the unfiltered list while the
-   * overview shows), so a click on Breaches draws rows at once; the page's own load of the same
-   * filters then takes this answer instead of asking again. Nothing when a list is known.
+   * Asks for the first rows of a list before its page opens (the shell does it for the
+   * unfiltered list while the overview shows), so a click on Breaches draws rows at once; the
+   * page's own load of the same filters then takes this answer and asks only for the whole list.
+   * Nothing when a list is known.
    */
   prefetch(filters: Filters): void;
   reload(): Promise<void>;
@@ -39,30 +53,47 @@ function takeEarly(key: string): Promise<BreachList> | undefined {
 
 export const useBreaches = create<BreachesStore>()((set, get) => ({
   loading: false,
+  partial: false,
   domains: [],
   dataClasses: [],
   async load(filters) {
     const mine = ++sequence;
     requested = filters;
     set({ loading: true, error: undefined });
+    const query = toListQuery(filters);
+    // Only the newest request's answers may show.
+    const current = () => mine === sequence;
     try {
-      const query = toListQuery(filters);
-      const list = await (takeEarly(JSON.stringify(query)) ?? invoke('breaches-list', query));
+      const early = takeEarly(JSON.stringify(query));
+      // Nothing on screen yet: the first rows first (a few kilobytes), drawn as soon as they
+      // come, then the whole list. Otherwise the list on screen stays until the new one is whole.
+      if (early || !get().list) {
+        const first = await (early ?? invoke('breaches-list', { ...query, limit: FIRST_WINDOW }));
+        if (!current()) return;
+        const partial = first.rows.length < first.total;
+        set({ list: first, partial, filters, loading: false });
+        if (!partial) return;
+        // The whole list of a heavy account is a megabyte to build, carry and parse: asked once
+        // the first rows are drawn and the browser is idle, so it never delays them.
+        await idle();
+        if (!current()) return;
+      }
+      const list = await invoke('breaches-list', query);
       // A slower, older answer must not overwrite a newer one.
-      if (mine === sequence) set({ list, filters, loading: false });
+      if (current()) set({ list, partial: false, filters, loading: false });
     } catch (error) {
-      if (mine === sequence) set({ error: toUiError(error).message, filters, loading: false });
+      if (current()) set({ error: toUiError(error).message, partial: false, filters, loading: false });
     }
   },
   prefetch(filters) {
     if (get().list || requested || early) return;
     const query = toListQuery(filters);
-    const answer = invoke('breaches-list', query);
+    const answer = invoke('breaches-list', { ...query, limit: FIRST_WINDOW });
     early = { key: JSON.stringify(query), answer };
     answer.then(
       (list) => {
         // Only while nothing newer asked: a load takes over from here.
-        if (early?.answer === answer && requested === undefined && !get().list) set({ list, filters });
+        if (early?.answer === answer && requested === undefined && !get().list) set({ list, partial: list.rows.length < list.total, filters });
       },
       () => {
         // The page's own load reports errors; a failed prefetch only costs its time.
@@ -90,6 +121,6 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
     sequence++;
     requested = undefined;
     early = undefined;
-    set({ list: undefined, filters: undefined, loading: false, error: undefined, domains: [], dataClasses: [] });
+    set({ list: undefined, partial: false, filters: undefined, loading: false, error: undefined, domains: [], dataClasses: [] });
   },
 }));

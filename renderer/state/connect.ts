@@ -34,6 +34,7 @@ export async function loadInitial(): Promise<void> {
 /** Subscribes the stores to the core's events; returns the cleanup. */
 export function connectEvents(): () => void {
   let wasDisconnected = false;
+  let connectedBefore = false;
   const stops = [
     listen('auth-changed', (status) => {
       const before = useAuth.getState().status?.state;
@@ -56,7 +57,14 @@ export function connectEvents(): () => void {
       else if (wasDisconnected) {
         // Events sent while the stream was down are lost: ask again for everything.
         wasDisconnected = false;
+        connectedBefore = true;
         void loadInitial().then(refreshData);
+      } else if (!connectedBefore) {
+        // The first answers were asked before the stream was open (lib/early.ts): a change in
+        // between (a sync ending) came as an event nobody heard. Open now, nothing more is
+        // missed, so those answers are asked once more.
+        connectedBefore = true;
+        void loadInitial();
       }
     }),
   ];

@@ -3,6 +3,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { formatDate } from '../../renderer/lib/format.ts';
+import { EMPTY_FILTERS, toListQuery } from '../../renderer/lib/urlState.ts';
+import { FIRST_WINDOW } from '../../renderer/state/breaches.ts';
 import { manyBreaches, type FakeCore } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
@@ -37,6 +39,25 @@ describe('breaches list', () => {
     const list = await screen.findByRole('listbox', { name: 'Breaches' });
     expect(within(list).getAllByRole('option')).toHaveLength(3);
     expect(core.callsOf('breaches-list')).toHaveLength(1);
+  });
+
+  test("a first load of a long list: the first rows draw at once with the whole list's size, then the rest is asked once", async () => {
+    const user = userEvent.setup();
+    const breaches = manyBreaches(300);
+    const { core } = renderApp({ hash: '#/overview', breaches });
+    // The shell asks for the first rows only, while the overview shows.
+    await waitFor(() => expect(core.callsOf('breaches-list')).toHaveLength(1));
+    expect(lastListQuery(core)).toMatchObject({ offset: 0, limit: FIRST_WINDOW });
+    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Breaches' }));
+    const list = await screen.findByRole('listbox', { name: 'Breaches' });
+    const total = String(breaches.filter((stored) => !stored.breach.isSensitive).length);
+    expect(within(list).getAllByRole('option')[0]).toHaveAttribute('aria-setsize', total);
+    // Then the whole list, once: the last row can be reached.
+    await waitFor(() => expect(core.callsOf('breaches-list')).toHaveLength(2));
+    expect(core.callsOf('breaches-list')[1]).toEqual(toListQuery(EMPTY_FILTERS));
+    act(() => list.focus());
+    fireEvent.keyDown(list, { key: 'End' });
+    await waitFor(() => expect(document.getElementById(list.getAttribute('aria-activedescendant') ?? '')).toHaveAttribute('aria-posinset', total));
   });
 
   test('opened on the list, no prefetch: the page asks once', async () => {

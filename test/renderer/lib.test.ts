@@ -111,6 +111,41 @@ describe('HTTP monitor', () => {
     monitor.close();
   });
 
+  test('preloaded channels are asked at once; the first invoke with no arguments takes that answer, later ones ask again', async () => {
+    const asked: string[] = [];
+    let answers = 0;
+    const monitor = createHttpMonitor({
+      getSecret: () => 'k',
+      preload: ['auth-status', 'sync-status'],
+      fetch: async (_url, init) => {
+        const body = JSON.parse(String(init?.body)) as { id: number; channel: string };
+        asked.push(body.channel);
+        return Response.json({ type: 'response', id: body.id, ok: true, result: { answer: ++answers } });
+      },
+    });
+    // Asked before anyone invokes, in the order given.
+    expect(asked).toEqual(['auth-status', 'sync-status']);
+    await expect(monitor.invoke('sync-status', {})).resolves.toEqual({ answer: 2 });
+    expect(asked).toHaveLength(2);
+    // Taken once: the next call is a new request; arguments other than {} never take a preloaded answer.
+    await expect(monitor.invoke('sync-status', {})).resolves.toEqual({ answer: 3 });
+    await expect(monitor.invoke('auth-status', { other: true })).resolves.toEqual({ answer: 4 });
+    await expect(monitor.invoke('auth-status', {})).resolves.toEqual({ answer: 1 });
+    expect(asked).toEqual(['auth-status', 'sync-status', 'sync-status', 'auth-status']);
+    monitor.close();
+  });
+
+  test('a preloaded call that fails rejects its taker with the usual error, and is no unhandled rejection when never taken', async () => {
+    const monitor = createHttpMonitor({
+      preload: ['auth-status', 'settings-get'],
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+    });
+    await expect(monitor.invoke('auth-status', {})).rejects.toMatchObject({ code: 'unavailable' });
+    monitor.close();
+  });
+
   test('errors keep the core’s code and words; transport failures become "unavailable"', async () => {
     const monitor = createHttpMonitor({
       getSecret: () => 'k',

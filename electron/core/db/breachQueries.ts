@@ -48,23 +48,37 @@ export interface SnapshotWriter {
   account(a: AccountRecord): void;
   /** An account with nothing resolved: its unresolved classes are all of the breach's. */
   plainAccount(breachKey: number, email: string, classCodes: string, classCount: number): void;
+  /** Writes the rows still buffered; call once after the last row, before reading the tables. */
+  flush(): void;
 }
 
-/** Inserts for writing a snapshot, with the statements looked up once for the thousands of rows. */
+/** Rows per multi-row INSERT: one statement step for many rows (13 × 64 values, far below SQLite's limit). */
+const ROWS_PER_INSERT = 64;
+const BREACH_COLUMNS_WRITTEN = 'key, id, domain, domain_key, breach_date, added_date, added_at, modified_date, data_classes, class_codes, is_sensitive, unresolved_codes, unresolved_count';
+const ACCOUNT_COLUMNS_WRITTEN = 'breach_key, email, resolved_codes, resolved_at, unresolved_codes, unresolved_count';
+
+function insertSql(table: string, columns: string, rows: number): string {
+  const row = `(${columns
+    .split(',')
+    .map(() => '?')
+    .join(', ')})`;
+  return `INSERT INTO ${table} (${columns}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+}
+
+/**
+ * Inserts for writing a snapshot. A snapshot is thousands of rows, and a statement step per row
+ * costs more than the row itself: rows are buffered and written {@link ROWS_PER_INSERT} at a
+ * time by one multi-row INSERT (statements compiled once per connection), the rest by `flush`.
+ */
 export function snapshotWriter(db: WritableDB): SnapshotWriter {
-  const breach = statement(
-    db,
-    `INSERT INTO breaches (key, id, domain, domain_key, breach_date, added_date, added_at, modified_date, data_classes, class_codes, is_sensitive, unresolved_codes, unresolved_count)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const account = statement(db, 'INSERT INTO breached_accounts (breach_key, email, resolved_codes, resolved_at, unresolved_codes, unresolved_count) VALUES (?, ?, ?, ?, ?, ?)');
-  const plain = statement(db, "INSERT INTO breached_accounts (breach_key, email, resolved_codes, unresolved_codes, unresolved_count) VALUES (?, ?, ',', ?, ?)");
+  const breaches = batchedInsert(db, 'breaches', BREACH_COLUMNS_WRITTEN);
+  const accounts = batchedInsert(db, 'breached_accounts', ACCOUNT_COLUMNS_WRITTEN);
   return {
     plainAccount(breachKey, email, classCodes, classCount) {
-      plain.run(breachKey, email, classCodes, classCount);
+      accounts.add(breachKey, email, ',', null, classCodes, classCount);
     },
     breach(b) {
-      breach.run(
+      breaches.add(
         b.key,
         b.id,
         b.domain,
@@ -81,7 +95,31 @@ export function snapshotWriter(db: WritableDB): SnapshotWriter {
       );
     },
     account(a) {
-      account.run(a.breachKey, a.email, a.resolvedCodes, a.resolvedAt, a.unresolvedCodes, a.unresolvedCount);
+      accounts.add(a.breachKey, a.email, a.resolvedCodes, a.resolvedAt, a.unresolvedCodes, a.unresolvedCount);
+    },
+    flush() {
+      breaches.flush();
+      accounts.flush();
+    },
+  };
+}
+
+function batchedInsert(db: WritableDB, table: string, columns: string): { add(...values: unknown[]): void; flush(): void } {
+  const many = statement(db, insertSql(table, columns, ROWS_PER_INSERT));
+  const one = statement(db, insertSql(table, columns, 1));
+  const width = columns.split(',').length;
+  const values: unknown[] = [];
+  return {
+    add(...row) {
+      values.push(...row);
+      if (values.length === width * ROWS_PER_INSERT) {
+        many.run(values);
+        values.length = 0;
+      }
+    },
+    flush() {
+      for (let at = 0; at < values.length; at += width) one.run(values.slice(at, at + width));
+      values.length = 0;
     },
   };
 }

@@ -51,8 +51,11 @@ export function countMatches(db: ReadableDB, input: LocalBreachQueryInput = {}):
 
 /**
  * Unresolved counts per email and per data class over the breaches the query matches. In the
- * per-email view every figure is about that email alone. Read from the overlay columns: two
- * statements and a pass over code lists, however many breaches match.
+ * per-email view every figure is about that email alone. Read from the overlay columns with two
+ * aggregate statements: SQLite concatenates the matching rows' code lists into one string per
+ * statement (per email for accounts), so a count over thousands of breaches hands a few dozen
+ * values to JavaScript instead of a row per breach and per account, and one pass over those
+ * strings tallies the classes.
  */
 export function countBreaches(db: ReadableDB, input: LocalBreachQueryInput = {}): LocalCounts {
   const query = LocalBreachQuery.parse(input);
@@ -60,48 +63,46 @@ export function countBreaches(db: ReadableDB, input: LocalBreachQueryInput = {})
   const counts: LocalCounts = { breaches: 0, unresolvedBreaches: 0, byEmail: [], byDataClass: [] };
   if (filter.empty) return counts;
   const perEmail = query.email !== undefined;
-  // Per matching breach: its classes, and its classes unresolved (for the one email in the per-email view).
-  const breaches = dynamicStatement(db, `SELECT b.class_codes, ${perEmail ? 'a' : 'b'}.unresolved_codes FROM ${filter.from} WHERE ${filter.where}`)
-    .raw()
-    .all(...filter.params) as [string, string][];
-  // Per matching (breach, email): what is unresolved.
-  const accounts = (
-    perEmail
-      ? dynamicStatement(db, `SELECT a.email, a.unresolved_codes, a.unresolved_count FROM ${filter.from} WHERE ${filter.where}`)
-      : dynamicStatement(db, `SELECT x.email, x.unresolved_codes, x.unresolved_count FROM breached_accounts AS x JOIN ${filter.from} ON b.key = x.breach_key WHERE ${filter.where}`)
+  // Over the matching breaches: how many, how many with something unresolved (for the one email
+  // in the per-email view), and their class lists and unresolved lists end to end (`,3,17,,5,`).
+  const unresolved = `${perEmail ? 'a' : 'b'}.unresolved_codes`;
+  const [breaches, unresolvedBreaches, classCodes, unresolvedCodes] = dynamicStatement(
+    db,
+    `SELECT count(*), coalesce(sum(length(${unresolved}) > 1), 0), coalesce(group_concat(b.class_codes, ''), ''), coalesce(group_concat(${unresolved}, ''), '') FROM ${filter.from} WHERE ${filter.where}`,
   )
     .raw()
-    .all(...filter.params) as [string, string, number][];
+    .get(...filter.params) as [number, number, string, string];
+  // Per email over the matching (breach, email) pairs: the same, plus the unresolved (email, class) pairs.
+  const accounts = (
+    perEmail
+      ? dynamicStatement(
+          db,
+          `SELECT a.email, count(*), sum(a.unresolved_count > 0), sum(a.unresolved_count), group_concat(a.unresolved_codes, '') FROM ${filter.from} WHERE ${filter.where} GROUP BY a.email`,
+        )
+      : dynamicStatement(
+          db,
+          `SELECT x.email, count(*), sum(x.unresolved_count > 0), sum(x.unresolved_count), group_concat(x.unresolved_codes, '') FROM breached_accounts AS x JOIN ${filter.from} ON b.key = x.breach_key WHERE ${filter.where} GROUP BY x.email`,
+        )
+  )
+    .raw()
+    .all(...filter.params) as [string, number, number, number, string][];
 
   const names = dataClassNamesByCode(db);
   const size = Math.max(0, ...names.keys()) + 1;
   const classBreaches = new Int32Array(size);
   const classUnresolvedBreaches = new Int32Array(size);
   const classUnresolvedAccounts = new Int32Array(size);
-  const tallyBreach = (code: number) => void classBreaches[code]!++;
-  const tallyUnresolvedBreach = (code: number) => void classUnresolvedBreaches[code]!++;
-  const tallyUnresolvedAccount = (code: number) => void classUnresolvedAccounts[code]!++;
-  for (const [classCodes, unresolvedCodes] of breaches) {
-    forEachCode(classCodes, tallyBreach);
-    if (unresolvedCodes.length > 1) {
-      counts.unresolvedBreaches++;
-      forEachCode(unresolvedCodes, tallyUnresolvedBreach);
-    }
-  }
-  counts.breaches = breaches.length;
+  forEachCode(classCodes, (code) => void classBreaches[code]!++);
+  forEachCode(unresolvedCodes, (code) => void classUnresolvedBreaches[code]!++);
+  counts.breaches = breaches;
+  counts.unresolvedBreaches = unresolvedBreaches;
 
-  const byEmail = new Map<string, LocalCounts['byEmail'][number]>();
-  for (const [email, unresolvedCodes, unresolvedCount] of accounts) {
-    let entry = byEmail.get(email);
-    if (!entry) byEmail.set(email, (entry = { email, breaches: 0, unresolvedBreaches: 0, unresolvedDataClasses: 0 }));
-    entry.breaches++;
-    if (unresolvedCount > 0) {
-      entry.unresolvedBreaches++;
-      entry.unresolvedDataClasses += unresolvedCount;
-      forEachCode(unresolvedCodes, tallyUnresolvedAccount);
-    }
+  const tallyUnresolvedAccount = (code: number) => void classUnresolvedAccounts[code]!++;
+  for (const [email, total, unresolvedPairs, unresolvedClasses, codes] of accounts) {
+    counts.byEmail.push({ email, breaches: total, unresolvedBreaches: unresolvedPairs, unresolvedDataClasses: unresolvedClasses });
+    forEachCode(codes, tallyUnresolvedAccount);
   }
-  counts.byEmail = [...byEmail.values()].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  counts.byEmail.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
   for (const [code, name] of names) {
     if (classBreaches[code]! === 0) continue;
     counts.byDataClass.push({

@@ -126,6 +126,7 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
     });
   }
 
+  insert.flush();
   const arrived = baseline ? [] : [...ids].filter((id) => !previous.has(id));
   const diff = diffSnapshot(previous, breaches, goneAmong(db, arrived), baseline);
   markGone(db, diff.goneBreaches, now);

@@ -9,6 +9,12 @@ export interface BreachListHandle {
 
 interface BreachListProps {
   rows: BreachRow[];
+  /**
+   * How many rows the list has when `rows` is only its beginning (a first load draws the first
+   * rows while the rest is on its way): the scroll height and `aria-setsize` are the whole
+   * list's, and rows not here yet draw as placeholders.
+   */
+  total?: number;
   selectedId?: string;
   onOpen(id: string): void;
   label: string;
@@ -20,7 +26,8 @@ interface BreachListProps {
  * A listbox with `aria-activedescendant`: focus stays on the list while arrows move the active
  * row, which suits virtualization (rows come and go; the focused element never does).
  */
-export const BreachList = forwardRef<BreachListHandle, BreachListProps>(function BreachList({ rows, selectedId, onOpen, label, revealKey = '' }, ref) {
+export const BreachList = forwardRef<BreachListHandle, BreachListProps>(function BreachList({ rows, total, selectedId, onOpen, label, revealKey = '' }, ref) {
+  const count = Math.max(rows.length, total ?? 0);
   const scroller = useRef<HTMLDivElement>(null);
   const baseId = useId();
   const revealed = useRef<string | undefined>(undefined);
@@ -29,7 +36,7 @@ export const BreachList = forwardRef<BreachListHandle, BreachListProps>(function
   const activeIndex = Math.max(0, indexOf(activeId));
 
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
@@ -122,14 +129,21 @@ export const BreachList = forwardRef<BreachListHandle, BreachListProps>(function
       <div className="breach-list-sizer" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
-          if (!row) return null;
+          if (!row)
+            return (
+              <div key={item.key} className="breach-row breach-row-placeholder" aria-hidden="true" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+                <span className="skeleton-line" />
+                <span className="skeleton-line" />
+                <span className="skeleton-line" />
+              </div>
+            );
           return (
             <BreachRowView
               key={item.key}
               row={row}
               id={rowId(item.index)}
               index={item.index}
-              count={rows.length}
+              count={count}
               top={item.start}
               active={item.index === activeIndex && indexOf(activeId) !== -1}
               selected={row.breach.id === selectedId}

@@ -21,7 +21,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
   const route = useRoute((s) => s.route);
   const openBreach = useRoute((s) => s.openBreach);
   const clearFilters = useRoute((s) => s.clearFilters);
-  const { list, loading, error, load, loadOptions } = useBreaches();
+  const { list, partial, loading, error, load, loadOptions } = useBreaches();
   const answered = useBreaches((s) => s.filters);
   const syncNow = useSync((s) => s.syncNow);
   const everSynced = useSync((s) => s.status?.lastSyncAt !== undefined);
@@ -128,7 +128,18 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
       </EmptyState>
     );
   } else {
-    body = <BreachList ref={listRef} rows={rows!} selectedId={route.breachId} onOpen={(id) => openBreach(id)} label="Breaches" revealKey={answered ? filtersToParams(answered).toString() : ''} />;
+    // A first load may hold only the first rows: the list keeps room for the rest.
+    body = (
+      <BreachList
+        ref={listRef}
+        rows={rows!}
+        total={partial ? rows!.length + list.total - list.rows.length : undefined}
+        selectedId={route.breachId}
+        onOpen={(id) => openBreach(id)}
+        label="Breaches"
+        revealKey={answered ? filtersToParams(answered).toString() : ''}
+      />
+    );
   }
 
   return (

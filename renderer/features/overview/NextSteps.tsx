@@ -3,6 +3,7 @@ import { Icon } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/States.tsx';
 import { formatDate, plural } from '../../lib/format.ts';
 import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
+import { whenIdle } from '../../lib/whenIdle.ts';
 import { useReport } from '../../state/report.ts';
 import { nextFix } from '../../../shared/report/fixGroups.ts';
 import { resolvedPerWeek } from '../../../shared/report/progress.ts';
@@ -13,16 +14,9 @@ const WEEKS = 12;
 export function WhatToDoNext() {
   const { report, load } = useReport();
   const headingId = useId();
-  useEffect(() => {
-    // The report reads every breach, so it waits for the browser to be idle after the overview
-    // draws: a person who moves on at once (to the list) does not wait behind it.
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(() => void load(), 0);
-      return () => clearTimeout(timer);
-    }
-    const idle = requestIdleCallback(() => void load(), { timeout: 1000 });
-    return () => cancelIdleCallback(idle);
-  }, [load]);
+  // The report reads every breach, so it waits for the browser to be idle after the overview
+  // draws: a person who moves on at once (to the list) does not wait behind it.
+  useEffect(() => whenIdle(() => void load()), [load]);
   const next = useMemo(() => (report ? nextFix(report) : undefined), [report]);
 
   let body;

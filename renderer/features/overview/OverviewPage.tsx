@@ -3,6 +3,7 @@ import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { plural } from '../../lib/format.ts';
+import { whenIdle } from '../../lib/whenIdle.ts';
 import { EMPTY_FILTERS, formatHash, type Filters } from '../../lib/urlState.ts';
 import { useOverview } from '../../state/overview.ts';
 import { useSync } from '../../state/sync.ts';
@@ -66,6 +67,10 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
   const unresolved = overview.unresolvedByEmail.reduce((sum, e) => sum + e.count, 0);
   const years = useMemo(() => fillYears(overview.breachesByYear), [overview.breachesByYear]);
   const exposedEmails = overview.unresolvedByEmail.filter((e) => e.count > 0).length;
+  // The chart's code is the biggest chunk of the app: fetched and drawn once the browser is idle,
+  // so the figures above it (and a click on to the list) come first.
+  const [drawChart, setDrawChart] = useState(false);
+  useEffect(() => whenIdle(() => setDrawChart(true)), []);
   return (
     <>
       <WhatToDoNext />
@@ -100,9 +105,13 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
             Breaches over time
           </h2>
           <p className="card-note">By the year each breach happened.</p>
-          <Suspense fallback={<Skeleton lines={1} className="skeleton-chart" />}>
-            <YearChart data={years} />
-          </Suspense>
+          {drawChart ? (
+            <Suspense fallback={<Skeleton lines={1} className="skeleton-chart" />}>
+              <YearChart data={years} />
+            </Suspense>
+          ) : (
+            <Skeleton lines={1} className="skeleton-chart" />
+          )}
           <table className="visually-hidden">
             <caption>Breaches per year</caption>
             <thead>

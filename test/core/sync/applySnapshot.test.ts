@@ -20,6 +20,21 @@ describe('applySnapshot', () => {
     expect(getSyncState(db, 'baselineAt')).toBe(FROZEN_NOW.toISOString());
   });
 
+  it('writes a snapshot of many rows whole (rows go in by the batch, the rest at the end), each with its own accounts', () => {
+    const db = memoryDatabase();
+    // 64 rows per batch: 2 whole batches and a tail of breaches; accounts in batches of their own.
+    const items = Array.from({ length: 2 * 64 + 7 }, (_, i) => item({ id: `Breach${String(i).padStart(3, '0')}`, accounts: i % 3 === 0 ? { [A]: ['Passwords'], [B]: [] } : { [A]: [] } }));
+    snapshot(db, items);
+    const stored = queryBreaches(db, { includeSensitive: true, sort: 'name', limit: 1000 });
+    expect(stored.total).toBe(items.length);
+    expect(stored.items.map((row) => row.breach.id)).toEqual(items.map((row) => row.breach.id));
+    for (const [i, row] of stored.items.entries()) {
+      expect(row.breachedAccounts.map((account) => account.email)).toEqual(i % 3 === 0 ? [A, B] : [A]);
+      expect(row.unresolved).toBe(i % 3 === 0 ? 3 : 2);
+    }
+    expect(Object.keys(getLocalBreach(db, 'Breach129')!.breachedAccounts[0]!.resolvedDataClasses)).toEqual(['Passwords']);
+  });
+
   it('then reports new, modified and gone breaches', () => {
     const db = memoryDatabase();
     snapshot(db, [item({ id: 'Alpha', accounts: { [A]: [] } }), item({ id: 'Beta', accounts: { [A]: [] } }), item({ id: 'Gamma', accounts: { [A]: [] } })]);
