@@ -93,6 +93,11 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('base64url');
 }
 
+/** True when `change` may have altered the value at `location` (every watcher's filter). */
+export function touches(change: RtdbChange, location: DbPath): boolean {
+  return change.paths === '*' || change.paths.some((changed) => overlaps(changed, location));
+}
+
 /** True when a change at `changed` can alter the value at `watched` (one lies within the other). */
 export function overlaps(changed: DbPath, watched: DbPath): boolean {
   const length = Math.min(changed.length, watched.length);

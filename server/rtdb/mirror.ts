@@ -1,6 +1,6 @@
 import type { DbPath } from './paths.ts';
 import { afterWrites } from './reads.ts';
-import { overlaps, type RtdbStore } from './RtdbStore.ts';
+import { overlaps, touches, type RtdbStore } from './RtdbStore.ts';
 import { childOf, type DbValue } from './tree.ts';
 
 export interface LocationMirror {
@@ -46,7 +46,7 @@ export async function mirrorLocation(store: RtdbStore, location: DbPath, onError
     }
   };
   const stop = store.watch((change) => {
-    if (change.paths !== '*' && !change.paths.some((path) => overlaps(path, location))) return;
+    if (!touches(change, location)) return;
     changes++;
     if (change.writes) {
       value = afterWrites(value, location, change.writes);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DbPath } from './paths.ts';
 import { mirrorLocation, type LocationMirror } from './mirror.ts';
-import { overlaps, type RtdbStore } from './RtdbStore.ts';
+import { touches, type RtdbStore } from './RtdbStore.ts';
 import { SqliteRtdbStore } from './SqliteRtdbStore.ts';
 
 export const RTDB_FILE = 'rtdb.db';
@@ -32,7 +32,7 @@ export async function detailsReader(store: RtdbStore, onError: (error: Error) =>
   if (store instanceof SqliteRtdbStore) {
     const listeners = new Set<() => void>();
     const stop = store.watch((change) => {
-      if (change.paths === '*' || change.paths.some((path) => overlaps(path, DETAILS_PATH))) for (const listener of listeners) listener();
+      if (touches(change, DETAILS_PATH)) for (const listener of listeners) listener();
     });
     return {
       get: (at) => store.getNow(at),

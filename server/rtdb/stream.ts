@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { DbPath } from './paths.ts';
-import { overlaps, type RtdbStore } from './RtdbStore.ts';
+import { touches, type RtdbStore } from './RtdbStore.ts';
 
 /** An idle stream sends `keep-alive` this often, so proxies and clients know it is alive. */
 export const KEEP_ALIVE_MS = 30_000;
@@ -73,7 +73,7 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
 
   // Watching before the first read: a change committed in between is read again, never missed.
   const stopWatching = store.watch((change) => {
-    if (change.paths === '*' || change.paths.some((changed) => overlaps(changed, path))) void refresh();
+    if (touches(change, path)) void refresh();
   });
   const stopRules = options.onRulesReplaced(() => void refresh());
   const stop = () => {
