@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { etagOf } from '../http/respond.ts';
-import { StoreUnavailableError } from '../store/errors.ts';
 import { migratePostgres, postgresSchemaVersion } from '../store/postgres/migrations.ts';
 import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../store/postgres/noticeChannel.ts';
-import { createPool, describeDatabaseUrl, guarded, isUnavailable } from '../store/postgres/pool.ts';
+import { createPool, describeDatabaseUrl, guarded, isUnavailable, transaction } from '../store/postgres/pool.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from './postgresSchema.ts';
 import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
@@ -12,8 +11,6 @@ import { flatten, unflatten, type DbValue, type Leaf } from './tree.ts';
 
 /** Every write announces itself here: the writing store's id, then the written paths (one a line) or `*`. */
 export const RTDB_CHANGE_CHANNEL = 'rtdb_changes';
-/** Serialization failures and deadlocks: the transaction lost a race and is safe to run again. */
-const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 8;
 
 // `/` sorts just before `0` (byte order, COLLATE "C"): every path below `p` lies in [p || '/', p || '0').
@@ -85,14 +82,12 @@ export class PostgresRtdbStore implements RtdbStore {
   }
 
   async transaction<T>(work: (tx: RtdbTransaction) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const client = await guarded(this.#where, () => this.#pool.connect());
-      let broken = false;
-      const onLost = () => (broken = true);
-      client.on('error', onLost);
-      const written: DbWrite[] = [];
-      try {
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    const { result, written } = await transaction(
+      this.#pool,
+      this.#where,
+      { isolation: 'READ COMMITTED', attempts: MAX_ATTEMPTS },
+      async (client) => {
+        const written: DbWrite[] = [];
         // Taken first: waits for any writer of any instance to commit; every later statement of
         // this transaction then reads what they committed (READ COMMITTED reads per statement).
         const locked = await client.query<{ revision: string }>('UPDATE rtdb_revision SET revision = revision + 1 RETURNING revision');
@@ -121,25 +116,13 @@ export class PostgresRtdbStore implements RtdbStore {
               written.map((w) => w.path),
             ),
           ]);
-        // Nothing written: the revision goes back, so cached snapshots stay valid.
-        await client.query(written.length > 0 ? 'COMMIT' : 'ROLLBACK');
-        if (written.length > 0) this.#announce({ paths: written.map((w) => w.path), writes: written });
-        return result;
-      } catch (error) {
-        broken ||= isUnavailable(error);
-        if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
-        const code = (error as { code?: unknown }).code;
-        if (typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
-          continue;
-        }
-        if (broken) throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError(this.#where, error as Error);
-        throw error;
-      } finally {
-        client.off('error', onLost);
-        client.release(broken);
-      }
-    }
+        return { result, written };
+      },
+      // Nothing written: the revision goes back, so cached snapshots stay valid.
+      ({ written }) => (written.length > 0 ? 'COMMIT' : 'ROLLBACK'),
+    );
+    if (written.length > 0) this.#announce({ paths: written.map((w) => w.path), writes: written });
+    return result;
   }
 
   /** How many watchers are registered (open streams, the rules, the details copy): what a leak would show. */

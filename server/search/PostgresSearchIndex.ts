@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { Breach } from '../../shared/api/index.ts';
 import {
   breachIdOfKey,
   compileFilter,
@@ -15,8 +14,8 @@ import {
   type SearchHit,
   type SearchOptions,
 } from '../../shared/search/index.ts';
-import { StoreUnavailableError } from '../store/errors.ts';
-import { guarded, isUnavailable } from '../store/postgres/pool.ts';
+import { fromRecord, type BreachRecord } from '../store/postgres/breachRecords.ts';
+import { guarded, transaction } from '../store/postgres/pool.ts';
 import type { DetailsReader, SearchIndex } from './SearchIndex.ts';
 
 /** Held while rebuilding, so instances noticing the same catalog change rebuild once. */
@@ -91,16 +90,6 @@ function fingerprintOf(details: Record<string, unknown>): string {
   const hash = createHash('sha256');
   for (const id of Object.keys(details).sort()) hash.update(JSON.stringify([id, details[id]]));
   return hash.digest('base64url');
-}
-
-interface BreachRecord {
-  id: string;
-  domain: string;
-  breach_date: string;
-  added_date: string;
-  modified_date: string;
-  data_classes: string[];
-  is_sensitive: boolean;
 }
 
 /**
@@ -193,7 +182,7 @@ export class PostgresSearchIndex implements SearchIndex {
       if (current && (!force || state.details === fingerprint)) return `${state.catalog}.${state.generation}`;
       // The revision is read before the breaches: if the catalog moves in between, the state
       // names the older revision and the next request rebuilds again (never the other way round).
-      const breaches = (await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(toBreach);
+      const breaches = (await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(fromRecord);
       const documents = breaches.map((breach) => toSearchDocument(breach, details[breach.id]));
       await client.query('DELETE FROM search_postings');
       await client.query('DELETE FROM search_documents');
@@ -229,39 +218,10 @@ export class PostgresSearchIndex implements SearchIndex {
     return guarded(this.#where, () => this.#pool.query<R>(sql, values));
   }
 
-  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await guarded(this.#where, () => this.#pool.connect());
-    let broken = false;
-    const onLost = () => (broken = true);
-    client.on('error', onLost);
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      broken ||= isUnavailable(error);
-      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
-      if (broken) throw new StoreUnavailableError(this.#where, error as Error);
-      throw error;
-    } finally {
-      client.off('error', onLost);
-      // A connection that failed mid-transaction is discarded rather than handed to the next request.
-      client.release(broken);
-    }
+  /** The rebuild waits on its advisory lock instead of racing, so it never runs twice. */
+  #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return transaction(this.#pool, this.#where, { attempts: 1 }, work);
   }
-}
-
-function toBreach(row: BreachRecord): Breach {
-  return {
-    id: row.id,
-    domain: row.domain,
-    breachDate: row.breach_date,
-    addedDate: row.added_date,
-    modifiedDate: row.modified_date,
-    dataClasses: row.data_classes,
-    isSensitive: row.is_sensitive,
-  };
 }
 
 /**

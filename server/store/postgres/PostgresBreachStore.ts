@@ -4,14 +4,13 @@ import { dataClassKey, emailKey, IsoDateTime, type Breach } from '../../../share
 import { compareIds } from '../../catalog/dataClasses.ts';
 import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
-import { InvalidBreachError, ResolutionChangeError, StoreUnavailableError } from '../errors.ts';
+import { InvalidBreachError, ResolutionChangeError } from '../errors.ts';
 import { validBreach } from '../SqliteBreachStore.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
-import { createPool, describeDatabaseUrl, guarded, isUnavailable } from './pool.ts';
+import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
+import { createPool, describeDatabaseUrl, guarded, isUnavailable, transaction } from './pool.ts';
 
-/** Serialization failures and deadlocks: the transaction lost a race and is safe to run again. */
-const RETRYABLE = new Set(['40001', '40P01']);
 /** One person's devices writing at once conflict on that person's revision row; they take turns. */
 const MAX_ATTEMPTS = 12;
 const MAX_REMEMBERED_USERS = 10_000;
@@ -22,16 +21,6 @@ const MAX_REMEMBERED_USERS = 10_000;
  */
 const BUMP = "SELECT nextval('change_counter')";
 const BUMP_CATALOG = "UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'; SELECT nextval('change_counter')";
-
-interface BreachRecord {
-  id: string;
-  domain: string;
-  breach_date: string;
-  added_date: string;
-  modified_date: string;
-  data_classes: string[];
-  is_sensitive: boolean;
-}
 
 interface CatalogSnapshot {
   revision: string;
@@ -301,37 +290,9 @@ export class PostgresBreachStore implements BreachStore {
     return snapshot;
   }
 
-  /** One transaction at `isolation`, retried (with a short random pause) when it lost a race. */
-  async #transaction<T>(isolation: 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE', work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const client = await guarded(this.#where, () => this.#pool.connect());
-      let broken = false;
-      // A connection lost while checked out is reported here (the pool listens only to idle
-      // ones); the query in flight fails with it and the connection is discarded below.
-      const onLost = () => (broken = true);
-      client.on('error', onLost);
-      try {
-        await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        broken = isUnavailable(error);
-        if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
-        const code = (error as { code?: unknown }).code;
-        if (typeof code === 'string' && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) {
-          // Random and growing, so the losers of one race do not meet again in the next.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
-          continue;
-        }
-        if (broken) throw new StoreUnavailableError(this.#where, error as Error);
-        throw error;
-      } finally {
-        // A connection that failed mid-transaction is discarded rather than handed to the next request.
-        client.off('error', onLost);
-        client.release(broken);
-      }
-    }
+  /** One transaction at `isolation`, run again (after a short random pause) when it lost a race. */
+  #transaction<T>(isolation: 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE', work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return transaction(this.#pool, this.#where, { isolation, attempts: MAX_ATTEMPTS }, work);
   }
 }
 
@@ -390,30 +351,6 @@ async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[
   );
   await client.query(BUMP);
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
-}
-
-function toRecord(breach: Breach): BreachRecord {
-  return {
-    id: breach.id,
-    domain: breach.domain,
-    breach_date: breach.breachDate,
-    added_date: breach.addedDate,
-    modified_date: breach.modifiedDate,
-    data_classes: breach.dataClasses,
-    is_sensitive: breach.isSensitive,
-  };
-}
-
-function fromRecord(row: BreachRecord): Breach {
-  return {
-    id: row.id,
-    domain: row.domain,
-    breachDate: row.breach_date,
-    addedDate: row.added_date,
-    modifiedDate: row.modified_date,
-    dataClasses: row.data_classes,
-    isSensitive: row.is_sensitive,
-  };
 }
 
 function spellings(dataClasses: readonly string[]): Map<string, string> {

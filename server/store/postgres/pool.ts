@@ -60,3 +60,57 @@ export async function guarded<T>(where: string, work: () => Promise<T>): Promise
     throw error;
   }
 }
+
+/** Serialization failures and deadlocks: the transaction lost a race and is safe to run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export interface TransactionOptions {
+  /** Without one, the server's default (READ COMMITTED). */
+  isolation?: 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
+  /** How many times a transaction that lost a race runs in all; 1 never runs it again. */
+  attempts: number;
+}
+
+/**
+ * One transaction on a connection of `pool`: `work`, then COMMIT (or ROLLBACK where `finish`
+ * says so, e.g. nothing was written); ROLLBACK when `work` throws. A transaction that lost a race
+ * runs again after a short random pause (so `work` must be repeatable); a connection that failed
+ * is discarded rather than handed to the next request; the database being away is
+ * {@link StoreUnavailableError} naming `where`.
+ */
+export async function transaction<T>(
+  pool: pg.Pool,
+  where: string,
+  options: TransactionOptions,
+  work: (client: pg.PoolClient) => Promise<T>,
+  finish: (result: T) => 'COMMIT' | 'ROLLBACK' = () => 'COMMIT',
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await guarded(where, () => pool.connect());
+    let broken = false;
+    // A connection lost while checked out is reported here (the pool listens only to idle
+    // ones); the query in flight fails with it and the connection is discarded below.
+    const onLost = () => (broken = true);
+    client.on('error', onLost);
+    try {
+      await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
+      const result = await work(client);
+      await client.query(finish(result));
+      return result;
+    } catch (error) {
+      broken ||= isUnavailable(error);
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && RETRYABLE.has(code) && attempt < options.attempts) {
+        // Random and growing, so the losers of one race do not meet again in the next.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
+        continue;
+      }
+      if (broken) throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError(where, error as Error);
+      throw error;
+    } finally {
+      client.off('error', onLost);
+      client.release(broken);
+    }
+  }
+}
