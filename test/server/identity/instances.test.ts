@@ -1,37 +1,13 @@
 // A person signing in against two instances of the service that share one PostgreSQL database,
 // as behind a load balancer: every step of the browser's sign-in, the code exchange, the refresh,
 // the API call and the revocation may land on either instance.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../server/app.ts';
-import { usePrivatePostgres } from '../../support/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import type { RunningService } from '../../../server/app.ts';
+import { useTwoInstances } from '../../support/twoInstances.ts';
 import { Browser, CALLBACK, formAction, pkcePair } from './harness.ts';
 
-const postgres = usePrivatePostgres();
-let a: RunningService | undefined;
-let b: RunningService | undefined;
-let dataDir: string | undefined;
-
-beforeAll(async () => {
-  const server = postgres.server();
-  if (!server) return;
-  dataDir = mkdtempSync(path.join(tmpdir(), 'identity-instances-'));
-  const databaseUrl = await server.createDatabase();
-  a = await startService({ port: 0, dataDir: path.join(dataDir, 'a'), dev: true, logLevel: 'silent', databaseUrl });
-  // Behind one address in production; here the first instance's origin is the shared issuer.
-  b = await startService({ port: 0, dataDir: path.join(dataDir, 'b'), dev: true, logLevel: 'silent', databaseUrl, identityOrigin: a.url });
-}, 60_000);
-afterAll(async () => {
-  await b?.close();
-  await a?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-beforeEach((ctx) => {
-  if (!a || !b) ctx.skip('PostgreSQL could not start (see the message above)');
-});
+const instances = useTwoInstances('identity-instances-');
 
 /** A browser whose every request goes to the other instance than the one before (same paths, same cookies). */
 class AlternatingBrowser extends Browser {
@@ -39,9 +15,9 @@ class AlternatingBrowser extends Browser {
   #next = 0;
   override request(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const target = new URL(url);
-    if (target.origin === a!.url || target.origin === b!.url) {
-      const instance = [a!, b!][this.#next++ % 2]!;
-      this.served.push(instance === a ? 'a' : 'b');
+    if (target.origin === instances.a.url || target.origin === instances.b.url) {
+      const instance = [instances.a, instances.b][this.#next++ % 2]!;
+      this.served.push(instance === instances.a ? 'a' : 'b');
       target.host = new URL(instance.url).host;
     }
     return super.request(target, init);
@@ -52,15 +28,15 @@ async function token(instance: RunningService, fields: Record<string, string>) {
   const response = await fetch(`${instance.url}/oidc/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: a!.identity!.clientId, ...fields }).toString(),
+    body: new URLSearchParams({ client_id: instances.a.identity!.clientId, ...fields }).toString(),
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
 describe('signing in across two instances on one PostgreSQL database', () => {
   it('signs in hopping between instances, refreshes on the other, calls the API on either, and a revocation on one holds on both', async () => {
-    const idp = a!.identity!;
-    expect(b!.issuer).toBe(a!.issuer);
+    const idp = instances.a.identity!;
+    expect(instances.b.issuer).toBe(instances.a.issuer);
     const browser = new AlternatingBrowser();
     const { verifier, challenge } = pkcePair();
     const start = new URL(`${idp.issuer}/auth`);
@@ -87,24 +63,24 @@ describe('signing in across two instances on one PostgreSQL database', () => {
     // Both instances served the interaction: its state lives in the shared database, not in one process.
     expect(new Set(browser.served)).toEqual(new Set(['a', 'b']));
 
-    const exchanged = await token(b!, { grant_type: 'authorization_code', code: done.callback.searchParams.get('code')!, code_verifier: verifier, redirect_uri: CALLBACK });
+    const exchanged = await token(instances.b, { grant_type: 'authorization_code', code: done.callback.searchParams.get('code')!, code_verifier: verifier, redirect_uri: CALLBACK });
     expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
-    expect(decodeJwt(exchanged.body.access_token!)).toMatchObject({ iss: a!.issuer, sub: expect.any(String) });
+    expect(decodeJwt(exchanged.body.access_token!)).toMatchObject({ iss: instances.a.issuer, sub: expect.any(String) });
 
     const bearer = { authorization: `Bearer ${exchanged.body.access_token}` };
-    expect((await fetch(`${a!.apiBaseUrl}/user`, { method: 'POST', headers: bearer })).status).toBe(201);
-    for (const instance of [a!, b!]) expect((await fetch(`${instance.apiBaseUrl}/user/breaches`, { headers: bearer })).status, instance.url).toBe(200);
+    expect((await fetch(`${instances.a.apiBaseUrl}/user`, { method: 'POST', headers: bearer })).status).toBe(201);
+    for (const instance of [instances.a, instances.b]) expect((await fetch(`${instance.apiBaseUrl}/user/breaches`, { headers: bearer })).status, instance.url).toBe(200);
 
-    const refreshed = await token(a!, { grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token! });
+    const refreshed = await token(instances.a, { grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token! });
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
     const current = refreshed.body.refresh_token ?? exchanged.body.refresh_token!;
 
-    const revoked = await fetch(`${b!.url}/oidc/token/revocation`, {
+    const revoked = await fetch(`${instances.b.url}/oidc/token/revocation`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_id: idp.clientId, token: current, token_type_hint: 'refresh_token' }).toString(),
     });
     expect(revoked.status).toBe(200);
-    for (const instance of [a!, b!]) expect((await token(instance, { grant_type: 'refresh_token', refresh_token: current })).body.error).toBe('invalid_grant');
+    for (const instance of [instances.a, instances.b]) expect((await token(instance, { grant_type: 'refresh_token', refresh_token: current })).body.error).toBe('invalid_grant');
   });
 });
