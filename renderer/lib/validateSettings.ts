@@ -1,4 +1,5 @@
 import { Settings, SettingsChange } from '../../shared/ipc/views.ts';
+import { firstErrorPerField, type FieldIssue } from './fieldErrors.ts';
 
 export type FieldErrors = Partial<Record<keyof Settings, string>>;
 
@@ -9,24 +10,21 @@ const MESSAGES: Partial<Record<keyof Settings, string>> = {
   syncIntervalMinutes: 'Choose a whole number of minutes from 5 to 1440 (one day).',
 };
 
+const FIELDS = Object.keys(Settings.shape) as (keyof Settings)[];
+const inOurWords = (field: keyof Settings, message: string) => MESSAGES[field] ?? message;
+
 /** The core's own schema decides; the words are ours because zod's are for developers. */
 export function validateSettings(patch: SettingsChange): FieldErrors {
   const result = SettingsChange.safeParse(patch);
   if (result.success) return {};
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof Settings | undefined;
-    if (field && !errors[field]) errors[field] = MESSAGES[field] ?? issue.message;
-  }
-  return errors;
+  return firstErrorPerField(
+    result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    FIELDS,
+    inOurWords,
+  );
 }
 
 /** Field errors from the core's `invalid-arguments` answer (`issues[].path` names the field). */
-export function fieldErrorsFromIssues(issues: { path: string; message: string }[] | undefined): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues ?? []) {
-    const field = issue.path.split('.')[0] as keyof Settings;
-    if (field in Settings.shape && !errors[field]) errors[field] = MESSAGES[field] ?? issue.message;
-  }
-  return errors;
+export function fieldErrorsFromIssues(issues: FieldIssue[] | undefined): FieldErrors {
+  return firstErrorPerField(issues ?? [], FIELDS, inOurWords);
 }

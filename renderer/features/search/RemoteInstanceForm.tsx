@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { channels } from '../../../shared/ipc/contract.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
+import { firstErrorPerField, type FieldIssue } from '../../lib/fieldErrors.ts';
 import { useSearch } from '../../state/search.ts';
 
 const FIELDS = ['baseUrl', 'accountId', 'name', 'token'] as const;
@@ -13,16 +14,8 @@ const FALLBACK: Record<Field, string> = {
   token: 'Enter the API token, or leave it empty to keep the saved one.',
 };
 
-/** The first problem named for each field (issues' paths name them). */
-function errorsByField(issues: readonly { path: string; message: string }[]): Partial<Record<Field, string>> {
-  const errors: Partial<Record<Field, string>> = {};
-  for (const issue of issues) {
-    const field = FIELDS.find((name) => issue.path === name || issue.path.startsWith(`${name}.`));
-    // The schema's own words where they are written for people ("must be …"); ours otherwise.
-    if (field && !errors[field]) errors[field] = issue.message.startsWith('must ') ? `This ${issue.message}.` : FALLBACK[field];
-  }
-  return errors;
-}
+/** The first problem named for each field: the schema's own words where they are written for people ("must be …"), ours otherwise. */
+const errorsByField = (issues: readonly FieldIssue[]) => firstErrorPerField(issues, FIELDS, (field, message) => (message.startsWith('must ') ? `This ${message}.` : FALLBACK[field]));
 
 /** The remote search instance: where it is and its API token (write-only: kept in the keychain, never shown back). */
 export function RemoteInstanceForm() {
