@@ -1,7 +1,7 @@
 import { dataClassKey, emailKey, ResolveInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError } from '../api/ApiError.ts';
 import { classifyError, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
-import { accountEmailsOf, accountRowsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
+import { accountRowsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
   discardFailed,
@@ -125,12 +125,12 @@ export class Outbox {
         for (const input of parsed) {
           const breach = getBreach(this.#db, input.breachId);
           if (!breach) throw new UnknownTargetError(`breach "${input.breachId}" is not among this account's breaches`);
-          const affected = accountEmailsOf(this.#db, breach.id);
-          const emails = input.emails ? [...new Set(input.emails.map(emailKey))] : affected;
-          for (const email of emails) if (!affected.includes(email)) throw new UnknownTargetError(`breach "${breach.id}" does not affect ${email} in this account`);
+          // One read of the breach's accounts: who it affects, and what the service confirmed for each.
+          const confirmed = new Map(accountRowsOf(this.#db, [breach.id]).map((account) => [account.email, new Set(account.resolved)]));
+          const emails = input.emails ? [...new Set(input.emails.map(emailKey))] : [...confirmed.keys()];
+          for (const email of emails) if (!confirmed.has(email)) throw new UnknownTargetError(`breach "${breach.id}" does not affect ${email} in this account`);
           const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
           const codeOf = new Map(breach.dataClasses.map((name, i) => [dataClassKey(name), breach.classCodes[i]!]));
-          const confirmed = new Map(accountRowsOf(this.#db, [breach.id]).map((account) => [account.email, new Set(account.resolved)]));
           const keys = input.dataClasses ? [...new Set(input.dataClasses.map(dataClassKey))] : [...spelling.keys()];
           for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
           for (const email of emails) {
