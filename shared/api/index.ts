@@ -7,3 +7,4 @@ export * from './problem.ts';
 export * from './filter.ts';
 export * from './localService.ts';
 export * from './firefox.ts';
+export * from './checks.ts';

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { Email, IsoDateTime } from './primitives.ts';
+
+/**
+ * Where a service's exposures come from. `hibp`: looked up with Have I Been Pwned; `demo`:
+ * invented by a service started with `--demo`/`--dev` (never real); `none`: the service has no
+ * breach-data source, so it knows nothing about any address (an empty list means "unknown",
+ * never "clean").
+ */
+export const BreachDataSource = z.enum(['hibp', 'demo', 'none']).meta({ id: 'BreachDataSource' });
+export type BreachDataSource = z.infer<typeof BreachDataSource>;
+
+/**
+ * Response headers on every answer that carries exposures (`GET /user/breaches`, the newer
+ * contract's breach answers, `GET /user/checks`). Lower-case, as Node and fetch read them.
+ */
+export const BreachDataHeaders = {
+  /** `hibp` | `demo` | `none` ({@link BreachDataSource}). */
+  source: 'breach-data',
+  /** How many of the caller's monitored addresses have not been checked yet (0 when all are known). */
+  pending: 'breach-checks-pending',
+} as const;
+
+/** The check state of one monitored address. */
+export const AddressCheckState = z.enum(['pending', 'checked', 'failed']).meta({ id: 'AddressCheckState' });
+export type AddressCheckState = z.infer<typeof AddressCheckState>;
+
+export const AddressCheck = z
+  .object({
+    email: Email,
+    state: AddressCheckState.meta({ description: '`pending`: not checked yet (unknown, not clean); `checked`: `checkedAt` says when; `failed`: the last try failed, `problem` says why' }),
+    checkedAt: IsoDateTime.nullable().meta({ description: 'When the source last answered for this address; null until then' }),
+    nextCheckAt: IsoDateTime.nullable().meta({ description: 'When the queue expects to look it up next; null when no check is scheduled' }),
+    breachCount: z.int().min(0).nullable().meta({ description: 'Breaches the source reported at the last check; null until checked' }),
+    viaDomainSearch: z.boolean().meta({ description: 'Checked through a domain search of its whole domain rather than one by one' }),
+  })
+  .meta({ id: 'AddressCheck' });
+export type AddressCheck = z.infer<typeof AddressCheck>;
+
+/** Websites whose credentials an infostealer captured for one address (HIBP stealer logs). */
+export const StealerLogEntry = z
+  .object({
+    email: Email,
+    domains: z.array(z.string().min(1)).meta({ description: 'Website domains, sorted' }),
+    checkedAt: IsoDateTime,
+  })
+  .meta({ id: 'StealerLogEntry' });
+export type StealerLogEntry = z.infer<typeof StealerLogEntry>;
+
+export const SourceProblemCode = z.enum(['no-source', 'key-refused', 'source-unreachable', 'rate-limited']).meta({ id: 'SourceProblemCode' });
+export type SourceProblemCode = z.infer<typeof SourceProblemCode>;
+
+/** Body of `GET /user/checks`: what the service knows about the caller's addresses, and what it does not yet. */
+export const UserChecks = z
+  .object({
+    source: BreachDataSource,
+    attribution: z.string().nullable().meta({ description: 'Whom to credit where this data is shown ("Have I Been Pwned"); null for demo and none' }),
+    addresses: z.array(AddressCheck),
+    queue: z
+      .object({
+        requestsPerMinute: z.int().min(1).nullable().meta({ description: "The key's rate limit (HIBP `subscription/status` Rpm); null without a key" }),
+        waiting: z.int().min(0).meta({ description: "Lookups queued across the service, the caller's included" }),
+        nextCheckAt: IsoDateTime.nullable().meta({ description: "When the next of the caller's pending checks is expected" }),
+      })
+      .meta({ description: "The lookup queue's state" }),
+    stealerLogs: z
+      .object({
+        available: z.boolean().meta({ description: 'The subscription includes stealer logs' }),
+        entries: z.array(StealerLogEntry),
+      })
+      .meta({ description: "HIBP stealer logs for the caller's addresses; `available: false` when the key does not include them" }),
+    problem: z
+      .object({ code: SourceProblemCode, detail: z.string().meta({ description: 'A sentence a person can act on' }) })
+      .nullable()
+      .meta({ description: 'Why the service cannot check addresses right now; null when it can' }),
+  })
+  .meta({ id: 'UserChecks' });
+export type UserChecks = z.infer<typeof UserChecks>;
