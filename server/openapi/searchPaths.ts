@@ -210,6 +210,23 @@ export function searchPaths(): Record<string, unknown> {
       ofInstance,
     ),
     [`${INSTANCE}/items/{item_id}`]: item(read('aiSearchItemGet', 'An item', ref('ItemInfo'), { writes: ['delete', 'patch'] }), 'An item', [...ofInstance, PARAMETER.item_id]),
+    '/accounts/{account_id}/ai-search/instances': item(
+      read('aiSearchInstancesList', 'Deprecated by Cloudflare for the namespaced list: the instances of every namespace (or of `namespace`)', ref('InstanceInfo'), {
+        list: true,
+        query: [...PAGING, query('search', 'Only instances whose id contains this'), query('namespace', 'Only the instances of this namespace')],
+        writes: ['post'],
+      }),
+      'Instances (deprecated route)',
+      [PARAMETER.account_id],
+    ),
+    '/accounts/{account_id}/ai-search/instances/{name}': item(
+      read('aiSearchInstanceRead', 'Deprecated by Cloudflare for the namespaced read', ref('InstanceInfo'), { writes: ['put', 'delete'] }),
+      'An instance of the `default` namespace (deprecated route)',
+    ),
+    '/accounts/{account_id}/ai-search/instances/{name}/stats': item(
+      read('aiSearchInstanceStats', 'Deprecated by Cloudflare for the namespaced stats', ref('InstanceStats')),
+      'Instance stats (deprecated route)',
+    ),
     '/accounts/{account_id}/ai-search/instances/{name}/search': item(
       deprecated(searchOp('aiSearch', 'SearchRequest', 'SearchResult')),
       `Deprecated by Cloudflare for the namespaced route; the instance of the \`default\` namespace. ${FILTERS_NEW}${OPTIONS_NOTE}`,

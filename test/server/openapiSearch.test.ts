@@ -125,6 +125,13 @@ describe.each(await serviceStores())('on $name', (store) => {
       },
     );
 
+    it.each(['', '/{name}', '/{name}/stats'])('GET the deprecated instances%s answers the documented 200', async (suffix) => {
+      const route = `/accounts/{account_id}/ai-search/instances${suffix}`;
+      const response = await fetch(running.url + urlOf(route).replace('{account_id}', 'local').replace('{name}', 'breaches'), { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      expectDocumented('GET', route, 200, await response.json());
+    });
+
     it('documents the failure envelope of a bad filter (400) and a missing token (401)', async () => {
       const url = running.url + urlOf(SEARCH_ROUTES.search).replace('{account_id}', 'local').replace('{name}', 'breaches');
       const bad = await fetch(url, {
