@@ -347,6 +347,22 @@ describe.each(STORES)('on $name', (store) => {
       expect(LegacySearchResult.parse(Envelope.parse(JSON.parse(events[0]!.data)).result).data[0]!.file_id).toBe('breaches/Adobe');
     });
 
+    it('namespaced routes stream the same: the chunks event first (instance and namespace level, search and chat)', async () => {
+      const NS = `${base}/ai-search/namespaces/default`;
+      const cases = [
+        { url: `${NS}/instances/breaches/search`, body: { query: 'Adobe', stream: true } },
+        { url: `${NS}/search`, body: { query: 'Adobe', stream: true, ai_search_options: { instance_ids: ['breaches'] } } },
+        { url: `${NS}/instances/breaches/chat/completions`, body: { messages: [{ role: 'user', content: [{ type: 'text', text: 'Adobe' }] }], stream: true } },
+        { url: `${NS}/chat/completions`, body: { messages: [{ role: 'user', content: 'Adobe' }], stream: true, ai_search_options: { instance_ids: ['breaches'] } } },
+      ];
+      for (const { url, body } of cases) {
+        const events = await readEvents(await post(url, body));
+        expect(events[0]!.event, url).toBe('chunks');
+        expect(ChunksEvent.parse(JSON.parse(events[0]!.data)).chunks[0]!.item.key, url).toBe('breaches/Adobe');
+        expect(events.at(-1)!.data, url).toBe('[DONE]');
+      }
+    });
+
     it('a bad streamed request still gets the envelope, not a stream', async () => {
       await failure(await post(SEARCH(), { query: 'a', stream: true, ai_search_options: { retrieval: { filters: { nope: 1 } } } }), 400, SearchCodes.invalidFilter);
     });
