@@ -6,3 +6,4 @@ export * from './engine.ts';
 export * from './answer.ts';
 export * from './understandQuery.ts';
 export * from './listText.ts';
+export * from './readableFilter.ts';

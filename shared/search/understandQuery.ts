@@ -50,7 +50,7 @@ export interface UnderstandOptions {
    * spells them (a chip names the class in that spelling when the two name the same class).
    */
   dataClasses?: readonly string[];
-  /** Keys of parts the person removed: their words stay in the text and no chip comes back. */
+  /** Keys of parts the person removed: no chip comes back for them, and their words are ignored. */
   dismissed?: Iterable<string>;
   /** The kinds to recognise (all by default): the breaches list has no sensitive or verified words. */
   kinds?: readonly QueryPartKind[];
@@ -379,8 +379,8 @@ function pass(text: string, context: Context, parts: Map<string, QueryPart>): st
   for (let i = 0; i < tokens.length;) {
     const found = partAt(tokens, i, context);
     if (found && context.dismissed.has(found.part.key)) {
-      // Removed by the person: the words stay words, verbatim, so no later pass finds the part again.
-      kept.push(...tokens.slice(i, i + found.length));
+      // Removed by the person: that bit of the question is ignored. Ranked as words instead, "after
+      // 2020" would keep only the breaches whose description names the year.
       i += found.length;
     } else if (found) {
       if (!parts.has(found.part.key)) parts.set(found.part.key, found.part);
