@@ -72,7 +72,7 @@ const QUESTION_WORDS = new Set(
     'is are was were be been being am do does did done have has had having can could would should will shall may might must',
     'of in on at to for from with by about into onto over under as than then so such per via',
     'after before since until till between during prior post pre last past previous current',
-    'show list find give tell get got gets getting search look see know let lets want need please',
+    'show list find give tell get got gets getting search look see know let lets want need please happen happens happened happening',
     'one ones thing things something anything everything lot lots many much more most',
     'breach breaches breached leak leaks leaked leaking hack hacks hacked hacker hackers hacking',
     'expose exposes exposed exposing include includes included including contain contains contained containing',
@@ -255,7 +255,9 @@ interface DateMatch {
 }
 
 const AFTER = new Set(['after', 'post']);
-const SINCE = new Set(['since', 'from']);
+const SINCE = new Set(['since']);
+/** "from 2019 on": a start; "breaches from 2019" on its own means the year. */
+const ONWARDS = new Set(['on', 'onward', 'onwards', 'forward']);
 const BEFORE = new Set(['before', 'pre']);
 const UNTIL = new Set(['until', 'till', 'through', 'thru']);
 const IN = new Set(['in', 'during']);
@@ -287,6 +289,8 @@ function dateAt(tokens: readonly string[], i: number, now: Date): DateMatch | un
   const period = periodAt(tokens, i + lead);
   if (period) {
     const length = lead + period.length;
+    if (leadWord === 'from' && ONWARDS.has(tokens[i + length] ?? '')) return { length: length + 1, label: `Since ${period.label}`, from: period.start };
+    if (leadWord === 'from') return { length, label: `In ${period.label}`, from: period.start, until: period.end };
     if (AFTER.has(leadWord)) return { length, label: `After ${period.label}`, from: nextDay(period.end) };
     if (SINCE.has(leadWord)) return { length, label: `Since ${period.label}`, from: period.start };
     if (BEFORE.has(leadWord) || leadWord === 'prior to') return { length, label: `Before ${period.label}`, until: previousDay(period.start) };

@@ -51,7 +51,8 @@ describe('understandQuery', () => {
   it.each([
     ['after 2020', 'After 2020 2021-01-01..'],
     ['since 2019', 'Since 2019 2019-01-01..'],
-    ['from 2019', 'Since 2019 2019-01-01..'],
+    ['from 2019 onwards', 'Since 2019 2019-01-01..'],
+    ['breaches from 2019', 'In 2019 2019-01-01..2019-12-31'],
     ['before 2015', 'Before 2015 ..2014-12-31'],
     ['prior to 2015', 'Before 2015 ..2014-12-31'],
     ['until 2015', 'Until 2015 ..2015-12-31'],
