@@ -152,6 +152,9 @@ describe('the Search page in Chromium against the real stack', () => {
     );
     await page.getByRole('button', { name: 'Show filter' }).click();
     expect(JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!)).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2021-01-01' } });
+    // The chips, their remove buttons and the count, light and dark: nothing serious for axe.
+    expect(seriousFindings(await captureScreen(page, 'search-question'))).toEqual([]);
+    expect(await unnamedControls(page)).toEqual([]);
 
     // Removing "After 2020" widens the answer to every breach that leaked passwords; the text does not bring it back.
     await page.getByRole('button', { name: 'Remove After 2020' }).click();
@@ -173,6 +176,7 @@ describe('the Search page in Chromium against the real stack', () => {
     await page.getByRole('searchbox', { name: 'Search breaches' }).fill('passwords');
     const shown = (await e2e.call('breaches-list', { limit: 500 })).rows.filter((row) => row.breach.dataClasses.includes('Passwords'));
     expect(shown.length).toBeGreaterThan(0);
+    await page.getByText('Breaches that exposed Passwords.').waitFor();
     await eventually(
       'the list of breaches with passwords',
       async () =>

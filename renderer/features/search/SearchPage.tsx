@@ -237,6 +237,9 @@ function QuestionChips({ parts, remaining, onRemove }: { parts: readonly QueryPa
   if (parts.length === 0) return null;
   return (
     <div className="search-understood">
+      <span className="field-label" aria-hidden="true">
+        From your question
+      </span>
       <ul className="search-understood-chips" aria-label="Understood from your question">
         {parts.map((part) => (
           <li key={part.key} className="chip is-on">
