@@ -7,7 +7,8 @@ import type { IdentityKeys } from './keys.ts';
 /**
  * Service accounts of the identity provider and their token endpoint: the OAuth 2.0 JWT-bearer
  * grant (RFC 7523) exactly as Google's token endpoint speaks it. A client signs an assertion
- * with the account's private key (`iss` = the account's email, `aud` = the token endpoint,
+ * with the account's private key (`iss` = the account's email, `aud` = this token endpoint or,
+ * as Google's own libraries send it, Google's (`GOOGLE_TOKEN_ENDPOINT`),
  * `scope` = space-separated scopes, `kid` = `private_key_id`, RS256, at most an hour) and posts
  * `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=…`; the answer is
  * `{access_token, token_type: "Bearer", expires_in}`. An account not permitted every scope it
@@ -21,6 +22,8 @@ export const SCOPE_USERINFO_EMAIL = 'https://www.googleapis.com/auth/userinfo.em
 export const SCOPE_FIREBASE_DATABASE = 'https://www.googleapis.com/auth/firebase.database';
 /** The `aud` of service-account access tokens: only the realtime database accepts them. */
 export const RTDB_TOKEN_AUDIENCE = 'urn:breach-monitor:rtdb';
+/** Google's token endpoint: the `aud` Google's own libraries sign into every assertion. */
+export const GOOGLE_TOKEN_ENDPOINT = 'https://oauth2.googleapis.com/token';
 const TOKEN_TTL_SEC = 3600;
 
 /** A service-account key file, as Google's console downloads it (the fields clients read). */
@@ -62,6 +65,9 @@ export interface ServiceAccounts {
 
 export async function createServiceAccounts(options: { issuer: string; keys: IdentityKeys; directory: ServiceAccountDirectory; now?: () => number }): Promise<ServiceAccounts> {
   const tokenUrl = options.issuer.replace(/\/+$/, '') + SERVICE_ACCOUNT_TOKEN_PATH;
+  // RFC 7523 §3 lets the audience be the token endpoint's URL; Google's Python library signs its
+  // own endpoint's URL while posting to the key file's token_uri (docs/decisions.md). Nothing else.
+  const acceptedAudiences = [tokenUrl, GOOGLE_TOKEN_ENDPOINT];
   const { signingKey } = options.keys;
   const privateKey = await importJWK(signingKey, signingKey.alg);
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = signingKey as JWK & Record<string, unknown>;
@@ -91,7 +97,7 @@ export async function createServiceAccounts(options: { issuer: string; keys: Ide
     try {
       ({ payload } = await jwtVerify(assertion, await importSPKI(account.publicKeyPem, 'RS256'), {
         issuer: account.clientEmail,
-        audience: tokenUrl,
+        audience: acceptedAudiences,
         algorithms: ['RS256'],
         requiredClaims: ['iat', 'exp'],
         maxTokenAge: '1h',
@@ -106,6 +112,10 @@ export async function createServiceAccounts(options: { issuer: string; keys: Ide
             ? `the assertion's ${error.claim} claim is wrong`
             : 'the assertion signature is invalid';
       return fail(400, 'invalid_grant', reason);
+    }
+    // Google's libraries send `sub` only to act for someone else (domain-wide delegation), which this provider does not offer.
+    if (payload.sub !== undefined && payload.sub !== account.clientEmail) {
+      return fail(400, 'unauthorized_client', `${account.clientEmail} may not act for another user (sub); this provider has no domain-wide delegation`);
     }
     if ((payload.exp as number) - (payload.iat as number) > TOKEN_TTL_SEC) return fail(400, 'invalid_grant', 'the assertion may be valid for at most an hour');
     const requested = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];

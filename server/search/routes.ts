@@ -1,24 +1,37 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
+  AiSearchOptions,
   answerPieces,
+  BoostBy,
   BREACH_FILTER_FIELDS,
+  CacheOptions,
   ChatCompletionsRequest,
-  DEFAULT_MAX_RESULTS,
+  DEFAULT_NAMESPACE,
   extractiveAnswer,
-  FilterError,
   LegacySearchRequest,
+  NamespaceAiSearchOptions,
+  NamespaceChatCompletionsRequest,
+  NamespaceSearchRequest,
+  nonTextParts,
   parseMetadataFilter,
   queryOfMessages,
+  QueryRewriteOptions,
+  RerankingOptions,
+  RetrievalOptions,
   SearchCodes,
   SearchRequest,
-  toChunk,
   translateLegacyFilter,
   type ChatCompletion,
   type ChatCompletionDelta,
+  type ChatMessage,
+  type InstanceStats,
   type LegacyAiSearchResult,
   type LegacySearchResult,
   type MetadataFilter,
+  type NamespaceChatCompletion,
+  type NamespaceChunk,
+  type NamespaceSearchResult,
   type SearchChunk,
   type SearchResult,
 } from '../../shared/search/index.ts';
@@ -28,12 +41,16 @@ import type { Logger } from '../log.ts';
 import type { ApiTokenScope, ApiTokenStore } from './ApiTokenStore.ts';
 import { authenticateApiToken } from './authenticate.ts';
 import type { SearchIndex } from './SearchIndex.ts';
-import { envelopeJson, SearchError, sendEnvelope, sendEnvelopeJson, sendSearchError, toSearchError } from './envelope.ts';
+import { envelopeJson, SearchError, sendEnvelopeJson, sendSearchError, toSearchError } from './envelope.ts';
+import { describeInstance, describeNamespace, itemChunks, listQuery, paginate, toItem } from './management.ts';
+import { ALL_DOCUMENTS, filterProblem, planRetrieval, retrieve, type Note, type RetrievalPlan } from './retrieval.ts';
 import { EventStream } from './sse.ts';
 
 /** `{base_url}` of the search interface is `{service}/client/v4`. */
 export const SEARCH_PREFIX = '/client/v4';
 export const SEARCH_INSTANCE = 'breaches';
+/** The namespace of the instance; the deprecated un-namespaced routes reach the same one, as on Cloudflare. */
+export const SEARCH_NAMESPACE = DEFAULT_NAMESPACE;
 const MAX_BODY_BYTES = 64 * 1024;
 const EXTRACTIVE_NOTE = {
   code: SearchCodes.extractiveAnswer,
@@ -41,13 +58,22 @@ const EXTRACTIVE_NOTE = {
 };
 const MODEL = 'breach-monitor/extractive';
 
-type Endpoint = 'search' | 'chat' | 'legacy-search' | 'legacy-ai-search';
-const ROUTES: { pattern: RegExp; endpoint: Endpoint; scope: ApiTokenScope }[] = [
-  { pattern: /^\/accounts\/([^/]+)\/ai-search\/instances\/([^/]+)\/search$/, endpoint: 'search', scope: 'ai-search:read' },
-  { pattern: /^\/accounts\/([^/]+)\/ai-search\/instances\/([^/]+)\/chat\/completions$/, endpoint: 'chat', scope: 'ai-search:run' },
-  { pattern: /^\/accounts\/([^/]+)\/legacy-rag\/rags\/([^/]+)\/search$/, endpoint: 'legacy-search', scope: 'ai-search:read' },
-  { pattern: /^\/accounts\/([^/]+)\/legacy-rag\/rags\/([^/]+)\/ai-search$/, endpoint: 'legacy-ai-search', scope: 'ai-search:run' },
-];
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+interface Params {
+  account: string;
+  namespace: string;
+  instance: string;
+  item: string;
+  job: string;
+}
+type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, params: Params) => Promise<void>;
+interface Route {
+  pattern: RegExp;
+  names: (keyof Params)[];
+  handlers: Partial<Record<Method, { scope: ApiTokenScope; handle: Handler }>>;
+  /** The management writes the SDK offers on this path, and what each would do: refused here. */
+  writes: Partial<Record<Method, string>>;
+}
 
 export interface SearchRoutesDeps {
   index: SearchIndex;
@@ -58,15 +84,54 @@ export interface SearchRoutesDeps {
 }
 
 /**
- * The search interface under `/client/v4/accounts/{account_id}/…`: the new `ai-search`
- * endpoints and the legacy `legacy-rag` ones over one index and one filter engine. Every answer,
- * errors included, is the envelope `{result, success, errors, messages}`.
+ * The search interface under `/client/v4/accounts/{account_id}/…`, as Cloudflare's SDK calls it:
+ * namespaces (`default`), their instances (`breaches`, a keyword index over the catalog), search
+ * and chat completions per instance and across a namespace's instances, the instance's items (one
+ * per breach) and stats; the deprecated un-namespaced `ai-search/instances/{id}` routes; and the
+ * legacy `legacy-rag` ones. Read-only: management writes answer 405 (code 7002). Every answer is
+ * the envelope `{result, success, errors, messages}` except a successful chat completion, which
+ * is bare, as the SDK reads it.
  */
 export function createSearchRoutes({ index, tokens, accountId, logger, now = Date.now }: SearchRoutesDeps) {
   const answers = new AnswerCache<Prepared>();
+  const startedAt = new Date(now()).toISOString();
+  /** Namespace → instance id → index. One of each here; every path below works for more. */
+  const namespaces = new Map([[SEARCH_NAMESPACE, new Map([[SEARCH_INSTANCE, index]])]]);
+
+  const read = (handle: Handler) => ({ scope: 'ai-search:read' as const, handle });
+  const run = (handle: Handler) => ({ scope: 'ai-search:run' as const, handle });
+  const instanceRoutes = (base: string, namespaced: boolean): Route[] => [
+    route(base, { GET: read(listInstances) }, { POST: 'create an instance' }),
+    route(`${base}/:instance`, { GET: read(readInstance) }, { PUT: 'update an instance', DELETE: 'delete an instance' }),
+    route(`${base}/:instance/stats`, { GET: read(instanceStats) }, {}),
+    route(`${base}/:instance/search`, { POST: read(cached((p) => `search:${p.namespace}/${p.instance}`, searchInstance)) }, {}),
+    route(`${base}/:instance/chat/completions`, { POST: run(cached((p) => `chat:${p.namespace}/${p.instance}`, chatInstance)) }, {}),
+    route(`${base}/:instance/jobs`, { GET: read(listJobs) }, { POST: 'start an indexing job' }),
+    route(`${base}/:instance/jobs/:job`, { GET: read(noSuchJob) }, { PATCH: 'change an indexing job' }),
+    route(`${base}/:instance/jobs/:job/logs`, { GET: read(noSuchJob) }, {}),
+    ...(namespaced
+      ? [
+          route(`${base}/:instance/items`, { GET: read(listItems) }, { POST: 'upload an item', PUT: 'create or update an item' }),
+          route(`${base}/:instance/items/:item`, { GET: read(getItem) }, { DELETE: 'delete an item', PATCH: 'sync an item' }),
+          route(`${base}/:instance/items/:item/chunks`, { GET: read(getItemChunks) }, {}),
+        ]
+      : []),
+  ];
+  const ROUTES: Route[] = [
+    route('ai-search/namespaces', { GET: read(listNamespaces) }, { POST: 'create a namespace' }),
+    route('ai-search/namespaces/:namespace', { GET: read(readNamespace) }, { PUT: 'update a namespace', DELETE: 'delete a namespace', PATCH: 'move an instance' }),
+    route('ai-search/namespaces/:namespace/search', { POST: read(cached((p) => `namespace-search:${p.namespace}`, searchNamespace)) }, {}),
+    route('ai-search/namespaces/:namespace/chat/completions', { POST: run(cached((p) => `namespace-chat:${p.namespace}`, chatNamespace)) }, {}),
+    ...instanceRoutes('ai-search/namespaces/:namespace/instances', true),
+    ...instanceRoutes('ai-search/instances', false),
+    route('legacy-rag/rags/:instance/search', { POST: read(cached((p) => `legacy-search:${p.instance}`, legacySearch)) }, {}),
+    // The legacy ai-search endpoint answers too: it needs the run scope, as chat completions.
+    route('legacy-rag/rags/:instance/ai-search', { POST: run(cached((p) => `legacy-ai-search:${p.instance}`, legacyAiSearch)) }, {}),
+  ];
+
   return async function handleSearch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
-      await route(req, res, url);
+      await dispatch(req, res, url);
     } catch (error) {
       const known = toSearchError(error);
       if (!known) logger.error({ err: error, path: url.pathname }, 'search request failed');
@@ -78,87 +143,262 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     }
   };
 
-  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function dispatch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     // Node's parser already refuses this pair; kept for parsers configured to be lenient.
     if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] !== undefined) {
       throw new SearchError(400, SearchCodes.invalidHeaders, 'a request may not carry both Transfer-Encoding and Content-Length; send only one of them', { headers: { connection: 'close' } });
     }
     const path = url.pathname.slice(SEARCH_PREFIX.length);
-    const matched = ROUTES.map((r) => ({ ...r, match: r.pattern.exec(path) })).find((r) => r.match);
-    if (!matched) throw new SearchError(404, SearchCodes.notFound, `no such endpoint: ${req.method} ${url.pathname}`);
-    if (req.method !== 'POST') throw new SearchError(405, SearchCodes.methodNotAllowed, `${req.method} is not allowed here; use POST`, { headers: { allow: 'POST' } });
-    const pathAccount = decode(matched.match![1]!);
-    const instance = decode(matched.match![2]!);
-    await authenticateApiToken(req, tokens, pathAccount === accountId ? accountId : pathAccount, matched.scope, now());
-    if (instance !== SEARCH_INSTANCE) throw new SearchError(404, SearchCodes.notFound, `no instance "${instance}" in account "${accountId}"; instances: ${SEARCH_INSTANCE}`);
-
-    const { text, value } = await readJsonBodyWithText(req, MAX_BODY_BYTES);
-    // The answer depends only on the account, the endpoint, the body and the index revision.
-    const revision = await index.revision();
-    const key = answerKey(pathAccount, matched.endpoint, text);
-    let prepared = answers.get(revision, key);
-    if (!prepared) {
-      prepared = await prepare(matched.endpoint, value);
-      answers.set(revision, key, prepared);
+    let match: RegExpExecArray | null = null;
+    const found = ROUTES.find((r) => (match = r.pattern.exec(path)) !== null);
+    if (!found || !match) throw new SearchError(404, SearchCodes.notFound, `no such endpoint: ${req.method} ${url.pathname}`);
+    const method = req.method as Method;
+    const handler = found.handlers[method];
+    const allow = Object.keys(found.handlers).join(', ');
+    if (!handler) {
+      const write = found.writes[method];
+      if (write) {
+        throw new SearchError(
+          405,
+          SearchCodes.readOnly,
+          `this reference instance is read-only: it indexes the breach catalog itself, so it cannot ${write} (${req.method} is not allowed here; use ${allow})`,
+          {
+            headers: { allow },
+          },
+        );
+      }
+      throw new SearchError(405, SearchCodes.methodNotAllowed, `${req.method} is not allowed here; use ${allow}`, { headers: { allow } });
     }
-    send(res, prepared);
-  }
-
-  async function retrieve(query: string, filter: MetadataFilter | undefined, maxResults: number | undefined): Promise<SearchChunk[]> {
-    return (await index.search({ query, filter, maxResults: maxResults ?? DEFAULT_MAX_RESULTS })).map(toChunk);
-  }
-
-  /** Everything of an answer that does not change from one identical request to the next. */
-  async function prepare(endpoint: Endpoint, raw: unknown): Promise<Prepared> {
-    switch (endpoint) {
-      case 'search': {
-        const body = parseBody(raw, SearchRequest);
-        const query = body.query ?? userQuery(body.messages!);
-        const retrieval = body.ai_search_options?.retrieval;
-        const result: SearchResult = { search_query: query, chunks: await retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results) };
-        return body.stream ? { endpoint, stream: true, result } : { endpoint, stream: false, json: envelopeJson(result) };
-      }
-      case 'chat': {
-        const body = parseBody(raw, ChatCompletionsRequest);
-        const query = userQuery(body.messages);
-        const retrieval = body.ai_search_options?.retrieval;
-        const chunks = await retrieve(query, newFilter(retrieval?.filters), retrieval?.max_num_results);
-        return { endpoint, stream: body.stream === true, query, chunks, answer: extractiveAnswer(query, chunks) };
-      }
-      case 'legacy-search':
-      case 'legacy-ai-search': {
-        const body = parseBody(raw, LegacySearchRequest);
-        const filter = body.filters === undefined ? undefined : translate(body.filters);
-        const chunks = await retrieve(body.query, filter, body.max_num_results);
-        const page: LegacySearchResult = { object: 'vector_store.search_results.page', search_query: body.query, data: chunks.map(toLegacyData), has_more: false, next_page: null };
-        if (endpoint === 'legacy-search') return { endpoint, stream: body.stream === true, json: envelopeJson(page) };
-        const answer = extractiveAnswer(body.query, chunks);
-        return body.stream ? { endpoint, stream: true, answer } : { endpoint, stream: false, json: envelopeJson({ ...page, response: answer } satisfies LegacyAiSearchResult, [EXTRACTIVE_NOTE]) };
-      }
+    const params: Params = { account: '', namespace: SEARCH_NAMESPACE, instance: '', item: '', job: '' };
+    found.names.forEach((name, i) => (params[name] = decode(match![i + 1]!)));
+    await authenticateApiToken(req, tokens, params.account, handler.scope, now());
+    if (!namespaces.has(params.namespace)) {
+      throw new SearchError(404, SearchCodes.notFound, `no namespace "${params.namespace}" in account "${accountId}"; namespaces: ${[...namespaces.keys()].join(', ')}`);
     }
+    if (params.instance !== '' && !namespaces.get(params.namespace)!.has(params.instance)) {
+      throw new SearchError(
+        404,
+        SearchCodes.notFound,
+        `no instance "${params.instance}" in namespace "${params.namespace}" of account "${accountId}"; instances: ${[...namespaces.get(params.namespace)!.keys()].join(', ')}`,
+      );
+    }
+    await handler.handle(req, res, url, params);
   }
+
+  function indexOf(params: Params): SearchIndex {
+    return namespaces.get(params.namespace)!.get(params.instance)!;
+  }
+  /** What answers are valid for: the revisions of every index of the namespace. */
+  async function revisionOf(namespace: string): Promise<string> {
+    return (await Promise.all([...namespaces.get(namespace)!.values()].map((i) => i.revision()))).join('|');
+  }
+
+  /**
+   * A POST whose answer depends only on the account, the route, the body and the index revision,
+   * so a repeated request is answered from what was prepared for the first.
+   */
+  function cached(endpoint: (params: Params) => string, prepare: (body: unknown, params: Params) => Promise<Prepared>): Handler {
+    return async (req, res, _url, params) => {
+      const { text, value } = await readJsonBodyWithText(req, MAX_BODY_BYTES);
+      const revision = await revisionOf(params.namespace);
+      const key = answerKey(params.account, endpoint(params), text);
+      let prepared = answers.get(revision, key);
+      if (!prepared) {
+        prepared = await prepare(value, params);
+        answers.set(revision, key, prepared);
+      }
+      send(res, prepared);
+    };
+  }
+
+  // --- search and chat completions -------------------------------------------------------
+
+  async function searchInstance(raw: unknown, params: Params): Promise<Prepared> {
+    const body = parseBody(raw, SearchRequest);
+    const query = body.query ?? userQuery(body.messages!);
+    const plan = planRetrieval(body.ai_search_options);
+    const result: SearchResult = { search_query: query, query_kind: 'text', chunks: await retrieve(indexOf(params), query, plan) };
+    return body.stream ? { kind: 'search-stream', result, notes: plan.notes } : { kind: 'json', json: envelopeJson(result, plan.notes) };
+  }
+
+  async function searchNamespace(raw: unknown, params: Params): Promise<Prepared> {
+    const body = parseBody(raw, NamespaceSearchRequest);
+    const query = body.query ?? userQuery(body.messages!);
+    const plan = planRetrieval(body.ai_search_options);
+    const { chunks, errors } = await acrossInstances(params.namespace, body.ai_search_options.instance_ids, query, plan);
+    const result: NamespaceSearchResult = { search_query: query, query_kind: 'text', chunks, ...(errors.length > 0 ? { errors } : {}) };
+    return body.stream ? { kind: 'search-stream', result, notes: plan.notes } : { kind: 'json', json: envelopeJson(result, plan.notes) };
+  }
+
+  async function chatInstance(raw: unknown, params: Params): Promise<Prepared> {
+    const body = parseBody(raw, ChatCompletionsRequest);
+    const query = userQuery(body.messages);
+    const plan = planRetrieval(body.ai_search_options);
+    const chunks = await retrieve(indexOf(params), query, plan);
+    return { kind: 'chat', stream: body.stream === true, query, chunks, errors: [], answer: extractiveAnswer(query, chunks), notes: [...plan.notes, ...chatNotes(body)] };
+  }
+
+  async function chatNamespace(raw: unknown, params: Params): Promise<Prepared> {
+    const body = parseBody(raw, NamespaceChatCompletionsRequest);
+    const query = userQuery(body.messages);
+    const plan = planRetrieval(body.ai_search_options);
+    const { chunks, errors } = await acrossInstances(params.namespace, body.ai_search_options.instance_ids, query, plan);
+    return { kind: 'chat', stream: body.stream === true, query, chunks, errors, answer: extractiveAnswer(query, chunks), notes: [...plan.notes, ...chatNotes(body)] };
+  }
+
+  /**
+   * A namespace-level retrieval: each named instance searched with the same plan, the chunks
+   * merged by score (ties in the order the instances were named) and cut to `max_num_results`.
+   * Instances the namespace lacks are named in `errors`; when none is known, a 404.
+   */
+  async function acrossInstances(namespace: string, instanceIds: readonly string[], query: string, plan: RetrievalPlan) {
+    const instances = namespaces.get(namespace)!;
+    const ids = [...new Set(instanceIds)];
+    const known = ids.filter((id) => instances.has(id));
+    const errors = ids.filter((id) => !instances.has(id)).map((id) => ({ instance_id: id, message: `no instance "${id}" in namespace "${namespace}"` }));
+    if (known.length === 0) {
+      throw new SearchError(404, SearchCodes.notFound, `/ai_search_options/instance_ids: no instance of namespace "${namespace}" is named; its instances: ${[...instances.keys()].join(', ')}`);
+    }
+    const perInstance = await Promise.all(known.map(async (id) => (await retrieve(instances.get(id)!, query, plan)).map((chunk): NamespaceChunk => ({ ...chunk, instance_id: id }))));
+    const chunks = perInstance
+      .flat()
+      .map((chunk, order) => ({ chunk, order }))
+      .sort((a, b) => b.chunk.score - a.chunk.score || a.order - b.order)
+      .slice(0, plan.maxResults)
+      .map(({ chunk }) => chunk);
+    return { chunks, errors };
+  }
+
+  async function legacySearch(raw: unknown, params: Params): Promise<Prepared> {
+    const { body, chunks } = await legacyRetrieve(raw, params);
+    const page: LegacySearchResult = { object: 'vector_store.search_results.page', search_query: body.query, data: chunks.map(toLegacyData), has_more: false, next_page: null };
+    return body.stream ? { kind: 'legacy-search-stream', json: envelopeJson(page) } : { kind: 'json', json: envelopeJson(page) };
+  }
+
+  async function legacyAiSearch(raw: unknown, params: Params): Promise<Prepared> {
+    const { body, chunks } = await legacyRetrieve(raw, params);
+    const page: LegacySearchResult = { object: 'vector_store.search_results.page', search_query: body.query, data: chunks.map(toLegacyData), has_more: false, next_page: null };
+    const answer = extractiveAnswer(body.query, chunks);
+    return body.stream ? { kind: 'legacy-ai-stream', answer } : { kind: 'json', json: envelopeJson({ ...page, response: answer } satisfies LegacyAiSearchResult, [EXTRACTIVE_NOTE]) };
+  }
+
+  async function legacyRetrieve(raw: unknown, params: Params) {
+    const body = parseBody(raw, LegacySearchRequest);
+    const filter = body.filters === undefined ? undefined : translate(body.filters);
+    const plan: RetrievalPlan = { filter, maxResults: body.max_num_results ?? 10, matchThreshold: undefined, keywordMatchMode: 'or', boostBy: [], notes: [] };
+    return { body, chunks: await retrieve(indexOf(params), body.query, plan) };
+  }
+
+  // --- management reads ------------------------------------------------------------------
+
+  async function listNamespaces(_req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const query = listQuery(url, { search: z.string().max(256).optional() });
+    const all = [...namespaces.keys()].map((name) => describeNamespace(name, startedAt)).filter((ns) => contains([ns.name, ns.description ?? ''], query.search));
+    sendList(res, paginate(all, query));
+  }
+
+  async function readNamespace(_req: IncomingMessage, res: ServerResponse, _url: URL, params: Params): Promise<void> {
+    sendEnvelopeJson(res, 200, envelopeJson(describeNamespace(params.namespace, startedAt)));
+  }
+
+  async function listInstances(_req: IncomingMessage, res: ServerResponse, url: URL, params: Params): Promise<void> {
+    const query = listQuery(url, {
+      search: z.string().max(256).optional(),
+      namespace: z.string().max(64).optional(),
+      hostname: z.string().max(256).optional(),
+      order_by: z.literal('created_at').optional(),
+      order_by_direction: z.enum(['asc', 'desc']).optional(),
+    });
+    // The deprecated list spans every namespace unless `namespace` narrows it; the namespaced one is its own namespace's.
+    const inNamespaces = url.pathname.includes('/namespaces/') ? [params.namespace] : query.namespace !== undefined ? [query.namespace] : [...namespaces.keys()];
+    const all = inNamespaces
+      .flatMap((ns) => [...(namespaces.get(ns)?.keys() ?? [])].map((id) => describeInstance(id, ns, startedAt)))
+      // No instance here has a public endpoint, so a hostname filter matches none.
+      .filter((instance) => contains([instance.id], query.search) && query.hostname === undefined);
+    sendList(res, paginate(all, query));
+  }
+
+  async function readInstance(_req: IncomingMessage, res: ServerResponse, _url: URL, params: Params): Promise<void> {
+    sendEnvelopeJson(res, 200, envelopeJson(describeInstance(params.instance, params.namespace, startedAt)));
+  }
+
+  async function instanceStats(_req: IncomingMessage, res: ServerResponse, _url: URL, params: Params): Promise<void> {
+    const count = (await indexOf(params).search({ query: '', maxResults: ALL_DOCUMENTS })).length;
+    const stats: InstanceStats = { completed: count, queued: 0, running: 0, error: 0, skipped: 0, outdated: 0, last_activity: null };
+    sendEnvelopeJson(res, 200, envelopeJson(stats));
+  }
+
+  async function listItems(_req: IncomingMessage, res: ServerResponse, url: URL, params: Params): Promise<void> {
+    const query = listQuery(url, {
+      item_id: z.string().max(256).optional(),
+      key: z.string().max(256).optional(),
+      search: z.string().max(256).optional(),
+      source: z.string().max(256).optional(),
+      status: z.enum(['queued', 'running', 'completed', 'error', 'skipped', 'outdated']).optional(),
+      sort_by: z.enum(['status', 'modified_at']).optional(),
+      metadata_filter: z.string().max(8192).optional(),
+    });
+    const filter = query.metadata_filter === undefined ? undefined : itemsFilter(query.metadata_filter);
+    // Newest first: every item is `completed`, so both sort orders come down to the date added.
+    const hits = (await indexOf(params).search({ query: '', filter, maxResults: ALL_DOCUMENTS })).sort((a, b) => b.doc.addedAt - a.doc.addedAt || (a.doc.id < b.doc.id ? -1 : 1));
+    const all = hits
+      .map((hit) => toItem(hit, params.namespace))
+      .filter(
+        (item) =>
+          (query.item_id === undefined || item.id === query.item_id) &&
+          (query.key === undefined || item.key === query.key) &&
+          (query.source === undefined || item.source_id === query.source) &&
+          (query.status === undefined || item.status === query.status) &&
+          contains([item.key, String(item.metadata?.title ?? '')], query.search),
+      );
+    sendList(res, paginate(all, query));
+  }
+
+  async function findItem(params: Params) {
+    const hit = (await indexOf(params).search({ query: '', filter: { key: `breaches/${params.item}` }, maxResults: 1 }))[0];
+    if (!hit) throw new SearchError(404, SearchCodes.notFound, `no item "${params.item}" in instance "${params.instance}"`);
+    return hit;
+  }
+
+  async function getItem(_req: IncomingMessage, res: ServerResponse, _url: URL, params: Params): Promise<void> {
+    sendEnvelopeJson(res, 200, envelopeJson(toItem(await findItem(params), params.namespace)));
+  }
+
+  async function getItemChunks(_req: IncomingMessage, res: ServerResponse, _url: URL, params: Params): Promise<void> {
+    sendEnvelopeJson(res, 200, envelopeJson(itemChunks(await findItem(params))));
+  }
+
+  async function listJobs(_req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    // The service indexes the catalog as it changes; it runs no jobs to list.
+    sendList(res, paginate([], listQuery(url, {})));
+  }
+
+  async function noSuchJob(_req: IncomingMessage, _res: ServerResponse, _url: URL, params: Params): Promise<void> {
+    throw new SearchError(404, SearchCodes.notFound, `no job "${params.job}": this instance indexes the catalog itself and runs no jobs`);
+  }
+
+  // --- answers ---------------------------------------------------------------------------
 
   function send(res: ServerResponse, prepared: Prepared): void {
-    switch (prepared.endpoint) {
-      case 'search': {
-        if (!prepared.stream) return sendEnvelopeJson(res, 200, prepared.json);
+    switch (prepared.kind) {
+      case 'json':
+        return sendEnvelopeJson(res, 200, prepared.json);
+      case 'search-stream': {
         const stream = new EventStream(res);
-        stream.send({ search_query: prepared.result.search_query, chunks: prepared.result.chunks, messages: [] }, 'chunks');
-        stream.send({ result: prepared.result, success: true, errors: [], messages: [] });
+        stream.send({ search_query: prepared.result.search_query, chunks: prepared.result.chunks, messages: prepared.notes }, 'chunks');
+        stream.sendRaw(envelopeJson(prepared.result, prepared.notes));
         stream.done();
         return;
       }
       case 'chat':
         return chat(res, prepared);
-      case 'legacy-search': {
-        if (!prepared.stream) return sendEnvelopeJson(res, 200, prepared.json);
+      case 'legacy-search-stream': {
         const stream = new EventStream(res);
         stream.sendRaw(prepared.json);
         stream.done();
         return;
       }
-      case 'legacy-ai-search': {
-        if (!prepared.stream) return sendEnvelopeJson(res, 200, prepared.json);
+      case 'legacy-ai-stream': {
         // Legacy streams carry only the generated response: no chunks event.
         const stream = new EventStream(res);
         for (const piece of answerPieces(prepared.answer)) stream.send({ response: piece });
@@ -169,23 +409,27 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
   }
 
   /** A chat completion carries its own id and creation time, so only its retrieval and answer are reused. */
-  function chat(res: ServerResponse, { stream: streaming, query, chunks, answer }: Extract<Prepared, { endpoint: 'chat' }>): void {
+  function chat(res: ServerResponse, { stream: streaming, query, chunks, errors, answer, notes }: Extract<Prepared, { kind: 'chat' }>): void {
     const id = `chatcmpl-${Math.floor(now()).toString(36)}`;
     const created = Math.floor(now() / 1000);
+    const messages = [EXTRACTIVE_NOTE, ...notes];
     if (!streaming) {
-      const result: ChatCompletion = {
+      // Bare, as the SDK reads it: no envelope around a successful completion.
+      const completion: ChatCompletion | NamespaceChatCompletion = {
         id,
         object: 'chat.completion',
         created,
         model: MODEL,
         choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
-        search_query: query,
         chunks,
+        search_query: query,
+        messages,
+        ...(errors.length > 0 ? { errors } : {}),
       };
-      return sendEnvelope(res, 200, result, [EXTRACTIVE_NOTE]);
+      return sendEnvelopeJson(res, 200, JSON.stringify(completion));
     }
     const stream = new EventStream(res);
-    stream.send({ search_query: query, chunks, messages: [EXTRACTIVE_NOTE] }, 'chunks');
+    stream.send({ search_query: query, chunks, messages }, 'chunks');
     const delta = (content: string | undefined, finish: string | null): ChatCompletionDelta => ({
       id,
       object: 'chat.completion.chunk',
@@ -201,12 +445,55 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
 
 /** What a request's answer is made of, before anything that varies per request (ids, times). */
 type Prepared =
-  | { endpoint: 'search'; stream: false; json: string }
-  | { endpoint: 'search'; stream: true; result: SearchResult }
-  | { endpoint: 'chat'; stream: boolean; query: string; chunks: SearchChunk[]; answer: string }
-  | { endpoint: 'legacy-search'; stream: boolean; json: string }
-  | { endpoint: 'legacy-ai-search'; stream: false; json: string }
-  | { endpoint: 'legacy-ai-search'; stream: true; answer: string };
+  | { kind: 'json'; json: string }
+  | { kind: 'search-stream'; result: SearchResult | NamespaceSearchResult; notes: Note[] }
+  | { kind: 'chat'; stream: boolean; query: string; chunks: SearchChunk[] | NamespaceChunk[]; errors: { instance_id: string; message: string }[]; answer: string; notes: Note[] }
+  | { kind: 'legacy-search-stream'; json: string }
+  | { kind: 'legacy-ai-stream'; answer: string };
+
+/** A route below `/accounts/{account_id}/`; `:name` segments are parameters. */
+function route(template: string, handlers: Route['handlers'], writes: Route['writes']): Route {
+  const names: (keyof Params)[] = ['account'];
+  const source = template.replace(/:([a-z]+)/g, (_, name: keyof Params) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { pattern: new RegExp(`^/accounts/([^/]+)/${source}$`), names, handlers, writes };
+}
+
+function contains(texts: readonly string[], search: string | undefined): boolean {
+  if (search === undefined || search === '') return true;
+  const needle = search.toLowerCase();
+  return texts.some((text) => text.toLowerCase().includes(needle));
+}
+
+/** `metadata_filter` of the items list: the new filter format, as JSON. */
+function itemsFilter(json: string): MetadataFilter {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new SearchError(400, SearchCodes.invalidFilter, '?metadata_filter: is not JSON (send the new filter format, such as {"isVerified":true})');
+  }
+  try {
+    return parseMetadataFilter(raw, BREACH_FILTER_FIELDS, '?metadata_filter');
+  } catch (error) {
+    throw filterProblem(error);
+  }
+}
+
+/** Extra notes of a chat completion: the OpenAI parameters a language model would use. */
+function chatNotes(body: Record<string, unknown>): Note[] {
+  const notes: Note[] = [];
+  if (typeof body.model === 'string' && body.model !== '') {
+    notes.push({ code: SearchCodes.optionIgnored, message: `model was ignored: answers are extractive, built from the chunks without a language model` });
+  }
+  for (const key of Object.keys(body)) {
+    if (!CHAT_KEYS.has(key)) notes.push({ code: SearchCodes.optionIgnored, message: `${key} was ignored: it tunes a language model, and this instance runs none` });
+  }
+  return notes;
+}
+const CHAT_KEYS = new Set(['messages', 'stream', 'model', 'ai_search_options']);
 
 function toLegacyData(chunk: SearchChunk) {
   const { metadata, key, timestamp } = chunk.item;
@@ -220,19 +507,19 @@ function toLegacyData(chunk: SearchChunk) {
   };
 }
 
-function userQuery(messages: readonly { role: string; content: string }[]): string {
-  const query = queryOfMessages(messages as Parameters<typeof queryOfMessages>[0]);
+/** The query of a conversation: the last user message's text. Image and file parts are refused: this instance indexes text. */
+function userQuery(messages: readonly ChatMessage[]): string {
+  const refused = nonTextParts(messages);
+  if (refused.length > 0) {
+    const [first, ...rest] = refused.map(({ pointer, type }) => ({
+      code: SearchCodes.invalidRequest,
+      message: `${pointer}: this instance indexes text only, so a "${type}" part cannot be searched; send the question as text (a string, or {"type": "text", "text": …} parts)`,
+    }));
+    throw new SearchError(400, SearchCodes.invalidRequest, first!.message, { more: rest });
+  }
+  const query = queryOfMessages(messages);
   if (query === undefined) throw new SearchError(400, SearchCodes.invalidRequest, '/messages: needs a message with role "user" (its content is the search query)');
   return query;
-}
-
-function newFilter(raw: unknown): MetadataFilter | undefined {
-  if (raw === undefined) return undefined;
-  try {
-    return parseMetadataFilter(raw, BREACH_FILTER_FIELDS, '/ai_search_options/retrieval/filters');
-  } catch (error) {
-    throw filterProblem(error);
-  }
 }
 
 function translate(raw: unknown): MetadataFilter {
@@ -243,21 +530,51 @@ function translate(raw: unknown): MetadataFilter {
   }
 }
 
-/** One envelope error per filter issue, each naming its place in the body. */
-function filterProblem(error: unknown): unknown {
-  if (!(error instanceof FilterError)) return error;
-  const [first, ...rest] = error.issues.map((issue) => ({ code: SearchCodes.invalidFilter, message: `${issue.pointer}: ${issue.message}` }));
-  return new SearchError(400, SearchCodes.invalidFilter, first!.message, { more: rest });
-}
+/** Every option and body field this interface knows, to suggest the one a misspelt name meant. */
+const KNOWN_NAMES = [
+  ...Object.keys(SearchRequest.shape),
+  ...Object.keys(AiSearchOptions.shape),
+  ...Object.keys(NamespaceAiSearchOptions.shape),
+  ...Object.keys(RetrievalOptions.shape),
+  ...Object.keys(RerankingOptions.shape),
+  ...Object.keys(QueryRewriteOptions.shape),
+  ...Object.keys(CacheOptions.shape),
+  ...Object.keys(BoostBy.shape),
+];
 
 function parseBody<T extends z.ZodType>(body: unknown, schema: T): z.infer<T> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const [first, ...rest] = parsed.error.issues.map((issue) => ({
-    code: SearchCodes.invalidRequest,
-    message: `${issue.path.length > 0 ? '/' + issue.path.join('/') : '/'}: ${issue.message}`,
-  }));
+  const [first, ...rest] = parsed.error.issues.map((issue) => {
+    const at = issue.path.length > 0 ? '/' + issue.path.join('/') : '/';
+    if (issue.code !== 'unrecognized_keys') return { code: SearchCodes.invalidRequest, message: `${at}: ${issue.message}` };
+    const named = issue.keys.map((key) => {
+      const meant = closest(key, KNOWN_NAMES);
+      return `"${key}"${meant ? ` (did you mean "${meant}"?)` : ''}`;
+    });
+    return { code: SearchCodes.invalidRequest, message: `${at}: unknown option ${named.join(', ')}` };
+  });
   throw new SearchError(400, SearchCodes.invalidRequest, first!.message, { more: rest });
+}
+
+/** The known name within two edits of `name`, if one is. */
+function closest(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function decode(segment: string): string {
@@ -266,4 +583,9 @@ function decode(segment: string): string {
   } catch {
     throw new SearchError(400, SearchCodes.invalidRequest, 'a path segment is not valid percent-encoding');
   }
+}
+
+/** A list answer: the page in `result`, the paging in `result_info` (V4 page pagination). */
+function sendList(res: ServerResponse, page: { result: unknown[]; result_info: unknown }): void {
+  sendEnvelopeJson(res, 200, JSON.stringify({ result: page.result, result_info: page.result_info, success: true, errors: [], messages: [] }));
 }

@@ -201,7 +201,8 @@ describe('the Search page in Chromium against the real stack', () => {
     await form.getByText('Saved. The API token is in the keychain.').waitFor();
     expect(await form.getByLabel('API token').inputValue()).toBe('');
     const view = await e2e.call('search-remote-get', {});
-    expect(view).toEqual({ instance: { baseUrl: `${proxy.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false }, hasToken: true });
+    // The namespace field starts at "default", the namespace Cloudflare gives every account.
+    expect(view).toEqual({ instance: { baseUrl: `${proxy.url}/client/v4`, accountId: 'local', namespace: 'default', name: 'breaches', legacy: false }, hasToken: true });
     expect(JSON.stringify(await e2e.call('settings-get', {}))).not.toContain(token);
 
     await page.getByRole('radio', { name: /^Remote instance/ }).check();

@@ -25,4 +25,23 @@ describe('search: the remote instance form', () => {
     expect(core.callsOf('search-remote-set')).toHaveLength(0);
     await expectAccessible();
   });
+
+  test('the namespace is asked for (default: “default”) and checked, and not asked for a legacy instance', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/search' });
+    const form = await screen.findByRole('region', { name: 'Remote search instance' });
+    const namespace = within(form).getByRole('textbox', { name: 'Namespace' });
+    expect(namespace).toHaveValue('default');
+    expect(namespace).toHaveAccessibleDescription(/ai-search\/namespaces\/‹namespace›\/instances\/‹name›/);
+    await user.type(within(form).getByRole('textbox', { name: 'API base URL' }), 'https://api.example.com/client/v4');
+    await user.clear(namespace);
+    await user.type(namespace, 'my namespace');
+    await user.click(within(form).getByRole('button', { name: 'Save instance' }));
+    expect(namespace).toHaveAttribute('aria-invalid', 'true');
+    expect(namespace).toHaveAccessibleDescription(/This must be 1–64 letters, digits, "-" or "_"\./);
+    expect(core.callsOf('search-remote-set')).toHaveLength(0);
+    await user.click(within(form).getByRole('checkbox', { name: /Legacy instance/ }));
+    expect(within(form).queryByRole('textbox', { name: 'Namespace' })).toBeNull();
+    await expectAccessible();
+  });
 });

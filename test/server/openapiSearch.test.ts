@@ -86,6 +86,52 @@ describe.each(await serviceStores())('on $name', (store) => {
       expectDocumented('POST', route, 200, await response.json());
     });
 
+    const NAMESPACED = '/accounts/{account_id}/ai-search/namespaces/{name}';
+    const fill = (route: string) => running.url + urlOf(route).replace('{account_id}', 'local').replace('{name}', 'default').replace('{id}', 'breaches').replace('{item_id}', 'Adobe');
+    const namespacedPosts = [
+      {
+        route: `${NAMESPACED}/instances/{id}/search`,
+        body: {
+          messages: [{ role: 'user', content: [{ type: 'text', text: 'Adobe' }] }],
+          ai_search_options: { retrieval: { keyword_match_mode: 'and', boost_by: [{ field: 'pwnCount', direction: 'desc' }] } },
+        },
+      },
+      { route: `${NAMESPACED}/instances/{id}/chat/completions`, body: { messages: [{ role: 'user', content: 'Adobe' }], temperature: 0.2 } },
+      { route: `${NAMESPACED}/search`, body: { query: 'Adobe', ai_search_options: { instance_ids: ['breaches', 'nope'] } } },
+      { route: `${NAMESPACED}/chat/completions`, body: { messages: [{ role: 'user', content: 'Adobe' }], ai_search_options: { instance_ids: ['breaches'], reranking: { enabled: true } } } },
+    ];
+    it.each(namespacedPosts)('$route: the request fits the documented body and the answer the documented 200', async ({ route, body }) => {
+      const request = ours.validator(ours.requestSchema('POST', route));
+      expect(request(body), JSON.stringify(request.errors)).toBe(true);
+      const response = await fetch(fill(route), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      expect(response.status).toBe(200);
+      expectDocumented('POST', route, 200, await response.json());
+    });
+
+    it.each(['', '/{name}', '/{name}/instances', '/{name}/instances/{id}', '/{name}/instances/{id}/stats', '/{name}/instances/{id}/items', '/{name}/instances/{id}/items/{item_id}'])(
+      'GET namespaces%s answers the documented 200, and a documented 405 to a write where the SDK has one',
+      async (suffix) => {
+        const route = `/accounts/{account_id}/ai-search/namespaces${suffix}`;
+        const response = await fetch(fill(route), { headers: { authorization: `Bearer ${token}` } });
+        expect(response.status).toBe(200);
+        expectDocumented('GET', route, 200, await response.json());
+        for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+          const documented = ours.responseSchema(method, route, 405);
+          if (!documented) continue;
+          const refused = await fetch(fill(route), { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+          expect(refused.status, `${method} ${route}`).toBe(405);
+          expectDocumented(method, route, 405, await refused.json());
+        }
+      },
+    );
+
+    it.each(['', '/{name}', '/{name}/stats'])('GET the deprecated instances%s answers the documented 200', async (suffix) => {
+      const route = `/accounts/{account_id}/ai-search/instances${suffix}`;
+      const response = await fetch(running.url + urlOf(route).replace('{account_id}', 'local').replace('{name}', 'breaches'), { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      expectDocumented('GET', route, 200, await response.json());
+    });
+
     it('documents the failure envelope of a bad filter (400) and a missing token (401)', async () => {
       const url = running.url + urlOf(SEARCH_ROUTES.search).replace('{account_id}', 'local').replace('{name}', 'breaches');
       const bad = await fetch(url, {

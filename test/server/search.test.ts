@@ -63,6 +63,17 @@ async function ok<T>(response: Response, schema: { parse(v: unknown): T }): Prom
   return { result: schema.parse(envelope.result), messages: envelope.messages };
 }
 
+/** A chat completion answers bare (no envelope), as the SDK reads it. */
+async function bare<T>(response: Response, schema: { parse(v: unknown): T }): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = JSON.parse(text) as Record<string, unknown>;
+  expect(body).not.toHaveProperty('result');
+  expect(body).not.toHaveProperty('success');
+  return schema.parse(body);
+}
+
 /** Every failure is the envelope: result null, success false, root cause directly in errors, no error_chain. */
 async function failure(response: Response, status: number, code: number): Promise<string> {
   const text = await response.text();
@@ -195,7 +206,8 @@ describe.each(STORES)('on $name', (store) => {
 
   describe('chat completions (extractive answers)', () => {
     it('answers with a chat completion built from the chunks, citing them, and says it is extractive', async () => {
-      const { result, messages } = await ok(await post(CHAT(), { messages: [{ role: 'user', content: 'what was that games company breach?' }] }), ChatCompletion);
+      const result = await bare(await post(CHAT(), { messages: [{ role: 'user', content: 'what was that games company breach?' }] }), ChatCompletion);
+      const messages = result.messages ?? [];
       const content = result.choices[0]!.message.content;
       expect(result.chunks.length).toBeGreaterThan(0);
       expect(content).toContain(`${result.chunks[0]!.item.metadata.title} (`);
@@ -205,7 +217,7 @@ describe.each(STORES)('on $name', (store) => {
     });
 
     it('says plainly when nothing matches', async () => {
-      const { result } = await ok(await post(CHAT(), { messages: [{ role: 'user', content: 'zzqxv' }] }), ChatCompletion);
+      const result = await bare(await post(CHAT(), { messages: [{ role: 'user', content: 'zzqxv' }] }), ChatCompletion);
       expect(result.chunks).toEqual([]);
       expect(result.choices[0]!.message.content).toBe('No breach in the catalog matches "zzqxv".');
     });
@@ -305,7 +317,7 @@ describe.each(STORES)('on $name', (store) => {
 
     it('new chat completions: the chunks event first, then answer deltas that add up to the answer, then [DONE]', async () => {
       const body = { messages: [{ role: 'user', content: 'Adobe passwords' }] };
-      const whole = await ok(await post(CHAT(), body), ChatCompletion);
+      const whole = { result: await bare(await post(CHAT(), body), ChatCompletion) };
       const events = await readEvents(await post(CHAT(), { ...body, stream: true }));
       expect(events[0]!.event).toBe('chunks');
       const chunks = ChunksEvent.parse(JSON.parse(events[0]!.data));
@@ -333,6 +345,22 @@ describe.each(STORES)('on $name', (store) => {
       const events = await readEvents(await post(LEGACY_SEARCH(), { query: 'Adobe', stream: true }));
       expect(events.map((e) => e.event)).toEqual([undefined, undefined]);
       expect(LegacySearchResult.parse(Envelope.parse(JSON.parse(events[0]!.data)).result).data[0]!.file_id).toBe('breaches/Adobe');
+    });
+
+    it('namespaced routes stream the same: the chunks event first (instance and namespace level, search and chat)', async () => {
+      const NS = `${base}/ai-search/namespaces/default`;
+      const cases = [
+        { url: `${NS}/instances/breaches/search`, body: { query: 'Adobe', stream: true } },
+        { url: `${NS}/search`, body: { query: 'Adobe', stream: true, ai_search_options: { instance_ids: ['breaches'] } } },
+        { url: `${NS}/instances/breaches/chat/completions`, body: { messages: [{ role: 'user', content: [{ type: 'text', text: 'Adobe' }] }], stream: true } },
+        { url: `${NS}/chat/completions`, body: { messages: [{ role: 'user', content: 'Adobe' }], stream: true, ai_search_options: { instance_ids: ['breaches'] } } },
+      ];
+      for (const { url, body } of cases) {
+        const events = await readEvents(await post(url, body));
+        expect(events[0]!.event, url).toBe('chunks');
+        expect(ChunksEvent.parse(JSON.parse(events[0]!.data)).chunks[0]!.item.key, url).toBe('breaches/Adobe');
+        expect(events.at(-1)!.data, url).toBe('[DONE]');
+      }
     });
 
     it('a bad streamed request still gets the envelope, not a stream', async () => {

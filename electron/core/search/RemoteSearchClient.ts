@@ -3,6 +3,7 @@ import {
   ChatCompletion,
   ChatCompletionDelta,
   ChunksEvent,
+  DEFAULT_NAMESPACE,
   Envelope,
   LegacyAiSearchResult,
   LegacySearchResult,
@@ -22,6 +23,8 @@ export interface RemoteInstance {
   baseUrl: string;
   accountId: string;
   name: string;
+  /** The instance's namespace; absent means `default` (where the deprecated un-namespaced routes lead). */
+  namespace?: string | undefined;
   /** A `legacy-rag/rags` instance: legacy paths and filters, no chunks in streams. */
   legacy: boolean;
 }
@@ -40,14 +43,17 @@ export class RemoteSearchError extends Error {
   }
 }
 
+/** The keychain entry of an instance's token; an instance of the default namespace keeps the entry it had before namespaces. */
 export function searchTokenSecret(instance: RemoteInstance): SecretKey {
-  return { issuer: `${instance.baseUrl.replace(/\/+$/, '')}/accounts/${instance.accountId}`, subject: `ai-search-token:${instance.name}` };
+  const namespace = !instance.legacy && instance.namespace !== undefined && instance.namespace !== DEFAULT_NAMESPACE ? `${instance.namespace}/` : '';
+  return { issuer: `${instance.baseUrl.replace(/\/+$/, '')}/accounts/${instance.accountId}`, subject: `ai-search-token:${namespace}${instance.name}` };
 }
 
 /**
- * A remote search instance over HTTP, speaking the new `ai-search/instances` interface or the
- * legacy `legacy-rag/rags` one. The API token is read from the secret store for each run and
- * sent only as `Authorization: Bearer`.
+ * A remote search instance over HTTP, speaking the namespaced `ai-search/namespaces/{namespace}/
+ * instances/{name}` interface (Cloudflare deprecated the un-namespaced `ai-search/instances`
+ * routes for it) or, for a legacy instance, the `legacy-rag/rags` one. The API token is read from
+ * the secret store for each run and sent only as `Authorization: Bearer`.
  */
 export class RemoteSearchClient implements SearchEngine {
   readonly #instance: RemoteInstance;
@@ -75,8 +81,8 @@ export class RemoteSearchClient implements SearchEngine {
   }
 
   #url(path: string): string {
-    const { baseUrl, accountId, name, legacy } = this.#instance;
-    const kind = legacy ? 'legacy-rag/rags' : 'ai-search/instances';
+    const { baseUrl, accountId, name, legacy, namespace } = this.#instance;
+    const kind = legacy ? 'legacy-rag/rags' : `ai-search/namespaces/${encodeURIComponent(namespace ?? DEFAULT_NAMESPACE)}/instances`;
     return `${baseUrl.replace(/\/+$/, '')}/accounts/${encodeURIComponent(accountId)}/${kind}/${encodeURIComponent(name)}/${path}`;
   }
 
@@ -103,16 +109,17 @@ export class RemoteSearchClient implements SearchEngine {
     const messages = [{ role: 'user', content: request.query }];
     const response = await this.#post(request.answer ? 'chat/completions' : 'search', { messages, stream: true, ai_search_options }, true);
     if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      // An instance that ignores `stream` answers the whole envelope at once.
-      const envelope = await envelopeOf(response);
+      // An instance that ignores `stream` answers at once: a search in the envelope, a chat completion bare.
       if (request.answer) {
-        const completion = parse(ChatCompletion, envelope.result);
-        const kind = kindOf(envelope.messages);
-        onEvent({ type: 'chunks', searchQuery: completion.search_query, chunks: completion.chunks, answerKind: kind });
+        const completion = parse(ChatCompletion, parseJson(await response.text()));
+        const searchQuery = completion.search_query ?? request.query;
+        const kind = kindOf(completion.messages ?? []);
+        onEvent({ type: 'chunks', searchQuery, chunks: completion.chunks, answerKind: kind });
         const text = completion.choices[0]!.message.content;
         onEvent({ type: 'delta', text });
-        return { searchQuery: completion.search_query, chunks: completion.chunks, answer: { text, kind } };
+        return { searchQuery, chunks: completion.chunks, answer: { text, kind } };
       }
+      const envelope = await envelopeOf(response);
       const result = parse(SearchResult, envelope.result);
       onEvent({ type: 'chunks', searchQuery: result.search_query, chunks: result.chunks, answerKind: undefined });
       return { searchQuery: result.search_query, chunks: result.chunks, answer: undefined };

@@ -1,15 +1,17 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { channels } from '../../../shared/ipc/contract.ts';
+import { DEFAULT_NAMESPACE } from '../../../shared/search/api.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { firstErrorPerField, type FieldIssue } from '../../lib/fieldErrors.ts';
 import { useSearch } from '../../state/search.ts';
 
-const FIELDS = ['baseUrl', 'accountId', 'name', 'token'] as const;
+const FIELDS = ['baseUrl', 'accountId', 'namespace', 'name', 'token'] as const;
 type Field = (typeof FIELDS)[number];
 const FALLBACK: Record<Field, string> = {
   baseUrl: 'Enter the full address, such as https://api.example.com/client/v4.',
   accountId: 'Enter the account ID: 1–64 letters, digits, "-" or "_".',
+  namespace: 'Enter the namespace: 1–64 letters, digits, "-" or "_" (default unless you made another).',
   name: 'Enter the instance name: 1–64 letters, digits, ".", "-" or "_".',
   token: 'Enter the API token, or leave it empty to keep the saved one.',
 };
@@ -23,6 +25,7 @@ export function RemoteInstanceForm() {
   const { remote, saveRemote } = useSearch();
   const [baseUrl, setBaseUrl] = useState('');
   const [accountId, setAccountId] = useState('local');
+  const [namespace, setNamespace] = useState(DEFAULT_NAMESPACE);
   const [name, setName] = useState('breaches');
   const [legacy, setLegacy] = useState(false);
   const [token, setToken] = useState('');
@@ -33,6 +36,7 @@ export function RemoteInstanceForm() {
     if (!remote?.instance) return;
     setBaseUrl(remote.instance.baseUrl);
     setAccountId(remote.instance.accountId);
+    setNamespace(remote.instance.namespace ?? DEFAULT_NAMESPACE);
     setName(remote.instance.name);
     setLegacy(remote.instance.legacy);
   }, [remote?.instance]);
@@ -40,7 +44,8 @@ export function RemoteInstanceForm() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setMessage(undefined);
-    const input = { baseUrl: baseUrl.trim(), accountId: accountId.trim(), name: name.trim(), legacy, ...(token ? { token } : {}) };
+    // Legacy (legacy-rag) instances have no namespace.
+    const input = { baseUrl: baseUrl.trim(), accountId: accountId.trim(), ...(legacy ? {} : { namespace: namespace.trim() }), name: name.trim(), legacy, ...(token ? { token } : {}) };
     // Checked with the core's own schema first, so each field says what is wrong with it.
     const checked = channels['search-remote-set'].input.safeParse(input);
     if (!checked.success) {
@@ -67,9 +72,19 @@ export function RemoteInstanceForm() {
       <form onSubmit={(e) => void submit(e)} className="search-remote-form">
         <TextField id={`${id}-url`} label="API base URL" type="url" value={baseUrl} placeholder="https://api.example.com/client/v4" error={errors.baseUrl} onChange={setBaseUrl} />
         <TextField id={`${id}-account`} label="Account ID" value={accountId} error={errors.accountId} onChange={setAccountId} />
+        {legacy ? null : (
+          <TextField
+            id={`${id}-namespace`}
+            label="Namespace"
+            value={namespace}
+            error={errors.namespace}
+            hint="Every account has “default”; the instance is searched at ai-search/namespaces/‹namespace›/instances/‹name›."
+            onChange={setNamespace}
+          />
+        )}
         <TextField id={`${id}-name`} label="Instance name" value={name} error={errors.name} onChange={setName} />
         <label className="check-field">
-          <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.target.checked)} /> Legacy instance (legacy-rag)
+          <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.target.checked)} /> Legacy instance (legacy-rag, no namespace)
         </label>
         <TextField
           id={`${id}-token`}

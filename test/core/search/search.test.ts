@@ -97,6 +97,43 @@ describe('remote instance (the reference service over HTTP)', () => {
     }
   });
 
+  it('speaks the namespaced routes (namespace default unless chosen), the legacy ones only for a legacy instance', async () => {
+    const paths: string[] = [];
+    const recording = (async (url: string | URL | Request, init?: RequestInit) => {
+      paths.push(new URL(String(url)).pathname);
+      return fetch(url, init);
+    }) as typeof fetch;
+    for (const answer of [false, true]) {
+      await (await remote({}, token, recording)).run({ query: 'Adobe', answer });
+      await (await remote({ namespace: 'default' }, token, recording)).run({ query: 'Adobe', answer });
+      await (await remote({ legacy: true }, token, recording)).run({ query: 'Adobe', answer });
+    }
+    expect(paths).toEqual([
+      '/client/v4/accounts/local/ai-search/namespaces/default/instances/breaches/search',
+      '/client/v4/accounts/local/ai-search/namespaces/default/instances/breaches/search',
+      '/client/v4/accounts/local/legacy-rag/rags/breaches/search',
+      '/client/v4/accounts/local/ai-search/namespaces/default/instances/breaches/chat/completions',
+      '/client/v4/accounts/local/ai-search/namespaces/default/instances/breaches/chat/completions',
+      '/client/v4/accounts/local/legacy-rag/rags/breaches/ai-search',
+    ]);
+    const elsewhere = await (await remote({ namespace: 'production' })).run({ query: 'Adobe', answer: false }).catch((e: unknown) => e);
+    expect(elsewhere).toMatchObject({ kind: 'rejected', status: 404, message: expect.stringContaining('no namespace "production"') });
+  });
+
+  it('reads a bare chat completion when the instance answers at once instead of streaming', async () => {
+    // The instance is asked to stream; this one is made to answer at once, as an instance that ignores `stream` would.
+    const atOnce = (async (url: string | URL | Request, init?: RequestInit) => {
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      return fetch(url, { ...init, body: JSON.stringify({ ...body, stream: false }) });
+    }) as typeof fetch;
+    const { events, onEvent } = recorder();
+    const outcome = await (await remote({}, token, atOnce)).run({ query: 'Adobe passwords', answer: true }, onEvent);
+    const streamed = await (await remote()).run({ query: 'Adobe passwords', answer: true });
+    expect(outcome).toEqual(streamed);
+    expect(outcome.answer).toMatchObject({ kind: 'extractive', text: expect.stringContaining('[1]') });
+    expect(events.map((e) => e.type)).toEqual(['chunks', 'delta']);
+  });
+
   it('reads the envelope of an error: a revoked token, a bad filter', async () => {
     const { id, token: revoked } = await running.search.tokens.create('local', { scopes: ['ai-search:read'] });
     await running.search.tokens.revoke(id);
