@@ -1,7 +1,7 @@
 // npm run eval:search [-- --before <git ref>] — precision and recall of the question table
 // (test/search/questions.ts) before query understanding and after. "Before" is the engine of
-// another checkout (main by default) given each question as plain text, as the Search page sent
-// it: the ref is checked out into a temporary worktree outside the repository, its
+// another checkout given each question as plain text, as the Search page sent it (by default
+// a767621, the last commit before query understanding; any ref works): the ref is checked out into a temporary worktree outside the repository, its
 // shared/search loaded from there, and the worktree removed. "After" is this checkout's Search
 // page pipeline (understood, chips compiled, what is left ranked).
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,8 @@ import { evaluate, plainTextAnswerer, understoodAnswerer, type Evaluation } from
 import { EVALUATION_NOW, QUESTIONS } from './questions.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The last commit before query understanding (issue 25): the Search page sent the question as text. */
+const BEFORE_UNDERSTANDING = 'a767621';
 
 async function before(ref: string): Promise<Evaluation> {
   const dir = mkdtempSync(path.join(tmpdir(), 'search-eval-before-'));
@@ -34,7 +36,7 @@ const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 const cell = (score: Evaluation['questions'][number]) => `${score.correct}/${score.answered} · P ${score.precision.toFixed(2)} R ${score.recall.toFixed(2)}`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { before: { type: 'string', default: 'main' } } });
+  const { values } = parseArgs({ options: { before: { type: 'string', default: BEFORE_UNDERSTANDING } } });
   const old = await before(values.before);
   const now = evaluate(QUESTIONS, understoodAnswerer(EVALUATION_NOW));
   console.log(`${QUESTIONS.length} questions over the Have I Been Pwned catalog; before: ${values.before}, the question as plain text; after: this checkout, understood.\n`);
