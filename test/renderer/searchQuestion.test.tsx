@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { expectAccessible, renderApp } from './setup.tsx';
@@ -32,8 +32,10 @@ describe('search: the question understood', () => {
     await user.type(box, PLACEHOLDER);
     expect(chipLabels()).toEqual(['Passwords', 'After 2020']);
     expect(screen.getByText('No words left to rank: the filters decide.')).toBeInTheDocument();
-    // The same data class chip the page always had is on.
+    // The same chips the page always had show what applies.
     expect(within(screen.getByRole('group', { name: 'Data classes' })).getByRole('checkbox', { name: 'Passwords' })).toBeChecked();
+    expect(screen.getByLabelText('Breached from')).toHaveValue('2021-01-01');
+    expect(screen.getByLabelText('Breached until')).toHaveValue('');
     await user.click(screen.getByRole('button', { name: 'Show filter' }));
     expect(shownFilter()).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2021-01-01' } });
     expect(screen.getByLabelText('Filter in the metadata filter format')).toHaveAccessibleDescription('Dates are shown as days (UTC); the filter sends them as seconds since 1970.');
@@ -62,13 +64,28 @@ describe('search: the question understood', () => {
     expect(shownFilter()).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2019-01-01' } });
   });
 
-  test('sensitive, domains and date ranges from the question, with the chips set by hand', async () => {
+  test('sensitive, domains and date ranges from the question; a control changed by hand takes over from the question', async () => {
     const { user, box } = await openSearch();
     await user.type(box, 'sensitive breaches of adobe.com between 2012 and 2014 with emails');
     expect(chipLabels()).toEqual(['Sensitive only', 'adobe.com', '2012 to 2014', 'Email addresses']);
-    await user.type(screen.getByLabelText('Breached until'), '2013-06-30');
+    expect(screen.getByRole('combobox', { name: 'Sensitive' })).toHaveValue('only');
+    expect(screen.getByLabelText('Breached from')).toHaveValue('2012-01-01');
+    expect(screen.getByLabelText('Breached until')).toHaveValue('2014-12-31');
     await user.click(screen.getByRole('button', { name: 'Show filter' }));
-    // Bounds all apply: the earlier end wins.
+    expect(shownFilter()).toEqual({ dataClasses: 'Email addresses', domain: 'adobe.com', breachDate: { $gte: '2012-01-01', $lt: '2015-01-01' }, isSensitive: true });
+
+    // A new end by hand: the start the question gave stays, its chip goes.
+    fireEvent.change(screen.getByLabelText('Breached until'), { target: { value: '2013-06-30' } });
+    expect(chipLabels()).toEqual(['Sensitive only', 'adobe.com', 'Email addresses']);
+    expect(screen.getByLabelText('Breached from')).toHaveValue('2012-01-01');
     expect(shownFilter()).toEqual({ dataClasses: 'Email addresses', domain: 'adobe.com', breachDate: { $gte: '2012-01-01', $lt: '2013-07-01' }, isSensitive: true });
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sensitive' }), 'any');
+    expect(chipLabels()).toEqual(['adobe.com', 'Email addresses']);
+    expect(shownFilter()).toEqual({ dataClasses: 'Email addresses', domain: 'adobe.com', breachDate: { $gte: '2012-01-01', $lt: '2013-07-01' } });
+    // Typing on keeps both taken over.
+    await user.type(box, ' please');
+    expect(chipLabels()).toEqual(['adobe.com', 'Email addresses']);
+    expect(screen.getByRole('combobox', { name: 'Sensitive' })).toHaveValue('any');
   });
 });

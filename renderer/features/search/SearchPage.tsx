@@ -9,7 +9,7 @@ import { formatHash } from '../../lib/urlState.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSearch, type SearchEngineChoice } from '../../state/search.ts';
 import { compileFilters, NO_CHIPS, type SearchChips } from './compileFilters.ts';
-import { withQuestion } from './questionChips.ts';
+import { takeOver, withQuestion } from './questionChips.ts';
 import { RemoteInstanceForm } from './RemoteInstanceForm.tsx';
 
 /**
@@ -53,7 +53,13 @@ export function SearchPage() {
     const said = new Set(understandQuery(text, { dataClasses }).parts.map((part) => part.key));
     setDismissed((keys) => (keys.every((key) => said.has(key)) ? keys : keys.filter((key) => said.has(key))));
   };
-  const dismiss = (key: string) => setDismissed((keys) => (keys.includes(key) ? keys : [...keys, key]));
+  const dismiss = (...removed: string[]) => setDismissed((keys) => (removed.every((key) => keys.includes(key)) ? keys : [...keys, ...removed.filter((key) => !keys.includes(key))]));
+  /** A control shows what applies; changing one the question set takes over from the question. */
+  const setControl = (control: Parameters<typeof takeOver>[2], change: Partial<SearchChips>) => {
+    const { chips: applied, dismissed: removed } = takeOver(chips, understood.parts, control);
+    if (removed.length > 0) dismiss(...removed);
+    setChips({ ...applied, ...change });
+  };
   const toggleClass = (name: string, on: boolean) => {
     const questionKey = fromQuestion.get(name.toLowerCase());
     if (!on && questionKey) dismiss(questionKey);
@@ -120,21 +126,21 @@ export function SearchPage() {
           ) : null}
           <div className="search-chip-row">
             <label>
-              Breached from <input type="date" className="input" value={chips.breachedFrom} onChange={(e) => setChips((c) => ({ ...c, breachedFrom: e.target.value }))} />
+              Breached from <input type="date" className="input" value={effective.breachedFrom} onChange={(e) => setControl('dates', { breachedFrom: e.target.value })} />
             </label>
             <label>
-              Breached until <input type="date" className="input" value={chips.breachedUntil} onChange={(e) => setChips((c) => ({ ...c, breachedUntil: e.target.value }))} />
+              Breached until <input type="date" className="input" value={effective.breachedUntil} onChange={(e) => setControl('dates', { breachedUntil: e.target.value })} />
             </label>
             <label>
               Sensitive{' '}
-              <select className="input" value={chips.sensitive} onChange={(e) => setChips((c) => ({ ...c, sensitive: e.target.value as SearchChips['sensitive'] }))}>
+              <select className="input" value={effective.sensitive} onChange={(e) => setControl('sensitive', { sensitive: e.target.value as SearchChips['sensitive'] })}>
                 <option value="any">Any</option>
                 <option value="only">Only sensitive</option>
                 <option value="exclude">Not sensitive</option>
               </select>
             </label>
             <label className="check-field">
-              <input type="checkbox" checked={chips.verified === 'only'} onChange={(e) => setChips((c) => ({ ...c, verified: e.target.checked ? 'only' : 'any' }))} /> Verified only
+              <input type="checkbox" checked={effective.verified === 'only'} onChange={(e) => setControl('verified', { verified: e.target.checked ? 'only' : 'any' })} /> Verified only
             </label>
             <label className="check-field">
               <input type="checkbox" checked={engine === 'embedded' || onlyMine} disabled={engine === 'embedded'} onChange={(e) => setOnlyMine(e.target.checked)} /> Only breaches naming me

@@ -32,3 +32,18 @@ export function withQuestion(chips: SearchChips, parts: readonly QueryPart[]): S
   }
   return merged;
 }
+
+/** Which parts set which control. */
+const CONTROLS = { dates: ['dates'], sensitive: ['sensitive'], verified: ['verified'] } as const satisfies Record<string, readonly QueryPart['kind'][]>;
+
+/**
+ * A control the question set is changed by hand: the control takes over. What applied until now
+ * is kept as set by hand (so changing "Breached until" keeps the start "In 2019" gave), and the
+ * question's parts for that control are removed (their keys, for the dismissed list).
+ */
+export function takeOver(chips: SearchChips, parts: readonly QueryPart[], control: keyof typeof CONTROLS): { chips: SearchChips; dismissed: string[] } {
+  const kinds: readonly QueryPart['kind'][] = CONTROLS[control];
+  const own = parts.filter((part) => kinds.includes(part.kind));
+  const applied = withQuestion(chips, own);
+  return { chips: applied, dismissed: own.map((part) => part.key) };
+}
