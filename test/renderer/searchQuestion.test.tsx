@@ -15,6 +15,8 @@ async function openSearch() {
   renderApp({ hash: '#/search' });
   const box = await screen.findByRole('searchbox', { name: 'Search breaches' });
   expect(box).toHaveAttribute('placeholder', `e.g. ${PLACEHOLDER}`);
+  // The filters shown below are the question's alone, whatever Sensitive starts as.
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Sensitive' }), 'any');
   return { user, box };
 }
 
