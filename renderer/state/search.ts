@@ -15,6 +15,8 @@ export interface SearchRunState {
   wantsAnswer: boolean;
   /** The filter as sent, once the core answered. */
   filters: MetadataFilter | undefined;
+  /** How many results were asked for: a full page means more may match. */
+  maxResults: number | undefined;
   error?: string;
 }
 
@@ -22,7 +24,8 @@ export interface SearchStore {
   run?: SearchRunState;
   remote?: SearchRemote;
   dataClasses: string[];
-  search(input: { engine: SearchEngineChoice; query: string; filters: MetadataFilter | undefined; onlyMine: boolean; answer: boolean }): Promise<void>;
+  /** `query` is what is left to rank once the question's chips are taken out of it (SearchPage). */
+  search(input: { engine: SearchEngineChoice; query: string; filters: MetadataFilter | undefined; onlyMine: boolean; answer: boolean; maxResults?: number }): Promise<void>;
   loadRemote(): Promise<void>;
   /** Rejects with a UiError (shown next to the form). */
   saveRemote(input: ChannelInput<'search-remote-set'>): Promise<SearchRemote>;
@@ -33,9 +36,9 @@ let nextRequest = 1;
 
 export const useSearch = create<SearchStore>()((set, get) => ({
   dataClasses: [],
-  async search({ engine, query, filters, onlyMine, answer }) {
+  async search({ engine, query, filters, onlyMine, answer, maxResults }) {
     const requestId = `search-${Date.now().toString(36)}-${nextRequest++}`;
-    set({ run: { requestId, status: 'running', chunks: undefined, answerText: '', answerKind: undefined, wantsAnswer: answer, filters } });
+    set({ run: { requestId, status: 'running', chunks: undefined, answerText: '', answerKind: undefined, wantsAnswer: answer, filters, maxResults } });
     const update = (change: Partial<SearchRunState>) => {
       const run = get().run;
       if (run?.requestId === requestId) set({ run: { ...run, ...change } });
@@ -47,7 +50,7 @@ export const useSearch = create<SearchStore>()((set, get) => ({
       else update({ answerText: (get().run?.answerText ?? '') + event.text });
     });
     try {
-      const result: SearchRunResult = await invoke('search-run', { requestId, engine, query, ...(filters ? { filters } : {}), onlyMine, answer });
+      const result: SearchRunResult = await invoke('search-run', { requestId, engine, query, ...(filters ? { filters } : {}), onlyMine, answer, ...(maxResults ? { maxResults } : {}) });
       update({ status: 'done', chunks: result.chunks, answerText: result.answer?.text ?? '', answerKind: result.answer?.kind, filters: result.filters });
     } catch (error) {
       update({ status: 'error', error: toUiError(error).message });

@@ -6,6 +6,7 @@ import {
   filterRecordOf,
   indexWords,
   isEmptyFilter,
+  isMatchScore,
   relativeScore,
   searchTerms,
   toSearchDocument,
@@ -144,7 +145,8 @@ export class PostgresSearchIndex implements SearchIndex {
       const { rows } =
         terms.length === 0 ? await this.#query<Ranked<BreachSearchDocument>>(NEWEST_DOCUMENTS, [maxResults]) : await this.#query<Ranked<BreachSearchDocument>>(MATCH_DOCUMENTS, [terms, maxResults]);
       const best = rows[0]?.rank ?? 0;
-      return rows.map(({ data, rank }) => ({ doc: data, score: rank === undefined ? 1 : relativeScore(rank, best) }));
+      // Hits scoring 0 are not matches (isMatchScore), as on SQLite.
+      return rows.map(({ data, rank }) => ({ doc: data, score: rank === undefined ? 1 : relativeScore(rank, best) })).filter((hit) => isMatchScore(hit.score));
     }
     // With a filter, the filter engine (shared with SQLite, so both answer alike) picks from
     // every match in rank order, reading only the fields it needs; then the kept documents are read.
@@ -154,7 +156,9 @@ export class PostgresSearchIndex implements SearchIndex {
     const kept: { id: string; score: number }[] = [];
     for (const { data, rank } of rows) {
       if (!admits(data)) continue;
-      kept.push({ id: breachIdOfKey(String(data.key))!, score: rank === undefined ? 1 : relativeScore(rank, best) });
+      const score = rank === undefined ? 1 : relativeScore(rank, best);
+      if (!isMatchScore(score)) break;
+      kept.push({ id: breachIdOfKey(String(data.key))!, score });
       if (kept.length >= maxResults) break;
     }
     if (kept.length === 0) return [];

@@ -15,7 +15,10 @@ export type LocalSort = z.infer<typeof LocalSort>;
  * A query of the local store: the service's filters with the service's semantics
  * (CONTRACT.md), plus what only a local store can offer cheaply.
  *
- * - `text`: case-insensitive substring of the breach id or its domain.
+ * - `text`: the list's text box, understood as the Search page understands a question
+ *   (shared/search/listText.ts): data class names and synonyms ("passwords", "emails") are the
+ *   data class, date phrases ("after 2020", "in 2019") the breach date, and each other word a
+ *   case-insensitive substring of the breach id, its domain or a data class name.
  * - `domainContains`: case-insensitive substring of the breach's domain ("dobe" finds
  *   adobe.com), for a domain field that filters as the person types; `domain` stays exact.
  * - `email`: the per-email view. Only breaches affecting that email; `unresolvedDataClasses`

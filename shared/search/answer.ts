@@ -15,7 +15,9 @@ function firstSentence(text: string): string {
  * in `chunks` order). Say so to the reader: `SearchCodes.extractiveAnswer` in `messages`.
  */
 export function extractiveAnswer(query: string, chunks: readonly SearchChunk[]): string {
-  if (chunks.length === 0) return `No breach in the catalog matches "${query}".`;
+  // No words left to rank (the app turned the whole question into filter chips): the filter decided.
+  const what = query.trim() === '' ? 'the filters' : `"${query}"`;
+  if (chunks.length === 0) return `No breach in the catalog matches ${what}.`;
   const count = chunks.length === 1 ? 'One breach matches' : `${chunks.length} breaches match`;
   const lines = chunks.slice(0, QUOTED).map((chunk, index) => {
     const { title, breachDate, dataClasses } = chunk.item.metadata;
@@ -25,7 +27,7 @@ export function extractiveAnswer(query: string, chunks: readonly SearchChunk[]):
     return `${title} (${year}): ${summary} [${index + 1}]`;
   });
   const more = chunks.length > QUOTED ? `\n…and ${chunks.length - QUOTED} more.` : '';
-  return `${count} "${query}":\n${lines.join('\n')}${more}`;
+  return `${count} ${what}:\n${lines.join('\n')}${more}`;
 }
 
 /** An answer cut into stream pieces (words with their following space), so a reader sees it grow. */

@@ -76,10 +76,19 @@ export function newestFirst(a: BreachSearchDocument, b: BreachSearchDocument): n
   return b.breachDate - a.breachDate || b.addedAt - a.addedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-/** A score in (0, 1]: the rank relative to the best hit's, to four decimals. */
+/** A score in [0, 1]: the rank relative to the best hit's, to four decimals. */
 export function relativeScore(rank: number, best: number): number {
   return best !== 0 ? Math.round((rank / best) * 10_000) / 10_000 : 1;
 }
+
+/**
+ * Whether a hit with this relative score is a match. bm25 gives a word found in more than half
+ * of the documents no weight (FTS5 clamps its IDF to 1e-6), so a breach found only through such
+ * words ("passwords", in most descriptions) scores about a millionth of one found through a word
+ * that tells breaches apart: 0 to four decimals. It matched nothing the question asked about,
+ * and counting it would answer "8 breaches match" where one does.
+ */
+export const isMatchScore = (score: number): boolean => score > 0;
 
 export class BreachSearchIndex {
   readonly #db: SearchDatabase;
@@ -131,8 +140,9 @@ export class BreachSearchIndex {
   }
 
   /**
-   * Ranked hits, best first. Scores are in (0, 1], the best match 1. Without searchable words
-   * the filter alone decides, newest breach first, every score 1.
+   * Ranked hits, best first. Scores are in (0, 1], the best match 1; hits scoring 0 are not
+   * matches ({@link isMatchScore}) and are left out. Without searchable words the filter alone
+   * decides, newest breach first, every score 1.
    */
   search({ query, filter, maxResults }: SearchOptions): SearchHit[] {
     const admits = isEmptyFilter(filter) ? () => true : compileFilter(filter!);
@@ -148,7 +158,10 @@ export class BreachSearchIndex {
     for (const row of rows) {
       const doc = this.#docs.get(row.id);
       if (!doc || !admits(filterRecordOf(doc))) continue;
-      hits.push({ doc, score: best < 0 ? relativeScore(row.rank, best) : 1 });
+      const score = best < 0 ? relativeScore(row.rank, best) : 1;
+      // Ranks only grow worse from here: the first hit scoring 0 ends the matches.
+      if (!isMatchScore(score)) break;
+      hits.push({ doc, score });
       if (hits.length >= maxResults) break;
     }
     return hits;

@@ -4,3 +4,6 @@ export * from './document.ts';
 export * from './api.ts';
 export * from './engine.ts';
 export * from './answer.ts';
+export * from './understandQuery.ts';
+export * from './listText.ts';
+export * from './readableFilter.ts';

@@ -91,7 +91,9 @@ describe('the Search page in Chromium against the real stack', () => {
 
     const results = page.getByRole('list', { name: 'Matching breaches' });
     await results.waitFor();
-    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: domain, answer: true });
+    // The domain in the question is a chip (an exact domain filter), leaving no words to rank.
+    expect(await page.getByRole('list', { name: 'Understood from your question' }).getByRole('listitem').allTextContents()).toEqual([`${domain}×`]);
+    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: '', filters: { domain }, answer: true, maxResults: 50 });
     const links = results.getByRole('link');
     expect(await links.allTextContents()).toEqual(engine.chunks.map((chunk) => chunk.item.metadata.title));
     expect(await links.first().getAttribute('href')).toContain(`#/breaches/${encodeURIComponent(breachId)}`);
@@ -108,10 +110,10 @@ describe('the Search page in Chromium against the real stack', () => {
     await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('exclude');
     await page.getByRole('button', { name: 'Show filter' }).click();
     const shown = JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!) as unknown;
-    expect(shown).toEqual({ isSensitive: false, isVerified: true });
+    expect(shown).toEqual({ domain, isSensitive: false, isVerified: true });
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
-    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: domain, filters: { isSensitive: false, isVerified: true }, answer: true });
+    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: '', filters: { domain, isSensitive: false, isVerified: true }, answer: true, maxResults: 50 });
     const titles = await page
       .getByRole('list', { name: 'Matching breaches' })
       .getByRole('link')
@@ -121,6 +123,69 @@ describe('the Search page in Chromium against the real stack', () => {
     await page.getByRole('checkbox', { name: 'Verified only' }).uncheck();
     await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('any');
     await page.getByRole('button', { name: 'Hide filter' }).click();
+  });
+
+  it('answers its own placeholder: chips "Passwords" and "After 2020", and only the breaches that match', async () => {
+    const box = page.getByRole('searchbox', { name: 'Search breaches' });
+    const question = 'which of my breaches leaked passwords after 2020?';
+    expect(await box.getAttribute('placeholder')).toBe(`e.g. ${question}`);
+    await box.fill(question);
+    const chips = page.getByRole('list', { name: 'Understood from your question' }).getByRole('listitem');
+    expect(await chips.allTextContents()).toEqual(['Passwords×', 'After 2020×']);
+    // Sensitive breaches too, whatever the control's default: the expectation below counts them.
+    await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('any');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
+
+    const mine = (await e2e.call('breaches-list', { includeSensitive: true, limit: 500 })).rows.map((row) => row.breach);
+    const expected = mine.filter((breach) => breach.dataClasses.includes('Passwords') && breach.breachDate >= '2021-01-01');
+    const fewer = mine.filter((breach) => breach.dataClasses.includes('Passwords')).length;
+    expect(expected.length).toBeGreaterThan(1);
+    expect(expected.length).toBeLessThan(fewer);
+    const links = page.getByRole('list', { name: 'Matching breaches' }).getByRole('link');
+    const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => decodeURIComponent(a.getAttribute('href')!.split('/').pop()!.split('?')[0]!)));
+    expect(hrefs.sort()).toEqual(expected.map((breach) => breach.id).sort());
+    expect(await page.getByRole('status').filter({ hasText: /match/ }).textContent()).toBe(`${expected.length} breaches match`);
+    expect(await page.getByText(/score 0\.00/).count()).toBe(0);
+    await eventually('the answer', async () =>
+      ((await page.getByRole('region', { name: 'Answer' }).locator('.search-answer-text').textContent()) ?? '').startsWith(`${expected.length} breaches match the filters:`),
+    );
+    await page.getByRole('button', { name: 'Show filter' }).click();
+    expect(JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!)).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2021-01-01' } });
+    // The chips, their remove buttons and the count, light and dark: nothing serious for axe.
+    expect(seriousFindings(await captureScreen(page, 'search-question'))).toEqual([]);
+    expect(await unnamedControls(page)).toEqual([]);
+
+    // Removing "After 2020" widens the answer to every breach that leaked passwords; the text does not bring it back.
+    await page.getByRole('button', { name: 'Remove After 2020' }).click();
+    expect(await chips.allTextContents()).toEqual(['Passwords×']);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
+    await eventually(
+      'every breach with passwords',
+      async () => (await page.getByRole('status').filter({ hasText: /match/ }).textContent()) === (fewer >= 50 ? 'The 50 best matches (more breaches may match)' : `${fewer} breaches match`),
+    );
+    await page.getByRole('button', { name: 'Hide filter' }).click();
+    await box.fill(domain);
+  });
+
+  it('the breaches list\'s text box finds breaches by data class: "passwords" lists those that leaked passwords', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Breaches', exact: true }).click();
+    const list = page.getByRole('listbox', { name: 'Breaches' });
+    await list.waitFor();
+    await page.getByRole('searchbox', { name: 'Search breaches' }).fill('passwords');
+    const shown = (await e2e.call('breaches-list', { limit: 500 })).rows.filter((row) => row.breach.dataClasses.includes('Passwords'));
+    expect(shown.length).toBeGreaterThan(0);
+    await page.getByText('Breaches that exposed Passwords.').waitFor();
+    await eventually(
+      'the list of breaches with passwords',
+      async () =>
+        (await e2e.call('breaches-list', { text: 'passwords', limit: 500 })).total === shown.length && (await list.getByRole('option').first().getAttribute('aria-setsize')) === String(shown.length),
+    );
+    await page.getByRole('searchbox', { name: 'Search breaches' }).fill('');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search breaches' }).fill(domain);
   });
 
   it('searches the reference instance: the token goes to the keychain, chunks stream in before the answer text', async () => {

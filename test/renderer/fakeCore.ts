@@ -21,6 +21,7 @@ import { includesHibpData } from '../../electron/core/report/catalogOrigin.ts';
 import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
 import { compileFilter } from '../../shared/search/filter.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
+import { matchesListText, understandListText } from '../../shared/search/listText.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -503,7 +504,9 @@ export class FakeCore {
   }
 
   #shown(query: ChannelArgs<'breaches-list'>): FakeBreach[] {
-    const text = query.text?.trim().toLowerCase();
+    const knownClasses = [...new Set(this.breaches.flatMap((stored) => stored.breach.dataClasses))];
+    // As the core: the text box understood as shared/search/listText.ts says.
+    const text = query.text === undefined ? undefined : understandListText(query.text, { dataClasses: knownClasses });
     // As the core: the advanced filter through the search interface's filter engine.
     const admits = query.metadataFilter ? compileFilter(query.metadataFilter) : () => true;
     const matching = this.breaches.filter((stored) => {
@@ -511,10 +514,7 @@ export class FakeCore {
       if (!admits(filterRecordOf(toSearchDocument(stored.breach, this.details.get(stored.breach.id))))) return false;
       if (query.domainContains && !stored.breach.domain.toLowerCase().includes(query.domainContains.toLowerCase())) return false;
       if (query.email && !Object.keys(stored.accounts).some((e) => emailKey(e) === emailKey(query.email ?? ''))) return false;
-      if (text) {
-        const haystack = [stored.breach.id, stored.breach.domain, ...stored.breach.dataClasses].join(' ').toLowerCase();
-        if (!haystack.includes(text)) return false;
-      }
+      if (text && !matchesListText(stored.breach, text)) return false;
       return true;
     });
     // As the core: fabricated, spam-list and retired breaches only when asked for.

@@ -1,7 +1,8 @@
 import { dataClassKey, emailKey } from '../../../shared/api/index.ts';
 import type { LocalBreachQuery } from '../../../shared/api/localQuery.ts';
 import { codeNeedle } from '../db/codeLists.ts';
-import { lookupDataClassCodes } from '../db/dataClassCodes.ts';
+import { dataClassNamesByCode, lookupDataClassCodes } from '../db/dataClassCodes.ts';
+import { understandListText } from '../../../shared/search/listText.ts';
 import type { ReadableDB } from '../db/Interface.ts';
 
 /** The FROM … WHERE of a local query, with its parameters in order. */
@@ -60,11 +61,31 @@ export function buildFilter(db: ReadableDB, query: LocalBreachQuery): FilterSql 
     where.push('b.id NOT IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(query.excludeIds));
   }
-  const text = query.text?.trim().toLowerCase();
+  const text = query.text === undefined ? undefined : understandListText(query.text, { dataClasses: [...dataClassNamesByCode(db).values()] });
   if (text) {
-    // lower() folds ASCII only; breach ids are catalog names in ASCII, and domains use the JS-folded column.
-    where.push('(instr(lower(b.id), ?) > 0 OR instr(b.domain_key, ?) > 0)');
-    params.push(text, text);
+    // The same understanding and semantics as shared/search/listText.ts (matchesListText).
+    if (text.dataClasses.length > 0) {
+      const needles = needlesOf(db, text.dataClasses);
+      if (needles.length === 0) empty = true;
+      where.push(anyOf('b.class_codes', needles, params));
+    }
+    if (text.from !== undefined) {
+      where.push('b.breach_date >= ?');
+      params.push(text.from);
+    }
+    if (text.until !== undefined) {
+      where.push('b.breach_date <= ?');
+      params.push(text.until);
+    }
+    // lower() folds ASCII only; breach ids and data class names are catalog names in ASCII, and domains use the JS-folded column.
+    if (text.asTyped !== undefined) {
+      where.push('(instr(lower(b.id), ?) > 0 OR instr(b.domain_key, ?) > 0)');
+      params.push(text.asTyped, text.asTyped);
+    }
+    for (const word of text.words) {
+      where.push('(instr(lower(b.id), ?) > 0 OR instr(b.domain_key, ?) > 0 OR instr(lower(b.data_classes), ?) > 0)');
+      params.push(word, word, word);
+    }
   }
   return { from, where: where.length > 0 ? where.join(' AND ') : '1', params, unresolvedColumn, empty };
 }

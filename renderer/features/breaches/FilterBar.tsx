@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type RefObject } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { MultiSelect } from '../../components/MultiSelect.tsx';
+import { understandListText } from '../../../shared/search/listText.ts';
 import { hasActiveFilters, type Filters, type Sort } from '../../lib/urlState.ts';
 import { useBreaches } from '../../state/breaches.ts';
 import { useRoute } from '../../state/route.ts';
@@ -20,6 +21,7 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
   const domains = useBreaches((s) => s.domains);
   const dataClasses = useBreaches((s) => s.dataClasses);
   const id = useId();
+  const understood = describeListText(filters.text, dataClasses);
 
   return (
     <div className="filterbar">
@@ -40,6 +42,7 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
             spellCheck={false}
             value={filters.text}
             maxLength={200}
+            aria-describedby={understood ? `${id}-text-read` : undefined}
             onChange={(event) => setFilters({ text: event.target.value })}
           />
           <kbd className="kbd search-kbd" aria-hidden="true">
@@ -59,6 +62,11 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
           </select>
         </div>
       </div>
+      {understood ? (
+        <p id={`${id}-text-read`} className="muted filter-text-read">
+          {understood}
+        </p>
+      ) : null}
       <div className="filterbar-row">
         <MultiSelect label="Data classes" options={dataClasses} selected={filters.dataClasses} onChange={(next) => setFilters({ dataClasses: next })} hint="Breaches that exposed any of these" />
         <MultiSelect
@@ -161,4 +169,21 @@ function ActiveFilters({ filters, onChange, onClear }: { filters: Filters; onCha
       </button>
     </div>
   );
+}
+
+/**
+ * What the text box is read as, when it is more than words ("passwords after 2020" → "Breaches
+ * that exposed Passwords, breached from 2021-01-01"), so a filter by data class or date is never
+ * a surprise. Undefined when the text is only words to find in names, domains and data classes.
+ */
+function describeListText(text: string, dataClasses: readonly string[]): string | undefined {
+  const match = understandListText(text, { dataClasses });
+  if (!match || (match.dataClasses.length === 0 && match.from === undefined && match.until === undefined)) return undefined;
+  const said: string[] = [];
+  if (match.dataClasses.length > 0) said.push(`that exposed ${match.dataClasses.join(' or ')}`);
+  if (match.from !== undefined && match.until !== undefined) said.push(`breached ${match.from} to ${match.until}`);
+  else if (match.from !== undefined) said.push(`breached from ${match.from}`);
+  else if (match.until !== undefined) said.push(`breached until ${match.until}`);
+  const words = match.words.length > 0 ? `, naming “${match.words.join(' ')}”` : '';
+  return `Breaches ${said.join(', ')}${words}.`;
 }

@@ -1,17 +1,22 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { Credit } from '../../components/Credit.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../components/States.tsx';
-import { breachIdOfKey } from '../../../shared/search/document.ts';
+import { MAX_RESULTS_LIMIT } from '../../../shared/search/api.ts';
+import { BREACH_FILTER_FIELDS, breachIdOfKey } from '../../../shared/search/document.ts';
+import { readableFilter } from '../../../shared/search/readableFilter.ts';
+import { understandQuery, type QueryPart } from '../../../shared/search/understandQuery.ts';
 import { formatHash } from '../../lib/urlState.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSearch, type SearchEngineChoice } from '../../state/search.ts';
 import { compileFilters, NO_CHIPS, type SearchChips } from './compileFilters.ts';
+import { takeOver, withQuestion } from './questionChips.ts';
 import { RemoteInstanceForm } from './RemoteInstanceForm.tsx';
 
 /**
- * Search across breaches: free text ranked by the engine, filter chips compiled to the new
- * metadata filter format, results streamed in (chunks first), and an answer labelled as the
- * engine says (extractive or generated).
+ * Search across breaches: the question understood first (data classes, dates, "sensitive",
+ * domains become chips the person can remove), what is left ranked by the engine, the chips
+ * compiled to the new metadata filter format, results streamed in (chunks first), and an answer
+ * labelled as the engine says (extractive or generated).
  */
 export function SearchPage() {
   const id = useId();
@@ -23,7 +28,14 @@ export function SearchPage() {
   const [chips, setChips] = useState<SearchChips>(NO_CHIPS);
   const [onlyMine, setOnlyMine] = useState(false);
   const [showFilter, setShowFilter] = useState(false);
-  const compiled = compileFilters(chips);
+  /** Keys of chips the person removed from what the question says; they stay removed while the question says it. */
+  const [dismissed, setDismissed] = useState<string[]>([]);
+  /** The chips' filter as last sent: while the chips still say it, "Show filter" shows what the core sent (with "only mine"). */
+  const [lastSent, setLastSent] = useState<string | undefined>();
+  const understood = useMemo(() => understandQuery(query, { dataClasses, dismissed }), [query, dataClasses, dismissed]);
+  const effective = withQuestion(chips, understood.parts);
+  const compiled = compileFilters(effective);
+  const fromQuestion = new Map(understood.parts.flatMap((part) => (part.kind === 'dataClass' ? [[part.dataClass.toLowerCase(), part.key] as const] : [])));
 
   useEffect(() => {
     void loadRemote();
@@ -32,9 +44,29 @@ export function SearchPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void search({ engine, query: query.trim(), filters: compiled, onlyMine: engine === 'remote' && onlyMine, answer });
+    setLastSent(JSON.stringify(compiled ?? {}));
+    void search({ engine, query: understood.remaining, filters: compiled, onlyMine: engine === 'remote' && onlyMine, answer, maxResults: MAX_RESULTS_LIMIT });
   };
-  const toggleClass = (name: string, on: boolean) => setChips((c) => ({ ...c, dataClasses: on ? [...c.dataClasses, name] : c.dataClasses.filter((n) => n !== name) }));
+  const changeQuery = (text: string) => {
+    setQuery(text);
+    // A removed chip comes back only once the question stops saying it and says it again.
+    const said = new Set(understandQuery(text, { dataClasses }).parts.map((part) => part.key));
+    setDismissed((keys) => (keys.every((key) => said.has(key)) ? keys : keys.filter((key) => said.has(key))));
+  };
+  const dismiss = (...removed: string[]) => setDismissed((keys) => (removed.every((key) => keys.includes(key)) ? keys : [...keys, ...removed.filter((key) => !keys.includes(key))]));
+  /** A control shows what applies; changing one the question set takes over from the question. */
+  const setControl = (control: Parameters<typeof takeOver>[2], change: Partial<SearchChips>) => {
+    const { chips: applied, dismissed: removed } = takeOver(chips, understood.parts, control);
+    if (removed.length > 0) dismiss(...removed);
+    setChips({ ...applied, ...change });
+  };
+  const toggleClass = (name: string, on: boolean) => {
+    const questionKey = fromQuestion.get(name.toLowerCase());
+    if (!on && questionKey) dismiss(questionKey);
+    setChips((c) => ({ ...c, dataClasses: on ? [...c.dataClasses, name] : c.dataClasses.filter((n) => n !== name) }));
+  };
+  const classChoices = [...dataClasses, ...effective.dataClasses.filter((name) => !dataClasses.some((known) => known.toLowerCase() === name.toLowerCase()))];
+  const shownFilter = run?.status === 'done' && run.filters && lastSent === JSON.stringify(compiled ?? {}) ? run.filters : compiled;
   const remoteReady = remote?.instance !== undefined && remote.hasToken;
 
   return (
@@ -53,7 +85,7 @@ export function SearchPage() {
             className="input search-input"
             type="search"
             value={query}
-            onChange={(e) => setQuery(e.target.value)}
+            onChange={(e) => changeQuery(e.target.value)}
             placeholder="e.g. which of my breaches leaked passwords after 2020?"
             maxLength={2000}
           />
@@ -76,34 +108,39 @@ export function SearchPage() {
           </label>
         </fieldset>
 
+        <QuestionChips parts={understood.parts} remaining={understood.remaining} onRemove={dismiss} />
+
         <fieldset className="fieldset search-chips">
           <legend className="field-label">Filters</legend>
-          {dataClasses.length > 0 ? (
+          {classChoices.length > 0 ? (
             <div className="chip-group" role="group" aria-label="Data classes">
-              {dataClasses.map((name) => (
-                <label key={name} className={chips.dataClasses.includes(name) ? 'chip is-on' : 'chip'}>
-                  <input type="checkbox" checked={chips.dataClasses.includes(name)} onChange={(e) => toggleClass(name, e.target.checked)} /> {name}
-                </label>
-              ))}
+              {classChoices.map((name) => {
+                const on = effective.dataClasses.some((chosen) => chosen.toLowerCase() === name.toLowerCase());
+                return (
+                  <label key={name} className={on ? 'chip is-on' : 'chip'}>
+                    <input type="checkbox" checked={on} onChange={(e) => toggleClass(name, e.target.checked)} /> {name}
+                  </label>
+                );
+              })}
             </div>
           ) : null}
           <div className="search-chip-row">
             <label>
-              Breached from <input type="date" className="input" value={chips.breachedFrom} onChange={(e) => setChips((c) => ({ ...c, breachedFrom: e.target.value }))} />
+              Breached from <input type="date" className="input" value={effective.breachedFrom} onChange={(e) => setControl('dates', { breachedFrom: e.target.value })} />
             </label>
             <label>
-              Breached until <input type="date" className="input" value={chips.breachedUntil} onChange={(e) => setChips((c) => ({ ...c, breachedUntil: e.target.value }))} />
+              Breached until <input type="date" className="input" value={effective.breachedUntil} onChange={(e) => setControl('dates', { breachedUntil: e.target.value })} />
             </label>
             <label>
               Sensitive{' '}
-              <select className="input" value={chips.sensitive} onChange={(e) => setChips((c) => ({ ...c, sensitive: e.target.value as SearchChips['sensitive'] }))}>
+              <select className="input" value={effective.sensitive} onChange={(e) => setControl('sensitive', { sensitive: e.target.value as SearchChips['sensitive'] })}>
                 <option value="any">Any</option>
                 <option value="only">Only sensitive</option>
                 <option value="exclude">Not sensitive</option>
               </select>
             </label>
             <label className="check-field">
-              <input type="checkbox" checked={chips.verified === 'only'} onChange={(e) => setChips((c) => ({ ...c, verified: e.target.checked ? 'only' : 'any' }))} /> Verified only
+              <input type="checkbox" checked={effective.verified === 'only'} onChange={(e) => setControl('verified', { verified: e.target.checked ? 'only' : 'any' })} /> Verified only
             </label>
             <label className="check-field">
               <input type="checkbox" checked={engine === 'embedded' || onlyMine} disabled={engine === 'embedded'} onChange={(e) => setOnlyMine(e.target.checked)} /> Only breaches naming me
@@ -113,9 +150,14 @@ export function SearchPage() {
             {showFilter ? 'Hide filter' : 'Show filter'}
           </button>
           {showFilter ? (
-            <pre id={`${id}-filter`} className="search-filter-json" aria-label="Filter in the metadata filter format">
-              {JSON.stringify(run?.status === 'done' && run.filters ? run.filters : (compiled ?? {}), null, 2)}
-            </pre>
+            <div id={`${id}-filter`}>
+              <pre className="search-filter-json" aria-label="Filter in the metadata filter format" aria-describedby={`${id}-filter-note`}>
+                {JSON.stringify(shownFilter ? readableFilter(shownFilter, BREACH_FILTER_FIELDS) : {}, null, 2)}
+              </pre>
+              <p id={`${id}-filter-note`} className="muted search-filter-note">
+                Dates are shown as days (UTC); the filter sends them as seconds since 1970.
+              </p>
+            </div>
           ) : null}
         </fieldset>
       </form>
@@ -147,22 +189,28 @@ function SearchResults({ filtersHash }: { filtersHash: ReturnType<typeof useRout
           Try other words or fewer filters.
         </EmptyState>
       ) : (
-        <ol className="search-chunks" aria-label="Matching breaches">
-          {run.chunks.map((chunk) => {
-            const breachId = breachIdOfKey(chunk.item.key) ?? chunk.item.key;
-            return (
-              <li key={chunk.id} className="search-chunk">
-                <a href={formatHash({ screen: 'breaches', filters: filtersHash, breachId })} className="search-chunk-title">
-                  {chunk.item.metadata.title}
-                </a>{' '}
-                <span className="muted">
-                  {chunk.item.metadata.domain || 'no domain'} · {new Date(chunk.item.metadata.breachDate * 1000).getUTCFullYear()} · score {chunk.score.toFixed(2)}
-                </span>
-                <p className="search-chunk-text">{chunk.text.length > 400 ? chunk.text.slice(0, 397) + '…' : chunk.text}</p>
-              </li>
-            );
-          })}
-        </ol>
+        <>
+          <p className="search-count" role="status">
+            {matchCount(run.chunks.length, run.maxResults)}
+          </p>
+          <ol className="search-chunks" aria-label="Matching breaches">
+            {run.chunks.map((chunk) => {
+              const breachId = breachIdOfKey(chunk.item.key) ?? chunk.item.key;
+              return (
+                <li key={chunk.id} className="search-chunk">
+                  <a href={formatHash({ screen: 'breaches', filters: filtersHash, breachId })} className="search-chunk-title">
+                    {chunk.item.metadata.title}
+                  </a>{' '}
+                  <span className="muted">
+                    {chunk.item.metadata.domain || 'no domain'} · {new Date(chunk.item.metadata.breachDate * 1000).getUTCFullYear()} · score{' '}
+                    {chunk.score >= 0.005 ? chunk.score.toFixed(2) : 'below 0.01'}
+                  </span>
+                  <p className="search-chunk-text">{chunk.text.length > 400 ? chunk.text.slice(0, 397) + '…' : chunk.text}</p>
+                </li>
+              );
+            })}
+          </ol>
+        </>
       )}
       {run.wantsAnswer && run.chunks !== undefined ? (
         <section className="card search-answer" aria-label="Answer">
@@ -178,5 +226,37 @@ function SearchResults({ filtersHash }: { filtersHash: ReturnType<typeof useRout
         </section>
       ) : null}
     </section>
+  );
+}
+
+/** "N breaches match", saying so when the page is full and more may match. */
+function matchCount(count: number, asked: number | undefined): string {
+  if (asked !== undefined && count >= asked) return `The ${count} best matches (more breaches may match)`;
+  return count === 1 ? 'One breach matches' : `${count} breaches match`;
+}
+
+/**
+ * What the question was understood to ask, as chips: each removable (it then stays removed
+ * while the question says it, and that bit of the question is ignored), and what is left to rank.
+ */
+function QuestionChips({ parts, remaining, onRemove }: { parts: readonly QueryPart[]; remaining: string; onRemove(key: string): void }) {
+  if (parts.length === 0) return null;
+  return (
+    <div className="search-understood">
+      <span className="field-label" aria-hidden="true">
+        From your question
+      </span>
+      <ul className="search-understood-chips" aria-label="Understood from your question">
+        {parts.map((part) => (
+          <li key={part.key} className="chip is-on">
+            <span>{part.label}</span>
+            <button type="button" className="chip-remove" aria-label={`Remove ${part.label}`} title={`Remove ${part.label}`} onClick={() => onRemove(part.key)}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <p className="muted search-understood-rest">{remaining ? `Ranked by the words “${remaining}”.` : 'No words left to rank: the filters decide.'}</p>
+    </div>
   );
 }

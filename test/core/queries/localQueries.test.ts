@@ -3,6 +3,7 @@ import { LocalBreachQuery } from '../../../shared/api/localQuery.ts';
 import { settleFailed } from '../../../electron/core/db/outboxQueries.ts';
 import { Outbox } from '../../../electron/core/outbox/Outbox.ts';
 import { countBreaches, countMatches, getLocalBreach, queryBreaches } from '../../../electron/core/queries/localQueries.ts';
+import { matchesListText, understandListText } from '../../../shared/search/listText.ts';
 import { FROZEN_NOW, item, memoryDatabase, snapshot } from '../helpers/fixtures.ts';
 
 const A = 'a@example.com';
@@ -35,6 +36,55 @@ describe('queryBreaches', () => {
     expect(ids(queryBreaches(db, { text: '.org' }))).toEqual(['bravo']);
     expect(ids(queryBreaches(db, { text: '  ' }))).toEqual(['Zeta', 'AcmeBank', 'bravo']);
     expect(ids(queryBreaches(db, { text: '%' }))).toEqual([]);
+  });
+
+  it('understands the text box: data classes, their synonyms and dates, and words in names, domains and data classes', () => {
+    const db = fixture();
+    expect(ids(queryBreaches(db, { text: 'passwords' }))).toEqual(['AcmeBank', 'bravo']);
+    expect(ids(queryBreaches(db, { text: 'Passwords' }))).toEqual(['AcmeBank', 'bravo']);
+    expect(ids(queryBreaches(db, { text: 'pass' }))).toEqual(['AcmeBank', 'bravo']);
+    expect(ids(queryBreaches(db, { text: 'user names' }))).toEqual(['bravo']);
+    expect(ids(queryBreaches(db, { text: 'emails' }))).toEqual(['Zeta', 'AcmeBank', 'bravo']);
+    expect(ids(queryBreaches(db, { text: 'after 2020' }))).toEqual(['Zeta', 'AcmeBank']);
+    expect(ids(queryBreaches(db, { text: 'which of my breaches leaked passwords after 2020?' }))).toEqual(['AcmeBank']);
+    expect(ids(queryBreaches(db, { text: 'passwords before 2020' }))).toEqual(['bravo']);
+    expect(ids(queryBreaches(db, { text: 'bank passwords' }))).toEqual(['AcmeBank']);
+    expect(ids(queryBreaches(db, { text: 'phone numbers' }))).toEqual([]);
+    expect(ids(queryBreaches(db, { text: 'in 2022', includeSensitive: true }))).toEqual(['Private']);
+    expect(countMatches(db, { text: 'passwords' })).toBe(2);
+  });
+
+  it('answers the text box as shared/search/listText.ts does, on every case', () => {
+    const db = fixture();
+    const all = queryBreaches(db, { includeSensitive: true, limit: 100 }).items.map((row) => row.breach);
+    const texts = [
+      'passwords',
+      'pass',
+      'PASSWORD',
+      'emails',
+      'ip',
+      'bank',
+      'acme',
+      '.org',
+      'io',
+      '%',
+      'the',
+      'after 2020',
+      'since 2021',
+      'before 2021',
+      'in 2019',
+      '2019-2021',
+      'bank after 2022',
+      'zeta emails',
+      'usernames 2019',
+      'which',
+      '","',
+    ];
+    for (const text of texts) {
+      const match = understandListText(text, { dataClasses: ['Email addresses', 'Passwords', 'Usernames'] });
+      const expected = all.filter((breach) => match === undefined || matchesListText(breach, match)).map((breach) => breach.id);
+      expect(ids(queryBreaches(db, { text, includeSensitive: true })), text).toEqual(expected);
+    }
   });
 
   it('matches any part of the domain, ignoring case, but not the breach id', () => {
