@@ -263,7 +263,7 @@ async function main(): Promise<void> {
     if (!settled) throw new Error('the outbox never drained with faults off');
     const failed = new Map((await worker.value<{ key: Key; reason: string }[]>({ op: 'failed' })).map((f) => [f.key, f.reason]));
     const final = await serviceState(origin);
-    const verdict = judge({ intents, initial, finalKeys: final.keys, finalResolved: final.resolved, failed, removedEmail: REMOVED, toggledAfterRemoval, committed: proxy.committed });
+    const verdict = judge({ intents, initial, finalKeys: final.keys, finalResolved: final.resolved, failed, removedEmail: REMOVED, committed: proxy.committed });
     const faults = Object.values(proxy.injected).reduce((a, b) => a + b, 0);
     const operations = counts.toggles + counts.syncs + counts.flushes;
 
@@ -274,6 +274,7 @@ async function main(): Promise<void> {
     console.log(
       `service: ${proxy.committed.length} resolution requests committed; ${verdict.checked} keys compared; ${verdict.failed} reported failed for the removed email (${toggledAfterRemoval.size} toggled after its removal)`,
     );
+    for (const miss of verdict.misses) console.log(miss);
     const ok = verdict.lost === 0 && verdict.duplicated === 0 && verdict.wronglyFailed === 0 && operations >= 1000 && toggledAfterRemoval.size > 0;
     if (!ok) console.error('reliability check FAILED');
     console.log(JSON.stringify({ operations, faults, kills: counts.kills, lost: verdict.lost, duplicated: verdict.duplicated, wronglyFailed: verdict.wronglyFailed }));

@@ -10,6 +10,11 @@ export interface OutboxRow {
   resolved: boolean;
   version: number;
   sentVersion: number | null;
+  /**
+   * A send of this row may have landed and no answer said whether (lost answer, timeout, the app
+   * killed mid-request): the service may hold what the confirmed state does not show.
+   */
+  inDoubt: boolean;
   /** `local`: kept on this machine, never sent (the service's contract cannot carry it). */
   state: 'pending' | 'failed' | 'local';
   attempts: number;
@@ -19,10 +24,10 @@ export interface OutboxRow {
   updatedAt: string;
 }
 
-type RawRow = [number, string, string, string, string, number, number, number | null, string, number, number | null, string | null, string, string];
-const COLUMNS = 'id, email, breach_id, class_key, data_class, resolved, version, sent_version, state, attempts, failure_status, failure_reason, created_at, updated_at';
+type RawRow = [number, string, string, string, string, number, number, number | null, number, string, number, number | null, string | null, string, string];
+const COLUMNS = 'id, email, breach_id, class_key, data_class, resolved, version, sent_version, in_doubt, state, attempts, failure_status, failure_reason, created_at, updated_at';
 
-function fromRaw([id, email, breachId, classKey, dataClass, resolved, version, sentVersion, state, attempts, failureStatus, failureReason, createdAt, updatedAt]: RawRow): OutboxRow {
+function fromRaw([id, email, breachId, classKey, dataClass, resolved, version, sentVersion, inDoubt, state, attempts, failureStatus, failureReason, createdAt, updatedAt]: RawRow): OutboxRow {
   return {
     id,
     email,
@@ -32,6 +37,7 @@ function fromRaw([id, email, breachId, classKey, dataClass, resolved, version, s
     resolved: resolved === 1,
     version,
     sentVersion,
+    inDoubt: inDoubt === 1,
     state: state as OutboxRow['state'],
     attempts,
     failureStatus,
@@ -63,11 +69,12 @@ export function upsertIntent(
 
 /**
  * The person asked for what the service already confirmed: a queued intent for the cell is
- * withdrawn instead of sent. Only a row on the wire stays (its send may land, so the way back must
- * be sent too). True when no row for the cell is left.
+ * withdrawn instead of sent. A row on the wire, or one a send of which may have landed, stays:
+ * the confirmed state may not show what the service holds, so the way back must be sent too.
+ * True when no row for the cell is left.
  */
 export function withdrawIntent(db: WritableDB, cell: { email: string; breachId: string; classKey: string }): boolean {
-  statement(db, 'DELETE FROM outbox WHERE breach_id = ? AND email = ? AND class_key = ? AND sent_version IS NULL').run(cell.breachId, cell.email, cell.classKey);
+  statement(db, 'DELETE FROM outbox WHERE breach_id = ? AND email = ? AND class_key = ? AND sent_version IS NULL AND in_doubt = 0').run(cell.breachId, cell.email, cell.classKey);
   return statement(db, 'SELECT 1 FROM outbox WHERE breach_id = ? AND email = ? AND class_key = ?').get(cell.breachId, cell.email, cell.classKey) === undefined;
 }
 
@@ -100,25 +107,37 @@ export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, 
   return result;
 }
 
-/** Puts the current intent of each row on the wire. */
+/**
+ * Puts the current intent of each row on the wire, and marks it in doubt in the same commit:
+ * from here until an answer says otherwise, the send may land, and a crash must not forget that.
+ */
 export function markInFlight(db: WritableDB, ids: readonly number[], now: string): void {
-  statement(db, `UPDATE outbox SET sent_version = version, attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).run(now, JSON.stringify(ids));
+  statement(db, `UPDATE outbox SET sent_version = version, in_doubt = 1, attempts = attempts + 1, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).run(
+    now,
+    JSON.stringify(ids),
+  );
 }
 
 /**
  * The service accepted these intents (row id and the version sent). A row goes unless the person
- * made a newer intent meanwhile; that one stays pending and is sent next. One statement each for
- * thousands of intents.
+ * made a newer intent meanwhile; that one stays pending and is sent next, no longer in doubt: the
+ * service now holds exactly what the confirmed state says (sends are one at a time, so no other
+ * send of the row is out). One statement each for thousands of intents.
  */
 export function settleDeliveredMany(db: WritableDB, sent: readonly { id: number; version: number }[]): void {
   const json = JSON.stringify(sent.map(({ id, version }) => [id, version]));
   statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
-  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE (id, sent_version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
+  statement(db, 'UPDATE outbox SET sent_version = NULL, in_doubt = 0 WHERE (id, sent_version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
 }
 
-/** The service refused `sentVersion` for a reason of its own; a newer intent, if any, stays pending instead. */
-export function settleFailed(db: WritableDB, id: number, sentVersion: number, status: number | null, reason: string, now: string): 'failed' | 'superseded' {
-  const failed = statement(db, `UPDATE outbox SET state = 'failed', sent_version = NULL, failure_status = ?, failure_reason = ?, updated_at = ? WHERE id = ? AND version = ?`).run(
+/**
+ * The service refused `sentVersion` for a reason of its own, having applied nothing; a newer
+ * intent, if any, stays pending instead. `inDoubt` is what the row was before this send went out
+ * (an earlier send of it may still have landed; a row refused at its first send was not).
+ */
+export function settleFailed(db: WritableDB, id: number, sentVersion: number, status: number | null, reason: string, now: string, inDoubt = false): 'failed' | 'superseded' {
+  const failed = statement(db, `UPDATE outbox SET state = 'failed', sent_version = NULL, in_doubt = ?, failure_status = ?, failure_reason = ?, updated_at = ? WHERE id = ? AND version = ?`).run(
+    inDoubt ? 1 : 0,
     status,
     reason,
     now,
@@ -126,18 +145,22 @@ export function settleFailed(db: WritableDB, id: number, sentVersion: number, st
     sentVersion,
   ).changes;
   if (failed === 1) return 'failed';
-  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
+  releaseInFlight(db, id, sentVersion, inDoubt);
   return 'superseded';
 }
 
-/** The answer for `sentVersion` never came (or never will): the row is plain pending again. */
-export function releaseInFlight(db: WritableDB, id: number, sentVersion: number): void {
-  statement(db, 'UPDATE outbox SET sent_version = NULL WHERE id = ? AND sent_version = ?').run(id, sentVersion);
+/**
+ * No 2xx came for `sentVersion`: the row is pending again. `inDoubt`: whether the service may have
+ * applied it — true when the outcome is unknown; otherwise what the row was before this send.
+ */
+export function releaseInFlight(db: WritableDB, id: number, sentVersion: number, inDoubt: boolean): void {
+  statement(db, 'UPDATE outbox SET sent_version = NULL, in_doubt = ? WHERE id = ? AND sent_version = ?').run(inDoubt ? 1 : 0, id, sentVersion);
 }
 
 /**
  * At start nothing can be on the wire: marks left by a process that died mid-send are cleared so
- * the rows count as pending again (the send is repeated; the operation is idempotent).
+ * the rows count as pending again (the send is repeated; the operation is idempotent). They stay
+ * in doubt: the dead process's send may have landed.
  */
 export function releaseAllInFlight(db: WritableDB): number {
   return statement(db, `UPDATE outbox SET sent_version = NULL WHERE sent_version IS NOT NULL AND state = 'pending'`).run().changes;

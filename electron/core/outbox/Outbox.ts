@@ -22,6 +22,7 @@ import { Emitter, type Event } from '../events/Emitter.ts';
 import { BackoffState, type BackoffPolicy } from './backoff.ts';
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
+import { mayHaveLanded } from './landing.ts';
 import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
 import { Intent, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
 
@@ -55,7 +56,7 @@ export interface OutboxOptions {
   canSend?: (intent: { resolved: boolean; classKey: string }) => boolean;
 }
 
-/** A claimed intent on its way: `version` is the one sent. */
+/** A claimed intent on its way: `version` is the one sent, `inDoubt` what the row was before this claim. */
 type Atom = Intent;
 
 const NO_ACCOUNT_WAIT_MS = 60 * 60_000;
@@ -71,6 +72,11 @@ const MAX_PASSES = 3;
  * items by splitting, and backs off on transient failures. Delivery is at least once: a row
  * leaves only after a 2xx for its exact version, and the operation is idempotent per
  * (email, data class, breach), so sending again after a crash or a lost answer is safe.
+ *
+ * A row is in doubt from the moment it is claimed until an answer says whether its send landed
+ * (durably: a crash mid-send leaves it marked). A send whose answer never came may have changed
+ * the service behind the confirmed state's back, so a row in doubt is never withdrawn; the
+ * person's last intent is sent instead (docs/sync.md, "Outbox states").
  */
 export class Outbox {
   readonly #db: WritableDB;
@@ -222,7 +228,7 @@ export class Outbox {
       let planned = queue.length;
       let remaining = claimed.length;
       while (queue.length > 0) {
-        if (this.#closed || signal?.aborted) return this.#stop('cancelled', totals, queue, 'cancelled');
+        if (this.#closed || signal?.aborted) return this.#stop('cancelled', totals, { unsent: queue }, 'cancelled');
         const request = queue.shift()!;
         try {
           await this.#sender.postResolutions(
@@ -241,10 +247,12 @@ export class Outbox {
               remaining -= blame.length;
             }
           } else {
-            queue.unshift(request);
-            if (verdict === 'cancelled') return this.#stop('cancelled', totals, queue, 'cancelled');
-            if (verdict === 'sign-in') return this.#stop('sign-in-needed', totals, queue, describe(error));
-            return this.#stop('backoff', totals, queue, describe(error), error);
+            // Sent and not applied, or sent with the outcome unknown: the two are put back differently.
+            const landed = verdict === 'cancelled' || mayHaveLanded(classifyError(error));
+            const rows = landed ? { unsent: queue, unanswered: request } : { unsent: [request, ...queue] };
+            if (verdict === 'cancelled') return this.#stop('cancelled', totals, rows, 'cancelled');
+            if (verdict === 'sign-in') return this.#stop('sign-in-needed', totals, rows, describe(error));
+            return this.#stop('backoff', totals, rows, describe(error), error);
           }
           onProgress?.({ phase: 'push', requests: totals.requests, plannedRequests: planned, delivered: totals.delivered, failed: totals.failed, remaining });
           continue;
@@ -260,7 +268,7 @@ export class Outbox {
     return { status: 'done', ...totals };
   }
 
-  /** Marks every pending row as on the wire and returns them as intents. */
+  /** Marks every pending row as on the wire (and in doubt) and returns them as intents, with what each row was before. */
   #claim(): Atom[] {
     const now = this.#iso();
     const atoms = this.#db
@@ -302,7 +310,8 @@ export class Outbox {
     const count = this.#db
       .transaction(() => {
         let n = 0;
-        for (const atom of atoms) if (settleFailed(this.#db, atom.id, atom.version, status, reason, now) === 'failed') n++;
+        // Refused before anything was written: only an earlier send can have landed.
+        for (const atom of atoms) if (settleFailed(this.#db, atom.id, atom.version, status, reason, now, atom.inDoubt) === 'failed') n++;
         return n;
       })
       .immediate();
@@ -310,18 +319,23 @@ export class Outbox {
     return count;
   }
 
-  /** Ends a flush early: what was claimed and not answered goes back to plain pending. */
+  /**
+   * Ends a flush early: what was claimed and not delivered goes back to pending. `unsent`: never
+   * sent in this flush, or refused with nothing applied — as much in doubt as before the claim.
+   * `unanswered`: the request whose outcome is unknown — in doubt now.
+   */
   #stop(
     status: 'cancelled' | 'sign-in-needed' | 'backoff',
     totals: { requests: number; delivered: number; failed: number; breachIds: string[] },
-    unsent: PackedRequest<Atom>[],
+    { unsent, unanswered }: { unsent: PackedRequest<Atom>[]; unanswered?: PackedRequest<Atom> },
     message: string,
     error?: unknown,
   ): FlushResult {
     const kind: ErrorKind = status === 'cancelled' ? 'cancelled' : error === undefined ? 'auth-needed' : classifyError(error);
     this.#db
       .transaction(() => {
-        for (const request of unsent) for (const packed of request) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version);
+        for (const request of unsent) for (const packed of request) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version, atom.inDoubt);
+        for (const packed of unanswered ?? []) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version, true);
       })
       .immediate();
     this.#changed();

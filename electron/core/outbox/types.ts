@@ -13,6 +13,8 @@ export const Intent = z.object({
   dataClass: z.string().min(1),
   resolved: z.boolean(),
   version: z.int().positive(),
+  /** Whether an earlier send of the row may have landed (before this one went out). */
+  inDoubt: z.boolean(),
 });
 export type Intent = z.infer<typeof Intent>;
 

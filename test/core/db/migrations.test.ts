@@ -155,6 +155,26 @@ describe('migration 20 (data class keys are slugs)', () => {
   });
 });
 
+describe('migration 40 (outbox rows remember a send that may have landed)', () => {
+  it('adds in_doubt, set for rows a process left on the wire under the previous schema', () => {
+    const db = emptyDatabase();
+    updateToVersion(db, 30);
+    db.exec(`
+      INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, sent_version, state, failure_reason, created_at, updated_at) VALUES
+        ('a@example.com', 'B', 'passwords', 'Passwords', 1, 2, 2, 'pending', NULL, 'now', 'now'),
+        ('a@example.com', 'B', 'usernames', 'Usernames', 1, 1, NULL, 'pending', NULL, 'now', 'now'),
+        ('a@example.com', 'C', 'passwords', 'Passwords', 0, 1, NULL, 'local', NULL, 'now', 'now');
+    `);
+    updateToVersion(db, 40);
+    expect(db.prepare('SELECT breach_id, class_key, sent_version, in_doubt FROM outbox ORDER BY id').raw().all()).toEqual([
+      ['B', 'passwords', 2, 1],
+      ['B', 'usernames', null, 0],
+      ['C', 'passwords', null, 0],
+    ]);
+    expect(() => db.prepare("UPDATE outbox SET in_doubt = 2 WHERE class_key = 'usernames'").run()).toThrow(/CHECK/);
+  });
+});
+
 describe('openAccountDatabase', () => {
   it('names the file by account id, opens in WAL with full sync, private to the user', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'account-db-'));

@@ -157,6 +157,45 @@ describe('outbox over HTTP with injected faults', () => {
     expect([...(await u.state())].sort()).toEqual([`FTwo|${u.a}|email-addresses`, `FTwo|${u.a}|passwords`, `FTwo|${u.a}|usernames`]);
   });
 
+  it('issue 26: dropped before the service twice, committed with the answer lost, then undone — the undo reaches the service', async () => {
+    const u = await user();
+    const sync = u.open();
+    await sync.scheduler.syncNow();
+    const key = `FOne|${u.a}|passwords`;
+    sync.outbox.record([{ breachId: 'FOne', emails: [u.a], dataClasses: ['Passwords'], resolved: true }]);
+    faults.push('drop-before', 'drop-before', 'drop-after');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect(await sync.outbox.flush()).toMatchObject({ status: 'backoff', errorKind: 'offline' });
+      sync.outbox.resetBackoff(); // back online: try now
+    }
+    expect((await u.state()).has(key), 'the service committed the resolve').toBe(true);
+    expect(sync.outbox.record([{ breachId: 'FOne', emails: [u.a], dataClasses: ['Passwords'], resolved: false }])).toEqual({ intents: 1 });
+    expect(await sync.scheduler.syncNow()).toMatchObject({ status: 'ok', push: { delivered: 1, failed: 0 } });
+    expect((await u.state()).has(key)).toBe(false);
+  });
+
+  it('killed after the service committed, then undone by the next process: the undo reaches the service', async () => {
+    const u = await user();
+    const first = u.open();
+    await first.scheduler.syncNow();
+    const key = `FOne|${u.a}|passwords`;
+    first.outbox.record([{ breachId: 'FOne', emails: [u.a], dataClasses: ['Passwords'], resolved: true }]);
+    let hung: (() => void) | undefined;
+    const reached = new Promise<void>((arrived) => {
+      checkpoint = (phase) => (phase === 'after' ? new Promise<void>((resolve) => ((hung = resolve), arrived())) : undefined);
+    });
+    void first.outbox.flush();
+    await reached;
+    checkpoint = undefined;
+    expect((await u.state()).has(key)).toBe(true);
+
+    const second = u.open(); // another process on the same file, after the crash
+    expect(second.outbox.record([{ breachId: 'FOne', emails: [u.a], dataClasses: ['Passwords'], resolved: false }])).toEqual({ intents: 1 });
+    expect(await second.scheduler.syncNow()).toMatchObject({ status: 'ok', push: { delivered: 1, failed: 0 } });
+    expect((await u.state()).has(key)).toBe(false);
+    hung!();
+  });
+
   it('a client that dies with a request on the wire re-sends it from the same file after restart', async () => {
     const u = await user();
     const first = u.open();

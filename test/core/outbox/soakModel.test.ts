@@ -9,7 +9,6 @@ const base = (over: Partial<JudgeInput>): JudgeInput => ({
   finalResolved: new Set(),
   failed: new Map(),
   removedEmail: 'gone@x',
-  toggledAfterRemoval: new Set(),
   committed: [],
   ...over,
 });
@@ -22,6 +21,7 @@ describe('soak judge', () => {
       wronglyFailed: 0,
       failed: 0,
       checked: 2,
+      misses: [],
     });
   });
 
@@ -43,13 +43,57 @@ describe('soak judge', () => {
   it('counts failures on the removed email as real, others as wrong, and a silent drop after removal as lost', () => {
     const verdict = judge(
       base({
+        intents: new Map([
+          ['B|gone@x|passwords', true],
+          ['B|gone@x|usernames', true],
+        ]),
         failed: new Map([
           ['B|gone@x|passwords', 'email not found for breach "B"'],
           ['B|a@x|passwords', 'the service failed'],
         ]),
-        toggledAfterRemoval: new Set(['B|gone@x|passwords', 'B|gone@x|usernames']),
       }),
     );
     expect(verdict).toMatchObject({ failed: 1, wronglyFailed: 1, lost: 1 });
+  });
+
+  it('a toggle on the removed email withdrawn back to what the service holds is not lost (nothing was sent, nothing could fail)', () => {
+    const verdict = judge(
+      base({
+        // Resolved at the start and re-resolved after the removal; unresolved, committed before the removal, and left so.
+        intents: new Map([
+          ['B|gone@x|passwords', true],
+          ['B|gone@x|email-addresses', false],
+        ]),
+        initial: new Set(['B|gone@x|passwords', 'B|gone@x|email-addresses']),
+        committed: [{ seq: 1, items: [{ breachId: 'B', dataClasses: ['Email addresses'], resolved: false, emails: ['Gone@x'] }] }],
+      }),
+    );
+    expect(verdict).toMatchObject({ lost: 0, duplicated: 0, failed: 0, checked: 4, misses: [] });
+  });
+
+  it('a change on the removed email the service does not hold, and that was not reported failed, is lost', () => {
+    const verdict = judge(
+      base({
+        intents: new Map([['B|gone@x|email-addresses', false]]),
+        initial: new Set(['B|gone@x|email-addresses']),
+        committed: [{ seq: 1, items: [{ breachId: 'B', dataClasses: ['Passwords'], resolved: false, emails: ['gone@x'] }] }],
+      }),
+    );
+    expect(verdict).toMatchObject({ lost: 1, duplicated: 0 });
+    expect(verdict.misses).toEqual(['lost: B|gone@x|email-addresses wanted false, service holds true; committed [], initially true']);
+  });
+
+  it('reads the service history by data class identity: a multi-word class overwritten by a stale re-send is duplicated, not lost', () => {
+    const verdict = judge(
+      base({
+        finalKeys: new Set(['B|a@x|email-addresses']),
+        intents: new Map([['B|a@x|email-addresses', true]]),
+        committed: [
+          { seq: 1, items: [{ breachId: 'B', dataClasses: ['Email addresses'], resolved: true, emails: ['a@x'] }] },
+          { seq: 2, items: [{ breachId: 'B', dataClasses: ['email addresses'], resolved: false, emails: ['A@x'] }] },
+        ],
+      }),
+    );
+    expect(verdict).toMatchObject({ lost: 0, duplicated: 1 });
   });
 });
