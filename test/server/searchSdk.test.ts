@@ -356,22 +356,24 @@ describe.each(STORES)('through the official cloudflare SDK, on $name', (store) =
 
   describe('refusals', () => {
     it('management writes answer 405: this reference instance is read-only', async () => {
-      const writes: [string, Promise<unknown>][] = [
-        ['namespaces.create', client.aiSearch.namespaces.create({ account_id, name: 'production' })],
-        ['namespaces.update', client.aiSearch.namespaces.update('default', { account_id, description: 'x' })],
-        ['namespaces.delete', client.aiSearch.namespaces.delete('default', { account_id })],
-        ['instances.create', client.aiSearch.namespaces.instances.create('default', { account_id, id: 'mine' } as never)],
-        ['instances.update', client.aiSearch.namespaces.instances.update('breaches', { account_id, name } as never)],
-        ['instances.delete', client.aiSearch.namespaces.instances.delete('breaches', { account_id, name })],
-        ['deprecated instances.delete', client.aiSearch.instances.delete('breaches', { account_id })],
-        ['items.createOrUpdate', client.aiSearch.namespaces.instances.items.createOrUpdate('breaches', { account_id, name, key: 'x.txt', next_action: 'INDEX' })],
-        ['items.delete', client.aiSearch.namespaces.instances.items.delete('Adobe', { account_id, name, id: 'breaches' })],
-        ['items.sync', client.aiSearch.namespaces.instances.items.sync('Adobe', { account_id, name, id: 'breaches', next_action: 'INDEX' })],
-        ['items.upload', client.aiSearch.namespaces.instances.items.upload('breaches', { account_id, name, file: { file: new File(['hello'], 'hello.txt') } } as never)],
-        ['jobs.create', client.aiSearch.namespaces.instances.jobs.create('breaches', { account_id, name })],
+      // Each call starts only when its turn comes: a started call whose refusal nobody awaits yet is an
+      // unhandled rejection.
+      const writes: [string, () => Promise<unknown>][] = [
+        ['namespaces.create', () => client.aiSearch.namespaces.create({ account_id, name: 'production' })],
+        ['namespaces.update', () => client.aiSearch.namespaces.update('default', { account_id, description: 'x' })],
+        ['namespaces.delete', () => client.aiSearch.namespaces.delete('default', { account_id })],
+        ['instances.create', () => client.aiSearch.namespaces.instances.create('default', { account_id, id: 'mine' } as never)],
+        ['instances.update', () => client.aiSearch.namespaces.instances.update('breaches', { account_id, name } as never)],
+        ['instances.delete', () => client.aiSearch.namespaces.instances.delete('breaches', { account_id, name })],
+        ['deprecated instances.delete', () => client.aiSearch.instances.delete('breaches', { account_id })],
+        ['items.createOrUpdate', () => client.aiSearch.namespaces.instances.items.createOrUpdate('breaches', { account_id, name, key: 'x.txt', next_action: 'INDEX' })],
+        ['items.delete', () => client.aiSearch.namespaces.instances.items.delete('Adobe', { account_id, name, id: 'breaches' })],
+        ['items.sync', () => client.aiSearch.namespaces.instances.items.sync('Adobe', { account_id, name, id: 'breaches', next_action: 'INDEX' })],
+        ['items.upload', () => client.aiSearch.namespaces.instances.items.upload('breaches', { account_id, name, file: { file: new File(['hello'], 'hello.txt') } } as never)],
+        ['jobs.create', () => client.aiSearch.namespaces.instances.jobs.create('breaches', { account_id, name })],
       ];
       for (const [what, call] of writes) {
-        const error = await sdkError(call);
+        const error = await sdkError(call());
         expect(error.status, what).toBe(405);
         expect(firstError(error), what).toEqual({ code: SearchCodes.readOnly, message: expect.stringContaining('this reference instance is read-only') });
       }
@@ -388,8 +390,8 @@ describe.each(STORES)('through the official cloudflare SDK, on $name', (store) =
 
     it('a wrong token is refused (401), a token without the run scope cannot chat (403)', async () => {
       const stranger = new Cloudflare({ apiToken: 'bmst_0000000000000000_notarealsecret', baseURL: `${running.url}/client/v4`, maxRetries: 0 });
-      for (const call of [stranger.aiSearch.namespaces.instances.search('breaches', { account_id, name, query: 'Adobe' }), stranger.aiSearch.namespaces.list({ account_id })]) {
-        const error = await sdkError(call);
+      for (const call of [() => stranger.aiSearch.namespaces.instances.search('breaches', { account_id, name, query: 'Adobe' }), () => stranger.aiSearch.namespaces.list({ account_id })]) {
+        const error = await sdkError(call());
         expect(error).toBeInstanceOf(AuthenticationError);
         expect(firstError(error).code).toBe(SearchCodes.authentication);
       }
