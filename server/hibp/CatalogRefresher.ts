@@ -17,6 +17,8 @@ export interface CatalogRefresherOptions {
   intervalMs: number;
   /** The rate budget's window (the lookup queue's), so the catalog counts against the same Rpm. */
   windowMs: number;
+  /** Longest a request can be in flight (see `LookupStore.takeSlot`). */
+  flightMs: number;
   /** Told how many checked addresses became due again because HIBP added breaches since their check. */
   onDue: (count: number) => void;
 }
@@ -49,7 +51,7 @@ export class CatalogRefresher {
     const { clock, lookups, client, logger } = this.#o;
     const now = clock.now();
     const state = await lookups.state();
-    const slot = await lookups.takeSlot(now, state.rpm ?? DEFAULT_RPM, this.#o.windowMs);
+    const slot = await lookups.takeSlot(now, state.rpm ?? DEFAULT_RPM, this.#o.windowMs, this.#o.flightMs);
     if (!slot.granted) {
       this.#nextAt = slot.retryAt;
       return undefined;
@@ -67,6 +69,8 @@ export class CatalogRefresher {
       } else this.#nextAt = clock.now() + RETRY_MS;
       logger.warn(`could not fetch the Have I Been Pwned catalog: ${error.message}; the stored catalog stays, trying again in ${Math.ceil((this.#nextAt - clock.now()) / 1000)} s`);
       return undefined;
+    } finally {
+      await lookups.landed(slot.flight);
     }
     const source = hibpCatalogSource(json);
     this.#nextAt = clock.now() + this.#o.intervalMs;

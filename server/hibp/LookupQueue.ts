@@ -26,6 +26,8 @@ export interface LookupQueueOptions {
    * request's network delay cannot put Rpm + 1 requests into one of HIBP's minutes.
    */
   windowMarginMs: number;
+  /** Longest a request can be in flight (its timeout, and some): no other request goes meanwhile. */
+  flightMs: number;
   /** Told when HIBP names a breach the catalog does not have yet (the catalog refresh comes sooner). */
   onUnknownBreach?: (() => void) | undefined;
   /** Whether a breach id is in the catalog. */
@@ -123,11 +125,16 @@ export class LookupQueue {
     const due = await lookups.nextDue(state.stealerLogs);
     if (due === null) return IDLE_POLL_MS;
     if (due > now) return Math.min(due - now, IDLE_POLL_MS);
-    const slot = await lookups.takeSlot(now, state.rpm ?? DEFAULT_RPM, this.windowMs);
+    const slot = await lookups.takeSlot(now, state.rpm ?? DEFAULT_RPM, this.windowMs, this.#o.flightMs);
     if (!slot.granted) return Math.max(1, slot.retryAt - now);
-    const job = await lookups.claim(now, now + LEASE_MS, this.#owner, state.stealerLogs);
-    if (!job) return 0; // another instance took it; the slot is spent, which only errs on the safe side
-    await this.#perform(job);
+    try {
+      const job = await lookups.claim(now, now + LEASE_MS, this.#owner, state.stealerLogs);
+      // No job: another instance took it; the slot is spent, which only errs on the safe side.
+      if (job) await this.#perform(job);
+    } finally {
+      // After what the answer taught (a 429's hold) is recorded, so the next request knows it.
+      await lookups.landed(slot.flight);
+    }
     return 0;
   }
 
@@ -216,11 +223,20 @@ export class LookupQueue {
     const { client, lookups, clock, logger } = this.#o;
     const now = clock.now();
     const before = await lookups.state();
-    const slot = await lookups.takeSlot(now, before.rpm ?? DEFAULT_RPM, this.windowMs);
+    const slot = await lookups.takeSlot(now, before.rpm ?? DEFAULT_RPM, this.windowMs, this.#o.flightMs);
     if (!slot.granted) {
       this.#statusRetryAt = slot.retryAt;
       return false;
     }
+    try {
+      return await this.#askStatus(before);
+    } finally {
+      await lookups.landed(slot.flight);
+    }
+  }
+
+  async #askStatus(before: SourceState): Promise<boolean> {
+    const { client, lookups, clock, logger } = this.#o;
     try {
       const status = await client.subscriptionStatus();
       await lookups.updateState({ rpm: status.Rpm, stealerLogs: status.IncludesStealerLogs, failures: 0, backoffUntil: 0, problem: null }, { reset: true });

@@ -34,7 +34,8 @@ export interface SourceState {
   problem: { code: SourceProblemCode; detail: string } | null;
 }
 
-export type SlotAnswer = { granted: true } | { granted: false; retryAt: number };
+/** A granted slot names its request in flight, so its answer can end the flight (see {@link LookupStore.landed}). */
+export type SlotAnswer = { granted: true; flight: string } | { granted: false; retryAt: number };
 
 /**
  * The lookup queue and the rate budget, in the service's database so that instances sharing
@@ -79,10 +80,15 @@ export interface LookupStore {
   setSearchedDomains(domains: readonly string[], now: number): Promise<void>;
 
   /**
-   * Takes one request's place in the budget: granted when no hold is on, and fewer than `rpm`
-   * requests were sent in the `windowMs` before `now`; otherwise when to ask again.
+   * Takes one request's place in the budget: granted when no hold is on, no other request is in
+   * flight (until `now + flightMs` at the latest: a crashed instance cannot block the rest), and
+   * fewer than `rpm` requests were sent in the `windowMs` before `now`; otherwise when to ask
+   * again. One request in flight at a time, across instances, so a 429 is always known before the
+   * next request leaves.
    */
-  takeSlot(now: number, rpm: number, windowMs: number): Promise<SlotAnswer>;
+  takeSlot(now: number, rpm: number, windowMs: number, flightMs: number): Promise<SlotAnswer>;
+  /** The request of `flight` has its answer (and what it taught is recorded): the next may go. */
+  landed(flight: string): Promise<void>;
   /** When the requests still in the budget's memory were sent after `after`, across instances, oldest first. */
   sentSince(after: number): Promise<number[]>;
   state(): Promise<SourceState>;

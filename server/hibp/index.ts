@@ -70,6 +70,8 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
   const client = new HibpClient({ baseUrl: config.hibpUrl, apiKey: config.hibpApiKey, timeoutMs: config.hibpTimeoutMs });
   let queue: LookupQueue | undefined;
   let refresher: CatalogRefresher | undefined;
+  // A request cannot be in flight longer than its timeout; a little more for the answer to be recorded.
+  const flightMs = config.hibpTimeoutMs + 5000;
   try {
     if (kind === 'hibp') {
       queue = new LookupQueue({
@@ -81,6 +83,7 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
         domains: config.hibpDomains,
         recheckMs: config.recheckIntervalSec * 1000,
         windowMarginMs: WINDOW_MARGIN_MS,
+        flightMs,
         knowsBreach: async (id) => (await store.getBreach(id)) !== undefined,
         onUnknownBreach: () => refresher?.soon(),
       });
@@ -96,6 +99,7 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
         logger: logger.child({ component: 'hibp-catalog' }),
         intervalMs: config.catalogRefreshSec * 1000,
         windowMs,
+        flightMs,
         onDue: () => queue?.wake(),
       });
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { SourceProblemCode } from '../../shared/api/index.ts';
@@ -6,6 +7,8 @@ import { schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 
 const BUSY_TIMEOUT_MS = 5000;
+/** While another request is in flight, ask again this soon (it usually lands within a few hundred ms). */
+export const IN_FLIGHT_POLL_MS = 250;
 
 interface CheckRecord {
   email: string;
@@ -205,11 +208,16 @@ export class SqliteLookupStore implements LookupStore {
     });
   }
 
-  async takeSlot(now: number, rpm: number, windowMs: number): Promise<SlotAnswer> {
+  async takeSlot(now: number, rpm: number, windowMs: number, flightMs: number): Promise<SlotAnswer> {
     return this.#immediate((): SlotAnswer => {
-      const state = this.#db.prepare('SELECT blocked_until, backoff_until FROM source_state WHERE id = 1').get() as { blocked_until: number; backoff_until: number };
+      const state = this.#db.prepare('SELECT blocked_until, backoff_until, in_flight_until FROM source_state WHERE id = 1').get() as {
+        blocked_until: number;
+        backoff_until: number;
+        in_flight_until: number;
+      };
       const hold = Math.max(state.blocked_until, state.backoff_until);
       if (now < hold) return { granted: false, retryAt: hold };
+      if (now < state.in_flight_until) return { granted: false, retryAt: Math.min(state.in_flight_until, now + IN_FLIGHT_POLL_MS) };
       this.#db.prepare('DELETE FROM source_requests WHERE sent_at <= ?').run(now - 10 * windowMs);
       const recent = this.#db
         .prepare('SELECT sent_at FROM source_requests WHERE sent_at > ? ORDER BY sent_at')
@@ -217,8 +225,14 @@ export class SqliteLookupStore implements LookupStore {
         .all(now - windowMs) as number[];
       if (recent.length >= rpm) return { granted: false, retryAt: recent[recent.length - rpm]! + windowMs };
       this.#db.prepare('INSERT INTO source_requests (sent_at) VALUES (?)').run(now);
-      return { granted: true };
+      const flight = randomUUID();
+      this.#db.prepare('UPDATE source_state SET in_flight_id = ?, in_flight_until = ? WHERE id = 1').run(flight, now + flightMs);
+      return { granted: true, flight };
     });
+  }
+
+  async landed(flight: string): Promise<void> {
+    this.#db.prepare('UPDATE source_state SET in_flight_id = NULL, in_flight_until = 0 WHERE id = 1 AND in_flight_id = ?').run(flight);
   }
 
   async sentSince(after: number): Promise<number[]> {

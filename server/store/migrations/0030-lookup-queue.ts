@@ -47,7 +47,9 @@ export function updateToSchemaVersion30(db: Database): void {
       failures INTEGER NOT NULL DEFAULT 0,
       stealer_logs INTEGER NOT NULL DEFAULT 0 CHECK (stealer_logs IN (0, 1)),
       problem_code TEXT,
-      problem_detail TEXT
+      problem_detail TEXT,
+      in_flight_id TEXT,
+      in_flight_until INTEGER NOT NULL DEFAULT 0
     ) STRICT;
     INSERT INTO source_state (id) VALUES (1);
   `);

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { SourceProblemCode } from '../../../shared/api/index.ts';
 import { domainOf, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../../hibp/LookupStore.ts';
-import { mergeState } from '../SqliteLookupStore.ts';
+import { IN_FLIGHT_POLL_MS, mergeState } from '../SqliteLookupStore.ts';
 import { createPool, describeDatabaseUrl, guarded, transaction } from './pool.ts';
 
 /** Lookups are few (at most the key's Rpm a minute); two connections serve them and the requests that read the queue. */
@@ -224,18 +225,28 @@ export class PostgresLookupStore implements LookupStore {
     });
   }
 
-  async takeSlot(now: number, rpm: number, windowMs: number): Promise<SlotAnswer> {
+  async takeSlot(now: number, rpm: number, windowMs: number, flightMs: number): Promise<SlotAnswer> {
     return this.#tx(async (client): Promise<SlotAnswer> => {
       // The row lock is the budget's turnstile: one instance at a time counts and takes.
-      const { rows } = await client.query<{ blocked_until: string; backoff_until: string }>('SELECT blocked_until, backoff_until FROM source_state WHERE id = 1 FOR UPDATE');
+      const { rows } = await client.query<{ blocked_until: string; backoff_until: string; in_flight_until: string }>(
+        'SELECT blocked_until, backoff_until, in_flight_until FROM source_state WHERE id = 1 FOR UPDATE',
+      );
       const hold = Math.max(Number(rows[0]?.blocked_until ?? 0), Number(rows[0]?.backoff_until ?? 0));
       if (now < hold) return { granted: false, retryAt: hold };
+      const inFlightUntil = Number(rows[0]?.in_flight_until ?? 0);
+      if (now < inFlightUntil) return { granted: false, retryAt: Math.min(inFlightUntil, now + IN_FLIGHT_POLL_MS) };
       await client.query('DELETE FROM source_requests WHERE sent_at <= $1', [now - 10 * windowMs]);
       const recent = (await client.query<{ sent_at: string }>('SELECT sent_at FROM source_requests WHERE sent_at > $1 ORDER BY sent_at', [now - windowMs])).rows.map((row) => Number(row.sent_at));
       if (recent.length >= rpm) return { granted: false, retryAt: recent[recent.length - rpm]! + windowMs };
       await client.query('INSERT INTO source_requests (sent_at) VALUES ($1)', [now]);
-      return { granted: true };
+      const flight = randomUUID();
+      await client.query('UPDATE source_state SET in_flight_id = $1, in_flight_until = $2 WHERE id = 1', [flight, now + flightMs]);
+      return { granted: true, flight };
     });
+  }
+
+  async landed(flight: string): Promise<void> {
+    await this.#query('UPDATE source_state SET in_flight_id = NULL, in_flight_until = 0 WHERE id = 1 AND in_flight_id = $1', [flight]);
   }
 
   async sentSince(after: number): Promise<number[]> {

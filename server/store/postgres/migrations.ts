@@ -136,7 +136,9 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         failures integer NOT NULL DEFAULT 0,
         stealer_logs boolean NOT NULL DEFAULT false,
         problem_code text,
-        problem_detail text
+        problem_detail text,
+        in_flight_id text,
+        in_flight_until bigint NOT NULL DEFAULT 0
       );
       INSERT INTO source_state (id) VALUES (1);
     `,
