@@ -220,7 +220,7 @@ export class LookupQueue {
 
   /** Reads `subscription/status`; false when it must be asked again later (`#statusRetryAt`). */
   async #readStatus(): Promise<boolean> {
-    const { client, lookups, clock, logger } = this.#o;
+    const { lookups, clock } = this.#o;
     const now = clock.now();
     const before = await lookups.state();
     const slot = await lookups.takeSlot(now, before.rpm ?? DEFAULT_RPM, this.windowMs, this.#o.flightMs);
