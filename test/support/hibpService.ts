@@ -7,6 +7,7 @@ import path from 'node:path';
 import { BreachDataHeaders, type UserBreach, type UserChecks } from '../../shared/api/index.ts';
 import { startService, type RunningService } from '../../server/app.ts';
 import type { ServiceConfigInput } from '../../server/config.ts';
+import type { Logger } from '../../server/log.ts';
 import type { HibpStandIn } from './hibpStandIn.ts';
 import type { SimulatedClock } from './simulatedClock.ts';
 
@@ -20,7 +21,12 @@ export function tempDir(prefix: string, dirs: string[]): string {
   return dir;
 }
 
-export async function startAgainst(standIn: HibpStandIn | undefined, clock: SimulatedClock | undefined, config: Partial<ServiceConfigInput> & { dataDir: string }): Promise<RunningService> {
+export async function startAgainst(
+  standIn: HibpStandIn | undefined,
+  clock: SimulatedClock | undefined,
+  config: Partial<ServiceConfigInput> & { dataDir: string },
+  logger?: Logger,
+): Promise<RunningService> {
   return startService(
     {
       port: 0,
@@ -29,7 +35,7 @@ export async function startAgainst(standIn: HibpStandIn | undefined, clock: Simu
       ...(standIn ? { hibpUrl: standIn.url } : {}),
       ...config,
     },
-    clock ? { clock } : {},
+    { ...(clock ? { clock } : {}), ...(logger ? { logger } : {}) },
   );
 }
 

@@ -12,7 +12,7 @@ import { SHARED_FIXTURES } from './fixtures.ts';
 export const HIBP_FIXTURE_CATALOG = path.join(SHARED_FIXTURES, 'hibp', 'breaches.json');
 
 /** The fields of a catalog record the stand-in reasons about (the rest is passed through). */
-interface CatalogRecord {
+export interface CatalogRecord {
   Name: string;
   Domain: string;
   IsVerified: boolean;
@@ -104,6 +104,12 @@ export class HibpStandIn {
       .filter((record) => filters.includeUnverified !== false || record.IsVerified)
       .filter((record) => filters.domain === undefined || record.Domain.toLowerCase() === filters.domain.toLowerCase())
       .map((record) => record.Name);
+  }
+
+  /** Adds a breach to the catalog (`GET breaches`), as HIBP does when it loads a new one. */
+  addBreach(record: CatalogRecord): void {
+    this.#catalog.push(record);
+    this.#byName.set(record.Name.toLowerCase(), record);
   }
 
   /** Adds an address to a breach, as a new load of data into HIBP would. */

@@ -3,9 +3,12 @@
 // a clean address told apart from one not checked yet, a refused key, domain search, stealer
 // logs, and nothing invented without --demo.
 import { rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BreachDataHeaders, FIREFOX_API_PREFIX, MONITOR_SCOPE } from '../../../shared/api/index.ts';
 import type { RunningService } from '../../../server/app.ts';
 import { HIBP_USER_AGENT } from '../../../server/hibp/client.ts';
+import { createLogger, type Logger } from '../../../server/log.ts';
 import { skipWithoutFixture } from '../../support/fixtures.ts';
 import { breaches, checks, idsByEmail, KEY, OTHER_KEY, signIn, startAgainst, tempDir } from '../../support/hibpService.ts';
 import { HIBP_FIXTURE_CATALOG, HibpStandIn } from '../../support/hibpStandIn.ts';
@@ -33,7 +36,9 @@ const ACCOUNTS = {
 };
 
 describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exposures from Have I Been Pwned', () => {
-  async function start(options: { rpm?: number; key?: string; domains?: string[]; stealerLogs?: boolean; stealer?: Record<string, string[]>; accounts?: Record<string, string[]> } = {}) {
+  async function start(
+    options: { rpm?: number; key?: string; domains?: string[]; stealerLogs?: boolean; stealer?: Record<string, string[]>; accounts?: Record<string, string[]>; logger?: Logger } = {},
+  ) {
     const clock = new SimulatedClock(START, 1);
     const standIn = await HibpStandIn.start({
       keys: { [KEY]: { rpm: options.rpm ?? 10, stealerLogs: options.stealerLogs ?? false, domains: ['acme.example'] } },
@@ -42,12 +47,17 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
       now: () => clock.now(),
     });
     running.standIn = standIn;
-    const service = await startAgainst(standIn, clock, {
-      dataDir: tempDir('hibp-exposures-', dirs),
-      hibpApiKey: options.key ?? KEY,
-      catalogFile: HIBP_FIXTURE_CATALOG,
-      ...(options.domains ? { hibpDomains: options.domains } : {}),
-    });
+    const service = await startAgainst(
+      standIn,
+      clock,
+      {
+        dataDir: tempDir('hibp-exposures-', dirs),
+        hibpApiKey: options.key ?? KEY,
+        catalogFile: HIBP_FIXTURE_CATALOG,
+        ...(options.domains ? { hibpDomains: options.domains } : {}),
+      },
+      options.logger,
+    );
     running.service = service;
     return { clock, standIn, service };
   }
@@ -79,6 +89,17 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
     expect(clean).toMatchObject({ state: 'checked', breachCount: 0, viaDomainSearch: false });
     expect(Date.parse(clean.checkedAt!)).toBeGreaterThanOrEqual(START);
     expect(known.body.addresses.find((address) => address.email === 'alice@example.com')).toMatchObject({ state: 'checked', breachCount: 2 });
+
+    // The newer Monitor contract says the same in the same headers.
+    const minted = await fetch(`${service.url}/__dev/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sub: 'alice', scope: `openid ${MONITOR_SCOPE}` }),
+    });
+    const monitorToken = ((await minted.json()) as { access_token: string }).access_token;
+    const monitor = await fetch(service.url + FIREFOX_API_PREFIX + '/user/breaches', { headers: { authorization: `Bearer ${monitorToken}` } });
+    expect(monitor.status).toBe(200);
+    expect([monitor.headers.get(BreachDataHeaders.source), monitor.headers.get(BreachDataHeaders.pending)]).toEqual(['hibp', '0']);
 
     // What went to HIBP: the status, then one truncated account search per address, each with our user agent and the key.
     const lookups = standIn.requests.filter((request) => request.path.startsWith('breachedaccount/'));
@@ -121,8 +142,16 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
     expect(idsByEmail(after.body)).toEqual({ 'bob@example.org': ['Canva'] });
   });
 
-  it('with a key HIBP refuses: says so (naming the flag), asks nothing more, invents nothing', async () => {
-    const { clock, standIn, service } = await start({ key: OTHER_KEY });
+  it('with a key HIBP refuses: says so (naming the flag), asks nothing more, invents nothing, logs no key', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const { clock, standIn, service } = await start({ key: OTHER_KEY, logger: createLogger({ level: 'debug', destination }) });
+    expect(lines.join('')).toMatch(/refused the API key given with --hibp-api-key/);
     expect(service.breachData.summary.join(' ')).toContain('--hibp-api-key');
     expect(service.breachData.summary.join(' ')).toContain('refused');
     const token = await signIn(service, 'alice', ['alice@example.com']);
@@ -138,6 +167,7 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
     expect(known.body.addresses[0]).toMatchObject({ state: 'pending', checkedAt: null, nextCheckAt: null });
     expect(standIn.requests.map((r) => [r.path, r.status])).toEqual([['subscription/status', 401]]);
     expect(await service.store.getExposures(['alice@example.com'])).toEqual(new Map());
+    expect(lines.join('')).not.toContain(OTHER_KEY);
   });
 
   it('searches a --hibp-domain whole: its addresses are not looked up one by one', async () => {
@@ -183,6 +213,14 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
     const token = await signIn(service, 'alice', ['alice@example.com', 'alice.work@example.com']);
     const answer = await breaches(service, token, '?includeSensitive=true');
     expect(answer).toMatchObject({ status: 200, source: 'none', pending: 2, body: [] });
+    const minted = await fetch(`${service.url}/__dev/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sub: 'alice', scope: `openid ${MONITOR_SCOPE}` }),
+    });
+    const monitor = await fetch(service.url + FIREFOX_API_PREFIX + '/user/breaches', { headers: { authorization: `Bearer ${((await minted.json()) as { access_token: string }).access_token}` } });
+    expect(await monitor.json()).toEqual([]);
+    expect([monitor.headers.get(BreachDataHeaders.source), monitor.headers.get(BreachDataHeaders.pending)]).toEqual(['none', '2']);
     const known = await checks(service, token);
     expect(known.body).toMatchObject({ source: 'none', attribution: null, problem: { code: 'no-source' } });
     expect(known.body.addresses.every((a) => a.state === 'pending' && a.breachCount === null)).toBe(true);
