@@ -3,7 +3,7 @@
 import { createRng } from '../../server/catalog/prng.ts';
 import type { RunningService } from '../../server/app.ts';
 import { HIBP_FIXTURE_CATALOG, HibpStandIn } from './hibpStandIn.ts';
-import { breaches, KEY, signIn, startAgainst } from './hibpService.ts';
+import { breaches, checks, KEY, signIn, startAgainst } from './hibpService.ts';
 import { SimulatedClock } from './simulatedClock.ts';
 
 export const SCENARIO_START = Date.parse('2026-03-02T09:00:00Z');
@@ -81,7 +81,11 @@ export async function runStorm(options: { dataDir: string; rpm: number; addresse
 }
 
 /** Time from the first sign-in of one person with `addresses` addresses until all are checked, at `rpm`. */
-export async function timeToAllChecked(options: { dataDir: string; rpm: number; addresses: number }): Promise<{ durationMs: number; requests: number }> {
+export async function timeToAllChecked(options: {
+  dataDir: string;
+  rpm: number;
+  addresses: number;
+}): Promise<{ durationMs: number; requests: number; timeline: { atMs: number; pending: number; nextCheckAt: string | null }[] }> {
   const clock = new SimulatedClock(SCENARIO_START, 1);
   const accounts = scenarioAccounts(options.addresses);
   const standIn = await HibpStandIn.start({ keys: { [KEY]: { rpm: options.rpm } }, accounts, now: () => clock.now() });
@@ -91,8 +95,18 @@ export async function timeToAllChecked(options: { dataDir: string; rpm: number; 
     const started = clock.now();
     const token = await signIn(service, 'one-person', Object.keys(accounts));
     await clock.settle();
-    await clock.runUntil(async () => (await breaches(service!, token)).pending === 0, 60 * 60_000, 500);
-    return { durationMs: clock.now() - started, requests: standIn.requests.length };
+    // What the person's app is told meanwhile, every 10 simulated seconds.
+    const timeline: { atMs: number; pending: number; nextCheckAt: string | null }[] = [];
+    await clock.runUntil(
+      async () => {
+        const known = await checks(service!, token);
+        if ((clock.now() - started) % 10_000 === 0) timeline.push({ atMs: clock.now() - started, pending: known.pending ?? 0, nextCheckAt: known.body.queue.nextCheckAt });
+        return known.pending === 0;
+      },
+      60 * 60_000,
+      500,
+    );
+    return { durationMs: clock.now() - started, requests: standIn.requests.length, timeline };
   } finally {
     await service?.close();
     await standIn.close();
