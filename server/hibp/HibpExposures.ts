@@ -4,7 +4,7 @@ import type { BreachStore } from '../store/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { HIBP_ATTRIBUTION } from './client.ts';
 import { DEFAULT_RPM, type LookupQueue } from './LookupQueue.ts';
-import { domainOf, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
+import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
 
 /**
  * Exposures from Have I Been Pwned: what the lookup queue has stored, for the addresses it has
@@ -80,6 +80,13 @@ export class HibpExposures implements ExposureSource {
   /** The rows of `emails`, tracking (and waking the queue for) the ones never seen. */
   async #tracked(emails: readonly string[]): Promise<Map<string, AddressCheckRow>> {
     let rows = await this.#lookups.checks(emails);
+    const now = this.#clock.now();
+    const stale = [...rows.values()].filter((row) => row.seenAt < now - SEEN_GRANULARITY_MS).map((row) => row.email);
+    if (stale.length > 0) {
+      await this.#lookups.seen(stale, now);
+      // An address nobody had asked about for a while may be overdue: look now.
+      this.#queue.wake();
+    }
     const unknown = emails.filter((email) => !rows.has(email));
     if (unknown.length > 0) {
       await this.#lookups.track(unknown, this.#clock.now(), [...this.#domains]);

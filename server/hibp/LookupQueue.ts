@@ -122,7 +122,7 @@ export class LookupQueue {
     }
     const hold = Math.max(state.blockedUntil, state.backoffUntil);
     if (now < hold) return hold - now;
-    const due = await lookups.nextDue(state.stealerLogs);
+    const due = await lookups.nextDue(now, state.stealerLogs);
     if (due === null) return IDLE_POLL_MS;
     if (due > now) return Math.min(due - now, IDLE_POLL_MS);
     const slot = await lookups.takeSlot(now, state.rpm ?? DEFAULT_RPM, this.windowMs, this.#o.flightMs);
