@@ -290,6 +290,6 @@ export class LookupQueue {
 export function keyRefusedProblem(status: number | undefined): { code: 'key-refused'; detail: string } {
   return {
     code: 'key-refused',
-    detail: `Have I Been Pwned refused the API key given with --hibp-api-key (HTTP ${status ?? '401'}); no address is checked until a valid key is configured.`,
+    detail: `Have I Been Pwned refused the API key given with --hibp-api-key or BREACH_SERVICE_HIBP_API_KEY (HTTP ${status ?? '401'}); no address is checked until a valid key is configured.`,
   };
 }

@@ -111,12 +111,13 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
     }
     refresher?.start();
     const summary: string[] = [];
+    if (refresher && !catalogReport) summary.push(`the Have I Been Pwned catalog could not be fetched yet; the stored one (${await store.catalogSize()} breaches) is used until it is`);
     if (queue) {
       const state = await queue.start();
-      summary.push(describeState(config, state));
+      summary.unshift(describeState(config, state));
     } else {
       logger.warn(NO_SOURCE_DETAIL);
-      summary.push(`none — ${NO_SOURCE_DETAIL}`);
+      summary.unshift(`none — ${NO_SOURCE_DETAIL}`);
     }
     const source = queue ? new HibpExposures({ lookups, breaches: store, queue, clock, domains: config.hibpDomains }) : new NoExposures();
     return {
