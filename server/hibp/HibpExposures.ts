@@ -1,5 +1,5 @@
 import type { AddressCheck, UserChecks } from '../../shared/api/index.ts';
-import type { Knowledge, ExposureSource } from '../api/exposureSource.ts';
+import type { ExposureSource, Knowledge, Pending } from '../api/exposureSource.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { HIBP_ATTRIBUTION } from './client.ts';
@@ -33,6 +33,11 @@ export class HibpExposures implements ExposureSource {
     const stored = checked.length === 0 ? new Map<string, string[]>() : await this.#breaches.getExposures(checked);
     const exposures = new Map(checked.map((email) => [email, stored.get(email) ?? []]));
     return { source: 'hibp', exposures, pending: emails.filter((email) => rows.get(email)?.checkedAt == null) };
+  }
+
+  async pending(emails: readonly string[]): Promise<Pending> {
+    const rows = await this.#tracked(emails);
+    return { source: 'hibp', pending: emails.filter((email) => rows.get(email)?.checkedAt == null) };
   }
 
   async checks(emails: readonly string[]): Promise<UserChecks> {
