@@ -7,7 +7,7 @@ import type { Logger } from '../log.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import { openPostgresLookupStore } from '../store/postgres/PostgresLookupStore.ts';
 import { openSqliteLookupStore } from '../store/SqliteLookupStore.ts';
-import { CatalogRefresher } from './CatalogRefresher.ts';
+import { CatalogRefresher, dueForNewestBreach } from './CatalogRefresher.ts';
 import { HibpClient } from './client.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { describeHibpKey } from './constants.ts';
@@ -113,6 +113,8 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
     const summary: string[] = [];
     if (refresher && !catalogReport) summary.push(`the Have I Been Pwned catalog could not be fetched yet; the stored one (${await store.catalogSize()} breaches) is used until it is`);
     if (queue) {
+      // A --catalog file is not refreshed, but it may hold breaches added since addresses were checked.
+      if (config.catalogFile) await dueForNewestBreach(await store.listBreaches(), lookups, clock.now());
       const state = await queue.start();
       summary.unshift(describeState(config, state));
     } else {
