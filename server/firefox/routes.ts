@@ -15,7 +15,7 @@ import { InvalidTokenError, type AccessTokenVerifier } from '../auth/AccessToken
 import { SigningKeysUnavailableError } from '../auth/jwtVerifier.ts';
 import type { BreachAlertService } from '../api/BreachAlertService.ts';
 import type { MonitoredAccount } from '../api/accounts.ts';
-import { allow } from '../api/routes.ts';
+import { allow, breachDataHeaders } from '../api/routes.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { sendJson } from '../http/respond.ts';
@@ -56,6 +56,8 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         allow(req, ['GET', 'HEAD']);
         const account = await monitoringAccount(req);
         const domain = parseDomainFilter(url.searchParams);
+        // Read before the list: an address checked meanwhile is then at worst counted and listed, never neither.
+        const pending = await service.pending(account);
         const items = (await service.listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) }))
           // Only breaches that leaked what this contract acts on (passwords, email addresses).
           .filter((item) => item.breach.dataClasses.some((name) => isResolvableSlug(dataClassKey(name))))
@@ -68,7 +70,8 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
               resolvedDataClasses: [...new Set(Object.keys(state.resolvedDataClasses).map(dataClassKey))].filter(isResolvableSlug).sort(),
             })),
           }));
-        sendJson(res, 200, items, { ...NO_STORE, vary: 'Authorization' });
+        // Unknown is not clean: the pending addresses are left out of the list and counted here.
+        sendJson(res, 200, items, { ...NO_STORE, vary: 'Authorization', ...breachDataHeaders(pending) });
         return;
       }
       case '/user/breaches/resolutions': {
