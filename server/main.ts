@@ -73,6 +73,10 @@ async function main(): Promise<void> {
   }
 
   const service = await startService(config);
+  // Every library is loaded now. No object built from a request has a prototype (server/rtdb/
+  // tree.ts, the rules' scopes, search filters), and this makes a spot that was missed fail
+  // loudly (a TypeError, a 500 for that one request) instead of poisoning every later one.
+  Object.freeze(Object.prototype);
   const users = service.demoUsers.map((user) => user.email).join(', ');
   console.log(
     [
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
       `  Details feed:  ${service.url}/rtdb (realtime database; catalog/breaches is public)`,
       ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),
       '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
+      `  Hardening:     Object.prototype ${Object.isFrozen(Object.prototype) ? 'frozen' : 'NOT frozen'}`,
       '',
     ].join('\n'),
   );

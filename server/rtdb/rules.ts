@@ -1,5 +1,6 @@
 import jsep from 'jsep';
 import { z } from 'zod';
+import { RecordKey } from '../../shared/api/primitives.ts';
 import type { DbPath } from './paths.ts';
 import { childOf, type DbValue } from './tree.ts';
 
@@ -41,7 +42,7 @@ interface RuleNode {
 }
 
 const RuleValue = z.union([z.boolean(), z.string().min(1)]);
-const RulesFile = z.strictObject({ rules: z.record(z.string(), z.unknown()) });
+const RulesFile = z.strictObject({ rules: z.record(RecordKey, z.unknown()) });
 
 const GLOBALS = new Set(['auth', 'now', 'root']);
 const WRITE_GLOBALS = new Set(['data', 'newData']);

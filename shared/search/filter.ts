@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RecordKey } from '../api/primitives.ts';
 
 /**
  * The metadata filter engine: one implementation for the reference service's search endpoints
@@ -39,7 +40,7 @@ export const FieldCondition = z.union([
   }),
 ]);
 export type FieldCondition = z.infer<typeof FieldCondition>;
-export const MetadataFilter = z.record(z.string(), FieldCondition);
+export const MetadataFilter = z.record(RecordKey, FieldCondition);
 export type MetadataFilter = z.infer<typeof MetadataFilter>;
 
 /** Most values one `$in`/`$nin` may list, so a filter stays a filter. */
