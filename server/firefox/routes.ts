@@ -27,8 +27,15 @@ const REALM = 'monitor';
 const NO_STORE = { 'cache-control': 'private, no-store' } as const;
 
 export interface FirefoxMount {
-  /** Handles a request under `/api/firefox/v1`; false for paths outside it. */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /**
+   * The access decision the router runs first: an armed fault answers before anything else, then
+   * the bearer token (with the monitor scope) settles the account every route acts for.
+   */
+  access(req: IncomingMessage): Promise<MonitoredAccount>;
+  /** Handles a request under `/api/firefox/v1` for `account`; false for paths outside it. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, account: MonitoredAccount): Promise<boolean>;
+  /** Answers any error of this mount in its `{code, message}` shape. */
+  refuse(res: ServerResponse, error: unknown, path?: string): boolean;
   /** Armed by the development surface (`POST /__dev/faults` with `mount: "firefox-v1"`). */
   faults: FaultPlan;
 }
@@ -43,18 +50,21 @@ export interface FirefoxMount {
 export function createFirefoxMount(service: BreachAlertService, verifier: AccessTokenVerifier, logger: Logger): FirefoxMount {
   const faults = new FaultPlan();
 
-  async function serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function access(req: IncomingMessage): Promise<MonitoredAccount> {
     const fault = faults.take();
     if (fault) {
       const retryAfter = { 'retry-after': String(fault.retryAfter) };
       if (fault.status === 429) throw new FirefoxApiError('rate-limited', `too many requests; retry after ${fault.retryAfter} s`, { headers: retryAfter });
       throw new FirefoxApiError('unavailable', 'the service is unavailable for a moment; keep the breaches you already hold', { headers: retryAfter });
     }
+    return monitoringAccount(req);
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, url: URL, account: MonitoredAccount): Promise<void> {
     const path = url.pathname.slice(FIREFOX_API_PREFIX.length);
     switch (path) {
       case '/user/breaches': {
         allow(req, ['GET', 'HEAD']);
-        const account = await monitoringAccount(req);
         const domain = parseDomainFilter(url.searchParams);
         const items = (await service.listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) }))
           // Only breaches that leaked what this contract acts on (passwords, email addresses).
@@ -73,7 +83,6 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
       }
       case '/user/breaches/resolutions': {
         allow(req, ['POST']);
-        const account = await monitoringAccount(req);
         const parsed = FirefoxResolutionRequest.safeParse(await readJsonBody(req, Limits.maxBodyBytes));
         if (!parsed.success) {
           const errors = issuesToFieldErrors(parsed.error.issues);
@@ -138,22 +147,29 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
 
   return {
     faults,
-    async handle(req, res, url) {
+    access,
+    async handle(req, res, url, account) {
       if (url.pathname !== FIREFOX_API_PREFIX && !url.pathname.startsWith(FIREFOX_API_PREFIX + '/')) return false;
       try {
-        await serve(req, res, url);
+        await serve(req, res, url, account);
       } catch (error) {
-        if (res.headersSent) throw error;
-        if (error instanceof FirefoxApiError) sendFirefoxError(res, error);
-        else if (error instanceof HttpProblem) sendFirefoxError(res, fromProblem(error));
-        else {
-          logger.error({ err: error, path: url.pathname }, 'request failed');
-          sendFirefoxError(res, new FirefoxApiError('internal-error', 'the service failed to answer; try again later'));
-        }
+        if (res.headersSent || !refuse(res, error, url.pathname)) throw error;
       }
       return true;
     },
+    refuse,
   };
+
+  function refuse(res: ServerResponse, error: unknown, path?: string): boolean {
+    if (res.headersSent) return false;
+    if (error instanceof FirefoxApiError) sendFirefoxError(res, error);
+    else if (error instanceof HttpProblem) sendFirefoxError(res, fromProblem(error));
+    else {
+      logger.error({ err: error, path }, 'request failed');
+      sendFirefoxError(res, new FirefoxApiError('internal-error', 'the service failed to answer; try again later'));
+    }
+    return true;
+  }
 }
 
 function isResolvableSlug(slug: string): boolean {

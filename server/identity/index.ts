@@ -36,6 +36,11 @@ export interface DevIdentityProviderOptions {
   databaseUrl?: string | undefined;
   /** Where service accounts are kept; without it the JWT-bearer token endpoint is not mounted. */
   serviceAccounts?: ServiceAccountDirectory;
+  /**
+   * Told when a grant of `sub` is revoked (its refresh token at the revocation endpoint, signing
+   * out, refresh-token reuse): ID tokens the person signed in with before stop working on `/rtdb`.
+   */
+  onGrantRevoked?: (sub: string) => Promise<void>;
 }
 
 export interface DevIdentityProvider {
@@ -81,6 +86,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     users,
     accessTokenTtlSec: options.accessTokenTtlSec ?? 15 * 60,
     logger,
+    ...(options.onGrantRevoked ? { onGrantRevoked: options.onGrantRevoked } : {}),
   });
   const providerCallback = provider.callback();
   const interactions = createInteractionHandler({ provider, basePath: interactionsPath, users, logger });

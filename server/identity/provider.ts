@@ -22,6 +22,8 @@ export interface ProviderSettings {
   users: UserDirectory;
   accessTokenTtlSec: number;
   logger: Logger;
+  /** Told the subject of each revoked grant (see `DevIdentityProviderOptions.onGrantRevoked`). */
+  onGrantRevoked?: (sub: string) => Promise<void>;
 }
 
 const DAY = 24 * 60 * 60;
@@ -144,6 +146,23 @@ export function buildProvider(settings: ProviderSettings): Provider {
   provider.on('grant.error', logRefusal('grant.error'));
   provider.on('authorization.error', logRefusal('authorization.error'));
   provider.on('revocation.error', logRefusal('revocation.error'));
+  // A revoked grant names no subject; the token or session that led to the revocation does. The
+  // answer waits for the record, so a client told "revoked" finds its ID tokens refused at once.
+  const recording = new WeakMap<object, Promise<void>[]>();
+  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+    const entities = ctx.oidc.entities as { RefreshToken?: { accountId?: string }; AccessToken?: { accountId?: string } };
+    const sub = entities.RefreshToken?.accountId ?? entities.AccessToken?.accountId ?? ctx.oidc.session?.accountId;
+    if (!sub || !settings.onGrantRevoked) return;
+    const write = settings.onGrantRevoked(sub).catch((error: unknown) => {
+      settings.logger.error({ err: error, grantId }, 'could not record a revoked grant; ID tokens issued before it keep working until they expire');
+    });
+    recording.set(ctx, [...(recording.get(ctx) ?? []), write]);
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    const writes = recording.get(ctx);
+    if (writes) await Promise.all(writes);
+  });
   return provider;
 }
 

@@ -106,7 +106,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
   };
   const stopWatching = store.watch((change) => {
     if (change.writes) return;
-    if (change.paths === '*' || change.paths.some((path) => path[0] === '.settings')) void reloadRules();
+    if (change.paths === '*' || change.paths.some((path) => path[0] === '.settings' && (path[1] === undefined || path[1] === RULES_SETTING))) void reloadRules();
   });
 
   return {
