@@ -47,7 +47,7 @@ export function serviceMounts(parts: ServiceMountParts): readonly Mount[] {
       prefix: FIREFOX_API_PREFIX,
       boundary: 'a person, by an access token of the configured issuer carrying the monitor scope',
       access: (req) => firefox.access(req),
-      handle: (req, res, url, account) => firefox.handle(req, res, url, account),
+      handle: (req, res, url, claims) => firefox.handle(req, res, url, claims),
       refuse: (res, error) => firefox.refuse(res, error),
       routes: [
         { path: `${FIREFOX_API_PREFIX}/user/breaches`, methods: METHODS },
