@@ -77,6 +77,23 @@ describe.each(STORES)('as an attacker on $name', (store) => {
       expect(status).toBe(401);
     });
 
+    it('decides X-HTTP-Method-Override on the method it names, as the real database honours it', async () => {
+      const location = `${service.url}/rtdb/users/alice/override.json`;
+      const alice = await idToken('alice');
+      expect((await fetch(`${location}?auth=${alice}`, { method: 'PUT', body: JSON.stringify({ a: 1 }) })).status).toBe(200);
+      const anonymousDelete = await fetch(location, { method: 'POST', headers: { 'x-http-method-override': 'DELETE' } });
+      expect(anonymousDelete.status).toBe(401);
+      const anonymousRead = await fetch(location, { method: 'POST', headers: { 'x-http-method-override': 'GET' } });
+      expect(anonymousRead.status).toBe(401);
+      expect(await anonymousRead.text()).not.toContain('"a"');
+      const patched = await fetch(`${location}?auth=${alice}`, { method: 'POST', headers: { 'x-http-method-override': 'PATCH' }, body: JSON.stringify({ b: 2 }) });
+      expect(patched.status).toBe(200);
+      expect(await (await fetch(`${location}?auth=${alice}`)).json()).toEqual({ a: 1, b: 2 });
+      // Only a POST stands in for another method, and only for one the database has.
+      expect((await fetch(`${location}?auth=${alice}`, { method: 'PUT', headers: { 'x-http-method-override': 'DELETE' }, body: '1' })).status).toBe(400);
+      expect((await fetch(`${location}?auth=${alice}`, { method: 'POST', headers: { 'x-http-method-override': 'TRACE' }, body: '1' })).status).toBe(400);
+    });
+
     it('a caller who may write but not read gets 412 without the current value or its ETag', async () => {
       const admin = await dev<{ id: string; secret: string }>('POST', '/rtdb-secrets');
       const rules = {
