@@ -8,12 +8,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MONITOR_SCOPE } from '../../../shared/api/index.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { sendRaw, walkRequests } from '../../support/routeWalk.ts';
+import { serviceStores } from '../../support/postgres.ts';
+import { DESKTOP_CLIENT_ID, type DevIdentityProvider } from '../../../server/identity/index.ts';
+import { exchangeCode, refresh, signIn } from '../identity/harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
+const STORES = await serviceStores();
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', 'polluted', 'email_verified', 'isAdmin', 'a', '0'];
 const INHERITED_BEFORE = Object.getOwnPropertyNames(Object.prototype).sort();
 
@@ -124,14 +128,17 @@ describe('prototype-named keys through every JSON mount, in this process', () =>
   });
 });
 
-describe('the real service process (npm run server), Object.prototype frozen', () => {
+describe.each(STORES)('the real service process (npm run server) on $name, Object.prototype frozen', (store) => {
   let child: ChildProcess;
   let base: string;
   let dataDir: string;
   let output = '';
   beforeAll(async () => {
+    if (!store.available) return;
     dataDir = mkdtempSync(path.join(tmpdir(), 'svc-frozen-'));
-    child = spawn(process.execPath, [path.join(ROOT, 'server/main.ts'), '--port', '0', '--data', dataDir, '--dev', '--log-level', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { databaseUrl } = await store.serviceOptions();
+    const args = [path.join(ROOT, 'server/main.ts'), '--port', '0', '--data', dataDir, '--dev', '--log-level', 'warn', ...(databaseUrl ? ['--database-url', databaseUrl] : [])];
+    child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     base = await new Promise<string>((resolve, reject) => {
@@ -148,12 +155,15 @@ describe('the real service process (npm run server), Object.prototype frozen', (
     });
   }, 40_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) {
+    if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  beforeEach((ctx) => {
+    if (!store.available) ctx.skip('PostgreSQL could not start (see the message above)');
   });
 
   it('starts with Object.prototype frozen', () => {
@@ -200,6 +210,23 @@ describe('the real service process (npm run server), Object.prototype frozen', (
       }),
       { numRuns: 25 },
     );
+    // The whole sign-in: login and consent pages, code exchange, refresh, revocation, and the
+    // revoked sign-in's ID token refused on the database.
+    const idp = { issuer: `${base}/oidc`, clientId: DESKTOP_CLIENT_ID } as DevIdentityProvider;
+    const { code, verifier } = await signIn(idp, 'alice@example.com', { scope: 'openid email offline_access' });
+    const exchanged = await exchangeCode(idp, code, verifier);
+    expect(exchanged.status).toBe(200);
+    const refreshed = await refresh(idp, exchanged.body.refresh_token!);
+    expect(refreshed.status).toBe(200);
+    expect((await fetch(`${base}/api/v1/user/breaches`, { headers: { authorization: `Bearer ${refreshed.body.access_token}` } })).status).not.toBeGreaterThanOrEqual(500);
+    const revoked = await fetch(`${idp.issuer}/token/revocation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: idp.clientId, token: refreshed.body.refresh_token ?? exchanged.body.refresh_token!, token_type_hint: 'refresh_token' }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await fetch(`${base}/rtdb/users/alice.json?auth=${exchanged.body.id_token}`)).status).toBe(401);
+
     const breaches = (await (await fetch(`${base}/rtdb/catalog/breaches.json?shallow=true`)).json()) as Record<string, true>;
     await stillSound(base, who, Object.keys(breaches)[0]!);
     expect(child.exitCode).toBeNull();
