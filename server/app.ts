@@ -13,7 +13,6 @@ import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, 
 import { detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
-import { recordRevokedSignIns, revokedSignInsAt } from './rtdb/authenticate.ts';
 import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
@@ -136,7 +135,6 @@ export async function startService(input: ServiceConfigInput, options: { logger?
         users: DEMO_USERS,
         isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
         serviceAccounts: rtdb,
-        onGrantRevoked: (sub) => recordRevokedSignIns(rtdb, sub),
       });
       // This instance's own copy of the key set: instances sharing an issuer share the keys too.
       jwksUrl = config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX);
@@ -185,7 +183,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     serviceAccounts: identity?.serviceAccounts,
     findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
     // Revocations reach ID tokens of this service's own provider (an external one keeps its own).
-    ...(identity ? { signInsRevokedAt: (sub: string) => revokedSignInsAt(rtdb, sub) } : {}),
+    ...(identity ? { isGrantLive: identity.isGrantLive } : {}),
   });
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });

@@ -36,11 +36,6 @@ export interface DevIdentityProviderOptions {
   databaseUrl?: string | undefined;
   /** Where service accounts are kept; without it the JWT-bearer token endpoint is not mounted. */
   serviceAccounts?: ServiceAccountDirectory;
-  /**
-   * Told when a grant of `sub` is revoked (its refresh token at the revocation endpoint, signing
-   * out, refresh-token reuse): ID tokens the person signed in with before stop working on `/rtdb`.
-   */
-  onGrantRevoked?: (sub: string) => Promise<void>;
 }
 
 export interface DevIdentityProvider {
@@ -59,6 +54,11 @@ export interface DevIdentityProvider {
   mintIdToken(options: MintIdTokenOptions): Promise<string>;
   /** Service accounts and their JWT-bearer token endpoint, when a directory was given. */
   serviceAccounts: ServiceAccounts | undefined;
+  /**
+   * False once the grant an ID token names (`gid`) is revoked (its refresh token at the
+   * revocation endpoint, signing out, refresh-token reuse) or has expired.
+   */
+  isGrantLive(grantId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -86,7 +86,6 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     users,
     accessTokenTtlSec: options.accessTokenTtlSec ?? 15 * 60,
     logger,
-    ...(options.onGrantRevoked ? { onGrantRevoked: options.onGrantRevoked } : {}),
   });
   const providerCallback = provider.callback();
   const interactions = createInteractionHandler({ provider, basePath: interactionsPath, users, logger });
@@ -136,6 +135,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     mintAccessToken,
     mintIdToken,
     serviceAccounts,
+    isGrantLive: async (grantId) => (await provider.Grant.find(grantId)) !== undefined,
     async close() {
       store.close();
       await pool?.end();

@@ -22,8 +22,6 @@ export interface ProviderSettings {
   users: UserDirectory;
   accessTokenTtlSec: number;
   logger: Logger;
-  /** Told the subject of each revoked grant (see `DevIdentityProviderOptions.onGrantRevoked`). */
-  onGrantRevoked?: (sub: string) => Promise<void>;
 }
 
 const DAY = 24 * 60 * 60;
@@ -48,7 +46,9 @@ export function buildProvider(settings: ProviderSettings): Provider {
     ],
     scopes: SUPPORTED_SCOPES,
     claims: {
-      openid: ['sub'],
+      // `gid`: the grant an ID token was issued under, so the realtime database can refuse the
+      // ID tokens of a revoked sign-in (`isGrantLive`), not only wait for them to expire.
+      openid: ['sub', 'gid'],
       email: ['email', 'email_verified'],
       profile: ['name'],
     },
@@ -107,13 +107,14 @@ export function buildProvider(settings: ProviderSettings): Provider {
         },
       },
     },
-    findAccount: async (_ctx, sub): Promise<Account | undefined> => {
+    findAccount: async (_ctx, sub, token): Promise<Account | undefined> => {
       const user = users.bySub(sub);
       // An account that is gone fails every grant that looks it up: refresh, code exchange, session reuse.
       if (!user || !(await users.isActive(sub))) return undefined;
       return {
         accountId: user.sub,
-        claims: () => ({ sub: user.sub, email: user.email, email_verified: true, name: user.name }),
+        // The token being exchanged (an authorization code, a refresh token) names the grant.
+        claims: () => ({ sub: user.sub, email: user.email, email_verified: true, name: user.name, ...(token?.grantId ? { gid: token.grantId } : {}) }),
       };
     },
     extraTokenClaims: (_ctx, token) => {
@@ -146,23 +147,6 @@ export function buildProvider(settings: ProviderSettings): Provider {
   provider.on('grant.error', logRefusal('grant.error'));
   provider.on('authorization.error', logRefusal('authorization.error'));
   provider.on('revocation.error', logRefusal('revocation.error'));
-  // A revoked grant names no subject; the token or session that led to the revocation does. The
-  // answer waits for the record, so a client told "revoked" finds its ID tokens refused at once.
-  const recording = new WeakMap<object, Promise<void>[]>();
-  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
-    const entities = ctx.oidc.entities as { RefreshToken?: { accountId?: string }; AccessToken?: { accountId?: string } };
-    const sub = entities.RefreshToken?.accountId ?? entities.AccessToken?.accountId ?? ctx.oidc.session?.accountId;
-    if (!sub || !settings.onGrantRevoked) return;
-    const write = settings.onGrantRevoked(sub).catch((error: unknown) => {
-      settings.logger.error({ err: error, grantId }, 'could not record a revoked grant; ID tokens issued before it keep working until they expire');
-    });
-    recording.set(ctx, [...(recording.get(ctx) ?? []), write]);
-  });
-  provider.use(async (ctx, next) => {
-    await next();
-    const writes = recording.get(ctx);
-    if (writes) await Promise.all(writes);
-  });
   return provider;
 }
 

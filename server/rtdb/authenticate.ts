@@ -24,23 +24,10 @@ export interface RtdbAuthOptions {
   serviceAccounts: ServiceAccounts | undefined;
   findLiveSecret: (secret: string) => Promise<string | undefined>;
   /**
-   * When the subject last had a sign-in (grant) revoked, in ms since 1970: ID tokens issued
-   * before it are refused. Absent where the sign-in provider is not this service's own.
+   * False for a revoked sign-in: an ID token naming its grant (`gid`, the service's own provider)
+   * is refused once the grant is gone. Absent where the provider is not this service's own.
    */
-  signInsRevokedAt?: (sub: string) => Promise<number | undefined>;
-}
-
-const REVOKED_SETTING = 'id-tokens-revoked-before/';
-
-/** Records, in the database's settings (shared by instances), that `sub`'s ID tokens issued before `at` are revoked. */
-export async function recordRevokedSignIns(settings: { putSetting(key: string, value: string): Promise<void> }, sub: string, at = Date.now()): Promise<void> {
-  await settings.putSetting(REVOKED_SETTING + sub, String(at));
-}
-
-/** When `sub`'s sign-ins were last revoked (ms), if ever. */
-export async function revokedSignInsAt(settings: { getSetting(key: string): Promise<string | undefined> }, sub: string): Promise<number | undefined> {
-  const stored = await settings.getSetting(REVOKED_SETTING + sub);
-  return stored === undefined ? undefined : Number(stored);
+  isGrantLive?: (grantId: string) => Promise<boolean>;
 }
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
@@ -85,9 +72,8 @@ export async function authenticateRtdb(req: IncomingMessage, query: URLSearchPar
       });
       if (payload.typ === 'at+jwt' || (payload as { scope?: unknown }).scope !== undefined) throw new RtdbAuthError('?auth= takes an ID token, not an access token');
       if (!(await options.isAccountActive(payload.sub!))) throw new RtdbAuthError('the account of this ID token no longer exists');
-      const revokedAt = await options.signInsRevokedAt?.(payload.sub!);
-      // Seconds against milliseconds: a token from the second of the revocation is refused too.
-      if (revokedAt !== undefined && (typeof payload.iat !== 'number' || payload.iat * 1000 < revokedAt - (revokedAt % 1000) + 1000)) {
+      const grantId = (payload as { gid?: unknown }).gid;
+      if (typeof grantId === 'string' && options.isGrantLive && !(await options.isGrantLive(grantId))) {
         throw new RtdbAuthError('the sign-in of this ID token was revoked; sign in again');
       }
       const { iss: _iss, aud: _aud, ...token } = payload;
