@@ -10,24 +10,25 @@ import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
 import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, type CatalogLoadReport } from './catalog/source.ts';
-import { DEMO_LOGO_PREFIX, demoLogoSvg } from './catalog/demoDetails.ts';
 import { detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
-import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
+import { createRtdbRoutes } from './rtdb/routes.ts';
+import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
+import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
 import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import type { Clock } from './hibp/clock.ts';
 import { startBreachData, type BreachData } from './hibp/index.ts';
-import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
+import { createDevRoutes } from './dev/routes.ts';
+
+export { IDENTITY_PREFIX } from './mounts.ts';
 import { createFirefoxMount } from './firefox/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
-import { checkHost, serviceHostNames } from './http/hostGate.ts';
+import { serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
-import { parseRequestTarget } from './http/requestTarget.ts';
-import { sendJson } from './http/respond.ts';
 import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
-import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
+import { OPENAPI_PATH } from './openapi/document.ts';
 import { asyncBreachStore, type BreachStore } from './store/BreachStore.ts';
 import { StoreUnavailableError } from './store/errors.ts';
 import { openPostgresBreachStore } from './store/postgres/PostgresBreachStore.ts';
@@ -35,7 +36,6 @@ import { ensurePrivateDir } from './store/privateFiles.ts';
 import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
 import { answerClientError, createSearchService, openSearchStorage, parseDetailsRecord, type SearchCatalog, type SearchService } from './search/index.ts';
 
-export const IDENTITY_PREFIX = '/oidc';
 /** The graph endpoint's key under `--dev` when none is configured. */
 export const DEV_GRAPH_KEY = 'dev-key';
 /** Seconds a client waits before retrying while the database is away. */
@@ -63,6 +63,8 @@ export interface RunningService {
   /** Present when the development identity provider is mounted. */
   identity: DevIdentityProvider | undefined;
   server: Server;
+  /** The router's table (server/http/mounts.ts): what the route walk and the Host-gate test walk. */
+  mounts: readonly Mount[];
   close(): Promise<void>;
 }
 
@@ -173,7 +175,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const clock = options.clock;
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails), clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
   const verifyToken = cachingVerifier(verifier);
-  const handleApi = createApiRoutes(service, verifyToken, { logger });
+  const api = createApiRoutes(service, verifyToken, { logger });
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.
@@ -196,7 +198,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
           putDetails: (breach) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
         })
       : undefined;
-  const handleRtdb = await createRtdbRoutes({
+  const rtdbMount = await createRtdbRoutes({
     store: rtdb,
     logger: logger.child({ component: 'rtdb' }),
     // ID tokens of the sign-in provider for its desktop client act as that person.
@@ -204,6 +206,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
     serviceAccounts: identity?.serviceAccounts,
     findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
+    // Revocations reach ID tokens of this service's own provider (an external one keeps its own).
+    ...(identity ? { isGrantLive: identity.isGrantLive } : {}),
   });
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
@@ -214,6 +218,21 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       `listening on ${config.host}: other machines can reach the breach API (tokens from ${config.issuer}), ${graphKey ? 'the graph endpoint /v2/node (with its key), ' : ''}and the OpenAPI document`,
     );
   }
+
+  const mounts = serviceMounts({
+    hostNames,
+    issuer,
+    firefox,
+    api,
+    search,
+    rtdb: rtdbMount,
+    identity,
+    graph: handleGraph,
+    dev: handleDev,
+    logoExists: async (id) => (await store.getBreach(id)) !== undefined || catalogReport.skipped.some((s) => s.id === id),
+    accountId: config.accountId,
+  });
+  const route = (req: IncomingMessage, res: ServerResponse) => routeThrough(mounts, hostNames, req, res);
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('x-content-type-options', 'nosniff');
@@ -242,52 +261,6 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     });
   });
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // One gate before any routing, so every mount (and any added later) refuses foreign Host names.
-    checkHost(req, hostNames);
-    const url = parseRequestTarget(req);
-    const pathname = url.pathname;
-    if (await firefox.handle(req, res, url)) return;
-    if (pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/')) {
-      if (await handleApi(req, res, url)) return;
-    } else if (search.owns(pathname)) {
-      await search.handle(req, res, url);
-      return;
-    } else if (pathname === RTDB_PREFIX || pathname.startsWith(RTDB_PREFIX + '/')) {
-      await handleRtdb(req, res, url);
-      return;
-    } else if (identity && (pathname === IDENTITY_PREFIX || pathname.startsWith(IDENTITY_PREFIX + '/'))) {
-      identity.handle(req, res);
-      return;
-    } else if (pathname === GRAPH_PATH) {
-      if (await handleGraph(req, res, url)) return;
-    } else if (handleDev && pathname.startsWith(DEV_PREFIX + '/')) {
-      if (await handleDev(req, res, url)) return;
-    } else if (pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
-      sendJson(res, 200, { service: 'breach-alert', api: `${API_PREFIX}`, issuer, openapi: OPENAPI_PATH });
-      return;
-    } else if (pathname.startsWith(DEMO_LOGO_PREFIX) && pathname.endsWith('.svg') && (req.method === 'GET' || req.method === 'HEAD')) {
-      const id = decodeURIComponent(pathname.slice(DEMO_LOGO_PREFIX.length, -'.svg'.length));
-      if ((await store.getBreach(id)) || catalogReport.skipped.some((s) => s.id === id)) {
-        const svg = demoLogoSvg(id);
-        res.writeHead(200, {
-          'content-type': 'image/svg+xml',
-          'content-length': Buffer.byteLength(svg),
-          'cache-control': 'public, max-age=86400',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-        });
-        res.end(req.method === 'HEAD' ? undefined : svg);
-        return;
-      }
-    } else if (pathname === OPENAPI_PATH && req.method === 'GET') {
-      const document = readOpenApiDocument();
-      res.writeHead(200, { 'content-type': 'application/yaml; charset=utf-8', 'content-length': Buffer.byteLength(document) });
-      res.end(document);
-      return;
-    }
-    throw new HttpProblem(404, `nothing here: ${req.method} ${pathname}`);
-  }
-
   logger.info({ url, issuer, dev: config.dev, breaches: await store.catalogSize(), database: config.databaseUrl ? 'postgresql' : 'sqlite' }, 'breach-alert service listening');
   return {
     url,
@@ -304,6 +277,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     accountId: config.accountId,
     identity,
     server,
+    mounts,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -312,7 +286,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       handleGraph.close();
       stopIndexingDetails();
       await search.close();
-      handleRtdb.close();
+      rtdbMount.close();
       details.close();
       await rtdb.close();
       await store.close();

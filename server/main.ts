@@ -82,6 +82,10 @@ async function main(): Promise<void> {
   }
 
   const service = await startService(config);
+  // Every library is loaded now. No object built from a request has a prototype (server/rtdb/
+  // tree.ts, the rules' scopes, search filters), and this makes a spot that was missed fail
+  // loudly (a TypeError, a 500 for that one request) instead of poisoning every later one.
+  Object.freeze(Object.prototype);
   const users = service.demoUsers.map((user) => user.email).join(', ');
   console.log(
     [
@@ -99,6 +103,7 @@ async function main(): Promise<void> {
       ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),
       ...service.breachData.summary.map((line, i) => `  ${i === 0 ? 'Breach data:  ' : '              '} ${line}`),
       '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
+      `  Hardening:     Object.prototype ${Object.isFrozen(Object.prototype) ? 'frozen' : 'NOT frozen'}`,
       '',
     ].join('\n'),
   );

@@ -77,6 +77,39 @@ export const MUTATIONS: Mutation[] = [
     replace: "if (!host) return 'unexpected Host header';",
     tests: ['test/browser-host'],
   },
+  {
+    name: 'host-gate-skips-rtdb',
+    rule: 'the Host gate runs before routing, for every mount (issue 26: a gate that skipped /rtdb passed every test)',
+    file: 'server/http/mounts.ts',
+    find: '  checkHost(req, hostNames);',
+    replace: "  if (!(req.url ?? '').startsWith('/rtdb')) checkHost(req, hostNames);",
+    tests: ['test/server/hardening/hostGate.test.ts'],
+  },
+  {
+    name: 'rtdb-if-match-before-rules',
+    rule: 'a conditional write is decided by the rules before its ETag is compared (issue 26, finding 1)',
+    file: 'server/rtdb/routes.ts',
+    find: '    const outcome = await store.transaction(async (tx) => {',
+    replace:
+      '    const outcome = await store.transaction(async (tx) => {\n      if (ifMatch !== undefined) { const c = await tx.snapshot(path); if (ifMatch !== c.etag) return { status: 412 as const, current: c.value, currentEtag: c.etag }; }',
+    tests: ['test/server/hardening/routeWalk.test.ts', 'test/server/hardening/attackerFindings.test.ts'],
+  },
+  {
+    name: 'rtdb-tree-with-prototype',
+    rule: 'database trees have no prototype, so a "__proto__" key is data (issue 26, finding 2)',
+    file: 'server/rtdb/tree.ts',
+    find: '  const object = Object.create(null) as Record<string, T>;',
+    replace: '  const object = {} as Record<string, T>;',
+    tests: ['test/server/hardening/attackerFindings.test.ts', 'test/server/hardening/prototypeKeys.test.ts'],
+  },
+  {
+    name: 'filter-inherited-fields',
+    rule: 'a search filter field is an own property of the field schema, never an inherited one (issue 26, finding 7)',
+    file: 'shared/search/filter.ts',
+    find: '  return Object.hasOwn(fields, field) ? fields[field] : undefined;',
+    replace: '  return fields[field];',
+    tests: ['test/server/hardening/attackerFindings.test.ts'],
+  },
 ];
 
 interface Outcome {

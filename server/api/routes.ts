@@ -6,29 +6,32 @@ import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
-import type { BreachAlertService } from './BreachAlertService.ts';
+import type { BreachAlertService, Caller } from './BreachAlertService.ts';
 import type { Pending } from './exposureSource.ts';
 import { ResponseCache } from './ResponseCache.ts';
 
 export const API_PREFIX = '/api/v1';
 
-/** Handles a request under `/api/v1`; returns false for paths it does not own. */
+/**
+ * The API under `/api/v1`: `access` (the router runs it first) verifies the bearer token every
+ * route needs; `handle` answers with the caller it settled, false for paths it does not own.
+ */
 export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, options: { cache?: ResponseCache; logger?: Logger } = {}) {
   const cache = options.cache ?? new ResponseCache();
-  const authenticate = (req: IncomingMessage) => authenticateBearer(req, verifier, options.logger);
-  return async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+  const access = (req: IncomingMessage): Promise<Caller> => authenticateBearer(req, verifier, options.logger);
+  return { access, handle: handleApi };
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller): Promise<boolean> {
     const path = url.pathname.slice(API_PREFIX.length);
     switch (path) {
       case '/user': {
         allow(req, ['POST']);
-        const caller = await authenticate(req);
         const { created, emails } = await service.createUser(caller);
         sendJson(res, created ? 201 : 202, { emails }, { 'cache-control': 'no-store' });
         return true;
       }
       case '/user/breaches': {
         allow(req, ['GET', 'HEAD']);
-        const account = await service.requireMonitoringUser(await authenticate(req));
+        const account = await service.requireMonitoringUser(caller);
         const parsed = parseBreachQuery(url.searchParams);
         if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
         // Which addresses are known is part of the answer (the pending ones are left out of the
@@ -49,7 +52,7 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
       }
       case '/user/checks': {
         allow(req, ['GET', 'HEAD']);
-        const account = await service.requireMonitoringUser(await authenticate(req));
+        const account = await service.requireMonitoringUser(caller);
         const checks = await service.checks(account);
         const pending = checks.addresses.filter((address) => address.checkedAt === null).length;
         sendJson(res, 200, checks, { 'cache-control': 'no-store', vary: 'Authorization', [BreachDataHeaders.source]: checks.source, [BreachDataHeaders.pending]: String(pending) });
@@ -57,7 +60,7 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
       }
       case '/user/breaches/resolutions': {
         allow(req, ['POST']);
-        const account = await service.requireMonitoringUser(await authenticate(req));
+        const account = await service.requireMonitoringUser(caller);
         const raw = await readJsonBody(req, Limits.maxBodyBytes);
         const parsed = ResolutionRequest.safeParse(raw);
         if (!parsed.success) {
@@ -72,7 +75,7 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
       default:
         return false;
     }
-  };
+  }
 }
 
 export function allow(req: IncomingMessage, methods: readonly string[]): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, IsoDate, IsoDateTime, Limits } from '../../shared/api/index.ts';
+import { RecordKey } from '../../shared/api/primitives.ts';
 
 /** Bodies of the development surface (`--dev` only); external checks rely on these shapes. */
 export const DevTokenRequest = z.strictObject({
@@ -13,7 +14,7 @@ export const DevTokenRequest = z.strictObject({
     .max(30 * 24 * 3600)
     .optional(),
   /** Claims set over the standard ones, `null` leaves one out: for tests of each claim check. */
-  claims: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])).optional(),
+  claims: z.record(RecordKey.min(1), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])).optional(),
   /** Another `typ` header than `at+jwt`, for the same tests. */
   typ: z.string().min(1).optional(),
   /** Space-separated scopes instead of the default ones (e.g. with the newer contract's scope). */

@@ -11,7 +11,7 @@ import {
   RESOLVABLE_SLUGS,
   type FirefoxUserBreach,
 } from '../../shared/api/index.ts';
-import { InvalidTokenError, type AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
+import { InvalidTokenError, type AccessTokenClaims, type AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
 import { SigningKeysUnavailableError } from '../auth/jwtVerifier.ts';
 import type { BreachAlertService } from '../api/BreachAlertService.ts';
 import type { MonitoredAccount } from '../api/accounts.ts';
@@ -26,9 +26,19 @@ import type { Logger } from '../log.ts';
 const REALM = 'monitor';
 const NO_STORE = { 'cache-control': 'private, no-store' } as const;
 
+/** A verified access token carrying the monitor scope. */
+export type MonitorClaims = AccessTokenClaims;
+
 export interface FirefoxMount {
-  /** Handles a request under `/api/firefox/v1`; false for paths outside it. */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /**
+   * The access decision the router runs first: an armed fault answers before anything else, then
+   * the bearer token, verified and carrying the monitor scope, every route needs.
+   */
+  access(req: IncomingMessage): Promise<MonitorClaims>;
+  /** Handles a request under `/api/firefox/v1` for the verified token's person; false for paths outside it. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, claims: MonitorClaims): Promise<boolean>;
+  /** Answers any error of this mount in its `{code, message}` shape. */
+  refuse(res: ServerResponse, error: unknown, path?: string): boolean;
   /** Armed by the development surface (`POST /__dev/faults` with `mount: "firefox-v1"`). */
   faults: FaultPlan;
 }
@@ -43,18 +53,22 @@ export interface FirefoxMount {
 export function createFirefoxMount(service: BreachAlertService, verifier: AccessTokenVerifier, logger: Logger): FirefoxMount {
   const faults = new FaultPlan();
 
-  async function serve(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function access(req: IncomingMessage): Promise<MonitorClaims> {
     const fault = faults.take();
     if (fault) {
       const retryAfter = { 'retry-after': String(fault.retryAfter) };
       if (fault.status === 429) throw new FirefoxApiError('rate-limited', `too many requests; retry after ${fault.retryAfter} s`, { headers: retryAfter });
       throw new FirefoxApiError('unavailable', 'the service is unavailable for a moment; keep the breaches you already hold', { headers: retryAfter });
     }
+    return monitorClaims(req);
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, url: URL, claims: MonitorClaims): Promise<void> {
     const path = url.pathname.slice(FIREFOX_API_PREFIX.length);
     switch (path) {
       case '/user/breaches': {
         allow(req, ['GET', 'HEAD']);
-        const account = await monitoringAccount(req);
+        const account = await accountOf(claims);
         const domain = parseDomainFilter(url.searchParams);
         // Read before the list: an address checked meanwhile is then at worst counted and listed, never neither.
         const pending = await service.pending(account);
@@ -76,7 +90,7 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
       }
       case '/user/breaches/resolutions': {
         allow(req, ['POST']);
-        const account = await monitoringAccount(req);
+        const account = await accountOf(claims);
         const parsed = FirefoxResolutionRequest.safeParse(await readJsonBody(req, Limits.maxBodyBytes));
         if (!parsed.success) {
           const errors = issuesToFieldErrors(parsed.error.issues);
@@ -107,7 +121,7 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
     }
   }
 
-  async function monitoringAccount(req: IncomingMessage): Promise<MonitoredAccount> {
+  async function monitorClaims(req: IncomingMessage): Promise<MonitorClaims> {
     const header = req.headers.authorization;
     const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header) : null;
     if (!match) {
@@ -133,6 +147,11 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         headers: { 'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${MONITOR_SCOPE}"` },
       });
     }
+    return claims;
+  }
+
+  /** The Monitor account the verified token's person holds (signing up is another site's job). */
+  async function accountOf(claims: MonitorClaims): Promise<MonitoredAccount> {
     const standing = await service.monitoringState({ sub: claims.sub, email: claims.email });
     if (standing.state === 'deleted') throw new FirefoxApiError('token-invalid', 'this account is disabled or no longer exists at the identity provider');
     if (standing.state === 'no-user') throw new FirefoxApiError('no-monitor-account', "this account has no Monitor account; sign up on the service's site first");
@@ -141,22 +160,29 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
 
   return {
     faults,
-    async handle(req, res, url) {
+    access,
+    async handle(req, res, url, claims) {
       if (url.pathname !== FIREFOX_API_PREFIX && !url.pathname.startsWith(FIREFOX_API_PREFIX + '/')) return false;
       try {
-        await serve(req, res, url);
+        await serve(req, res, url, claims);
       } catch (error) {
-        if (res.headersSent) throw error;
-        if (error instanceof FirefoxApiError) sendFirefoxError(res, error);
-        else if (error instanceof HttpProblem) sendFirefoxError(res, fromProblem(error));
-        else {
-          logger.error({ err: error, path: url.pathname }, 'request failed');
-          sendFirefoxError(res, new FirefoxApiError('internal-error', 'the service failed to answer; try again later'));
-        }
+        if (res.headersSent || !refuse(res, error, url.pathname)) throw error;
       }
       return true;
     },
+    refuse,
   };
+
+  function refuse(res: ServerResponse, error: unknown, path?: string): boolean {
+    if (res.headersSent) return false;
+    if (error instanceof FirefoxApiError) sendFirefoxError(res, error);
+    else if (error instanceof HttpProblem) sendFirefoxError(res, fromProblem(error));
+    else {
+      logger.error({ err: error, path }, 'request failed');
+      sendFirefoxError(res, new FirefoxApiError('internal-error', 'the service failed to answer; try again later'));
+    }
+    return true;
+  }
 }
 
 function isResolvableSlug(slug: string): boolean {

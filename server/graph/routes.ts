@@ -57,7 +57,14 @@ export function createGraphRoutes(options: GraphRoutesOptions) {
     return true;
   }
 
-  return Object.assign(handleGraph, { close: () => triples.close() });
+  return Object.assign(handleGraph, {
+    close: () => triples.close(),
+    /** The key check alone: the router's access decision for this mount. */
+    authorize: async (req: IncomingMessage, url: URL): Promise<'key'> => {
+      authorize(req, url, expected);
+      return 'key';
+    },
+  });
 }
 
 /**

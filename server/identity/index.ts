@@ -54,6 +54,11 @@ export interface DevIdentityProvider {
   mintIdToken(options: MintIdTokenOptions): Promise<string>;
   /** Service accounts and their JWT-bearer token endpoint, when a directory was given. */
   serviceAccounts: ServiceAccounts | undefined;
+  /**
+   * False once the grant an ID token names (`gid`) is revoked (its refresh token at the
+   * revocation endpoint, signing out, refresh-token reuse) or has expired.
+   */
+  isGrantLive(grantId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -130,6 +135,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     mintAccessToken,
     mintIdToken,
     serviceAccounts,
+    isGrantLive: async (grantId) => (await provider.Grant.find(grantId)) !== undefined,
     async close() {
       store.close();
       await pool?.end();

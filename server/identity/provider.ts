@@ -46,7 +46,9 @@ export function buildProvider(settings: ProviderSettings): Provider {
     ],
     scopes: SUPPORTED_SCOPES,
     claims: {
-      openid: ['sub'],
+      // `gid`: the grant an ID token was issued under, so the realtime database can refuse the
+      // ID tokens of a revoked sign-in (`isGrantLive`), not only wait for them to expire.
+      openid: ['sub', 'gid'],
       email: ['email', 'email_verified'],
       profile: ['name'],
     },
@@ -105,13 +107,14 @@ export function buildProvider(settings: ProviderSettings): Provider {
         },
       },
     },
-    findAccount: async (_ctx, sub): Promise<Account | undefined> => {
+    findAccount: async (_ctx, sub, token): Promise<Account | undefined> => {
       const user = users.bySub(sub);
       // An account that is gone fails every grant that looks it up: refresh, code exchange, session reuse.
       if (!user || !(await users.isActive(sub))) return undefined;
       return {
         accountId: user.sub,
-        claims: () => ({ sub: user.sub, email: user.email, email_verified: true, name: user.name }),
+        // The token being exchanged (an authorization code, a refresh token) names the grant.
+        claims: () => ({ sub: user.sub, email: user.email, email_verified: true, name: user.name, ...(token?.grantId ? { gid: token.grantId } : {}) }),
       };
     },
     extraTokenClaims: (_ctx, token) => {

@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { etagOf } from '../http/respond.ts';
 import { migrate } from '../store/migrate.ts';
+import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
 import { RTDB_MIGRATIONS } from './schema.ts';
@@ -34,7 +33,8 @@ export class SqliteRtdbStore implements RtdbStore {
   #open = false;
 
   constructor(file: string) {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Secrets' hashes, service-account keys and people's data: private like the other database files.
+    preparePrivateDatabaseFile(file);
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = FULL');

@@ -23,6 +23,11 @@ export interface RtdbAuthOptions {
   isAccountActive: (sub: string) => boolean | Promise<boolean>;
   serviceAccounts: ServiceAccounts | undefined;
   findLiveSecret: (secret: string) => Promise<string | undefined>;
+  /**
+   * False for a revoked sign-in: an ID token naming its grant (`gid`, the service's own provider)
+   * is refused once the grant is gone. Absent where the provider is not this service's own.
+   */
+  isGrantLive?: (grantId: string) => Promise<boolean>;
 }
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
@@ -67,6 +72,10 @@ export async function authenticateRtdb(req: IncomingMessage, query: URLSearchPar
       });
       if (payload.typ === 'at+jwt' || (payload as { scope?: unknown }).scope !== undefined) throw new RtdbAuthError('?auth= takes an ID token, not an access token');
       if (!(await options.isAccountActive(payload.sub!))) throw new RtdbAuthError('the account of this ID token no longer exists');
+      const grantId = (payload as { gid?: unknown }).gid;
+      if (typeof grantId === 'string' && options.isGrantLive && !(await options.isGrantLive(grantId))) {
+        throw new RtdbAuthError('the sign-in of this ID token was revoked; sign in again');
+      }
       const { iss: _iss, aud: _aud, ...token } = payload;
       return { kind: 'user', auth: { uid: payload.sub!, provider: 'oidc', token } };
     } catch (error) {

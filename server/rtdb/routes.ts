@@ -8,7 +8,7 @@ import { afterWrites, decideWithReads } from './reads.ts';
 import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './rules.ts';
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
 import { streamLocation } from './stream.ts';
-import { flatten, type DbValue } from './tree.ts';
+import { flatten, parseJsonValue, record, type DbValue } from './tree.ts';
 
 export const RTDB_PREFIX = '/rtdb';
 /** Writes up to this size; the whole HIBP catalog is about 1 MB. */
@@ -38,20 +38,49 @@ export interface RtdbRoutesDeps extends RtdbAuthOptions {
   keepAliveMs?: number;
 }
 
-export type RtdbHandler = ((req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>) & {
+/** What the access decision settled, handed to the handler; only {@link createRtdbRoutes}'s `access` makes one. */
+export interface RtdbGrant {
+  readonly [DECIDED]: true;
+  readonly caller: RtdbCaller;
+  /** The method the request acts as (`X-HTTP-Method-Override` applied to a POST). */
+  readonly method: string;
+  /** `undefined` for the rules document (`/.settings/rules.json`). */
+  readonly path: DbPath | undefined;
+  readonly stream: boolean;
+  readonly shallow: boolean;
+  readonly print: 'pretty' | 'silent' | undefined;
+  readonly wantsEtag: boolean;
+}
+const DECIDED = Symbol('the realtime database access decision ran');
+
+export interface RtdbMount {
+  /**
+   * The access decision, run by the router before {@link RtdbMount.handle}: parses the location,
+   * authenticates the caller and asks the rules. A read the rules refuse, or a write no rule
+   * could grant whatever its body, is refused here, before any data is read and before the
+   * body is. Writes that might be granted are checked again, with their data, in the handler.
+   */
+  access(req: IncomingMessage, url: URL): Promise<RtdbGrant>;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, grant: RtdbGrant): Promise<void>;
+  /** Answers an error of this mount in the database's own shape; false for anything else. */
+  refuse(res: ServerResponse, error: unknown): boolean;
   /** Stops following the store's changes (open streams end with their connections). */
   close(): void;
-};
+}
+
+const WRITE_METHODS = new Set(['PUT', 'PATCH', 'POST', 'DELETE']);
+/** The methods a POST may stand in for (the real database's `X-HTTP-Method-Override`). */
+const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE', 'GET']);
 
 /**
  * The realtime database's REST interface at `{service}/rtdb`: `GET`/`PUT`/`PATCH`/`POST`/
  * `DELETE` `<path>.json`, `?shallow=true`, `X-Firebase-ETag` and `if-match`, the rules at
  * `.settings/rules.json` (service accounts and secrets only), and streaming reads
- * (`Accept: text/event-stream`). Each write — its condition, its rules check and the write
+ * (`Accept: text/event-stream`). Each write — its rules check, its condition and the write
  * itself — is one transaction of the store that no other writer, of any instance, interleaves
  * with. Rules replaced through another instance are re-read when its notice arrives.
  */
-export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandler> {
+export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount> {
   const { store, logger } = deps;
   const now = deps.now ?? Date.now;
   const nextPushId = createPushIdGenerator(now);
@@ -77,22 +106,29 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
   };
   const stopWatching = store.watch((change) => {
     if (change.writes) return;
-    if (change.paths === '*' || change.paths.some((path) => path[0] === '.settings')) void reloadRules();
+    if (change.paths === '*' || change.paths.some((path) => path[0] === '.settings' && (path[1] === undefined || path[1] === RULES_SETTING))) void reloadRules();
   });
 
-  const handleRtdb = async function handleRtdb(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    try {
-      await answer(req, res, url);
-    } catch (error) {
-      if (error instanceof RtdbAuthError) return send(res, 401, { error: error.message });
-      if (!(error instanceof RtdbError)) throw error;
+  return {
+    access,
+    async handle(req, res, url, grant) {
+      // The type says a grant is needed; this says it came from `access`, not from a literal.
+      if (grant[DECIDED] !== true) throw new Error('the realtime database handler was reached without its access decision');
+      await answer(req, res, grant);
+    },
+    refuse(res, error) {
+      if (error instanceof RtdbAuthError) {
+        send(res, 401, { error: error.message });
+        return true;
+      }
+      if (!(error instanceof RtdbError)) return false;
       send(res, error.status, error.body, error.headers);
-    }
+      return true;
+    },
+    close: stopWatching,
   };
-  return Object.assign(handleRtdb, { close: stopWatching });
 
-  async function answer(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const method = req.method ?? 'GET';
+  async function access(req: IncomingMessage, url: URL): Promise<RtdbGrant> {
     const rest = url.pathname.slice(RTDB_PREFIX.length);
     if (!rest.endsWith('.json')) throw new RtdbError(404, `database paths end in .json, e.g. ${RTDB_PREFIX}/catalog/breaches.json`);
     for (const name of url.searchParams.keys())
@@ -101,15 +137,19 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
     if (shallow !== null && shallow !== 'true' && shallow !== 'false') throw new RtdbError(400, 'shallow must be true or false');
     const print = url.searchParams.get('print');
     if (print !== null && print !== 'pretty' && print !== 'silent') throw new RtdbError(400, 'print must be pretty or silent');
+    const method = effectiveMethod(req);
 
     const caller = await authenticateRtdb(req, url.searchParams, deps);
-    if (caller.kind === 'admin' && caller.via === 'secret') {
-      res.setHeader('warning', LEGACY_WARNING);
-      logger.warn({ secretId: caller.secretId, method }, 'realtime database used with a legacy secret (discouraged; rotate it to a service account)');
-    }
-
     const rawPath = rest.slice(0, -'.json'.length);
-    if (rawPath === '/.settings/rules') return answerRules(req, res, method, caller);
+    const wantsEtag = (req.headers['x-firebase-etag'] ?? '').toString().toLowerCase() === 'true';
+    const stream = method === 'GET' && /\btext\/event-stream\b/.test(req.headers.accept ?? '');
+    const grant = (path: DbPath | undefined): RtdbGrant => ({ [DECIDED]: true, caller, method, path, stream, shallow: shallow === 'true', print: print ?? undefined, wantsEtag });
+
+    // The rules are the database's configuration: only full-access credentials see or change them.
+    if (rawPath === '/.settings/rules') {
+      if (caller.kind !== 'admin') throw new RtdbError(401, 'Permission denied');
+      return grant(undefined);
+    }
     let path: DbPath;
     try {
       path = parseDbPath(rawPath.split('/').map(decodeSegment).join('/'));
@@ -117,12 +157,28 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
       if (error instanceof DbPathError) throw new RtdbError(400, `Invalid path: ${error.message}`);
       throw error;
     }
-    const wantsEtag = (req.headers['x-firebase-etag'] ?? '').toString().toLowerCase() === 'true';
+    if (method === 'GET' || method === 'HEAD') {
+      if (!(await canRead(caller, path))) throw new RtdbError(401, 'Permission denied');
+    } else if (WRITE_METHODS.has(method)) {
+      if (caller.kind !== 'admin' && (await deniedBeforeBody(caller, method, path))) throw new RtdbError(401, 'Permission denied');
+    } else {
+      throw new RtdbError(405, `method ${method} is not supported; use GET, PUT, PATCH, POST or DELETE`, { headers: { allow: 'GET, HEAD, PUT, PATCH, POST, DELETE' } });
+    }
+    return grant(path);
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, grant: RtdbGrant): Promise<void> {
+    const { caller, method, print, wantsEtag } = grant;
+    if (caller.kind === 'admin' && caller.via === 'secret') {
+      res.setHeader('warning', LEGACY_WARNING);
+      logger.warn({ secretId: caller.secretId, method }, 'realtime database used with a legacy secret (discouraged; rotate it to a service account)');
+    }
+    if (grant.path === undefined) return answerRules(req, res, method, caller);
+    const path = grant.path;
     const format = (value: unknown) => (print === 'pretty' ? JSON.stringify(value, null, 2) : JSON.stringify(value));
 
-    if (method === 'GET' && /\btext\/event-stream\b/.test(req.headers.accept ?? '')) {
-      if (shallow === 'true' || wantsEtag) throw new RtdbError(400, 'streaming reads take neither shallow nor X-Firebase-ETag');
-      if (!(await canRead(caller, path))) throw new RtdbError(401, 'Permission denied');
+    if (grant.stream) {
+      if (grant.shallow || wantsEtag) throw new RtdbError(400, 'streaming reads take neither shallow nor X-Firebase-ETag');
       const exp = caller.kind === 'user' ? (caller.auth.token as { exp?: unknown }).exp : undefined;
       return streamLocation({
         req,
@@ -139,8 +195,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
     }
 
     if (method === 'GET' || method === 'HEAD') {
-      if (shallow === 'true' && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
-      if (!(await canRead(caller, path))) throw new RtdbError(401, 'Permission denied');
+      if (grant.shallow && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
       const { value, json, etag } = await store.snapshot(path);
       const headers: Record<string, string> = { 'cache-control': 'no-cache' };
       if (wantsEtag) headers.etag = etag;
@@ -150,22 +205,19 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
         res.end();
         return;
       }
-      if (shallow === 'true') return send(res, 200, shallowOf(value), headers, format, method === 'HEAD');
+      if (grant.shallow) return send(res, 200, shallowOf(value), headers, format, method === 'HEAD');
       return send(res, 200, value, headers, print === 'pretty' ? format : () => json, method === 'HEAD');
     }
 
-    if (!['PUT', 'PATCH', 'POST', 'DELETE'].includes(method)) {
-      throw new RtdbError(405, `method ${method} is not supported; use GET, PUT, PATCH, POST or DELETE`, { headers: { allow: 'GET, HEAD, PUT, PATCH, POST, DELETE' } });
-    }
-    if (shallow === 'true') throw new RtdbError(400, 'shallow applies to reads only');
+    if (grant.shallow) throw new RtdbError(400, 'shallow applies to reads only');
     const body = method === 'DELETE' ? null : await readBody(req);
     const pushKey = method === 'POST' ? nextPushId() : undefined;
     const writes = writesOf(method, path, body, pushKey);
     const ifMatch = req.headers['if-match'];
 
     const outcome = await store.transaction(async (tx) => {
-      const { value: current, etag: currentEtag } = await tx.snapshot(path);
-      if (ifMatch !== undefined && ifMatch !== currentEtag) return { status: 412 as const, current, currentEtag };
+      // The rules first: a condition compared before them would tell anyone the data's ETag, or,
+      // with the current value in the 412, the data itself.
       if (caller.kind !== 'admin') {
         const checkedRules = rules;
         const at = now();
@@ -179,10 +231,21 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
         );
         if (!allowed) return { status: 401 as const };
       }
+      if (ifMatch !== undefined) {
+        const { value: current, etag: currentEtag } = await tx.snapshot(path);
+        if (ifMatch !== currentEtag) {
+          // Only a caller who may read the location learns what it holds (the real database's 412 carries it).
+          const readable = caller.kind === 'admin' || (await canRead(caller, path, (location) => tx.get(location)));
+          return readable ? { status: 412 as const, current, currentEtag } : { status: 412 as const };
+        }
+      }
       await tx.write(writes);
       return { status: 200 as const, etag: wantsEtag || ifMatch !== undefined ? (await tx.snapshot(path)).etag : undefined };
     });
-    if (outcome.status === 412) throw new RtdbError(412, 'ETag mismatch', { headers: { etag: outcome.currentEtag }, body: outcome.current });
+    if (outcome.status === 412) {
+      if (outcome.currentEtag === undefined) throw new RtdbError(412, 'ETag mismatch');
+      throw new RtdbError(412, 'ETag mismatch', { headers: { etag: outcome.currentEtag }, body: outcome.current });
+    }
     if (outcome.status === 401) throw new RtdbError(401, 'Permission denied');
     const headers: Record<string, string> = outcome.etag ? { etag: outcome.etag } : {};
     if (print === 'silent') {
@@ -193,19 +256,24 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
     send(res, 200, method === 'POST' ? { name: pushKey } : method === 'DELETE' ? null : body, headers, format);
   }
 
-  async function canRead(caller: RtdbCaller, path: DbPath): Promise<boolean> {
+  async function canRead(caller: RtdbCaller, path: DbPath, fetch: (location: DbPath) => Promise<DbValue> = (location) => store.get(location)): Promise<boolean> {
     if (caller.kind === 'admin') return true;
+    const checkedRules = rules;
+    const at = now();
+    return decideWithReads(fetch, (read) => checkedRules.canRead(path, { auth: caller.kind === 'user' ? caller.auth : null, now: at, read }));
+  }
+
+  /** True when no rule could grant this write whatever its body says: refused before reading it. */
+  async function deniedBeforeBody(caller: RtdbCaller, method: string, path: DbPath): Promise<boolean> {
     const checkedRules = rules;
     const at = now();
     return decideWithReads(
       (location) => store.get(location),
-      (read) => checkedRules.canRead(path, { auth: caller.kind === 'user' ? caller.auth : null, now: at, read }),
+      (read) => checkedRules.deniesWriteBeforeBody(path, method === 'PATCH' || method === 'POST', { auth: caller.kind === 'user' ? caller.auth : null, now: at, read }),
     );
   }
 
   async function answerRules(req: IncomingMessage, res: ServerResponse, method: string, caller: RtdbCaller): Promise<void> {
-    // The rules are the database's configuration: only full-access credentials see or change them.
-    if (caller.kind !== 'admin') throw new RtdbError(401, 'Permission denied');
     if (method === 'GET') return send(res, 200, rules.source);
     if (method !== 'PUT') throw new RtdbError(405, 'rules are read with GET and replaced with PUT', { headers: { allow: 'GET, PUT' } });
     const body = await readBody(req);
@@ -219,9 +287,19 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
     await store.putSetting(RULES_SETTING, JSON.stringify(body));
     rulesRead++;
     replaceRules(compiled);
-    logger.info({ by: caller.via }, 'realtime database rules replaced');
+    logger.info({ by: caller.kind === 'admin' ? caller.via : caller.kind }, 'realtime database rules replaced');
     send(res, 200, { status: 'ok' });
   }
+}
+
+/** The request's method; a POST may name another in `X-HTTP-Method-Override`, as the real database allows. */
+function effectiveMethod(req: IncomingMessage): string {
+  const method = req.method ?? 'GET';
+  const override = req.headers['x-http-method-override'];
+  if (override === undefined) return method;
+  const named = (Array.isArray(override) ? override.join(',') : override).trim().toUpperCase();
+  if (method !== 'POST' || !OVERRIDABLE.has(named)) throw new RtdbError(400, 'X-HTTP-Method-Override names PUT, PATCH, DELETE or GET, on a POST');
+  return named;
 }
 
 async function readStoredRules(store: RtdbStore): Promise<unknown> {
@@ -261,7 +339,7 @@ function writesOf(method: string, path: DbPath, body: unknown, pushKey: string |
 
 function shallowOf(value: DbValue): DbValue {
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).map((key) => [key, true]));
+  return record(Object.keys(value).map((key) => [key, true] as const));
 }
 
 function decodeSegment(segment: string): string {
@@ -286,7 +364,7 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk);
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return parseJsonValue(Buffer.concat(chunks).toString('utf8'));
   } catch (error) {
     throw new RtdbError(400, `Invalid data; couldn't parse JSON object, array, or value: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import jsep from 'jsep';
 import { z } from 'zod';
+import { RecordKey } from '../../shared/api/primitives.ts';
 import type { DbPath } from './paths.ts';
 import { childOf, type DbValue } from './tree.ts';
 
@@ -41,7 +42,7 @@ interface RuleNode {
 }
 
 const RuleValue = z.union([z.boolean(), z.string().min(1)]);
-const RulesFile = z.strictObject({ rules: z.record(z.string(), z.unknown()) });
+const RulesFile = z.strictObject({ rules: z.record(RecordKey, z.unknown()) });
 
 const GLOBALS = new Set(['auth', 'now', 'root']);
 const WRITE_GLOBALS = new Set(['data', 'newData']);
@@ -128,7 +129,7 @@ export class CompiledRules {
 
   #cascade(path: DbPath, kind: 'read' | 'write', context: RuleContext): boolean {
     let node: RuleNode | undefined = this.#root;
-    const variables: Record<string, string> = {};
+    const variables = Object.create(null) as Record<string, string>;
     for (let depth = 0; node; depth++) {
       const rule = node[kind];
       if (rule && evaluate(rule, context, path.slice(0, depth), variables)) return true;
@@ -138,9 +139,45 @@ export class CompiledRules {
     return false;
   }
 
+  /**
+   * True when no `.write` rule could grant a write at `path` (or, with `below`, anywhere under
+   * it: a PATCH or POST), whatever data it carries: what can be refused before its body is read.
+   * A rule that would need the body (`newData`), a key not yet known (a `$wildcard` below
+   * `path`) or the data under `path` is taken as maybe-granting, so this never refuses a write
+   * the full check would allow.
+   */
+  deniesWriteBeforeBody(path: DbPath, below: boolean, context: RuleContext): boolean {
+    let node: RuleNode | undefined = this.#root;
+    const variables = Object.create(null) as Record<string, string>;
+    const unknownNew = (_path: DbPath): DbValue => {
+      throw UNKNOWN;
+    };
+    for (let depth = 0; node; depth++) {
+      if (node.write && evaluateKnown(node.write, { ...context, readNew: unknownNew }, path.slice(0, depth), variables) !== false) return false;
+      if (depth === path.length) break;
+      node = step(node, path[depth]!, variables);
+    }
+    if (!node || !below) return true;
+    // Below `path` nothing is known of the keys or the data: only rules false whatever they read deny.
+    const blind = { ...context, read: unknownNew, readNew: unknownNew };
+    const anyMayGrant = (at: RuleNode, bound: Record<string, string>, unbound: string[]): boolean => {
+      for (const child of at.children.values()) {
+        if (child.write && evaluateKnown(child.write, blind, path, bound, unbound) !== false) return true;
+        if (anyMayGrant(child, bound, unbound)) return true;
+      }
+      if (at.wildcard) {
+        const { name, node: child } = at.wildcard;
+        if (child.write && evaluateKnown(child.write, blind, path, bound, [...unbound, name]) !== false) return true;
+        if (anyMayGrant(child, bound, [...unbound, name])) return true;
+      }
+      return false;
+    };
+    return !anyMayGrant(node, variables, []);
+  }
+
   #validates(path: DbPath, context: RuleContext & { readNew: (path: DbPath) => DbValue }): boolean {
     let node: RuleNode | undefined = this.#root;
-    const variables: Record<string, string> = {};
+    const variables = Object.create(null) as Record<string, string>;
     for (let depth = 0; depth < path.length && node; depth++) {
       if (!validateAt(node, context, path.slice(0, depth), variables)) return false;
       node = step(node, path[depth]!, variables);
@@ -152,7 +189,7 @@ export class CompiledRules {
       const value = context.readNew(location);
       if (value === null || typeof value !== 'object') return true;
       for (const key of Object.keys(value)) {
-        const scoped = { ...vars };
+        const scoped = Object.assign(Object.create(null) as Record<string, string>, vars);
         const child = step(at, key, scoped);
         if (child && !below(child, [...location, key], scoped)) return false;
       }
@@ -285,17 +322,42 @@ function checkNode(node: jsep.Expression, fail: (message: string) => RulesError,
   }
 }
 
+/** Thrown by a read whose answer is not known yet (the body of a write not yet read, a key not yet named). */
+const UNKNOWN = Symbol('not known before the body is read');
+
+/** `evaluate`, but 'unknown' when the answer depends on something not known yet (see {@link UNKNOWN}). */
+function evaluateKnown(rule: Rule, context: RuleContext, location: DbPath, variables: Record<string, string>, unbound: readonly string[] = []): boolean | 'unknown' {
+  if (rule.kind === 'literal') return rule.value;
+  const scope = buildScope(context, location, variables);
+  for (const name of unbound)
+    Object.defineProperty(scope, name, {
+      enumerable: true,
+      get() {
+        throw UNKNOWN;
+      },
+    });
+  try {
+    return run(rule.ast, scope) === true;
+  } catch (error) {
+    return error === UNKNOWN ? 'unknown' : false;
+  }
+}
+
+function buildScope(context: RuleContext, location: DbPath, variables: Record<string, string>): Record<string, unknown> {
+  const scope: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  scope.auth = context.auth;
+  scope.now = context.now;
+  scope.root = new RuleSnapshot(context.read, []);
+  scope.data = new RuleSnapshot(context.read, location);
+  if (context.readNew) scope.newData = new RuleSnapshot(context.readNew, location);
+  for (const [name, value] of Object.entries(variables)) scope[name] = value;
+  return scope;
+}
+
 /** True only when the rule says exactly true; errors deny. */
 function evaluate(rule: Rule, context: RuleContext, location: DbPath, variables: Record<string, string>): boolean {
   if (rule.kind === 'literal') return rule.value;
-  const scope: Record<string, unknown> = {
-    auth: context.auth,
-    now: context.now,
-    root: new RuleSnapshot(context.read, []),
-    data: new RuleSnapshot(context.read, location),
-    ...(context.readNew ? { newData: new RuleSnapshot(context.readNew, location) } : {}),
-    ...variables,
-  };
+  const scope = buildScope(context, location, variables);
   try {
     return run(rule.ast, scope) === true;
   } catch {

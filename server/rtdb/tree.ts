@@ -1,7 +1,32 @@
 import { DbPathError, keyProblem, MAX_DEPTH, pathKey, type DbPath } from './paths.ts';
 
-/** A JSON value as the database holds it: leaves are strings, finite numbers and booleans. */
+/**
+ * A JSON value as the database holds it: leaves are strings, finite numbers and booleans.
+ * Every object the database builds has no prototype ({@link record}): keys such as `__proto__`,
+ * `constructor` or `hasOwnProperty` are ordinary data here, as they are in the real database,
+ * and can neither reach `Object.prototype` nor read anything from it.
+ */
 export type DbValue = string | number | boolean | null | DbValue[] | { [key: string]: DbValue };
+
+/** A prototype-free object of `entries` (assignment to it defines own properties, even `__proto__`). */
+export function record<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {
+  const object = Object.create(null) as Record<string, T>;
+  for (const [key, value] of entries) object[key] = value;
+  return object;
+}
+
+/** The own property `key` of a database object, never an inherited one. */
+function own(object: { [key: string]: DbValue }, key: string): DbValue | undefined {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/**
+ * JSON text as a database value whose objects have no prototype: a request body becomes a tree
+ * the same way a stored one does, so no code downstream meets an inherited key.
+ */
+export function parseJsonValue(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? record(Object.entries(value)) : value));
+}
 
 /** One stored leaf: its path key and its value as JSON text. */
 export interface Leaf {
@@ -59,11 +84,11 @@ export function unflatten(base: DbPath, leaves: readonly Leaf[]): DbValue {
     const relative = keys.slice(prefix);
     const value = JSON.parse(leaf.json) as DbValue;
     if (relative.length === 0) return value;
-    if (root === null || typeof root !== 'object') root = {};
+    if (root === null || typeof root !== 'object') root = record();
     let node = root as Record<string, DbValue>;
     for (const key of relative.slice(0, -1)) {
-      const next = node[key];
-      if (next === undefined || next === null || typeof next !== 'object') node[key] = {};
+      const next = own(node, key);
+      if (next === undefined || next === null || typeof next !== 'object') node[key] = record();
       node = node[key] as Record<string, DbValue>;
     }
     node[relative.at(-1)!] = value;
@@ -83,7 +108,7 @@ function arraysOf(value: DbValue): DbValue {
       return array;
     }
   }
-  return Object.fromEntries(entries);
+  return record(entries);
 }
 
 /** The child of a value at a relative path, or null. */
@@ -91,7 +116,7 @@ export function childOf(value: DbValue, path: DbPath): DbValue {
   let node: DbValue = value;
   for (const key of path) {
     if (node === null || typeof node !== 'object') return null;
-    node = (Array.isArray(node) ? node[Number(key)] : (node as Record<string, DbValue>)[key]) ?? null;
+    node = (Array.isArray(node) ? (/^(0|[1-9]\d*)$/.test(key) ? node[Number(key)] : undefined) : own(node, key)) ?? null;
   }
   return node;
 }
@@ -100,15 +125,15 @@ export function childOf(value: DbValue, path: DbPath): DbValue {
 export function withChild(value: DbValue, path: DbPath, child: DbValue): DbValue {
   if (path.length === 0) return prune(child);
   const [key, ...rest] = path as [string, ...string[]];
-  const object: Record<string, DbValue> = value !== null && typeof value === 'object' ? toObject(value) : {};
-  const updated = withChild(object[key] ?? null, rest, child);
+  const object: Record<string, DbValue> = value !== null && typeof value === 'object' ? toObject(value) : record();
+  const updated = withChild(own(object, key) ?? null, rest, child);
   if (updated === null) delete object[key];
   else object[key] = updated;
   return Object.keys(object).length === 0 ? null : arraysOf(object);
 }
 
 function toObject(value: DbValue[] | { [key: string]: DbValue }): Record<string, DbValue> {
-  return Array.isArray(value) ? Object.fromEntries(value.flatMap((child, i) => (child === null ? [] : [[String(i), child]]))) : { ...value };
+  return Array.isArray(value) ? record(value.flatMap((child, i) => (child === null ? [] : [[String(i), child] as const]))) : record(Object.entries(value));
 }
 
 function prune(value: DbValue): DbValue {
@@ -116,5 +141,5 @@ function prune(value: DbValue): DbValue {
   const entries = Object.entries(toObject(value))
     .map(([key, child]) => [key, prune(child)] as const)
     .filter(([, child]) => child !== null);
-  return entries.length === 0 ? null : arraysOf(Object.fromEntries(entries));
+  return entries.length === 0 ? null : arraysOf(record(entries));
 }

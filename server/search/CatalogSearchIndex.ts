@@ -62,7 +62,8 @@ export class CatalogSearchIndex implements SearchIndex {
 /** Details from the feed's JSON, keeping every record that parses (a bad one loses only its own text). */
 export function parseDetailsRecord(value: unknown): Record<string, BreachDetails> {
   if (typeof value !== 'object' || value === null) return {};
-  const details: Record<string, BreachDetails> = {};
+  // Keyed by ids from the database: no prototype, so an id such as `__proto__` is only an id.
+  const details = Object.create(null) as Record<string, BreachDetails>;
   for (const [id, raw] of Object.entries(value)) {
     const parsed = BreachDetails.safeParse(raw);
     if (parsed.success) details[id] = parsed.data;

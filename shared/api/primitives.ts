@@ -67,3 +67,11 @@ export function toMinutePrecision(dateTime: string): string {
   if (Number.isNaN(ms)) throw new RangeError(`not a date-time: ${dateTime}`);
   return new Date(ms - (ms % 60_000)).toISOString().slice(0, 16) + ':00Z';
 }
+
+/**
+ * A key of a record built from input: any string but the names every object inherits
+ * (`__proto__`, `constructor`, `toString`, `hasOwnProperty`, …). zod builds a record by
+ * assignment, so such a key would set a prototype or, where Object.prototype is frozen (the
+ * service process), throw; refused here, it is a 400 naming the key instead.
+ */
+export const RecordKey = z.string().refine((key) => !(key in Object.prototype), { error: (issue) => `"${String(issue.input)}" is a name every object inherits and cannot be a key here` });

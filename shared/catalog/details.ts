@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDate, IsoDateTime } from '../api/primitives.ts';
+import { IsoDate, IsoDateTime, RecordKey } from '../api/primitives.ts';
 
 /**
  * The details of one catalog breach, as the details feed holds them at
@@ -34,7 +34,7 @@ export const BreachDetails = z
 export type BreachDetails = z.infer<typeof BreachDetails>;
 
 /** The whole feed at `catalog/breaches`: details keyed by breach id (the catalog name). */
-export const CatalogDetails = z.record(z.string().min(1), BreachDetails);
+export const CatalogDetails = z.record(RecordKey.min(1), BreachDetails);
 export type CatalogDetails = z.infer<typeof CatalogDetails>;
 
 /** The flags that make a breach hidden unless the person asks to see it (as Mozilla Monitor does). */

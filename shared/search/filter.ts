@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RecordKey } from '../api/primitives.ts';
 
 /**
  * The metadata filter engine: one implementation for the reference service's search endpoints
@@ -39,7 +40,7 @@ export const FieldCondition = z.union([
   }),
 ]);
 export type FieldCondition = z.infer<typeof FieldCondition>;
-export const MetadataFilter = z.record(z.string(), FieldCondition);
+export const MetadataFilter = z.record(RecordKey, FieldCondition);
 export type MetadataFilter = z.infer<typeof MetadataFilter>;
 
 /** Most values one `$in`/`$nin` may list, so a filter stays a filter. */
@@ -68,6 +69,14 @@ export function pointerJoin(base: string, ...parts: (string | number)[]): string
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The kind of a filterable field, read as an own property only: a field named after something
+ * every object inherits (`hasOwnProperty`, `constructor`, `__proto__`) is unknown, not a function.
+ */
+export function fieldKind(fields: FieldSchema, field: string): FieldKind | undefined {
+  return Object.hasOwn(fields, field) ? fields[field] : undefined;
+}
 
 function describeKind(kind: FieldKind): string {
   switch (kind) {
@@ -110,7 +119,7 @@ export function parseMetadataFilter(input: unknown, fields: FieldSchema, at = ''
   const known = Object.keys(fields).join(', ');
   for (const [field, condition] of Object.entries(input)) {
     const where = pointerJoin(at, field);
-    const kind = fields[field];
+    const kind = fieldKind(fields, field);
     if (kind === undefined) {
       issues.push({
         pointer: where,
@@ -129,12 +138,12 @@ export function parseMetadataFilter(input: unknown, fields: FieldSchema, at = ''
     const operators = Object.keys(condition);
     if (operators.length === 0) issues.push({ pointer: where, message: `needs an operator: one of ${OPERATORS.join(', ')}` });
     for (const operator of operators) {
-      const value = condition[operator];
       const opWhere = pointerJoin(where, operator);
       if (!(OPERATORS as readonly string[]).includes(operator)) {
         issues.push({ pointer: opWhere, message: `unknown operator "${operator}"; use one of ${OPERATORS.join(', ')}` });
         continue;
       }
+      const value = condition[operator];
       if (RANGE_OPERATORS.includes(operator as Operator) && kind !== 'number' && kind !== 'seconds') {
         issues.push({ pointer: opWhere, message: `${operator} compares numbers; "${field}" holds ${kind === 'string[]' ? 'a list of strings' : describeKind(kind)}` });
         continue;
@@ -211,7 +220,7 @@ export function compileFilter(filter: MetadataFilter): (record: FilterRecord) =>
   }
   return (record) =>
     tests.every(({ field, operator, value }) => {
-      const actual = record[field];
+      const actual = Object.hasOwn(record, field) ? record[field] : undefined;
       if (actual === undefined) return operator === '$ne' || operator === '$nin';
       return Array.isArray(actual) ? testList(actual, operator, value) : testScalar(actual as FilterScalar, operator, value);
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FilterError, pointerJoin, type FieldSchema, type FilterIssue, type FilterScalar, type MetadataFilter, type Operator } from './filter.ts';
+import { fieldKind, FilterError, pointerJoin, type FieldSchema, type FilterIssue, type FilterScalar, type MetadataFilter, type Operator } from './filter.ts';
 
 /**
  * The legacy metadata filter format of the `legacy-rag/rags` endpoints, and its translation to
@@ -32,7 +32,8 @@ export function translateLegacyFilter(input: unknown, fields: FieldSchema, at = 
   const conditions: Conditions = new Map();
   collect(input, at, fields, conditions, issues);
   if (issues.length > 0) throw new FilterError(issues);
-  const filter: MetadataFilter = {};
+  // Keys come from the request: a prototype-free object keeps `__proto__` an ordinary (unknown) field.
+  const filter = Object.create(null) as MetadataFilter;
   for (const [field, operators] of conditions) filter[field] = Object.fromEntries(operators);
   return filter;
 }
@@ -102,7 +103,7 @@ function collectOr(children: unknown[], where: string, fields: FieldSchema, cond
 
 /** A legacy value in the unit and type of the new format's field, or undefined with an issue recorded. */
 function convertValue(key: string, type: LegacyComparisonType, value: FilterScalar, fields: FieldSchema, where: string, issues: FilterIssue[]): FilterScalar | undefined {
-  const kind = fields[key];
+  const kind = fieldKind(fields, key);
   const at = pointerJoin(where, 'value');
   if (kind === undefined) {
     issues.push({ pointer: pointerJoin(where, 'key'), message: `unknown field "${key}"; filterable fields: ${Object.keys(fields).join(', ')}` });
@@ -169,7 +170,7 @@ function millisecondsToSeconds(ms: number, type: LegacyComparisonType, key: stri
  */
 export function toLegacyFilter(filter: MetadataFilter, fields: FieldSchema): LegacyFilter | undefined {
   const nodes: LegacyFilter[] = [];
-  const legacyValue = (field: string, value: FilterScalar): FilterScalar => (fields[field] === 'seconds' ? String((value as number) * 1000) : value);
+  const legacyValue = (field: string, value: FilterScalar): FilterScalar => (fieldKind(fields, field) === 'seconds' ? String((value as number) * 1000) : value);
   const LEGACY_OF: Partial<Record<Operator, LegacyComparisonType>> = { $eq: 'eq', $ne: 'ne', $gt: 'gt', $gte: 'gte', $lt: 'lt', $lte: 'lte' };
   for (const [field, condition] of Object.entries(filter)) {
     const operators: [Operator, unknown][] = isObject(condition) ? (Object.entries(condition) as [Operator, unknown][]).filter(([, v]) => v !== undefined) : [['$eq', condition]];

@@ -85,7 +85,7 @@ describe('the realtime database', () => {
 
   it('accepts a secret and a service account made through one instance on another, until the secret is revoked', async () => {
     const [first, last] = firstAndLast();
-    const created = await client.request('POST', `${first}/__dev/rtdb-secrets`, { pinned: true });
+    const created = await client.request('POST', `${first}/__dev/rtdb-secrets`, { pinned: true, headers: { 'content-type': 'application/json' } });
     expect(created.status, created.text).toBe(201);
     const { id, secret } = created.json as { id: string; secret: string };
     expect((await client.request('GET', rtdb(last, 'users', { auth: secret }), { pinned: true })).status).toBe(200);

@@ -507,7 +507,7 @@ describe.each(STORES)('on $name', (store) => {
     it('a change of a description alone (no catalog change) is found by the next search', async () => {
       const body = { messages: [{ role: 'user', content: 'Wombatdetailstest' }] };
       expect((await ok(await post(SEARCH(), body), SearchResult)).result.chunks).toEqual([]);
-      const { secret } = (await (await fetch(`${running.url}/__dev/rtdb-secrets`, { method: 'POST' })).json()) as { secret: string };
+      const { secret } = (await (await fetch(`${running.url}/__dev/rtdb-secrets`, { method: 'POST', headers: { 'content-type': 'application/json' } })).json()) as { secret: string };
       const written = await fetch(`${running.url}/rtdb/catalog/breaches/Adobe/description.json?auth=${encodeURIComponent(secret)}`, {
         method: 'PUT',
         body: JSON.stringify('In October 2013 a Wombatdetailstest reissued this description.'),

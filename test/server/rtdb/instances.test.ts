@@ -104,7 +104,7 @@ describe('two instances on one PostgreSQL database', () => {
         expect(((await read.json()) as { detail: string }).detail).toMatch(/database is unavailable/);
         expect((await put(service, location, { theme: 'lost' }, { auth })).status).toBe(503);
       }
-      expect((await fetch(`${instances.a.url}/__dev/rtdb-secrets`, { method: 'POST' })).status).toBe(503);
+      expect((await fetch(`${instances.a.url}/__dev/rtdb-secrets`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(503);
       await server.restart();
       await eventually('instance A answers /rtdb again', async () => (await get(instances.a, location, { auth })).status === 200, 30_000);
       expect((await put(instances.a, location, { theme: 'after' }, { auth })).status).toBe(200);

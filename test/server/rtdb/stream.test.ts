@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/log.ts';
-import { createRtdbRoutes, type RtdbHandler } from '../../../server/rtdb/routes.ts';
+import { createRtdbRoutes, type RtdbMount } from '../../../server/rtdb/routes.ts';
 import { SqliteRtdbStore } from '../../../server/rtdb/SqliteRtdbStore.ts';
 import { eventually } from '../../support/waitFor.ts';
 
 let dir: string;
 let store: SqliteRtdbStore;
-let handler: RtdbHandler;
+let handler: RtdbMount;
 let server: Server;
 let origin: string;
 const watchers = () => store.watcherCount;
@@ -30,7 +30,16 @@ beforeAll(async () => {
     serviceAccounts: undefined,
     findLiveSecret: async () => undefined,
   });
-  server = createServer((req, res) => void handler(req, res, new URL(req.url!, 'http://localhost')));
+  // The access decision first, then the handler: the order the service's router keeps.
+  server = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://localhost');
+    void handler
+      .access(req, url)
+      .then((grant) => handler.handle(req, res, url, grant))
+      .catch((error: unknown) => {
+        if (!handler.refuse(res, error)) res.destroy();
+      });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
