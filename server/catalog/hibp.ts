@@ -9,8 +9,11 @@ import { compareIds, normalizeDataClasses } from './dataClasses.ts';
  * HIBP adds fields over time (IsMalware, IsSubscriptionFree, ...) and a catalog a user brings
  * should not be refused for them. The exclusion flags default to false because older
  * snapshots predate some of them.
+ * A plain object, unknown keys dropped: a loose one copies extra keys by assignment, which a
+ * hostile catalog's `toString` key would trip over once Object.prototype is frozen (refreshes run
+ * after start-up).
  */
-export const HibpBreachRecord = z.looseObject({
+export const HibpBreachRecord = z.object({
   Name: z.string().min(1),
   Title: z.string().optional(),
   Domain: z.string(),

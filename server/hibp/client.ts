@@ -40,7 +40,9 @@ export class HibpError extends Error {
   }
 }
 
-export const SubscriptionStatus = z.looseObject({
+// Plain objects (unknown keys dropped, never copied): zod copies a loose object's extra keys by
+// assignment, which a key such as `valueOf` would trip over once Object.prototype is frozen.
+export const SubscriptionStatus = z.object({
   SubscriptionName: z.string(),
   SubscribedUntil: z.string().optional(),
   Rpm: z.int().min(1),
@@ -49,8 +51,8 @@ export const SubscriptionStatus = z.looseObject({
 });
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
 
-const TruncatedBreaches = z.array(z.looseObject({ Name: z.string().min(1) }));
-const BreachedDomain = z.record(z.string(), z.array(z.string().min(1)));
+const TruncatedBreaches = z.array(z.object({ Name: z.string().min(1) }));
+const BreachNames = z.array(z.string().min(1));
 const StealerLogDomains = z.array(z.string().min(1));
 
 export interface HibpClientOptions {
@@ -120,7 +122,7 @@ export class HibpClient {
   async breachedDomain(domain: string): Promise<Record<string, string[]>> {
     const body = await this.#get(`breacheddomain/${encodeURIComponent(domain)}`, 'GET breacheddomain');
     if (body === null) return {};
-    return parse(BreachedDomain, body, 'breacheddomain');
+    return parseBreachedDomain(body);
   }
 
   /** `GET stealerlogsbyemail/{email}`: website domains an infostealer captured credentials for; `[]` for a 404. */
@@ -169,6 +171,19 @@ export class HibpClient {
         throw new HibpError(response.status >= 500 ? 'unavailable' : 'bad-answer', `${what}: HIBP answered ${response.status}`, { status: response.status });
     }
   }
+}
+
+/**
+ * Alias → breach names, into an object without a prototype: an alias is any local part,
+ * `constructor` included, which zod's record (built by assignment) would trip over once
+ * Object.prototype is frozen.
+ */
+function parseBreachedDomain(body: unknown): Record<string, string[]> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new HibpError('bad-answer', 'breacheddomain: the answer is not what HIBP documents (body: expected an object of alias → breach names)');
+  const byAlias = Object.create(null) as Record<string, string[]>;
+  for (const [alias, names] of Object.entries(body)) byAlias[alias] = parse(BreachNames, names, `breacheddomain (alias ${JSON.stringify(alias)})`);
+  return byAlias;
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown, endpoint: string): T {

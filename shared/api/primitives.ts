@@ -75,3 +75,20 @@ export function toMinutePrecision(dateTime: string): string {
  * service process), throw; refused here, it is a 400 naming the key instead.
  */
 export const RecordKey = z.string().refine((key) => !(key in Object.prototype), { error: (issue) => `"${String(issue.input)}" is a name every object inherits and cannot be a key here` });
+
+/**
+ * The JSON Pointer of the first key, at any depth, that every object inherits (`valueOf`,
+ * `constructor`, `__proto__`…), or undefined. For bodies parsed by schemas that keep unknown keys
+ * (zod copies them by assignment, which such a key poisons, or trips over once the service has
+ * frozen Object.prototype).
+ */
+export function firstInheritedKey(value: unknown, at = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const pointer = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (key in Object.prototype) return pointer;
+    const inner = firstInheritedKey(child, pointer);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
