@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Breach } from '../shared/api/index.ts';
@@ -19,6 +19,7 @@ import { isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceCon
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
 import { createFirefoxMount } from './firefox/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
+import { createLimitedServer } from './http/connections.ts';
 import { checkHost, serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { parseRequestTarget } from './http/requestTarget.ts';
@@ -64,7 +65,8 @@ export interface RunningService {
 
 /**
  * Starts the reference breach-alert service: API, development identity provider and, with
- * `dev`, the development surface. Listens first so the issuer can carry the real port.
+ * `dev`, the development surface. Listens first so the issuer can carry the real port; until
+ * everything is ready, requests are answered 503 with `Retry-After` (never left unanswered).
  */
 export async function startService(input: ServiceConfigInput, options: { logger?: Logger } = {}): Promise<RunningService> {
   const config = parseServiceConfig(input);
@@ -104,8 +106,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     throw error;
   });
 
-  const server = createLimitedServer(config);
-  server.on('clientError', answerClientError);
+  const connections = createLimitedServer(config, answerClientError);
+  const { server } = connections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -191,7 +193,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     );
   }
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  connections.serve((req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('x-content-type-options', 'nosniff');
     if (logger.isLevelEnabled('debug')) {
       const started = performance.now();
@@ -280,8 +282,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     identity,
     server,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Stop accepting, let requests in flight finish (bounded), then close the rest.
+      await connections.drain(config.shutdownGraceMs);
       await identity?.close();
       handleGraph.close();
       stopIndexingDetails();
@@ -296,19 +298,6 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
 function isUnspecifiedHost(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
-}
-
-/** An HTTP server whose timeouts and connection cap keep slow or greedy clients from holding it. */
-function createLimitedServer(config: ServiceConfig): Server {
-  const server = createServer({
-    headersTimeout: config.headersTimeoutMs,
-    requestTimeout: config.requestTimeoutMs,
-    // How often Node looks for requests past those timeouts (30 s by default, longer than them).
-    connectionsCheckingInterval: Math.max(50, Math.min(config.headersTimeoutMs, config.requestTimeoutMs, 30_000) / 4),
-  });
-  server.keepAliveTimeout = config.keepAliveTimeoutMs;
-  server.maxConnections = config.maxConnections;
-  return server;
 }
 
 /**
