@@ -1,24 +1,44 @@
 import type { IncomingMessage } from 'node:http';
+import { JsonLimitError, parseJsonYielding, type JsonLimits } from './jsonParse.ts';
 import { HttpProblem } from './problems.ts';
+
+/**
+ * What a JSON body may hold besides its size. The defaults suit the service's own bodies (a few
+ * levels, hundreds of values); the realtime database passes its own (server/rtdb/routes.ts).
+ */
+export const DEFAULT_JSON_LIMITS: JsonLimits = { maxDepth: 32, maxValues: 100_000 };
 
 /**
  * Reads a JSON request body within `limit` bytes. Answers 413 past the limit (checking
  * Content-Length first so a large upload is refused before it is read), 415 for a non-JSON
- * media type, 400 for malformed JSON with the parser's reason.
+ * media type, 400 for malformed JSON with the parser's reason, and 413 (too many values, too
+ * long a string) or 400 (too deep, a bad key) past `json`'s limits. Parsing yields to the event
+ * loop every few milliseconds and stops at the first value past a limit, so no body, however
+ * large, holds up other requests (server/http/jsonParse.ts).
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  return (await readJsonBodyWithText(req, limit)).value;
+export async function readJsonBody(req: IncomingMessage, limit: number, json: JsonLimits = DEFAULT_JSON_LIMITS): Promise<unknown> {
+  return (await readJsonBodyWithText(req, limit, json)).value;
 }
 
 /** `readJsonBody`, also giving the body's text as sent (a cache key for answers that depend only on it). */
-export async function readJsonBodyWithText(req: IncomingMessage, limit: number): Promise<{ text: string; value: unknown }> {
+export async function readJsonBodyWithText(req: IncomingMessage, limit: number, json: JsonLimits = DEFAULT_JSON_LIMITS): Promise<{ text: string; value: unknown }> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpProblem(415, 'the request body must be JSON (Content-Type: application/json)');
   }
+  const text = await readBodyText(req, limit);
+  if (text.trim() === '') throw new HttpProblem(400, 'the request body is empty; expected JSON', { errors: [{ pointer: '', message: 'expected a JSON value' }] });
+  return { text, value: await parseBody(text, json) };
+}
+
+/**
+ * The body as UTF-8 text, at most `limit` bytes: 413 (and the connection closed, since the rest
+ * of the upload is not read) when Content-Length or the bytes received say more.
+ */
+export async function readBodyText(req: IncomingMessage, limit: number, tooLargeMessage = `the request body must be at most ${limit} bytes`): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   // Answering 413 before the whole body is read leaves the connection unusable, so it is closed.
-  const tooLarge = () => new HttpProblem(413, `the request body must be at most ${limit} bytes`, { headers: { connection: 'close' } });
+  const tooLarge = () => new HttpProblem(413, tooLargeMessage, { headers: { connection: 'close' } });
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
     throw tooLarge();
@@ -30,11 +50,20 @@ export async function readJsonBodyWithText(req: IncomingMessage, limit: number):
     if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') throw new HttpProblem(400, 'the request body is empty; expected JSON', { errors: [{ pointer: '', message: 'expected a JSON value' }] });
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Parses a body's text within `json`'s limits; 400 or 413 naming where it went wrong. */
+export async function parseBody(text: string, json: JsonLimits): Promise<unknown> {
   try {
-    return { text, value: JSON.parse(text) as unknown };
+    return await parseJsonYielding(text, json);
   } catch (error) {
+    if (error instanceof JsonLimitError) {
+      const status = error.limit === 'values' || error.limit === 'string' ? 413 : 400;
+      throw new HttpProblem(status, `the request body is past a limit: ${error.message} (at ${error.pointer || 'the top'})`, {
+        errors: [{ pointer: error.pointer, message: error.message }],
+      });
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpProblem(400, `the request body is not valid JSON: ${reason}`, { errors: [{ pointer: '', message: 'not valid JSON' }] });
   }
