@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { JsonLimitError, parseJsonYielding, type JsonLimits } from './jsonParse.ts';
+import { JsonLimitError, JsonShapeScan, parseJsonYielding, type JsonLimits } from './jsonParse.ts';
 import { HttpProblem } from './problems.ts';
 
 /**
@@ -26,29 +26,44 @@ export async function readJsonBodyWithText(req: IncomingMessage, limit: number, 
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpProblem(415, 'the request body must be JSON (Content-Type: application/json)');
   }
-  const text = await readBodyText(req, limit);
+  let text: string;
+  try {
+    text = await readBodyText(req, limit, { scan: json });
+  } catch (error) {
+    if (error instanceof JsonLimitError) throw limitProblem(error, { connection: 'close' });
+    throw error;
+  }
   if (text.trim() === '') throw new HttpProblem(400, 'the request body is empty; expected JSON', { errors: [{ pointer: '', message: 'expected a JSON value' }] });
   return { text, value: await parseBody(text, json) };
 }
 
 /**
  * The body as UTF-8 text, at most `limit` bytes: 413 (and the connection closed, since the rest
- * of the upload is not read) when Content-Length or the bytes received say more.
+ * of the upload is not read) when Content-Length or the bytes received say more. With `scan`,
+ * the bytes are watched as they arrive (JsonShapeScan) and a body that must be past those
+ * limits throws JsonLimitError without being read further (the rest is discarded unread).
  */
-export async function readBodyText(req: IncomingMessage, limit: number, tooLargeMessage = `the request body must be at most ${limit} bytes`): Promise<string> {
+export async function readBodyText(req: IncomingMessage, limit: number, options: { tooLarge?: string; scan?: JsonLimits } = {}): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   // Answering 413 before the whole body is read leaves the connection unusable, so it is closed.
-  const tooLarge = () => new HttpProblem(413, tooLargeMessage, { headers: { connection: 'close' } });
+  const tooLarge = () => new HttpProblem(413, options.tooLarge ?? `the request body must be at most ${limit} bytes`, { headers: { connection: 'close' } });
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
     throw tooLarge();
   }
+  const scan = options.scan ? new JsonShapeScan(options.scan) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge();
+      scan?.push(chunk);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    req.resume();
+    throw error;
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -58,13 +73,17 @@ export async function parseBody(text: string, json: JsonLimits): Promise<unknown
   try {
     return await parseJsonYielding(text, json);
   } catch (error) {
-    if (error instanceof JsonLimitError) {
-      const status = error.limit === 'values' || error.limit === 'string' ? 413 : 400;
-      throw new HttpProblem(status, `the request body is past a limit: ${error.message} (at ${error.pointer || 'the top'})`, {
-        errors: [{ pointer: error.pointer, message: error.message }],
-      });
-    }
+    if (error instanceof JsonLimitError) throw limitProblem(error);
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpProblem(400, `the request body is not valid JSON: ${reason}`, { errors: [{ pointer: '', message: 'not valid JSON' }] });
   }
+}
+
+/** 413 for too many values or too long a string, 400 for too deep or a bad key. */
+function limitProblem(error: JsonLimitError, headers: Record<string, string> = {}): HttpProblem {
+  const status = error.limit === 'values' || error.limit === 'string' ? 413 : 400;
+  return new HttpProblem(status, `the request body is past a limit: ${error.message}${error.pointer ? ` (at ${error.pointer})` : ''}`, {
+    errors: [{ pointer: error.pointer, message: error.message }],
+    headers,
+  });
 }

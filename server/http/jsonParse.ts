@@ -207,3 +207,54 @@ export async function parseJsonYielding(text: string, limits: JsonLimits): Promi
     }
   }
 }
+
+/**
+ * Watches a JSON body's bytes as they arrive and throws {@link JsonLimitError} as soon as they
+ * must hold more than the limits allow, so a body far past them is refused before it is all
+ * read, let alone parsed. Outside strings, every value but the first follows its own `:` (in
+ * an object) or `,` (an array's or object's next member), so one more than the larger of
+ * those counts is a lower bound on the values; nesting is counted exactly. Bytes of UTF-8
+ * sequences are all 0x80 or above and never look like JSON's punctuation.
+ */
+export class JsonShapeScan {
+  readonly #limits: JsonLimits;
+  #inString = false;
+  #escaped = false;
+  #depth = 0;
+  #colons = 0;
+  #commas = 0;
+
+  constructor(limits: JsonLimits) {
+    this.#limits = limits;
+  }
+
+  push(chunk: Uint8Array): void {
+    const { maxDepth } = this.#limits;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let depth = this.#depth;
+    let colons = this.#colons;
+    let commas = this.#commas;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === 0x5c) escaped = true;
+        else if (byte === 0x22) inString = false;
+        continue;
+      }
+      if (byte === 0x22) inString = true;
+      else if (byte === 0x3a) colons++;
+      else if (byte === 0x2c) commas++;
+      else if (byte === 0x5b || byte === 0x7b) {
+        if (++depth > maxDepth) throw new JsonLimitError('depth', `nested more than ${maxDepth} levels deep`, '');
+      } else if (byte === 0x5d || byte === 0x7d) depth--;
+    }
+    this.#inString = inString;
+    this.#escaped = escaped;
+    this.#depth = depth;
+    this.#colons = colons;
+    this.#commas = commas;
+    if (1 + Math.max(colons, commas) > this.#limits.maxValues) throw new JsonLimitError('values', `more than ${this.#limits.maxValues} values`, '');
+  }
+}

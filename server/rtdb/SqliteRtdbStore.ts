@@ -25,6 +25,8 @@ export class SqliteRtdbStore implements RtdbStore {
   readonly #deleteAll;
   readonly #deleteLeaf;
   readonly #insert;
+  /** Prepared once: every snapshot (each streaming reader's, after each change) reads it. */
+  readonly #dataVersion;
   /** Transactions through this connection; with SQLite's data_version (other connections' commits), when a cached read is stale. */
   #transactions = 0;
   readonly #snapshots = new SnapshotCache();
@@ -47,6 +49,7 @@ export class SqliteRtdbStore implements RtdbStore {
     this.#deleteAll = this.#db.prepare('DELETE FROM leaves');
     this.#deleteLeaf = this.#db.prepare<[string]>('DELETE FROM leaves WHERE path = ?');
     this.#insert = this.#db.prepare<[string, string]>('INSERT INTO leaves (path, value) VALUES (?, ?)');
+    this.#dataVersion = this.#db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   async get(path: DbPath): Promise<DbValue> {
@@ -71,7 +74,7 @@ export class SqliteRtdbStore implements RtdbStore {
 
   #snapshotNow(path: DbPath): LocationSnapshot {
     const key = pathKey(path);
-    const revision = `${this.#transactions}:${this.#db.pragma('data_version', { simple: true }) as number}`;
+    const revision = `${this.#transactions}:${this.#dataVersion.get()!}`;
     const cached = this.#snapshots.get(key, revision);
     if (cached) return cached;
     const value = this.getNow(path);

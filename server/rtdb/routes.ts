@@ -23,7 +23,7 @@ export const MAX_WRITE_BYTES = 16 * 1024 * 1024;
  * the count, chosen so the largest write keeps other requests waiting well under 100 ms
  * (docs/decisions.md, `npm run bench:hardening`).
  */
-export const MAX_WRITE_VALUES = 10_000;
+export const MAX_WRITE_VALUES = 5_000;
 /**
  * The real database's data-tree limits (https://firebase.google.com/docs/database/usage/limits):
  * depth 32 and strings of 10 MB while parsing. Keys are checked after (a PATCH's keys are paths,
@@ -294,20 +294,23 @@ function decodeSegment(segment: string): string {
  * while it parses; see server/http/body.ts), in the database's own error shape.
  */
 async function readBody(req: IncomingMessage): Promise<unknown> {
+  const limitError = (error: JsonLimitError, headers: Record<string, string> = {}) =>
+    error.limit === 'values'
+      ? new RtdbError(413, `Payload too large: a write holds at most ${MAX_WRITE_VALUES} values (objects, arrays and leaves); write the data in parts`, { headers })
+      : new RtdbError(400, `Invalid data; ${error.message}${error.pointer ? ` (at ${error.pointer})` : ''}`, { headers });
   let text: string;
   try {
-    text = await readBodyText(req, MAX_WRITE_BYTES, `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`);
+    text = await readBodyText(req, MAX_WRITE_BYTES, { tooLarge: `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`, scan: WRITE_LIMITS });
   } catch (error) {
     if (error instanceof HttpProblem) throw new RtdbError(error.status, error.detail, { headers: error.headers });
+    // Refused while reading: the rest of the upload is not read, so the connection is closed.
+    if (error instanceof JsonLimitError) throw limitError(error, { connection: 'close' });
     throw error;
   }
   try {
     return await parseJsonYielding(text, WRITE_LIMITS);
   } catch (error) {
-    if (error instanceof JsonLimitError && error.limit === 'values') {
-      throw new RtdbError(413, `Payload too large: a write holds at most ${MAX_WRITE_VALUES} values (objects, arrays and leaves); write the data in parts`);
-    }
-    if (error instanceof JsonLimitError) throw new RtdbError(400, `Invalid data; ${error.message} (at ${error.pointer})`);
+    if (error instanceof JsonLimitError) throw limitError(error);
     throw new RtdbError(400, `Invalid data; couldn't parse JSON object, array, or value: ${(error as Error).message}`);
   }
 }

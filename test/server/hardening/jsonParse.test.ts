@@ -3,7 +3,7 @@
 // large body is parsed (a timer set before parsing 15 MB fires long before the parse ends).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonLimitError, JsonSyntaxError, parseJsonYielding } from '../../../server/http/jsonParse.ts';
+import { JsonLimitError, JsonShapeScan, JsonSyntaxError, parseJsonYielding } from '../../../server/http/jsonParse.ts';
 
 const UNLIMITED = { maxDepth: 10_000, maxValues: Number.MAX_SAFE_INTEGER };
 
@@ -85,5 +85,44 @@ describe('parseJsonYielding', () => {
     clearInterval(timer);
     expect(value).toHaveLength(400_000);
     expect(ticks).toBeGreaterThan(1);
+  });
+});
+
+describe('JsonShapeScan', () => {
+  it('never refuses a text the parser takes within the same limits, however the bytes are split', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.json(), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 7 }), async (text, maxValues, maxDepth, chunkSize) => {
+        const limits = { maxDepth, maxValues };
+        const bytes = Buffer.from(text);
+        let scanRefused = false;
+        try {
+          const scan = new JsonShapeScan(limits);
+          for (let at = 0; at < bytes.length; at += chunkSize) scan.push(bytes.subarray(at, at + chunkSize));
+        } catch (error) {
+          expect(error).toBeInstanceOf(JsonLimitError);
+          scanRefused = true;
+        }
+        const parsed = await outcome(() => parseJsonYielding(text, limits));
+        if (scanRefused) expect(parsed.ok).toBe(false);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('refuses 900,000 keys within the first few thousand, and a nesting bomb at the first bracket too many', () => {
+    const scan = new JsonShapeScan({ maxDepth: 32, maxValues: 5000 });
+    const text = Buffer.from('{' + Array.from({ length: 900_000 }, (_, i) => `"k${i}":"a,b:c"`).join(',') + '}');
+    let refusedAt = -1;
+    for (let at = 0; at < text.length && refusedAt < 0; at += 65_536) {
+      try {
+        scan.push(text.subarray(at, at + 65_536));
+      } catch (error) {
+        expect(error).toMatchObject({ limit: 'values' });
+        refusedAt = at;
+      }
+    }
+    expect(refusedAt).toBeGreaterThanOrEqual(0);
+    expect(refusedAt).toBeLessThan(200_000);
+    expect(() => new JsonShapeScan({ maxDepth: 32, maxValues: 1e9 }).push(Buffer.from('['.repeat(33)))).toThrow(/nested more than 32/);
   });
 });
