@@ -153,7 +153,11 @@ export function createLimitedServer(limits: ConnectionLimits, onClientError: (er
         // A stream has no end of its own; its client reconnects (to another instance, or later).
         for (const res of connection.active) if (res.headersSent && isEventStream(res)) res.end();
       }
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      // Not unref'd: a stopping service stays up until its requests are done or the grace is over.
+      const timer = setTimeout(() => {
+        server.closeAllConnections();
+        for (const connection of [...open.values()]) close(connection);
+      }, graceMs);
       await closed;
       clearTimeout(timer);
     },

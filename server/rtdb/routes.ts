@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
-import { readBodyText } from '../http/body.ts';
+import { headersAfterRefusingUnread, readBodyText } from '../http/body.ts';
 import { JsonLimitError, parseJsonYielding, type JsonLimits } from '../http/jsonParse.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { ifNoneMatchHits } from '../http/respond.ts';
@@ -23,7 +23,7 @@ export const MAX_WRITE_BYTES = 16 * 1024 * 1024;
  * the count, chosen so the largest write keeps other requests waiting well under 100 ms
  * (docs/decisions.md, `npm run bench:hardening`).
  */
-export const MAX_WRITE_VALUES = 5_000;
+export const MAX_WRITE_VALUES = 2_000;
 /**
  * The real database's data-tree limits (https://firebase.google.com/docs/database/usage/limits):
  * depth 32 and strings of 10 MB while parsing. Keys are checked after (a PATCH's keys are paths,
@@ -303,8 +303,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
     text = await readBodyText(req, MAX_WRITE_BYTES, { tooLarge: `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`, scan: WRITE_LIMITS });
   } catch (error) {
     if (error instanceof HttpProblem) throw new RtdbError(error.status, error.detail, { headers: error.headers });
-    // Refused while reading: the rest of the upload is not read, so the connection is closed.
-    if (error instanceof JsonLimitError) throw limitError(error, { connection: 'close' });
+    // Refused while reading: the rest of the upload is discarded unread.
+    if (error instanceof JsonLimitError) throw limitError(error, headersAfterRefusingUnread(req));
     throw error;
   }
   try {

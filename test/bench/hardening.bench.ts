@@ -3,7 +3,7 @@
 // service process (SQLite, --dev):
 //   refused_15mb_write   anonymous 15 MB PUTs of 900,000 keys to /rtdb, back to back
 //   largest_write        permitted writes of the largest size taken (MAX_WRITE_VALUES values)
-//   sse_fanout_200       200 streaming reads of a location of 10 × MAX_WRITE_VALUES values (0.7 MB),
+//   sse_fanout_200       200 streaming reads of a location of 25 × MAX_WRITE_VALUES values (0.7 MB),
 //                        one leaf of it written every 100 ms
 // The heavy client runs in its own process (this file with --heavy), so its own work does not
 // delay the measuring client. The acceptance bar: p99 within 100 ms of the floor.
@@ -19,7 +19,7 @@ import { startProcess, stopProcess } from './processes.ts';
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 4) * 1000;
 const READY = /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 const STREAMS = 200;
-const WATCHED_PARTS = 10;
+const WATCHED_PARTS = 25;
 
 type Heavy = 'refused_15mb_write' | 'largest_write' | 'sse_fanout_200';
 
@@ -35,18 +35,27 @@ async function post(url: string, body: unknown): Promise<unknown> {
 
 /** The heavy client: runs `kind` against `origin` until told to stop, reporting each answer's status. */
 async function runHeavy(kind: Heavy, origin: string, idToken: string): Promise<void> {
+  const statuses = new Map<number | string, number>();
   let stopped = false;
   process.on('message', () => (stopped = true));
-  const statuses = new Map<number, number>();
-  const tally = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  // The load generator's own connection errors (a stream torn down at the end) are tallied, not fatal.
+  process.on('uncaughtException', (error) => tally(`uncaught: ${error.message}`));
+
+  const tally = (status: number | string) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  /** Sends one request and tallies its status, or the error that stood in for one. */
+  const attempt = (url: string, init: RequestInit) =>
+    fetch(url, init).then(
+      async (response) => tally((await response.arrayBuffer(), response.status)),
+      (error: Error) => tally(`${error.message}: ${(error.cause as Error | undefined)?.message}`),
+    );
   if (kind === 'refused_15mb_write') {
     const body = flatObject(900_000);
-    while (!stopped) tally((await fetch(`${origin}/rtdb/users/alice/big.json`, { method: 'PUT', body }).then(async (r) => (await r.arrayBuffer(), r))).status);
+    while (!stopped) await attempt(`${origin}/rtdb/users/alice/big.json`, { method: 'PUT', body });
   } else if (kind === 'largest_write') {
     let salt = 0;
     while (!stopped) {
       const body = flatObject(MAX_WRITE_VALUES - 1, salt++);
-      tally((await fetch(`${origin}/rtdb/users/alice/full.json?auth=${idToken}`, { method: 'PUT', body }).then(async (r) => (await r.arrayBuffer(), r))).status);
+      await attempt(`${origin}/rtdb/users/alice/full.json?auth=${idToken}`, { method: 'PUT', body });
     }
   } else {
     // Plain sockets that drop what they read: the streams' client must cost as little as it can.
@@ -57,17 +66,18 @@ async function runHeavy(kind: Heavy, origin: string, idToken: string): Promise<v
         () =>
           new Promise<ClientRequest>((resolve, reject) => {
             const req = request({ host: url.hostname, port: url.port, path: `/rtdb/users/alice/watched.json?auth=${idToken}`, headers: { accept: 'text/event-stream' }, agent: false }, (res) => {
+              res.on('error', () => {}); // ended by destroy() below
               res.resume();
               resolve(req);
             });
-            req.on('error', reject);
+            req.on('error', (error) => (req.reusedSocket || req.destroyed ? undefined : reject(error)));
             req.end();
           }),
       ),
     );
     let n = 0;
     while (!stopped) {
-      tally((await fetch(`${origin}/rtdb/users/alice/watched/p0/k0.json?auth=${idToken}`, { method: 'PUT', body: String(n++) })).status);
+      await attempt(`${origin}/rtdb/users/alice/watched/p0/k0.json?auth=${idToken}`, { method: 'PUT', body: String(n++) });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     for (const stream of streams) stream.destroy();
@@ -112,7 +122,10 @@ async function measureUnder(kind: Heavy, origin: string, idToken: string): Promi
   // Let the heavy client get going (its first 15 MB body is being built and sent).
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const samples = await sampleSmallGets(origin, DURATION_MS);
-  const report = new Promise<{ statuses: Record<string, number> }>((resolve) => heavy.once('message', (message) => resolve(message as { statuses: Record<string, number> })));
+  const report = new Promise<{ statuses: Record<string, number> }>((resolve, reject) => {
+    heavy.once('message', (message) => resolve(message as { statuses: Record<string, number> }));
+    heavy.once('exit', (code) => reject(new Error(`the ${kind} client exited (${code}) before reporting`)));
+  });
   heavy.send('stop');
   const { statuses } = await report;
   await new Promise((resolve) => heavy.once('exit', resolve));
@@ -125,7 +138,7 @@ async function main(): Promise<void> {
   const origin = match[1]!;
   try {
     const { id_token: idToken } = (await post(`${origin}/__dev/id-token`, { sub: 'alice' })) as { id_token: string };
-    // The streams' location: WATCHED_PARTS writes of the largest size, about 0.7 MB of JSON.
+    // The streams' location: WATCHED_PARTS writes of the largest size.
     for (let part = 0; part < WATCHED_PARTS; part++) {
       const seeded = await fetch(`${origin}/rtdb/users/alice/watched/p${part}.json?auth=${idToken}`, { method: 'PUT', body: flatObject(MAX_WRITE_VALUES - 1) });
       if (!seeded.ok) throw new Error(`seeding the watched location: ${seeded.status}`);
