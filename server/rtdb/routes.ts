@@ -158,6 +158,8 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbHandle
     if (method === 'GET' || method === 'HEAD') {
       if (shallow === 'true' && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
       if (!(await canRead(caller, path))) throw new RtdbError(401, 'Permission denied');
+      // A store that can list a location's children answers shallow reads without building its value.
+      if (shallow === 'true' && store.shallow) return send(res, 200, await store.shallow(path), { 'cache-control': 'no-cache' }, format, method === 'HEAD');
       const { value, json, etag } = await store.snapshot(path);
       const headers: Record<string, string> = { 'cache-control': 'no-cache' };
       if (wantsEtag) headers.etag = etag;
