@@ -4,6 +4,7 @@
 // attackers never close their end. Loopback has a whole /8 to spread the attackers over
 // (127.0.1.x, 127.0.2.x); the other client is 127.0.0.2. Bounded: timeouts of 1 s, every wait
 // fails with a message well before the test's own timeout. Needs about 4,500 file descriptors.
+import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,9 @@ let dataDir: string;
 const attackers: Socket[] = [];
 
 beforeAll(async () => {
+  // Both ends of every socket are in this process: say so plainly rather than fail with EMFILE.
+  const limit = Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim());
+  if (Number.isFinite(limit) && limit < 5000) throw new Error(`this test opens about 4,500 file descriptors; the limit here is ${limit} (raise it: ulimit -n 8192)`);
   dataDir = mkdtempSync(path.join(tmpdir(), 'svc-flood-'));
   service = await startService({ port: 0, dataDir, logLevel: 'silent', idleTimeoutMs: 1000, headersTimeoutMs: 1000, requestTimeoutMs: 2000 });
   port = Number(new URL(service.url).port);
