@@ -58,6 +58,7 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   let lastEtag: string | undefined;
   let reading = false;
   let pending: Pending;
+  let started = false;
   const timers: NodeJS.Timeout[] = [];
 
   const end = (event?: { name: string; data: string }) => {
@@ -86,7 +87,8 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   };
 
   const refresh = async (): Promise<void> => {
-    if (reading || pending === undefined) return;
+    // Until the first put is written, changes wait (sent after it: puts are idempotent).
+    if (!started || reading || pending === undefined) return;
     reading = true;
     try {
       while (pending !== undefined && !ended) {
@@ -139,6 +141,8 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
     lastEtag = first.etag;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     res.write(putFrame(first, '/'));
+    started = true;
+    void refresh();
   } catch (error) {
     stop();
     throw error;
