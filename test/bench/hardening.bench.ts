@@ -153,6 +153,8 @@ async function main(): Promise<void> {
       child.kill('SIGUSR2');
     });
   const origin = match[1]!;
+  // Should this process die (an error, a timeout), the service goes with it.
+  process.once('exit', () => child.kill());
   try {
     const { id_token: idToken } = (await post(`${origin}/__dev/id-token`, { sub: 'alice' })) as { id_token: string };
     // The streams' location: WATCHED_PARTS writes of the largest size.
