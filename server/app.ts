@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Breach } from '../shared/api/index.ts';
@@ -24,6 +24,7 @@ import { createDevRoutes } from './dev/routes.ts';
 export { IDENTITY_PREFIX } from './mounts.ts';
 import { createFirefoxMount } from './firefox/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
+import { createLimitedServer } from './http/connections.ts';
 import { serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
 import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
@@ -70,7 +71,8 @@ export interface RunningService {
 
 /**
  * Starts the reference breach-alert service: API, development identity provider and, with
- * `dev`, the development surface. Listens first so the issuer can carry the real port.
+ * `dev`, the development surface. Listens first so the issuer can carry the real port; until
+ * everything is ready, requests are answered 503 with `Retry-After` (never left unanswered).
  */
 export async function startService(input: ServiceConfigInput, options: { logger?: Logger; clock?: Clock } = {}): Promise<RunningService> {
   const config = parseServiceConfig(input);
@@ -110,8 +112,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     throw error;
   });
 
-  const server = createLimitedServer(config);
-  server.on('clientError', answerClientError);
+  const connections = createLimitedServer(config, answerClientError);
+  const { server } = connections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -234,7 +236,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   });
   const route = (req: IncomingMessage, res: ServerResponse) => routeThrough(mounts, hostNames, req, res);
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  connections.serve((req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('x-content-type-options', 'nosniff');
     if (logger.isLevelEnabled('debug')) {
       const started = performance.now();
@@ -279,8 +281,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     server,
     mounts,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Stop accepting, let requests in flight finish (bounded), then close the rest.
+      await connections.drain(config.shutdownGraceMs);
       await breachData.close();
       await identity?.close();
       handleGraph.close();
@@ -296,19 +298,6 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
 function isUnspecifiedHost(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
-}
-
-/** An HTTP server whose timeouts and connection cap keep slow or greedy clients from holding it. */
-function createLimitedServer(config: ServiceConfig): Server {
-  const server = createServer({
-    headersTimeout: config.headersTimeoutMs,
-    requestTimeout: config.requestTimeoutMs,
-    // How often Node looks for requests past those timeouts (30 s by default, longer than them).
-    connectionsCheckingInterval: Math.max(50, Math.min(config.headersTimeoutMs, config.requestTimeoutMs, 30_000) / 4),
-  });
-  server.keepAliveTimeout = config.keepAliveTimeoutMs;
-  server.maxConnections = config.maxConnections;
-  return server;
 }
 
 /**

@@ -18,9 +18,22 @@ export const DEFAULT_EXTRA_EMAILS: Record<string, string[]> = {
 /**
  * Limits that keep a slow or greedy client from holding the service's sockets (milliseconds).
  * The idle keep-alive timeout stays long: at 5 s, clients whose event loop was busy reused a
- * socket the service had just closed (ECONNRESET under load); idle sockets are bounded by the cap.
+ * socket the service had just closed (ECONNRESET under load); at a cap, an idle connection makes
+ * way for a new one (server/http/connections.ts). A connection that sends nothing at all is
+ * closed after a few seconds. Loopback clients all share one address: the desktop app holds a
+ * handful of connections, benches 64, the heaviest test a few hundred, so 256 per address leaves
+ * room, while one address still cannot take more than a quarter of the service.
  */
-export const HTTP_LIMIT_DEFAULTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxConnections: 1024 } as const;
+export const HTTP_LIMIT_DEFAULTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+  idleTimeoutMs: 5_000,
+  maxConnections: 1024,
+  maxConnectionsPerIp: 256,
+} as const;
+/** How long a stopping service lets requests in flight finish before it closes their connections. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** Longest access-token lifetime (`exp - iat`) the API accepts by default: 24 hours. */
 export const DEFAULT_MAX_TOKEN_LIFETIME_SEC = 24 * 3600;
 /** How often the breach catalog is fetched again from Have I Been Pwned: 6 hours. */
@@ -81,8 +94,14 @@ export const ServiceConfig = z
     requestTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
     /** An idle kept-alive connection is closed after this long. */
     keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
-    /** Connections beyond this many are closed on arrival. */
+    /** A connection that has sent nothing for this long is closed. */
+    idleTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.idleTimeoutMs),
+    /** Open connections in all; beyond it the oldest idle one makes way, or the new one is closed when none is idle. */
     maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
+    /** Open connections from one address (an IPv6 /64), with the same rule. */
+    maxConnectionsPerIp: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnectionsPerIp),
+    /** On SIGTERM (or `close()`), requests in flight get this long to finish before their connections are closed. */
+    shutdownGraceMs: z.int().min(0).default(DEFAULT_SHUTDOWN_GRACE_MS),
     /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
     databaseUrl: z
       .string()
@@ -196,6 +215,9 @@ const OPTIONS = {
   'request-timeout': { type: 'string' },
   'keep-alive-timeout': { type: 'string' },
   'max-connections': { type: 'string' },
+  'idle-timeout': { type: 'string' },
+  'max-connections-per-ip': { type: 'string' },
+  'shutdown-grace': { type: 'string' },
   'database-url': { type: 'string' },
   'identity-origin': { type: 'string' },
   'database-invalidation': { type: 'string' },
@@ -293,6 +315,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       requestTimeoutMs: number('requestTimeoutMs', pick(values['request-timeout'], env.BREACH_SERVICE_REQUEST_TIMEOUT)),
       keepAliveTimeoutMs: number('keepAliveTimeoutMs', pick(values['keep-alive-timeout'], env.BREACH_SERVICE_KEEP_ALIVE_TIMEOUT)),
       maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
+      idleTimeoutMs: number('idleTimeoutMs', pick(values['idle-timeout'], env.BREACH_SERVICE_IDLE_TIMEOUT)),
+      maxConnectionsPerIp: number('maxConnectionsPerIp', pick(values['max-connections-per-ip'], env.BREACH_SERVICE_MAX_CONNECTIONS_PER_IP)),
+      shutdownGraceMs: number('shutdownGraceMs', pick(values['shutdown-grace'], env.BREACH_SERVICE_SHUTDOWN_GRACE)),
       databaseUrl: pick(values['database-url'], env.BREACH_SERVICE_DATABASE_URL),
       identityOrigin: pick(values['identity-origin'], env.BREACH_SERVICE_IDENTITY_ORIGIN),
       databaseInvalidation: pick(values['database-invalidation'], env.BREACH_SERVICE_DATABASE_INVALIDATION),

@@ -66,6 +66,13 @@ export interface RtdbStore {
    * must not mutate the value.
    */
   snapshot(path: DbPath): Promise<LocationSnapshot>;
+  /**
+   * What `?shallow=true` answers: the value at `path` when it is a leaf (null when nothing is),
+   * else `{child: true}` for each child, found without reading the children's values, so its
+   * cost is the number of children rather than of leaves. Optional: without it the router
+   * builds the value and keeps its keys.
+   */
+  shallow?(path: DbPath): Promise<DbValue>;
   /** Runs `work` in one transaction that no other writer interleaves with; retried when it lost a race, so `work` must be repeatable. */
   transaction<T>(work: (tx: RtdbTransaction) => Promise<T>): Promise<T>;
   /** Tells `listener` about every committed change, this instance's at once and other instances' when their notices arrive. */

@@ -24,6 +24,11 @@ export class SqliteRtdbStore implements RtdbStore {
   readonly #deleteAll;
   readonly #deleteLeaf;
   readonly #insert;
+  readonly #leafAt;
+  readonly #firstFrom;
+  readonly #firstAfter;
+  /** Prepared once: every snapshot (each streaming reader's, after each change) reads it. */
+  readonly #dataVersion;
   /** Transactions through this connection; with SQLite's data_version (other connections' commits), when a cached read is stale. */
   #transactions = 0;
   readonly #snapshots = new SnapshotCache();
@@ -47,6 +52,10 @@ export class SqliteRtdbStore implements RtdbStore {
     this.#deleteAll = this.#db.prepare('DELETE FROM leaves');
     this.#deleteLeaf = this.#db.prepare<[string]>('DELETE FROM leaves WHERE path = ?');
     this.#insert = this.#db.prepare<[string, string]>('INSERT INTO leaves (path, value) VALUES (?, ?)');
+    this.#dataVersion = this.#db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.#leafAt = this.#db.prepare<[string], string>('SELECT value FROM leaves WHERE path = ?').pluck();
+    this.#firstFrom = this.#db.prepare<[string, string], string>('SELECT path FROM leaves WHERE path >= ? AND path < ? ORDER BY path LIMIT 1').pluck();
+    this.#firstAfter = this.#db.prepare<[string, string], string>('SELECT path FROM leaves WHERE path > ? AND path < ? ORDER BY path LIMIT 1').pluck();
   }
 
   async get(path: DbPath): Promise<DbValue> {
@@ -64,6 +73,40 @@ export class SqliteRtdbStore implements RtdbStore {
     return unflatten(path, leaves);
   }
 
+  /**
+   * Children by skipping from one to the next through the primary key's index, never reading
+   * the leaves below them: a child's own paths are `c` and `[c/, c0)`, so after finding `c` the
+   * search goes on from `c0` — and between `c` and `c/`, where siblings extending `c` with a
+   * character sorting before `/` lie (`a-b` after `a`). Two or three seeks per child.
+   */
+  async shallow(path: DbPath): Promise<DbValue> {
+    await this.#settled();
+    const key = pathKey(path);
+    if (path.length > 0) {
+      const leaf = this.#leafAt.get(key);
+      if (leaf !== undefined) return JSON.parse(leaf) as DbValue;
+    }
+    const below = path.length === 0 ? '' : key + '/';
+    // Every path below sorts in [below, end): the character after '/' is '0'; at the root, all.
+    const end = path.length === 0 ? '\u{10FFFF}\u{10FFFF}' : key + '0';
+    const children: Record<string, true> = {};
+    let found = false;
+    const ranges: { from: string; inclusive: boolean; to: string }[] = [{ from: below, inclusive: true, to: end }];
+    while (ranges.length > 0) {
+      const { from, inclusive, to } = ranges.pop()!;
+      const first = (inclusive ? this.#firstFrom : this.#firstAfter).get(from, to);
+      if (first === undefined) continue;
+      const child = first.slice(below.length).split('/', 1)[0]!;
+      // As JSON.parse would: an own property even for "__proto__".
+      Object.defineProperty(children, child, { value: true, enumerable: true, writable: true, configurable: true });
+      found = true;
+      const own = below + child;
+      ranges.push({ from: own + '0', inclusive: true, to });
+      if (first === own) ranges.push({ from: own, inclusive: false, to: own + '/' });
+    }
+    return found ? children : null;
+  }
+
   async snapshot(path: DbPath): Promise<LocationSnapshot> {
     await this.#settled();
     return this.#snapshotNow(path);
@@ -71,7 +114,7 @@ export class SqliteRtdbStore implements RtdbStore {
 
   #snapshotNow(path: DbPath): LocationSnapshot {
     const key = pathKey(path);
-    const revision = `${this.#transactions}:${this.#db.pragma('data_version', { simple: true }) as number}`;
+    const revision = `${this.#transactions}:${this.#dataVersion.get()!}`;
     const cached = this.#snapshots.get(key, revision);
     if (cached) return cached;
     const value = this.getNow(path);

@@ -1,18 +1,35 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
+import { headersAfterRefusingUnread, readBodyText } from '../http/body.ts';
+import { JsonLimitError, parseJsonYielding, type JsonLimits } from '../http/jsonParse.ts';
+import { HttpProblem } from '../http/problems.ts';
 import { ifNoneMatchHits } from '../http/respond.ts';
 import { authenticateRtdb, RtdbAuthError, type RtdbAuthOptions, type RtdbCaller } from './authenticate.ts';
-import { DbPathError, parseDbPath, type DbPath } from './paths.ts';
+import { DbPathError, MAX_DEPTH, parseDbPath, type DbPath } from './paths.ts';
 import { createPushIdGenerator } from './pushIds.ts';
 import { afterWrites, decideWithReads } from './reads.ts';
 import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './rules.ts';
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
 import { streamLocation } from './stream.ts';
-import { flatten, parseJsonValue, record, type DbValue } from './tree.ts';
+import { flatten, record, withoutPrototypes, type DbValue } from './tree.ts';
 
 export const RTDB_PREFIX = '/rtdb';
 /** Writes up to this size; the whole HIBP catalog is about 1 MB. */
 export const MAX_WRITE_BYTES = 16 * 1024 * 1024;
+/**
+ * Values (objects, arrays and leaves) one write may hold. The real database has no fixed count;
+ * it estimates how long a write will take and aborts those past a target time (`writeSizeLimit`:
+ * tiny is 1 s, https://firebase.google.com/docs/database/rest/save-data). Here the estimate is
+ * the count, chosen so the largest write keeps other requests waiting well under 100 ms
+ * (docs/decisions.md, `npm run bench:hardening`).
+ */
+export const MAX_WRITE_VALUES = 2_000;
+/**
+ * The real database's data-tree limits (https://firebase.google.com/docs/database/usage/limits):
+ * depth 32 and strings of 10 MB while parsing. Keys are checked after (a PATCH's keys are paths,
+ * and rules have their own), within the value count.
+ */
+const WRITE_LIMITS: JsonLimits = { maxDepth: MAX_DEPTH, maxValues: MAX_WRITE_VALUES, maxStringBytes: 10 * 1024 * 1024 };
 const RULES_SETTING = 'rules';
 const SUPPORTED_QUERY = new Set(['auth', 'access_token', 'shallow', 'print']);
 const LEGACY_WARNING = '299 - "Database secrets are a legacy credential and are discouraged; use a service account or an ID token"';
@@ -196,6 +213,8 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
 
     if (method === 'GET' || method === 'HEAD') {
       if (grant.shallow && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
+      // A store that can list a location's children answers shallow reads without building its value.
+      if (grant.shallow && store.shallow) return send(res, 200, await store.shallow(path), { 'cache-control': 'no-cache' }, format, method === 'HEAD');
       const { value, json, etag } = await store.snapshot(path);
       const headers: Record<string, string> = { 'cache-control': 'no-cache' };
       if (wantsEtag) headers.etag = etag;
@@ -350,22 +369,29 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/**
+ * A write's body, read and parsed within the real database's limits (yielding to other requests
+ * while it parses; see server/http/body.ts), in the database's own error shape.
+ */
 async function readBody(req: IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > MAX_WRITE_BYTES) {
-    req.resume();
-    throw new RtdbError(413, `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`, { headers: { connection: 'close' } });
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_WRITE_BYTES) throw new RtdbError(413, `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`, { headers: { connection: 'close' } });
-    chunks.push(chunk);
+  const limitError = (error: JsonLimitError, headers: Record<string, string> = {}) =>
+    error.limit === 'values'
+      ? new RtdbError(413, `Payload too large: a write holds at most ${MAX_WRITE_VALUES} values (objects, arrays and leaves); write the data in parts`, { headers })
+      : new RtdbError(400, `Invalid data; ${error.message}${error.pointer ? ` (at ${error.pointer})` : ''}`, { headers });
+  let text: string;
+  try {
+    text = await readBodyText(req, MAX_WRITE_BYTES, { tooLarge: `Payload too large: writes are at most ${MAX_WRITE_BYTES} bytes`, scan: WRITE_LIMITS });
+  } catch (error) {
+    if (error instanceof HttpProblem) throw new RtdbError(error.status, error.detail, { headers: error.headers });
+    // Refused while reading: the rest of the upload is discarded unread.
+    if (error instanceof JsonLimitError) throw limitError(error, headersAfterRefusingUnread(req));
+    throw error;
   }
   try {
-    return parseJsonValue(Buffer.concat(chunks).toString('utf8'));
+    // Yielding while it parses; then every object without a prototype, as parseJsonValue builds them.
+    return withoutPrototypes(await parseJsonYielding(text, WRITE_LIMITS));
   } catch (error) {
+    if (error instanceof JsonLimitError) throw limitError(error);
     throw new RtdbError(400, `Invalid data; couldn't parse JSON object, array, or value: ${(error as Error).message}`);
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
-import type { DbPath } from './paths.ts';
-import { touches, type RtdbStore } from './RtdbStore.ts';
+import { pathKey, type DbPath } from './paths.ts';
+import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbStore } from './RtdbStore.ts';
 
 /** An idle stream sends `keep-alive` this often, so proxies and clients know it is alive. */
 export const KEEP_ALIVE_MS = 30_000;
@@ -25,19 +25,40 @@ export interface StreamOptions {
 }
 
 /**
+ * The `put` event of a snapshot at `at` (relative to a stream's location), encoded once and
+ * shared by every stream that sends it: snapshots are cached per location and store revision, so
+ * streams of one location hold the same snapshot object.
+ */
+const putFrames = new WeakMap<LocationSnapshot, Map<string, Buffer>>();
+function putFrame(snapshot: LocationSnapshot, at: string): Buffer {
+  let byPath = putFrames.get(snapshot);
+  if (!byPath) putFrames.set(snapshot, (byPath = new Map()));
+  let frame = byPath.get(at);
+  if (!frame) byPath.set(at, (frame = Buffer.from(`event: put\ndata: {"path":${JSON.stringify(at)},"data":${snapshot.json}}\n\n`)));
+  return frame;
+}
+
+/** What a stream must send next: everything, or the values at these paths below its location. */
+type Pending = 'all' | Map<string, DbPath> | undefined;
+
+/**
  * A streaming read (`Accept: text/event-stream`), as the real database's REST interface speaks
- * it: `put` with `{"path": "/", "data": …}` at once and whenever the location's value changes
- * (written through this instance or, via the store's notices, any other), `keep-alive` while
- * idle, `cancel` when the rules stop permitting the read, `auth_revoked` when the credential
- * expires. Each change is re-read (coalesced while a read runs) and sent only when the value
- * differs from the last one sent.
+ * it: `put` with `{"path": "/", "data": …}` at once; after a change below the location, a `put`
+ * of just the changed child (`{"path": "/preferences", "data": …}`, as the real database sends);
+ * after a change at or above it (or one whose paths are unknown), a `put` of the whole value at
+ * "/" when it differs from the last one sent. Changes come written through this instance or, via
+ * the store's notices, any other. Also `keep-alive` while idle, `cancel` when the rules stop
+ * permitting the read, `auth_revoked` when the credential expires. Changes are coalesced while a
+ * read runs. Sending only what changed keeps a change's cost to its own size: sending the whole
+ * value to each of 200 streams of a large location held up every other request for seconds.
  */
 export async function streamLocation(options: StreamOptions): Promise<void> {
   const { res, store, path, logger } = options;
   let ended = false;
   let lastEtag: string | undefined;
   let reading = false;
-  let pending = false;
+  let pending: Pending;
+  let started = false;
   const timers: NodeJS.Timeout[] = [];
 
   const end = (event?: { name: string; data: string }) => {
@@ -49,23 +70,53 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
     res.end();
   };
 
+  const note = (change: RtdbChange | 'all') => {
+    if (change === 'all' || change.paths === '*') pending = 'all';
+    else {
+      for (const changed of change.paths) {
+        if (pending === 'all') break;
+        if (!overlaps(changed, path)) continue;
+        if (changed.length <= path.length) pending = 'all';
+        else {
+          const below = changed.slice(path.length);
+          pending ??= new Map<string, DbPath>();
+          pending.set(pathKey(below), below);
+        }
+      }
+    }
+  };
+
   const refresh = async (): Promise<void> => {
-    pending = true;
-    if (reading) return;
+    // Until the first put is written, changes wait (sent after it: puts are idempotent).
+    if (!started || reading || pending === undefined) return;
     reading = true;
     try {
-      while (pending && !ended) {
-        pending = false;
-        if (!(await options.canRead())) return end({ name: 'cancel', data: 'null' });
-        const snapshot = await store.snapshot(path);
-        if (ended || snapshot.etag === lastEtag) continue;
-        lastEtag = snapshot.etag;
-        res.write(`event: put\ndata: {"path":"/","data":${snapshot.json}}\n\n`);
+      while (pending !== undefined && !ended) {
+        const work = pending;
+        pending = undefined;
+        try {
+          if (!(await options.canRead())) return end({ name: 'cancel', data: 'null' });
+          if (work === 'all') {
+            const snapshot = await store.snapshot(path);
+            if (ended || snapshot.etag === lastEtag) continue;
+            lastEtag = snapshot.etag;
+            res.write(putFrame(snapshot, '/'));
+            continue;
+          }
+          // The whole value is no longer what was last sent whole.
+          lastEtag = undefined;
+          for (const [key, below] of work) {
+            const snapshot = await store.snapshot([...path, ...below]);
+            if (ended) return;
+            res.write(putFrame(snapshot, '/' + key));
+          }
+        } catch (error) {
+          // The database is away: the listener keeps its last value; the next notice or keep-alive sends all of it again.
+          pending = 'all';
+          logger.warn({ err: error, path: '/' + path.join('/') }, 'a streaming read could not re-read its location');
+          return;
+        }
       }
-    } catch (error) {
-      // The database is away: the listener keeps its last value; the next notice or keep-alive tries again.
-      pending = true;
-      logger.warn({ err: error, path: '/' + path.join('/') }, 'a streaming read could not re-read its location');
     } finally {
       reading = false;
     }
@@ -73,9 +124,14 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
 
   // Watching before the first read: a change committed in between is read again, never missed.
   const stopWatching = store.watch((change) => {
-    if (touches(change, path)) void refresh();
+    if (!touches(change, path)) return;
+    note(change);
+    void refresh();
   });
-  const stopRules = options.onRulesReplaced(() => void refresh());
+  const stopRules = options.onRulesReplaced(() => {
+    note('all');
+    void refresh();
+  });
   const stop = () => {
     stopWatching();
     stopRules();
@@ -84,7 +140,9 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
     const first = await store.snapshot(path);
     lastEtag = first.etag;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    res.write(`event: put\ndata: {"path":"/","data":${first.json}}\n\n`);
+    res.write(putFrame(first, '/'));
+    started = true;
+    void refresh();
   } catch (error) {
     stop();
     throw error;

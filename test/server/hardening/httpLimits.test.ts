@@ -66,7 +66,7 @@ describe('HTTP limits', () => {
     expect(service.server.headersTimeout).toBe(HTTP_LIMIT_DEFAULTS.headersTimeoutMs);
     expect(service.server.requestTimeout).toBe(HTTP_LIMIT_DEFAULTS.requestTimeoutMs);
     expect(service.server.keepAliveTimeout).toBe(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs);
-    expect(service.server.maxConnections).toBe(HTTP_LIMIT_DEFAULTS.maxConnections);
+    // The connection caps are the service's own (server/http/connections.ts), tested below and in connectionFlood.test.ts.
   });
 
   it('closes 20 connections trickling a body once the request timeout passes', async () => {
@@ -105,12 +105,35 @@ describe('HTTP limits', () => {
     expect(await closed).toMatch(/^HTTP\/1\.1 200/);
   });
 
-  it('refuses connections beyond the cap and serves again when they go', async () => {
+  it('refuses connections beyond the cap while every one is busy, and serves again when they go', async () => {
     const { port } = await start({ maxConnections: 4 });
     const held = await Promise.all(Array.from({ length: 4 }, () => open(port)));
+    // Busy: each has sent a request whose body is still to come (the service's 100 Continue says it has the request).
+    await Promise.all(
+      held.map((socket) => {
+        socket.write(`POST /__dev/token HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`);
+        return new Promise((resolve) => socket.once('data', resolve));
+      }),
+    );
     const extra = await open(port);
     await closedWithin(extra, 4000, 'connection beyond the cap');
     for (const socket of held) socket.destroy();
     await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined))?.status, { timeout: 4000 }).toBe(200);
+  });
+
+  it('at the cap, closes the oldest connection that sent nothing to make way for a new one', async () => {
+    const { port } = await start({ maxConnections: 4, maxConnectionsPerIp: 4 });
+    const held = [];
+    for (let i = 0; i < 4; i++) held.push(await open(port));
+    const oldestClosed = closedWithin(held[0]!, 4000, 'the oldest idle connection');
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    await oldestClosed;
+    expect(held.slice(1).some((socket) => socket.destroyed || socket.readableEnded)).toBe(false);
+  });
+
+  it('closes a connection that sends nothing after the idle timeout', async () => {
+    const { port } = await start({ idleTimeoutMs: 300 });
+    const socket = await open(port);
+    expect(await closedWithin(socket, 4000, 'silent connection')).toBe('');
   });
 });

@@ -1,0 +1,186 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIPv6, type Socket } from 'node:net';
+import { HttpProblem, sendProblem } from './problems.ts';
+
+/** Limits on the service's connections (milliseconds and counts), from the service's config. */
+export interface ConnectionLimits {
+  /** Time to receive a request's headers, and its whole body. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+  /** A connection that has sent nothing at all is closed after this long. */
+  idleTimeoutMs: number;
+  /** Open connections in all. */
+  maxConnections: number;
+  /** Open connections from one address (one /64 for IPv6). */
+  maxConnectionsPerIp: number;
+}
+
+/** Seconds a client is asked to wait before retrying while the service starts. */
+const STARTING_RETRY_AFTER_SEC = 1;
+
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What is known of one open connection. */
+interface Connection {
+  socket: Socket;
+  address: string;
+  /** Requests whose answers have not finished. */
+  active: Set<ServerResponse>;
+  /** `socket.bytesRead` when it last went quiet (no request in flight): more since means a request is arriving. */
+  quietAt: number;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+export interface LimitedServer {
+  server: Server;
+  /** Hands requests to `handler`; until then each is answered 503 with `Retry-After`. */
+  serve(handler: RequestHandler): void;
+  /** Open connections, in all and from `address`. */
+  connectionCount(address?: string): number;
+  /**
+   * Stops accepting, lets requests in flight finish (event streams are ended, since they never
+   * would), closes each connection as it goes quiet, and after `graceMs` closes what is left.
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
+/**
+ * An HTTP server whose timeouts and connection caps keep slow or greedy clients from holding
+ * it. Node's own timeouts cover a request once its first byte arrives; this adds what they do
+ * not: a connection that sends nothing is closed after `idleTimeoutMs`, a connection answered
+ * 408 is closed once the answer is written (Node leaves it half-open for the client to close),
+ * and connections are capped per address and in all. At either cap the oldest quiet connection
+ * (nothing sent since it opened or since its last answer) makes way for the new one, and only
+ * when every connection is busy is the new one refused — so idle sockets, however many, cannot
+ * lock others out.
+ */
+export function createLimitedServer(limits: ConnectionLimits, onClientError: (error: Error, socket: Socket) => void): LimitedServer {
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // How often Node looks for requests past those timeouts (30 s by default, longer than them).
+    connectionsCheckingInterval: Math.max(50, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs, 30_000) / 4),
+  });
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+
+  // Insertion order is age order: the first quiet entry found is the oldest.
+  const open = new Map<Socket, Connection>();
+  const byAddress = new Map<string, Set<Connection>>();
+  let handler: RequestHandler | undefined;
+  let draining = false;
+
+  const isQuiet = (connection: Connection) => connection.active.size === 0 && connection.socket.bytesRead === connection.quietAt;
+  const oldestQuiet = (among: Iterable<Connection>) => {
+    for (const connection of among) if (isQuiet(connection)) return connection;
+    return undefined;
+  };
+  const forget = (connection: Connection) => {
+    clearTimeout(connection.idleTimer);
+    if (!open.delete(connection.socket)) return;
+    const fromAddress = byAddress.get(connection.address)!;
+    fromAddress.delete(connection);
+    if (fromAddress.size === 0) byAddress.delete(connection.address);
+  };
+
+  server.on('connection', (socket: Socket) => {
+    if (draining) return void socket.destroy();
+    const address = addressKey(socket.remoteAddress ?? '');
+    const fromAddress = byAddress.get(address);
+    if (fromAddress && fromAddress.size >= limits.maxConnectionsPerIp) {
+      const evicted = oldestQuiet(fromAddress);
+      if (!evicted) return void socket.destroy();
+      close(evicted);
+    }
+    if (open.size >= limits.maxConnections) {
+      const evicted = oldestQuiet(open.values());
+      if (!evicted) return void socket.destroy();
+      close(evicted);
+    }
+    const connection: Connection = { socket, address, active: new Set(), quietAt: 0, idleTimer: undefined };
+    connection.idleTimer = setTimeout(() => {
+      if (connection.socket.bytesRead === 0 && connection.active.size === 0) close(connection);
+    }, limits.idleTimeoutMs).unref();
+    open.set(socket, connection);
+    if (fromAddress) fromAddress.add(connection);
+    else byAddress.set(address, new Set([connection]));
+    socket.once('close', () => forget(connection));
+  });
+
+  function close(connection: Connection): void {
+    forget(connection);
+    connection.socket.destroy();
+  }
+
+  // Node answers a request past its timeout through 'clientError' and then leaves the socket
+  // open until the client closes it; a slow client never does, so it is closed once answered.
+  server.on('clientError', (error: Error, socket: Socket) => {
+    onClientError(error, socket);
+    if (!socket.destroyed) socket.destroySoon();
+  });
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const connection = open.get(req.socket);
+    if (connection) {
+      clearTimeout(connection.idleTimer);
+      connection.active.add(res);
+      res.once('close', () => {
+        connection.active.delete(res);
+        if (connection.active.size > 0) return;
+        connection.quietAt = connection.socket.bytesRead;
+        if (draining) connection.socket.destroySoon();
+      });
+    }
+    if (draining) res.setHeader('connection', 'close');
+    if (handler) return handler(req, res);
+    sendProblem(res, new HttpProblem(503, 'the service is starting; try again shortly', { headers: { 'retry-after': String(STARTING_RETRY_AFTER_SEC) } }));
+  });
+
+  return {
+    server,
+    serve(next) {
+      handler = next;
+    },
+    connectionCount(address) {
+      return address === undefined ? open.size : (byAddress.get(addressKey(address))?.size ?? 0);
+    },
+    async drain(graceMs) {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const connection of [...open.values()]) {
+        if (isQuiet(connection)) close(connection);
+        // A stream has no end of its own; its client reconnects (to another instance, or later).
+        for (const res of connection.active) if (res.headersSent && isEventStream(res)) res.end();
+      }
+      // Not unref'd: a stopping service stays up until its requests are done or the grace is over.
+      const timer = setTimeout(() => {
+        server.closeAllConnections();
+        for (const connection of [...open.values()]) close(connection);
+      }, graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function isEventStream(res: ServerResponse): boolean {
+  return /^text\/event-stream\b/i.test(String(res.getHeader('content-type') ?? ''));
+}
+
+/** Connections are counted per IPv4 address and per IPv6 /64 (what one host is usually given). */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups] : headGroups;
+  return (
+    groups
+      .slice(0, 4)
+      .map((group) => group.replace(/^0+(?=.)/, ''))
+      .join(':') + '::/64'
+  );
+}
