@@ -5,12 +5,15 @@ import { codeList, unresolvedCodesOf, type ClassRef } from '../db/codeLists.ts';
 import { ensureDataClassCode, loadDataClassCodes } from '../db/dataClassCodes.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import { allIntents } from '../db/outboxQueries.ts';
+import { recordBreachDataHeaders, type BreachDataHeaderValues } from '../db/breachDataQueries.ts';
 import { getSyncState, setSyncState } from '../db/syncStateQueries.ts';
 import { diffSnapshot, instant, type SnapshotDiff } from './diff.ts';
 
 export interface Snapshot {
   items: readonly ServerUserBreach[];
   etag: string | undefined;
+  /** The answer's `breach-data` / `breach-checks-pending` headers, recorded in the same transaction. */
+  breachData?: BreachDataHeaderValues;
 }
 
 /**
@@ -29,6 +32,8 @@ export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = ne
 }
 
 function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
+  // First: a move from demo to real data removes the invented breaches, so this snapshot is a new baseline.
+  const { demoCleared } = snapshot.breachData ? recordBreachDataHeaders(db, snapshot.breachData, now) : { demoCleared: 0 };
   const previous = breachVersions(db);
   const baseline = getSyncState(db, 'baselineAt') === undefined;
   const codes = loadDataClassCodes(db);
@@ -135,5 +140,5 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   // The pull is the last step of a sync: recording it here saves a commit.
   setSyncState(db, 'lastSyncAt', now);
   if (baseline) setSyncState(db, 'baselineAt', now);
-  return diff;
+  return demoCleared ? { ...diff, demoCleared } : diff;
 }

@@ -1,6 +1,7 @@
 import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
 import { updateToSchemaVersion20 } from './0020-data-class-slug-keys.ts';
 import { updateToSchemaVersion30 } from './0030-local-only-intents.ts';
+import { updateToSchemaVersion40 } from './0040-breach-data.ts';
 import type { Migration } from './types.ts';
 
 export type { Migration } from './types.ts';
@@ -10,6 +11,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'initial-schema', up: updateToSchemaVersion10 },
   { version: 20, name: 'data-class-slug-keys', up: updateToSchemaVersion20 },
   { version: 30, name: 'local-only-intents', up: updateToSchemaVersion30 },
+  { version: 40, name: 'breach-data', up: updateToSchemaVersion40 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
