@@ -10,6 +10,9 @@ import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.
 import { ROOT, startBrowserApp } from './browserApp.ts';
 import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
 import { portTakenMessage, portUse, startServiceProcess, type ServiceEndpoints, type ServiceProcess } from './referenceService.ts';
+import { launchFor, savedChoice } from '../electron/core/checks/BreachSource.ts';
+import { chooseSecretStore } from '../electron/core/auth/secrets/chooseSecretStore.ts';
+import type { LocalServiceControl, LocalServiceLaunch } from '../electron/core/host.ts';
 
 const APP_DATA = process.env.BREACH_MONITOR_DATA ?? path.join(userDataDir(), 'breach-monitor');
 
@@ -48,28 +51,65 @@ function run(command: string, args: string[]): void {
  * a port held by another program is reported and left alone (the app then uses whatever its
  * settings name); otherwise it starts as a process of its own.
  */
-async function referenceService(): Promise<{ endpoints?: ServiceEndpoints; process?: ServiceProcess }> {
+interface LocalService {
+  endpoints?: ServiceEndpoints;
+  process?: ServiceProcess;
+  /** Why the app cannot restart it (a service it did not start, another program on the port). */
+  notOurs?: string;
+}
+
+async function referenceService(launch: LocalServiceLaunch = { source: 'demo' }): Promise<LocalService> {
   const use = await portUse(SERVICE_PORT);
   if (use.kind === 'breach-alert') {
     console.log(`Using the reference service already running on port ${SERVICE_PORT}.`);
-    return { endpoints: use.endpoints };
+    return { endpoints: use.endpoints, notOurs: `a reference service that Breach Monitor did not start runs on port ${SERVICE_PORT}; stop it and start Breach Monitor again` };
   }
   if (use.kind === 'other') {
     console.log(portTakenMessage(SERVICE_PORT));
-    return {};
+    return { notOurs: `another program holds port ${SERVICE_PORT}` };
   }
-  const started = await startServiceProcess({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service') });
+  return { ...(await startOwnService(launch)) };
+}
+
+const DATA_FROM: Record<LocalServiceLaunch['source'], string> = {
+  demo: 'demo data, invented and labelled',
+  hibp: 'your Have I Been Pwned key',
+  none: 'no breach-data source (your Have I Been Pwned key is not kept any more: paste it again in Settings)',
+};
+
+async function startOwnService(launch: LocalServiceLaunch): Promise<{ endpoints: ServiceEndpoints; process: ServiceProcess }> {
+  const started = await startServiceProcess({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service'), launch });
   console.log(
-    `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; demo users: alice@example.com, bob@example.com, carol@example.com; any password). ` +
+    `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; ${DATA_FROM[launch.source]}; demo users: alice@example.com, bob@example.com, carol@example.com; any password). ` +
       `It runs on its own: stop it with kill ${started.child.pid}, start it again with ${started.restartCommand}.`,
   );
   void started.exited.then((code) => {
-    if (!stopping) console.log(`The reference service stopped (exit code ${code}); the app keeps running. Start it again with ${started.restartCommand}`);
+    if (!stopping && current?.process === started) console.log(`The reference service stopped (exit code ${code}); the app keeps running. Start it again with ${started.restartCommand}`);
   });
   return { endpoints: started.endpoints, process: started };
 }
 
 let stopping = false;
+let current: LocalService | undefined;
+
+/** What the app calls when the person changes where breach data comes from: the service restarts with it. */
+const localServiceControl: LocalServiceControl = {
+  async apply(launch) {
+    if (!current || current.notOurs) throw new Error(current?.notOurs ?? 'no local service runs');
+    const previous = current.process;
+    current = { ...current, process: undefined };
+    await previous?.stop();
+    current = await startOwnService(launch);
+  },
+};
+
+/** The saved choice (settings and keychain), so the service starts with the person's key or demo data. */
+async function savedLaunch(dataDir: string): Promise<LocalServiceLaunch> {
+  const choice = savedChoice(dataDir);
+  if (choice !== 'hibp') return { source: 'demo' };
+  const { store } = await chooseSecretStore();
+  return (await launchFor(choice, store)) ?? { source: 'demo' };
+}
 
 async function main(): Promise<void> {
   SERVICE_PORT = servicePort();
@@ -92,12 +132,21 @@ async function main(): Promise<void> {
   if (process.env.BREACH_MONITOR_SKIP_BUILD !== '1') run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   const dataDir = path.join(APP_DATA, 'app');
   const log = (line: string) => console.log(line);
-  const service = await referenceService();
+  current = await referenceService(await savedLaunch(dataDir));
+  const service = current;
   // The same port and secret as last time when the port is free, so an open tab reconnects.
   const stateFile = path.join(dataDir, 'browser-host.json');
   const saved = loadHostState(stateFile);
   const secret = saved?.secret ?? newHostSecret();
-  const app = await startBrowserApp({ dataDir, service: false, ...(service.endpoints ? { config: service.endpoints } : {}), log, hostSecret: secret, ...(saved ? { hostPort: saved.port } : {}) });
+  const app = await startBrowserApp({
+    dataDir,
+    service: false,
+    ...(service.endpoints ? { config: service.endpoints } : {}),
+    log,
+    hostSecret: secret,
+    localService: localServiceControl,
+    ...(saved ? { hostPort: saved.port } : {}),
+  });
   const port = Number(new URL(app.origin).port);
   if (saved && saved.port !== port) console.log(`Port ${saved.port} of the last run is taken now; the app moved to port ${port}.`);
   saveHostState(stateFile, { port, secret });
@@ -118,7 +167,7 @@ async function main(): Promise<void> {
     stopping = true;
     launchPage?.remove();
     await app.close();
-    await service.process?.stop();
+    await current?.process?.stop();
     process.exit(0);
   };
   process.once('SIGINT', stop);

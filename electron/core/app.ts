@@ -268,6 +268,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     secrets: secrets.store,
     sessions,
     localService: options.host.localService,
+    localEndpoints: { serviceUrl: base.apiBaseUrl, issuer: base.issuer },
     onDataCleared: () => {
       marks.clear();
       changes.changed('sync');

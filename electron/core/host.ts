@@ -33,9 +33,11 @@ export interface HostBridge {
 /**
  * How the local reference service runs for a choice: with the person's Have I Been Pwned key
  * (in its environment as `BREACH_SERVICE_HIBP_API_KEY`, never on a command line, and without
- * `--dev`, so nothing is invented), or with `--dev` (invented demo data, labelled).
+ * `--dev`, so nothing is invented), with `--dev` (invented demo data, labelled), or with neither
+ * (`none`: the person chose their key but it is not kept any more; the service then says it has
+ * no source, and invents nothing).
  */
-export type LocalServiceLaunch = { source: 'hibp'; apiKey: string } | { source: 'demo' };
+export type LocalServiceLaunch = { source: 'hibp'; apiKey: string } | { source: 'demo' } | { source: 'none' };
 
 export interface LocalServiceControl {
   /** Restarts the service for `launch`; resolves once it answers, rejects with a sentence a person can read. */

@@ -1,10 +1,35 @@
-import { LOCAL_SERVICE } from '../../../shared/api/index.ts';
-import { CoreError, type BreachSourceChoice, type BreachSourceView, type Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SETTINGS_FILE } from '../settings/SettingsStore.ts';
+import { BreachSourceChoice, CoreError, type BreachSourceView, type Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
 import type { SecretStore } from '../auth/secrets/SecretStore.ts';
 import { clearDemoExposures, storedSource } from '../db/breachDataQueries.ts';
 import type { LocalServiceControl, LocalServiceLaunch } from '../host.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import { HIBP_API_KEY_SECRET, keyHint, readHibpApiKey } from './hibpKey.ts';
+
+/**
+ * The local service's launch for a choice. No choice yet is the quick start (demo data,
+ * labelled); `hibp` without a kept key (a session-only store, a forgotten key) is `none`, never
+ * demo: the person asked for real data.
+ */
+export async function launchFor(choice: BreachSourceChoice | undefined, secrets: Pick<SecretStore, 'get'>): Promise<LocalServiceLaunch | undefined> {
+  if (choice === 'service') return undefined;
+  if (choice !== 'hibp') return { source: 'demo' };
+  const apiKey = await readHibpApiKey(secrets);
+  return apiKey ? { source: 'hibp', apiKey } : { source: 'none' };
+}
+
+/** The saved choice in `<dataDir>/settings.json` (read by `npm start` before the app starts); undefined when absent or unreadable. */
+export function savedChoice(dataDir: string): BreachSourceChoice | undefined {
+  try {
+    const raw = JSON.parse(readFileSync(path.join(dataDir, SETTINGS_FILE), 'utf8')) as { breachSource?: unknown };
+    const parsed = BreachSourceChoice.safeParse(raw.breachSource);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface BreachSourceOptions {
   settings: { get(): Settings };
@@ -13,6 +38,8 @@ export interface BreachSourceOptions {
   secrets: Pick<SecretStore, 'get' | 'set' | 'delete' | 'persistent'>;
   sessions: Pick<CurrentSession, 'get'>;
   localService: LocalServiceControl | undefined;
+  /** The app's default service (the local reference service `npm start` runs, on whichever port): where `hibp` and `demo` sign in. */
+  localEndpoints: { serviceUrl: string; issuer: string };
   /** Local data changed (demo exposures removed): the views re-query, the checks are re-published. */
   onDataCleared(): void;
   now?: () => Date;
@@ -44,14 +71,9 @@ export class BreachSource {
     };
   }
 
-  /** The launch the local service needs for the saved choice; undefined when it runs none (another service) or the key is missing. */
+  /** The launch the local service needs for the saved choice; undefined when the person uses another service. */
   async launch(choice: BreachSourceChoice | undefined = this.#options.settings.get().breachSource): Promise<LocalServiceLaunch | undefined> {
-    if (choice === 'hibp') {
-      const apiKey = await readHibpApiKey(this.#options.secrets);
-      return apiKey ? { source: 'hibp', apiKey } : undefined;
-    }
-    // No choice yet is the quick start: the local service with demo data, labelled.
-    return choice === 'service' ? undefined : { source: 'demo' };
+    return launchFor(choice, this.#options.secrets);
   }
 
   async set(input: { choice: BreachSourceChoice; apiKey?: string | undefined; forgetKey?: boolean | undefined }): Promise<BreachSourceView> {
@@ -60,7 +82,7 @@ export class BreachSource {
       throw new CoreError('invalid-arguments', 'Paste your Have I Been Pwned API key to check your addresses with it.', [{ path: 'apiKey', message: 'Paste your API key' }]);
     }
     // The local service's choices use the local service; signing out first is the settings channel's rule.
-    const local = input.choice === 'service' ? {} : { serviceUrl: LOCAL_SERVICE.serviceUrl, issuer: LOCAL_SERVICE.issuer };
+    const local = input.choice === 'service' ? {} : { ...this.#options.localEndpoints };
     await this.#options.applySettings({ ...local, breachSource: input.choice });
     if (input.apiKey) await secrets.set(HIBP_API_KEY_SECRET, input.apiKey);
     if (input.forgetKey) await secrets.delete(HIBP_API_KEY_SECRET);
