@@ -70,10 +70,7 @@ export const HIBP_KEY_VARIABLE = 'BREACH_SERVICE_HIBP_API_KEY';
  * The person's key: no `--dev` (and no `BREACH_SERVICE_DEV` inherited), so nothing is invented,
  * and the key only in the child's environment.
  */
-export function serviceLaunchCommand(
-  options: { port: number; dataDir: string; launch?: LocalServiceLaunch },
-  env: NodeJS.ProcessEnv = process.env,
-): { args: string[]; env: NodeJS.ProcessEnv } {
+export function serviceLaunchCommand(options: { port: number; dataDir: string; launch?: LocalServiceLaunch }, env: NodeJS.ProcessEnv = process.env): { args: string[]; env: NodeJS.ProcessEnv } {
   const launch = options.launch ?? { source: 'demo' };
   const args = ['server/main.ts', '--port', String(options.port), '--data', options.dataDir, ...(launch.source === 'demo' ? ['--dev'] : [])];
   const childEnv: NodeJS.ProcessEnv = { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' };

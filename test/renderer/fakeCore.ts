@@ -248,6 +248,7 @@ export class FakeCore {
         generatedAt: minutes(this.#now().getTime()),
         ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
         includesHibp: this.includesHibp,
+        ...(this.checks.source === 'demo' ? { demo: true } : {}),
         breaches: [...this.breaches]
           .sort((a, b) => compareBreaches(a.breach, b.breach))
           .map((stored) => {
@@ -306,7 +307,8 @@ export class FakeCore {
       'checks-get': () => this.checks,
       'breach-source-get': () => this.#sourceView(),
       'breach-source-set': ({ choice, apiKey, forgetKey }) => {
-        if (choice === 'hibp' && !apiKey && !this.hibpKey) throw ipcError('invalid-arguments', 'Paste your Have I Been Pwned API key to check your addresses with it.', [{ path: 'apiKey', message: 'Paste your API key' }]);
+        if (choice === 'hibp' && !apiKey && !this.hibpKey)
+          throw ipcError('invalid-arguments', 'Paste your Have I Been Pwned API key to check your addresses with it.', [{ path: 'apiKey', message: 'Paste your API key' }]);
         const wasDemo = this.checks.source === 'demo';
         this.settings = applySettingsChange(this.settings, { breachSource: choice, ...(choice === 'service' ? {} : { serviceUrl: DEFAULT_SETTINGS.serviceUrl, issuer: DEFAULT_SETTINGS.issuer }) });
         if (apiKey) this.hibpKey = apiKey;

@@ -68,8 +68,7 @@ export function AddressChecks() {
             <p key={entry.email} className="stealer-line">
               <Icon name="lock" />
               <span>
-                <strong>{stealerLine(entry.domains)}</strong> ({entry.email}).{' '}
-                <a href={formatHash({ screen: 'fix', filters: EMPTY_FILTERS, fix: { group: 'stealer-logs' } })}>What to do</a>
+                <strong>{stealerLine(entry.domains)}</strong> ({entry.email}). <a href={formatHash({ screen: 'fix', filters: EMPTY_FILTERS, fix: { group: 'stealer-logs' } })}>What to do</a>
               </span>
             </p>
           ))}

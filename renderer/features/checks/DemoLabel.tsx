@@ -1,6 +1,5 @@
 import { Icon } from '../../components/Icon.tsx';
-import { formatHash } from '../../lib/urlState.ts';
-import { EMPTY_FILTERS } from '../../lib/urlState.ts';
+import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { useChecks } from '../../state/checks.ts';
 
 /**
@@ -10,9 +9,10 @@ import { useChecks } from '../../state/checks.ts';
  */
 export function DemoLabel({ print = false }: { print?: boolean }) {
   const demo = useChecks((s) => s.view.source === 'demo');
-  if (!demo) return null;
+  // The printed report decides from its own data (`report.demo`); the screens from the checks.
+  if (!demo && !print) return null;
   return (
-    <div className={print ? 'demo-label demo-label-print' : 'demo-label'} role="status" aria-live="polite">
+    <div className={print ? 'demo-label demo-label-print' : 'demo-label'} role={print ? 'note' : 'status'} aria-live={print ? undefined : 'polite'}>
       <Icon name="alert" />
       <p>
         <strong>Demo data — these breaches are invented.</strong>{' '}
@@ -20,8 +20,7 @@ export function DemoLabel({ print = false }: { print?: boolean }) {
           'No real breach named these addresses; the local service made them up to show how the app works.'
         ) : (
           <>
-            The local service made them up to show how Breach Monitor works.{' '}
-            <a href={formatHash({ screen: 'settings', filters: EMPTY_FILTERS })}>Check your real addresses</a>
+            The local service made them up to show how Breach Monitor works. <a href={formatHash({ screen: 'settings', filters: EMPTY_FILTERS })}>Check your real addresses</a>
           </>
         )}
       </p>

@@ -1,8 +1,9 @@
 import { useId, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { Spinner } from '../../components/States.tsx';
-import { invoke, toUiError } from '../../lib/core.ts';
-import { pwnedVerdict, sha1Parts } from './pwnedHash.ts';
+import { toUiError } from '../../lib/core.ts';
+import { pwnedCount } from '../../state/passwords.ts';
+import { pwnedVerdict } from './pwnedHash.ts';
 
 type State = { kind: 'idle' } | { kind: 'checking' } | { kind: 'result'; count: number } | { kind: 'error'; message: string };
 
@@ -30,16 +31,13 @@ export function PasswordCheckPage() {
       return;
     }
     setEmpty(false);
-    let parts: { prefix: string; suffix: string } | undefined = await sha1Parts(input.value);
+    // Read once and cleared at once: from here the password lives only in this call.
+    const counted = pwnedCount(input.value);
     input.value = '';
     setState({ kind: 'checking' });
     try {
-      const range = await invoke('passwords-range', { prefix: parts.prefix });
-      const suffix = parts.suffix;
-      parts = undefined;
-      setState({ kind: 'result', count: range.entries.find((entry) => entry.suffix === suffix)?.count ?? 0 });
+      setState({ kind: 'result', count: await counted });
     } catch (error) {
-      parts = undefined;
       setState({ kind: 'error', message: toUiError(error).message });
     }
   }
@@ -55,8 +53,8 @@ export function PasswordCheckPage() {
           Has this password been in a breach?
         </h2>
         <p className="muted">
-          Your password never leaves this computer. Breach Monitor hashes it here (SHA-1) and sends only the first 5 characters of the hash; the answer lists every breached password
-          starting the same way, and the match happens here. Nothing is stored, and the field is cleared as soon as you press Check.
+          Your password never leaves this computer. Breach Monitor hashes it here (SHA-1) and sends only the first 5 characters of the hash; the answer lists every breached password starting the same
+          way, and the match happens here. Nothing is stored, and the field is cleared as soon as you press Check.
         </p>
         <form
           className="password-form"
