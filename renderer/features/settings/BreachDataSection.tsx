@@ -29,6 +29,7 @@ export function switchedMessage(view: BreachSourceView): string {
  */
 export function BreachDataSection() {
   const { source, loadSource, setSource } = useChecks();
+  const demoData = useChecks((s) => s.view.source === 'demo');
   const settings = useSettings((s) => s.settings);
   const save = useSettings((s) => s.save);
   const id = useId();
@@ -121,7 +122,7 @@ export function BreachDataSection() {
             hint={<KeyHint remembered={source?.keyRemembered ?? true} kept={source?.hasHibpKey ? source.keyHint : null} />}
           />
         ) : null}
-        {source?.choice === 'demo' && choice !== 'demo' ? <p className="form-note">Switching removes the invented demo breaches from this computer.</p> : null}
+        {demoData && choice !== 'demo' ? <p className="form-note">Switching removes the invented demo breaches from this computer.</p> : null}
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Switching…' : 'Use this'}
