@@ -15,7 +15,9 @@ import { detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes, RTDB_PREFIX } from './rtdb/routes.ts';
 import { createRemoteJWKSet } from 'jose';
-import { isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import type { Clock } from './hibp/clock.ts';
+import { startBreachData, type BreachData } from './hibp/index.ts';
 import { createDevRoutes, DEV_PREFIX } from './dev/routes.ts';
 import { createFirefoxMount } from './firefox/routes.ts';
 import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
@@ -55,6 +57,8 @@ export interface RunningService {
   catalogReport: CatalogLoadReport;
   /** The search interface (`/client/v4/accounts/{accountId}/…`): its index and API tokens. */
   search: SearchService;
+  /** Where exposures come from (`hibp`, `demo`, `none`), with the lookup queue when it is HIBP. */
+  breachData: BreachData;
   accountId: string;
   /** Present when the development identity provider is mounted. */
   identity: DevIdentityProvider | undefined;
@@ -66,7 +70,7 @@ export interface RunningService {
  * Starts the reference breach-alert service: API, development identity provider and, with
  * `dev`, the development surface. Listens first so the issuer can carry the real port.
  */
-export async function startService(input: ServiceConfigInput, options: { logger?: Logger } = {}): Promise<RunningService> {
+export async function startService(input: ServiceConfigInput, options: { logger?: Logger; clock?: Clock } = {}): Promise<RunningService> {
   const config = parseServiceConfig(input);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
@@ -82,7 +86,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   let catalogReport: CatalogLoadReport;
   let details: Awaited<ReturnType<typeof detailsReader>>;
   try {
-    catalogReport = await loadCatalog(store, rtdb, config.catalogFile, logger);
+    catalogReport = await loadCatalog(store, rtdb, config.catalogFile, breachDataSource(config) === 'demo', logger);
     details = await detailsReader(rtdb, (error) => logger.warn({ err: error }, 'could not re-read the details feed another instance changed'));
   } catch (error) {
     await rtdb.close();
@@ -147,7 +151,27 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     throw error;
   }
 
-  const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails));
+  let breachData: BreachData;
+  try {
+    breachData = await startBreachData({
+      config,
+      store,
+      writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+      logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+  } catch (error) {
+    server.close();
+    await identity?.close();
+    await searchStorage.close();
+    details.close();
+    await rtdb.close();
+    await store.close();
+    throw error;
+  }
+  if (breachData.catalogReport) catalogReport = breachData.catalogReport;
+  const clock = options.clock;
+  const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails), clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
   const verifyToken = cachingVerifier(verifier);
   const handleApi = createApiRoutes(service, verifyToken, { logger });
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
@@ -276,12 +300,14 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     rtdb,
     catalogReport,
     search,
+    breachData,
     accountId: config.accountId,
     identity,
     server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await breachData.close();
       await identity?.close();
       handleGraph.close();
       stopIndexingDetails();
@@ -332,13 +358,18 @@ async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store
 
 /**
  * The catalog file, when given, is authoritative at every start; otherwise a new store gets the
- * demo catalog. The details feed (`catalog/breaches` in the realtime database) is rewritten
+ * demo catalog with demo data, and Have I Been Pwned's catalog (fetched by server/hibp) without. The details feed (`catalog/breaches` in the realtime database) is rewritten
  * from the same source in one transaction; demo breaches get generated details. What was left
  * out or removed is reported, never dropped silently: people's resolutions are kept either way.
  */
-async function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: string | undefined, logger: Logger): Promise<CatalogLoadReport> {
+async function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: string | undefined, demo: boolean, logger: Logger): Promise<CatalogLoadReport> {
   const previousIds = (await store.listBreaches()).map((breach) => breach.id);
   let report: CatalogLoadReport;
+  if (!catalogFile && !demo) {
+    // Real data only: the stored catalog until Have I Been Pwned's is fetched (server/hibp), never the invented demo one.
+    const breaches = await store.listBreaches();
+    return compareCatalogs(previousIds, { origin: 'hibp', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
+  }
   if (catalogFile) {
     const source = loadCatalogFile(catalogFile);
     await store.replaceCatalog(source.breaches);

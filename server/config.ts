@@ -3,7 +3,8 @@ import { homedir, platform } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { Email, LOCAL_SERVICE_PORT } from '../shared/api/index.ts';
+import { Email, LOCAL_SERVICE_PORT, type BreachDataSource } from '../shared/api/index.ts';
+import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
 
 export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
@@ -22,6 +23,11 @@ export const DEFAULT_EXTRA_EMAILS: Record<string, string[]> = {
 export const HTTP_LIMIT_DEFAULTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxConnections: 1024 } as const;
 /** Longest access-token lifetime (`exp - iat`) the API accepts by default: 24 hours. */
 export const DEFAULT_MAX_TOKEN_LIFETIME_SEC = 24 * 3600;
+/** How often the breach catalog is fetched again from Have I Been Pwned: 6 hours. */
+export const DEFAULT_CATALOG_REFRESH_SEC = 6 * 3600;
+/** A checked address is looked up again after a week (a breach added to the catalog makes it due sooner). */
+export const DEFAULT_RECHECK_INTERVAL_SEC = 7 * 24 * 3600;
+export const DEFAULT_HIBP_TIMEOUT_MS = 10_000;
 
 /** 127.0.0.0/8, ::1 and `localhost`: addresses no other machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -35,6 +41,28 @@ export const ServiceConfig = z
     host: z.string().min(1).default('127.0.0.1'),
     dataDir: z.string().min(1),
     dev: z.boolean().default(false),
+    /** Invented exposures (never real, always labelled); unset: on with `dev` unless an HIBP key is given. */
+    demo: z.boolean().optional(),
+    /** Have I Been Pwned's API key: never logged, never in an error, shown only as its last 4 characters. */
+    hibpApiKey: z.string().trim().min(1, 'must not be empty').optional(),
+    /** HIBP's API v3 base URL (or a proxy's, or a test double's). */
+    hibpUrl: z.url().default(HIBP_DEFAULT_URL),
+    /** Domains verified on the key's HIBP account, searched as a whole (`breacheddomain`). */
+    hibpDomains: z
+      .array(
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as acme.example'),
+      )
+      .default([]),
+    /** No answer from HIBP within this long counts as a failure (the queue backs off). */
+    hibpTimeoutMs: z.int().min(100).default(DEFAULT_HIBP_TIMEOUT_MS),
+    /** How often the catalog is fetched again from HIBP (without `catalogFile`). */
+    catalogRefreshSec: z.int().min(60).default(DEFAULT_CATALOG_REFRESH_SEC),
+    /** How long a checked address stays checked before it is looked up again. */
+    recheckIntervalSec: z.int().min(60).default(DEFAULT_RECHECK_INTERVAL_SEC),
     catalogFile: z.string().min(1).optional(),
     /** An external OpenID provider; when absent the development provider is mounted at `/oidc`. */
     issuer: z.url().optional(),
@@ -77,6 +105,13 @@ export const ServiceConfig = z
       .default('local'),
   })
   .superRefine((config, context) => {
+    if (config.demo === true && config.hibpApiKey !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['demo'],
+        message: '--demo invents exposures and --hibp-api-key looks them up in Have I Been Pwned: give one of them, not both',
+      });
+    }
     // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
     // never be reachable from another machine.
     if (isLoopbackHost(config.host)) return;
@@ -97,6 +132,15 @@ export const ServiceConfig = z
   });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
+
+/**
+ * Where the service's exposures come from: `demo` with `--demo` (and with `--dev` unless a key is
+ * given), `hibp` with a key, otherwise `none` (nothing is invented; every address stays unknown).
+ */
+export function breachDataSource(config: Pick<ServiceConfig, 'demo' | 'dev' | 'hibpApiKey'>): BreachDataSource {
+  if (config.demo ?? (config.dev && config.hibpApiKey === undefined)) return 'demo';
+  return config.hibpApiKey !== undefined ? 'hibp' : 'none';
+}
 
 /** Where a person's applications keep data on this platform. */
 export function userDataDir(): string {
@@ -122,6 +166,13 @@ const OPTIONS = {
   host: { type: 'string' },
   data: { type: 'string' },
   dev: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  'hibp-api-key': { type: 'string' },
+  'hibp-url': { type: 'string' },
+  'hibp-domain': { type: 'string', multiple: true },
+  'hibp-timeout': { type: 'string' },
+  'catalog-refresh': { type: 'string' },
+  'recheck-interval': { type: 'string' },
   catalog: { type: 'string' },
   issuer: { type: 'string' },
   audience: { type: 'string' },
@@ -213,6 +264,13 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       host: pick(values.host, env.BREACH_SERVICE_HOST),
       dataDir: pick(values.data, env.BREACH_SERVICE_DATA) ?? path.join(userDataDir(), 'breach-monitor', 'service'),
       dev: values.dev ?? (env.BREACH_SERVICE_DEV === '1' || env.BREACH_SERVICE_DEV === 'true'),
+      demo: values.demo ?? envFlag(env.BREACH_SERVICE_DEMO),
+      hibpApiKey: pick(values['hibp-api-key'], env.BREACH_SERVICE_HIBP_API_KEY),
+      hibpUrl: pick(values['hibp-url'], env.BREACH_SERVICE_HIBP_URL),
+      hibpDomains: values['hibp-domain'] ?? env.BREACH_SERVICE_HIBP_DOMAINS?.split(',').filter((domain) => domain.trim() !== ''),
+      hibpTimeoutMs: number('hibpTimeoutMs', pick(values['hibp-timeout'], env.BREACH_SERVICE_HIBP_TIMEOUT)),
+      catalogRefreshSec: number('catalogRefreshSec', pick(values['catalog-refresh'], env.BREACH_SERVICE_CATALOG_REFRESH)),
+      recheckIntervalSec: number('recheckIntervalSec', pick(values['recheck-interval'], env.BREACH_SERVICE_RECHECK_INTERVAL)),
       catalogFile: pick(values.catalog, env.BREACH_SERVICE_CATALOG),
       issuer: pick(values.issuer, env.BREACH_SERVICE_ISSUER),
       audience: pick(values.audience, env.BREACH_SERVICE_AUDIENCE),
@@ -240,6 +298,14 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     token: { sub: values.sub, email: values.email, expiresIn: number('expires-in', values['expires-in']) },
     apiToken,
   };
+}
+
+/** `1`/`true` on, `0`/`false` off, unset or empty: not given. */
+function envFlag(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new ConfigError(`BREACH_SERVICE_DEMO: use 1, true, 0 or false, not "${value}"`);
 }
 
 function parseSecretCommand(args: string[]): NonNullable<CommandLine['secret']> {

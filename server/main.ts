@@ -3,6 +3,7 @@
 // The service and the identity provider load only for the commands that need them, so the
 // small commands (rtdb-secret) start quickly.
 import { describeCatalogLoad } from './catalog/source.ts';
+import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
 import { runSecretCommand } from './rtdb/secretCommand.ts';
 import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
 import { createLogger } from './log.ts';
@@ -10,7 +11,8 @@ import { runApiTokenCommand } from './search/apiTokenCommand.ts';
 
 const HELP = `Breach-alert reference service
 
-  npm run server -- [--port ${DEFAULT_PORT}] [--data DIR] [--dev] [--catalog FILE]
+  npm run server -- [--port ${DEFAULT_PORT}] [--data DIR] [--dev] [--demo] [--catalog FILE]
+      [--hibp-api-key KEY] [--hibp-url URL] [--hibp-domain DOMAIN ...]
       [--host 127.0.0.1] [--issuer URL --audience AUD [--jwks-url URL]] [--log-level info]
   npm run server -- token --data DIR --sub SUBJECT [--email EMAIL] [--expires-in SECONDS] [--port ${DEFAULT_PORT}]
   npm run server -- api-token create --data DIR --scopes ai-search:read[,ai-search:run] [--expires-in SECONDS]
@@ -20,12 +22,19 @@ const HELP = `Breach-alert reference service
   npm run server -- rtdb-secret create|list|revoke ID --data DIR [--database-url URL]
       legacy database secrets (discouraged: prefer service accounts); revoke one when someone leaves
 
-  --dev       enables the development surface (/__dev/*, loopback only)
-  --catalog   a Have I Been Pwned catalog file (JSON) instead of the generated demo catalog
+  --dev       enables the development surface (/__dev/*, loopback only); implies --demo unless a key is given
+  --demo      invented exposures, labelled as such (breach-data: demo); never with --hibp-api-key
+  --hibp-api-key KEY   check addresses with Have I Been Pwned (better: BREACH_SERVICE_HIBP_API_KEY, not seen in ps)
+  --hibp-url URL       HIBP's API base (${HIBP_DEFAULT_URL}); a proxy or a test double
+  --hibp-domain DOMAIN a domain verified on the key's HIBP account, searched whole (repeatable)
+  --catalog-refresh SECONDS  how often HIBP's catalog is fetched again (21600); --recheck-interval SECONDS (604800)
+  --hibp-timeout MS    no answer from HIBP within this counts as a failure (10000)
+  Without a key and without --demo the service invents nothing: every address stays "not checked yet".
+  --catalog   a Have I Been Pwned catalog file (JSON) instead of fetching it (offline use, tests)
   --issuer    an external OpenID provider; without it the development provider runs at /oidc
   --account-id ID  account of the search interface, /client/v4/accounts/ID/ai-search/… (default local)
   --extra-emails FILE  JSON {"<subject>": ["email", ...]}: emails monitored besides the token's
-Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, _ACCOUNT_ID, GRAPH_API_KEY, LOG_LEVEL.
+Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _DEMO, _HIBP_API_KEY, _HIBP_URL, _HIBP_DOMAINS (comma-separated), _HIBP_TIMEOUT, _CATALOG_REFRESH, _RECHECK_INTERVAL, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, _ACCOUNT_ID, GRAPH_API_KEY, LOG_LEVEL.
   --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)
   --host ADDRESS       beyond loopback needs --issuer and refuses --dev
   --public-origin URL  the origin clients use, when not a loopback name (accepted in Host)
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
       `  OpenAPI:       ${service.url}/openapi.yaml`,
       `  Details feed:  ${service.url}/rtdb (realtime database; catalog/breaches is public)`,
       ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),
+      ...service.breachData.summary.map((line, i) => `  ${i === 0 ? 'Breach data:  ' : '              '} ${line}`),
       '  Breach data in real catalogs: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0.',
       '',
     ].join('\n'),

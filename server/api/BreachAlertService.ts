@@ -1,8 +1,19 @@
-import { compareBreaches, dataClassKey, emailKey, matchesBreachQuery, type Breach, type BreachQuery, type ProblemFieldError, type ResolutionRequest, type UserBreach } from '../../shared/api/index.ts';
-import { demoExposuresFor } from '../catalog/exposures.ts';
+import {
+  compareBreaches,
+  dataClassKey,
+  emailKey,
+  matchesBreachQuery,
+  type Breach,
+  type BreachQuery,
+  type ProblemFieldError,
+  type ResolutionRequest,
+  type UserBreach,
+  type UserChecks,
+} from '../../shared/api/index.ts';
 import type { BreachStore, ResolutionChange } from '../store/BreachStore.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { AccountDirectory, MonitoredAccount } from './accounts.ts';
+import type { ExposureSource, Knowledge } from './exposureSource.ts';
 
 export interface Caller {
   sub: string;
@@ -17,12 +28,30 @@ export class BreachAlertService {
   readonly #store: BreachStore;
   readonly #accounts: AccountDirectory;
   readonly #now: () => Date;
+  readonly #source: ExposureSource;
   #catalogCache: { revision: number; byId: Map<string, Breach> } | undefined;
 
-  constructor(store: BreachStore, accounts: AccountDirectory, now: () => Date = () => new Date()) {
+  /** `source` decides what is known about an address; see {@link ExposureSource}. */
+  constructor(store: BreachStore, accounts: AccountDirectory, now: () => Date, source: ExposureSource) {
     this.#store = store;
     this.#accounts = accounts;
     this.#now = now;
+    this.#source = source;
+  }
+
+  /** `hibp`, `demo` or `none`: the `breach-data` header of every answer carrying exposures. */
+  get source(): ExposureSource['kind'] {
+    return this.#source.kind;
+  }
+
+  /** What the source knows about the account's addresses now: which are checked, which pending. */
+  knowledge(account: MonitoredAccount): Promise<Knowledge> {
+    return this.#source.know(account.emails, () => this.#catalogList());
+  }
+
+  /** `GET /user/checks`. */
+  checks(account: MonitoredAccount): Promise<UserChecks> {
+    return this.#source.checks(account.emails, () => this.#catalogList());
   }
 
   /** `POST /user`: creates the monitoring user; `created` false when it existed. */
@@ -147,21 +176,16 @@ export class BreachAlertService {
   }
 
   /**
-   * Breach ids per monitored email. Demo data: an email seen for the first time gets its
-   * deterministic set of breaches, stored so later catalog changes do not move it.
+   * Breach ids per monitored email, for the emails the source has answered for: an email not
+   * checked yet is absent (unknown), never an empty set (clean).
    */
   async #exposures(emails: readonly string[]): Promise<Map<string, Set<string>>> {
-    const known = await this.#store.getExposures(emails);
-    const result = new Map<string, Set<string>>();
-    for (const email of emails) {
-      let ids = known.get(email);
-      if (ids === undefined) {
-        ids = demoExposuresFor(email, [...(await this.#catalog()).values()]);
-        await this.#store.setExposures(email, ids);
-      }
-      result.set(email, new Set(ids));
-    }
-    return result;
+    const { exposures } = await this.#source.know(emails, () => this.#catalogList());
+    return new Map([...exposures].map(([email, ids]) => [email, new Set(ids)]));
+  }
+
+  async #catalogList(): Promise<Breach[]> {
+    return [...(await this.#catalog()).values()];
   }
 
   /** The catalog by id, re-read only when the store has changed since. */

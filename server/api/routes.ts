@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { issuesToFieldErrors, Limits, parseBreachQuery, ResolutionRequest } from '../../shared/api/index.ts';
+import { BreachDataHeaders, issuesToFieldErrors, Limits, parseBreachQuery, ResolutionRequest } from '../../shared/api/index.ts';
 import type { AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
 import type { Logger } from '../log.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -7,6 +7,7 @@ import { HttpProblem } from '../http/problems.ts';
 import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
 import type { BreachAlertService } from './BreachAlertService.ts';
+import type { Knowledge } from './exposureSource.ts';
 import { ResponseCache } from './ResponseCache.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -30,15 +31,28 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         const account = await service.requireMonitoringUser(await authenticate(req));
         const parsed = parseBreachQuery(url.searchParams);
         if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
-        const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query)].join('\u0000');
+        // Which addresses are known is part of the answer (the pending ones are left out of the
+        // body and counted in a header), so it is part of the cache key and of the ETag.
+        const knowledge = await service.knowledge(account);
+        const headers = breachDataHeaders(knowledge);
+        const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query), knowledge.source, knowledge.pending.join(',')].join('\u0000');
         let answer = cache.get(key, await service.changeStamp(account));
         if (!answer) {
           const body = Buffer.from(JSON.stringify(await service.listBreaches(account, parsed.query)));
-          answer = { body, etag: etagOf(body) };
+          answer = { body, etag: etagOf(Buffer.concat([body, Buffer.from(`\u0000${headers[BreachDataHeaders.source]}\u0000${knowledge.pending.join(',')}`)])) };
           // Stamped after building: building may record a new email's demo exposures.
           cache.set(key, await service.changeStamp(account), answer.body, answer.etag);
         }
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
         sendCacheableJson(req, res, answer.body, answer.etag);
+        return true;
+      }
+      case '/user/checks': {
+        allow(req, ['GET', 'HEAD']);
+        const account = await service.requireMonitoringUser(await authenticate(req));
+        const checks = await service.checks(account);
+        const pending = checks.addresses.filter((address) => address.checkedAt === null).length;
+        sendJson(res, 200, checks, { 'cache-control': 'no-store', vary: 'Authorization', [BreachDataHeaders.source]: checks.source, [BreachDataHeaders.pending]: String(pending) });
         return true;
       }
       case '/user/breaches/resolutions': {
@@ -65,4 +79,9 @@ export function allow(req: IncomingMessage, methods: readonly string[]): void {
   if (!methods.includes(req.method ?? '')) {
     throw new HttpProblem(405, `${req.method} is not allowed here; use ${methods.join(' or ')}`, { headers: { allow: methods.join(', ') } });
   }
+}
+
+/** The `breach-data` and `breach-checks-pending` headers of an answer carrying exposures (shared/api/checks.ts). */
+export function breachDataHeaders(knowledge: Knowledge): Record<string, string> {
+  return { [BreachDataHeaders.source]: knowledge.source, [BreachDataHeaders.pending]: String(knowledge.pending.length) };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Breach } from '../../shared/api/index.ts';
 import type { CatalogDetails } from '../../shared/catalog/index.ts';
 import { demoBreachDetails } from './demoDetails.ts';
-import { loadHibpCatalog, type HibpSkipReason } from './hibp.ts';
+import { loadHibpCatalog, parseHibpCatalog, type HibpSkipReason } from './hibp.ts';
 
 /**
  * Where the service's catalog comes from, and everything it holds: the breach-alert records
@@ -12,8 +12,8 @@ import { loadHibpCatalog, type HibpSkipReason } from './hibp.ts';
  * breaches, their details keyed by id (title, description, …) and a report of what was left out.
  */
 export interface CatalogSource {
-  /** `file` for `--catalog`, `demo` for the generated demo catalog. */
-  origin: 'file' | 'demo';
+  /** `file` for `--catalog`, `demo` for the generated demo catalog, `hibp` for Have I Been Pwned's `GET breaches`. */
+  origin: 'file' | 'demo' | 'hibp';
   file: string | undefined;
   /** The breach-alert catalog, ordered by id. */
   breaches: Breach[];
@@ -37,6 +37,12 @@ export function loadCatalogFile(file: string): CatalogSource {
 export function loadDemoCatalog(): CatalogSource {
   const breaches = Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG_URL, 'utf8')));
   return { origin: 'demo', file: undefined, breaches, details: demoDetailsFor(breaches), total: breaches.length, skipped: [] };
+}
+
+/** Have I Been Pwned's `GET breaches` answer; throws `HibpCatalogError` naming the bad record. */
+export function hibpCatalogSource(json: unknown): CatalogSource {
+  const imported = parseHibpCatalog(json);
+  return { origin: 'hibp', file: undefined, breaches: imported.breaches, details: imported.details, total: imported.total, skipped: imported.skippedBreaches };
 }
 
 export function loadCatalogSource(file?: string): CatalogSource {
@@ -83,7 +89,7 @@ export function compareCatalogs(previousIds: readonly string[], source: CatalogS
 /** Human lines of a report, e.g. "left out 21 of 834 records: 2 retired by the source (A, B); …". */
 export function describeCatalogLoad(report: CatalogLoadReport): string[] {
   const lines: string[] = [];
-  const where = report.file ? `catalog ${report.file}` : 'demo catalog';
+  const where = report.file ? `catalog ${report.file}` : report.origin === 'hibp' ? 'Have I Been Pwned catalog' : 'demo catalog';
   lines.push(`${where}: ${report.kept} of ${report.total} records in the breach-alert catalog (${report.added} new)`);
   if (report.skipped.length > 0) {
     const groups = new Map<HibpSkipReason, string[]>();

@@ -15,7 +15,7 @@ import { InvalidTokenError, type AccessTokenVerifier } from '../auth/AccessToken
 import { SigningKeysUnavailableError } from '../auth/jwtVerifier.ts';
 import type { BreachAlertService } from '../api/BreachAlertService.ts';
 import type { MonitoredAccount } from '../api/accounts.ts';
-import { allow } from '../api/routes.ts';
+import { allow, breachDataHeaders } from '../api/routes.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { sendJson } from '../http/respond.ts';
@@ -68,7 +68,8 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
               resolvedDataClasses: [...new Set(Object.keys(state.resolvedDataClasses).map(dataClassKey))].filter(isResolvableSlug).sort(),
             })),
           }));
-        sendJson(res, 200, items, { ...NO_STORE, vary: 'Authorization' });
+        // Unknown is not clean: the pending addresses are left out of the list and counted here.
+        sendJson(res, 200, items, { ...NO_STORE, vary: 'Authorization', ...breachDataHeaders(await service.knowledge(account)) });
         return;
       }
       case '/user/breaches/resolutions': {

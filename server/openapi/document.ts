@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { stringify } from 'yaml';
 import * as api from '../../shared/api/index.ts';
+import { BREACH_DATA_HEADERS } from './breachDataHeaders.ts';
 import { FIREFOX_SCHEMAS, firefoxPaths } from './firefoxPaths.ts';
 import { SEARCH_EXTRA_SCHEMAS, SEARCH_SCHEMAS, searchPaths } from './searchPaths.ts';
 
@@ -45,6 +46,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     ResolutionRequest: api.ResolutionRequest,
     ProblemFieldError: api.ProblemFieldError,
     Problem: api.Problem,
+    BreachDataSource: api.BreachDataSource,
+    AddressCheckState: api.AddressCheckState,
+    AddressCheck: api.AddressCheck,
+    StealerLogEntry: api.StealerLogEntry,
+    SourceProblemCode: api.SourceProblemCode,
+    UserChecks: api.UserChecks,
     ...FIREFOX_SCHEMAS,
     ...SEARCH_SCHEMAS,
   };
@@ -63,7 +70,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Breach Alerts API (Breach Monitor reference service)',
       version: '1.0',
       description:
-        'Creating a monitoring user, listing the breaches that affect its monitored emails, and recording which data classes are resolved. The same service also speaks the newer Monitor contract (`/api/firefox/v1`, paths under `/firefox/v1` with their own server) and the search interface (`/client/v4`, seed 002, paths under `/accounts` with their own server). Decisions where the contract is silent: CONTRACT.md. Breach data in the demo catalog is generated; real catalogs come from Have I Been Pwned (CC BY 4.0).',
+        "Creating a monitoring user, listing the breaches that affect its monitored emails, and recording which data classes are resolved. The same service also speaks the newer Monitor contract (`/api/firefox/v1`, paths under `/firefox/v1` with their own server) and the search interface (`/client/v4`, seed 002, paths under `/accounts` with their own server). Decisions where the contract is silent: CONTRACT.md. Breach data in the demo catalog is generated; real catalogs come from Have I Been Pwned (CC BY 4.0). Where exposures come from is said on every answer that carries them: `breach-data: hibp` (looked up with Have I Been Pwned, credit it where the data is shown), `breach-data: demo` (invented by a service started with `--demo` or `--dev`: never real, label it), `breach-data: none` (no source: nothing is known); `breach-checks-pending` counts the caller's addresses not checked yet, which are absent from the lists (unknown, never clean). `GET /user/checks` says what is known per address.",
     },
     servers: [{ url: 'http://localhost:6060/api/v1', description: 'Local development' }],
     security: [{ bearer: [] }],
@@ -93,12 +100,28 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           ],
           responses: {
             '200': {
-              description: 'The breaches, possibly none',
-              headers: { ETag: { schema: { type: 'string' } } },
+              description:
+                'The breaches of the addresses checked so far, possibly none. An address not checked yet is left out and counted in `breach-checks-pending`: an empty list with a pending count above 0 means "not known yet", never "no breaches".',
+              headers: { ETag: { schema: { type: 'string' } }, ...BREACH_DATA_HEADERS },
               content: { 'application/json': { schema: { $ref: '#/components/schemas/UserBreachList' } } },
             },
             '304': { description: 'Not modified since the ETag given in If-None-Match' },
             '400': problem('Invalid query parameter'),
+            '401': unauthorized,
+            '403': problem('Not authorized, or no monitoring user'),
+          },
+        },
+      },
+      '/user/checks': {
+        get: {
+          operationId: 'getUserChecks',
+          summary: "What the service knows about each of the caller's addresses: checked when, pending, failed; the lookup queue; stealer logs; why it cannot check, if so",
+          responses: {
+            '200': {
+              description: 'The checks (never cached)',
+              headers: BREACH_DATA_HEADERS,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/UserChecks' } } },
+            },
             '401': unauthorized,
             '403': problem('Not authorized, or no monitoring user'),
           },

@@ -1,4 +1,5 @@
 import * as api from '../../shared/api/index.ts';
+import { BREACH_DATA_HEADERS } from './breachDataHeaders.ts';
 
 /**
  * The newer Monitor contract (`/api/firefox/v1`) in the OpenAPI document. Its paths would share
@@ -56,7 +57,11 @@ export function firefoxPaths(): Record<string, unknown> {
         security,
         parameters: [{ name: 'domain', in: 'query', required: false, description: 'Exact match on the primary domain (the only filter of this contract)', schema: { type: 'string', minLength: 1 } }],
         responses: {
-          '200': { description: 'The breaches, possibly none', headers: NO_STORE, content: { 'application/json': { schema: ref('FirefoxUserBreachList') } } },
+          '200': {
+            description: 'The breaches of the addresses checked so far, possibly none: an address not checked yet is absent and counted in `breach-checks-pending` (unknown, not clean)',
+            headers: { ...NO_STORE, ...BREACH_DATA_HEADERS },
+            content: { 'application/json': { schema: ref('FirefoxUserBreachList') } },
+          },
           ...errors(['invalid-request', 'token-invalid', 'missing-scope', 'no-monitor-account', 'rate-limited', 'internal-error', 'unavailable']),
         },
       },

@@ -54,7 +54,7 @@ describe.each(await serviceStores())('the index revision on $name', (store) => {
   beforeAll(async () => {
     dirs.push(mkdtempSync(path.join(tmpdir(), 'answer-cache-')));
     databaseUrl = (await store.serviceOptions()).databaseUrl;
-    running = await startService({ port: 0, dataDir: dirs.at(-1)!, logLevel: 'silent', databaseUrl });
+    running = await startService({ port: 0, dataDir: dirs.at(-1)!, logLevel: 'silent', demo: true, databaseUrl });
   });
   afterAll(async () => {
     await running.close();

@@ -25,7 +25,7 @@ afterAll(() => {
 async function service(input: { dev?: boolean; graphKey?: string } = {}): Promise<RunningService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'graph-service-'));
   dirs.push(dataDir);
-  return startService({ port: 0, dataDir, logLevel: 'silent', ...input });
+  return startService({ port: 0, dataDir, logLevel: 'silent', demo: true, ...input });
 }
 
 function get(origin: string, params: Record<string, string | string[]>): Promise<Response> {

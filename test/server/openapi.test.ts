@@ -18,6 +18,7 @@ describe('server/openapi.yaml', () => {
     expect(Object.keys(document.paths)).toEqual([
       '/user',
       '/user/breaches',
+      '/user/checks',
       '/user/breaches/resolutions',
       // The newer Monitor contract and the search interface, each path item with its own server.
       '/firefox/v1/user/breaches',

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Migration as SchemaMigration } from '../../../shared/db/migrations.ts';
 import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
 import { updateToSchemaVersion20 } from './0020-data-class-slug-keys.ts';
+import { updateToSchemaVersion30 } from './0030-lookup-queue.ts';
 
 export type Migration = SchemaMigration<Database>;
 
@@ -9,6 +10,7 @@ export type Migration = SchemaMigration<Database>;
 export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'initial-schema', up: updateToSchemaVersion10 },
   { version: 20, name: 'data-class-slug-keys', up: updateToSchemaVersion20 },
+  { version: 30, name: 'lookup-queue', up: updateToSchemaVersion30 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

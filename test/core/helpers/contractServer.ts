@@ -8,6 +8,7 @@ import { ApiError, kindOfStatus } from '../../../electron/core/api/ApiError.ts';
 import type { ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
 import { AccountDirectory } from '../../../server/api/accounts.ts';
 import { BreachAlertService } from '../../../server/api/BreachAlertService.ts';
+import { DemoExposures } from '../../../server/api/exposureSource.ts';
 import { HttpProblem } from '../../../server/http/problems.ts';
 import { asyncBreachStore } from '../../../server/store/BreachStore.ts';
 import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
@@ -50,7 +51,9 @@ export class ContractServer {
     this.store.putAccount({ sub: SUB, emails: Object.keys(exposures), deleted: false });
     for (const [email, ids] of Object.entries(exposures)) this.store.setExposures(email, ids);
     this.store.createUser(SUB);
-    this.service = new BreachAlertService(asyncBreachStore(this.store), new AccountDirectory(asyncBreachStore(this.store), {}), () => new Date('2026-02-14T09:30:00Z'));
+    // Every monitored email has its fixture exposures stored, so the demo source invents nothing here.
+    const now = () => new Date('2026-02-14T09:30:00Z');
+    this.service = new BreachAlertService(asyncBreachStore(this.store), new AccountDirectory(asyncBreachStore(this.store), {}), now, new DemoExposures(asyncBreachStore(this.store), now));
   }
 
   close(): void {

@@ -37,7 +37,7 @@ const cleanups: (() => Promise<void> | void)[] = [];
 beforeAll(async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'search-handlers-service-'));
   dirs.push(dataDir);
-  service = await startService({ port: 0, dataDir, logLevel: 'silent' });
+  service = await startService({ port: 0, dataDir, logLevel: 'silent', demo: true });
 });
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();

@@ -159,7 +159,7 @@ describe('the service at start', () => {
   });
 
   it('serves the demo catalog details and its logos', async () => {
-    const service = await startService({ port: 0, dataDir: tempDir(), logLevel: 'silent' });
+    const service = await startService({ port: 0, dataDir: tempDir(), logLevel: 'silent', demo: true });
     try {
       const details = (await service.rtdb.get(['catalog', 'breaches'])) as Record<string, BreachDetails>;
       expect(Object.keys(details)).toHaveLength(DEMO.length);

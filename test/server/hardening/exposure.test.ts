@@ -49,7 +49,7 @@ describe('listening beyond loopback', () => {
       },
     });
     const service = await startService(
-      { host: '0.0.0.0', port: 0, dataDir, issuer: 'https://id.example.org', jwksUrl: 'https://id.example.org/jwks', logLevel: 'warn' },
+      { host: '0.0.0.0', port: 0, dataDir, issuer: 'https://id.example.org', jwksUrl: 'https://id.example.org/jwks', logLevel: 'warn', demo: true },
       { logger: createLogger({ level: 'warn', destination }) },
     );
     try {

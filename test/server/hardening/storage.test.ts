@@ -63,7 +63,7 @@ describe.skipIf(process.platform === 'win32')('service storage', () => {
     const dataDir = path.join(root, 'service');
     mkdirSync(dataDir, { mode: 0o755 });
     chmodSync(dataDir, 0o755);
-    const service = await startService({ port: 0, dataDir, logLevel: 'silent' });
+    const service = await startService({ port: 0, dataDir, logLevel: 'silent', demo: true });
     try {
       expect(mode(dataDir)).toBe(0o700);
       expect(mode(path.join(dataDir, 'service.db'))).toBe(0o600);

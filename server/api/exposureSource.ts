@@ -1,0 +1,87 @@
+import type { AddressCheck, Breach, BreachDataSource, UserChecks } from '../../shared/api/index.ts';
+import { demoExposuresFor } from '../catalog/exposures.ts';
+import type { BreachStore } from '../store/BreachStore.ts';
+
+/** What a source knows about a set of addresses, for one answer. */
+export interface Knowledge {
+  source: BreachDataSource;
+  /** Breach ids per address the source has answered for; addresses it has not are absent. */
+  exposures: Map<string, string[]>;
+  /** Addresses not checked yet: unknown, never clean (the `breach-checks-pending` header). */
+  pending: string[];
+}
+
+/**
+ * Where a service's exposures come from: Have I Been Pwned (`server/hibp`), invented demo data
+ * (only with `--demo`/`--dev`), or nothing. The service asks it on every answer that carries
+ * exposures, and says which it is (`breach-data` header).
+ */
+export interface ExposureSource {
+  readonly kind: BreachDataSource;
+  /** What is known about `emails` (lower case); may start looking up the ones it does not know. */
+  know(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<Knowledge>;
+  /** `GET /user/checks` for `emails`. */
+  checks(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<UserChecks>;
+}
+
+/**
+ * `--demo`: an address seen for the first time gets its deterministic invented set of breaches,
+ * stored so later catalog changes do not move it. Everything is "checked" at once.
+ */
+export class DemoExposures implements ExposureSource {
+  readonly kind = 'demo';
+  readonly #store: BreachStore;
+  readonly #now: () => Date;
+
+  constructor(store: BreachStore, now: () => Date = () => new Date()) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  async know(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<Knowledge> {
+    const known = await this.#store.getExposures(emails);
+    for (const email of emails) {
+      if (known.has(email)) continue;
+      const ids = demoExposuresFor(email, await catalog());
+      await this.#store.setExposures(email, ids);
+      known.set(email, ids);
+    }
+    return { source: 'demo', exposures: known, pending: [] };
+  }
+
+  async checks(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<UserChecks> {
+    const { exposures } = await this.know(emails, catalog);
+    const at = this.#now().toISOString();
+    return {
+      source: 'demo',
+      attribution: null,
+      addresses: emails.map((email): AddressCheck => ({ email, state: 'checked', checkedAt: at, nextCheckAt: null, breachCount: exposures.get(email)?.length ?? 0, viaDomainSearch: false })),
+      queue: { requestsPerMinute: null, waiting: 0, nextCheckAt: null },
+      stealerLogs: { available: false, entries: [] },
+      problem: null,
+    };
+  }
+}
+
+export const NO_SOURCE_DETAIL =
+  'This service has no breach-data source, so it knows nothing about any address: start it with --hibp-api-key KEY (or BREACH_SERVICE_HIBP_API_KEY) to check addresses with Have I Been Pwned, or with --demo for invented demo data.';
+
+/** No key and no `--demo`: nothing is known, nothing is invented, every address is pending. */
+export class NoExposures implements ExposureSource {
+  readonly kind = 'none';
+
+  async know(emails: readonly string[]): Promise<Knowledge> {
+    return { source: 'none', exposures: new Map(), pending: [...emails] };
+  }
+
+  async checks(emails: readonly string[]): Promise<UserChecks> {
+    return {
+      source: 'none',
+      attribution: null,
+      addresses: emails.map((email): AddressCheck => ({ email, state: 'pending', checkedAt: null, nextCheckAt: null, breachCount: null, viaDomainSearch: false })),
+      queue: { requestsPerMinute: null, waiting: 0, nextCheckAt: null },
+      stealerLogs: { available: false, entries: [] },
+      problem: { code: 'no-source', detail: NO_SOURCE_DETAIL },
+    };
+  }
+}

@@ -1,0 +1,121 @@
+import type { AddressCheck, UserChecks } from '../../shared/api/index.ts';
+import type { Knowledge, ExposureSource } from '../api/exposureSource.ts';
+import type { BreachStore } from '../store/BreachStore.ts';
+import type { Clock } from './clock.ts';
+import { HIBP_ATTRIBUTION } from './client.ts';
+import { DEFAULT_RPM, type LookupQueue } from './LookupQueue.ts';
+import { domainOf, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
+
+/**
+ * Exposures from Have I Been Pwned: what the lookup queue has stored, for the addresses it has
+ * checked. An address the service has not seen before is added to the queue (new ones are
+ * looked up first); until its lookup answers it is pending, never clean.
+ */
+export class HibpExposures implements ExposureSource {
+  readonly kind = 'hibp';
+  readonly #lookups: LookupStore;
+  readonly #breaches: BreachStore;
+  readonly #queue: LookupQueue;
+  readonly #clock: Clock;
+  readonly #domains: ReadonlySet<string>;
+
+  constructor(options: { lookups: LookupStore; breaches: BreachStore; queue: LookupQueue; clock: Clock; domains: readonly string[] }) {
+    this.#lookups = options.lookups;
+    this.#breaches = options.breaches;
+    this.#queue = options.queue;
+    this.#clock = options.clock;
+    this.#domains = new Set(options.domains);
+  }
+
+  async know(emails: readonly string[]): Promise<Knowledge> {
+    const rows = await this.#tracked(emails);
+    const checked = emails.filter((email) => rows.get(email)?.checkedAt != null);
+    const stored = checked.length === 0 ? new Map<string, string[]>() : await this.#breaches.getExposures(checked);
+    const exposures = new Map(checked.map((email) => [email, stored.get(email) ?? []]));
+    return { source: 'hibp', exposures, pending: emails.filter((email) => rows.get(email)?.checkedAt == null) };
+  }
+
+  async checks(emails: readonly string[]): Promise<UserChecks> {
+    const rows = await this.#tracked(emails);
+    const state = await this.#lookups.state();
+    const now = this.#clock.now();
+    const addresses: AddressCheck[] = [];
+    for (const email of emails) {
+      const row = rows.get(email);
+      addresses.push({
+        email,
+        state: row?.problem ? 'failed' : row?.checkedAt != null ? 'checked' : 'pending',
+        checkedAt: iso(row?.checkedAt ?? null),
+        nextCheckAt: iso(row ? await this.#expectedAt(row, state, now) : null),
+        breachCount: row?.checkedAt != null ? row.breachCount : null,
+        viaDomainSearch: row?.viaDomain ?? this.#domains.has(domainOf(email)),
+      });
+    }
+    const unchecked = addresses.filter((address) => address.checkedAt === null && address.nextCheckAt !== null);
+    const nextTimes = (unchecked.length > 0 ? unchecked : addresses).map((address) => address.nextCheckAt).filter((at): at is string => at !== null);
+    return {
+      source: 'hibp',
+      attribution: HIBP_ATTRIBUTION,
+      addresses,
+      queue: {
+        requestsPerMinute: state.rpm,
+        waiting: await this.#lookups.waiting(now, state.stealerLogs),
+        nextCheckAt: nextTimes.length === 0 ? null : nextTimes.reduce((a, b) => (a < b ? a : b)),
+      },
+      stealerLogs: {
+        available: state.stealerLogs,
+        entries: state.stealerLogs
+          ? emails.flatMap((email) => {
+              const row = rows.get(email);
+              return row?.stealerDomains && row.stealerDomains.length > 0 && row.stealerCheckedAt !== null
+                ? [{ email, domains: [...row.stealerDomains].sort(), checkedAt: iso(row.stealerCheckedAt)! }]
+                : [];
+            })
+          : [],
+      },
+      problem: state.problem,
+    };
+  }
+
+  /** The rows of `emails`, tracking (and waking the queue for) the ones never seen. */
+  async #tracked(emails: readonly string[]): Promise<Map<string, AddressCheckRow>> {
+    let rows = await this.#lookups.checks(emails);
+    const unknown = emails.filter((email) => !rows.has(email));
+    if (unknown.length > 0) {
+      await this.#lookups.track(unknown, this.#clock.now(), [...this.#domains]);
+      this.#queue.wake();
+      rows = await this.#lookups.checks(emails);
+    }
+    return rows;
+  }
+
+  /**
+   * When the queue expects to look the address up: its due time, no earlier than now or a hold,
+   * plus a window for every Rpm lookups ahead of it. An estimate; null while nothing is scheduled.
+   */
+  async #expectedAt(row: AddressCheckRow, state: SourceState, now: number): Promise<number | null> {
+    if (row.dueAt === null || state.problem?.code === 'key-refused') return null;
+    const start = Math.max(row.dueAt, now, state.blockedUntil, state.backoffUntil);
+    if (row.dueAt > now) return start;
+    const ahead = row.viaDomain ? 0 : await this.#lookups.aheadOf(row.email, now);
+    return slotTime(await this.#lookups.sentSince(now - this.#queue.windowMs), ahead, start, state.rpm ?? DEFAULT_RPM, this.#queue.windowMs);
+  }
+}
+
+/**
+ * When the budget lets the request `ahead` places down the queue go: each request waits until
+ * fewer than `rpm` were sent in the window before it, the ones already sent included.
+ */
+export function slotTime(sent: readonly number[], ahead: number, start: number, rpm: number, windowMs: number): number {
+  const times = [...sent];
+  let at = start;
+  for (let i = 0; i <= ahead; i++) {
+    if (times.length >= rpm) at = Math.max(at, times[times.length - rpm]! + windowMs);
+    times.push(at);
+  }
+  return at;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

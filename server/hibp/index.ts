@@ -1,0 +1,149 @@
+import path from 'node:path';
+import type { BreachDataSource } from '../../shared/api/index.ts';
+import { DemoExposures, NO_SOURCE_DETAIL, NoExposures, type ExposureSource } from '../api/exposureSource.ts';
+import type { CatalogLoadReport, CatalogSource } from '../catalog/source.ts';
+import { breachDataSource, type ServiceConfig } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { BreachStore } from '../store/BreachStore.ts';
+import { openPostgresLookupStore } from '../store/postgres/PostgresLookupStore.ts';
+import { openSqliteLookupStore } from '../store/SqliteLookupStore.ts';
+import { CatalogRefresher } from './CatalogRefresher.ts';
+import { HibpClient } from './client.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { describeHibpKey } from './constants.ts';
+import { HibpExposures } from './HibpExposures.ts';
+import { LookupQueue } from './LookupQueue.ts';
+import type { LookupStore, SourceState } from './LookupStore.ts';
+
+/** Counted against the budget a second longer than HIBP's minute: see `windowMarginMs`. */
+export const WINDOW_MARGIN_MS = 1000;
+
+export interface BreachData {
+  kind: BreachDataSource;
+  source: ExposureSource;
+  /** The first HIBP catalog fetch at start, when the catalog comes from HIBP and it succeeded. */
+  catalogReport: CatalogLoadReport | undefined;
+  /** Present with a key: the queue's store (tests and benches read the budget from it). */
+  lookups: LookupStore | undefined;
+  queue: LookupQueue | undefined;
+  refresher: CatalogRefresher | undefined;
+  /** Sentences for the start-up banner: where breach data comes from, or why there is none. */
+  summary: string[];
+  close(): Promise<void>;
+}
+
+export interface BreachDataOptions {
+  config: ServiceConfig;
+  store: BreachStore;
+  writeDetails: (details: CatalogSource['details']) => Promise<void>;
+  logger: Logger;
+  clock?: Clock;
+}
+
+/**
+ * The service's breach-data source, started: demo data (only with `--demo`/`--dev`), nothing
+ * (no key: says so, invents nothing), or Have I Been Pwned (the lookup queue, after reading the
+ * key's subscription). Without `--catalog` and outside demo, the catalog comes from HIBP too: at
+ * start, then on the refresh schedule.
+ */
+export async function startBreachData(options: BreachDataOptions): Promise<BreachData> {
+  const { config, store, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const kind = breachDataSource(config);
+  if (kind === 'demo') {
+    logger.info('breach data: demo — exposures are invented (--demo or --dev), and every answer carrying them says so (breach-data: demo)');
+    return {
+      kind,
+      source: new DemoExposures(store, () => new Date(clock.now())),
+      catalogReport: undefined,
+      lookups: undefined,
+      queue: undefined,
+      refresher: undefined,
+      summary: ['demo — invented exposures (--demo or --dev); answers carry "breach-data: demo"'],
+      close: async () => {},
+    };
+  }
+
+  const lookups = config.databaseUrl
+    ? openPostgresLookupStore({ url: config.databaseUrl, onConnectionError: (error) => logger.warn({ err: error }, 'a lookup-queue database connection was lost; the next use reconnects') })
+    : openSqliteLookupStore(path.join(config.dataDir, 'service.db'));
+  const client = new HibpClient({ baseUrl: config.hibpUrl, apiKey: config.hibpApiKey, timeoutMs: config.hibpTimeoutMs });
+  let queue: LookupQueue | undefined;
+  let refresher: CatalogRefresher | undefined;
+  // A request cannot be in flight longer than its timeout; a little more for the answer to be recorded.
+  const flightMs = config.hibpTimeoutMs + 5000;
+  try {
+    if (kind === 'hibp') {
+      queue = new LookupQueue({
+        client,
+        lookups,
+        breaches: store,
+        clock,
+        logger: logger.child({ component: 'hibp' }),
+        domains: config.hibpDomains,
+        recheckMs: config.recheckIntervalSec * 1000,
+        windowMarginMs: WINDOW_MARGIN_MS,
+        flightMs,
+        knowsBreach: async (id) => (await store.getBreach(id)) !== undefined,
+        onUnknownBreach: () => refresher?.soon(),
+      });
+    }
+    const windowMs = queue?.windowMs ?? 60_000 + WINDOW_MARGIN_MS;
+    if (!config.catalogFile) {
+      refresher = new CatalogRefresher({
+        client,
+        lookups,
+        store,
+        writeDetails: options.writeDetails,
+        clock,
+        logger: logger.child({ component: 'hibp-catalog' }),
+        intervalMs: config.catalogRefreshSec * 1000,
+        windowMs,
+        flightMs,
+        onDue: () => queue?.wake(),
+      });
+    }
+    let catalogReport: CatalogLoadReport | undefined;
+    try {
+      catalogReport = await refresher?.refreshNow();
+    } catch (error) {
+      logger.warn({ err: error }, 'the Have I Been Pwned catalog could not be used; the stored catalog stays until the next refresh');
+    }
+    refresher?.start();
+    const summary: string[] = [];
+    if (queue) {
+      const state = await queue.start();
+      summary.push(describeState(config, state));
+    } else {
+      logger.warn(NO_SOURCE_DETAIL);
+      summary.push(`none — ${NO_SOURCE_DETAIL}`);
+    }
+    const source = queue ? new HibpExposures({ lookups, breaches: store, queue, clock, domains: config.hibpDomains }) : new NoExposures();
+    return {
+      kind,
+      source,
+      catalogReport,
+      lookups,
+      queue,
+      refresher,
+      summary,
+      async close() {
+        await refresher?.stop();
+        await queue?.stop();
+        await lookups.close();
+      },
+    };
+  } catch (error) {
+    await refresher?.stop();
+    await queue?.stop();
+    await lookups.close();
+    throw error;
+  }
+}
+
+function describeState(config: ServiceConfig, state: SourceState): string {
+  const key = `key ${describeHibpKey(config.hibpApiKey ?? '')}`;
+  if (state.problem) return `Have I Been Pwned (${key}) — ${state.problem.detail}`;
+  const domains = config.hibpDomains.length > 0 ? `; domains searched whole: ${config.hibpDomains.join(', ')}` : '';
+  return `Have I Been Pwned (${key}) — up to ${state.rpm} lookups a minute${state.stealerLogs ? ', stealer logs included' : ''}${domains}`;
+}

@@ -1,0 +1,69 @@
+// Without --catalog, the catalog is Have I Been Pwned's: fetched at start and on the schedule,
+// through the same path as a catalog file (breach store, details feed), and a breach HIBP added
+// after an address was checked makes that address due again. Simulated clock, HIBP stand-in.
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BreachDetails } from '../../../shared/catalog/index.ts';
+import { skipWithoutFixture } from '../../support/fixtures.ts';
+import { breaches, idsByEmail, KEY, signIn, startAgainst, tempDir } from '../../support/hibpService.ts';
+import { SCENARIO_START } from '../../support/hibpScenarios.ts';
+import { HIBP_FIXTURE_CATALOG, HibpStandIn } from '../../support/hibpStandIn.ts';
+import { SimulatedClock } from '../../support/simulatedClock.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP catalog refresh'))('the catalog from Have I Been Pwned', () => {
+  it('is fetched at start and every interval; a breach added since an address was checked makes it due again', async () => {
+    const clock = new SimulatedClock(SCENARIO_START, 2);
+    const standIn = await HibpStandIn.start({ keys: { [KEY]: { rpm: 10 } }, accounts: { 'alice@example.com': ['Adobe'], 'bob@example.org': [] }, now: () => clock.now() });
+    const service = await startAgainst(standIn, clock, { dataDir: tempDir('hibp-catalog-', dirs), hibpApiKey: KEY, catalogRefreshSec: 3600 });
+    try {
+      expect(standIn.requests.filter((r) => r.path === 'breaches')).toHaveLength(1);
+      expect(service.catalogReport.origin).toBe('hibp');
+      expect(await service.store.getBreach('Adobe')).toBeDefined();
+      expect(((await service.rtdb.get(['catalog', 'breaches'])) as Record<string, BreachDetails>)['Adobe']?.title).toBe('Adobe');
+
+      const token = await signIn(service, 'alice', ['alice@example.com', 'bob@example.org']);
+      await clock.settle();
+      await clock.runUntil(async () => (await breaches(service, token)).pending === 0, 5 * 60_000);
+      expect(idsByEmail((await breaches(service, token)).body)).toEqual({ 'alice@example.com': ['Adobe'] });
+
+      // Half an hour later HIBP loads a new breach with alice in it.
+      await clock.advanceTo(SCENARIO_START + 30 * 60_000);
+      standIn.addBreach({
+        Name: 'Fresh2026',
+        Title: 'Fresh',
+        Domain: 'fresh.example',
+        BreachDate: '2026-02-01',
+        AddedDate: new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+        ModifiedDate: new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+        PwnCount: 1000,
+        Description: 'A breach the stand-in loaded during the test.',
+        LogoPath: '',
+        DataClasses: ['Email addresses', 'Passwords'],
+        IsVerified: true,
+        IsFabricated: false,
+        IsSensitive: false,
+        IsRetired: false,
+        IsSpamList: false,
+        IsMalware: false,
+      });
+      standIn.addToBreach('alice@example.com', 'Fresh2026');
+      const lookupsBefore = standIn.requests.filter((r) => r.path.startsWith('breachedaccount/')).length;
+
+      // The next refresh (an hour after start) brings it in, and both addresses are looked up again.
+      await clock.runUntil(async () => idsByEmail((await breaches(service, token)).body)['alice@example.com']?.includes('Fresh2026') === true, 2 * 3_600_000, 60_000);
+      expect(standIn.requests.filter((r) => r.path === 'breaches')).toHaveLength(2);
+      expect(((await service.rtdb.get(['catalog', 'breaches'])) as Record<string, BreachDetails>)['Fresh2026']?.title).toBe('Fresh');
+      expect(idsByEmail((await breaches(service, token)).body)).toEqual({ 'alice@example.com': ['Adobe', 'Fresh2026'] });
+      await clock.advanceBy(60_000);
+      expect(standIn.requests.filter((r) => r.path.startsWith('breachedaccount/')).length - lookupsBefore).toBe(2);
+    } finally {
+      await service.close();
+      await standIn.close();
+    }
+  }, 60_000);
+});
