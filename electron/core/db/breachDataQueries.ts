@@ -1,4 +1,4 @@
-import { UserChecks, type BreachDataSource } from '../../../shared/api/index.ts';
+import { emailKey, UserChecks, type BreachDataSource } from '../../../shared/api/index.ts';
 import { ChecksView } from '../../../shared/ipc/index.ts';
 import { clearServerState } from './breachQueries.ts';
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
@@ -89,4 +89,21 @@ export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string):
 /** Forgets the "demo data was cleared" note (once the person has seen it, or a new account). */
 export function forgetDemoCleared(db: WritableDB): void {
   statement(db, 'UPDATE breach_data SET demo_cleared_at = NULL WHERE id = 1').run();
+}
+
+/**
+ * Which addresses the service had already checked at the previous sync: a breach that names only
+ * addresses it had not is what a first check found, not a new breach, and is not announced.
+ * `undefined` means "no way to tell" (an older service that says nothing): every new breach is
+ * announced as before. With the pending count but no per-address checks, all or none were known.
+ */
+export function addressesCheckedBefore(db: ReadableDB): { has(email: string): boolean } | undefined {
+  const view = readChecksView(db);
+  if (view.checks) {
+    const known = new Set(view.checks.addresses.filter((address) => address.checkedAt !== null && address.state !== 'pending').map((address) => emailKey(address.email)));
+    return { has: (email) => known.has(emailKey(email)) };
+  }
+  if (view.source === 'unknown' || view.pending === null) return undefined;
+  const all = view.pending === 0;
+  return { has: () => all };
 }

@@ -21,13 +21,15 @@ export function checkProgress(view: ChecksView): { done: number; total: number }
   return { done: addresses.filter((address) => address.state !== 'pending').length, total: addresses.length };
 }
 
-/** "in under a minute", "in 3 min", "in 2 h". */
+/** "in under a minute", "in 3 min", "in 2 h", "in 7 days". */
 export function inHowLong(iso: string, now: number): string {
   const ms = Date.parse(iso) - now;
   if (Number.isNaN(ms) || ms < 60_000) return 'in under a minute';
   const minutes = Math.round(ms / 60_000);
   if (minutes < 90) return `in ${minutes} min`;
-  return `in ${Math.round(minutes / 60)} h`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `in ${hours} h`;
+  return `in ${Math.round(hours / 24)} days`;
 }
 
 /** One address as the person reads it. A clean address is "checked …, in no known breach" — never just "no breaches". */

@@ -99,7 +99,7 @@ export function BreachDataSection() {
           void apply();
         }}
       >
-        <fieldset className="radio-group" disabled={busy}>
+        <fieldset className="fieldset breach-data-choices" disabled={busy}>
           <legend className="field-label">Where breach data comes from</legend>
           {(Object.keys(LABELS) as BreachSourceChoice[]).map((value) => (
             <label key={value} className="check-field">
@@ -140,6 +140,7 @@ export function BreachDataSection() {
         ) : null}
       </form>
       <form
+        className="pwned-url-form"
         noValidate
         aria-label="Pwned Passwords"
         onSubmit={(event) => {

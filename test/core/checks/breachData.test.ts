@@ -204,6 +204,27 @@ describe('sync keeps what the service says, per account', () => {
     expect(readChecksView(sync.database.db).checks?.problem).toEqual(problem);
   });
 
+  it('a breach found by an address’s first check is not announced as new; one found for an address checked before is', async () => {
+    const sync = accountSync();
+    const pendingAlice = checksBody({
+      addresses: [
+        { email: ALICE, state: 'pending', checkedAt: null, nextCheckAt: '2026-11-26T09:03:00Z', breachCount: null, viaDomainSearch: false },
+        { email: BOB, state: 'checked', checkedAt: '2026-11-26T09:00:00Z', nextCheckAt: null, breachCount: 0, viaDomainSearch: false },
+      ],
+    });
+    answer = { breaches: [], headers: { [BreachDataHeaders.source]: 'hibp', [BreachDataHeaders.pending]: '1' }, etag: '"f1"', checks: { status: 200, body: pendingAlice } };
+    await sync.scheduler.syncNow('manual');
+    answer = {
+      breaches: [item({ id: 'FoundForAlice', accounts: { [ALICE]: [] } }), item({ id: 'NewForBob', accounts: { [BOB]: [] } }), item({ id: 'Both', accounts: { [ALICE]: [], [BOB]: [] } })],
+      headers: { [BreachDataHeaders.source]: 'hibp', [BreachDataHeaders.pending]: '0' },
+      etag: '"f2"',
+      checks: { status: 200, body: checksBody({ addresses: pendingAlice.addresses.map((address) => ({ ...address, state: 'checked', checkedAt: '2026-11-26T09:04:00Z', nextCheckAt: null })) }) },
+    };
+    const report = await sync.scheduler.syncNow('manual');
+    expect(report.diff?.baseline).toBe(false);
+    expect(report.diff?.newBreaches.map((breach) => breach.id).sort()).toEqual(['Both', 'NewForBob']);
+  });
+
   it('the source alone moving (hibp → none) starts a new baseline but removes nothing', async () => {
     const sync = accountSync();
     answer = { breaches: realBreaches, headers: { [BreachDataHeaders.source]: 'hibp' }, etag: '"a"', checks: { status: 404, body: '' } };
