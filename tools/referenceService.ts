@@ -67,18 +67,20 @@ export const HIBP_KEY_VARIABLE = 'BREACH_SERVICE_HIBP_API_KEY';
 
 /**
  * The arguments and environment for a launch. Demo data: `--dev` (which implies `--demo`).
- * The person's key: no `--dev` (and no `BREACH_SERVICE_DEV` inherited), so nothing is invented,
- * and the key only in the child's environment.
+ * The person's key, or none: no `--dev` (and no `BREACH_SERVICE_DEV` / `BREACH_SERVICE_DEMO`
+ * inherited), so nothing is invented; the key only in the child's environment.
  */
 export function serviceLaunchCommand(options: { port: number; dataDir: string; launch?: LocalServiceLaunch }, env: NodeJS.ProcessEnv = process.env): { args: string[]; env: NodeJS.ProcessEnv } {
   const launch = options.launch ?? { source: 'demo' };
   const args = ['server/main.ts', '--port', String(options.port), '--data', options.dataDir, ...(launch.source === 'demo' ? ['--dev'] : [])];
   const childEnv: NodeJS.ProcessEnv = { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' };
   delete childEnv[HIBP_KEY_VARIABLE];
-  if (launch.source === 'hibp') {
+  if (launch.source !== 'demo') {
+    // Real data or none: nothing inherited from the shell may turn invented data on.
     delete childEnv.BREACH_SERVICE_DEV;
-    childEnv[HIBP_KEY_VARIABLE] = launch.apiKey;
+    delete childEnv.BREACH_SERVICE_DEMO;
   }
+  if (launch.source === 'hibp') childEnv[HIBP_KEY_VARIABLE] = launch.apiKey;
   return { args, env: childEnv };
 }
 

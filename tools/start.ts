@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PORT, userDataDir } from '../server/config.ts';
 import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launchPage.ts';
@@ -103,6 +104,17 @@ const localServiceControl: LocalServiceControl = {
   },
 };
 
+/**
+ * Electron's userData folder for this unpackaged app (named after package.json's `name`), where
+ * the desktop core keeps its settings: `app.getPath('userData')` without Electron.
+ */
+function electronUserData(): string {
+  const name = 'breach-monitor';
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(homedir(), 'AppData', 'Roaming'), name);
+  if (process.platform === 'darwin') return path.join(homedir(), 'Library', 'Application Support', name);
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(homedir(), '.config'), name);
+}
+
 /** The saved choice (settings and keychain), so the service starts with the person's key or demo data. */
 async function savedLaunch(dataDir: string): Promise<LocalServiceLaunch> {
   const choice = savedChoice(dataDir);
@@ -117,8 +129,9 @@ async function main(): Promise<void> {
   const electron = electronBinary();
   if (electron) {
     run(npx, ['electron-vite', 'build']);
-    // The desktop app's default account server is the local reference service.
-    const service = await referenceService();
+    // The desktop app's default account server is the local reference service, started for the
+    // person's saved choice (it cannot restart it from inside Electron: the choice applies at the next start).
+    const service = await referenceService(await savedLaunch(path.join(electronUserData(), 'data')));
     const child = spawn(electron, ['.'], { cwd: ROOT, stdio: 'inherit' });
     child.on('exit', (code) => {
       stopping = true;

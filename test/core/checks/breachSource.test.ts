@@ -154,7 +154,7 @@ describe('BreachSource', () => {
 
 describe('the local service command', () => {
   const base = { port: 6060, dataDir: '/data/service' };
-  const env = { PATH: '/bin', BREACH_SERVICE_DEV: '1', [HIBP_KEY_VARIABLE]: 'inherited-key-from-the-shell' };
+  const env = { PATH: '/bin', BREACH_SERVICE_DEV: '1', BREACH_SERVICE_DEMO: '1', [HIBP_KEY_VARIABLE]: 'inherited-key-from-the-shell' };
 
   it('the key goes in the environment only, without --dev (nothing invented) and without an inherited BREACH_SERVICE_DEV', () => {
     const command = serviceLaunchCommand({ ...base, launch: { source: 'hibp', apiKey: KEY } }, env);
@@ -163,6 +163,7 @@ describe('the local service command', () => {
     expect(command.args.some((arg) => arg.startsWith('--hibp'))).toBe(false);
     expect(command.env[HIBP_KEY_VARIABLE]).toBe(KEY);
     expect(command.env.BREACH_SERVICE_DEV).toBeUndefined();
+    expect(command.env.BREACH_SERVICE_DEMO).toBeUndefined();
     expect(command.env.PATH).toBe('/bin');
   });
 
@@ -177,6 +178,8 @@ describe('the local service command', () => {
     const command = serviceLaunchCommand({ ...base, launch: { source: 'none' } }, env);
     expect(command.args).not.toContain('--dev');
     expect(command.env[HIBP_KEY_VARIABLE]).toBeUndefined();
+    expect(command.env.BREACH_SERVICE_DEV).toBeUndefined();
+    expect(command.env.BREACH_SERVICE_DEMO).toBeUndefined();
   });
 });
 
