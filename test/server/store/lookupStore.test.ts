@@ -1,0 +1,152 @@
+// The lookup queue's store on SQLite and on PostgreSQL: the same rules on both (the queue's order,
+// the budget's window, holds that only move later, one request in flight, domain searches,
+// stealer logs), so the service's queue behaves the same whichever database it runs on.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { LookupStore } from '../../../server/hibp/LookupStore.ts';
+import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { openPostgresLookupStore } from '../../../server/store/postgres/PostgresLookupStore.ts';
+import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { openSqliteLookupStore } from '../../../server/store/SqliteLookupStore.ts';
+import { serviceStores } from '../../support/postgres.ts';
+
+const T = 1_772_442_000_000;
+const WINDOW = 61_000;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(await serviceStores())('the lookup store on $name', (kind) => {
+  if (!kind.available) {
+    it.skip('PostgreSQL could not start (see the message above)', () => {});
+    return;
+  }
+  const open: LookupStore[] = [];
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+  });
+
+  /** A fresh database, migrated by its breach store, and the lookup store on it. */
+  async function fresh(): Promise<LookupStore> {
+    const { databaseUrl } = await kind.serviceOptions();
+    let store: LookupStore;
+    if (databaseUrl) {
+      await (await openPostgresBreachStore({ url: databaseUrl })).close();
+      store = openPostgresLookupStore({ url: databaseUrl });
+    } else {
+      const dir = mkdtempSync(path.join(tmpdir(), 'lookup-store-'));
+      dirs.push(dir);
+      openSqliteBreachStore(path.join(dir, 'service.db')).close();
+      store = openSqliteLookupStore(path.join(dir, 'service.db'));
+    }
+    open.push(store);
+    return store;
+  }
+
+  it('hands out new addresses first, oldest first, then the longest-unchecked re-checks, each once while leased', async () => {
+    const store = await fresh();
+    await store.track(['b@x.example', 'a@x.example'], T, []);
+    await store.track(['c@x.example'], T + 1, []);
+    expect(await store.waiting(T + 1, false)).toBe(3);
+    expect(await store.claim(T + 1, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'a@x.example' });
+    expect(await store.claim(T + 1, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'b@x.example' });
+    await store.accountChecked('a@x.example', T + 2, 1, T + 10);
+    await store.accountChecked('b@x.example', T + 3, 0, T + 10);
+    expect(await store.claim(T + 4, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'c@x.example' });
+    expect(await store.claim(T + 4, T + 100, 'me', false)).toBeUndefined();
+    // Due again: b was checked after a, so a goes first; c is leased until T + 100.
+    expect(await store.claim(T + 20, T + 200, 'me', false)).toEqual({ kind: 'account', email: 'a@x.example' });
+    expect(await store.claim(T + 20, T + 200, 'me', false)).toEqual({ kind: 'account', email: 'b@x.example' });
+    expect(await store.claim(T + 20, T + 200, 'me', false)).toBeUndefined();
+    expect(await store.aheadOf('c@x.example', T + 100)).toBe(0);
+
+    const rows = await store.checks(['a@x.example', 'b@x.example', 'c@x.example', 'unknown@x.example']);
+    expect(rows.get('a@x.example')).toMatchObject({ checkedAt: T + 2, breachCount: 1, viaDomain: false, problem: null });
+    expect(rows.get('c@x.example')).toMatchObject({ checkedAt: null, breachCount: null });
+    expect(rows.has('unknown@x.example')).toBe(false);
+  });
+
+  it('counts the queue ahead of an address the way it hands it out', async () => {
+    const store = await fresh();
+    await store.track(['a@x.example', 'b@x.example', 'c@x.example'], T, []);
+    expect(await store.aheadOf('a@x.example', T)).toBe(0);
+    expect(await store.aheadOf('c@x.example', T)).toBe(2);
+    expect(await store.nextDue(false)).toBe(T);
+  });
+
+  it('grants at most rpm places in any window, and says when the next one frees', async () => {
+    const store = await fresh();
+    const take = async (at: number) => {
+      const slot = await store.takeSlot(at, 2, WINDOW, 10_000);
+      if (slot.granted) await store.landed(slot.flight);
+      return slot;
+    };
+    expect(await take(T)).toMatchObject({ granted: true });
+    expect(await take(T + 1000)).toMatchObject({ granted: true });
+    expect(await take(T + 2000)).toEqual({ granted: false, retryAt: T + WINDOW });
+    expect(await take(T + WINDOW)).toMatchObject({ granted: true });
+    expect(await store.sentSince(T - 1)).toEqual([T, T + 1000, T + WINDOW]);
+  });
+
+  it('grants nothing while a request is in flight, or while a hold is on; holds only move later', async () => {
+    const store = await fresh();
+    const first = await store.takeSlot(T, 100, WINDOW, 10_000);
+    expect(first.granted).toBe(true);
+    const waiting = await store.takeSlot(T + 10, 100, WINDOW, 10_000);
+    expect(waiting.granted).toBe(false);
+    expect((waiting as { retryAt: number }).retryAt).toBeLessThanOrEqual(T + 10_000);
+    await store.landed((first as { flight: string }).flight);
+    await store.updateState({ blockedUntil: T + 30_000 });
+    await store.updateState({ blockedUntil: T + 5_000 });
+    expect((await store.state()).blockedUntil).toBe(T + 30_000);
+    expect(await store.takeSlot(T + 20, 100, WINDOW, 10_000)).toEqual({ granted: false, retryAt: T + 30_000 });
+    const after = await store.takeSlot(T + 30_000, 100, WINDOW, 10_000);
+    expect(after.granted).toBe(true);
+    // A flight never landed (a crashed instance) stops blocking once its time is up.
+    expect((await store.takeSlot(T + 40_001, 100, WINDOW, 10_000)).granted).toBe(true);
+  });
+
+  it('keeps the problem and Rpm every instance reads; a reset clears the back-off', async () => {
+    const store = await fresh();
+    await store.updateState({ rpm: 50, stealerLogs: true, problem: { code: 'source-unreachable', detail: 'down' }, failures: 2, backoffUntil: T + 10_000 });
+    expect(await store.state()).toMatchObject({ rpm: 50, stealerLogs: true, problem: { code: 'source-unreachable', detail: 'down' }, failures: 2, backoffUntil: T + 10_000 });
+    await store.updateState({ failures: 0, backoffUntil: 0, problem: null }, { reset: true });
+    expect(await store.state()).toMatchObject({ rpm: 50, failures: 0, backoffUntil: 0, problem: null });
+  });
+
+  it('searches a domain for all its addresses, and a new address makes the domain due again', async () => {
+    const store = await fresh();
+    await store.setSearchedDomains(['acme.example'], T);
+    expect(await store.nextDue(false)).toBeNull();
+    await store.track(['ceo@acme.example', 'a@x.example'], T, ['acme.example']);
+    expect(await store.claim(T, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'a@x.example' });
+    expect(await store.claim(T, T + 100, 'me', false)).toEqual({ kind: 'domain', domain: 'acme.example' });
+    expect(await store.emailsOnDomain('acme.example')).toEqual(['ceo@acme.example']);
+    await store.domainChecked('acme.example', T + 1, T + 1000, new Map([['ceo@acme.example', 3]]));
+    expect((await store.checks(['ceo@acme.example'])).get('ceo@acme.example')).toMatchObject({ checkedAt: T + 1, breachCount: 3, viaDomain: true, dueAt: T + 1000 });
+    await store.track(['intern@acme.example'], T + 2, ['acme.example']);
+    expect(await store.claim(T + 2, T + 100, 'me', false)).toEqual({ kind: 'domain', domain: 'acme.example' });
+    await store.failed({ kind: 'domain', domain: 'acme.example' }, 'HIBP could not answer', T + 500);
+    expect((await store.checks(['intern@acme.example'])).get('intern@acme.example')).toMatchObject({ problem: 'HIBP could not answer', dueAt: T + 500 });
+    // The domain no longer searched: its addresses go back to one-by-one lookups.
+    await store.setSearchedDomains([], T + 3);
+    expect((await store.checks(['ceo@acme.example'])).get('ceo@acme.example')).toMatchObject({ viaDomain: false, dueAt: T + 3 });
+  });
+
+  it('looks stealer logs up after the account, and makes addresses checked before a new breach due', async () => {
+    const store = await fresh();
+    await store.track(['a@x.example'], T, []);
+    expect(await store.claim(T, T + 100, 'me', true)).toEqual({ kind: 'account', email: 'a@x.example' });
+    await store.accountChecked('a@x.example', T + 1, 2, T + 1_000_000);
+    expect(await store.claim(T + 1, T + 100, 'me', false)).toBeUndefined();
+    expect(await store.claim(T + 1, T + 100, 'me', true)).toEqual({ kind: 'stealer', email: 'a@x.example' });
+    await store.stealerChecked('a@x.example', T + 2, ['netflix.com'], T + 1_000_000);
+    expect((await store.checks(['a@x.example'])).get('a@x.example')).toMatchObject({ stealerCheckedAt: T + 2, stealerDomains: ['netflix.com'] });
+    expect(await store.dueAgainIfCheckedBefore(T, T + 3)).toBe(0);
+    expect(await store.dueAgainIfCheckedBefore(T + 5, T + 6)).toBe(1);
+    expect(await store.claim(T + 6, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'a@x.example' });
+  });
+});
