@@ -10,10 +10,10 @@ import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launch
 import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
 import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
-import { portTakenMessage, portUse, startServiceProcess, type ServiceEndpoints, type ServiceProcess } from './referenceService.ts';
+import { LocalServiceRunner } from './localServiceRunner.ts';
 import { launchFor, savedChoice } from '../electron/core/checks/BreachSource.ts';
 import { chooseSecretStore } from '../electron/core/auth/secrets/chooseSecretStore.ts';
-import type { LocalServiceControl, LocalServiceLaunch } from '../electron/core/host.ts';
+import type { LocalServiceLaunch } from '../electron/core/host.ts';
 
 const APP_DATA = process.env.BREACH_MONITOR_DATA ?? path.join(userDataDir(), 'breach-monitor');
 
@@ -47,62 +47,10 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-/**
- * The reference service as the default account server: one already running on the port is used;
- * a port held by another program is reported and left alone (the app then uses whatever its
- * settings name); otherwise it starts as a process of its own.
- */
-interface LocalService {
-  endpoints?: ServiceEndpoints;
-  process?: ServiceProcess;
-  /** Why the app cannot restart it (a service it did not start, another program on the port). */
-  notOurs?: string;
+/** The reference service as the default account server, run for the saved choice (tools/localServiceRunner.ts). */
+function localService(): LocalServiceRunner {
+  return new LocalServiceRunner({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service'), log: (line) => console.log(line) });
 }
-
-async function referenceService(launch: LocalServiceLaunch = { source: 'demo' }): Promise<LocalService> {
-  const use = await portUse(SERVICE_PORT);
-  if (use.kind === 'breach-alert') {
-    console.log(`Using the reference service already running on port ${SERVICE_PORT}.`);
-    return { endpoints: use.endpoints, notOurs: `a reference service that Breach Monitor did not start runs on port ${SERVICE_PORT}; stop it and start Breach Monitor again` };
-  }
-  if (use.kind === 'other') {
-    console.log(portTakenMessage(SERVICE_PORT));
-    return { notOurs: `another program holds port ${SERVICE_PORT}` };
-  }
-  return { ...(await startOwnService(launch)) };
-}
-
-const DATA_FROM: Record<LocalServiceLaunch['source'], string> = {
-  demo: 'demo data, invented and labelled',
-  hibp: 'your Have I Been Pwned key',
-  none: 'no breach-data source (your Have I Been Pwned key is not kept any more: paste it again in Settings)',
-};
-
-async function startOwnService(launch: LocalServiceLaunch): Promise<{ endpoints: ServiceEndpoints; process: ServiceProcess }> {
-  const started = await startServiceProcess({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service'), launch });
-  console.log(
-    `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; ${DATA_FROM[launch.source]}; demo users: alice@example.com, bob@example.com, carol@example.com; any password). ` +
-      `It runs on its own: stop it with kill ${started.child.pid}, start it again with ${started.restartCommand}.`,
-  );
-  void started.exited.then((code) => {
-    if (!stopping && current?.process === started) console.log(`The reference service stopped (exit code ${code}); the app keeps running. Start it again with ${started.restartCommand}`);
-  });
-  return { endpoints: started.endpoints, process: started };
-}
-
-let stopping = false;
-let current: LocalService | undefined;
-
-/** What the app calls when the person changes where breach data comes from: the service restarts with it. */
-const localServiceControl: LocalServiceControl = {
-  async apply(launch) {
-    if (!current || current.notOurs) throw new Error(current?.notOurs ?? 'no local service runs');
-    const previous = current.process;
-    current = { ...current, process: undefined };
-    await previous?.stop();
-    current = await startOwnService(launch);
-  },
-};
 
 /**
  * Electron's userData folder for this unpackaged app (named after package.json's `name`), where
@@ -131,11 +79,11 @@ async function main(): Promise<void> {
     run(npx, ['electron-vite', 'build']);
     // The desktop app's default account server is the local reference service, started for the
     // person's saved choice (it cannot restart it from inside Electron: the choice applies at the next start).
-    const service = await referenceService(await savedLaunch(path.join(electronUserData(), 'data')));
+    const service = localService();
+    await service.start(await savedLaunch(path.join(electronUserData(), 'data')));
     const child = spawn(electron, ['.'], { cwd: ROOT, stdio: 'inherit' });
     child.on('exit', (code) => {
-      stopping = true;
-      void (service.process ? service.process.stop() : Promise.resolve()).finally(() => process.exit(code ?? 0));
+      void service.stop().finally(() => process.exit(code ?? 0));
     });
     return;
   }
@@ -145,8 +93,8 @@ async function main(): Promise<void> {
   if (process.env.BREACH_MONITOR_SKIP_BUILD !== '1') run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   const dataDir = path.join(APP_DATA, 'app');
   const log = (line: string) => console.log(line);
-  current = await referenceService(await savedLaunch(dataDir));
-  const service = current;
+  const service = localService();
+  const endpoints = await service.start(await savedLaunch(dataDir));
   // The same port and secret as last time when the port is free, so an open tab reconnects.
   const stateFile = path.join(dataDir, 'browser-host.json');
   const saved = loadHostState(stateFile);
@@ -154,10 +102,10 @@ async function main(): Promise<void> {
   const app = await startBrowserApp({
     dataDir,
     service: false,
-    ...(service.endpoints ? { config: service.endpoints } : {}),
+    ...(endpoints ? { config: endpoints } : {}),
     log,
     hostSecret: secret,
-    localService: localServiceControl,
+    localService: service,
     ...(saved ? { hostPort: saved.port } : {}),
   });
   const port = Number(new URL(app.origin).port);
@@ -177,10 +125,9 @@ async function main(): Promise<void> {
     process.stdin.unref();
   }
   const stop = async () => {
-    stopping = true;
     launchPage?.remove();
     await app.close();
-    await current?.process?.stop();
+    await service.stop();
     process.exit(0);
   };
   process.once('SIGINT', stop);
