@@ -19,6 +19,8 @@ export interface LocalServiceRunnerOptions {
 export class LocalServiceRunner implements LocalServiceControl {
   readonly #options: LocalServiceRunnerOptions;
   #process: ServiceProcess | undefined;
+  /** What the running service was started for. */
+  #launch: LocalServiceLaunch | undefined;
   #endpoints: ServiceEndpoints | undefined;
   /** Why it cannot be restarted (a service it did not start, another program on the port). */
   #notOurs: string | undefined;
@@ -57,6 +59,8 @@ export class LocalServiceRunner implements LocalServiceControl {
   /** The person changed where breach data comes from: the service restarts with it. */
   async apply(launch: LocalServiceLaunch): Promise<void> {
     if (this.#notOurs) throw new Error(this.#notOurs);
+    // Already running for this choice (the first run's demo, the same key again): nothing to restart.
+    if (this.#process && this.#process.child.exitCode === null && sameLaunch(this.#launch, launch)) return;
     const previous = this.#process;
     this.#process = undefined;
     await previous?.stop();
@@ -72,6 +76,7 @@ export class LocalServiceRunner implements LocalServiceControl {
     const { port, dataDir, log } = this.#options;
     const started = await startServiceProcess({ port, dataDir, launch });
     this.#process = started;
+    this.#launch = launch;
     this.#endpoints = started.endpoints;
     log(
       `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; ${DATA_FROM[launch.source]}; demo users: alice@example.com, bob@example.com, carol@example.com; any password). ` +
@@ -82,4 +87,9 @@ export class LocalServiceRunner implements LocalServiceControl {
       if (!this.#stopping && this.#process === started) log(`The reference service stopped (exit code ${code}); the app keeps running. Start it again with ${started.restartCommand}`);
     });
   }
+}
+
+function sameLaunch(a: LocalServiceLaunch | undefined, b: LocalServiceLaunch): boolean {
+  if (!a || a.source !== b.source) return false;
+  return a.source !== 'hibp' || (b.source === 'hibp' && a.apiKey === b.apiKey);
 }

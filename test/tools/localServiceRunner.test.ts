@@ -48,6 +48,9 @@ describe('LocalServiceRunner', () => {
     const demoPid = local.process!.child.pid!;
     if (process.platform === 'linux') expect(procFile(demoPid, 'cmdline')).toContain('--dev');
     expect(lines.at(-1)).toContain('demo data, invented and labelled');
+    // Choosing what already runs restarts nothing.
+    await local.apply({ source: 'demo' });
+    expect(local.process!.child.pid).toBe(demoPid);
 
     await local.apply({ source: 'hibp', apiKey: KEY });
     const pid = local.process!.child.pid!;

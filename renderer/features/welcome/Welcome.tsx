@@ -6,7 +6,7 @@ import { validateSettings, type FieldErrors } from '../../lib/validateSettings.t
 import { useAuth } from '../../state/auth.ts';
 import { useSettings } from '../../state/settings.ts';
 import { SignInProgress } from '../signin/SignInProgress.tsx';
-import { isLocalService, LOCAL_SERVICE } from './serviceChoice.ts';
+import { isLocalService } from './serviceChoice.ts';
 import { useChecks } from '../../state/checks.ts';
 import { HibpApiKey, type BreachSourceChoice } from '../../../shared/ipc/checks.ts';
 import { KeyHint } from './KeyHint.tsx';
@@ -170,7 +170,7 @@ export function Welcome() {
               <input type="radio" name={`${id}-source`} value="demo" checked={choice === 'demo'} onChange={() => setChoice('demo')} />
               <span>
                 <span className="radio-card-title">Try it with demo data</span>
-                <span className="radio-card-detail">Invented breaches from the local service ({LOCAL_SERVICE.serviceUrl}), labelled as demo everywhere</span>
+                <span className="radio-card-detail">Invented breaches from the local reference service, labelled as demo everywhere</span>
               </span>
             </label>
           </fieldset>
