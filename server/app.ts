@@ -367,6 +367,16 @@ async function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: str
   let report: CatalogLoadReport;
   if (!catalogFile && !demo) {
     // Real data only: the stored catalog until Have I Been Pwned's is fetched (server/hibp), never the invented demo one.
+    const demoIds = new Set(
+      Breach.array()
+        .parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8')))
+        .map((breach) => breach.id),
+    );
+    if (previousIds.length > 0 && previousIds.every((id) => demoIds.has(id))) {
+      await store.replaceCatalog([]);
+      await rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value: null }]));
+      logger.warn('the stored catalog was the invented demo one (from a --demo or --dev run); it is removed, and the real one comes from Have I Been Pwned');
+    }
     const breaches = await store.listBreaches();
     return compareCatalogs(previousIds, { origin: 'hibp', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
   }

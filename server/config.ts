@@ -112,6 +112,16 @@ export const ServiceConfig = z
         message: '--demo invents exposures and --hibp-api-key looks them up in Have I Been Pwned: give one of them, not both',
       });
     }
+    if (config.hibpApiKey !== undefined) {
+      const url = new URL(config.hibpUrl);
+      if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['hibpUrl'],
+          message: `the HIBP API key would travel in clear to ${url.host}: use an https:// URL (plain http only on loopback, e.g. a local proxy or test double)`,
+        });
+      }
+    }
     // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
     // never be reachable from another machine.
     if (isLoopbackHost(config.host)) return;

@@ -13,7 +13,7 @@ import {
 import type { BreachStore, ResolutionChange } from '../store/BreachStore.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { AccountDirectory, MonitoredAccount } from './accounts.ts';
-import type { ExposureSource, Knowledge } from './exposureSource.ts';
+import type { ExposureSource, Pending } from './exposureSource.ts';
 
 export interface Caller {
   sub: string;
@@ -44,9 +44,9 @@ export class BreachAlertService {
     return this.#source.kind;
   }
 
-  /** What the source knows about the account's addresses now: which are checked, which pending. */
-  knowledge(account: MonitoredAccount): Promise<Knowledge> {
-    return this.#source.know(account.emails, () => this.#catalogList());
+  /** Which of the account's addresses the source has no answer for yet (the response headers). */
+  pending(account: MonitoredAccount): Promise<Pending> {
+    return this.#source.pending(account.emails);
   }
 
   /** `GET /user/checks`. */

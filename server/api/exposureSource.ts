@@ -2,13 +2,17 @@ import type { AddressCheck, Breach, BreachDataSource, UserChecks } from '../../s
 import { demoExposuresFor } from '../catalog/exposures.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 
-/** What a source knows about a set of addresses, for one answer. */
-export interface Knowledge {
+/** Which of a set of addresses a source has no answer for yet: what the response headers say. */
+export interface Pending {
   source: BreachDataSource;
-  /** Breach ids per address the source has answered for; addresses it has not are absent. */
-  exposures: Map<string, string[]>;
   /** Addresses not checked yet: unknown, never clean (the `breach-checks-pending` header). */
   pending: string[];
+}
+
+/** What a source knows about a set of addresses, for one answer. */
+export interface Knowledge extends Pending {
+  /** Breach ids per address the source has answered for; addresses it has not are absent. */
+  exposures: Map<string, string[]>;
 }
 
 /**
@@ -20,6 +24,8 @@ export interface ExposureSource {
   readonly kind: BreachDataSource;
   /** What is known about `emails` (lower case); may start looking up the ones it does not know. */
   know(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<Knowledge>;
+  /** Only which of `emails` are not known yet (cheaper than {@link know}: read on every answer, cached or not). */
+  pending(emails: readonly string[]): Promise<Pending>;
   /** `GET /user/checks` for `emails`. */
   checks(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<UserChecks>;
 }
@@ -49,6 +55,11 @@ export class DemoExposures implements ExposureSource {
     return { source: 'demo', exposures: known, pending: [] };
   }
 
+  /** Demo data is invented on first sight, so nothing is ever pending. */
+  async pending(): Promise<Pending> {
+    return { source: 'demo', pending: [] };
+  }
+
   async checks(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<UserChecks> {
     const { exposures } = await this.know(emails, catalog);
     const at = this.#now().toISOString();
@@ -72,6 +83,10 @@ export class NoExposures implements ExposureSource {
 
   async know(emails: readonly string[]): Promise<Knowledge> {
     return { source: 'none', exposures: new Map(), pending: [...emails] };
+  }
+
+  async pending(emails: readonly string[]): Promise<Pending> {
+    return { source: 'none', pending: [...emails] };
   }
 
   async checks(emails: readonly string[]): Promise<UserChecks> {

@@ -7,7 +7,7 @@ import { HttpProblem } from '../http/problems.ts';
 import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
 import type { BreachAlertService } from './BreachAlertService.ts';
-import type { Knowledge } from './exposureSource.ts';
+import type { Pending } from './exposureSource.ts';
 import { ResponseCache } from './ResponseCache.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -33,7 +33,7 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
         // Which addresses are known is part of the answer (the pending ones are left out of the
         // body and counted in a header), so it is part of the cache key and of the ETag.
-        const knowledge = await service.knowledge(account);
+        const knowledge = await service.pending(account);
         const headers = breachDataHeaders(knowledge);
         const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query), knowledge.source, knowledge.pending.join(',')].join('\u0000');
         let answer = cache.get(key, await service.changeStamp(account));
@@ -82,6 +82,6 @@ export function allow(req: IncomingMessage, methods: readonly string[]): void {
 }
 
 /** The `breach-data` and `breach-checks-pending` headers of an answer carrying exposures (shared/api/checks.ts). */
-export function breachDataHeaders(knowledge: Knowledge): Record<string, string> {
+export function breachDataHeaders(knowledge: Pending): Record<string, string> {
   return { [BreachDataHeaders.source]: knowledge.source, [BreachDataHeaders.pending]: String(knowledge.pending.length) };
 }

@@ -56,6 +56,8 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         allow(req, ['GET', 'HEAD']);
         const account = await monitoringAccount(req);
         const domain = parseDomainFilter(url.searchParams);
+        // Read before the list: an address checked meanwhile is then at worst counted and listed, never neither.
+        const pending = await service.pending(account);
         const items = (await service.listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) }))
           // Only breaches that leaked what this contract acts on (passwords, email addresses).
           .filter((item) => item.breach.dataClasses.some((name) => isResolvableSlug(dataClassKey(name))))
@@ -69,7 +71,7 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
             })),
           }));
         // Unknown is not clean: the pending addresses are left out of the list and counted here.
-        sendJson(res, 200, items, { ...NO_STORE, vary: 'Authorization', ...breachDataHeaders(await service.knowledge(account)) });
+        sendJson(res, 200, items, { ...NO_STORE, vary: 'Authorization', ...breachDataHeaders(pending) });
         return;
       }
       case '/user/breaches/resolutions': {

@@ -1,3 +1,4 @@
+import type { Breach } from '../../shared/api/index.ts';
 import { compareCatalogs, hibpCatalogSource, type CatalogLoadReport, type CatalogSource } from '../catalog/source.ts';
 import type { Logger } from '../log.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
@@ -21,6 +22,17 @@ export interface CatalogRefresherOptions {
   flightMs: number;
   /** Told how many checked addresses became due again because HIBP added breaches since their check. */
   onDue: (count: number) => void;
+}
+
+/**
+ * Makes due every address (and domain) checked before the newest breach of `breaches` was added
+ * to HIBP: a check answered before HIBP loaded a breach cannot have included it; one after it did.
+ * AddedDate is kept to the minute, so a minute's grace. The number made due.
+ */
+export async function dueForNewestBreach(breaches: readonly Breach[], lookups: LookupStore, now: number): Promise<number> {
+  if (breaches.length === 0) return 0;
+  const newest = Math.max(...breaches.map((breach) => Date.parse(breach.addedDate)));
+  return lookups.dueAgainIfCheckedBefore(newest + 60_000, now);
 }
 
 /** An unknown breach name brings the next refresh forward, but not closer than this to the last. */
@@ -89,16 +101,10 @@ export class CatalogRefresher {
     await store.replaceCatalog(source.breaches);
     await writeDetails(source.details);
     this.#applied = fingerprint;
-    const known = new Set(previous.map((breach) => breach.id));
-    const added = source.breaches.filter((breach) => !known.has(breach.id));
-    if (added.length > 0) {
-      // A check answered before HIBP added a breach could not include it; one after it did.
-      const newest = Math.max(...added.map((breach) => Date.parse(breach.addedDate)));
-      const due = await lookups.dueAgainIfCheckedBefore(newest + 60_000, clock.now());
-      if (due > 0) {
-        logger.info({ added: added.length, due }, `${added.length} breach(es) added to the catalog; ${due} checked address(es) or domain(s) are due for a re-check`);
-        onDue(due);
-      }
+    const due = await dueForNewestBreach(source.breaches, lookups, clock.now());
+    if (due > 0) {
+      logger.info({ added: report.added, due }, `${report.added} breach(es) added to the catalog; ${due} checked address(es) or domain(s) are due for a re-check`);
+      onDue(due);
     }
     logger.info(
       { breaches: report.kept, total: report.total, added: report.added, removed: report.removed.length },

@@ -1,10 +1,10 @@
 import type { AddressCheck, UserChecks } from '../../shared/api/index.ts';
-import type { Knowledge, ExposureSource } from '../api/exposureSource.ts';
+import type { ExposureSource, Knowledge, Pending } from '../api/exposureSource.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { HIBP_ATTRIBUTION } from './client.ts';
 import { DEFAULT_RPM, type LookupQueue } from './LookupQueue.ts';
-import { domainOf, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
+import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
 
 /**
  * Exposures from Have I Been Pwned: what the lookup queue has stored, for the addresses it has
@@ -33,6 +33,11 @@ export class HibpExposures implements ExposureSource {
     const stored = checked.length === 0 ? new Map<string, string[]>() : await this.#breaches.getExposures(checked);
     const exposures = new Map(checked.map((email) => [email, stored.get(email) ?? []]));
     return { source: 'hibp', exposures, pending: emails.filter((email) => rows.get(email)?.checkedAt == null) };
+  }
+
+  async pending(emails: readonly string[]): Promise<Pending> {
+    const rows = await this.#tracked(emails);
+    return { source: 'hibp', pending: emails.filter((email) => rows.get(email)?.checkedAt == null) };
   }
 
   async checks(emails: readonly string[]): Promise<UserChecks> {
@@ -80,6 +85,13 @@ export class HibpExposures implements ExposureSource {
   /** The rows of `emails`, tracking (and waking the queue for) the ones never seen. */
   async #tracked(emails: readonly string[]): Promise<Map<string, AddressCheckRow>> {
     let rows = await this.#lookups.checks(emails);
+    const now = this.#clock.now();
+    const stale = [...rows.values()].filter((row) => row.seenAt < now - SEEN_GRANULARITY_MS).map((row) => row.email);
+    if (stale.length > 0) {
+      await this.#lookups.seen(stale, now);
+      // An address nobody had asked about for a while may be overdue: look now.
+      this.#queue.wake();
+    }
     const unknown = emails.filter((email) => !rows.has(email));
     if (unknown.length > 0) {
       await this.#lookups.track(unknown, this.#clock.now(), [...this.#domains]);

@@ -58,9 +58,12 @@ export class LookupQueue {
   #stopped = false;
   #statusKnown = false;
   #statusRetryAt = 0;
+  /** `--hibp-domain`, less any HIBP refused to search. */
+  #domains: string[];
 
   constructor(options: LookupQueueOptions) {
     this.#o = options;
+    this.#domains = [...options.domains];
   }
 
   get windowMs(): number {
@@ -72,7 +75,7 @@ export class LookupQueue {
    * worker. Resolves with the source state after that first read, so start-up can say what it found.
    */
   async start(): Promise<SourceState> {
-    await this.#o.lookups.setSearchedDomains(this.#o.domains, this.#o.clock.now());
+    await this.#o.lookups.setSearchedDomains(this.#domains, this.#o.clock.now());
     await this.#readStatus();
     this.#running = this.#loop();
     return this.#o.lookups.state();
@@ -122,7 +125,7 @@ export class LookupQueue {
     }
     const hold = Math.max(state.blockedUntil, state.backoffUntil);
     if (now < hold) return hold - now;
-    const due = await lookups.nextDue(state.stealerLogs);
+    const due = await lookups.nextDue(now, state.stealerLogs);
     if (due === null) return IDLE_POLL_MS;
     if (due > now) return Math.min(due - now, IDLE_POLL_MS);
     const slot = await lookups.takeSlot(now, state.rpm ?? DEFAULT_RPM, this.windowMs, this.#o.flightMs);
@@ -205,6 +208,23 @@ export class LookupQueue {
         return;
       }
       case 'key-refused': {
+        if (error.status === 403 && job.kind === 'domain') {
+          // The key is fine, the domain is not verified on its account: its addresses are looked up one by one.
+          this.#domains = this.#domains.filter((domain) => domain !== job.domain);
+          await lookups.setSearchedDomains(this.#domains, now);
+          logger.warn(
+            { domain: job.domain },
+            `Have I Been Pwned refused to search ${job.domain} (HTTP 403): is it verified on the key's account? Its addresses are looked up one by one until the service is restarted.`,
+          );
+          return;
+        }
+        if (error.status === 403 && job.kind === 'stealer') {
+          // The subscription no longer includes stealer logs; the next status read says so too.
+          await lookups.updateState({ stealerLogs: false });
+          await lookups.release(job);
+          logger.warn('Have I Been Pwned refused a stealer-log search (HTTP 403): the subscription does not include stealer logs; they are no longer asked for');
+          return;
+        }
         await lookups.updateState({ problem: keyRefusedProblem(error.status) });
         await lookups.release(job);
         logger.error(keyRefusedProblem(error.status).detail);
@@ -290,6 +310,6 @@ export class LookupQueue {
 export function keyRefusedProblem(status: number | undefined): { code: 'key-refused'; detail: string } {
   return {
     code: 'key-refused',
-    detail: `Have I Been Pwned refused the API key given with --hibp-api-key (HTTP ${status ?? '401'}); no address is checked until a valid key is configured.`,
+    detail: `Have I Been Pwned refused the API key given with --hibp-api-key or BREACH_SERVICE_HIBP_API_KEY (HTTP ${status ?? '401'}); no address is checked until a valid key is configured.`,
   };
 }

@@ -5,6 +5,8 @@ export interface AddressCheckRow {
   email: string;
   /** When the service first monitored it: new addresses are looked up first, oldest first. */
   addedAt: number;
+  /** When an answer last asked about it (to the hour): re-checks stop for addresses nobody asks about. */
+  seenAt: number;
   /** When HIBP last answered for it; null until then (unknown, not clean). */
   checkedAt: number | null;
   /** When it is due for a lookup; null when it is looked up through its domain. */
@@ -50,14 +52,16 @@ export interface LookupStore {
    */
   track(emails: readonly string[], now: number, searchedDomains: readonly string[]): Promise<void>;
   checks(emails: readonly string[]): Promise<Map<string, AddressCheckRow>>;
+  /** Someone asked about these tracked addresses at `now`: they stay monitored (see {@link MONITORED_WITHIN_MS}). */
+  seen(emails: readonly string[], now: number): Promise<void>;
   /** Tracked addresses on `domain` (lower case). */
   emailsOnDomain(domain: string): Promise<string[]>;
   /** Lookups due at `now` across the service (addresses, domains, stealer logs when `stealerLogs`). */
   waiting(now: number, stealerLogs: boolean): Promise<number>;
   /** Due account lookups ordered before `email`'s (0 when it is next), for estimates. */
   aheadOf(email: string, now: number): Promise<number>;
-  /** The earliest time any lookup falls due (≤ now when one is due now); null when none is scheduled. */
-  nextDue(stealerLogs: boolean): Promise<number | null>;
+  /** The earliest time any lookup falls due (≤ now when one is due now), judged at `now`; null when none is scheduled. */
+  nextDue(now: number, stealerLogs: boolean): Promise<number | null>;
   /**
    * Leases the most urgent due lookup to `owner` until `leaseUntil`: new addresses, then
    * domains, then stealer logs of checked addresses, then the longest-unchecked re-checks.
@@ -96,6 +100,15 @@ export interface LookupStore {
   updateState(patch: Partial<SourceState>, options?: { reset?: boolean }): Promise<SourceState>;
   close(): Promise<void>;
 }
+
+/**
+ * An address no answer has asked about for this long (nobody monitors it any more, or nobody
+ * signs in) is not looked up again until someone does: HIBP asks that only addresses of people
+ * who expect it are searched.
+ */
+export const MONITORED_WITHIN_MS = 30 * 24 * 3600 * 1000;
+/** `seenAt` is written at most this often per address, so reading an answer rarely writes. */
+export const SEEN_GRANULARITY_MS = 3600 * 1000;
 
 export function domainOf(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1).toLowerCase();

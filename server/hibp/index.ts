@@ -7,7 +7,7 @@ import type { Logger } from '../log.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import { openPostgresLookupStore } from '../store/postgres/PostgresLookupStore.ts';
 import { openSqliteLookupStore } from '../store/SqliteLookupStore.ts';
-import { CatalogRefresher } from './CatalogRefresher.ts';
+import { CatalogRefresher, dueForNewestBreach } from './CatalogRefresher.ts';
 import { HibpClient } from './client.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { describeHibpKey } from './constants.ts';
@@ -111,12 +111,15 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
     }
     refresher?.start();
     const summary: string[] = [];
+    if (refresher && !catalogReport) summary.push(`the Have I Been Pwned catalog could not be fetched yet; the stored one (${await store.catalogSize()} breaches) is used until it is`);
     if (queue) {
+      // A --catalog file is not refreshed, but it may hold breaches added since addresses were checked.
+      if (config.catalogFile) await dueForNewestBreach(await store.listBreaches(), lookups, clock.now());
       const state = await queue.start();
-      summary.push(describeState(config, state));
+      summary.unshift(describeState(config, state));
     } else {
       logger.warn(NO_SOURCE_DETAIL);
-      summary.push(`none — ${NO_SOURCE_DETAIL}`);
+      summary.unshift(`none — ${NO_SOURCE_DETAIL}`);
     }
     const source = queue ? new HibpExposures({ lookups, breaches: store, queue, clock, domains: config.hibpDomains }) : new NoExposures();
     return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { SourceProblemCode } from '../../shared/api/index.ts';
-import { domainOf, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../hibp/LookupStore.ts';
+import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../hibp/LookupStore.ts';
 import { schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 
@@ -13,6 +13,7 @@ export const IN_FLIGHT_POLL_MS = 250;
 interface CheckRecord {
   email: string;
   added_at: number;
+  seen_at: number;
   checked_at: number | null;
   due_at: number | null;
   breach_count: number | null;
@@ -48,7 +49,7 @@ export class SqliteLookupStore implements LookupStore {
 
   async track(emails: readonly string[], now: number, searchedDomains: readonly string[]): Promise<void> {
     const searched = new Set(searchedDomains);
-    const insert = this.#db.prepare(`INSERT INTO address_checks (email, domain, added_at, due_at, via_domain) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING`);
+    const insert = this.#db.prepare(`INSERT INTO address_checks (email, domain, added_at, seen_at, due_at, via_domain) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING`);
     const domainDue = this.#db.prepare(
       `INSERT INTO searched_domains (domain, due_at) VALUES (?, ?)
        ON CONFLICT (domain) DO UPDATE SET due_at = min(coalesce(due_at, excluded.due_at), excluded.due_at)`,
@@ -57,7 +58,7 @@ export class SqliteLookupStore implements LookupStore {
       for (const email of emails) {
         const domain = domainOf(email);
         const viaDomain = searched.has(domain);
-        if (insert.run(email, domain, now, viaDomain ? null : now, viaDomain ? 1 : 0).changes === 1 && viaDomain) domainDue.run(domain, now);
+        if (insert.run(email, domain, now, now, viaDomain ? null : now, viaDomain ? 1 : 0).changes === 1 && viaDomain) domainDue.run(domain, now);
       }
     });
   }
@@ -65,7 +66,7 @@ export class SqliteLookupStore implements LookupStore {
   async checks(emails: readonly string[]): Promise<Map<string, AddressCheckRow>> {
     const rows = this.#db
       .prepare(
-        `SELECT c.email, c.added_at, c.checked_at, coalesce(d.due_at, c.due_at) AS due_at, c.breach_count, c.via_domain,
+        `SELECT c.email, c.added_at, c.seen_at, c.checked_at, coalesce(d.due_at, c.due_at) AS due_at, c.breach_count, c.via_domain,
                 coalesce(c.problem, d.problem) AS problem, c.stealer_checked_at, c.stealer_domains
          FROM address_checks AS c LEFT JOIN searched_domains AS d ON c.via_domain = 1 AND d.domain = c.domain
          WHERE c.email IN (SELECT value FROM json_each(?))`,
@@ -74,14 +75,19 @@ export class SqliteLookupStore implements LookupStore {
     return new Map(rows.map((row) => [row.email, fromRecord(row)]));
   }
 
+  async seen(emails: readonly string[], now: number): Promise<void> {
+    this.#db.prepare('UPDATE address_checks SET seen_at = ? WHERE email IN (SELECT value FROM json_each(?)) AND seen_at < ?').run(now, JSON.stringify(emails), now - SEEN_GRANULARITY_MS);
+  }
+
   async emailsOnDomain(domain: string): Promise<string[]> {
     return this.#db.prepare('SELECT email FROM address_checks WHERE domain = ? ORDER BY email').pluck().all(domain) as string[];
   }
 
   async waiting(now: number, stealerLogs: boolean): Promise<number> {
-    const accounts = this.#db.prepare('SELECT count(*) FROM address_checks WHERE via_domain = 0 AND due_at <= ?').pluck().get(now) as number;
+    const active = now - MONITORED_WITHIN_MS;
+    const accounts = this.#db.prepare('SELECT count(*) FROM address_checks WHERE via_domain = 0 AND due_at <= ? AND (checked_at IS NULL OR seen_at >= ?)').pluck().get(now, active) as number;
     const domains = this.#db.prepare('SELECT count(*) FROM searched_domains WHERE due_at <= ?').pluck().get(now) as number;
-    const stealer = stealerLogs ? (this.#db.prepare('SELECT count(*) FROM address_checks WHERE stealer_due_at <= ?').pluck().get(now) as number) : 0;
+    const stealer = stealerLogs ? (this.#db.prepare('SELECT count(*) FROM address_checks WHERE stealer_due_at <= ? AND seen_at >= ?').pluck().get(now, active) as number) : 0;
     return accounts + domains + stealer;
   }
 
@@ -103,11 +109,15 @@ export class SqliteLookupStore implements LookupStore {
     return newAhead + recheckAhead;
   }
 
-  async nextDue(stealerLogs: boolean): Promise<number | null> {
+  async nextDue(now: number, stealerLogs: boolean): Promise<number | null> {
+    const active = now - MONITORED_WITHIN_MS;
     const candidates = [
-      this.#db.prepare('SELECT min(max(due_at, lease_until)) FROM address_checks WHERE via_domain = 0 AND due_at IS NOT NULL').pluck().get() as number | null,
+      this.#db.prepare('SELECT min(max(due_at, lease_until)) FROM address_checks WHERE via_domain = 0 AND due_at IS NOT NULL AND (checked_at IS NULL OR seen_at >= ?)').pluck().get(active) as
+        number | null,
       this.#db.prepare('SELECT min(max(due_at, lease_until)) FROM searched_domains WHERE due_at IS NOT NULL').pluck().get() as number | null,
-      stealerLogs ? (this.#db.prepare('SELECT min(max(stealer_due_at, lease_until)) FROM address_checks WHERE stealer_due_at IS NOT NULL').pluck().get() as number | null) : null,
+      stealerLogs
+        ? (this.#db.prepare('SELECT min(max(stealer_due_at, lease_until)) FROM address_checks WHERE stealer_due_at IS NOT NULL AND seen_at >= ?').pluck().get(active) as number | null)
+        : null,
     ].filter((value): value is number => value !== null);
     return candidates.length === 0 ? null : Math.min(...candidates);
   }
@@ -115,7 +125,12 @@ export class SqliteLookupStore implements LookupStore {
   async claim(now: number, leaseUntil: number, owner: string, stealerLogs: boolean): Promise<LookupJob | undefined> {
     const db = this.#db;
     return this.#immediate(() => {
-      const pick = (sql: string): string | undefined => db.prepare(sql).pluck().get(now, now) as string | undefined;
+      const active = now - MONITORED_WITHIN_MS;
+      const pick = (sql: string, ...more: number[]): string | undefined =>
+        db
+          .prepare(sql)
+          .pluck()
+          .get(now, now, ...more) as string | undefined;
       const leaseAddress = (email: string) => db.prepare('UPDATE address_checks SET lease_until = ?, lease_owner = ? WHERE email = ?').run(leaseUntil, owner, email);
       const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1`);
       if (fresh !== undefined) {
@@ -128,13 +143,19 @@ export class SqliteLookupStore implements LookupStore {
         return { kind: 'domain', domain };
       }
       if (stealerLogs) {
-        const stealer = pick(`SELECT email FROM address_checks WHERE stealer_due_at <= ? AND lease_until <= ? ORDER BY stealer_checked_at IS NOT NULL, stealer_checked_at, email LIMIT 1`);
+        const stealer = pick(
+          `SELECT email FROM address_checks WHERE stealer_due_at <= ? AND lease_until <= ? AND seen_at >= ? ORDER BY stealer_checked_at IS NOT NULL, stealer_checked_at, email LIMIT 1`,
+          active,
+        );
         if (stealer !== undefined) {
           leaseAddress(stealer);
           return { kind: 'stealer', email: stealer };
         }
       }
-      const recheck = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NOT NULL AND due_at <= ? AND lease_until <= ? ORDER BY checked_at, email LIMIT 1`);
+      const recheck = pick(
+        `SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NOT NULL AND due_at <= ? AND lease_until <= ? AND seen_at >= ? ORDER BY checked_at, email LIMIT 1`,
+        active,
+      );
       if (recheck !== undefined) {
         leaseAddress(recheck);
         return { kind: 'account', email: recheck };
@@ -280,6 +301,7 @@ function fromRecord(row: CheckRecord): AddressCheckRow {
   return {
     email: row.email,
     addedAt: row.added_at,
+    seenAt: row.seen_at,
     checkedAt: row.checked_at,
     dueAt: row.due_at,
     breachCount: row.breach_count,

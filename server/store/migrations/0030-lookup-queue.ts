@@ -12,6 +12,7 @@ export function updateToSchemaVersion30(db: Database): void {
       email TEXT PRIMARY KEY CHECK (email <> '' AND email = lower(email)),
       domain TEXT NOT NULL,
       added_at INTEGER NOT NULL,
+      seen_at INTEGER NOT NULL,
       checked_at INTEGER,
       due_at INTEGER,
       breach_count INTEGER CHECK (breach_count IS NULL OR breach_count >= 0),

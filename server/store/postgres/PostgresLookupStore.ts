@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { SourceProblemCode } from '../../../shared/api/index.ts';
-import { domainOf, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../../hibp/LookupStore.ts';
+import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../../hibp/LookupStore.ts';
 import { IN_FLIGHT_POLL_MS, mergeState } from '../SqliteLookupStore.ts';
 import { createPool, describeDatabaseUrl, guarded, transaction } from './pool.ts';
 
@@ -12,6 +12,7 @@ const ATTEMPTS = 8;
 interface CheckRecord {
   email: string;
   added_at: string;
+  seen_at: string;
   checked_at: string | null;
   due_at: string | null;
   breach_count: number | null;
@@ -52,8 +53,8 @@ export class PostgresLookupStore implements LookupStore {
     const rows = emails.map((email) => ({ email, domain: domainOf(email), via: searched.has(domainOf(email)) }));
     await this.#tx(async (client) => {
       const { rows: added } = await client.query<{ domain: string; via_domain: boolean }>(
-        `INSERT INTO address_checks (email, domain, added_at, due_at, via_domain)
-         SELECT e, d, $4, CASE WHEN v THEN NULL ELSE $4::bigint END, v FROM unnest($1::text[], $2::text[], $3::boolean[]) AS t(e, d, v)
+        `INSERT INTO address_checks (email, domain, added_at, seen_at, due_at, via_domain)
+         SELECT e, d, $4, $4, CASE WHEN v THEN NULL ELSE $4::bigint END, v FROM unnest($1::text[], $2::text[], $3::boolean[]) AS t(e, d, v)
          ON CONFLICT (email) DO NOTHING RETURNING domain, via_domain`,
         [rows.map((r) => r.email), rows.map((r) => r.domain), rows.map((r) => r.via), now],
       );
@@ -70,13 +71,17 @@ export class PostgresLookupStore implements LookupStore {
 
   async checks(emails: readonly string[]): Promise<Map<string, AddressCheckRow>> {
     const { rows } = await this.#query<CheckRecord>(
-      `SELECT c.email, c.added_at, c.checked_at, coalesce(d.due_at, c.due_at) AS due_at, c.breach_count, c.via_domain,
+      `SELECT c.email, c.added_at, c.seen_at, c.checked_at, coalesce(d.due_at, c.due_at) AS due_at, c.breach_count, c.via_domain,
               coalesce(c.problem, d.problem) AS problem, c.stealer_checked_at, c.stealer_domains
        FROM address_checks AS c LEFT JOIN searched_domains AS d ON c.via_domain AND d.domain = c.domain
        WHERE c.email = ANY($1::text[])`,
       [[...emails]],
     );
     return new Map(rows.map((row) => [row.email, fromRecord(row)]));
+  }
+
+  async seen(emails: readonly string[], now: number): Promise<void> {
+    await this.#query('UPDATE address_checks SET seen_at = $1 WHERE email = ANY($2::text[]) AND seen_at < $3', [now, [...emails], now - SEEN_GRANULARITY_MS]);
   }
 
   async emailsOnDomain(domain: string): Promise<string[]> {
@@ -86,10 +91,10 @@ export class PostgresLookupStore implements LookupStore {
 
   async waiting(now: number, stealerLogs: boolean): Promise<number> {
     const { rows } = await this.#query<{ n: string }>(
-      `SELECT (SELECT count(*) FROM address_checks WHERE NOT via_domain AND due_at <= $1)
+      `SELECT (SELECT count(*) FROM address_checks WHERE NOT via_domain AND due_at <= $1 AND (checked_at IS NULL OR seen_at >= $3))
             + (SELECT count(*) FROM searched_domains WHERE due_at <= $1)
-            + CASE WHEN $2 THEN (SELECT count(*) FROM address_checks WHERE stealer_due_at <= $1) ELSE 0 END AS n`,
-      [now, stealerLogs],
+            + CASE WHEN $2 THEN (SELECT count(*) FROM address_checks WHERE stealer_due_at <= $1 AND seen_at >= $3) ELSE 0 END AS n`,
+      [now, stealerLogs, now - MONITORED_WITHIN_MS],
     );
     return Number(rows[0]?.n ?? 0);
   }
@@ -106,13 +111,13 @@ export class PostgresLookupStore implements LookupStore {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async nextDue(stealerLogs: boolean): Promise<number | null> {
+  async nextDue(now: number, stealerLogs: boolean): Promise<number | null> {
     const { rows } = await this.#query<{ at: string | null }>(
       `SELECT LEAST(
-         (SELECT min(GREATEST(due_at, lease_until)) FROM address_checks WHERE NOT via_domain AND due_at IS NOT NULL),
+         (SELECT min(GREATEST(due_at, lease_until)) FROM address_checks WHERE NOT via_domain AND due_at IS NOT NULL AND (checked_at IS NULL OR seen_at >= $2)),
          (SELECT min(GREATEST(due_at, lease_until)) FROM searched_domains WHERE due_at IS NOT NULL),
-         CASE WHEN $1 THEN (SELECT min(GREATEST(stealer_due_at, lease_until)) FROM address_checks WHERE stealer_due_at IS NOT NULL) END) AS at`,
-      [stealerLogs],
+         CASE WHEN $1 THEN (SELECT min(GREATEST(stealer_due_at, lease_until)) FROM address_checks WHERE stealer_due_at IS NOT NULL AND seen_at >= $2) END) AS at`,
+      [stealerLogs, now - MONITORED_WITHIN_MS],
     );
     const at = rows[0]?.at;
     return at === null || at === undefined ? null : Number(at);
@@ -120,7 +125,8 @@ export class PostgresLookupStore implements LookupStore {
 
   async claim(now: number, leaseUntil: number, owner: string, stealerLogs: boolean): Promise<LookupJob | undefined> {
     return this.#tx(async (client) => {
-      const pick = async (sql: string): Promise<string | undefined> => (await client.query<{ key: string }>(sql, [now])).rows[0]?.key;
+      // $2: addresses asked about recently enough to be looked up again (see MONITORED_WITHIN_MS).
+      const pick = async (sql: string, active = false): Promise<string | undefined> => (await client.query<{ key: string }>(sql, active ? [now, now - MONITORED_WITHIN_MS] : [now])).rows[0]?.key;
       const leaseAddress = (email: string) => client.query('UPDATE address_checks SET lease_until = $1, lease_owner = $2 WHERE email = $3', [leaseUntil, owner, email]);
       const fresh = await pick(
         `SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
@@ -140,8 +146,9 @@ export class PostgresLookupStore implements LookupStore {
       }
       if (stealerLogs) {
         const stealer = await pick(
-          `SELECT email AS key FROM address_checks WHERE stealer_due_at <= $1 AND lease_until <= $1
+          `SELECT email AS key FROM address_checks WHERE stealer_due_at <= $1 AND lease_until <= $1 AND seen_at >= $2
            ORDER BY stealer_checked_at NULLS FIRST, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          true,
         );
         if (stealer !== undefined) {
           await leaseAddress(stealer);
@@ -149,8 +156,9 @@ export class PostgresLookupStore implements LookupStore {
         }
       }
       const recheck = await pick(
-        `SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NOT NULL AND due_at <= $1 AND lease_until <= $1
+        `SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NOT NULL AND due_at <= $1 AND lease_until <= $1 AND seen_at >= $2
          ORDER BY checked_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        true,
       );
       if (recheck !== undefined) {
         await leaseAddress(recheck);
@@ -303,6 +311,7 @@ function fromRecord(row: CheckRecord): AddressCheckRow {
   return {
     email: row.email,
     addedAt: Number(row.added_at),
+    seenAt: Number(row.seen_at),
     checkedAt: num(row.checked_at),
     dueAt: num(row.due_at),
     breachCount: row.breach_count,

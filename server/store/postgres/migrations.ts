@@ -101,6 +101,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         email text PRIMARY KEY CHECK (email <> '' AND email = lower(email)),
         domain text NOT NULL,
         added_at bigint NOT NULL,
+        seen_at bigint NOT NULL,
         checked_at bigint,
         due_at bigint,
         breach_count integer CHECK (breach_count IS NULL OR breach_count >= 0),

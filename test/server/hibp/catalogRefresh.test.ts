@@ -66,4 +66,19 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP catalog refresh')
       await standIn.close();
     }
   }, 60_000);
+
+  it('drops an invented demo catalog left by a --demo run, even when HIBP cannot be reached', async () => {
+    const dataDir = tempDir('hibp-demo-then-real-', dirs);
+    const demo = await startAgainst(undefined, undefined, { dataDir, demo: true });
+    expect(await demo.store.catalogSize()).toBeGreaterThan(0);
+    await demo.close();
+    const real = await startAgainst(undefined, undefined, { dataDir, demo: false, hibpUrl: 'http://127.0.0.1:9/api/v3' });
+    try {
+      expect(await real.store.catalogSize()).toBe(0);
+      expect(await real.rtdb.get(['catalog', 'breaches'])).toBeNull();
+      expect(real.breachData.summary.join(' ')).toContain('could not be fetched yet');
+    } finally {
+      await real.close();
+    }
+  });
 });

@@ -22,10 +22,10 @@ describe('breach-data configuration', () => {
     const env = parseCommandLine([], {
       ...DATA,
       BREACH_SERVICE_HIBP_API_KEY: KEY,
-      BREACH_SERVICE_HIBP_URL: 'http://proxy.example/api/v3',
+      BREACH_SERVICE_HIBP_URL: 'https://proxy.example/api/v3',
       BREACH_SERVICE_HIBP_DOMAINS: 'acme.example,acme.test',
     }).config;
-    expect(env).toMatchObject({ hibpApiKey: KEY, hibpUrl: 'http://proxy.example/api/v3', hibpDomains: ['acme.example', 'acme.test'] });
+    expect(env).toMatchObject({ hibpApiKey: KEY, hibpUrl: 'https://proxy.example/api/v3', hibpDomains: ['acme.example', 'acme.test'] });
   });
 
   it('invents exposures only with --demo, or --dev without a key', () => {
@@ -51,6 +51,12 @@ describe('breach-data configuration', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain(KEY);
     }
+  });
+
+  it('sends the key over https only (plain http on loopback, for a local proxy or test double)', () => {
+    expect(() => parseCommandLine(['--hibp-api-key', KEY, '--hibp-url', 'http://proxy.example/api/v3'], DATA)).toThrow(/hibpUrl: the HIBP API key would travel in clear to proxy\.example/);
+    expect(parseCommandLine(['--hibp-api-key', KEY, '--hibp-url', 'http://127.0.0.1:8080/api/v3'], DATA).config.hibpUrl).toBe('http://127.0.0.1:8080/api/v3');
+    expect(parseCommandLine(['--hibp-url', 'http://proxy.example/api/v3'], DATA).config.hibpUrl).toBe('http://proxy.example/api/v3');
   });
 
   it('shows a key by its last 4 characters only', () => {

@@ -191,6 +191,22 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
     expect(paths.filter((p) => p.includes('acme.example') && p.startsWith('breachedaccount/'))).toEqual([]);
   });
 
+  it('looks the addresses of a domain HIBP refuses to search (not verified on the key) up one by one', async () => {
+    const accounts = { ...ACCOUNTS, 'ceo@other.example': ['Adobe'] };
+    const { clock, standIn, service } = await start({ domains: ['other.example'], accounts });
+    const token = await signIn(service, 'other', ['ceo@other.example']);
+    await clock.settle();
+    await clock.runUntil(async () => (await breaches(service, token)).pending === 0, 5 * 60_000);
+    expect(idsByEmail((await breaches(service, token)).body)).toEqual({ 'ceo@other.example': ['Adobe'] });
+    expect(standIn.requests.map((r) => [r.path, r.status]).slice(1)).toEqual([
+      ['breacheddomain/other.example', 403],
+      ['breachedaccount/ceo%40other.example?truncateResponse=true', 200],
+    ]);
+    const known = await checks(service, token);
+    expect(known.body.problem).toBeNull();
+    expect(known.body.addresses[0]).toMatchObject({ state: 'checked', viaDomainSearch: false });
+  });
+
   it('carries stealer logs when the subscription includes them', async () => {
     const { clock, standIn, service } = await start({ stealerLogs: true, stealer: { 'alice@example.com': ['spotify.com', 'netflix.com'] } });
     const token = await signIn(service, 'alice', ['alice@example.com', 'clean@example.net']);

@@ -26,6 +26,39 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP rate budget'))('t
     expect(result.lookups).toBe(50);
   }, 120_000);
 
+  it('keeps the queue and a retry-after hold across a restart: pending addresses are checked, nothing goes before the hold ends', async () => {
+    const clock = new SimulatedClock(SCENARIO_START, 1);
+    const standIn = await HibpStandIn.start({ keys: { [KEY]: { rpm: 100 } }, accounts: { 'a@example.org': ['Adobe'], 'b@example.org': ['Canva'] }, now: () => clock.now() });
+    const dataDir = tempDir('hibp-restart-', dirs);
+    let service = await startAgainst(standIn, clock, { dataDir, hibpApiKey: KEY, catalogFile: HIBP_FIXTURE_CATALOG });
+    try {
+      // The first lookup is told to wait 5 minutes; the service stops meanwhile.
+      standIn.storm(() => 300);
+      await signIn(service, 'ab', ['a@example.org', 'b@example.org']);
+      await clock.settle();
+      standIn.storm(undefined);
+      expect(standIn.requests.at(-1)).toMatchObject({ status: 429, retryUntil: SCENARIO_START + 300_000 });
+      await service.close();
+
+      clock.loops = 0; // nothing runs while the service is down
+      await clock.advanceBy(60_000);
+      clock.loops = 1;
+      service = await startAgainst(standIn, clock, { dataDir, hibpApiKey: KEY, catalogFile: HIBP_FIXTURE_CATALOG });
+      // Started a minute later, it waits out the hold before any request, the status read included.
+      // (A new port is a new issuer: the person signs in again, which asks HIBP nothing.)
+      const again = await signIn(service, 'ab', ['a@example.org', 'b@example.org']);
+      await clock.settle();
+      await clock.runUntil(async () => (await breaches(service, again)).pending === 0, 10 * 60_000);
+      expect(standIn.requestsBeforeRetryAfter()).toEqual([]);
+      const afterRestart = standIn.requests.filter((r) => r.at > SCENARIO_START);
+      expect(afterRestart[0]!.at).toBe(SCENARIO_START + 300_000);
+      expect(afterRestart.map((r) => r.path.split('?')[0]).sort()).toEqual(['breachedaccount/a%40example.org', 'breachedaccount/b%40example.org', 'subscription/status']);
+    } finally {
+      await service.close();
+      await standIn.close();
+    }
+  });
+
   it('backs off on 5xx answers, growing the pause, and says the source cannot be reached meanwhile', async () => {
     const clock = new SimulatedClock(SCENARIO_START, 1);
     const standIn = await HibpStandIn.start({ keys: { [KEY]: { rpm: 100 } }, accounts: { 'a@example.org': ['Adobe'] }, now: () => clock.now() });

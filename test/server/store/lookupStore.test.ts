@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { LookupStore } from '../../../server/hibp/LookupStore.ts';
+import { MONITORED_WITHIN_MS, type LookupStore } from '../../../server/hibp/LookupStore.ts';
 import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
 import { openPostgresLookupStore } from '../../../server/store/postgres/PostgresLookupStore.ts';
 import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
@@ -69,12 +69,27 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     expect(rows.has('unknown@x.example')).toBe(false);
   });
 
+  it('stops re-checking an address nobody has asked about for 30 days, until someone does', async () => {
+    const store = await fresh();
+    await store.track(['a@x.example'], T, []);
+    await store.claim(T, T + 100, 'me', false);
+    await store.accountChecked('a@x.example', T + 1, 0, T + 1000);
+    const later = T + MONITORED_WITHIN_MS + 1;
+    expect(await store.nextDue(later, false)).toBeNull();
+    expect(await store.waiting(later, false)).toBe(0);
+    expect(await store.claim(later, later + 100, 'me', false)).toBeUndefined();
+    await store.seen(['a@x.example'], later);
+    expect((await store.checks(['a@x.example'])).get('a@x.example')!.seenAt).toBe(later);
+    expect(await store.nextDue(later, false)).toBe(T + 1000);
+    expect(await store.claim(later, later + 100, 'me', false)).toEqual({ kind: 'account', email: 'a@x.example' });
+  });
+
   it('counts the queue ahead of an address the way it hands it out', async () => {
     const store = await fresh();
     await store.track(['a@x.example', 'b@x.example', 'c@x.example'], T, []);
     expect(await store.aheadOf('a@x.example', T)).toBe(0);
     expect(await store.aheadOf('c@x.example', T)).toBe(2);
-    expect(await store.nextDue(false)).toBe(T);
+    expect(await store.nextDue(T, false)).toBe(T);
   });
 
   it('grants at most rpm places in any window, and says when the next one frees', async () => {
@@ -120,7 +135,7 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
   it('searches a domain for all its addresses, and a new address makes the domain due again', async () => {
     const store = await fresh();
     await store.setSearchedDomains(['acme.example'], T);
-    expect(await store.nextDue(false)).toBeNull();
+    expect(await store.nextDue(T, false)).toBeNull();
     await store.track(['ceo@acme.example', 'a@x.example'], T, ['acme.example']);
     expect(await store.claim(T, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'a@x.example' });
     expect(await store.claim(T, T + 100, 'me', false)).toEqual({ kind: 'domain', domain: 'acme.example' });
