@@ -65,7 +65,7 @@ export function clearDemoExposures(db: WritableDB, now: string): number {
   setSyncState(db, 'etag', undefined);
   setSyncState(db, 'baselineAt', undefined);
   setSyncState(db, 'newBreachIds', undefined);
-  statement(db, "UPDATE breach_data SET source = NULL, pending = NULL, checks_json = NULL, checks_served = 'unknown', demo_cleared_at = ? WHERE id = 1").run(now);
+  statement(db, "UPDATE breach_data SET source = NULL, pending = NULL, checks_json = NULL, checks_served = 'unknown', listed_json = NULL, demo_cleared_at = ? WHERE id = 1").run(now);
   return count;
 }
 
@@ -76,14 +76,33 @@ export type ChecksAnswer = { status: 'served'; checks: UserChecks; headers: Brea
 export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string): void {
   db.transaction(() => {
     if (answer.status === 'not-served') {
-      statement(db, "UPDATE breach_data SET checks_json = NULL, checks_served = 'no' WHERE id = 1").run();
+      statement(db, "UPDATE breach_data SET checks_json = NULL, checks_served = 'no', listed_json = NULL WHERE id = 1").run();
       return;
     }
     // The body says its source too; the header is the contract's word, the body's is the fallback.
     const headers = { source: answer.headers.source ?? answer.checks.source, pending: answer.headers.pending ?? answer.checks.addresses.filter((a) => a.state === 'pending').length };
     recordBreachDataHeaders(db, headers, now);
-    statement(db, "UPDATE breach_data SET checks_json = ?, checks_served = 'yes', updated_at = ? WHERE id = 1").run(JSON.stringify(UserChecks.parse(answer.checks)), now);
+    statement(db, "UPDATE breach_data SET checks_json = ?, checks_served = 'yes', listed_json = ?, updated_at = ? WHERE id = 1").run(
+      JSON.stringify(UserChecks.parse(answer.checks)),
+      JSON.stringify(listedAddresses(db, answer.checks)),
+      now,
+    );
   }).immediate();
+}
+
+/**
+ * The checked addresses whose breaches the local list already holds: at least as many breaches
+ * name the address here as its check found. One checked between the service's list and its
+ * checks answer (or whose breaches the service's catalog does not have yet) is not among them
+ * until the list catches up, so what its first check found is never announced as new.
+ */
+function listedAddresses(db: ReadableDB, checks: UserChecks): string[] {
+  const listed = new Map((statement(db, 'SELECT email, count(*) AS n FROM breached_accounts GROUP BY email').all() as { email: string; n: number }[]).map((row) => [row.email, row.n]));
+  return checks.addresses
+    .filter((address) => address.state !== 'pending' && address.checkedAt !== null && address.breachCount !== null)
+    .map((address) => ({ key: emailKey(address.email), found: address.breachCount! }))
+    .filter(({ key, found }) => (listed.get(key) ?? 0) >= found)
+    .map(({ key }) => key);
 }
 
 /** Forgets the "demo data was cleared" note (once the person has seen it, or a new account). */
@@ -92,15 +111,17 @@ export function forgetDemoCleared(db: WritableDB): void {
 }
 
 /**
- * Which addresses the service had already checked at the previous sync: a breach that names only
- * addresses it had not is what a first check found, not a new breach, and is not announced.
+ * Which addresses the service had already checked at the previous sync, with their breaches in the
+ * local list (`listedAddresses`): a breach that names only other addresses is what a first check
+ * found, not a new breach, and is not announced.
  * `undefined` means "no way to tell" (an older service that says nothing): every new breach is
  * announced as before. With the pending count but no per-address checks, all or none were known.
  */
 export function addressesCheckedBefore(db: ReadableDB): { has(email: string): boolean } | undefined {
   const view = readChecksView(db);
   if (view.checks) {
-    const known = new Set(view.checks.addresses.filter((address) => address.checkedAt !== null && address.state !== 'pending').map((address) => emailKey(address.email)));
+    const raw = statement(db, 'SELECT listed_json FROM breach_data WHERE id = 1').pluck().get() as string | null;
+    const known = new Set<string>(raw ? (JSON.parse(raw) as string[]) : []);
     return { has: (email) => known.has(emailKey(email)) };
   }
   if (view.source === 'unknown' || view.pending === null) return undefined;

@@ -225,6 +225,30 @@ describe('sync keeps what the service says, per account', () => {
     expect(report.diff?.newBreaches.map((breach) => breach.id).sort()).toEqual(['Both', 'NewForBob']);
   });
 
+  it('an address checked between the service’s list and its checks answer: what its check found is still not news; what comes after is', async () => {
+    const sync = accountSync();
+    const aliceChecked = (breachCount: number) =>
+      checksBody({ addresses: [{ email: ALICE, state: 'checked', checkedAt: '2026-11-26T09:00:01Z', nextCheckAt: null, breachCount, viaDomainSearch: false }] });
+    // The list was taken while ALICE was pending; the checks, a moment later, say she was checked, in one breach.
+    answer = { breaches: [], headers: { [BreachDataHeaders.source]: 'hibp', [BreachDataHeaders.pending]: '1' }, etag: '"r1"', checks: { status: 200, body: aliceChecked(1) } };
+    await sync.scheduler.syncNow('manual');
+    answer = {
+      breaches: [item({ id: 'FoundByTheCheck', accounts: { [ALICE]: [] } })],
+      headers: { [BreachDataHeaders.source]: 'hibp', [BreachDataHeaders.pending]: '0' },
+      etag: '"r2"',
+      checks: { status: 200, body: aliceChecked(1) },
+    };
+    expect((await sync.scheduler.syncNow('manual')).diff?.newBreaches).toEqual([]);
+    // Her list now holds what her check found: a breach after that is news.
+    answer = {
+      breaches: [item({ id: 'FoundByTheCheck', accounts: { [ALICE]: [] } }), item({ id: 'RealNews', accounts: { [ALICE]: [] } })],
+      headers: { [BreachDataHeaders.source]: 'hibp', [BreachDataHeaders.pending]: '0' },
+      etag: '"r3"',
+      checks: { status: 200, body: aliceChecked(2) },
+    };
+    expect((await sync.scheduler.syncNow('manual')).diff?.newBreaches.map((breach) => breach.id)).toEqual(['RealNews']);
+  });
+
   it('the source alone moving (hibp → none) starts a new baseline but removes nothing', async () => {
     const sync = accountSync();
     answer = { breaches: realBreaches, headers: { [BreachDataHeaders.source]: 'hibp' }, etag: '"a"', checks: { status: 404, body: '' } };

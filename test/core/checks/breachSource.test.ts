@@ -240,7 +240,9 @@ describe('migration 40', () => {
       migrate(db, { target: 30, now: () => FROZEN_NOW });
       migrate(db, { now: () => FROZEN_NOW });
       expect(schemaVersion(db)).toBe(40);
-      expect(db.prepare('SELECT * FROM breach_data').all()).toEqual([{ id: 1, source: null, pending: null, checks_json: null, checks_served: 'unknown', updated_at: null, demo_cleared_at: null }]);
+      expect(db.prepare('SELECT * FROM breach_data').all()).toEqual([
+        { id: 1, source: null, pending: null, checks_json: null, checks_served: 'unknown', listed_json: null, updated_at: null, demo_cleared_at: null },
+      ]);
       expect(() => db.prepare("UPDATE breach_data SET source = 'real'").run()).toThrow(/CHECK/);
       expect(() => db.prepare('INSERT INTO breach_data (id) VALUES (2)').run()).toThrow(/CHECK/);
       expect(readChecksView(db as never)).toEqual(UNKNOWN_CHECKS);
