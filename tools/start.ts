@@ -95,6 +95,18 @@ async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   const service = localService();
   const endpoints = await service.start(await savedLaunch(dataDir));
+  // From here on a stop (Ctrl-C, SIGTERM) also stops the service this run started, even while
+  // the app is still starting (a signal then would otherwise leave the service running alone).
+  const running: { app?: Awaited<ReturnType<typeof startBrowserApp>> } = {};
+  let launchPage: LaunchPage | undefined;
+  const stop = async () => {
+    launchPage?.remove();
+    await running.app?.close();
+    await service.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   // The same port and secret as last time when the port is free, so an open tab reconnects.
   const stateFile = path.join(dataDir, 'browser-host.json');
   const saved = loadHostState(stateFile);
@@ -108,13 +120,13 @@ async function main(): Promise<void> {
     localService: service,
     ...(saved ? { hostPort: saved.port } : {}),
   });
+  running.app = app;
   const port = Number(new URL(app.origin).port);
   if (saved && saved.port !== port) console.log(`Port ${saved.port} of the last run is taken now; the app moved to port ${port}.`);
   saveHostState(stateFile, { port, secret });
   // Each link works once, for two minutes; the browser gets its own through a private page, so
   // no code appears on a command line.
   console.log(`Open ${app.launchUrl()}  (works once, for two minutes; press Enter for a new link)`);
-  let launchPage: LaunchPage | undefined;
   if (!process.env.CI && process.env.BREACH_MONITOR_NO_BROWSER !== '1') {
     openLaunchPage(app.launchUrl(), openFileInSystemBrowser)
       .then((page) => (launchPage = page))
@@ -124,14 +136,6 @@ async function main(): Promise<void> {
     process.stdin.on('data', () => console.log(`Open ${app.launchUrl()}`));
     process.stdin.unref();
   }
-  const stop = async () => {
-    launchPage?.remove();
-    await app.close();
-    await service.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {
