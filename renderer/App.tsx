@@ -11,6 +11,9 @@ import { Nav } from './features/shell/Nav.tsx';
 import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
 import { Welcome } from './features/welcome/Welcome.tsx';
+import { ChecksBanner } from './features/checks/ChecksBanner.tsx';
+import { DemoLabel } from './features/checks/DemoLabel.tsx';
+import { PasswordCheckPage } from './features/passwords/PasswordCheckPage.tsx';
 import { EMPTY_FILTERS } from './lib/urlState.ts';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
 import { useBreaches } from './state/breaches.ts';
@@ -60,7 +63,19 @@ export function App({ searchDelayMs, initialLoad }: AppProps) {
   return <Shell searchDelayMs={searchDelayMs} />;
 }
 
-const TITLES = { overview: 'Overview', fix: 'Fix step by step', breaches: 'Breaches', search: 'Search', graph: 'Graph', reports: 'Reports', settings: 'Settings' } as const;
+const TITLES = {
+  overview: 'Overview',
+  fix: 'Fix step by step',
+  breaches: 'Breaches',
+  search: 'Search',
+  graph: 'Graph',
+  reports: 'Reports',
+  passwords: 'Check a password',
+  settings: 'Settings',
+} as const;
+
+/** Screens that show the person's exposures: they carry the demo label while the data is invented. */
+const EXPOSURE_SCREENS: ReadonlySet<string> = new Set(['overview', 'fix', 'breaches', 'reports']);
 
 function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TITLES }) {
   switch (screen) {
@@ -76,6 +91,8 @@ function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TIT
       return <ReportsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'passwords':
+      return <PasswordCheckPage />;
     default:
       return <OverviewPage />;
   }
@@ -132,6 +149,8 @@ function Shell({ searchDelayMs }: AppProps) {
         <DisconnectedBanner />
         <ServiceNoticeBanner />
         <NewBreachesBanner />
+        <ChecksBanner />
+        {EXPOSURE_SCREENS.has(screen) ? <DemoLabel /> : null}
         <main className={`content content-${screen}`} id="main" tabIndex={-1} ref={main}>
           <Screen screen={screen} searchDelayMs={searchDelayMs} />
         </main>

@@ -14,7 +14,7 @@ const FIRST_ANSWERS_WAIT_MS = 100;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
-// The sign-in state, sync status and settings were asked for before the bundle evaluated
+// The sign-in state, sync status, settings and breach-data checks were asked for before the bundle evaluated
 // (early.ts), so their answers are usually in by now: the first render waits for them briefly
 // and draws the screen they decide, instead of a spinner first and that screen a frame later.
 const initialLoad = loadInitial();

@@ -27,6 +27,8 @@ export interface BrowserAppOptions {
   openExternal?: HostBridge['openExternal'];
   keychain?: boolean;
   log?: (line: string) => void;
+  /** The local service `npm start` runs, restarted when the person changes where breach data comes from. */
+  localService?: HostBridge['localService'];
 }
 
 export interface BrowserApp {
@@ -54,7 +56,11 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
   try {
     core = await startCore({
       dataDir: options.dataDir,
-      host: createBrowserHostBridge({ ...(options.log ? { log: options.log } : {}), ...(options.openExternal ? { openExternal: options.openExternal } : {}) }),
+      host: createBrowserHostBridge({
+        ...(options.log ? { log: options.log } : {}),
+        ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+        ...(options.localService ? { localService: options.localService } : {}),
+      }),
       ...(config ? { config } : {}),
       ...(options.keychain === false ? { keychain: false } : {}),
     });

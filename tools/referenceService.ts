@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LocalServiceLaunch } from '../electron/core/host.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -61,13 +62,36 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/** The variable the service reads its Have I Been Pwned key from (`--hibp-api-key` would put it on a command line). */
+export const HIBP_KEY_VARIABLE = 'BREACH_SERVICE_HIBP_API_KEY';
+
 /**
- * Starts `server/main.ts` as a child process on `port` with the development surface, and waits
- * until it answers as a breach-alert service. Rejects with what it printed if it ends first.
+ * The arguments and environment for a launch. Demo data: `--dev` (which implies `--demo`).
+ * The person's key, or none: no `--dev` (and no `BREACH_SERVICE_DEV` / `BREACH_SERVICE_DEMO`
+ * inherited), so nothing is invented; the key only in the child's environment.
  */
-export async function startServiceProcess(options: { port: number; dataDir: string; timeoutMs?: number }): Promise<ServiceProcess> {
-  const args = ['server/main.ts', '--port', String(options.port), '--data', options.dataDir, '--dev'];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } });
+export function serviceLaunchCommand(options: { port: number; dataDir: string; launch?: LocalServiceLaunch }, env: NodeJS.ProcessEnv = process.env): { args: string[]; env: NodeJS.ProcessEnv } {
+  const launch = options.launch ?? { source: 'demo' };
+  const args = ['server/main.ts', '--port', String(options.port), '--data', options.dataDir, ...(launch.source === 'demo' ? ['--dev'] : [])];
+  const childEnv: NodeJS.ProcessEnv = { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' };
+  delete childEnv[HIBP_KEY_VARIABLE];
+  if (launch.source !== 'demo') {
+    // Real data or none: nothing inherited from the shell may turn invented data on.
+    delete childEnv.BREACH_SERVICE_DEV;
+    delete childEnv.BREACH_SERVICE_DEMO;
+  }
+  if (launch.source === 'hibp') childEnv[HIBP_KEY_VARIABLE] = launch.apiKey;
+  return { args, env: childEnv };
+}
+
+/**
+ * Starts `server/main.ts` as a child process on `port` (with the development surface and demo
+ * data, or with the person's Have I Been Pwned key), and waits until it answers as a
+ * breach-alert service. Rejects with what it printed if it ends first.
+ */
+export async function startServiceProcess(options: { port: number; dataDir: string; timeoutMs?: number; launch?: LocalServiceLaunch }): Promise<ServiceProcess> {
+  const { args, env } = serviceLaunchCommand(options);
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -89,7 +113,11 @@ export async function startServiceProcess(options: { port: number; dataDir: stri
   return {
     child,
     endpoints,
-    restartCommand: `npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))} --dev`,
+    // The key is never printed: the command names the variable it goes in.
+    restartCommand:
+      options.launch?.source === 'hibp'
+        ? `${HIBP_KEY_VARIABLE}=<your key> npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))}`
+        : `npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))} --dev`,
     exited,
     async stop() {
       if (ended) return;

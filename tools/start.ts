@@ -3,13 +3,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PORT, userDataDir } from '../server/config.ts';
 import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launchPage.ts';
 import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
 import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
-import { portTakenMessage, portUse, startServiceProcess, type ServiceEndpoints, type ServiceProcess } from './referenceService.ts';
+import { LocalServiceRunner } from './localServiceRunner.ts';
+import { launchFor, savedChoice } from '../electron/core/checks/BreachSource.ts';
+import { chooseSecretStore } from '../electron/core/auth/secrets/chooseSecretStore.ts';
+import type { LocalServiceLaunch } from '../electron/core/host.ts';
 
 const APP_DATA = process.env.BREACH_MONITOR_DATA ?? path.join(userDataDir(), 'breach-monitor');
 
@@ -43,33 +47,29 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-/**
- * The reference service as the default account server: one already running on the port is used;
- * a port held by another program is reported and left alone (the app then uses whatever its
- * settings name); otherwise it starts as a process of its own.
- */
-async function referenceService(): Promise<{ endpoints?: ServiceEndpoints; process?: ServiceProcess }> {
-  const use = await portUse(SERVICE_PORT);
-  if (use.kind === 'breach-alert') {
-    console.log(`Using the reference service already running on port ${SERVICE_PORT}.`);
-    return { endpoints: use.endpoints };
-  }
-  if (use.kind === 'other') {
-    console.log(portTakenMessage(SERVICE_PORT));
-    return {};
-  }
-  const started = await startServiceProcess({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service') });
-  console.log(
-    `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; demo users: alice@example.com, bob@example.com, carol@example.com; any password). ` +
-      `It runs on its own: stop it with kill ${started.child.pid}, start it again with ${started.restartCommand}.`,
-  );
-  void started.exited.then((code) => {
-    if (!stopping) console.log(`The reference service stopped (exit code ${code}); the app keeps running. Start it again with ${started.restartCommand}`);
-  });
-  return { endpoints: started.endpoints, process: started };
+/** The reference service as the default account server, run for the saved choice (tools/localServiceRunner.ts). */
+function localService(): LocalServiceRunner {
+  return new LocalServiceRunner({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service'), log: (line) => console.log(line) });
 }
 
-let stopping = false;
+/**
+ * Electron's userData folder for this unpackaged app (named after package.json's `name`), where
+ * the desktop core keeps its settings: `app.getPath('userData')` without Electron.
+ */
+function electronUserData(): string {
+  const name = 'breach-monitor';
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(homedir(), 'AppData', 'Roaming'), name);
+  if (process.platform === 'darwin') return path.join(homedir(), 'Library', 'Application Support', name);
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(homedir(), '.config'), name);
+}
+
+/** The saved choice (settings and keychain), so the service starts with the person's key or demo data. */
+async function savedLaunch(dataDir: string): Promise<LocalServiceLaunch> {
+  const choice = savedChoice(dataDir);
+  if (choice !== 'hibp') return { source: 'demo' };
+  const { store } = await chooseSecretStore();
+  return (await launchFor(choice, store)) ?? { source: 'demo' };
+}
 
 async function main(): Promise<void> {
   SERVICE_PORT = servicePort();
@@ -77,12 +77,13 @@ async function main(): Promise<void> {
   const electron = electronBinary();
   if (electron) {
     run(npx, ['electron-vite', 'build']);
-    // The desktop app's default account server is the local reference service.
-    const service = await referenceService();
+    // The desktop app's default account server is the local reference service, started for the
+    // person's saved choice (it cannot restart it from inside Electron: the choice applies at the next start).
+    const service = localService();
+    await service.start(await savedLaunch(path.join(electronUserData(), 'data')));
     const child = spawn(electron, ['.'], { cwd: ROOT, stdio: 'inherit' });
     child.on('exit', (code) => {
-      stopping = true;
-      void (service.process ? service.process.stop() : Promise.resolve()).finally(() => process.exit(code ?? 0));
+      void service.stop().finally(() => process.exit(code ?? 0));
     });
     return;
   }
@@ -92,19 +93,40 @@ async function main(): Promise<void> {
   if (process.env.BREACH_MONITOR_SKIP_BUILD !== '1') run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   const dataDir = path.join(APP_DATA, 'app');
   const log = (line: string) => console.log(line);
-  const service = await referenceService();
+  const service = localService();
+  const endpoints = await service.start(await savedLaunch(dataDir));
+  // From here on a stop (Ctrl-C, SIGTERM) also stops the service this run started, even while
+  // the app is still starting (a signal then would otherwise leave the service running alone).
+  const running: { app?: Awaited<ReturnType<typeof startBrowserApp>> } = {};
+  let launchPage: LaunchPage | undefined;
+  const stop = async () => {
+    launchPage?.remove();
+    await running.app?.close();
+    await service.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   // The same port and secret as last time when the port is free, so an open tab reconnects.
   const stateFile = path.join(dataDir, 'browser-host.json');
   const saved = loadHostState(stateFile);
   const secret = saved?.secret ?? newHostSecret();
-  const app = await startBrowserApp({ dataDir, service: false, ...(service.endpoints ? { config: service.endpoints } : {}), log, hostSecret: secret, ...(saved ? { hostPort: saved.port } : {}) });
+  const app = await startBrowserApp({
+    dataDir,
+    service: false,
+    ...(endpoints ? { config: endpoints } : {}),
+    log,
+    hostSecret: secret,
+    localService: service,
+    ...(saved ? { hostPort: saved.port } : {}),
+  });
+  running.app = app;
   const port = Number(new URL(app.origin).port);
   if (saved && saved.port !== port) console.log(`Port ${saved.port} of the last run is taken now; the app moved to port ${port}.`);
   saveHostState(stateFile, { port, secret });
   // Each link works once, for two minutes; the browser gets its own through a private page, so
   // no code appears on a command line.
   console.log(`Open ${app.launchUrl()}  (works once, for two minutes; press Enter for a new link)`);
-  let launchPage: LaunchPage | undefined;
   if (!process.env.CI && process.env.BREACH_MONITOR_NO_BROWSER !== '1') {
     openLaunchPage(app.launchUrl(), openFileInSystemBrowser)
       .then((page) => (launchPage = page))
@@ -114,15 +136,6 @@ async function main(): Promise<void> {
     process.stdin.on('data', () => console.log(`Open ${app.launchUrl()}`));
     process.stdin.unref();
   }
-  const stop = async () => {
-    stopping = true;
-    launchPage?.remove();
-    await app.close();
-    await service.process?.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

@@ -7,10 +7,13 @@ import type { CoreNotification, HostBridge, TrayState } from '../core/host.ts';
  * page itself gets the same news as events). No tray and no OS cipher here, so the secret store
  * falls back to the keychain or, without one, to memory with its warning.
  */
-export function createBrowserHostBridge(options: { log?: (line: string) => void; openExternal?: HostBridge['openExternal'] } = {}): HostBridge & { readonly tray: TrayState | undefined } {
+export function createBrowserHostBridge(
+  options: { log?: (line: string) => void; openExternal?: HostBridge['openExternal']; localService?: HostBridge['localService'] } = {},
+): HostBridge & { readonly tray: TrayState | undefined } {
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   let tray: TrayState | undefined;
   return {
+    ...(options.localService ? { localService: options.localService } : {}),
     openExternal: options.openExternal ?? (() => Promise.resolve('page' as const)),
     notify(notification: CoreNotification) {
       log(`${notification.title}: ${notification.body}`);

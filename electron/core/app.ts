@@ -34,6 +34,11 @@ import { createFeedHandlers } from './feed/feedHandlers.ts';
 import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
+import { BreachSource } from './checks/BreachSource.ts';
+import { ChecksPublisher } from './checks/ChecksPublisher.ts';
+import { createChecksHandlers } from './checks/checksHandlers.ts';
+import { readChecksView, storedSource } from './db/breachDataQueries.ts';
+import { createPasswordHandlers } from './passwords/passwordHandlers.ts';
 
 export interface CoreOptions {
   /** The app's data folder: settings, the account record, one database per account. */
@@ -97,7 +102,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     enabled: () => settings.get().notifications,
     // Shared between the person's devices (read from this machine's copy: no network when notifying).
     newBreachesEnabled: () => feed.knownPreferences()?.notifications.newBreaches ?? true,
+    // Invented breaches are never announced by the OS as if they were real: the app shows them, labelled.
+    demoData: () => isDemo(),
   });
+  const isDemo = () => {
+    const session = sessions.get();
+    return session ? storedSource(session.db) === 'demo' : false;
+  };
   const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: secrets.store, ...fetchOption });
 
   const sessions: CurrentSession = new CurrentSession({
@@ -106,6 +117,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       marks.clear();
       syncStatus.reset();
       changes.changed('sign-out');
+      checks.publish();
     },
   });
   const auth = new CurrentAuth({
@@ -168,9 +180,19 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       },
       signInNeeded: () => auth.status().state === 'sign-in-needed',
       notificationsPaused: () => notifier.paused,
+      demoData: () => isDemo(),
     },
     { syncChanged: (view) => bus.emit('sync-changed', view), tray: (state) => options.host.setTrayState(state) },
   );
+
+  const checks = new ChecksPublisher({
+    read: () => {
+      const session = sessions.get();
+      return session ? readChecksView(session.db) : undefined;
+    },
+    emit: (view) => bus.emit('checks-changed', view),
+    syncSoon: () => void sessions.get()?.sync.scheduler.syncNow('interval'),
+  });
 
   const changes = new DataChanges((change) => {
     status.dataChanged();
@@ -206,8 +228,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       syncStatus.observeProgress(progress);
       status.publish();
     });
+    checks.publish();
     scheduler.onDidSync((report) => {
       void syncDetails();
+      if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
+      checks.publish();
       afterSync(report, {
         db: session.db,
         outbox,
@@ -236,6 +261,19 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     ...fetchOption,
   });
   const { close: closeSearch, ...searchHandlers } = search;
+  const settingsHandlers = createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) });
+  const breachSource = new BreachSource({
+    settings,
+    applySettings: (change) => settingsHandlers['settings-set'](change),
+    secrets: secrets.store,
+    sessions,
+    localService: options.host.localService,
+    localEndpoints: { serviceUrl: base.apiBaseUrl, issuer: base.issuer },
+    onDataCleared: () => {
+      marks.clear();
+      changes.changed('sync');
+    },
+  });
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
@@ -245,7 +283,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email, host: options.host }),
       createGraphHandlers({ sessions, remotes, settings }),
       searchHandlers,
-      createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+      settingsHandlers,
+      createChecksHandlers({ sessions, source: breachSource, publish: () => checks.publish() }),
+      createPasswordHandlers({ settings, ...fetchOption }),
       // The host's opener: the channel admits only http(s) addresses, and the main process checks again before shell.openExternal.
       createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
     ),
@@ -267,6 +307,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       status.publish();
     },
     async close() {
+      checks.stop();
       await auth.close();
       await sessions.close();
       remotes.close();

@@ -23,6 +23,25 @@ export interface HostBridge {
   savePdf?(fileName: string): Promise<SavedPdf>;
   /** OS-backed encryption (Electron safeStorage) for the secret-store fallback; absent in hosts without one. */
   cipher?: SecretCipher;
+  /**
+   * The local reference service this host runs (`npm start`), restarted for a new breach-data
+   * choice; absent where the host runs none it can restart (then the choice applies at the next start).
+   */
+  localService?: LocalServiceControl;
+}
+
+/**
+ * How the local reference service runs for a choice: with the person's Have I Been Pwned key
+ * (in its environment as `BREACH_SERVICE_HIBP_API_KEY`, never on a command line, and without
+ * `--dev`, so nothing is invented), with `--dev` (invented demo data, labelled), or with neither
+ * (`none`: the person chose their key but it is not kept any more; the service then says it has
+ * no source, and invents nothing).
+ */
+export type LocalServiceLaunch = { source: 'hibp'; apiKey: string } | { source: 'demo' } | { source: 'none' };
+
+export interface LocalServiceControl {
+  /** Restarts the service for `launch`; resolves once it answers, rejects with a sentence a person can read. */
+  apply(launch: LocalServiceLaunch): Promise<void>;
 }
 
 export interface SecretCipher {

@@ -26,7 +26,8 @@ export function clockTime(iso: string): string | undefined {
 }
 
 export function statusLines(state: TrayState): { status: string; lastSync: string } {
-  const status = state.signInNeeded ? 'Sign-in needed' : `${state.unresolved} unresolved`;
+  // Invented exposures are never counted in the tray as if they were real.
+  const status = state.signInNeeded ? 'Sign-in needed' : state.demo ? `Demo data (invented) — ${state.unresolved} unresolved` : `${state.unresolved} unresolved`;
   const time = state.lastSyncAt ? clockTime(state.lastSyncAt) : undefined;
   const lastSync = state.syncing ? 'syncing…' : time ? `last sync ${time}` : 'not synced yet';
   return { status, lastSync };
@@ -79,7 +80,8 @@ export function createAppTray(options: { iconPath: string; actions: TrayActions;
   const update = (state: TrayState) => {
     tray.setToolTip(trayTooltip(state));
     tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(state, options.actions)));
-    app.setBadgeCount(state.signInNeeded ? 0 : state.unresolved);
+    // No badge for demo data: a number on the dock icon would read as real breaches.
+    app.setBadgeCount(state.signInNeeded || state.demo ? 0 : state.unresolved);
   };
   update(INITIAL_TRAY_STATE);
   return { update, destroy: () => tray.destroy() };

@@ -9,6 +9,8 @@ import { useReport } from './report.ts';
 import { useRoute } from './route.ts';
 import { useSettings } from './settings.ts';
 import { useSync } from './sync.ts';
+import { useChecks } from './checks.ts';
+import { UNKNOWN_CHECKS } from '../../shared/ipc/checks.ts';
 
 /** Re-ask everything this window shows: after sign-in, a sync landing, or a reconnect. */
 export async function refreshData(): Promise<void> {
@@ -25,10 +27,11 @@ export function resetData(): void {
   useOverview.setState({ overview: undefined, error: undefined });
   useReport.getState().reset();
   useNotices.getState().dismiss();
+  useChecks.getState().apply(UNKNOWN_CHECKS);
 }
 
 export async function loadInitial(): Promise<void> {
-  await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load()]);
+  await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load(), useChecks.getState().load()]);
 }
 
 /** Subscribes the stores to the core's events; returns the cleanup. */
@@ -45,6 +48,7 @@ export function connectEvents(): () => void {
       }
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),
+    listen('checks-changed', (view) => useChecks.getState().apply(view)),
     listen('data-changed', (change) => {
       onDataChanged(change);
       if (change.reason === 'sync' && useNotices.getState().newBreaches.length > 0) void useNotices.getState().forgetGone();

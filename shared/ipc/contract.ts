@@ -8,6 +8,7 @@ import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SettingsChang
 import { Preferences } from '../catalog/preferences.ts';
 import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
 import { PdfFileName } from './host.ts';
+import { BreachSourceSet, BreachSourceView, ChecksView, PwnedPrefix, PwnedRange } from './checks.ts';
 
 const Empty = z.strictObject({});
 
@@ -176,6 +177,17 @@ export const channels = {
   /** The person's preferences shared between their devices (`users/<uid>/preferences`, ID token). */
   'preferences-get': { input: Empty, output: Preferences },
   'preferences-set': { input: Preferences, output: Preferences },
+  /** Where the exposures come from (`hibp`, `demo`, `none`) and which addresses are checked, pending or failed. */
+  'checks-get': { input: Empty, output: ChecksView },
+  /** The person's choice of breach data (their own Have I Been Pwned key, a service, demo) and whether a key is kept. */
+  'breach-source-get': { input: Empty, output: BreachSourceView },
+  /** Switches the choice; a key goes to the keychain and to the local service's environment, never back to the UI. */
+  'breach-source-set': { input: BreachSourceSet, output: BreachSourceView },
+  /**
+   * Pwned Passwords' range API for one SHA-1 prefix. The UI hashes the password itself and sends
+   * only these 5 characters; the schema admits nothing else, so no more of a password can reach the core.
+   */
+  'passwords-range': { input: z.strictObject({ prefix: PwnedPrefix }), output: PwnedRange },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;

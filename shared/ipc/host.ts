@@ -21,6 +21,8 @@ export const TrayState = z.object({
   signInNeeded: z.boolean(),
   notificationsPaused: z.boolean(),
   syncing: z.boolean(),
+  /** The exposures are invented demo data: the tray says so rather than count them as real. */
+  demo: z.boolean().optional(),
 });
 export type TrayState = z.infer<typeof TrayState>;
 

@@ -4,3 +4,4 @@ export * from './events.ts';
 export * from './views.ts';
 export * from './host.ts';
 export * from './feed.ts';
+export * from './checks.ts';

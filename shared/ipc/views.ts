@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiContract, Breach, IsoDateTime } from '../api/index.ts';
 import { SearchRemoteInstance } from '../search/api.ts';
 import { BreachDetails } from '../catalog/details.ts';
+import { BreachSourceChoice } from './checks.ts';
 
 /** The state of one (email, data class) of a breach, as the person sees it: server state overlaid with queued intents. */
 export const CellState = z.object({
@@ -157,6 +158,10 @@ export const Settings = z.object({
   apiContract: ApiContract.optional(),
   /** Where a person signs up when the service has no account for them (newer contract); default: the service's site. */
   signUpUrl: z.url().optional(),
+  /** Where breach data comes from, as chosen on the first-run screen or here; absent until chosen. */
+  breachSource: BreachSourceChoice.optional(),
+  /** Pwned Passwords' range API; default `https://api.pwnedpasswords.com` (a proxy or a test double otherwise). */
+  pwnedPasswordsUrl: z.url({ protocol: /^https?$/ }).optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -172,6 +177,7 @@ export const SettingsChange = Settings.partial()
     feedAuth: Settings.shape.feedAuth.unwrap().nullable().optional(),
     apiContract: Settings.shape.apiContract.unwrap().nullable().optional(),
     signUpUrl: Settings.shape.signUpUrl.unwrap().nullable().optional(),
+    pwnedPasswordsUrl: Settings.shape.pwnedPasswordsUrl.unwrap().nullable().optional(),
   })
   .strict();
 export type SettingsChange = z.infer<typeof SettingsChange>;

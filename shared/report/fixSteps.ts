@@ -111,3 +111,23 @@ export const FIX_GROUPS: readonly FixGroupSpec[] = [
     ],
   },
 ];
+
+/**
+ * What to do about Have I Been Pwned's stealer logs: an infostealer (malware) on a computer read
+ * the passwords a browser kept and sent them off with the site each was for. Unlike a breach,
+ * the leak is on the person's own device, so the device comes first. `{site}` is one captured
+ * website's domain.
+ */
+export const STEALER_LOG_FIX = {
+  title: 'Passwords an infostealer captured',
+  why: 'Malware on a computer you used read the passwords your browser saved and sent them, with the website each was for, to criminals.',
+  steps: [
+    {
+      id: 'clean-device',
+      text: 'First clean the computer you sign in from: scan it with up-to-date security software, or reset it. Until then, a new password typed on it can be captured too.',
+    },
+    { id: 'change-captured', text: 'Then, from a clean device, change your password at {site}, and wherever you used the same one.', linkToSite: true },
+    { id: 'sign-out-everywhere', text: 'Sign out of every session at {site} (“sign out everywhere”): infostealers take sign-in cookies as well as passwords.', linkToSite: true },
+    { id: 'two-step', text: 'Turn on two-step verification at {site}, and for your email account.', linkToSite: true },
+  ] satisfies readonly FixStep[],
+} as const;

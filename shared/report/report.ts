@@ -22,6 +22,8 @@ export const Report = z.object({
    * the reference service's generated demo catalog (which is ours and credits nobody).
    */
   includesHibp: z.boolean(),
+  /** The service said these exposures are invented demo data (`breach-data: demo`): every export and print says so. */
+  demo: z.boolean().optional(),
   breaches: z.array(ReportBreach),
 });
 export type Report = z.infer<typeof Report>;

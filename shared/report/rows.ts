@@ -66,6 +66,7 @@ export function toJsonExport(report: Report): string {
       version: 1,
       generatedAt: report.generatedAt,
       ...(report.account ? { account: report.account } : {}),
+      ...(report.demo ? { demo: true, notice: DEMO_NOTICE } : {}),
       ...(report.includesHibp ? { credit: 'Breach data: Have I Been Pwned (haveibeenpwned.com), CC BY 4.0' } : {}),
       rows: reportRows(report),
     },
@@ -74,7 +75,10 @@ export function toJsonExport(report: Report): string {
   )}\n`;
 }
 
-/** `breach-monitor-report-2026-11-24.csv` */
+/** The label of invented exposures, in every export of them. */
+export const DEMO_NOTICE = 'Demo data — these breaches are invented';
+
+/** `breach-monitor-report-2026-11-24.csv`; `breach-monitor-DEMO-report-…` for invented data (a CSV has no place for a label, its name does). */
 export function exportFileName(report: Report, extension: 'csv' | 'json' | 'html' | 'pdf'): string {
-  return `breach-monitor-report-${report.generatedAt.slice(0, 10)}.${extension}`;
+  return `breach-monitor-${report.demo ? 'DEMO-' : ''}report-${report.generatedAt.slice(0, 10)}.${extension}`;
 }

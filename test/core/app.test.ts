@@ -116,7 +116,7 @@ describe('the core over its channels', () => {
     });
   });
 
-  it('announces a breach that appears on the service, once, with a notification', async () => {
+  it('announces a breach that appears on the service, once, in the app; being demo data, never as an OS notification', async () => {
     const origin = reference.service.url;
     const breach = { id: 'FreshLeak2026', domain: 'freshleak.example', breachDate: '2026-11-01', addedDate: '2026-11-20T10:00Z', dataClasses: ['Email addresses', 'Passwords'], isSensitive: false };
     expect((await fetch(`${origin}/__dev/breaches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(breach) })).status).toBe(201);
@@ -137,12 +137,14 @@ describe('the core over its channels', () => {
     const announced = seen.events.filter((entry) => entry.event === 'breaches-new');
     expect(announced).toHaveLength(1);
     expect(announced[0]!.payload).toMatchObject({ breaches: [{ id: 'FreshLeak2026', emails: ['alice@example.com'] }] });
-    expect(seen.notifications.at(-1)).toMatchObject({ kind: 'new-breach', breachId: 'FreshLeak2026', body: expect.stringContaining('Passwords') });
+    // The service runs with --dev, so its data is invented (`breach-data: demo`): the OS never announces it as real.
+    expect((await call<{ source: string }>('checks-get')).source).toBe('demo');
+    expect(seen.notifications.filter((notification) => notification.kind === 'new-breach')).toEqual([]);
     const list = await call<{ rows: { breach: { id: string }; isNew: boolean }[] }>('breaches-list', { text: 'freshleak' });
     expect(list.rows).toMatchObject([{ breach: { id: 'FreshLeak2026' }, isNew: true }]);
     await call('sync-now');
     expect(seen.events.filter((entry) => entry.event === 'breaches-new')).toHaveLength(1);
-    expect(seen.tray.at(-1)).toMatchObject({ signInNeeded: false, syncing: false });
+    expect(seen.tray.at(-1)).toMatchObject({ signInNeeded: false, syncing: false, demo: true });
     expect(seen.tray.at(-1)!.unresolved).toBeGreaterThan(0);
   });
 

@@ -216,10 +216,12 @@ describe('guided fix and reports in Chromium against the real stack', () => {
 
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), csvButton.click()]);
     const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
-    expect(csvDownload.suggestedFilename()).toMatch(/^breach-monitor-report-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(jsonDownload.suggestedFilename()).toMatch(/^breach-monitor-report-\d{4}-\d{2}-\d{2}\.json$/);
+    // The --dev service's data is invented: the file names say so (a CSV has no room for a label).
+    expect(csvDownload.suggestedFilename()).toMatch(/^breach-monitor-DEMO-report-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(jsonDownload.suggestedFilename()).toMatch(/^breach-monitor-DEMO-report-\d{4}-\d{2}-\d{2}\.json$/);
     const csvText = readFileSync((await csvDownload.path())!, 'utf8');
-    const json = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8')) as { rows: Record<string, unknown>[]; credit?: string };
+    const json = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8')) as { rows: Record<string, unknown>[]; credit?: string; demo?: boolean; notice?: string };
+    expect(json).toMatchObject({ demo: true, notice: 'Demo data — these breaches are invented' });
     mkdirSync(OUT, { recursive: true });
     writeFileSync(path.join(OUT, 'export.csv'), csvText);
 

@@ -25,6 +25,14 @@ describe('tray tooltip', () => {
     expect(trayTooltip(state({ syncing: true }))).toBe('Breach Monitor — 3 unresolved · syncing…');
     expect(trayTooltip(state({ signInNeeded: true }))).toBe('Breach Monitor — sign-in needed · last sync 14:05');
   });
+
+  it('says demo data rather than count invented breaches as real, and shows no badge for them', () => {
+    expect(trayTooltip(state({ demo: true }))).toBe('Breach Monitor — demo data (invented) — 3 unresolved · last sync 14:05');
+    const { appTray, fake: icon } = tray();
+    appTray.update(state({ demo: true }));
+    expect(icon.menu!.items[0]!.label).toBe('Demo data (invented) — 3 unresolved');
+    expect(fake().app.badgeCount).toBe(0);
+  });
 });
 
 describe('tray', () => {

@@ -20,6 +20,7 @@ import type { Preferences } from '../../shared/catalog/preferences.ts';
 import { includesHibpData } from '../../electron/core/report/catalogOrigin.ts';
 import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
 import { compileFilter } from '../../shared/search/filter.ts';
+import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView, type PwnedRange } from '../../shared/ipc/checks.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
 import { matchesListText, understandListText } from '../../shared/search/listText.ts';
 
@@ -111,6 +112,15 @@ export class FakeCore {
   /** Keys per endpoint, as the core keeps them in the secret store. */
   readonly graphKeys = new Map<string, string>();
   readonly #graphCache = new Map<string, GraphQueryResult>();
+  /** What the service said about its source and each address (the core's `checks-get`). */
+  checks: ChecksView = UNKNOWN_CHECKS;
+  /** The kept Have I Been Pwned key (the core keeps it in the keychain and never returns it). */
+  hibpKey: string | undefined;
+  keyRemembered = true;
+  /** Pwned Passwords' answers by prefix, padding already removed (the core drops it). */
+  readonly pwnedRanges = new Map<string, PwnedRange['entries']>();
+  /** Every prefix the page asked for: all that may leave the page. */
+  readonly pwnedPrefixes: string[] = [];
 
   constructor(options: FakeCoreOptions = {}) {
     this.breaches = options.breaches ?? sampleBreaches();
@@ -239,6 +249,7 @@ export class FakeCore {
         generatedAt: minutes(this.#now().getTime()),
         ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
         includesHibp: this.includesHibp,
+        ...(this.checks.source === 'demo' ? { demo: true } : {}),
         breaches: [...this.breaches]
           .sort((a, b) => compareBreaches(a.breach, b.breach))
           .map((stored) => {
@@ -294,8 +305,43 @@ export class FakeCore {
       },
       'preferences-get': () => this.preferences,
       'preferences-set': (preferences) => (this.preferences = preferences),
+      'checks-get': () => this.checks,
+      'breach-source-get': () => this.#sourceView(),
+      'breach-source-set': ({ choice, apiKey, forgetKey }) => {
+        if (choice === 'hibp' && !apiKey && !this.hibpKey)
+          throw ipcError('invalid-arguments', 'Paste your Have I Been Pwned API key to check your addresses with it.', [{ path: 'apiKey', message: 'Paste your API key' }]);
+        const wasDemo = this.checks.source === 'demo';
+        this.settings = applySettingsChange(this.settings, { breachSource: choice, ...(choice === 'service' ? {} : { serviceUrl: DEFAULT_SETTINGS.serviceUrl, issuer: DEFAULT_SETTINGS.issuer }) });
+        if (apiKey) this.hibpKey = apiKey;
+        if (forgetKey) this.hibpKey = undefined;
+        let demoCleared: number | undefined;
+        if (choice !== 'demo') {
+          demoCleared = wasDemo ? this.breaches.length : 0;
+          if (wasDemo) {
+            this.breaches = [];
+            this.checks = { ...UNKNOWN_CHECKS, demoClearedAt: this.#now().toISOString() };
+            this.emit('checks-changed', this.checks);
+            this.emit('data-changed', { reason: 'sync', revision: ++this.#revision });
+          }
+        }
+        return { ...this.#sourceView(), ...(demoCleared !== undefined ? { demoCleared } : {}) };
+      },
+      'passwords-range': ({ prefix }) => {
+        this.pwnedPrefixes.push(prefix);
+        return { entries: this.pwnedRanges.get(prefix) ?? [] };
+      },
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
+  }
+
+  #sourceView(): BreachSourceView {
+    return {
+      choice: this.settings.breachSource ?? null,
+      hasHibpKey: this.hibpKey !== undefined,
+      keyHint: this.hibpKey ? this.hibpKey.slice(-4) : null,
+      keyRemembered: this.keyRemembered,
+      localService: 'restarted',
+    };
   }
 
   #graphRemoteView() {

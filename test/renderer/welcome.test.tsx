@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { describe, expect, test, vi } from 'vitest';
@@ -8,10 +8,19 @@ import { expectAccessible, renderApp } from './setup.tsx';
 const signedOut = { auth: { state: 'signed-out' as const, account: undefined, remembered: true } };
 
 describe('welcome / sign-in', () => {
-  test('idle: service choice and a Sign in button, accessible', async () => {
+  test('idle: three honest choices and a Sign in button, accessible', async () => {
     renderApp(signedOut);
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeEnabled();
-    expect(screen.getByRole('radio', { name: /Local reference service/ })).toBeChecked();
+    const group = screen.getByRole('group', { name: 'Breach data' });
+    expect(
+      within(group)
+        .getAllByRole('radio')
+        .map((radio) => radio.getAttribute('value')),
+    ).toEqual(['hibp', 'service', 'demo']);
+    expect(within(group).getByRole('radio', { name: /Check my addresses with Have I Been Pwned/ })).not.toBeChecked();
+    expect(within(group).getByRole('radio', { name: /Connect to a breach-alert service/ })).not.toBeChecked();
+    // The local service with nothing chosen yet: the quick start's demo data, labelled as such.
+    expect(within(group).getByRole('radio', { name: /Try it with demo data/ })).toBeChecked();
     await expectAccessible();
   });
 
@@ -98,7 +107,7 @@ describe('welcome / sign-in', () => {
   test('another service: its addresses are checked, then saved before signing in', async () => {
     const user = userEvent.setup();
     const { core } = renderApp(signedOut);
-    await user.click(await screen.findByRole('radio', { name: /Another service/ }));
+    await user.click(await screen.findByRole('radio', { name: /Connect to a breach-alert service/ }));
     const url = screen.getByRole('textbox', { name: 'Service URL' });
     await user.clear(url);
     await user.type(url, 'not a url');
@@ -115,5 +124,6 @@ describe('welcome / sign-in', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(core.callsOf('auth-sign-in')).toHaveLength(1));
     expect(core.callsOf('settings-set')).toEqual([{ serviceUrl: 'https://monitor.example.com/api/v1', issuer: 'https://accounts.example.com' }]);
+    expect(core.callsOf('breach-source-set')).toEqual([{ choice: 'service' }]);
   });
 });

@@ -9,7 +9,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRendererBuilt } from '../e2e/harness.ts';
 import { freePort, tempDir } from '../core/auth/harness.ts';
 import { portTakenMessage } from '../../tools/referenceService.ts';
-import { rmSync } from 'node:fs';
+import { eventually } from '../support/waitFor.ts';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -151,4 +152,50 @@ describe('npm start without Electron', () => {
     await second.stop();
     expect(await isServiceAt(servicePort)).toBe(false);
   }, 90_000);
+
+  it('a saved choice of Have I Been Pwned whose key is not kept starts the service without --dev and without a key: no invented data', async () => {
+    let servicePort: number;
+    do servicePort = await freePort();
+    while (servicePort === 6060);
+    const data = tempDir('bm-start');
+    cleanup.push(() => rmSync(data, { recursive: true, force: true }));
+    mkdirSync(path.join(data, 'app'), { recursive: true });
+    writeFileSync(path.join(data, 'app', 'settings.json'), JSON.stringify({ breachSource: 'hibp' }));
+    // Without a keychain (this run's secret store is memory) nothing of an earlier session's key survives.
+    const app = start({ BREACH_SERVICE_PORT: String(servicePort), BREACH_MONITOR_DATA: data, BREACH_SERVICE_DEV: '1', BREACH_SERVICE_HIBP_API_KEY: 'a-key-from-the-shell-0123456789ab' });
+    const [, pid] = await app.waitFor(/Reference service: \S+ \(process (\d+); no breach-data source/, 'the service process, with no source');
+    await app.waitFor(/Open http/, 'the address to open');
+    if (process.platform === 'linux') {
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      expect(commandLine).not.toContain('--dev');
+      const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      // Neither an inherited development flag nor a key the person did not give the app.
+      expect(environment.filter((entry) => entry.startsWith('BREACH_SERVICE_DEV=') || entry.startsWith('BREACH_SERVICE_HIBP_API_KEY='))).toEqual([]);
+    }
+    expect(app.output()).not.toContain('a-key-from-the-shell');
+    await app.stop();
+    // Stopping npm start stops the service it started.
+    await eventually('the service to stop with npm start', async () => !(await isServiceAt(servicePort)));
+  }, 60_000);
+
+  it('a stop while the app is still starting also stops the service it started', async () => {
+    let servicePort: number;
+    do servicePort = await freePort();
+    while (servicePort === 6060);
+    const data = tempDir('bm-start');
+    cleanup.push(() => rmSync(data, { recursive: true, force: true }));
+    const app = start({ BREACH_SERVICE_PORT: String(servicePort), BREACH_MONITOR_DATA: data });
+    const [, pid] = await app.waitFor(/Reference service: \S+ \(process (\d+);/, 'the service process');
+    // Stopped at once, before the address to open is printed.
+    await app.stop();
+    await eventually('the service process to end', () => {
+      try {
+        process.kill(Number(pid), 0);
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    expect(await isServiceAt(servicePort)).toBe(false);
+  }, 60_000);
 });

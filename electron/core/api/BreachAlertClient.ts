@@ -3,6 +3,9 @@ import { Email, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, 
 import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
+import { readBreachDataHeaders } from '../checks/breachDataHeaders.ts';
+import { readChecksAnswer } from '../checks/readChecksAnswer.ts';
+import type { BreachDataHeaderValues, ChecksAnswer } from '../db/breachDataQueries.ts';
 
 // The list's schema and its one-pass reader live beside each other.
 export { ServerUserBreachList, type ServerUserBreach } from './serverBreaches.ts';
@@ -18,7 +21,9 @@ export interface BreachAlertClientOptions {
   signal?: AbortSignal;
 }
 
-export type ListBreachesResult = { status: 200; etag: string | undefined; items: ServerUserBreach[]; bytes: number } | { status: 304; etag: string };
+/** `breachData`: the answer's `breach-data` / `breach-checks-pending` headers (shared/api/checks.ts), on a 304 too. */
+export type ListBreachesResult =
+  { status: 200; etag: string | undefined; items: ServerUserBreach[]; bytes: number; breachData?: BreachDataHeaderValues } | { status: 304; etag: string; breachData?: BreachDataHeaderValues };
 
 /** The breach-alert API over HTTPS with a bearer token: one refresh-and-retry on 401. */
 export class BreachAlertClient {
@@ -46,14 +51,29 @@ export class BreachAlertClient {
     const search = toBreachSearchParams(query).toString();
     const headers: Record<string, string> = options.etag ? { 'if-none-match': options.etag } : {};
     const response = await this.#send('GET', '/user/breaches' + (search ? `?${search}` : ''), undefined, headers, options.signal);
-    if (response.status === 304) return { status: 304, etag: response.headers.get('etag') ?? options.etag! };
+    const breachData = readBreachDataHeaders(response.headers);
+    if (response.status === 304) return { status: 304, etag: response.headers.get('etag') ?? options.etag!, breachData };
     const text = await response.text();
     const read = readServerBreaches(safeJson(text));
     if (!read.ok) {
       const issue = read.error.issues[0]!;
       throw new ApiError('protocol', `the service sent breaches in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });
     }
-    return { status: 200, etag: response.headers.get('etag') ?? undefined, items: read.items, bytes: text.length };
+    return { status: 200, etag: response.headers.get('etag') ?? undefined, items: read.items, bytes: text.length, breachData };
+  }
+
+  /**
+   * `GET /user/checks`: what the service knows about each address. A 404 means a service that
+   * does not serve it (older, or another party's): `not-served`, not an error.
+   */
+  async getChecks(signal?: AbortSignal): Promise<ChecksAnswer> {
+    try {
+      const response = await this.#send('GET', '/user/checks', undefined, {}, signal);
+      return readChecksAnswer(response.headers, await response.text(), response.status);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return { status: 'not-served' };
+      throw error;
+    }
   }
 
   /** `POST /user/breaches/resolutions`: resolves on any 2xx. */

@@ -4,6 +4,9 @@ import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { ApiError, kindOfStatus, parseRetryAfter, type ApiErrorKind } from './ApiError.ts';
 import type { ListBreachesResult } from './BreachAlertClient.ts';
 import type { ServerUserBreach } from './serverBreaches.ts';
+import { readBreachDataHeaders } from '../checks/breachDataHeaders.ts';
+import { readChecksAnswer } from '../checks/readChecksAnswer.ts';
+import type { ChecksAnswer } from '../db/breachDataQueries.ts';
 
 /**
  * Where the newer contract's items get their breach: the details feed's copy on this machine
@@ -124,7 +127,18 @@ export class FirefoxMonitorClient {
       });
     }
     this.unjoined = unjoined;
-    return { status: 200, etag: undefined, items, bytes: text.length };
+    return { status: 200, etag: undefined, items, bytes: text.length, breachData: readBreachDataHeaders(response.headers) };
+  }
+
+  /** `GET /user/checks` beside the contract's breaches, where the service serves it; a 404 is `not-served`. */
+  async getChecks(signal?: AbortSignal): Promise<ChecksAnswer> {
+    try {
+      const response = await this.#send('GET', '/user/checks', undefined, signal);
+      return readChecksAnswer(response.headers, await response.text(), response.status);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return { status: 'not-served' };
+      throw error;
+    }
   }
 
   /** `POST /user/breaches/resolutions`: only resolves of the two classes the contract takes. */

@@ -15,6 +15,8 @@ export interface NotifierPolicyOptions {
   enabled(): boolean;
   /** The person's "new breaches" choice shared between their devices; default on. */
   newBreachesEnabled?(): boolean;
+  /** True while the account's exposures are invented demo data: new ones are never notified (the app shows them, labelled). */
+  demoData?(): boolean;
 }
 
 /**
@@ -47,6 +49,8 @@ export class NotifierPolicy {
 
   newBreaches(breaches: readonly NewBreachNotice[]): void {
     if (this.#options.newBreachesEnabled?.() === false) return;
+    // A notification outlives the app's labels: it must never announce an invented breach as real.
+    if (this.#options.demoData?.()) return;
     this.#show(newBreachesNotification(breaches));
   }
 

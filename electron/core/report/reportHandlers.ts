@@ -1,3 +1,4 @@
+import { storedSource } from '../db/breachDataQueries.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import type { HostBridge } from '../host.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
@@ -47,7 +48,8 @@ export function createReportHandlers({ sessions, changes, accountEmail, host, no
       const session = sessions.get();
       const account = accountEmail();
       if (!session) return { generatedAt: new Date(Math.floor(now() / 60_000) * 60_000).toISOString().replace('.000Z', 'Z'), ...(account ? { account } : {}), includesHibp: false, breaches: [] };
-      return buildReport(session.db, { now: now(), ...(account ? { account } : {}) });
+      const report = buildReport(session.db, { now: now(), ...(account ? { account } : {}) });
+      return storedSource(session.db) === 'demo' ? { ...report, demo: true } : report;
     },
     'fix-apply': ({ intents, resolved }) => {
       // All or nothing: an unknown breach, email or class throws UnknownTargetError ("not-found") and records nothing.

@@ -6,6 +6,8 @@ export interface StatusSources {
   unresolved(): number;
   signInNeeded(): boolean;
   notificationsPaused(): boolean;
+  /** The open account's exposures are invented demo data. */
+  demoData?(): boolean;
 }
 
 export interface StatusSinks {
@@ -52,6 +54,7 @@ export class StatusPublisher {
       signInNeeded: this.#sources.signInNeeded(),
       notificationsPaused: this.#sources.notificationsPaused(),
       syncing: view.phase !== 'idle',
+      ...(this.#sources.demoData?.() ? { demo: true } : {}),
     };
     const trayKey = JSON.stringify(tray);
     if (trayKey !== this.#lastTray) {

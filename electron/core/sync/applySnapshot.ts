@@ -5,12 +5,15 @@ import { codeList, unresolvedCodesOf, type ClassRef } from '../db/codeLists.ts';
 import { ensureDataClassCode, loadDataClassCodes } from '../db/dataClassCodes.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import { allIntents } from '../db/outboxQueries.ts';
+import { addressesCheckedBefore, recordBreachDataHeaders, type BreachDataHeaderValues } from '../db/breachDataQueries.ts';
 import { getSyncState, setSyncState } from '../db/syncStateQueries.ts';
 import { diffSnapshot, instant, type SnapshotDiff } from './diff.ts';
 
 export interface Snapshot {
   items: readonly ServerUserBreach[];
   etag: string | undefined;
+  /** The answer's `breach-data` / `breach-checks-pending` headers, recorded in the same transaction. */
+  breachData?: BreachDataHeaderValues;
 }
 
 /**
@@ -29,8 +32,13 @@ export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = ne
 }
 
 function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
+  // First: a move from demo to real data removes the invented breaches, so this snapshot is a new baseline.
+  const { demoCleared } = snapshot.breachData ? recordBreachDataHeaders(db, snapshot.breachData, now) : { demoCleared: 0 };
   const previous = breachVersions(db);
   const baseline = getSyncState(db, 'baselineAt') === undefined;
+  // What the service had checked before this answer: a breach found by an address's first check is not news.
+  const checkedBefore = baseline ? undefined : addressesCheckedBefore(db);
+  const firstChecks = new Set<string>();
   const codes = loadDataClassCodes(db);
   const intents = allIntents(db);
   clearServerState(db);
@@ -73,6 +81,7 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
     const dataClasses = names.length === served.dataClasses.length ? served.dataClasses : names;
 
     const breachKey = ids.size;
+    if (checkedBefore && !item.breachedAccounts.some((account) => checkedBefore.has(account.email))) firstChecks.add(served.id);
     const byEmail = intents.get(served.id);
     let unresolvedAnywhere: Set<number> | undefined;
     let allUnresolvedSomewhere = false;
@@ -128,12 +137,15 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
 
   insert.flush();
   const arrived = baseline ? [] : [...ids].filter((id) => !previous.has(id));
-  const diff = diffSnapshot(previous, breaches, goneAmong(db, arrived), baseline);
+  const seenBefore = goneAmong(db, arrived);
+  // Found by a first check: treated as seen before, so neither marked new nor announced.
+  for (const id of firstChecks) seenBefore.add(id);
+  const diff = diffSnapshot(previous, breaches, seenBefore, baseline);
   markGone(db, diff.goneBreaches, now);
   setSyncState(db, 'etag', snapshot.etag);
   setSyncState(db, 'lastPullAt', now);
   // The pull is the last step of a sync: recording it here saves a commit.
   setSyncState(db, 'lastSyncAt', now);
   if (baseline) setSyncState(db, 'baselineAt', now);
-  return diff;
+  return demoCleared ? { ...diff, demoCleared } : diff;
 }

@@ -10,6 +10,8 @@ export interface SnapshotDiff {
   modifiedBreaches: Breach[];
   /** Ids of breaches in the previous snapshot and not in this one. */
   goneBreaches: string[];
+  /** Invented breaches removed before this snapshot because the service's source moved from demo to real data. */
+  demoCleared?: number;
 }
 
 /**

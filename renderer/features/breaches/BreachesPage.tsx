@@ -11,6 +11,9 @@ import { BreachDetailPane } from '../detail/BreachDetail.tsx';
 import { BreachList, type BreachListHandle } from './BreachList.tsx';
 import { countsText } from './counts.ts';
 import { FilterBar } from './FilterBar.tsx';
+import { HibpExposureCredit } from '../checks/AddressChecks.tsx';
+import { NoBreaches } from '../checks/NoBreaches.tsx';
+import { useChecks } from '../../state/checks.ts';
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -25,6 +28,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
   const answered = useBreaches((s) => s.filters);
   const syncNow = useSync((s) => s.syncNow);
   const everSynced = useSync((s) => s.status?.lastSyncAt !== undefined);
+  const hibpSource = useChecks((s) => s.view.source === 'hibp');
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<BreachListHandle>(null);
   // Breaches the person hid (shared between their devices); shown again on request.
@@ -111,9 +115,13 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
         {route.filters.includeSensitive ? null : <p>Sensitive breaches are hidden; include them to search those too.</p>}
       </EmptyState>
     ) : everSynced ? (
-      <EmptyState icon="shield" title="No breaches found">
-        <p>None of your email addresses appear in a breach the service knows of. Breach Monitor keeps checking and tells you when that changes.</p>
-      </EmptyState>
+      <NoBreaches
+        known={
+          <EmptyState icon="shield" title="No breaches found">
+            <p>None of your email addresses appear in a breach the service knows of. Breach Monitor keeps checking and tells you when that changes.</p>
+          </EmptyState>
+        }
+      />
     ) : (
       <EmptyState
         icon="refresh"
@@ -169,7 +177,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
           </p>
         ) : null}
         <div className="list-body">{body}</div>
-        {list?.includesHibp ? <Credit className="list-credit" /> : null}
+        {list?.includesHibp ? <Credit className="list-credit" /> : hibpSource ? <HibpExposureCredit /> : null}
       </section>
       <section className="detail-pane" aria-label="Breach detail">
         {route.breachId ? (

@@ -8,6 +8,8 @@ import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { applyFix, useReport } from '../../state/report.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
+import { StealerLogFix } from './StealerLogFix.tsx';
+import { NoBreaches } from '../checks/NoBreaches.tsx';
 import { fixGroups, fixIntents, intentSize, stepsFor, type FixGroupState, type FixTarget } from '../../../shared/report/fixGroups.ts';
 
 const TARGETS_SHOWN = 8;
@@ -45,9 +47,13 @@ export function FixPage() {
     );
   else if (groups.length === 0)
     body = (
-      <EmptyState icon="shield" title="Nothing to fix">
-        <p>No email address of yours is in a breach the service knows of.</p>
-      </EmptyState>
+      <NoBreaches
+        known={
+          <EmptyState icon="shield" title="Nothing to fix">
+            <p>No email address of yours is in a breach the service knows of.</p>
+          </EmptyState>
+        }
+      />
     );
   else body = <FixGroups groups={groups} focusGroup={fix?.group} single={breachId !== undefined} />;
 
@@ -67,6 +73,7 @@ export function FixPage() {
           ? 'Everything here is marked fixed. New breaches will show up here after a sync.'
           : 'Start at the top: the most urgent data first. Follow the steps, then tick the addresses you did them for and mark the group done.'}
       </p>
+      {breachId ? null : <StealerLogFix focus={fix?.group === 'stealer-logs'} />}
       {body}
       {report?.includesHibp ? <Credit /> : null}
     </div>

@@ -10,6 +10,8 @@ import { useSync } from '../../state/sync.ts';
 import type { Overview } from '../../../shared/ipc/views.ts';
 import type { YearPoint } from './YearChart.tsx';
 import { ProgressByWeek, WhatToDoNext } from './NextSteps.tsx';
+import { AddressChecks } from '../checks/AddressChecks.tsx';
+import { NoBreaches } from '../checks/NoBreaches.tsx';
 
 // The charting library is the biggest dependency; only this screen needs it.
 const YearChart = lazy(() => import('./YearChart.tsx'));
@@ -42,13 +44,17 @@ export function OverviewPage() {
   else if (!overview) body = <OverviewSkeleton />;
   else if (overview.breaches === 0)
     body = (
-      <EmptyState icon="shield" title={sync?.lastSyncAt ? 'No breaches found' : 'Nothing synced yet'}>
-        <p>
-          {sync?.lastSyncAt
-            ? 'None of your email addresses appear in a breach the service knows of. Breach Monitor keeps checking.'
-            : 'Your exposure shows here after the first sync with the service.'}
-        </p>
-      </EmptyState>
+      <NoBreaches
+        known={
+          <EmptyState icon="shield" title={sync?.lastSyncAt ? 'No breaches found' : 'Nothing synced yet'}>
+            <p>
+              {sync?.lastSyncAt
+                ? 'None of your email addresses appear in a breach the service knows of. Breach Monitor keeps checking.'
+                : 'Your exposure shows here after the first sync with the service.'}
+            </p>
+          </EmptyState>
+        }
+      />
     );
   else body = <OverviewBody overview={overview} pending={sync?.pending ?? 0} />;
 
@@ -58,6 +64,7 @@ export function OverviewPage() {
         <h1 className="page-title">Overview</h1>
       </div>
       {body}
+      <AddressChecks />
       {overview?.includesHibp ? <Credit /> : null}
     </div>
   );

@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { inBrowserHost, toUiError } from '../../lib/core.ts';
 import { saveReportPdf, useReport } from '../../state/report.ts';
 import type { Report, ReportBreach } from '../../../shared/report/report.ts';
+import { DemoLabel } from '../checks/DemoLabel.tsx';
 import { exportFileName, reportRows, toCsv, toJsonExport } from '../../../shared/report/rows.ts';
 
 /**
@@ -91,8 +92,9 @@ function PrintableReport({ report }: { report: Report }) {
     <article className="card printable-report" aria-labelledby={titleId}>
       <header className="report-header">
         <h2 id={titleId} className="report-title">
-          Breach Monitor report
+          {report.demo ? 'Breach Monitor report — demo data' : 'Breach Monitor report'}
         </h2>
+        {report.demo ? <DemoLabel print /> : null}
         <p className="report-meta">
           {report.account ? <>For {report.account} · </> : null}
           Made <time dateTime={report.generatedAt}>{formatDateTime(report.generatedAt)}</time>

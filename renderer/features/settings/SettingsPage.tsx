@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { FeedSection } from './FeedSection.tsx';
+import { BreachDataSection } from './BreachDataSection.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { ErrorState, Skeleton } from '../../components/States.tsx';
 import { inBrowserHost, toUiError } from '../../lib/core.ts';
@@ -68,6 +69,7 @@ export function SettingsPage() {
       ) : (
         <Skeleton lines={8} className="card" />
       )}
+      <BreachDataSection />
       <ThemeSection />
       <SharedSection />
       <FeedSection />

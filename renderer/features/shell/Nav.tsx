@@ -11,6 +11,7 @@ const ITEMS: { screen: Screen; label: string; icon: IconName }[] = [
   { screen: 'search', label: 'Search', icon: 'search' },
   { screen: 'graph', label: 'Graph', icon: 'graph' },
   { screen: 'reports', label: 'Reports', icon: 'download' },
+  { screen: 'passwords', label: 'Check a password', icon: 'lock' },
   { screen: 'settings', label: 'Settings', icon: 'gear' },
 ];
 

@@ -4,6 +4,7 @@ import { useAuth } from '../../state/auth.ts';
 import { useNotices } from '../../state/notices.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
+import { useChecks } from '../../state/checks.ts';
 import { SignInProgress } from '../signin/SignInProgress.tsx';
 
 /** Shown while the app is usable offline but cannot sync until the person signs in again. */
@@ -61,6 +62,8 @@ export function DisconnectedBanner() {
 export function NewBreachesBanner() {
   const { newBreaches, dismiss } = useNotices();
   const openBreach = useRoute((s) => s.openBreach);
+  // Never announce an invented breach as real.
+  const demo = useChecks((s) => s.view.source === 'demo');
   if (newBreaches.length === 0) return null;
   const first = newBreaches[0] as string;
   return (
@@ -68,7 +71,8 @@ export function NewBreachesBanner() {
       <Icon name="alert" />
       <div className="banner-text">
         <p>
-          <strong>{plural(newBreaches.length, 'new breach', 'new breaches')}</strong> naming you: {newBreaches.slice(0, 3).join(', ')}
+          {demo ? <strong>Demo: </strong> : null}
+          <strong>{plural(newBreaches.length, demo ? 'new invented breach' : 'new breach', demo ? 'new invented breaches' : 'new breaches')}</strong> naming you: {newBreaches.slice(0, 3).join(', ')}
           {newBreaches.length > 3 ? ` and ${newBreaches.length - 3} more` : ''}.
         </p>
       </div>

@@ -6,43 +6,81 @@ import { validateSettings, type FieldErrors } from '../../lib/validateSettings.t
 import { useAuth } from '../../state/auth.ts';
 import { useSettings } from '../../state/settings.ts';
 import { SignInProgress } from '../signin/SignInProgress.tsx';
-import { isLocalService, LOCAL_SERVICE } from './serviceChoice.ts';
+import { isLocalService } from './serviceChoice.ts';
+import { useChecks } from '../../state/checks.ts';
+import { HibpApiKey, type BreachSourceChoice } from '../../../shared/ipc/checks.ts';
+import { KeyHint } from './KeyHint.tsx';
 
-type Choice = 'local' | 'other';
+type Choice = BreachSourceChoice;
 
 export function Welcome() {
   const auth = useAuth();
   const settings = useSettings((s) => s.settings);
   const save = useSettings((s) => s.save);
+  const source = useChecks((s) => s.source);
+  const loadSource = useChecks((s) => s.loadSource);
+  const setSource = useChecks((s) => s.setSource);
   const signingIn = auth.busy === 'signing-in' || auth.status?.state === 'signing-in';
-  const [choice, setChoice] = useState<Choice>('local');
+  const [choice, setChoice] = useState<Choice>('demo');
   const [serviceUrl, setServiceUrl] = useState('');
   const [issuer, setIssuer] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [keyError, setKeyError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<string>();
   const id = useId();
 
-  // Start from what the core has, once it answers.
+  useEffect(() => {
+    void loadSource();
+  }, [loadSource]);
+
+  // Start from what the core has, once it answers: the saved choice, else another service when one is set, else demo data.
   useEffect(() => {
     if (!settings) return;
-    setChoice(isLocalService(settings.serviceUrl) ? 'local' : 'other');
+    setChoice(settings.breachSource ?? (isLocalService(settings.serviceUrl) ? 'demo' : 'service'));
     setServiceUrl(settings.serviceUrl);
     setIssuer(settings.issuer);
   }, [settings]);
 
   async function signIn() {
     setSaveError(undefined);
-    const wanted = choice === 'local' ? { ...LOCAL_SERVICE } : { serviceUrl: serviceUrl.trim(), issuer: issuer.trim() };
-    const errors = validateSettings(wanted);
-    setFieldErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    if (settings && (settings.serviceUrl !== wanted.serviceUrl || settings.issuer !== wanted.issuer)) {
-      try {
-        await save(wanted);
-      } catch (error) {
-        setSaveError(`The service could not be set: ${toUiError(error).message}`);
+    setKeyError(undefined);
+    if (choice === 'service') {
+      const wanted = { serviceUrl: serviceUrl.trim(), issuer: issuer.trim() };
+      const errors = validateSettings(wanted);
+      setFieldErrors(errors);
+      if (Object.keys(errors).length > 0) return;
+      if (settings && (settings.serviceUrl !== wanted.serviceUrl || settings.issuer !== wanted.issuer)) {
+        try {
+          await save(wanted);
+        } catch (error) {
+          setSaveError(`The service could not be set: ${toUiError(error).message}`);
+          return;
+        }
+      }
+    }
+    const typedKey = apiKey.trim();
+    if (choice === 'hibp' && (typedKey !== '' || !source?.hasHibpKey)) {
+      const checked = HibpApiKey.safeParse(typedKey);
+      if (!checked.success) {
+        setKeyError(typedKey === '' ? 'Paste your API key.' : (checked.error.issues[0]?.message ?? 'This is not an API key.'));
         return;
       }
+    }
+    try {
+      const view = await setSource({ choice, ...(choice === 'hibp' && typedKey ? { apiKey: typedKey } : {}) });
+      // The key is in the keychain now: it does not stay in this page.
+      setApiKey('');
+      if (view.problem) {
+        setSaveError(view.problem);
+        return;
+      }
+    } catch (error) {
+      const uiError = toUiError(error);
+      const onKey = uiError.issues?.find((issue) => issue.path === 'apiKey');
+      if (onKey) setKeyError(onKey.message);
+      else setSaveError(`Your choice could not be saved: ${uiError.message}`);
+      return;
     }
     await auth.signIn();
   }
@@ -59,11 +97,11 @@ export function Welcome() {
           <span>Breach Monitor</span>
         </div>
         <h1 className="welcome-title">See where your email addresses have leaked — and what’s left to fix.</h1>
-        <p className="welcome-lead">Sign in to a breach-alert service. Your breaches are kept on this computer, so you can review and resolve them even when you’re offline.</p>
+        <p className="welcome-lead">Choose where breach data comes from. Whatever you choose, your breaches are kept on this computer, so you can review and resolve them offline.</p>
 
         <form
           className="welcome-form"
-          aria-label="Sign in"
+          aria-label="Get started"
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
@@ -71,22 +109,40 @@ export function Welcome() {
           }}
         >
           <fieldset className="fieldset" disabled={signingIn}>
-            <legend className="field-label">Service</legend>
+            <legend className="field-label">Breach data</legend>
             <label className="radio-card">
-              <input type="radio" name={`${id}-service`} value="local" checked={choice === 'local'} onChange={() => setChoice('local')} />
+              <input type="radio" name={`${id}-source`} value="hibp" checked={choice === 'hibp'} onChange={() => setChoice('hibp')} />
               <span>
-                <span className="radio-card-title">Local reference service</span>
-                <span className="radio-card-detail">{LOCAL_SERVICE.serviceUrl}</span>
+                <span className="radio-card-title">Check my addresses with Have I Been Pwned</span>
+                <span className="radio-card-detail">Real breaches, with your own API key. The app runs its local service with it.</span>
               </span>
             </label>
+            {choice === 'hibp' ? (
+              <div className="welcome-fields">
+                <TextField
+                  id={`${id}-key`}
+                  type="password"
+                  autoComplete="off"
+                  label="Have I Been Pwned API key"
+                  value={apiKey}
+                  onChange={(value) => {
+                    setApiKey(value);
+                    setKeyError(undefined);
+                  }}
+                  error={keyError}
+                  placeholder={source?.hasHibpKey && source.keyHint ? `Kept: ends in ${source.keyHint}` : undefined}
+                  hint={<KeyHint remembered={source?.keyRemembered ?? true} kept={source?.hasHibpKey ? source.keyHint : null} />}
+                />
+              </div>
+            ) : null}
             <label className="radio-card">
-              <input type="radio" name={`${id}-service`} value="other" checked={choice === 'other'} onChange={() => setChoice('other')} />
+              <input type="radio" name={`${id}-source`} value="service" checked={choice === 'service'} onChange={() => setChoice('service')} />
               <span>
-                <span className="radio-card-title">Another service</span>
+                <span className="radio-card-title">Connect to a breach-alert service</span>
                 <span className="radio-card-detail">Its address and its identity provider</span>
               </span>
             </label>
-            {choice === 'other' ? (
+            {choice === 'service' ? (
               <div className="welcome-fields">
                 <TextField
                   id={`${id}-url`}
@@ -110,6 +166,13 @@ export function Welcome() {
                 />
               </div>
             ) : null}
+            <label className="radio-card">
+              <input type="radio" name={`${id}-source`} value="demo" checked={choice === 'demo'} onChange={() => setChoice('demo')} />
+              <span>
+                <span className="radio-card-title">Try it with demo data</span>
+                <span className="radio-card-detail">Invented breaches from the local reference service, labelled as demo everywhere</span>
+              </span>
+            </label>
           </fieldset>
 
           {signingIn ? (

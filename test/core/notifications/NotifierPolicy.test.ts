@@ -32,6 +32,18 @@ describe('NotifierPolicy', () => {
     expect(shown.map((n) => n.kind)).toEqual(['resolution-failed', 'new-breach']);
   });
 
+  it('never announces an invented (demo) breach: silent while the data is demo, other notifications unchanged', () => {
+    const shown: CoreNotification[] = [];
+    const source = { demo: true };
+    const notifier = new NotifierPolicy({ show: (notification) => shown.push(notification), enabled: () => true, demoData: () => source.demo });
+    notifier.newBreaches(FRESH);
+    notifier.failedResolutions([{ breachId: 'Adobe', reason: 'unknown data class' }]);
+    expect(shown.map((n) => n.kind)).toEqual(['resolution-failed']);
+    source.demo = false;
+    notifier.newBreaches(FRESH);
+    expect(shown.map((n) => n.kind)).toEqual(['resolution-failed', 'new-breach']);
+  });
+
   it('shows nothing when there is nothing to say', () => {
     const { notifier, shown } = policy();
     notifier.newBreaches([]);

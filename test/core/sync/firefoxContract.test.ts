@@ -14,6 +14,7 @@ import { syncCatalogDetails } from '../../../electron/core/feed/syncCatalogDetai
 import { queryBreaches, getLocalBreach } from '../../../electron/core/queries/localQueries.ts';
 import { openAccountSync, type AccountSync } from '../../../electron/core/sync/openAccountSync.ts';
 import { SyncStatusModel } from '../../../electron/core/sync/SyncStatusModel.ts';
+import { readChecksView } from '../../../electron/core/db/breachDataQueries.ts';
 import { DevTokenSource } from '../helpers/devTokens.ts';
 import { startDevService, type DevService } from '../helpers/devService.ts';
 
@@ -74,6 +75,22 @@ describe('the newer contract, end to end over HTTP', () => {
     expect(viaFirefox.items.map((i) => i.breach.id)).toEqual(['FfBoth', 'FfEmail']);
     expect(viaFirefox.items.map((i) => i.breach)).toEqual(viaOlder.items.map((i) => i.breach));
     expect(viaFirefox.items.map((i) => i.breachedAccounts.map((a) => a.email))).toEqual(viaOlder.items.map((i) => i.breachedAccounts.map((a) => a.email)));
+  });
+
+  it('keeps what the service says about its source under either contract; /user/checks where it is served, "not served" (no error) where not', async () => {
+    const firefox = firefoxSync('ff-person');
+    const older = openAccountSync({ file: ':memory:', apiBaseUrl: service.apiBaseUrl, tokens: new DevTokenSource(service.origin, 'ff-person'), pushDelayMs: -1 });
+    open.push(older);
+    const viaFirefox = await firefox.scheduler.syncNow();
+    const viaOlder = await older.scheduler.syncNow();
+    expect([viaFirefox.status, viaOlder.status]).toEqual(['ok', 'ok']);
+    // A development service invents its data and says so on both mounts.
+    expect(readChecksView(firefox.database.db).source).toBe('demo');
+    expect(readChecksView(older.database.db)).toMatchObject({ source: 'demo', checksServed: 'yes' });
+    expect(readChecksView(older.database.db).checks?.source).toBe('demo');
+    // The newer mount has no /user/checks: a 404, taken as "not served", never an error.
+    expect(readChecksView(firefox.database.db)).toMatchObject({ checksServed: 'no', checks: null });
+    expect(viaFirefox.pull).not.toMatchObject({ checks: 'failed' });
   });
 
   it('resolves Passwords through the newer mount; the older mount reports it for every affected email', async () => {

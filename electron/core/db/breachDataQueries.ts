@@ -1,0 +1,130 @@
+import { emailKey, UserChecks, type BreachDataSource } from '../../../shared/api/index.ts';
+import { ChecksView } from '../../../shared/ipc/index.ts';
+import { clearServerState } from './breachQueries.ts';
+import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
+import { setSyncState } from './syncStateQueries.ts';
+
+/** The two headers as read from one answer; undefined where the service did not say (or said something unreadable). */
+export interface BreachDataHeaderValues {
+  source: BreachDataSource | undefined;
+  pending: number | undefined;
+}
+
+interface Row {
+  source: BreachDataSource | null;
+  pending: number | null;
+  checks_json: string | null;
+  checks_served: 'yes' | 'no' | 'unknown';
+  updated_at: string | null;
+  demo_cleared_at: string | null;
+}
+
+/** The account's breach-data row as the UI sees it. A stored answer that no longer parses counts as unknown. */
+export function readChecksView(db: ReadableDB): ChecksView {
+  const row = statement(db, 'SELECT source, pending, checks_json, checks_served, updated_at, demo_cleared_at FROM breach_data WHERE id = 1').get() as Row | undefined;
+  if (!row) return ChecksView.parse({ source: 'unknown', pending: null, checks: null, checksServed: 'unknown', updatedAt: null, demoClearedAt: null });
+  let checks: UserChecks | null = null;
+  if (row.checks_json !== null) {
+    const parsed = UserChecks.safeParse(JSON.parse(row.checks_json));
+    if (parsed.success) checks = parsed.data;
+  }
+  return { source: row.source ?? 'unknown', pending: row.pending, checks, checksServed: row.checks_served, updatedAt: row.updated_at, demoClearedAt: row.demo_cleared_at };
+}
+
+export function storedSource(db: ReadableDB): BreachDataSource | undefined {
+  return (statement(db, 'SELECT source FROM breach_data WHERE id = 1').pluck().get() as BreachDataSource | null | undefined) ?? undefined;
+}
+
+/**
+ * Records the headers of one answer; call inside the transaction that applies that answer, before
+ * it writes breaches. When the source moves from `demo` to anything else, the invented exposures
+ * are removed first (and the ETag with them, so the next pull is a full one), and the next
+ * snapshot is a new baseline: real breaches arriving after demo ones are not announced as "new".
+ * Any other change of source also starts a new baseline. Returns how many breaches were removed.
+ */
+export function recordBreachDataHeaders(db: WritableDB, values: BreachDataHeaderValues, now: string): { demoCleared: number } {
+  const previous = storedSource(db);
+  let demoCleared = 0;
+  if (values.source !== undefined && previous !== undefined && values.source !== previous) {
+    if (previous === 'demo') demoCleared = clearDemoExposures(db, now);
+    setSyncState(db, 'baselineAt', undefined);
+  }
+  if (values.source === undefined && values.pending === undefined) return { demoCleared };
+  statement(db, 'UPDATE breach_data SET source = coalesce(?, source), pending = ?, updated_at = ? WHERE id = 1').run(values.source ?? null, values.pending ?? null, now);
+  return { demoCleared };
+}
+
+/**
+ * Removes every breach the service served (they were invented) and what sync remembers of them.
+ * The person's own queued changes stay in the outbox: they are theirs, and a real service
+ * answers for breaches it does not know.
+ */
+export function clearDemoExposures(db: WritableDB, now: string): number {
+  const count = statement(db, 'SELECT count(*) FROM breaches').pluck().get() as number;
+  clearServerState(db);
+  setSyncState(db, 'etag', undefined);
+  setSyncState(db, 'baselineAt', undefined);
+  setSyncState(db, 'newBreachIds', undefined);
+  statement(db, "UPDATE breach_data SET source = NULL, pending = NULL, checks_json = NULL, checks_served = 'unknown', listed_json = NULL, demo_cleared_at = ? WHERE id = 1").run(now);
+  return count;
+}
+
+/** `GET /user/checks` answered (validated against the contract) or said it does not serve it (404). */
+export type ChecksAnswer = { status: 'served'; checks: UserChecks; headers: BreachDataHeaderValues } | { status: 'not-served' };
+
+/** Records an answer of `GET /user/checks` in one transaction. */
+export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string): void {
+  db.transaction(() => {
+    if (answer.status === 'not-served') {
+      statement(db, "UPDATE breach_data SET checks_json = NULL, checks_served = 'no', listed_json = NULL WHERE id = 1").run();
+      return;
+    }
+    // The body says its source too; the header is the contract's word, the body's is the fallback.
+    const headers = { source: answer.headers.source ?? answer.checks.source, pending: answer.headers.pending ?? answer.checks.addresses.filter((a) => a.state === 'pending').length };
+    recordBreachDataHeaders(db, headers, now);
+    statement(db, "UPDATE breach_data SET checks_json = ?, checks_served = 'yes', listed_json = ?, updated_at = ? WHERE id = 1").run(
+      JSON.stringify(UserChecks.parse(answer.checks)),
+      JSON.stringify(listedAddresses(db, answer.checks)),
+      now,
+    );
+  }).immediate();
+}
+
+/**
+ * The checked addresses whose breaches the local list already holds: at least as many breaches
+ * name the address here as its check found. One checked between the service's list and its
+ * checks answer (or whose breaches the service's catalog does not have yet) is not among them
+ * until the list catches up, so what its first check found is never announced as new.
+ */
+function listedAddresses(db: ReadableDB, checks: UserChecks): string[] {
+  const listed = new Map((statement(db, 'SELECT email, count(*) AS n FROM breached_accounts GROUP BY email').all() as { email: string; n: number }[]).map((row) => [row.email, row.n]));
+  return checks.addresses
+    .filter((address) => address.state !== 'pending' && address.checkedAt !== null && address.breachCount !== null)
+    .map((address) => ({ key: emailKey(address.email), found: address.breachCount! }))
+    .filter(({ key, found }) => (listed.get(key) ?? 0) >= found)
+    .map(({ key }) => key);
+}
+
+/** Forgets the "demo data was cleared" note (once the person has seen it, or a new account). */
+export function forgetDemoCleared(db: WritableDB): void {
+  statement(db, 'UPDATE breach_data SET demo_cleared_at = NULL WHERE id = 1').run();
+}
+
+/**
+ * Which addresses the service had already checked at the previous sync, with their breaches in the
+ * local list (`listedAddresses`): a breach that names only other addresses is what a first check
+ * found, not a new breach, and is not announced.
+ * `undefined` means "no way to tell" (an older service that says nothing): every new breach is
+ * announced as before. With the pending count but no per-address checks, all or none were known.
+ */
+export function addressesCheckedBefore(db: ReadableDB): { has(email: string): boolean } | undefined {
+  const view = readChecksView(db);
+  if (view.checks) {
+    const raw = statement(db, 'SELECT listed_json FROM breach_data WHERE id = 1').pluck().get() as string | null;
+    const known = new Set<string>(raw ? (JSON.parse(raw) as string[]) : []);
+    return { has: (email) => known.has(emailKey(email)) };
+  }
+  if (view.source === 'unknown' || view.pending === null) return undefined;
+  const all = view.pending === 0;
+  return { has: () => all };
+}

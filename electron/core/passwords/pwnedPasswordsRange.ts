@@ -1,0 +1,59 @@
+import { CoreError, PwnedPrefix, type PwnedRange } from '../../../shared/ipc/index.ts';
+
+export interface RangeRequest {
+  /** The range API's origin (default https://api.pwnedpasswords.com; a proxy or a test double otherwise). */
+  baseUrl: string;
+  /** The first 5 hexadecimal characters of a SHA-1, upper case: all that is sent. */
+  prefix: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** One line of the range answer (haveibeenpwned.com/API/v3#SearchingPwnedPasswordsByRange): a 35-character suffix, `:`, a count. */
+const LINE = /^([0-9A-F]{35}):(\d{1,10})$/;
+
+/**
+ * Pwned Passwords' range search: `GET {base}/range/{prefix}` with `Add-Padding: true` (the API
+ * then adds random entries with a count of 0, so the answer's size does not tell which prefix
+ * was asked; they are dropped here). Only the prefix is in the request: no body, no query, no
+ * header about the password. Errors are sentences a person can act on.
+ */
+export async function fetchPwnedRange(request: RangeRequest): Promise<PwnedRange> {
+  const prefix = PwnedPrefix.parse(request.prefix);
+  const url = new URL(`range/${prefix}`, request.baseUrl.replace(/\/*$/, '/'));
+  const timeoutMs = request.timeoutMs ?? 15_000;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await (request.fetch ?? fetch)(url, {
+      method: 'GET',
+      // A descriptive user agent, as Have I Been Pwned asks of every client.
+      headers: { 'add-padding': 'true', accept: 'text/plain', 'user-agent': 'Breach-Monitor (desktop app; Pwned Passwords range check)' },
+      signal,
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if (request.signal?.aborted) throw new CoreError('cancelled', 'The check was cancelled.');
+    if (timeout.aborted) throw new CoreError('unavailable', `Pwned Passwords did not answer within ${Math.round(timeoutMs / 1000)} seconds. Try again in a moment.`);
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new CoreError('unavailable', `Pwned Passwords could not be reached (${cause ?? 'network error'}). Check your connection, or the address in Settings.`);
+  }
+  const text = await response.text();
+  if (response.status === 429) throw new CoreError('unavailable', 'Pwned Passwords asks us to slow down. Try again in a minute.');
+  if (!response.ok) throw new CoreError('unavailable', `Pwned Passwords answered ${response.status}. Try again later, or check the address in Settings.`);
+  const entries: PwnedRange['entries'] = [];
+  // The API ends lines with CRLF; a proxy that rewrote them to LF is read the same.
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '' && i === lines.length - 1) continue;
+    const match = LINE.exec(line);
+    if (!match) throw new CoreError('unavailable', `Pwned Passwords sent an answer this app cannot read (line ${i + 1}). Check the address in Settings.`);
+    const count = Number(match[2]);
+    // Padding: random suffixes with a count of 0, never real.
+    if (count > 0) entries.push({ suffix: match[1]!, count });
+  }
+  return { entries };
+}

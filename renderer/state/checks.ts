@@ -1,0 +1,50 @@
+import { create } from 'zustand';
+import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView } from '../../shared/ipc/checks.ts';
+import { invoke, toUiError, type UiError } from '../lib/core.ts';
+
+interface ChecksStore {
+  /** What the service says about its source and each address; unknown until the core answers. */
+  view: ChecksView;
+  /** The person's breach-data choice and whether a key is kept (never the key). */
+  source?: BreachSourceView;
+  error?: string;
+  load(): Promise<void>;
+  apply(view: ChecksView): void;
+  loadSource(): Promise<void>;
+  /** Rejects with the core's UiError (issues name `apiKey`). */
+  setSource(input: { choice: BreachSourceView['choice'] & string; apiKey?: string; forgetKey?: boolean }): Promise<BreachSourceView>;
+}
+
+export const useChecks = create<ChecksStore>()((set) => ({
+  view: UNKNOWN_CHECKS,
+  async load() {
+    try {
+      set({ view: await invoke('checks-get', {}), error: undefined });
+    } catch (error) {
+      set({ error: toUiError(error).message });
+    }
+  },
+  apply(view) {
+    set({ view });
+  },
+  async loadSource() {
+    try {
+      set({ source: await invoke('breach-source-get', {}) });
+    } catch (error) {
+      set({ error: toUiError(error).message });
+    }
+  },
+  async setSource(input) {
+    try {
+      const source = await invoke('breach-source-set', input);
+      set({ source });
+      return source;
+    } catch (error) {
+      throw toUiError(error) satisfies UiError;
+    }
+  },
+}));
+
+export function isDemo(view: ChecksView): boolean {
+  return view.source === 'demo';
+}
