@@ -15,6 +15,7 @@ import { toBreachSearchParams } from '../../shared/api/query.ts';
 import { driveBrowser, freePort, launchChromium, signInAs, tempDir } from '../core/auth/harness.ts';
 import { runAxe, type AxeFinding } from './axe.ts';
 import { eventually } from '../support/waitFor.ts';
+import { KEYCHAIN_MISSING } from '../support/keychain.ts';
 
 export { launchChromium };
 
@@ -115,8 +116,8 @@ export interface E2EOptions {
   catalogFile?: string;
 }
 
-/** The keychain when the run has a private one (tools/with-keyring.sh); never the person's own. */
-export const USE_KEYCHAIN = Boolean(process.env.BREACH_MONITOR_TEST_KEYRING);
+/** The keychain when the run has a private one (tools/with-keyring.sh) and keytar; never the person's own. */
+export const USE_KEYCHAIN = KEYCHAIN_MISSING === undefined;
 
 export class E2E {
   readonly browser: Browser;
