@@ -14,7 +14,7 @@ import { Welcome } from './features/welcome/Welcome.tsx';
 import { EMPTY_FILTERS } from './lib/urlState.ts';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
 import { useBreaches } from './state/breaches.ts';
-import { connectEvents, loadInitial, resetData } from './state/connect.ts';
+import { connectEvents, loadInitial } from './state/connect.ts';
 import { startRouter, useRoute } from './state/route.ts';
 
 export interface AppProps {
@@ -38,10 +38,6 @@ export function App({ searchDelayMs, initialLoad }: AppProps) {
     };
   }, [initialLoad]);
 
-  useEffect(() => {
-    if (state === 'signed-out') resetData();
-  }, [state]);
-
   if (state === 'loading') {
     return (
       <main className="boot" id="main">
@@ -57,7 +53,8 @@ export function App({ searchDelayMs, initialLoad }: AppProps) {
   }
   // A returning person whose session ended keeps their data: the shell with a banner, not the door.
   if (state === 'signed-out' || (state === 'signing-in' && !auth.status?.account)) return <Welcome />;
-  return <Shell searchDelayMs={searchDelayMs} />;
+  // Keyed by account: what the pages keep of their own (a typed query, an open form) starts afresh for another person.
+  return <Shell key={auth.status?.account?.accountId} searchDelayMs={searchDelayMs} />;
 }
 
 const TITLES = { overview: 'Overview', fix: 'Fix step by step', breaches: 'Breaches', search: 'Search', graph: 'Graph', reports: 'Reports', settings: 'Settings' } as const;

@@ -15,6 +15,7 @@ import { createResolutionHandlers } from './outbox/resolutionHandlers.ts';
 import { createReportHandlers } from './report/reportHandlers.ts';
 import { AccountSession, deleteAccountDatabase, type AccountRef } from './session/AccountSession.ts';
 import { CurrentSession } from './session/CurrentSession.ts';
+import { AccountSecrets } from './session/AccountSecrets.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
 import { SettingsStore } from './settings/SettingsStore.ts';
 import { DataChanges } from './status/DataChanges.ts';
@@ -98,11 +99,15 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     // Shared between the person's devices (read from this machine's copy: no network when notifying).
     newBreachesEnabled: () => feed.knownPreferences()?.notifications.newBreaches ?? true,
   });
-  const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: secrets.store, ...fetchOption });
+  // Credentials a person adds (search token, feed key or secret, graph key) are that account's own.
+  const accountSecrets = new AccountSecrets(secrets.store, () => sessions.get()?.account);
+  const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: accountSecrets, ...fetchOption });
 
   const sessions: CurrentSession = new CurrentSession({
     open: (account) => openSession(account),
     onClosed: () => {
+      // Nothing of the account stays in memory: its search index goes with it.
+      search.close();
       marks.clear();
       syncStatus.reset();
       changes.changed('sign-out');
@@ -131,7 +136,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
   const feed = new DetailsFeed({
     settings,
-    secrets: secrets.store,
+    secrets: accountSecrets,
     identity: auth.identity,
     store: detailsStore,
     logos,
@@ -230,7 +235,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const search = createSearchHandlers({
     sessions,
     settings,
-    secrets: secrets.store,
+    secrets: accountSecrets,
     emit: (payload) => bus.emit('search-event', payload),
     details: { details: (ids) => feed.details(ids), version: () => JSON.stringify(detailsStore.state() ?? null) },
     ...fetchOption,

@@ -18,15 +18,6 @@ export async function refreshData(): Promise<void> {
   await Promise.all(tasks);
 }
 
-/** What one account saw must not flash up for the next one. */
-export function resetData(): void {
-  useBreaches.getState().reset();
-  useDetail.getState().clear();
-  useOverview.setState({ overview: undefined, error: undefined });
-  useReport.getState().reset();
-  useNotices.getState().dismiss();
-}
-
 export async function loadInitial(): Promise<void> {
   await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load()]);
 }
@@ -38,10 +29,10 @@ export function connectEvents(): () => void {
   const stops = [
     listen('auth-changed', (status) => {
       const before = useAuth.getState().status?.state;
+      // A change of account resets every store as the status is applied (lib/accountScope.ts).
       useAuth.getState().apply(status);
-      if (status.state === 'signed-out') resetData();
-      else if (before !== 'signed-in' && status.state === 'signed-in') {
-        void refreshData();
+      if (before !== 'signed-in' && status.state === 'signed-in') {
+        void Promise.all([refreshData(), useSync.getState().load()]);
       }
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),
