@@ -11,6 +11,7 @@ import { Nav } from './features/shell/Nav.tsx';
 import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
 import { Welcome } from './features/welcome/Welcome.tsx';
+import { onAccountChange } from './lib/accountScope.ts';
 import { EMPTY_FILTERS } from './lib/urlState.ts';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
 import { useBreaches } from './state/breaches.ts';
@@ -80,6 +81,8 @@ function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TIT
 
 /** Where each screen was scrolled to; a screen not seen yet starts at its top. */
 const scrollPositions = new Map<string, number>();
+// Keys name breaches (a fix page each): another account starts every screen at its top.
+onAccountChange(() => scrollPositions.clear());
 
 /**
  * The screens share one scrolling `<main>`, which would otherwise carry one page's scroll into
