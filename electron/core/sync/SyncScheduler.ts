@@ -236,6 +236,10 @@ export class SyncScheduler {
   }
 
   async #pushThenPull(trigger: SyncTrigger, signal: AbortSignal, startedAt: number): Promise<SyncReport> {
+    // A person pressed "Sync now": they want an attempt, not a report of the wait earlier
+    // failures set (after an outage the service is often back long before the wait is over).
+    // One attempt per press; if it fails, the wait starts again from this failure.
+    if (trigger === 'manual') this.#backoff.succeed();
     this.#onProgress.fire({ phase: 'push', trigger, push: undefined });
     const push = await this.#outbox.flush({ signal, onProgress: (progress) => this.#onProgress.fire({ phase: 'push', trigger, push: progress }) });
     if (push.status === 'cancelled') return this.#report(trigger, 'cancelled', startedAt, { push, error: push.error, errorKind: 'cancelled' });
