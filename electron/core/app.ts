@@ -115,6 +115,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   });
   const auth = new CurrentAuth({
     remembered: secrets.store.persistent,
+    secretsKeptIn: secrets.store.kind,
     logger,
     create: () =>
       new AuthService({

@@ -87,6 +87,12 @@ export const AuthStatus = z.object({
   account: z.object({ accountId: z.string(), issuer: z.string(), email: z.string().optional(), name: z.string().optional() }).optional(),
   /** False when no keychain is available: the session will not be remembered. */
   remembered: z.boolean(),
+  /**
+   * Where the core keeps secrets (the sign-in, API tokens and keys a person adds): the OS
+   * keychain, files encrypted by the OS's safe storage, or memory only (gone when the app quits).
+   * What the UI says about a saved token follows this, never an assumption.
+   */
+  secretsKeptIn: z.enum(['keychain', 'encrypted-file', 'memory']).optional(),
   warning: z.string().optional(),
   error: z.string().optional(),
   /** Only while `state` is 'signing-in'. */

@@ -6,7 +6,12 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { captureScreen, E2E, ensureRendererBuilt, eventually, launchChromium, seriousFindings, unnamedControls } from './harness.ts';
+import { captureScreen, E2E, ensureRendererBuilt, eventually, launchChromium, seriousFindings, unnamedControls, USE_KEYCHAIN } from './harness.ts';
+
+/** What the form says once a token is saved: where the core keeps it (a keychain only when the run has one). */
+const SAVED = USE_KEYCHAIN
+  ? 'Saved. The API token is kept in your system’s keychain.'
+  : 'Saved. The API token is kept only until Breach Monitor quits (no keychain is available), so you will enter it again next time.';
 
 /**
  * A loopback proxy in front of the reference instance that passes a stream's first event (the
@@ -123,7 +128,7 @@ describe('the Search page in Chromium against the real stack', () => {
     await page.getByRole('button', { name: 'Hide filter' }).click();
   });
 
-  it('searches the reference instance: the token goes to the keychain, chunks stream in before the answer text', async () => {
+  it('searches the reference instance: the token goes to the secret store (and the form says which), chunks stream in before the answer text', async () => {
     const service = e2e.service!;
     const { token } = await service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
     proxy = await holdingProxy(service.url);
@@ -133,7 +138,7 @@ describe('the Search page in Chromium against the real stack', () => {
     await form.getByRole('textbox', { name: 'Instance name' }).fill('breaches');
     await form.getByLabel('API token').fill(token);
     await form.getByRole('button', { name: 'Save instance' }).click();
-    await form.getByText('Saved. The API token is in the keychain.').waitFor();
+    await form.getByText(SAVED).waitFor();
     expect(await form.getByLabel('API token').inputValue()).toBe('');
     const view = await e2e.call('search-remote-get', {});
     expect(view).toEqual({ instance: { baseUrl: `${proxy.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false }, hasToken: true });
@@ -170,7 +175,7 @@ describe('the Search page in Chromium against the real stack', () => {
     const form = page.getByRole('region', { name: 'Remote search instance' });
     await form.getByLabel('API token').fill(token);
     await form.getByRole('button', { name: 'Save instance' }).click();
-    await form.getByText('Saved. The API token is in the keychain.').waitFor();
+    await form.getByText(SAVED).waitFor();
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('heading', { name: 'The search failed' }).waitFor();
     expect(await page.getByText(/was revoked at/).count()).toBeGreaterThan(0);

@@ -77,6 +77,7 @@ export class FakeCore {
   auth: AuthStatus;
   settings: Settings;
   feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', defaultUrl: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  searchRemote: ChannelResult<'search-remote-get'> = { hasToken: false };
   /** The details feed's entries, by breach id (joined to rows and details as the core does). */
   details = new Map<string, BreachDetails>();
   logos = new Map<string, string>();
@@ -113,7 +114,7 @@ export class FakeCore {
 
   constructor(options: FakeCoreOptions = {}) {
     this.breaches = options.breaches ?? sampleBreaches();
-    this.auth = { state: 'signed-in', account: { accountId: 'acc-1', issuer: DEFAULT_SETTINGS.issuer, email: ALICE }, remembered: true, ...options.auth };
+    this.auth = { state: 'signed-in', account: { accountId: 'acc-1', issuer: DEFAULT_SETTINGS.issuer, email: ALICE }, remembered: true, secretsKeptIn: 'keychain', ...options.auth };
     this.settings = { ...DEFAULT_SETTINGS, ...options.settings };
     this.#now = options.now ?? (() => new Date());
     this.sync = { online: true, phase: 'idle', pending: 0, failed: 0, lastSyncAt: minutes(this.#now().getTime() - 26 * 3600_000), ...options.sync };
@@ -196,9 +197,11 @@ export class FakeCore {
       'search-run': () => {
         throw ipcError('unavailable', 'search is not part of the renderer fake');
       },
-      'search-remote-get': () => ({ hasToken: false }),
-      'search-remote-set': () => {
-        throw ipcError('unavailable', 'search is not part of the renderer fake');
+      'search-remote-get': () => this.searchRemote,
+      // The instance as the core keeps it: the token is never returned, only whether one is saved.
+      'search-remote-set': ({ token, ...instance }) => {
+        this.searchRemote = { instance, hasToken: token !== undefined || this.searchRemote.hasToken };
+        return this.searchRemote;
       },
       'breaches-data-classes': () => [...new Set(this.breaches.flatMap((b) => b.breach.dataClasses))].sort((a, b) => a.localeCompare(b)),
       'resolutions-set': (change) => this.#resolve(change),

@@ -10,6 +10,8 @@ export interface CurrentAuthOptions {
   create(): AuthService;
   /** Whether the secret store outlives the app (the UI's "remembered"). */
   remembered: boolean;
+  /** Which secret store the core chose (the UI says where a saved token is). */
+  secretsKeptIn?: AuthStatusView['secretsKeptIn'];
   logger?: AuthLogger;
 }
 
@@ -64,7 +66,7 @@ export class CurrentAuth {
 
   /** The status as a UI may see it (never a token). */
   view(status: AuthStatus = this.#service.status()): AuthStatusView {
-    return toAuthView(status, this.#options.remembered);
+    return toAuthView(status, this.#options.remembered, this.#options.secretsKeptIn);
   }
 
   /** After the service or issuer changed (only while signed out). */
@@ -118,11 +120,12 @@ export class CurrentAuth {
   }
 }
 
-export function toAuthView(status: AuthStatus, remembered: boolean): AuthStatusView {
+export function toAuthView(status: AuthStatus, remembered: boolean, secretsKeptIn?: AuthStatusView['secretsKeptIn']): AuthStatusView {
   return {
     state: status.state,
     ...(status.account ? { account: { accountId: status.account.accountId, issuer: status.account.issuer, ...(status.account.email ? { email: status.account.email } : {}) } } : {}),
     remembered,
+    ...(secretsKeptIn ? { secretsKeptIn } : {}),
     ...(status.warning ? { warning: status.warning } : {}),
     ...(status.error ? { error: status.error } : {}),
     ...(status.signIn ? { signIn: status.signIn } : {}),

@@ -53,6 +53,8 @@ describe('per-account credentials and caches', () => {
     const instance = { baseUrl: `${reference.service.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false };
 
     await signIn('alice@example.com');
+    // No keychain in this run: the core says where secrets go, so the UI can say it truthfully.
+    expect(await call('auth-status')).toMatchObject({ remembered: false, secretsKeptIn: 'memory' });
     expect(await call('search-remote-set', { ...instance, token })).toMatchObject({ hasToken: true });
     const found = await call<{ chunks: unknown[] }>('search-run', { requestId: 'alice-1', engine: 'remote', query: 'dating', onlyMine: false, answer: false });
     expect(found.chunks.length).toBeGreaterThan(0);
