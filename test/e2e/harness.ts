@@ -179,7 +179,7 @@ export class E2E {
    * the browser host's own (the app's page opens the sign-in, in this same browser), a function
    * replaces it (e.g. one that fails as `xdg-open` does on a machine without a desktop).
    */
-  async startApp(options: { keychain?: boolean; opener?: 'host' | ((url: string) => Promise<void>) } = {}): Promise<BrowserApp> {
+  async startApp(options: { keychain?: boolean; opener?: 'host' | ((url: string) => Promise<void>); host?: { port?: number; secret: string } } = {}): Promise<BrowserApp> {
     if (!this.servicePort) throw new Error('start the service once first: its port is the issuer');
     const keychain = options.keychain ?? USE_KEYCHAIN;
     this.app = await startBrowserApp({
@@ -188,6 +188,8 @@ export class E2E {
       config: { issuer: this.issuer, apiBaseUrl: this.apiBaseUrl },
       keychain,
       log: () => {},
+      // As `npm start` does with browser-host.json: the same port and secret as the last run.
+      ...(options.host ? { hostSecret: options.host.secret, ...(options.host.port ? { hostPort: options.host.port } : {}) } : {}),
       ...(options.opener === 'host'
         ? {}
         : {

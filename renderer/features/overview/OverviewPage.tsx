@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { lazyRetrying } from '../../lib/lazyRetrying.ts';
 import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
@@ -12,7 +13,8 @@ import type { YearPoint } from './YearChart.tsx';
 import { ProgressByWeek, WhatToDoNext } from './NextSteps.tsx';
 
 // The charting library is the biggest dependency; only this screen needs it.
-const YearChart = lazy(() => import('./YearChart.tsx'));
+// Asked again when it could not be fetched (an app restarting under an open tab).
+const YearChart = lazyRetrying(() => import('./YearChart.tsx'));
 
 const LIST_LIMIT = 8;
 
