@@ -5,6 +5,9 @@ import type { AuthService, AuthStatus } from './AuthService.ts';
 import { silentLogger, type AuthLogger } from './log.ts';
 import type { BrowserOpener } from './SignInFlow.ts';
 
+/** Why a sync could not run without a session: what happened and what to do (the sign-in banner has the button). */
+export const SIGN_IN_TO_SYNC = 'Your sign-in has ended; sign in again to sync.';
+
 export interface CurrentAuthOptions {
   /** A sign-in service for the current settings (issuer, service). */
   create(): AuthService;
@@ -40,8 +43,8 @@ export class CurrentAuth {
 
   /** API calls go through whichever sign-in is current; without one they need a sign-in. */
   readonly tokens: AccessTokenSource = {
-    getAccessToken: () => this.#service.tokens?.getAccessToken() ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
-    refreshAfterUnauthorized: (rejected) => this.#service.tokens?.refreshAfterUnauthorized(rejected) ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
+    getAccessToken: () => this.#service.tokens?.getAccessToken() ?? Promise.reject(new SignInRequiredError(SIGN_IN_TO_SYNC)),
+    refreshAfterUnauthorized: (rejected) => this.#service.tokens?.refreshAfterUnauthorized(rejected) ?? Promise.reject(new SignInRequiredError(SIGN_IN_TO_SYNC)),
   };
 
   /** The current sign-in's ID token and subject, for the details feed's `?auth=` (never shown to a UI). */
