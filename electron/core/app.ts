@@ -35,6 +35,7 @@ import { createFeedHandlers } from './feed/feedHandlers.ts';
 import { LogoCache } from './feed/LogoCache.ts';
 import { NewBreachMarks } from './views/NewBreachMarks.ts';
 import { unresolvedTotal } from './views/overview.ts';
+import { isShown, sensitivePolicyOf } from '../../shared/api/index.ts';
 
 export interface CoreOptions {
   /** The app's data folder: settings, the account record, one database per account. */
@@ -77,6 +78,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     theme: 'system',
   });
   for (const problem of settings.problems) logger.warn(`settings: ${problem}`);
+  // The one sensitive policy (shared/api/sensitive.ts), read from the person's setting at each use.
+  const policy = () => sensitivePolicyOf(settings.get());
   const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => {
     const contract = contractOf(settings.get());
     return parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer, apiContract: contract, scopes: scopesFor(base.scopes, contract) });
@@ -170,7 +173,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       syncView,
       unresolved: () => {
         const session = sessions.get();
-        return session ? unresolvedTotal(session.db) : 0;
+        return session ? unresolvedTotal(session.db, policy()) : 0;
       },
       signInNeeded: () => auth.status().state === 'sign-in-needed',
       notificationsPaused: () => notifier.paused,
@@ -202,6 +205,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       tokens: auth.tokens,
       intervalMinutes: syncIntervalFor(settings.get().syncIntervalMinutes, contractOf(settings.get())),
       onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
+      graphShows: (breach) => isShown(breach, policy()),
       ...fetchOption,
     });
     const { scheduler, outbox } = session.sync;
@@ -215,6 +219,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     scheduler.onDidSync((report) => {
       void syncDetails();
       afterSync(report, {
+        policy: policy(),
         db: session.db,
         outbox,
         syncStatus,
@@ -237,6 +242,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     sessions,
     settings,
     secrets: accountSecrets,
+    policy,
     emit: (payload) => bus.emit('search-event', payload),
     details: { details: (ids) => feed.details(ids), version: () => JSON.stringify(detailsStore.state() ?? null) },
     ...fetchOption,
@@ -245,13 +251,25 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds() }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds(), policy }),
       createResolutionHandlers({ sessions, marks, changes, details: (ids) => feed.details(ids) }),
       createSyncHandlers({ sessions, statusView: syncView }),
-      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email, host: options.host }),
+      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email, host: options.host, policy }),
       createGraphHandlers({ sessions, remotes, settings }),
       searchHandlers,
-      createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) }),
+      createSettingsHandlers({
+        settings,
+        auth,
+        sessions,
+        host: options.host,
+        checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer),
+        onSensitivePolicyChange: () => {
+          sessions.get()?.rebuildGraph();
+          // The list, counts, report, overview and tray all read through the policy: ask again.
+          status.dataChanged();
+          changes.changed('sync');
+        },
+      }),
       // The host's opener: the channel admits only http(s) addresses, and the main process checks again before shell.openExternal.
       createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
     ),
