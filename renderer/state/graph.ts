@@ -210,7 +210,7 @@ export const useGraph = create<GraphStore>()((set, get) => {
     },
 
     async loadSuggestions() {
-      const [list, domains, classes] = await Promise.allSettled([invoke('breaches-list', { includeSensitive: true }), invoke('breaches-domains', {}), invoke('breaches-data-classes', {})]);
+      const [list, domains, classes] = await Promise.allSettled([invoke('breaches-list', {}), invoke('breaches-domains', {}), invoke('breaches-data-classes', {})]);
       set((state) => ({
         suggestions: {
           breach: list.status === 'fulfilled' ? list.value.rows.map((row) => row.breach.id).sort((a, b) => a.localeCompare(b)) : state.suggestions.breach,

@@ -9,6 +9,7 @@ import { applyFix, useReport } from '../../state/report.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import { fixGroups, fixIntents, intentSize, stepsFor, type FixGroupState, type FixTarget } from '../../../shared/report/fixGroups.ts';
+import { SensitiveNote } from '../status/SensitiveNote.tsx';
 
 const TARGETS_SHOWN = 8;
 
@@ -67,6 +68,7 @@ export function FixPage() {
           ? 'Everything here is marked fixed. New breaches will show up here after a sync.'
           : 'Start at the top: the most urgent data first. Follow the steps, then tick the addresses you did them for and mark the group done.'}
       </p>
+      <SensitiveNote hidden={report?.hiddenSensitive} />
       {body}
       {report?.includesHibp ? <Credit /> : null}
     </div>

@@ -11,6 +11,7 @@ import { useSync } from '../../state/sync.ts';
 import type { Overview } from '../../../shared/ipc/views.ts';
 import type { YearPoint } from './YearChart.tsx';
 import { ProgressByWeek, WhatToDoNext } from './NextSteps.tsx';
+import { SENSITIVE_SETTING_HREF } from '../status/SensitiveNote.tsx';
 
 // The charting library is the biggest dependency; only this screen needs it.
 // Asked again when it could not be fetched (an app restarting under an open tab).
@@ -77,12 +78,18 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
     <>
       <WhatToDoNext />
       <div className="kpis">
-        {/* Sensitive breaches count here; the list hides them until asked, so the link asks. */}
+        {/* The one sensitive policy: counted only when the person opted in; otherwise their number, and where to change it. */}
         <Kpi
           label="Breaches"
           value={overview.breaches.toLocaleString('en')}
-          detail={overview.sensitiveBreaches > 0 ? `including ${plural(overview.sensitiveBreaches, 'sensitive one', 'sensitive ones')}` : undefined}
-          href={breachesLink(overview.sensitiveBreaches > 0 ? { includeSensitive: true } : {})}
+          detail={
+            overview.sensitiveBreaches === 0
+              ? undefined
+              : overview.sensitiveShown
+                ? `including ${plural(overview.sensitiveBreaches, 'sensitive one', 'sensitive ones')}`
+                : `${plural(overview.sensitiveBreaches, 'sensitive one', 'sensitive ones')} not shown`
+          }
+          href={overview.sensitiveBreaches > 0 && !overview.sensitiveShown ? SENSITIVE_SETTING_HREF : breachesLink(overview.sensitiveBreaches > 0 ? { includeSensitive: true } : {})}
         />
         <Kpi label="Left to fix" value={unresolved.toLocaleString('en')} detail="email × data class" tone={unresolved > 0 ? 'todo' : 'done'} />
         <Kpi label="Email addresses with something to fix" value={exposedEmails.toLocaleString('en')} />

@@ -7,6 +7,8 @@ import { useRoute } from '../../state/route.ts';
 import { useSearch, type SearchEngineChoice } from '../../state/search.ts';
 import { compileFilters, NO_CHIPS, type SearchChips } from './compileFilters.ts';
 import { RemoteInstanceForm } from './RemoteInstanceForm.tsx';
+import { useSettings } from '../../state/settings.ts';
+import { SENSITIVE_SETTING_HREF } from '../status/SensitiveNote.tsx';
 
 /**
  * Search across breaches: free text ranked by the engine, filter chips compiled to the new
@@ -20,10 +22,12 @@ export function SearchPage() {
   const [query, setQuery] = useState('');
   const [engine, setEngine] = useState<SearchEngineChoice>('embedded');
   const [answer, setAnswer] = useState(true);
-  const [chips, setChips] = useState<SearchChips>(NO_CHIPS);
+  // The one sensitive policy (shared/api/sensitive.ts): unless the person opted in, "Not sensitive" and nothing else.
+  const showSensitive = useSettings((s) => s.settings?.showSensitive === true);
+  const [chips, setChips] = useState<SearchChips>(() => ({ ...NO_CHIPS, sensitive: showSensitive ? NO_CHIPS.sensitive : 'exclude' }));
   const [onlyMine, setOnlyMine] = useState(false);
   const [showFilter, setShowFilter] = useState(false);
-  const compiled = compileFilters(chips);
+  const compiled = compileFilters(showSensitive ? chips : { ...chips, sensitive: 'exclude' });
 
   useEffect(() => {
     void loadRemote();
@@ -96,11 +100,22 @@ export function SearchPage() {
             </label>
             <label>
               Sensitive{' '}
-              <select className="input" value={chips.sensitive} onChange={(e) => setChips((c) => ({ ...c, sensitive: e.target.value as SearchChips['sensitive'] }))}>
+              <select
+                className="input"
+                value={showSensitive ? chips.sensitive : 'exclude'}
+                disabled={!showSensitive}
+                aria-describedby={showSensitive ? undefined : 'search-sensitive-hint'}
+                onChange={(e) => setChips((c) => ({ ...c, sensitive: e.target.value as SearchChips['sensitive'] }))}
+              >
                 <option value="any">Any</option>
                 <option value="only">Only sensitive</option>
                 <option value="exclude">Not sensitive</option>
               </select>
+              {showSensitive ? null : (
+                <span id="search-sensitive-hint" className="field-hint">
+                  Sensitive breaches are hidden. <a href={SENSITIVE_SETTING_HREF}>Show them in Settings</a>
+                </span>
+              )}
             </label>
             <label className="check-field">
               <input type="checkbox" checked={chips.verified === 'only'} onChange={(e) => setChips((c) => ({ ...c, verified: e.target.checked ? 'only' : 'any' }))} /> Verified only
