@@ -85,6 +85,11 @@ describe('one account after another in the same window', () => {
 
   it('alice fills every page', { timeout: 90_000 }, async () => {
     await signIn('alice@example.com');
+    // Opted in to sensitive breaches (one setting for the app), so her pages hold all of hers.
+    await nav('Settings');
+    await page.getByRole('checkbox', { name: 'Show sensitive breaches' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await eventually('the setting saved', async () => (await e2e.call('settings-get', {})).showSensitive === true);
     const target = sensitive ?? aliceOnly[0]!;
     const email = aliceEmails[0]!;
 

@@ -111,12 +111,12 @@ export function SearchPage() {
                 <option value="only">Only sensitive</option>
                 <option value="exclude">Not sensitive</option>
               </select>
-              {showSensitive ? null : (
-                <span id="search-sensitive-hint" className="field-hint">
-                  Sensitive breaches are hidden. <a href={SENSITIVE_SETTING_HREF}>Show them in Settings</a>
-                </span>
-              )}
             </label>
+            {showSensitive ? null : (
+              <span id="search-sensitive-hint" className="field-hint">
+                Sensitive breaches are hidden. <a href={SENSITIVE_SETTING_HREF}>Show them in Settings</a>
+              </span>
+            )}
             <label className="check-field">
               <input type="checkbox" checked={chips.verified === 'only'} onChange={(e) => setChips((c) => ({ ...c, verified: e.target.checked ? 'only' : 'any' }))} /> Verified only
             </label>
