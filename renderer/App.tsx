@@ -14,10 +14,11 @@ import { Welcome } from './features/welcome/Welcome.tsx';
 import { ChecksBanner } from './features/checks/ChecksBanner.tsx';
 import { DemoLabel } from './features/checks/DemoLabel.tsx';
 import { PasswordCheckPage } from './features/passwords/PasswordCheckPage.tsx';
+import { onAccountChange } from './lib/accountScope.ts';
 import { EMPTY_FILTERS } from './lib/urlState.ts';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
 import { useBreaches } from './state/breaches.ts';
-import { connectEvents, loadInitial, resetData } from './state/connect.ts';
+import { connectEvents, loadInitial } from './state/connect.ts';
 import { startRouter, useRoute } from './state/route.ts';
 
 export interface AppProps {
@@ -41,10 +42,6 @@ export function App({ searchDelayMs, initialLoad }: AppProps) {
     };
   }, [initialLoad]);
 
-  useEffect(() => {
-    if (state === 'signed-out') resetData();
-  }, [state]);
-
   if (state === 'loading') {
     return (
       <main className="boot" id="main">
@@ -60,7 +57,8 @@ export function App({ searchDelayMs, initialLoad }: AppProps) {
   }
   // A returning person whose session ended keeps their data: the shell with a banner, not the door.
   if (state === 'signed-out' || (state === 'signing-in' && !auth.status?.account)) return <Welcome />;
-  return <Shell searchDelayMs={searchDelayMs} />;
+  // Keyed by account: what the pages keep of their own (a typed query, an open form) starts afresh for another person.
+  return <Shell key={auth.status?.account?.accountId} searchDelayMs={searchDelayMs} />;
 }
 
 const TITLES = {
@@ -100,6 +98,8 @@ function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TIT
 
 /** Where each screen was scrolled to; a screen not seen yet starts at its top. */
 const scrollPositions = new Map<string, number>();
+// Keys name breaches (a fix page each): another account starts every screen at its top.
+onAccountChange(() => scrollPositions.clear());
 
 /**
  * The screens share one scrolling `<main>`, which would otherwise carry one page's scroll into

@@ -19,8 +19,11 @@ export interface RequestGuardOptions {
  * and every request must prove it holds a session.
  *
  * A session starts only by exchanging a one-time launch code (printed, or handed to the browser
- * through a private redirect page), valid for two minutes. The per-launch secret never leaves
- * this process: it only keys the cookie values derived from session tokens.
+ * through a private redirect page), valid for two minutes. The secret never leaves this process:
+ * it keys the session tokens (a random nonce and its HMAC) and the cookie values derived from
+ * them, so they are checked by computation rather than looked up. A host restarted with the same
+ * secret and port (`npm start` keeps both in `browser-host.json`) therefore still accepts the
+ * tab that was left open, as README says; a new secret ends every session.
  */
 export class RequestGuard {
   readonly #secret: Buffer;
@@ -28,9 +31,6 @@ export class RequestGuard {
   readonly #now: () => number;
   /** Launch code → when it stops working. Deleted on first use. */
   readonly #codes = new Map<string, number>();
-  /** Session tokens handed out, each with its cookie value. */
-  readonly #sessions = new Map<string, string>();
-  readonly #cookieValues = new Set<string>();
 
   constructor(secret: string, port: number, options: RequestGuardOptions = {}) {
     this.#secret = Buffer.from(secret);
@@ -59,20 +59,33 @@ export class RequestGuard {
     if (expires === undefined) return undefined;
     this.#codes.delete(code);
     if (expires <= this.#now()) return undefined;
-    const token = randomBytes(32).toString('base64url');
-    // The cookie carries a value derived from the session token, never the token itself:
-    // cookies are not isolated by port, so another local server could be sent it.
-    const cookieValue = createHmac('sha256', this.#secret)
-      .update('browser-host-session\0' + token)
-      .digest('base64url');
-    this.#sessions.set(token, cookieValue);
-    this.#cookieValues.add(cookieValue);
-    return token;
+    const nonce = randomBytes(24).toString('base64url');
+    return `${nonce}.${this.#mac('browser-host-token', nonce)}`;
   }
 
-  /** The Set-Cookie header that admits the page holding `token` to the app's files. */
+  /**
+   * The Set-Cookie header that admits the page holding `token` to the app's files: the token's
+   * nonce with a MAC of another purpose, never the token itself (cookies are not isolated by
+   * port, so another local server could be sent it; it opens only the app's static files).
+   */
   sessionCookie(token: string): string {
-    return `${this.cookieName}=${this.#sessions.get(token) ?? ''}; Path=/; HttpOnly; SameSite=Strict`;
+    const nonce = this.#validToken(token) ? token.slice(0, token.indexOf('.')) : undefined;
+    return `${this.cookieName}=${nonce ? `${nonce}.${this.#mac('browser-host-cookie', nonce)}` : ''}; Path=/; HttpOnly; SameSite=Strict`;
+  }
+
+  #mac(purpose: string, nonce: string): string {
+    return createHmac('sha256', this.#secret).update(`${purpose}\0${this.#port}\0${nonce}`).digest('base64url');
+  }
+
+  /** A `<nonce>.<mac>` value this host's secret made for `purpose`. */
+  #signedBy(purpose: string, value: string): boolean {
+    const dot = value.indexOf('.');
+    if (dot <= 0 || dot !== value.lastIndexOf('.')) return false;
+    return safeEqual(Buffer.from(value.slice(dot + 1)), Buffer.from(this.#mac(purpose, value.slice(0, dot))));
+  }
+
+  #validToken(token: string): boolean {
+    return this.#signedBy('browser-host-token', token);
   }
 
   allowedOrigins(): string[] {
@@ -93,9 +106,7 @@ export class RequestGuard {
   /** The session token sent by the app's scripts on API calls, when it is one this host handed out. */
   sessionTokenOf(req: IncomingMessage): string | undefined {
     const given = req.headers[SECRET_HEADER];
-    if (typeof given !== 'string') return undefined;
-    for (const token of this.#sessions.keys()) if (safeEqual(Buffer.from(given), Buffer.from(token))) return token;
-    return undefined;
+    return typeof given === 'string' && this.#validToken(given) ? given : undefined;
   }
 
   /** The session token, sent by the app's scripts on API calls. */
@@ -109,8 +120,7 @@ export class RequestGuard {
     for (const part of cookies.split(';')) {
       const [name, ...value] = part.trim().split('=');
       if (name !== this.cookieName) continue;
-      const given = Buffer.from(value.join('='));
-      for (const expected of this.#cookieValues) if (safeEqual(given, Buffer.from(expected))) return true;
+      if (this.#signedBy('browser-host-cookie', value.join('='))) return true;
     }
     return false;
   }

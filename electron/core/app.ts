@@ -15,6 +15,7 @@ import { createResolutionHandlers } from './outbox/resolutionHandlers.ts';
 import { createReportHandlers } from './report/reportHandlers.ts';
 import { AccountSession, deleteAccountDatabase, type AccountRef } from './session/AccountSession.ts';
 import { CurrentSession } from './session/CurrentSession.ts';
+import { AccountSecrets } from './session/AccountSecrets.ts';
 import { createSettingsHandlers } from './settings/settingsHandlers.ts';
 import { SettingsStore } from './settings/SettingsStore.ts';
 import { DataChanges } from './status/DataChanges.ts';
@@ -39,6 +40,7 @@ import { ChecksPublisher } from './checks/ChecksPublisher.ts';
 import { createChecksHandlers } from './checks/checksHandlers.ts';
 import { readChecksView, storedSource } from './db/breachDataQueries.ts';
 import { createPasswordHandlers } from './passwords/passwordHandlers.ts';
+import { isShown, sensitivePolicyOf } from '../../shared/api/index.ts';
 
 export interface CoreOptions {
   /** The app's data folder: settings, the account record, one database per account. */
@@ -81,6 +83,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     theme: 'system',
   });
   for (const problem of settings.problems) logger.warn(`settings: ${problem}`);
+  // The one sensitive policy (shared/api/sensitive.ts), read from the person's setting at each use.
+  const policy = () => sensitivePolicyOf(settings.get());
   const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => {
     const contract = contractOf(settings.get());
     return parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer, apiContract: contract, scopes: scopesFor(base.scopes, contract) });
@@ -109,11 +113,15 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     const session = sessions.get();
     return session ? storedSource(session.db) === 'demo' : false;
   };
-  const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: secrets.store, ...fetchOption });
+  // Credentials a person adds (search token, feed key or secret, graph key) are that account's own.
+  const accountSecrets = new AccountSecrets(secrets.store, () => sessions.get()?.account);
+  const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: accountSecrets, ...fetchOption });
 
   const sessions: CurrentSession = new CurrentSession({
     open: (account) => openSession(account),
     onClosed: () => {
+      // Nothing of the account stays in memory: its search index goes with it.
+      search.close();
       marks.clear();
       syncStatus.reset();
       changes.changed('sign-out');
@@ -122,6 +130,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   });
   const auth = new CurrentAuth({
     remembered: secrets.store.persistent,
+    secretsKeptIn: secrets.store.kind,
     logger,
     create: () =>
       new AuthService({
@@ -143,7 +152,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
   const feed = new DetailsFeed({
     settings,
-    secrets: secrets.store,
+    secrets: accountSecrets,
     identity: auth.identity,
     store: detailsStore,
     logos,
@@ -176,7 +185,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       syncView,
       unresolved: () => {
         const session = sessions.get();
-        return session ? unresolvedTotal(session.db) : 0;
+        return session ? unresolvedTotal(session.db, policy()) : 0;
       },
       signInNeeded: () => auth.status().state === 'sign-in-needed',
       notificationsPaused: () => notifier.paused,
@@ -218,6 +227,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       tokens: auth.tokens,
       intervalMinutes: syncIntervalFor(settings.get().syncIntervalMinutes, contractOf(settings.get())),
       onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
+      graphShows: (breach) => isShown(breach, policy()),
       ...fetchOption,
     });
     const { scheduler, outbox } = session.sync;
@@ -234,6 +244,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
       checks.publish();
       afterSync(report, {
+        policy: policy(),
         db: session.db,
         outbox,
         syncStatus,
@@ -255,13 +266,26 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const search = createSearchHandlers({
     sessions,
     settings,
-    secrets: secrets.store,
+    secrets: accountSecrets,
+    policy,
     emit: (payload) => bus.emit('search-event', payload),
     details: { details: (ids) => feed.details(ids), version: () => JSON.stringify(detailsStore.state() ?? null) },
     ...fetchOption,
   });
   const { close: closeSearch, ...searchHandlers } = search;
-  const settingsHandlers = createSettingsHandlers({ settings, auth, sessions, host: options.host, checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer) });
+  const settingsHandlers = createSettingsHandlers({
+    settings,
+    auth,
+    sessions,
+    host: options.host,
+    checkService: (serviceUrl, issuer) => void clientConfig(serviceUrl, issuer),
+    onSensitivePolicyChange: () => {
+      sessions.get()?.rebuildGraph();
+      // The list, counts, report, overview and tray all read through the policy: ask again.
+      status.dataChanged();
+      changes.changed('sync');
+    },
+  });
   const breachSource = new BreachSource({
     settings,
     applySettings: (change) => settingsHandlers['settings-set'](change),
@@ -277,10 +301,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const router = new Router(
     combineHandlers(
       createAuthHandlers({ auth, sessions, host: options.host, publishStatus: () => status.publish() }),
-      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds() }),
+      createBreachHandlers({ sessions, marks, details: (ids) => feed.details(ids), flaggedIds: () => detailsStore.flaggedIds(), policy }),
       createResolutionHandlers({ sessions, marks, changes, details: (ids) => feed.details(ids) }),
       createSyncHandlers({ sessions, statusView: syncView }),
-      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email, host: options.host }),
+      createReportHandlers({ sessions, changes, accountEmail: () => auth.status().account?.email, host: options.host, policy }),
       createGraphHandlers({ sessions, remotes, settings }),
       searchHandlers,
       settingsHandlers,

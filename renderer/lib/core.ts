@@ -1,6 +1,7 @@
 import type { ChannelInput, ChannelName, ChannelResult } from '../../shared/ipc/contract.ts';
 import type { EventName, EventPayload } from '../../shared/ipc/events.ts';
 import { CoreError, type IpcError } from '../../shared/ipc/protocol.ts';
+import { accountTicket, isAccountChannel } from './accountScope.ts';
 import { inWords } from './errorText.ts';
 import { sharedHttpMonitor } from './httpMonitor.ts';
 import type { MonitorBridge } from './monitor.ts';
@@ -43,13 +44,30 @@ export function inBrowserHost(): boolean {
   return browserHost;
 }
 
-/** Typed call of one channel of `shared/ipc/contract.ts`. Rejects with a {@link UiError}. */
+/**
+ * Typed call of one channel of `shared/ipc/contract.ts`. Rejects with a {@link UiError}.
+ *
+ * An account's answer that arrives after the account changed (sign-out, another person signed
+ * in) never settles: the caller's continuation does not run, so no store can apply one
+ * person's data to the next person's screen, nor show an error about it. Its stores were reset
+ * when the account changed (lib/accountScope.ts); nothing waits on the dropped promise.
+ */
 export async function invoke<C extends ChannelName>(channel: C, args: ChannelInput<C>): Promise<ChannelResult<C>> {
+  const ticket = isAccountChannel(channel) ? accountTicket() : undefined;
+  let answer: ChannelResult<C>;
   try {
-    return (await monitor().invoke(channel, args)) as ChannelResult<C>;
+    answer = (await monitor().invoke(channel, args)) as ChannelResult<C>;
   } catch (error) {
+    if (ticket && !ticket.current()) return dropped();
     throw toUiError(error);
   }
+  if (ticket && !ticket.current()) return dropped();
+  return answer;
+}
+
+/** A promise that never settles: the answer of a previous account, dropped. */
+function dropped<T>(): Promise<T> {
+  return new Promise<T>(() => {});
 }
 
 /** Typed subscription to one event of `shared/ipc/events.ts`; returns the unsubscribe function. */

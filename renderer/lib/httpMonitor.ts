@@ -37,7 +37,8 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const getSecret = options.getSecret ?? (() => sessionStorage.getItem(SECRET_STORAGE_KEY));
   const minBackoff = options.minBackoffMs ?? 500;
-  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  // Loopback is cheap to ask: a restarted app is found within seconds, not half a minute.
+  const maxBackoff = options.maxBackoffMs ?? 5_000;
   const random = options.random ?? Math.random;
 
   let nextId = 1;

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { BreachList } from '../../shared/ipc/views.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 import { idle } from '../lib/whenIdle.ts';
 import { toListQuery, type Filters } from '../lib/urlState.ts';
@@ -124,3 +125,5 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
     set({ list: undefined, partial: false, filters: undefined, loading: false, error: undefined, domains: [], dataClasses: [] });
   },
 }));
+
+onAccountChange(() => useBreaches.getState().reset());

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView } from '../../shared/ipc/checks.ts';
 import { invoke, toUiError, type UiError } from '../lib/core.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 
 interface ChecksStore {
   /** What the service says about its source and each address; unknown until the core answers. */
@@ -48,3 +49,6 @@ export const useChecks = create<ChecksStore>()((set) => ({
 export function isDemo(view: ChecksView): boolean {
   return view.source === 'demo';
 }
+
+// What the service knew of one account's addresses is not the next account's.
+onAccountChange(() => useChecks.getState().apply(UNKNOWN_CHECKS));

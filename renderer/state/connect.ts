@@ -10,7 +10,6 @@ import { useRoute } from './route.ts';
 import { useSettings } from './settings.ts';
 import { useSync } from './sync.ts';
 import { useChecks } from './checks.ts';
-import { UNKNOWN_CHECKS } from '../../shared/ipc/checks.ts';
 
 /** Re-ask everything this window shows: after sign-in, a sync landing, or a reconnect. */
 export async function refreshData(): Promise<void> {
@@ -18,16 +17,6 @@ export async function refreshData(): Promise<void> {
   if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
   if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
   await Promise.all(tasks);
-}
-
-/** What one account saw must not flash up for the next one. */
-export function resetData(): void {
-  useBreaches.getState().reset();
-  useDetail.getState().clear();
-  useOverview.setState({ overview: undefined, error: undefined });
-  useReport.getState().reset();
-  useNotices.getState().dismiss();
-  useChecks.getState().apply(UNKNOWN_CHECKS);
 }
 
 export async function loadInitial(): Promise<void> {
@@ -41,10 +30,10 @@ export function connectEvents(): () => void {
   const stops = [
     listen('auth-changed', (status) => {
       const before = useAuth.getState().status?.state;
+      // A change of account resets every store as the status is applied (lib/accountScope.ts).
       useAuth.getState().apply(status);
-      if (status.state === 'signed-out') resetData();
-      else if (before !== 'signed-in' && status.state === 'signed-in') {
-        void refreshData();
+      if (before !== 'signed-in' && status.state === 'signed-in') {
+        void Promise.all([refreshData(), useSync.getState().load()]);
       }
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),

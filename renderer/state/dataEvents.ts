@@ -1,4 +1,5 @@
 import type { DataChange } from '../../shared/ipc/events.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { useBreaches } from './breaches.ts';
 import { useDetail } from './detail.ts';
 import { useOverview } from './overview.ts';
@@ -57,9 +58,11 @@ function merge(changes: readonly DataChange[]): Pick<DataChange, 'reason' | 'bre
   return { reason: changes[0]!.reason, breachIds: [...new Set(changes.flatMap((change) => change.breachIds!))] };
 }
 
-/** For tests: forget what this window knows of its own changes. */
+/** Forget what this window knows of its own changes (another account's; tests). */
 export function resetDataEvents(): void {
   own.clear();
   inFlight = 0;
   waiting = [];
 }
+
+onAccountChange(resetDataEvents);

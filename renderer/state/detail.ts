@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ChannelInput } from '../../shared/ipc/contract.ts';
 import type { BreachDetail, CellState } from '../../shared/ipc/views.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 import { useBreaches } from './breaches.ts';
 import { beginOwnChange, endOwnChange } from './dataEvents.ts';
@@ -100,6 +101,11 @@ export const useDetail = create<DetailStore>()((set, get) => ({
     await outboxAction('outbox-discard');
   },
 }));
+
+onAccountChange(() => {
+  toggles++;
+  useDetail.getState().clear();
+});
 
 async function outboxAction(channel: 'outbox-retry' | 'outbox-discard'): Promise<void> {
   const { id } = useDetail.getState();

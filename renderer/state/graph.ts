@@ -3,6 +3,7 @@ import { parseExpression, type Direction } from '../../shared/graph/expression.t
 import type { NodeResponse } from '../../shared/graph/response.ts';
 import type { ChannelResult, GraphRemote } from '../../shared/ipc/contract.ts';
 import { directionOf, expansionFor, kindOf, mergePage, type NodeKind } from '../features/graph/model.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError, type UiError } from '../lib/core.ts';
 import type { GraphRoute } from '../lib/urlState.ts';
 
@@ -63,6 +64,8 @@ export interface GraphStore {
   saveRemote(url: string, apiKey?: string): Promise<GraphRemote>;
   /** Suggestions only: a failure leaves the field free text, which still works. */
   loadSuggestions(): Promise<void>;
+  /** Forgets the queries, the remote endpoint's view and the suggestions (another account's). */
+  reset(): void;
 }
 
 // Answers are applied only to the generation that asked: a new root query drops late ones.
@@ -207,7 +210,7 @@ export const useGraph = create<GraphStore>()((set, get) => {
     },
 
     async loadSuggestions() {
-      const [list, domains, classes] = await Promise.allSettled([invoke('breaches-list', { includeSensitive: true }), invoke('breaches-domains', {}), invoke('breaches-data-classes', {})]);
+      const [list, domains, classes] = await Promise.allSettled([invoke('breaches-list', {}), invoke('breaches-domains', {}), invoke('breaches-data-classes', {})]);
       set((state) => ({
         suggestions: {
           breach: list.status === 'fulfilled' ? list.value.rows.map((row) => row.breach.id).sort((a, b) => a.localeCompare(b)) : state.suggestions.breach,
@@ -216,7 +219,15 @@ export const useGraph = create<GraphStore>()((set, get) => {
         },
       }));
     },
+
+    reset() {
+      generation += 1;
+      stopped.clear();
+      set({ blocks: [], remote: undefined, suggestions: { breach: [], domain: [], dataClass: [] } });
+    },
   };
 });
+
+onAccountChange(() => useGraph.getState().reset());
 
 export type { UiError };

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
 export interface NewBreachNotice {
@@ -34,3 +35,5 @@ export const useNotices = create<NoticesStore>()((set, get) => ({
     set({ newBreaches: [] });
   },
 }));
+
+onAccountChange(() => useNotices.getState().dismiss());

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { Overview } from '../../shared/ipc/views.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
 interface OverviewStore {
@@ -7,6 +8,7 @@ interface OverviewStore {
   loading: boolean;
   error?: string;
   load(): Promise<void>;
+  reset(): void;
 }
 
 let sequence = 0;
@@ -23,4 +25,10 @@ export const useOverview = create<OverviewStore>()((set) => ({
       if (mine === sequence) set({ error: toUiError(error).message, loading: false });
     }
   },
+  reset() {
+    sequence++;
+    set({ overview: undefined, error: undefined, loading: false });
+  },
 }));
+
+onAccountChange(() => useOverview.getState().reset());

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { Preferences } from '../../shared/catalog/preferences.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
 interface PreferencesStore {
@@ -39,3 +40,6 @@ export const usePreferences = create<PreferencesStore>()((set, get) => ({
     return get().update((p) => ({ ...p, hiddenBreaches: p.hiddenBreaches.filter((id) => id !== breachId) }));
   },
 }));
+
+// The preferences (hidden breaches among them) are the person's own.
+onAccountChange(() => usePreferences.setState({ preferences: undefined, error: undefined }));

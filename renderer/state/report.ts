@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ChannelInput } from '../../shared/ipc/contract.ts';
 import type { Report } from '../../shared/report/report.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
 interface ReportStore {
@@ -31,6 +32,8 @@ export const useReport = create<ReportStore>()((set) => ({
     set({ report: undefined, error: undefined, loading: false });
   },
 }));
+
+onAccountChange(() => useReport.getState().reset());
 
 /**
  * The guided fix's "done": one outbox record for every listed (breach, emails, classes); the

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { EMPTY_FILTERS, formatHash, parseHash, type Filters, type Route, type Screen } from '../lib/urlState.ts';
 
 interface RouteStore {
@@ -45,6 +46,11 @@ export const useRoute = create<RouteStore>()((set, get) => ({
     if (formatHash(next) !== formatHash(get().route)) set({ route: next });
   },
 }));
+
+// Filters (an email among them), the open breach and the graph's query are the person's: the
+// next account starts at the overview with no filters. The history entry is replaced, so Back
+// does not lead into the previous account's place either.
+onAccountChange(() => useRoute.getState().navigate({ screen: 'overview', filters: EMPTY_FILTERS }, { replace: true }));
 
 /** Follows back/forward and hand-edited URLs; returns the cleanup. */
 export function startRouter(): () => void {

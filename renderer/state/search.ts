@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ChannelInput, SearchRemote, SearchRunResult } from '../../shared/ipc/contract.ts';
 import type { MetadataFilter, SearchChunk } from '../../shared/search/index.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, listen, toUiError } from '../lib/core.ts';
 
 export type SearchEngineChoice = 'embedded' | 'remote';
@@ -30,6 +31,8 @@ export interface SearchStore {
   /** Rejects with a UiError (shown next to the form). */
   saveRemote(input: ChannelInput<'search-remote-set'>): Promise<SearchRemote>;
   loadDataClasses(): Promise<void>;
+  /** Forgets the run, the remote instance's view and the suggestions (another account's). */
+  reset(): void;
 }
 
 let nextRequest = 1;
@@ -81,4 +84,9 @@ export const useSearch = create<SearchStore>()((set, get) => ({
       // Suggestions only: without them the chips list stays empty.
     }
   },
+  reset() {
+    set({ run: undefined, remote: undefined, dataClasses: [] });
+  },
 }));
+
+onAccountChange(() => useSearch.getState().reset());

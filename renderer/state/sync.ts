@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { SyncStatus } from '../../shared/ipc/views.ts';
+import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
 interface SyncStore {
@@ -51,6 +52,9 @@ export const useSync = create<SyncStore>()((set, get) => ({
     }
   },
 }));
+
+// Counts, last sync and errors are the account's: the next account's come with its first status.
+onAccountChange(() => useSync.setState({ status: undefined, requesting: false, error: undefined }));
 
 export function isSyncing(status: SyncStatus | undefined): boolean {
   return status !== undefined && status.phase !== 'idle';

@@ -88,6 +88,12 @@ export const AuthStatus = z.object({
   account: z.object({ accountId: z.string(), issuer: z.string(), email: z.string().optional(), name: z.string().optional() }).optional(),
   /** False when no keychain is available: the session will not be remembered. */
   remembered: z.boolean(),
+  /**
+   * Where the core keeps secrets (the sign-in, API tokens and keys a person adds): the OS
+   * keychain, files encrypted by the OS's safe storage, or memory only (gone when the app quits).
+   * What the UI says about a saved token follows this, never an assumption.
+   */
+  secretsKeptIn: z.enum(['keychain', 'encrypted-file', 'memory']).optional(),
   warning: z.string().optional(),
   error: z.string().optional(),
   /** Only while `state` is 'signing-in'. */
@@ -116,10 +122,12 @@ export const SyncStatus = z.object({
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
 export const Overview = z.object({
-  /** Every breach, sensitive ones included. */
+  /** Every breach the policy shows (sensitive ones only when the person opted in). */
   breaches: z.int().nonnegative(),
-  /** Of those, the sensitive ones (the list hides them until asked). */
+  /** The sensitive ones: counted in the figures when `sensitiveShown`, otherwise left out of them (and of `breaches`). */
   sensitiveBreaches: z.int().nonnegative(),
+  /** The person opted in to sensitive breaches (Settings); absent: they are hidden. */
+  sensitiveShown: z.boolean().optional(),
   /** Whether any breach comes from Have I Been Pwned's catalog (credited then). */
   includesHibp: z.boolean(),
   unresolvedByDataClass: z.array(z.object({ name: z.string(), count: z.int().nonnegative() })),
@@ -143,6 +151,11 @@ export const Settings = z.object({
   startAtLogin: z.boolean(),
   closeToTray: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
+  /**
+   * Show sensitive breaches (shared/api/sensitive.ts): off or absent, they are left out of every
+   * list, banner, notification, count, search, graph and report until the person turns this on.
+   */
+  showSensitive: z.boolean().optional(),
   /** A remote endpoint of the graph node query interface (the key is kept in the keychain). */
   graphRemoteUrl: z.url().optional(),
   /** A remote search instance (the API token is kept in the keychain). */

@@ -3,7 +3,7 @@ import { Breach, IsoDateTime } from '../api/index.ts';
 import { CellState } from '../ipc/views.ts';
 
 /**
- * Everything the person has, in one answer: every local breach (sensitive ones included) with
+ * Everything the person has, in one answer: every local breach the sensitive policy shows with
  * each email's state per data class, as the detail pane shows it (server state overlaid with
  * queued changes). The guided fix, the Overview's "what to do next" and the exports read this.
  */
@@ -25,5 +25,7 @@ export const Report = z.object({
   /** The service said these exposures are invented demo data (`breach-data: demo`): every export and print says so. */
   demo: z.boolean().optional(),
   breaches: z.array(ReportBreach),
+  /** Sensitive breaches left out because the person has not opted in (shared/api/sensitive.ts); absent: none. */
+  hiddenSensitive: z.int().positive().optional(),
 });
 export type Report = z.infer<typeof Report>;

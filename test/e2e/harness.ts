@@ -15,6 +15,7 @@ import { toBreachSearchParams } from '../../shared/api/query.ts';
 import { driveBrowser, freePort, launchChromium, signInAs, tempDir } from '../core/auth/harness.ts';
 import { runAxe, type AxeFinding } from './axe.ts';
 import { eventually } from '../support/waitFor.ts';
+import { KEYCHAIN_MISSING } from '../support/keychain.ts';
 
 export { launchChromium };
 
@@ -115,8 +116,8 @@ export interface E2EOptions {
   catalogFile?: string;
 }
 
-/** The keychain when the run has a private one (tools/with-keyring.sh); never the person's own. */
-export const USE_KEYCHAIN = Boolean(process.env.BREACH_MONITOR_TEST_KEYRING);
+/** The keychain when the run has a private one (tools/with-keyring.sh) and keytar; never the person's own. */
+export const USE_KEYCHAIN = KEYCHAIN_MISSING === undefined;
 
 export class E2E {
   readonly browser: Browser;
@@ -178,7 +179,7 @@ export class E2E {
    * the browser host's own (the app's page opens the sign-in, in this same browser), a function
    * replaces it (e.g. one that fails as `xdg-open` does on a machine without a desktop).
    */
-  async startApp(options: { keychain?: boolean; opener?: 'host' | ((url: string) => Promise<void>) } = {}): Promise<BrowserApp> {
+  async startApp(options: { keychain?: boolean; opener?: 'host' | ((url: string) => Promise<void>); host?: { port?: number; secret: string } } = {}): Promise<BrowserApp> {
     if (!this.servicePort) throw new Error('start the service once first: its port is the issuer');
     const keychain = options.keychain ?? USE_KEYCHAIN;
     this.app = await startBrowserApp({
@@ -187,6 +188,8 @@ export class E2E {
       config: { issuer: this.issuer, apiBaseUrl: this.apiBaseUrl },
       keychain,
       log: () => {},
+      // As `npm start` does with browser-host.json: the same port and secret as the last run.
+      ...(options.host ? { hostSecret: options.host.secret, ...(options.host.port ? { hostPort: options.host.port } : {}) } : {}),
       ...(options.opener === 'host'
         ? {}
         : {

@@ -6,7 +6,12 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { captureScreen, E2E, ensureRendererBuilt, eventually, launchChromium, seriousFindings, unnamedControls } from './harness.ts';
+import { captureScreen, E2E, ensureRendererBuilt, eventually, launchChromium, seriousFindings, unnamedControls, USE_KEYCHAIN } from './harness.ts';
+
+/** What the form says once a token is saved: where the core keeps it (a keychain only when the run has one). */
+const SAVED = USE_KEYCHAIN
+  ? 'Saved. The API token is kept in your system’s keychain.'
+  : 'Saved. The API token is kept only until Breach Monitor quits (no keychain is available), so you will enter it again next time.';
 
 /**
  * A loopback proxy in front of the reference instance that passes a stream's first event (the
@@ -107,12 +112,15 @@ describe('the Search page in Chromium against the real stack', () => {
 
   it('shows the chips as the new metadata filter format on request, and applies them', async () => {
     await page.getByRole('checkbox', { name: 'Verified only' }).check();
-    await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('exclude');
+    // The one sensitive policy: "Not sensitive" until the person opts in (Settings), so fixed.
+    expect(await page.getByRole('combobox', { name: 'Sensitive' }).inputValue()).toBe('exclude');
+    expect(await page.getByRole('combobox', { name: 'Sensitive' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
+    // The filter as the core sent it.
     await page.getByRole('button', { name: 'Show filter' }).click();
     const shown = JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!) as unknown;
     expect(shown).toEqual({ domain, isSensitive: false, isVerified: true });
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
     const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: '', filters: { domain, isSensitive: false, isVerified: true }, answer: true, maxResults: 50 });
     const titles = await page
       .getByRole('list', { name: 'Matching breaches' })
@@ -121,7 +129,6 @@ describe('the Search page in Chromium against the real stack', () => {
       .catch(() => []);
     expect(titles).toEqual(engine.chunks.map((chunk) => chunk.item.metadata.title));
     await page.getByRole('checkbox', { name: 'Verified only' }).uncheck();
-    await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('any');
     await page.getByRole('button', { name: 'Hide filter' }).click();
   });
 
@@ -132,12 +139,11 @@ describe('the Search page in Chromium against the real stack', () => {
     await box.fill(question);
     const chips = page.getByRole('list', { name: 'Understood from your question' }).getByRole('listitem');
     expect(await chips.allTextContents()).toEqual(['Passwords×', 'After 2020×']);
-    // Sensitive breaches too, whatever the control's default: the expectation below counts them.
-    await page.getByRole('combobox', { name: 'Sensitive' }).selectOption('any');
+    // The one sensitive policy: sensitive breaches stay out until the person opts in (Settings).
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
 
-    const mine = (await e2e.call('breaches-list', { includeSensitive: true, limit: 500 })).rows.map((row) => row.breach);
+    const mine = (await e2e.call('breaches-list', { includeSensitive: true, limit: 500 })).rows.map((row) => row.breach).filter((breach) => !breach.isSensitive);
     const expected = mine.filter((breach) => breach.dataClasses.includes('Passwords') && breach.breachDate >= '2021-01-01');
     const fewer = mine.filter((breach) => breach.dataClasses.includes('Passwords')).length;
     expect(expected.length).toBeGreaterThan(1);
@@ -151,7 +157,7 @@ describe('the Search page in Chromium against the real stack', () => {
       ((await page.getByRole('region', { name: 'Answer' }).locator('.search-answer-text').textContent()) ?? '').startsWith(`${expected.length} breaches match the filters:`),
     );
     await page.getByRole('button', { name: 'Show filter' }).click();
-    expect(JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!)).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2021-01-01' } });
+    expect(JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!)).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2021-01-01' }, isSensitive: false });
     // The chips, their remove buttons and the count, light and dark: nothing serious for axe.
     expect(seriousFindings(await captureScreen(page, 'search-question'))).toEqual([]);
     expect(await unnamedControls(page)).toEqual([]);
@@ -188,7 +194,7 @@ describe('the Search page in Chromium against the real stack', () => {
     await page.getByRole('searchbox', { name: 'Search breaches' }).fill(domain);
   });
 
-  it('searches the reference instance: the token goes to the keychain, chunks stream in before the answer text', async () => {
+  it('searches the reference instance: the token goes to the secret store (and the form says which), chunks stream in before the answer text', async () => {
     const service = e2e.service!;
     const { token } = await service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
     proxy = await holdingProxy(service.url);
@@ -198,7 +204,7 @@ describe('the Search page in Chromium against the real stack', () => {
     await form.getByRole('textbox', { name: 'Instance name' }).fill('breaches');
     await form.getByLabel('API token').fill(token);
     await form.getByRole('button', { name: 'Save instance' }).click();
-    await form.getByText('Saved. The API token is in the keychain.').waitFor();
+    await form.getByText(SAVED).waitFor();
     expect(await form.getByLabel('API token').inputValue()).toBe('');
     const view = await e2e.call('search-remote-get', {});
     // The namespace field starts at "default", the namespace Cloudflare gives every account.
@@ -236,7 +242,7 @@ describe('the Search page in Chromium against the real stack', () => {
     const form = page.getByRole('region', { name: 'Remote search instance' });
     await form.getByLabel('API token').fill(token);
     await form.getByRole('button', { name: 'Save instance' }).click();
-    await form.getByText('Saved. The API token is in the keychain.').waitFor();
+    await form.getByText(SAVED).waitFor();
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('heading', { name: 'The search failed' }).waitFor();
     expect(await page.getByText(/was revoked at/).count()).toBeGreaterThan(0);

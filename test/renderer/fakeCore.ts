@@ -5,6 +5,7 @@
  * schema, events against theirs, and filtering uses the contract's own `matchesBreachQuery`.
  */
 import { compareBreaches, matchesBreachQuery } from '../../shared/api/filter.ts';
+import { includeSensitiveUnder, isShown, sensitivePolicyOf } from '../../shared/api/sensitive.ts';
 import { dataClassKey, emailKey } from '../../shared/api/primitives.ts';
 import type { Breach, UserBreach } from '../../shared/api/breach.ts';
 import { channels, type ChannelArgs, type ChannelName, type ChannelResult } from '../../shared/ipc/contract.ts';
@@ -79,6 +80,7 @@ export class FakeCore {
   auth: AuthStatus;
   settings: Settings;
   feed: FeedStatus = { url: 'http://127.0.0.1:6060/rtdb', defaultUrl: 'http://127.0.0.1:6060/rtdb', auth: 'none', hasServiceAccountKey: false, hasSecret: false };
+  searchRemote: ChannelResult<'search-remote-get'> = { hasToken: false };
   /** The details feed's entries, by breach id (joined to rows and details as the core does). */
   details = new Map<string, BreachDetails>();
   logos = new Map<string, string>();
@@ -124,7 +126,7 @@ export class FakeCore {
 
   constructor(options: FakeCoreOptions = {}) {
     this.breaches = options.breaches ?? sampleBreaches();
-    this.auth = { state: 'signed-in', account: { accountId: 'acc-1', issuer: DEFAULT_SETTINGS.issuer, email: ALICE }, remembered: true, ...options.auth };
+    this.auth = { state: 'signed-in', account: { accountId: 'acc-1', issuer: DEFAULT_SETTINGS.issuer, email: ALICE }, remembered: true, secretsKeptIn: 'keychain', ...options.auth };
     this.settings = { ...DEFAULT_SETTINGS, ...options.settings };
     this.#now = options.now ?? (() => new Date());
     this.sync = { online: true, phase: 'idle', pending: 0, failed: 0, lastSyncAt: minutes(this.#now().getTime() - 26 * 3600_000), ...options.sync };
@@ -207,9 +209,11 @@ export class FakeCore {
       'search-run': () => {
         throw ipcError('unavailable', 'search is not part of the renderer fake');
       },
-      'search-remote-get': () => ({ hasToken: false }),
-      'search-remote-set': () => {
-        throw ipcError('unavailable', 'search is not part of the renderer fake');
+      'search-remote-get': () => this.searchRemote,
+      // The instance as the core keeps it: the token is never returned, only whether one is saved.
+      'search-remote-set': ({ token, ...instance }) => {
+        this.searchRemote = { instance, hasToken: token !== undefined || this.searchRemote.hasToken };
+        return this.searchRemote;
       },
       'breaches-data-classes': () => [...new Set(this.breaches.flatMap((b) => b.breach.dataClasses))].sort((a, b) => a.localeCompare(b)),
       'resolutions-set': (change) => this.#resolve(change),
@@ -245,18 +249,24 @@ export class FakeCore {
         this.savedPdfs.push(file);
         return { saved: true, file };
       },
-      'report-get': () => ({
-        generatedAt: minutes(this.#now().getTime()),
-        ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
-        includesHibp: this.includesHibp,
-        ...(this.checks.source === 'demo' ? { demo: true } : {}),
-        breaches: [...this.breaches]
-          .sort((a, b) => compareBreaches(a.breach, b.breach))
-          .map((stored) => {
-            const { breach, accounts } = this.#detail(stored);
-            return { breach, accounts };
-          }),
-      }),
+      'report-get': () => {
+        // As the core: the one sensitive policy, and how many it left out.
+        const shown = this.#underPolicy();
+        const hidden = this.breaches.length - shown.length;
+        return {
+          generatedAt: minutes(this.#now().getTime()),
+          ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
+          includesHibp: this.includesHibp,
+          ...(this.checks.source === 'demo' ? { demo: true } : {}),
+          breaches: [...shown]
+            .sort((a, b) => compareBreaches(a.breach, b.breach))
+            .map((stored) => {
+              const { breach, accounts } = this.#detail(stored);
+              return { breach, accounts };
+            }),
+          ...(hidden > 0 ? { hiddenSensitive: hidden } : {}),
+        };
+      },
       'fix-apply': ({ intents, resolved }) => {
         // All or nothing, as the core's outbox: check every intent before recording any.
         const before = new Map(this.outbox);
@@ -532,7 +542,14 @@ export class FakeCore {
     };
   }
 
-  #list(query: ChannelArgs<'breaches-list'>) {
+  /** The breaches the sensitive policy shows (the person's setting). */
+  #underPolicy(): FakeBreach[] {
+    const policy = sensitivePolicyOf(this.settings);
+    return this.breaches.filter((stored) => isShown(stored.breach, policy));
+  }
+
+  #list(asked: ChannelArgs<'breaches-list'>) {
+    const query = { ...asked, includeSensitive: includeSensitiveUnder(sensitivePolicyOf(this.settings), asked.includeSensitive) };
     const shown = this.#shown(query);
     const hiddenSensitive = query.includeSensitive ? 0 : this.#shown({ ...query, includeSensitive: true }).length - shown.length;
     const rows = shown.map((stored) => this.#row(stored));
@@ -571,7 +588,8 @@ export class FakeCore {
     const byClass = new Map<string, number>();
     const byEmail = new Map<string, number>();
     const byYear = new Map<number, number>();
-    for (const stored of this.breaches) {
+    const shown = this.#underPolicy();
+    for (const stored of shown) {
       const year = Number(stored.breach.breachDate.slice(0, 4));
       byYear.set(year, (byYear.get(year) ?? 0) + 1);
       for (const account of this.#detail(stored).accounts)
@@ -582,8 +600,9 @@ export class FakeCore {
           }
     }
     return {
-      breaches: this.breaches.length,
+      breaches: shown.length,
       sensitiveBreaches: this.breaches.filter((stored) => stored.breach.isSensitive).length,
+      ...(sensitivePolicyOf(this.settings).showSensitive ? { sensitiveShown: true } : {}),
       includesHibp: includesHibpData(this.breaches.map((stored) => stored.breach)),
       unresolvedByDataClass: [...byClass].map(([name, count]) => ({ name, count })),
       unresolvedByEmail: [...byEmail].map(([email, count]) => ({ email, count })),

@@ -61,7 +61,8 @@ describe('guided fix', () => {
   });
 
   test('across breaches: each group lists the breaches with something left, linking to their own fix', async () => {
-    renderApp({ hash: '#/fix?group=passwords' });
+    // Opted in to sensitive breaches: every breach counts (the default is tested in sensitive.test.tsx).
+    renderApp({ settings: { showSensitive: true }, hash: '#/fix?group=passwords' });
     const passwords = await screen.findByRole('region', { name: 'Passwords and security questions' });
     expect(within(passwords).getByRole('heading', { name: '3 breaches with something left' })).toBeInTheDocument();
     expect(within(passwords).getByRole('link', { name: 'Canva' })).toHaveAttribute('href', '#/fix/Canva');
@@ -78,7 +79,7 @@ describe('guided fix', () => {
 
 describe('overview: what to do next and progress', () => {
   test('leads with the most urgent group left and links into the fix there', async () => {
-    renderApp({ hash: '#/overview' });
+    renderApp({ settings: { showSensitive: true }, hash: '#/overview' });
     const next = await screen.findByRole('region', { name: 'What to do next' });
     expect(await within(next).findByText((_, node) => node?.className === 'next-group' && node.textContent === 'Passwords and security questions: 6 items left in 3 breaches.')).toBeInTheDocument();
     expect(within(next).getByRole('link', { name: 'Start with passwords and security questions' })).toHaveAttribute('href', '#/fix?group=passwords');
@@ -87,7 +88,7 @@ describe('overview: what to do next and progress', () => {
   });
 
   test('says so when nothing is left', async () => {
-    const core = new FakeCore();
+    const core = new FakeCore({ settings: { showSensitive: true } });
     for (const stored of core.breaches)
       for (const email of Object.keys(stored.accounts))
         stored.accounts[email] = Object.fromEntries(stored.breach.dataClasses.map((name) => [name, { resolvedAt: new Date().toISOString().slice(0, 16) + ':00Z' }]));

@@ -7,7 +7,7 @@ import { expectAccessible, renderApp } from './setup.tsx';
 
 describe('overview', () => {
   test('exposure at a glance: totals, by data class, by email, over time', async () => {
-    renderApp({ hash: '#/overview' });
+    renderApp({ settings: { showSensitive: true }, hash: '#/overview' });
     expect(await screen.findByRole('heading', { name: 'Unresolved by data class' })).toBeInTheDocument();
     // The sample's sensitive breach counts here; the link shows it too, so the list agrees (4).
     expect(screen.getByRole('link', { name: /^Breaches\s*4\s*including 1 sensitive one$/ })).toHaveAttribute('href', '#/breaches?includeSensitive=true');

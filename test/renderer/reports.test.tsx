@@ -28,7 +28,7 @@ describe('reports', () => {
   test('CSV and JSON exports hold every breach × email × data class with its state', async () => {
     const user = userEvent.setup();
     const files = captureDownloads();
-    const { core } = renderApp({ hash: '#/reports' });
+    const { core } = renderApp({ settings: { showSensitive: true }, hash: '#/reports' });
     await screen.findByRole('heading', { name: 'Breach Monitor report' });
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await user.click(screen.getByRole('button', { name: 'Export JSON' }));

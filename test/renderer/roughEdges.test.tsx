@@ -85,7 +85,7 @@ describe('Have I Been Pwned is credited only where its data is shown', () => {
   });
 
   test('catalog breaches are credited in the list, the detail and the Overview', async () => {
-    renderApp({ hash: '#/breaches/Adobe' });
+    renderApp({ settings: { showSensitive: true }, hash: '#/breaches/Adobe' });
     expect(await screen.findByRole('heading', { name: 'Adobe' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' })).toHaveLength(2));
     act(() => window.location.assign('#/overview'));

@@ -16,6 +16,7 @@ import { useSettings } from '../../renderer/state/settings.ts';
 import { useSync } from '../../renderer/state/sync.ts';
 import { useTheme } from '../../renderer/state/theme.ts';
 import { parseHash } from '../../renderer/lib/urlState.ts';
+import { resetAccountScope } from '../../renderer/lib/accountScope.ts';
 import { FakeCore, type FakeCoreOptions } from './fakeCore.ts';
 
 // jsdom lays nothing out: give elements a viewport-sized box so the virtualized list renders
@@ -39,6 +40,7 @@ afterEach(() => {
   delete window.monitor;
   // Also forgets the list's module state (the latest filters asked, a prefetched answer).
   useBreaches.getState().reset();
+  resetAccountScope();
   [useAuth, useBreaches, useDetail, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });

@@ -17,6 +17,26 @@ describe('status bar and banners', () => {
     await expectAccessible();
   });
 
+  test('Sync now shows progress at once, before the core says anything, while offline too', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/overview', sync: { online: false, lastError: 'The service cannot be reached.' } });
+    expect(await screen.findByText('Offline')).toBeInTheDocument();
+    // The core's answer (the whole sync) is held: what shows meanwhile is this window's own doing.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const invoke = core.invoke.bind(core);
+    core.invoke = async (channel, args) => {
+      if (channel === 'sync-now') await held;
+      return invoke(channel, args);
+    };
+    await user.click(screen.getByRole('button', { name: 'Sync now' }));
+    expect(document.querySelector('.statusbar-sync')).toHaveTextContent('Syncing…');
+    expect(screen.getByRole('progressbar', { name: 'Sync progress' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sync now' })).toBeDisabled();
+    release();
+    await waitFor(() => expect(document.querySelector('.statusbar-sync')).not.toHaveTextContent('Syncing…'));
+  });
+
   test('sync progress, pending and failed counts, and the last error', async () => {
     const { core } = renderApp({ hash: '#/overview' });
     await screen.findByText('Online');

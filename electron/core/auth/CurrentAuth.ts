@@ -5,11 +5,16 @@ import type { AuthService, AuthStatus } from './AuthService.ts';
 import { silentLogger, type AuthLogger } from './log.ts';
 import type { BrowserOpener } from './SignInFlow.ts';
 
+/** Why a sync could not run without a session: what happened and what to do (the sign-in banner has the button). */
+export const SIGN_IN_TO_SYNC = 'Your sign-in has ended; sign in again to sync.';
+
 export interface CurrentAuthOptions {
   /** A sign-in service for the current settings (issuer, service). */
   create(): AuthService;
   /** Whether the secret store outlives the app (the UI's "remembered"). */
   remembered: boolean;
+  /** Which secret store the core chose (the UI says where a saved token is). */
+  secretsKeptIn?: AuthStatusView['secretsKeptIn'];
   logger?: AuthLogger;
 }
 
@@ -38,8 +43,8 @@ export class CurrentAuth {
 
   /** API calls go through whichever sign-in is current; without one they need a sign-in. */
   readonly tokens: AccessTokenSource = {
-    getAccessToken: () => this.#service.tokens?.getAccessToken() ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
-    refreshAfterUnauthorized: (rejected) => this.#service.tokens?.refreshAfterUnauthorized(rejected) ?? Promise.reject(new SignInRequiredError('Sign in to sync.')),
+    getAccessToken: () => this.#service.tokens?.getAccessToken() ?? Promise.reject(new SignInRequiredError(SIGN_IN_TO_SYNC)),
+    refreshAfterUnauthorized: (rejected) => this.#service.tokens?.refreshAfterUnauthorized(rejected) ?? Promise.reject(new SignInRequiredError(SIGN_IN_TO_SYNC)),
   };
 
   /** The current sign-in's ID token and subject, for the details feed's `?auth=` (never shown to a UI). */
@@ -64,7 +69,7 @@ export class CurrentAuth {
 
   /** The status as a UI may see it (never a token). */
   view(status: AuthStatus = this.#service.status()): AuthStatusView {
-    return toAuthView(status, this.#options.remembered);
+    return toAuthView(status, this.#options.remembered, this.#options.secretsKeptIn);
   }
 
   /** After the service or issuer changed (only while signed out). */
@@ -118,11 +123,12 @@ export class CurrentAuth {
   }
 }
 
-export function toAuthView(status: AuthStatus, remembered: boolean): AuthStatusView {
+export function toAuthView(status: AuthStatus, remembered: boolean, secretsKeptIn?: AuthStatusView['secretsKeptIn']): AuthStatusView {
   return {
     state: status.state,
     ...(status.account ? { account: { accountId: status.account.accountId, issuer: status.account.issuer, ...(status.account.email ? { email: status.account.email } : {}) } } : {}),
     remembered,
+    ...(secretsKeptIn ? { secretsKeptIn } : {}),
     ...(status.warning ? { warning: status.warning } : {}),
     ...(status.error ? { error: status.error } : {}),
     ...(status.signIn ? { signIn: status.signIn } : {}),

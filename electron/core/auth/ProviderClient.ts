@@ -100,10 +100,8 @@ export class ProviderClient implements TokenRefresher {
       if (error instanceof oidc.ClientError && error.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') {
         throw new SignInError('wrong-issuer', `The sign-in provider at ${issuer.href} describes itself as a different issuer, so Breach Monitor will not sign in with it. Check the issuer setting.`);
       }
-      if (error instanceof oidc.ClientError) {
-        throw new SignInError('provider', `The sign-in provider at ${issuer.href} sent a description Breach Monitor cannot use: ${describeProviderError(error)}.`);
-      }
-      throw new SignInError('network', `Breach Monitor could not reach the sign-in provider at ${issuer.origin}: ${describeProviderError(error)}.`);
+      if (error instanceof oidc.ClientError) throw new SignInError('provider', notAProvider(issuer, error));
+      throw new SignInError('network', unreachableProvider(issuer, describeProviderError(error)));
     }
   }
 
@@ -115,6 +113,42 @@ export class ProviderClient implements TokenRefresher {
     }
     return this.#fetch(url, options as RequestInit);
   };
+}
+
+const SETTINGS_PLACE = 'Settings → Service';
+
+/**
+ * The issuer's address answered, but not as an OpenID provider (another program on its port,
+ * a wrong path): which address, what it answered, and what to do about it.
+ */
+export function notAProvider(issuer: URL, error: unknown): string {
+  const description = `${issuer.href.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  const status = answeredStatus(error);
+  const answered = status !== undefined ? `answered HTTP ${status}` : `answered something else (${describeProviderError(error)})`;
+  const what = `The identity provider address ${issuer.href} is not an OpenID provider: its description ${description} ${answered}.`;
+  if (!isLoopbackHttp(issuer)) return `${what} Check “Identity provider” under ${SETTINGS_PLACE}.`;
+  return `${what} Another program is probably using port ${portOf(issuer)}: quit it, or start the breach-alert service on a free port (for example BREACH_SERVICE_PORT=${Number(portOf(issuer)) + 1} npm start) and enter its address under ${SETTINGS_PLACE}.`;
+}
+
+/** Nothing answered at the issuer's address: which, why, and what to do about it. */
+export function unreachableProvider(issuer: URL, reason: string): string {
+  const what = `Breach Monitor could not reach the identity provider at ${issuer.origin} (${reason}), so it cannot sign you in.`;
+  if (!isLoopbackHttp(issuer)) return `${what} Check your connection, or “Identity provider” under ${SETTINGS_PLACE}.`;
+  return `${what} Start the breach-alert service on port ${portOf(issuer)} (npm start does), or enter the address of a running one under ${SETTINGS_PLACE}.`;
+}
+
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+/** The HTTP status of an answer openid-client refused as not conforming (it keeps the Response as a cause). */
+export function answeredStatus(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (current instanceof Response) return current.status;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** Our own refusals (e.g. the http guard) come back from openid-client wrapped in a ClientError. */

@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { SignInError } from './errors.ts';
 import { describeError, silentLogger, type AuthLogger } from './log.ts';
 import { openLoopbackRedirect } from './loopback.ts';
-import { describeProviderError, unwrapSignInError, type ProviderClient } from './ProviderClient.ts';
+import { answeredStatus, describeProviderError, unreachableProvider, unwrapSignInError, type ProviderClient } from './ProviderClient.ts';
 import type { Redactor } from './redact.ts';
 import { tokenSetFromResponse, type TokenSet } from './tokens.ts';
 
@@ -171,7 +171,7 @@ export class SignInFlow {
       this.#logger.info('sign-in: code exchanged', { refreshToken: tokens.refreshToken ? 'present' : 'absent' });
       return { tokens, identity: { issuer: claims.iss, subject: claims.sub, email: typeof claims.email === 'string' ? claims.email : undefined } };
     } catch (thrown) {
-      const error = exchangeFailure(thrown);
+      const error = exchangeFailure(thrown, new URL(this.#provider.config.issuer));
       this.#logger.warn("sign-in: the provider's answer was refused", { ...describeError(unwrapSignInError(thrown)), code: error.code });
       throw error;
     }
@@ -191,7 +191,7 @@ function describeAuthorizationError(params: URLSearchParams): string {
   return description ? `${error}: ${description.slice(0, 300)}` : error;
 }
 
-function exchangeFailure(thrown: unknown): SignInError {
+function exchangeFailure(thrown: unknown, issuer: URL): SignInError {
   const error = unwrapSignInError(thrown);
   if (error instanceof SignInError) return error;
   if (error instanceof oidc.ClientError) {
@@ -203,13 +203,25 @@ function exchangeFailure(thrown: unknown): SignInError {
     if (error.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || error.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') {
       return new SignInError('provider', `The sign-in provider's answer did not match this sign-in (${describeProviderError(error)}), so it was refused.`);
     }
-    if (error.code === 'OAUTH_TIMEOUT') return new SignInError('network', 'The sign-in provider did not answer in time. Try again.');
-    return new SignInError('provider', `The sign-in provider sent an answer Breach Monitor cannot use (${describeProviderError(error)}).`);
+    if (error.code === 'OAUTH_TIMEOUT') return new SignInError('network', `The identity provider at ${issuer.origin} did not answer in time. Try again.`);
+    const status = answeredStatus(error);
+    if (status !== undefined)
+      return new SignInError(
+        'provider',
+        `The identity provider at ${issuer.origin} answered HTTP ${status} when asked to complete the sign-in, so you are not signed in. Start again from the app; if it happens again, check “Identity provider” under Settings → Service.`,
+      );
+    return new SignInError(
+      'provider',
+      `The identity provider at ${issuer.origin} sent an answer Breach Monitor cannot use (${describeProviderError(error)}), so you are not signed in. Start again from the app.`,
+    );
   }
   if (error instanceof oidc.ResponseBodyError) {
-    return new SignInError(error.status >= 500 ? 'network' : 'provider', `The sign-in provider refused to complete the sign-in (${describeProviderError(error)}). Start again from the app.`);
+    return new SignInError(
+      error.status >= 500 ? 'network' : 'provider',
+      `The identity provider at ${issuer.origin} refused to complete the sign-in (${describeProviderError(error)}). Start again from the app.`,
+    );
   }
-  return new SignInError('network', `Breach Monitor could not reach the sign-in provider to complete the sign-in (${describeProviderError(error)}).`);
+  return new SignInError('network', unreachableProvider(issuer, describeProviderError(error)));
 }
 
 /**

@@ -14,7 +14,11 @@ export interface GraphSyncSource {
  * embedded engine answers from what the person sees. A failed rebuild keeps the previous graph
  * (the store's replace is one transaction) and is reported, never thrown into the sync.
  */
-export function keepGraphCurrent(store: TripleStore, source: GraphSyncSource, onError: (error: unknown) => void = (error) => console.error('graph rebuild failed', error)): { dispose(): void } {
+export function keepGraphCurrent(
+  store: TripleStore,
+  source: GraphSyncSource,
+  onError: (error: unknown) => void = (error) => console.error('graph rebuild failed', error),
+): { dispose(): void; rebuild(): void } {
   const rebuild = () => {
     try {
       replaceGraph(store, source.readBreaches());
@@ -23,7 +27,9 @@ export function keepGraphCurrent(store: TripleStore, source: GraphSyncSource, on
     }
   };
   rebuild();
-  return source.onDidSync((report) => {
+  const subscription = source.onDidSync((report) => {
     if (report.status === 'ok') rebuild();
   });
+  // Also when what the graph may hold changed without a sync (the sensitive policy).
+  return { dispose: () => subscription.dispose(), rebuild };
 }

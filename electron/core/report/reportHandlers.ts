@@ -1,4 +1,5 @@
 import { storedSource } from '../db/breachDataQueries.ts';
+import { HIDE_SENSITIVE, type SensitivePolicy } from '../../../shared/api/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import type { HostBridge } from '../host.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
@@ -18,15 +19,18 @@ export interface ReportHandlerDeps {
   accountEmail(): string | undefined;
   /** The host's print-to-PDF, where it has one. */
   host: Pick<HostBridge, 'savePdf'>;
+  /** The sensitive policy now (the person's setting). */
+  policy?: () => SensitivePolicy;
   now?: () => number;
 }
 
-/** Every local breach, sensitive ones included, in the list's default order. */
-export function buildReport(db: ReadableDB, options: { account?: string; now: number }): Report {
+/** Every local breach the sensitive policy shows, in the list's default order; the number it left out. */
+export function buildReport(db: ReadableDB, options: { account?: string; now: number; policy?: SensitivePolicy }): Report {
+  const policy = options.policy ?? HIDE_SENSITIVE;
   const breaches: Report['breaches'] = [];
   const PAGE = 10_000;
   for (let offset = 0; ; offset += PAGE) {
-    const page = queryBreaches(db, { includeSensitive: true, offset, limit: PAGE });
+    const page = queryBreaches(db, { includeSensitive: policy.showSensitive, offset, limit: PAGE });
     for (const item of page.items) {
       const { breach, accounts } = toBreachDetail(item, false);
       breaches.push({ breach, accounts });
@@ -38,17 +42,18 @@ export function buildReport(db: ReadableDB, options: { account?: string; now: nu
     ...(options.account ? { account: options.account } : {}),
     includesHibp: includesHibpData(breaches.map((item) => item.breach)),
     breaches,
+    ...hiddenSensitiveOf(db, policy, breaches.length),
   };
 }
 
 /** The report (exports, guided fix, "what to do next") and the guided fix's "done". */
-export function createReportHandlers({ sessions, changes, accountEmail, host, now = Date.now }: ReportHandlerDeps) {
+export function createReportHandlers({ sessions, changes, accountEmail, host, policy = () => HIDE_SENSITIVE, now = Date.now }: ReportHandlerDeps) {
   return {
     'report-get': () => {
       const session = sessions.get();
       const account = accountEmail();
       if (!session) return { generatedAt: new Date(Math.floor(now() / 60_000) * 60_000).toISOString().replace('.000Z', 'Z'), ...(account ? { account } : {}), includesHibp: false, breaches: [] };
-      const report = buildReport(session.db, { now: now(), ...(account ? { account } : {}) });
+      const report = buildReport(session.db, { now: now(), policy: policy(), ...(account ? { account } : {}) });
       return storedSource(session.db) === 'demo' ? { ...report, demo: true } : report;
     },
     'fix-apply': ({ intents, resolved }) => {
@@ -66,4 +71,10 @@ export function createReportHandlers({ sessions, changes, accountEmail, host, no
       return saved ? { saved: true, file: saved.file } : { saved: false };
     },
   } satisfies HandlerSlice;
+}
+
+function hiddenSensitiveOf(db: ReadableDB, policy: SensitivePolicy, shown: number): { hiddenSensitive?: number } {
+  if (policy.showSensitive) return {};
+  const hidden = queryBreaches(db, { includeSensitive: true, offset: 0, limit: 1 }).total - shown;
+  return hidden > 0 ? { hiddenSensitive: hidden } : {};
 }

@@ -1,3 +1,4 @@
+import { HIDE_SENSITIVE, searchFilterUnder, type SensitivePolicy } from '../../../shared/api/index.ts';
 import { CoreError, type EventPayload } from '../../../shared/ipc/index.ts';
 import { BREACH_FILTER_FIELDS, MAX_SET_VALUES, parseMetadataFilter, type MetadataFilter, type SearchRemoteInstance } from '../../../shared/search/index.ts';
 import type { SecretStore } from '../auth/secrets/SecretStore.ts';
@@ -20,13 +21,15 @@ export interface SearchHandlerDeps {
   /** The details feed's local copy: titles and descriptions to search. */
   details?: LocalDetails;
   fetch?: typeof fetch;
+  /** The sensitive policy now: unless the person opted in, both engines leave sensitive breaches out. */
+  policy?: () => SensitivePolicy;
 }
 
 /**
  * The Search page: runs on the embedded engine over the account's local breaches (offline) or
  * on the configured remote instance, pushing chunks first and then the answer as `search-event`.
  */
-export function createSearchHandlers({ sessions, settings, secrets, emit, details, fetch: fetchImpl }: SearchHandlerDeps) {
+export function createSearchHandlers({ sessions, settings, secrets, emit, details, fetch: fetchImpl, policy = () => HIDE_SENSITIVE }: SearchHandlerDeps) {
   let embedded: { session: AccountSession; engine: EmbeddedSearch } | undefined;
   const remote = (instance: SearchRemoteInstance) => new RemoteSearchClient(instance, secrets, fetchImpl);
 
@@ -48,7 +51,9 @@ export function createSearchHandlers({ sessions, settings, secrets, emit, detail
     'search-run': async ({ requestId, engine: engineName, query, filters, onlyMine, answer, maxResults }) => {
       let engine: SearchEngine;
       // Checked here for both engines, so a remote instance is never asked with a filter that cannot run.
-      const checked = filters === undefined ? undefined : parseMetadataFilter(filters, BREACH_FILTER_FIELDS, '/filters');
+      const parsed = filters === undefined ? undefined : parseMetadataFilter(filters, BREACH_FILTER_FIELDS, '/filters');
+      // The one sensitive policy, on both engines: the filter as sent (and shown back) says so.
+      const checked: MetadataFilter | undefined = searchFilterUnder(parsed, policy());
       let sent: MetadataFilter | undefined = checked;
       if (engineName === 'embedded') {
         // The local store holds only the breaches naming this person: "only mine" is already true.

@@ -25,9 +25,16 @@ export class AccountSession {
   /** The breach graph of this account's local store, for the embedded node-query engine. */
   readonly graph: NodeQueryEngine;
   readonly #graphStore: TripleStore;
-  readonly #graphUpdates: { dispose(): void };
+  readonly #graphUpdates: { dispose(): void; rebuild(): void };
 
-  private constructor(account: AccountRef, sync: AccountSync, file: string, graphStore: TripleStore, onGraphError: (error: unknown) => void) {
+  private constructor(
+    account: AccountRef,
+    sync: AccountSync,
+    file: string,
+    graphStore: TripleStore,
+    onGraphError: (error: unknown) => void,
+    graphShows: (breach: { isSensitive: boolean }) => boolean,
+  ) {
     this.account = account;
     this.sync = sync;
     this.file = file;
@@ -35,7 +42,12 @@ export class AccountSession {
     this.graph = new NodeQueryEngine(graphStore);
     // Rebuilt from the local store now and after every sync: never from the service directly,
     // and never with emails (the graph holds breaches, domains and data classes only).
-    this.#graphUpdates = keepGraphCurrent(graphStore, { onDidSync: (listener) => sync.scheduler.onDidSync(listener), readBreaches: () => listBreaches(sync.database.db) }, onGraphError);
+    // Only the breaches the sensitive policy shows: the graph names breaches too.
+    this.#graphUpdates = keepGraphCurrent(
+      graphStore,
+      { onDidSync: (listener) => sync.scheduler.onDidSync(listener), readBreaches: () => listBreaches(sync.database.db).filter(graphShows) },
+      onGraphError,
+    );
   }
 
   static open(options: {
@@ -48,6 +60,8 @@ export class AccountSession {
     intervalMinutes?: number;
     fetch?: typeof fetch;
     onGraphError?: (error: unknown) => void;
+    /** Which breaches the graph may hold (the sensitive policy); default: all. */
+    graphShows?: (breach: { isSensitive: boolean }) => boolean;
   }): AccountSession {
     const file = accountDatabasePath(options.dataDir, options.account.issuer, options.account.subject);
     const sync = openAccountSync({
@@ -60,7 +74,12 @@ export class AccountSession {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     const graphStore = TripleStore.open(graphDatabasePath(options.dataDir, options.account.issuer, options.account.subject));
-    return new AccountSession(options.account, sync, file, graphStore, options.onGraphError ?? (() => {}));
+    return new AccountSession(options.account, sync, file, graphStore, options.onGraphError ?? (() => {}), options.graphShows ?? (() => true));
+  }
+
+  /** Builds the graph again from the local store (what it may hold changed). */
+  rebuildGraph(): void {
+    this.#graphUpdates.rebuild();
   }
 
   get db() {

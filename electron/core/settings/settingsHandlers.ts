@@ -13,10 +13,12 @@ export interface SettingsHandlerDeps {
   host: Pick<HostBridge, 'applyShellSettings'>;
   /** Throws ConfigError when this service/issuer pair is not a usable sign-in configuration. */
   checkService(serviceUrl: string, issuer: string): void;
+  /** The sensitive setting changed: every view that names or counts breaches is out of date. */
+  onSensitivePolicyChange?(): void;
 }
 
 /** App settings. Switching service or issuer needs a sign-out first and gives sign-in a fresh start. */
-export function createSettingsHandlers({ settings, auth, sessions, host, checkService }: SettingsHandlerDeps) {
+export function createSettingsHandlers({ settings, auth, sessions, host, checkService, onSensitivePolicyChange }: SettingsHandlerDeps) {
   return {
     'settings-get': () => settings.get(),
     'settings-set': (change) => {
@@ -32,6 +34,7 @@ export function createSettingsHandlers({ settings, auth, sessions, host, checkSe
       if (switching) auth.replace();
       sessions.get()?.sync.scheduler.setIntervalMinutes(syncIntervalFor(next.syncIntervalMinutes, contractOf(next)));
       host.applyShellSettings?.({ startAtLogin: next.startAtLogin, closeToTray: next.closeToTray });
+      if ((next.showSensitive === true) !== (current.showSensitive === true)) onSensitivePolicyChange?.();
       return next;
     },
   } satisfies HandlerSlice;

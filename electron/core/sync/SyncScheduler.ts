@@ -236,6 +236,14 @@ export class SyncScheduler {
   }
 
   async #pushThenPull(trigger: SyncTrigger, signal: AbortSignal, startedAt: number): Promise<SyncReport> {
+    // A person pressed "Sync now": they want an attempt, not a report of the wait earlier
+    // failures set (after an outage the service is often back long before the wait is over).
+    // A wait the network caused ends now, as when the host says it is back online; one the
+    // service asked for (429, 503 with Retry-After, a 5xx) is kept, and the sync line says until when.
+    if (trigger === 'manual') {
+      this.#outbox.resetBackoff();
+      this.#backoff.connectivityRestored();
+    }
     this.#onProgress.fire({ phase: 'push', trigger, push: undefined });
     const push = await this.#outbox.flush({ signal, onProgress: (progress) => this.#onProgress.fire({ phase: 'push', trigger, push: progress }) });
     if (push.status === 'cancelled') return this.#report(trigger, 'cancelled', startedAt, { push, error: push.error, errorKind: 'cancelled' });

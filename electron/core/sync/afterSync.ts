@@ -1,3 +1,4 @@
+import { HIDE_SENSITIVE, isShown, type SensitivePolicy } from '../../../shared/api/index.ts';
 import type { EventPayload } from '../../../shared/ipc/index.ts';
 import type { NotifierPolicy } from '../notifications/NotifierPolicy.ts';
 import type { Outbox } from '../outbox/Outbox.ts';
@@ -21,6 +22,8 @@ export interface AfterSyncDeps {
   publishStatus(): void;
   /** Where a person the service has no account for signs up (the sync line's notice). */
   signUpUrl?: string;
+  /** The sensitive policy: a new sensitive breach is neither announced nor notified unless shown. */
+  policy?: SensitivePolicy;
 }
 
 /**
@@ -31,7 +34,9 @@ export interface AfterSyncDeps {
 export function afterSync(report: SyncReport, deps: AfterSyncDeps): void {
   deps.syncStatus.observeReport(report, deps.signUpUrl);
   deps.online.observeReport(report);
-  const fresh = deps.marks.observeReport(deps.db, report);
+  const marked = deps.marks.observeReport(deps.db, report);
+  const sensitive = new Set((report.diff?.newBreaches ?? []).filter((breach) => !isShown(breach, deps.policy ?? HIDE_SENSITIVE)).map((breach) => breach.id));
+  const fresh = marked.filter((breach) => !sensitive.has(breach.id));
   if (fresh.length > 0) {
     deps.announceNewBreaches(fresh);
     deps.notifier.newBreaches(fresh);

@@ -1,4 +1,5 @@
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
+import { HIDE_SENSITIVE, includeSensitiveUnder, type SensitivePolicy } from '../../../shared/api/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import { compileFilter, filterRecordOf, isEmptyFilter, toSearchDocument, type MetadataFilter } from '../../../shared/search/index.ts';
 import { listBreaches } from '../db/breachQueries.ts';
@@ -17,6 +18,8 @@ export interface BreachHandlerDeps {
   details?: (ids: readonly string[]) => ReadonlyMap<string, BreachDetails>;
   /** Breaches the details feed flags fabricated, spam-list or retired: left out unless asked for. */
   flaggedIds?: () => string[];
+  /** The sensitive policy now (the person's setting); default: hidden. */
+  policy?: () => SensitivePolicy;
 }
 
 const EMPTY_OVERVIEW = { breaches: 0, sensitiveBreaches: 0, includesHibp: false, unresolvedByDataClass: [], unresolvedByEmail: [], breachesByYear: [] };
@@ -35,12 +38,14 @@ function refusedBy(db: ReadableDB, filter: MetadataFilter, details: BreachHandle
   return breaches.filter((breach) => !admits(filterRecordOf(toSearchDocument(breach, known.get(breach.id))))).map((breach) => breach.id);
 }
 
-export function createBreachHandlers({ sessions, marks, details, flaggedIds }: BreachHandlerDeps) {
+export function createBreachHandlers({ sessions, marks, details, flaggedIds, policy = () => HIDE_SENSITIVE }: BreachHandlerDeps) {
   return {
     'breaches-list': (query) => {
       const session = sessions.get();
       if (!session) return { rows: [], total: 0, unresolvedByDataClass: {}, hiddenSensitive: 0, includesHibp: false };
-      const { offset, limit, includeFlagged, metadataFilter, ...asked } = query;
+      const { offset, limit, includeFlagged, metadataFilter, ...given } = query;
+      // Sensitive breaches as the one policy says; the list's own checkbox only adds them.
+      const asked = { ...given, includeSensitive: includeSensitiveUnder(policy(), given.includeSensitive) };
       const hidden = [...(includeFlagged || !flaggedIds ? [] : flaggedIds()), ...(metadataFilter ? refusedBy(session.db, metadataFilter, details) : [])];
       const filters = hidden.length > 0 ? { ...asked, excludeIds: [...(asked.excludeIds ?? []), ...hidden] } : asked;
       const page = queryBreaches(session.db, { ...filters, offset, limit });
@@ -68,7 +73,7 @@ export function createBreachHandlers({ sessions, marks, details, flaggedIds }: B
     },
     'overview-get': () => {
       const session = sessions.get();
-      return session ? overviewOf(session.db) : EMPTY_OVERVIEW;
+      return session ? overviewOf(session.db, policy()) : EMPTY_OVERVIEW;
     },
   } satisfies HandlerSlice;
 }

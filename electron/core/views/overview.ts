@@ -1,4 +1,5 @@
 import { dataClassKey, dataClassLabel } from '../../../shared/api/index.ts';
+import { HIDE_SENSITIVE, type SensitivePolicy } from '../../../shared/api/index.ts';
 import type { Overview } from '../../../shared/ipc/index.ts';
 import { countBreaches, countMatches } from '../queries/localQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
@@ -6,16 +7,18 @@ import { includesHibpData } from '../report/catalogOrigin.ts';
 import { breachOrigins, breachesPerYear, dataClassSpellings, distinctDomains, unresolvedPairs } from '../db/overviewQueries.ts';
 
 /**
- * Exposure at a glance, over every breach (sensitive ones included: they are the person's own
- * exposure; only the list hides them by default). Counts are unresolved (email, data class)
- * pairs, so fixing one email's password in one breach moves a figure by one.
+ * Exposure at a glance, over every breach the sensitive policy shows (shared/api/sensitive.ts:
+ * sensitive ones only when the person opted in; otherwise only their number, to say they are
+ * hidden). Counts are unresolved (email, data class) pairs, so fixing one email's password in
+ * one breach moves a figure by one.
  */
-export function overviewOf(db: ReadableDB): Overview {
-  const counts = countBreaches(db, { includeSensitive: true });
-  const byYear = breachesPerYear(db);
+export function overviewOf(db: ReadableDB, policy: SensitivePolicy = HIDE_SENSITIVE): Overview {
+  const counts = countBreaches(db, { includeSensitive: policy.showSensitive });
+  const byYear = breachesPerYear(db, policy.showSensitive);
   return {
     breaches: counts.breaches,
-    sensitiveBreaches: counts.breaches - countMatches(db, { includeSensitive: false }),
+    sensitiveBreaches: countBreaches(db, { includeSensitive: true }).breaches - countMatches(db, { includeSensitive: false }),
+    ...(policy.showSensitive ? { sensitiveShown: true } : {}),
     includesHibp: includesHibpData(breachOrigins(db)),
     unresolvedByDataClass: counts.byDataClass
       .filter((entry) => entry.unresolvedAccounts > 0)
@@ -26,9 +29,9 @@ export function overviewOf(db: ReadableDB): Overview {
   };
 }
 
-/** Unresolved (email, data class) pairs over every breach: the tray's number. */
-export function unresolvedTotal(db: ReadableDB): number {
-  return unresolvedPairs(db);
+/** Unresolved (email, data class) pairs over every breach the policy shows: the tray's number. */
+export function unresolvedTotal(db: ReadableDB, policy: SensitivePolicy = HIDE_SENSITIVE): number {
+  return unresolvedPairs(db, policy.showSensitive);
 }
 
 /** Domains of the local breaches, for the filter's suggestions. */

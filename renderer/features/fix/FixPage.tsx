@@ -11,6 +11,7 @@ import { useSync } from '../../state/sync.ts';
 import { StealerLogFix } from './StealerLogFix.tsx';
 import { NoBreaches } from '../checks/NoBreaches.tsx';
 import { fixGroups, fixIntents, intentSize, stepsFor, type FixGroupState, type FixTarget } from '../../../shared/report/fixGroups.ts';
+import { SensitiveNote } from '../status/SensitiveNote.tsx';
 
 const TARGETS_SHOWN = 8;
 
@@ -74,6 +75,7 @@ export function FixPage() {
           : 'Start at the top: the most urgent data first. Follow the steps, then tick the addresses you did them for and mark the group done.'}
       </p>
       {breachId ? null : <StealerLogFix focus={fix?.group === 'stealer-logs'} />}
+      <SensitiveNote hidden={report?.hiddenSensitive} />
       {body}
       {report?.includesHibp ? <Credit /> : null}
     </div>

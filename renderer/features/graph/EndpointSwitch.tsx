@@ -5,6 +5,8 @@ import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { useGraph } from '../../state/graph.ts';
 import type { Endpoint } from './useGraphQueries.ts';
+import { secretPlace } from '../../lib/secretPlace.ts';
+import { useAuth } from '../../state/auth.ts';
 
 function urlProblem(url: string): string | undefined {
   if (!url.trim()) return 'Enter the endpoint’s address.';
@@ -22,6 +24,7 @@ function urlProblem(url: string): string | undefined {
  */
 export function EndpointSwitch({ endpoint, onChange }: { endpoint: Endpoint; onChange(endpoint: Endpoint): void }) {
   const id = useId();
+  const place = secretPlace(useAuth((state) => state.status));
   const [remote, setRemote] = useState<GraphRemote>();
   const [url, setUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -127,7 +130,7 @@ export function EndpointSwitch({ endpoint, onChange }: { endpoint: Endpoint; onC
                   <Icon name="check" size={12} /> Key saved. Leave this empty to keep it.
                 </span>
               ) : (
-                'Kept in your system’s keychain, never shown again.'
+                `${place.where}, never shown again.`
               )
             }
             onChange={(value) => {

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { lazyRetrying } from '../../lib/lazyRetrying.ts';
 import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
@@ -12,9 +13,11 @@ import type { YearPoint } from './YearChart.tsx';
 import { ProgressByWeek, WhatToDoNext } from './NextSteps.tsx';
 import { AddressChecks } from '../checks/AddressChecks.tsx';
 import { NoBreaches } from '../checks/NoBreaches.tsx';
+import { SENSITIVE_SETTING_HREF } from '../status/SensitiveNote.tsx';
 
 // The charting library is the biggest dependency; only this screen needs it.
-const YearChart = lazy(() => import('./YearChart.tsx'));
+// Asked again when it could not be fetched (an app restarting under an open tab).
+const YearChart = lazyRetrying(() => import('./YearChart.tsx'));
 
 const LIST_LIMIT = 8;
 
@@ -82,12 +85,18 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
     <>
       <WhatToDoNext />
       <div className="kpis">
-        {/* Sensitive breaches count here; the list hides them until asked, so the link asks. */}
+        {/* The one sensitive policy: counted only when the person opted in; otherwise their number, and where to change it. */}
         <Kpi
           label="Breaches"
           value={overview.breaches.toLocaleString('en')}
-          detail={overview.sensitiveBreaches > 0 ? `including ${plural(overview.sensitiveBreaches, 'sensitive one', 'sensitive ones')}` : undefined}
-          href={breachesLink(overview.sensitiveBreaches > 0 ? { includeSensitive: true } : {})}
+          detail={
+            overview.sensitiveBreaches === 0
+              ? undefined
+              : overview.sensitiveShown
+                ? `including ${plural(overview.sensitiveBreaches, 'sensitive one', 'sensitive ones')}`
+                : `${plural(overview.sensitiveBreaches, 'sensitive one', 'sensitive ones')} not shown`
+          }
+          href={overview.sensitiveBreaches > 0 && !overview.sensitiveShown ? SENSITIVE_SETTING_HREF : breachesLink(overview.sensitiveBreaches > 0 ? { includeSensitive: true } : {})}
         />
         <Kpi label="Left to fix" value={unresolved.toLocaleString('en')} detail="email × data class" tone={unresolved > 0 ? 'todo' : 'done'} />
         <Kpi label="Email addresses with something to fix" value={exposedEmails.toLocaleString('en')} />

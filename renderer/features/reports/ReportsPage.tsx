@@ -9,6 +9,7 @@ import { saveReportPdf, useReport } from '../../state/report.ts';
 import type { Report, ReportBreach } from '../../../shared/report/report.ts';
 import { DemoLabel } from '../checks/DemoLabel.tsx';
 import { exportFileName, reportRows, toCsv, toJsonExport } from '../../../shared/report/rows.ts';
+import { SensitiveNote } from '../status/SensitiveNote.tsx';
 
 /**
  * Export what the person has: CSV and JSON (breaches × emails × data classes with their state
@@ -63,6 +64,7 @@ export function ReportsPage() {
         The exports list every breach, email address and exposed data class: whether you fixed it, and when the service recorded it. Changes not sent yet are marked pending.{' '}
         {desktop ? '“Save as PDF” and “Print” use the report below.' : '“Print or save as PDF” prints the report below; choose “Save as PDF” as the printer for a file.'}
       </p>
+      <SensitiveNote hidden={report?.hiddenSensitive} />
       <p className={`report-pdf-status ${pdf?.state === 'failed' ? 'field-error' : 'form-note'}`} role={pdf?.state === 'failed' ? 'alert' : 'status'}>
         {pdf?.state === 'saved'
           ? `Saved the report to ${pdf.file}.`

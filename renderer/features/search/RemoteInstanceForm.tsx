@@ -5,6 +5,8 @@ import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { firstErrorPerField, type FieldIssue } from '../../lib/fieldErrors.ts';
 import { useSearch } from '../../state/search.ts';
+import { secretPlace } from '../../lib/secretPlace.ts';
+import { useAuth } from '../../state/auth.ts';
 
 const FIELDS = ['baseUrl', 'accountId', 'namespace', 'name', 'token'] as const;
 type Field = (typeof FIELDS)[number];
@@ -22,6 +24,7 @@ const errorsByField = (issues: readonly FieldIssue[]) => firstErrorPerField(issu
 /** The remote search instance: where it is and its API token (write-only: kept in the keychain, never shown back). */
 export function RemoteInstanceForm() {
   const id = useId();
+  const place = secretPlace(useAuth((state) => state.status));
   const { remote, saveRemote } = useSearch();
   const [baseUrl, setBaseUrl] = useState('');
   const [accountId, setAccountId] = useState('local');
@@ -56,7 +59,7 @@ export function RemoteInstanceForm() {
     try {
       const saved = await saveRemote(checked.data);
       setToken('');
-      setMessage({ kind: 'ok', text: saved.hasToken ? 'Saved. The API token is in the keychain.' : 'Saved. Add an API token to search there.' });
+      setMessage({ kind: 'ok', text: saved.hasToken ? `Saved. The API token is ${place.saved}.` : 'Saved. Add an API token to search there.' });
     } catch (error) {
       const uiError = toUiError(error);
       setErrors(errorsByField(uiError.issues ?? []));
@@ -92,8 +95,8 @@ export function RemoteInstanceForm() {
           type="password"
           value={token}
           error={errors.token}
-          placeholder={remote?.hasToken ? 'saved in the keychain; type to replace' : 'Bearer token with ai-search:read and ai-search:run'}
-          hint={remote?.hasToken ? 'A token is saved; leave this empty to keep it.' : 'Kept in your system’s keychain, never shown again.'}
+          placeholder={remote?.hasToken ? 'a token is saved; type to replace it' : 'Bearer token with ai-search:read and ai-search:run'}
+          hint={remote?.hasToken ? 'A token is saved; leave this empty to keep it.' : `${place.where}, never shown again.`}
           onChange={setToken}
         />
         <div className="form-actions">

@@ -11,6 +11,8 @@ import { useSearch, type SearchEngineChoice } from '../../state/search.ts';
 import { compileFilters, NO_CHIPS, type SearchChips } from './compileFilters.ts';
 import { takeOver, withQuestion } from './questionChips.ts';
 import { RemoteInstanceForm } from './RemoteInstanceForm.tsx';
+import { useSettings } from '../../state/settings.ts';
+import { SENSITIVE_SETTING_HREF } from '../status/SensitiveNote.tsx';
 
 /**
  * Search across breaches: the question understood first (data classes, dates, "sensitive",
@@ -25,7 +27,9 @@ export function SearchPage() {
   const [query, setQuery] = useState('');
   const [engine, setEngine] = useState<SearchEngineChoice>('embedded');
   const [answer, setAnswer] = useState(true);
-  const [chips, setChips] = useState<SearchChips>(NO_CHIPS);
+  // The one sensitive policy (shared/api/sensitive.ts): unless the person opted in, "Not sensitive" and nothing else.
+  const showSensitive = useSettings((s) => s.settings?.showSensitive === true);
+  const [chips, setChips] = useState<SearchChips>(() => ({ ...NO_CHIPS, sensitive: showSensitive ? NO_CHIPS.sensitive : 'exclude' }));
   const [onlyMine, setOnlyMine] = useState(false);
   const [showFilter, setShowFilter] = useState(false);
   /** Keys of chips the person removed from what the question says; they stay removed while the question says it. */
@@ -34,7 +38,8 @@ export function SearchPage() {
   const [lastSent, setLastSent] = useState<string | undefined>();
   const understood = useMemo(() => understandQuery(query, { dataClasses, dismissed }), [query, dataClasses, dismissed]);
   const effective = withQuestion(chips, understood.parts);
-  const compiled = compileFilters(effective);
+  // The one sensitive policy wins over the question: unless the person opted in, never sensitive.
+  const compiled = compileFilters(showSensitive ? effective : { ...effective, sensitive: 'exclude' });
   const fromQuestion = new Map(understood.parts.flatMap((part) => (part.kind === 'dataClass' ? [[part.dataClass.toLowerCase(), part.key] as const] : [])));
 
   useEffect(() => {
@@ -133,12 +138,23 @@ export function SearchPage() {
             </label>
             <label>
               Sensitive{' '}
-              <select className="input" value={effective.sensitive} onChange={(e) => setControl('sensitive', { sensitive: e.target.value as SearchChips['sensitive'] })}>
+              <select
+                className="input"
+                value={showSensitive ? effective.sensitive : 'exclude'}
+                disabled={!showSensitive}
+                aria-describedby={showSensitive ? undefined : 'search-sensitive-hint'}
+                onChange={(e) => setControl('sensitive', { sensitive: e.target.value as SearchChips['sensitive'] })}
+              >
                 <option value="any">Any</option>
                 <option value="only">Only sensitive</option>
                 <option value="exclude">Not sensitive</option>
               </select>
             </label>
+            {showSensitive ? null : (
+              <span id="search-sensitive-hint" className="field-hint">
+                Sensitive breaches are hidden. <a href={SENSITIVE_SETTING_HREF}>Show them in Settings</a>
+              </span>
+            )}
             <label className="check-field">
               <input type="checkbox" checked={effective.verified === 'only'} onChange={(e) => setControl('verified', { verified: e.target.checked ? 'only' : 'any' })} /> Verified only
             </label>

@@ -4,13 +4,17 @@ import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { configureFeed, feedStatus, syncFeed } from '../../state/feed.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { secretPlace } from '../../lib/secretPlace.ts';
+import { useAuth } from '../../state/auth.ts';
 
-const CHOICES: { value: FeedAuth; label: string; hint: string }[] = [
-  { value: 'none', label: 'None', hint: 'The catalog is public; nothing is sent.' },
-  { value: 'id-token', label: 'My sign-in', hint: 'Your sign-in’s ID token; the database’s rules apply.' },
-  { value: 'service-account', label: 'Service account', hint: 'A key file; kept in the keychain.' },
-  { value: 'secret', label: 'Database secret', hint: 'A legacy secret; kept in the keychain.' },
-];
+function choices(kept: string): { value: FeedAuth; label: string; hint: string }[] {
+  return [
+    { value: 'none', label: 'None', hint: 'The catalog is public; nothing is sent.' },
+    { value: 'id-token', label: 'My sign-in', hint: 'Your sign-in’s ID token; the database’s rules apply.' },
+    { value: 'service-account', label: 'Service account', hint: `A key file; ${kept}.` },
+    { value: 'secret', label: 'Database secret', hint: `A legacy secret; ${kept}.` },
+  ];
+}
 
 /**
  * Where the breach details (titles, descriptions, logos, counts) come from and how the app
@@ -18,6 +22,7 @@ const CHOICES: { value: FeedAuth; label: string; hint: string }[] = [
  */
 export function FeedSection() {
   const id = useId();
+  const place = secretPlace(useAuth((state) => state.status));
   const [status, setStatus] = useState<FeedStatus>();
   const [auth, setAuth] = useState<FeedAuth>('none');
   const [url, setUrl] = useState('');
@@ -102,7 +107,7 @@ export function FeedSection() {
       ) : null}
       <fieldset className="segmented">
         <legend className="field-label">Authentication</legend>
-        {CHOICES.map((choice) => (
+        {choices(place.saved).map((choice) => (
           <label key={choice.value} className={auth === choice.value ? 'segment is-checked' : 'segment'} title={choice.hint}>
             <input type="radio" name={`${id}-auth`} value={choice.value} checked={auth === choice.value} onChange={() => setAuth(choice.value)} />
             {choice.label}

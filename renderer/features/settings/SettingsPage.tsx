@@ -21,6 +21,7 @@ interface Draft {
   notifications: boolean;
   startAtLogin: boolean;
   closeToTray: boolean;
+  showSensitive: boolean;
   apiContract: 'v1' | 'firefox-v1';
   signUpUrl: string;
 }
@@ -33,6 +34,7 @@ function toDraft(settings: Settings): Draft {
     notifications,
     startAtLogin,
     closeToTray,
+    showSensitive: settings.showSensitive === true,
     syncIntervalMinutes: String(settings.syncIntervalMinutes),
     apiContract: settings.apiContract ?? 'v1',
     signUpUrl: settings.signUpUrl ?? '',
@@ -49,6 +51,8 @@ function toPatch(draft: Draft, saved: Settings): SettingsChange {
     notifications: draft.notifications,
     startAtLogin: draft.startAtLogin,
     closeToTray: draft.closeToTray,
+    // Sent only when it differs from what is saved, so a settings file without it stays without it.
+    ...(draft.showSensitive !== (saved.showSensitive === true) ? { showSensitive: draft.showSensitive } : {}),
     apiContract: draft.apiContract,
     // Empty means the default (the service's own site): a saved page is cleared. The schema checks anything typed.
     ...(draft.signUpUrl.trim() ? { signUpUrl: draft.signUpUrl.trim() } : saved.signUpUrl !== undefined ? { signUpUrl: null } : {}),
@@ -189,6 +193,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
         hint={draft.apiContract === 'firefox-v1' ? 'From 5 minutes to 1440; this service asks for at most one sync an hour, so shorter intervals sync hourly.' : 'From 5 minutes to 1440 (once a day).'}
         min={5}
         max={1440}
+      />
+
+      <h2 className="card-title">Privacy</h2>
+      <CheckField
+        id={`${id}-sensitive`}
+        label="Show sensitive breaches"
+        hint="Breaches whose name alone says something private (a dating or adult site, for instance). Off, they are left out everywhere: the list, banners, notifications, the tray, Fix, Search, the Overview, the graph and reports."
+        checked={draft.showSensitive === true}
+        onChange={(v) => set('showSensitive', v)}
       />
 
       <h2 className="card-title">On this computer</h2>

@@ -42,10 +42,11 @@ export function StatusBar() {
         </span>
 
         <span className="statusbar-sync" role="status">
-          {status && isSyncing(status) ? (
+          {syncing ? (
             <>
-              <span className="statusbar-phase">{PHASE_WORDS[status.phase]}</span>
-              {status.progress && status.progress.total > 0 ? (
+              {/* Pressed, before the core's first progress event: say so at once rather than show the old state. */}
+              <span className="statusbar-phase">{status && isSyncing(status) ? PHASE_WORDS[status.phase] : 'Syncing…'}</span>
+              {status?.progress && status.progress.total > 0 ? (
                 <>
                   <progress className="progress" aria-label="Sync progress" value={status.progress.done} max={status.progress.total} />
                   <span className="muted tabular">

@@ -11,11 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { keychainAccount } from '../../../electron/core/accounts/accountId.ts';
 import { chooseSecretStore, NOT_REMEMBERED_WARNING } from '../../../electron/core/auth/secrets/chooseSecretStore.ts';
 import { EncryptedFileSecretStore } from '../../../electron/core/auth/secrets/EncryptedFileSecretStore.ts';
-import { KEYCHAIN_SERVICE, KeytarSecretStore, type Keytar } from '../../../electron/core/auth/secrets/KeytarSecretStore.ts';
+import { KEYCHAIN_SERVICE, KeytarSecretStore, loadKeytar, type Keytar } from '../../../electron/core/auth/secrets/KeytarSecretStore.ts';
 import { MemorySecretStore } from '../../../electron/core/auth/secrets/MemorySecretStore.ts';
 import { SecretStoreUnavailableError, type SecretKey, type SecretStore } from '../../../electron/core/auth/secrets/SecretStore.ts';
 import { tempDir } from './harness.ts';
 import { testCipher } from './testCipher.ts';
+import { IN_CI, KEYCHAIN_MISSING, KEYTAR_INSTALLED, RUN_KEYCHAIN_TESTS } from '../../support/keychain.ts';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -48,13 +49,11 @@ async function roundTrip(store: SecretStore): Promise<void> {
   await store.delete(OTHER_ISSUER_ALICE);
 }
 
-const keyring = process.env.BREACH_MONITOR_TEST_KEYRING;
-const inCi = Boolean(process.env.CI);
-if (!keyring && !inCi) {
-  console.warn('keytar tests skipped: no test keyring. Run them with `tools/with-keyring.sh npx vitest run test/core/auth` (they are required when CI is set).');
+if (!RUN_KEYCHAIN_TESTS) {
+  console.warn(`keytar tests skipped: ${KEYCHAIN_MISSING}. Run them with \`tools/with-keyring.sh npx vitest run test/core/auth\` (they are required when CI is set).`);
 }
 
-describe.skipIf(!keyring && !inCi)('keytar against the real keychain', () => {
+describe.runIf(RUN_KEYCHAIN_TESTS)('keytar against the real keychain', () => {
   const service = `${KEYCHAIN_SERVICE} test ${randomBytes(4).toString('hex')}`;
 
   it('opens (in CI this must work: a missing keychain is a failure, not a skip)', async () => {
@@ -77,7 +76,7 @@ describe.skipIf(!keyring && !inCi)('keytar against the real keychain', () => {
     expect(KEYCHAIN_SERVICE).toBe('Breach Monitor');
     const store = await KeytarSecretStore.open({ service });
     await store.set(ALICE, 'value');
-    const keytar = ((await import('keytar')) as unknown as { default: Keytar }).default;
+    const keytar = await loadKeytar();
     expect(await keytar.getPassword(service, keychainAccount(ALICE.issuer, ALICE.subject))).toBe('value');
     expect(keychainAccount(ALICE.issuer, ALICE.subject)).toBe('https://id.example.com#alice');
     await store.delete(ALICE);
@@ -179,8 +178,8 @@ describe('no keychain', () => {
     expect(choice.skipped).toEqual(['the keychain cannot be used: Cannot create an item in a locked collection']);
   });
 
-  // The real thing: keytar loaded, but no Secret Service on the session bus.
-  it.runIf(platform() === 'linux')('with real keytar and no Secret Service reachable, chooses the fallback', { timeout: 20_000 }, async () => {
+  // The real thing: keytar loaded, but no Secret Service on the session bus (needs keytar built; CI has it).
+  it.runIf(platform() === 'linux' && (KEYTAR_INSTALLED || IN_CI))('with real keytar and no Secret Service reachable, chooses the fallback', { timeout: 20_000 }, async () => {
     const dir = tempDir('bm-secrets');
     dirs.push(dir);
     const fixture = path.join(import.meta.dirname, 'fixtures', 'chooseStore.ts');

@@ -12,7 +12,8 @@ import { AuthService, type AuthStatus, type SignedInAccount } from '../../../ele
 import { parseClientConfig, type ClientConfig } from '../../../electron/core/auth/config.ts';
 import { chooseSecretStore, NOT_REMEMBERED_WARNING } from '../../../electron/core/auth/secrets/chooseSecretStore.ts';
 import { EncryptedFileSecretStore } from '../../../electron/core/auth/secrets/EncryptedFileSecretStore.ts';
-import type { Keytar } from '../../../electron/core/auth/secrets/KeytarSecretStore.ts';
+import { loadKeytar } from '../../../electron/core/auth/secrets/KeytarSecretStore.ts';
+import { RUN_KEYCHAIN_TESTS } from '../../support/keychain.ts';
 import { MemorySecretStore } from '../../../electron/core/auth/secrets/MemorySecretStore.ts';
 import type { SecretStore } from '../../../electron/core/auth/secrets/SecretStore.ts';
 import { parseStoredTokens } from '../../../electron/core/auth/tokens.ts';
@@ -155,13 +156,13 @@ describe('where the tokens are kept', () => {
     expect(await restarted.auth.restore()).toMatchObject({ state: 'sign-in-needed', account, warning: NOT_REMEMBERED_WARNING });
   });
 
-  it.skipIf(!process.env.BREACH_MONITOR_TEST_KEYRING && !process.env.CI)('with the OS keychain: one entry per account, restored after a restart, deleted at sign-out', async () => {
+  it.runIf(RUN_KEYCHAIN_TESTS)('with the OS keychain: one entry per account, restored after a restart, deleted at sign-out', async () => {
     const service = `Breach Monitor test ${process.pid}`;
     const choice = await chooseSecretStore({ keychain: { service } });
     expect(choice.store.kind).toBe('keychain');
     const app = makeApp({ store: choice.store });
     const { account } = await signIn(app, 'carol@example.com');
-    const keytar = ((await import('keytar')) as unknown as { default: Keytar }).default;
+    const keytar = await loadKeytar();
     const entry = await keytar.getPassword(service, keychainAccount(account.issuer, account.subject));
     expect(parseStoredTokens(entry!)?.refreshToken).toBeTruthy();
     app.auth.tokens!.close();

@@ -30,7 +30,7 @@ afterEach(async () => {
   for (const sessions of open.splice(0)) await sessions.close();
 });
 
-async function core(options: { signedIn?: boolean; host?: Pick<HostBridge, 'savePdf'> } = {}) {
+async function core(options: { signedIn?: boolean; host?: Pick<HostBridge, 'savePdf'>; showSensitive?: boolean } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-report-'));
   const sessions = new CurrentSession({
     open: (account) => AccountSession.open({ dataDir, account, apiBaseUrl: 'http://127.0.0.1:9/api/v1', tokens: { getAccessToken: noToken, refreshAfterUnauthorized: noToken } }),
@@ -46,16 +46,31 @@ async function core(options: { signedIn?: boolean; host?: Pick<HostBridge, 'save
   const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => Promise.reject(new Error(`${channel} is not part of this test`))]));
   const announced: DataChange[] = [];
   const changes = new DataChanges((change) => announced.push(change));
-  const router = new Router(combineHandlers({ ...unanswered, ...createReportHandlers({ sessions, changes, accountEmail: () => A, host: options.host ?? {}, now: () => NOW }) } as never), {
-    validateResults: true,
-  });
+  const router = new Router(
+    combineHandlers({
+      ...unanswered,
+      ...createReportHandlers({ sessions, changes, accountEmail: () => A, host: options.host ?? {}, policy: () => ({ showSensitive: options.showSensitive === true }), now: () => NOW }),
+    } as never),
+    {
+      validateResults: true,
+    },
+  );
   return { router, sessions, announced };
 }
 
 describe('report-get', () => {
-  it('holds every breach (sensitive included) × email × data class with resolvedAt', async () => {
+  it('leaves sensitive breaches out unless the person opted in, and says how many (the one sensitive policy)', async () => {
     const { router } = await core();
     const report = await router.invoke('report-get', {});
+    expect(report.breaches.map((entry) => entry.breach.id)).toEqual(['Adobe']);
+    expect(report.hiddenSensitive).toBe(1);
+    expect(reportRows(report).some((row) => row.breach === 'Secret')).toBe(false);
+  });
+
+  it('opted in: holds every breach (sensitive included) × email × data class with resolvedAt', async () => {
+    const { router } = await core({ showSensitive: true });
+    const report = await router.invoke('report-get', {});
+    expect(report.hiddenSensitive).toBeUndefined();
     expect(report).toMatchObject({ generatedAt: '2026-11-24T09:00:00Z', account: A, includesHibp: true });
     expect(report.breaches.map((entry) => entry.breach.id)).toEqual(['Adobe', 'Secret']);
     const rows = reportRows(report);

@@ -35,9 +35,11 @@ describe('which views credit Have I Been Pwned', () => {
     expect(toBreachList(demoOnly.items, demoOnly.total, countBreaches(mixed, {}), new Set()).includesHibp).toBe(false);
   });
 
-  it('the Overview counts sensitive breaches and says how many', () => {
-    const overview = overviewOf(store(true));
-    expect(overview.breaches).toBe(3);
-    expect(overview.sensitiveBreaches).toBe(1);
+  it('the Overview counts sensitive breaches only when the person opted in, and always says how many', () => {
+    const hidden = overviewOf(store(true));
+    expect(hidden).toMatchObject({ breaches: 2, sensitiveBreaches: 1 });
+    expect(hidden.sensitiveShown).toBeUndefined();
+    const shown = overviewOf(store(true), { showSensitive: true });
+    expect(shown).toMatchObject({ breaches: 3, sensitiveBreaches: 1, sensitiveShown: true });
   });
 });

@@ -1,8 +1,19 @@
-import type * as KeytarModule from 'keytar';
 import { keychainAccount } from '../../accounts/accountId.ts';
 import { SecretStoreUnavailableError, type SecretKey, type SecretStore } from './SecretStore.ts';
 
-export type Keytar = Pick<typeof KeytarModule, 'getPassword' | 'setPassword' | 'deletePassword'>;
+/**
+ * The three functions of keytar (https://github.com/atom/node-keytar#docs) the app uses, written
+ * here rather than imported: keytar is an optional native module (it builds only where
+ * libsecret's headers are installed), so nothing may need it to typecheck.
+ */
+export interface Keytar {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+/** A variable, not a literal: the compiler then does not look for the module (it may be absent). */
+const KEYTAR_MODULE = 'keytar';
 
 export const KEYCHAIN_SERVICE = 'Breach Monitor';
 const PROBE_ACCOUNT = 'availability check';
@@ -67,12 +78,17 @@ export class KeytarSecretStore implements SecretStore {
   }
 }
 
-async function loadKeytar(): Promise<Keytar> {
-  const module = (await import('keytar')) as typeof KeytarModule & { default?: typeof KeytarModule };
+/** Loads the installed keytar module; rejects when it is missing or lacks the functions used. */
+export async function loadKeytar(): Promise<Keytar> {
+  const module = (await import(/* @vite-ignore */ KEYTAR_MODULE)) as Partial<Keytar> & { default?: Partial<Keytar> };
   // keytar is CommonJS: its functions arrive on `default` (and, through Node's interop, often on the namespace too).
   const keytar = module.default ?? module;
-  if (typeof keytar.getPassword !== 'function') throw new Error('keytar loaded without its functions');
+  if (!isKeytar(keytar)) throw new Error('keytar loaded without its functions');
   return keytar;
+}
+
+function isKeytar(value: Partial<Keytar>): value is Keytar {
+  return typeof value.getPassword === 'function' && typeof value.setPassword === 'function' && typeof value.deletePassword === 'function';
 }
 
 function reason(error: unknown): string {
