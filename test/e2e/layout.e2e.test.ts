@@ -308,5 +308,10 @@ describe('layout and counts in Chromium against the real stack', () => {
     const drawing = page.getByRole('img', { name: /^Graph of \d+ nodes/ });
     expect(await drawing.getAttribute('data-edge-labels')).toBe('hidden');
     await everyWay('graph-same-data');
+    // The drawing and the answers, scrolled to, for the eye.
+    await page.getByRole('region', { name: 'Drawing', exact: true }).evaluate((section) => section.scrollIntoView({ block: 'start' }));
+    await everyWay('graph-same-data-drawing');
+    await answers.evaluate((section) => section.scrollIntoView({ block: 'start' }));
+    await everyWay('graph-same-data-answers');
   }, 120_000);
 });

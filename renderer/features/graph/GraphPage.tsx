@@ -349,7 +349,7 @@ function Block({ block, others, focus, onFocused, isExpanded, onExpand, onLoadMo
   const source = block.source === 'embedded' ? 'embedded engine' : block.source === 'network' ? 'remote endpoint' : block.source === 'cache' ? 'saved answer' : undefined;
 
   return (
-    <section className="graph-block" aria-labelledby={`${id}-title`} aria-busy={block.status === 'loading'}>
+    <section className="graph-block" aria-labelledby={`${id}-title`} aria-busy={block.status === 'loading'} data-origin={block.origin} data-node={subject}>
       <div className="graph-block-head">
         <h3 id={`${id}-title`} ref={heading} tabIndex={-1} className="graph-block-title">
           {block.origin === 'expand' && subject ? <span className={`kind-swatch kind-${block.kind ?? kindOf(subject)}`} aria-hidden="true" /> : null}
