@@ -254,6 +254,8 @@ describe('layout and counts in Chromium against the real stack', () => {
   }, 90_000);
 
   it('a partial domain says what the service’s exact domain filter would answer', async () => {
+    await nav('Breaches');
+    await list().waitFor();
     const known = (await e2e.serviceBreaches({ includeSensitive: false })).map((item) => item.breach.domain).find((domain) => domain.length > 6)!;
     const part = known.slice(1, -1);
     await page.getByRole('combobox', { name: 'Domain' }).fill(part);
