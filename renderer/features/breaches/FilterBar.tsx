@@ -27,11 +27,18 @@ export function panelFilterCount(filters: Filters): number {
   );
 }
 
+/** The person's own choice, kept while the window is open (leaving the page and coming back keeps it). */
+let chosenOpen: boolean | undefined;
+
 /** Whether the filter panel is open: the person's choice, else whether the window has room. */
 export function useFilterPanel(): [boolean, (open: boolean) => void] {
   const roomy = useMediaQuery(ROOM_FOR_FILTERS, true);
-  const [choice, setChoice] = useState<boolean>();
-  return [choice ?? roomy, setChoice];
+  const [choice, setChoice] = useState<boolean | undefined>(chosenOpen);
+  const choose = (open: boolean) => {
+    chosenOpen = open;
+    setChoice(open);
+  };
+  return [choice ?? roomy, choose];
 }
 
 /** The button that shows and hides the filter panel; the page head holds it. */
