@@ -7,6 +7,7 @@ import { SearchPage } from './features/search/SearchPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { ReportsPage } from './features/reports/ReportsPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
+import { BannerStack } from './features/shell/BannerStack.tsx';
 import { Nav } from './features/shell/Nav.tsx';
 import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
@@ -145,11 +146,13 @@ function Shell({ searchDelayMs }: AppProps) {
       <Nav />
       <div className="shell-main">
         <StatusBar />
-        <SignInBanner />
-        <DisconnectedBanner />
-        <ServiceNoticeBanner />
-        <NewBreachesBanner />
-        <ChecksBanner />
+        <BannerStack>
+          <SignInBanner />
+          <DisconnectedBanner />
+          <ServiceNoticeBanner />
+          <NewBreachesBanner />
+          <ChecksBanner />
+        </BannerStack>
         {EXPOSURE_SCREENS.has(screen) ? <DemoLabel /> : null}
         <main className={`content content-${screen}`} id="main" tabIndex={-1} ref={main}>
           <Screen screen={screen} searchDelayMs={searchDelayMs} />

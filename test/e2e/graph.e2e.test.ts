@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { dataClassNode as engineDataClassNode } from '../../electron/core/graph/breachGraph.ts';
-import { dataClassNode as paneDataClassNode } from '../../renderer/features/graph/model.ts';
+import { dataClassNode as paneDataClassNode, readableLabel } from '../../renderer/features/graph/model.ts';
 import { DEV_GRAPH_KEY } from '../../server/app.ts';
 import type { NodeResponse } from '../../shared/graph/response.ts';
 import { captureScreen, E2E, ensureRendererBuilt, eventually, launchChromium, seriousFindings, settle, unnamedControls, until } from './harness.ts';
@@ -144,7 +144,7 @@ describe('the graph pane in Chromium against the real stack', () => {
   });
 
   it('expands the breach to its data classes: the table lists the engine’s answer', async () => {
-    const region = page.getByRole('region', { name: `${start.breach} ->*`, exact: true });
+    const region = page.getByRole('region', { name: `Everything about this breach: ${start.breach}`, exact: true });
     await region.getByRole('table').waitFor();
     const engine = await e2e.call('graph-query', { nodes: [start.breach], property: '->*', maxPages: 100 });
     const classes = targets(engine.response, start.breach, 'dataClass');
@@ -173,9 +173,9 @@ describe('the graph pane in Chromium against the real stack', () => {
   });
 
   it('expands a data class to the other breaches that share it', async () => {
-    const root = page.getByRole('region', { name: `${start.breach} ->*`, exact: true });
+    const root = page.getByRole('region', { name: `Everything about this breach: ${start.breach}`, exact: true });
     await root.getByRole('button', { name: `Expand ${start.dataClass}`, exact: true }).click();
-    const region = page.getByRole('region', { name: `Expanded ${start.dataClass} <-dataClass`, exact: true });
+    const region = page.getByRole('region', { name: `Breaches that exposed ${readableLabel(start.dataClass)}`, exact: true });
     await region.getByRole('table').waitFor();
     // Focus follows to the answer, for keyboard and screen reader users.
     expect(await region.getByRole('heading', { level: 3 }).evaluate((heading) => heading === heading.ownerDocument.activeElement)).toBe(true);
@@ -194,7 +194,7 @@ describe('the graph pane in Chromium against the real stack', () => {
     // One more hop, to another breach's own links: it lists the shared data class too.
     const other = others[0]!;
     await region.getByRole('button', { name: `Expand ${other}`, exact: true }).click();
-    const next = page.getByRole('region', { name: `Expanded ${other} ->*`, exact: true });
+    const next = page.getByRole('region', { name: `Everything about ${other}`, exact: true });
     await next.getByRole('table').waitFor();
     expect(await tableNodes(next)).toContain(start.dataClass);
 
@@ -216,22 +216,25 @@ describe('the graph pane in Chromium against the real stack', () => {
   });
 
   it('a click on a data class in the drawing expands it too', async () => {
-    const before = await page.getByRole('region', { name: /^Expanded / }).count();
-    const expanded = new Set(await page.getByRole('region', { name: /^Expanded dataClass\// }).evaluateAll((regions) => regions.map((r) => r.getAttribute('aria-labelledby'))));
+    // Expansions carry the node they expand (their titles are in words).
+    const expansions = page.locator('section.graph-block[data-origin="expand"]');
+    const before = await expansions.count();
+    const expanded = new Set(await expansions.evaluateAll((regions) => regions.map((r) => r.getAttribute('aria-labelledby'))));
     const spots = await paintedSpots(page, '--graph-dataclass');
     expect(spots.length).toBeGreaterThan(1);
     // Some data classes are expanded already (a click on one changes nothing): try them in turn.
     for (const spot of spots) {
       await page.mouse.click(spot.x, spot.y);
-      if ((await page.getByRole('region', { name: /^Expanded / }).count()) > before) break;
+      if ((await expansions.count()) > before) break;
     }
-    const fresh = page.getByRole('region', { name: /^Expanded dataClass\/\S+ <-dataClass$/ });
+    const fresh = page.locator('section.graph-block[data-origin="expand"][data-node^="dataClass/"]');
     const regions = await fresh.evaluateAll((all) => all.map((r) => r.getAttribute('aria-labelledby')));
     const added = regions.findIndex((id) => !expanded.has(id));
     expect(added).toBeGreaterThanOrEqual(0);
     const region = fresh.nth(added);
     await region.getByRole('table').waitFor();
-    const name = (await region.getByRole('heading', { level: 3 }).locator('code').first().textContent()) ?? '';
+    const name = (await region.getAttribute('data-node')) ?? '';
+    expect(await region.getByRole('heading', { level: 3 }).textContent()).toBe(`Breaches that exposed ${readableLabel(name)}`);
     const engine = await e2e.call('graph-query', { nodes: [name], property: '<-dataClass', maxPages: 100 });
     expect(await tableNodes(region)).toEqual(targets(engine.response, name, 'dataClass'));
     expect(e2e.pageErrors).toEqual([]);
@@ -247,16 +250,17 @@ describe('the graph pane in Chromium against the real stack', () => {
     await page.getByRole('radio', { name: 'Other breaches that exposed the same data' }).check();
     expect(await page.getByRole('textbox', { name: 'Relation expression' }).inputValue()).toBe('->dataClass');
     await page.getByRole('button', { name: 'Run query' }).click();
-    const root = page.getByRole('region', { name: `${start.breach} ->dataClass`, exact: true });
+    const root = page.getByRole('region', { name: `The data this breach exposed: ${start.breach}`, exact: true });
     await root.getByRole('table').waitFor();
     const classes = targets((await e2e.call('graph-query', { nodes: [start.breach], property: '->dataClass', maxPages: 100 })).response, start.breach, 'dataClass');
     expect(await tableNodes(root)).toEqual(classes);
     const reached = new Set([start.breach, ...classes]);
     for (const dataClass of classes) {
-      const region = page.getByRole('region', { name: `Expanded ${dataClass} <-dataClass`, exact: true });
+      // "Other" breaches: the engine's answer without the start breach.
+      const region = page.getByRole('region', { name: `Other breaches that exposed ${readableLabel(dataClass)}`, exact: true });
       await region.getByRole('table').waitFor();
       const engine = await e2e.call('graph-query', { nodes: [dataClass], property: '<-dataClass', maxPages: 1 });
-      const sharing = targets(engine.response, dataClass, 'dataClass');
+      const sharing = targets(engine.response, dataClass, 'dataClass').filter((id) => id !== start.breach);
       expect(await tableNodes(region)).toEqual(sharing);
       for (const id of sharing) reached.add(id);
     }
@@ -301,7 +305,7 @@ describe('the graph pane in Chromium against the real stack', () => {
     await text.fill('<-dataClass');
     await page.getByRole('button', { name: 'Run query' }).click();
     expect(new URL(page.url()).hash).toContain('endpoint=remote');
-    const region = page.getByRole('region', { name: `${start.dataClass} <-dataClass`, exact: true });
+    const region = page.getByRole('region', { name: `Breaches that exposed this data: ${readableLabel(start.dataClass)}`, exact: true });
     await region.getByRole('table').waitFor();
     await region.getByText('from the remote endpoint', { exact: false }).waitFor();
     // The service's graph is its catalog, not only this person's breaches.

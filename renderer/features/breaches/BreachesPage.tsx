@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Credit } from '../../components/Credit.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { filtersToParams, formatHash, hasActiveFilters } from '../../lib/urlState.ts';
@@ -9,8 +9,9 @@ import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import { BreachDetailPane } from '../detail/BreachDetail.tsx';
 import { BreachList, type BreachListHandle } from './BreachList.tsx';
-import { countsText } from './counts.ts';
-import { FilterBar } from './FilterBar.tsx';
+import { countsText, withoutHidden } from './counts.ts';
+import { DomainNote } from './DomainNote.tsx';
+import { FilterBar, FiltersToggle, useFilterPanel } from './FilterBar.tsx';
 import { HibpExposureCredit } from '../checks/AddressChecks.tsx';
 import { NoBreaches } from '../checks/NoBreaches.tsx';
 import { useChecks } from '../../state/checks.ts';
@@ -35,6 +36,8 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
   const hiddenIds = usePreferences((s) => s.preferences?.hiddenBreaches);
   const loadPreferences = usePreferences((s) => s.load);
   const [showHidden, setShowHidden] = useState(false);
+  const [filtersOpen, setFiltersOpen] = useFilterPanel();
+  const filterPanelId = useId();
   useEffect(() => {
     void loadPreferences();
   }, [loadPreferences]);
@@ -74,7 +77,9 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
   const filtered = hasActiveFilters(route.filters);
   const hidden = useMemo(() => new Set(hiddenIds ?? []), [hiddenIds]);
   const hiddenHere = list ? list.rows.filter((row) => hidden.has(row.breach.id)).length : 0;
-  const rows = list && !showHidden && hiddenHere > 0 ? list.rows.filter((row) => !hidden.has(row.breach.id)) : list?.rows;
+  // What the person sees: the rows, the total and the counts all without the breaches they hid.
+  const shown = useMemo(() => (list && !showHidden ? withoutHidden(list, hidden) : { list, hiddenByYou: 0 }), [list, showHidden, hidden]);
+  const rows = shown.list?.rows;
 
   let body;
   if (error && !list) {
@@ -141,7 +146,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
       <BreachList
         ref={listRef}
         rows={rows!}
-        total={partial ? rows!.length + list.total - list.rows.length : undefined}
+        total={partial ? rows!.length + shown.list!.total - shown.list!.rows.length : undefined}
         selectedId={route.breachId}
         onOpen={(id) => openBreach(id)}
         label="Breaches"
@@ -157,8 +162,9 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
           <h1 id="breaches-title" className="page-title">
             Breaches
           </h1>
+          <FiltersToggle open={filtersOpen} panelId={filterPanelId} onToggle={setFiltersOpen} />
         </div>
-        <FilterBar searchRef={searchRef} />
+        <FilterBar searchRef={searchRef} open={filtersOpen} panelId={filterPanelId} />
         {hiddenHere > 0 || showHidden ? (
           <label className="check-field hidden-toggle">
             <input type="checkbox" className="checkbox" checked={showHidden} onChange={(event) => setShowHidden(event.target.checked)} />
@@ -166,11 +172,12 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
           </label>
         ) : null}
         <p className="counts" aria-live="polite">
-          {list ? countsText(list, answered ?? route.filters) : '\u00a0'}
+          {shown.list ? countsText(shown.list, answered ?? route.filters, shown.hiddenByYou) : '\u00a0'}
           <span className={loading && list ? 'counts-updating is-visible' : 'counts-updating'} aria-hidden={!(loading && list)}>
             Updating…
           </span>
         </p>
+        {list && answered?.domain ? <DomainNote domain={answered.domain} list={list} partial={partial} /> : null}
         {error && list ? (
           <p className="inline-error" role="alert">
             The list couldn’t be refreshed: {error}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type RefObject } from 'react';
+import { useMediaQuery } from '../../lib/useMediaQuery.ts';
 import { Icon } from '../../components/Icon.tsx';
 import { MultiSelect } from '../../components/MultiSelect.tsx';
 import { understandListText } from '../../../shared/search/listText.ts';
@@ -14,7 +15,46 @@ const SORT_LABELS: Record<Sort, string> = {
   unresolved: 'Most to fix',
 };
 
-export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement | null> }) {
+/**
+ * Windows at least this tall show every filter at once; shorter ones (1024×768 with the status
+ * bar and a banner) keep them behind "Filters" so the list keeps at least six rows in view.
+ */
+const ROOM_FOR_FILTERS = '(min-height: 820px)';
+
+/** The filters the panel holds that are set (the toggle counts them while it is closed). */
+export function panelFilterCount(filters: Filters): number {
+  return (
+    filters.dataClasses.length + filters.unresolvedDataClasses.length + (filters.domain ? 1 : 0) + (filters.includeSensitive ? 1 : 0) + (filters.includeFlagged ? 1 : 0) + (filters.advanced ? 1 : 0)
+  );
+}
+
+/** The person's own choice, kept while the window is open (leaving the page and coming back keeps it). */
+let chosenOpen: boolean | undefined;
+
+/** Whether the filter panel is open: the person's choice, else whether the window has room. */
+export function useFilterPanel(): [boolean, (open: boolean) => void] {
+  const roomy = useMediaQuery(ROOM_FOR_FILTERS, true);
+  const [choice, setChoice] = useState<boolean | undefined>(chosenOpen);
+  const choose = (open: boolean) => {
+    chosenOpen = open;
+    setChoice(open);
+  };
+  return [choice ?? roomy, choose];
+}
+
+/** The button that shows and hides the filter panel; the page head holds it. */
+export function FiltersToggle({ open, panelId, onToggle }: { open: boolean; panelId: string; onToggle(open: boolean): void }) {
+  const count = useRoute((s) => panelFilterCount(s.route.filters));
+  return (
+    <button type="button" className="button button-ghost button-small filters-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => onToggle(!open)}>
+      <Icon name="chevronDown" size={14} className={open ? 'filters-toggle-icon is-open' : 'filters-toggle-icon'} />
+      Filters
+      {count > 0 ? <span className="filters-toggle-count">{count}</span> : null}
+    </button>
+  );
+}
+
+export function FilterBar({ searchRef, open, panelId }: { searchRef: RefObject<HTMLInputElement | null>; open: boolean; panelId: string }) {
   const filters = useRoute((s) => s.route.filters);
   const setFilters = useRoute((s) => s.setFilters);
   const clearFilters = useRoute((s) => s.clearFilters);
@@ -36,7 +76,8 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
             id={`${id}-text`}
             className="input input-search"
             type="search"
-            placeholder="Search breaches"
+            // Short: in the 387 px list of a 1024 px window the field is narrow (its label says the rest).
+            placeholder="Search"
             aria-keyshortcuts="/"
             autoComplete="off"
             spellCheck={false}
@@ -67,30 +108,37 @@ export function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement
           {understood}
         </p>
       ) : null}
-      <div className="filterbar-row">
-        <MultiSelect label="Data classes" options={dataClasses} selected={filters.dataClasses} onChange={(next) => setFilters({ dataClasses: next })} hint="Breaches that exposed any of these" />
-        <MultiSelect
-          label="Unresolved data classes"
-          options={dataClasses}
-          selected={filters.unresolvedDataClasses}
-          onChange={(next) => setFilters({ unresolvedDataClasses: next })}
-          hint="Breaches where any of these is still to fix"
-        />
-      </div>
-      <div className="filterbar-row">
-        <DomainField id={`${id}-domain`} value={filters.domain ?? ''} suggestions={domains} onCommit={(domain) => setFilters({ domain: domain || undefined })} />
-        <label className="check-inline">
-          <input type="checkbox" checked={filters.includeSensitive} onChange={(event) => setFilters({ includeSensitive: event.target.checked })} />
-          Include sensitive breaches
-        </label>
-        <label className="check-inline">
-          <input type="checkbox" checked={filters.includeFlagged === true} onChange={(event) => setFilters({ includeFlagged: event.target.checked || undefined })} />
-          Show fabricated, spam-list and retired breaches
-        </label>
-        <ActiveFilters filters={filters} onChange={setFilters} onClear={clearFilters} />
-      </div>
-      <div className="filterbar-row">
-        <AdvancedFilter value={filters.advanced} onApply={(advanced) => setFilters({ advanced })} />
+      {/* Set filters stay in view as chips while the panel is closed. */}
+      {hasActiveFilters(filters) ? (
+        <div className="filterbar-row">
+          <ActiveFilters filters={filters} onChange={setFilters} onClear={clearFilters} />
+        </div>
+      ) : null}
+      <div id={panelId} className="filterbar-panel" hidden={!open}>
+        <div className="filterbar-row">
+          <MultiSelect label="Data classes" options={dataClasses} selected={filters.dataClasses} onChange={(next) => setFilters({ dataClasses: next })} hint="Breaches that exposed any of these" />
+          <MultiSelect
+            label="Unresolved data classes"
+            options={dataClasses}
+            selected={filters.unresolvedDataClasses}
+            onChange={(next) => setFilters({ unresolvedDataClasses: next })}
+            hint="Breaches where any of these is still to fix"
+          />
+        </div>
+        <div className="filterbar-row">
+          <DomainField id={`${id}-domain`} value={filters.domain ?? ''} suggestions={domains} onCommit={(domain) => setFilters({ domain: domain || undefined })} />
+          <label className="check-inline">
+            <input type="checkbox" checked={filters.includeSensitive} onChange={(event) => setFilters({ includeSensitive: event.target.checked })} />
+            Include sensitive breaches
+          </label>
+          <label className="check-inline">
+            <input type="checkbox" checked={filters.includeFlagged === true} onChange={(event) => setFilters({ includeFlagged: event.target.checked || undefined })} />
+            Show fabricated, spam-list and retired breaches
+          </label>
+        </div>
+        <div className="filterbar-row">
+          <AdvancedFilter value={filters.advanced} onApply={(advanced) => setFilters({ advanced })} />
+        </div>
       </div>
     </div>
   );

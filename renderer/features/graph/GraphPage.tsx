@@ -10,7 +10,7 @@ import { EndpointSwitch } from './EndpointSwitch.tsx';
 import { ExpressionBuilder } from './ExpressionBuilder.tsx';
 import { GraphView } from './GraphView.tsx';
 import { rememberGraphQuery } from './lastQuery.ts';
-import { buildGraph, expansionFor, kindOf, parseNodeList, type NodeKind } from './model.ts';
+import { buildGraph, expansionFor, expansionTitle, kindOf, parseNodeList, readableLabel, relationWords, withoutNodes, type NodeKind } from './model.ts';
 import { PresetPicker } from './PresetPicker.tsx';
 import { presetOf, presetsFor, type GraphPreset } from './presets.ts';
 import { ResultsTable } from './ResultsTable.tsx';
@@ -64,7 +64,11 @@ export function GraphPage() {
   const thenExpand = useRef<string>(undefined);
   const [advanced, setAdvanced] = useState(() => query.nodes.length > 0 && presetOf(query.property, presetsFor(query.nodes)) === undefined);
   const [shown, setShown] = useState<ReadonlyMap<string, number>>(new Map());
+  // The preset whose run is on the pane, when it has a second step ("Other breaches that exposed
+  // the same data"): its expansions answer "other" breaches, so they leave out the start nodes.
+  const [secondHop, setSecondHop] = useState<GraphPreset>();
   useEffect(() => {
+    if (thenExpand.current === undefined) setSecondHop(undefined);
     setNodesText(query.nodes.join(', '));
     setExpression(query.property);
     setEndpoint(query.endpoint);
@@ -97,12 +101,20 @@ export function GraphPage() {
     if (problem || !parsed.ok) return;
     const next: GraphRoute = { nodes, property: printExpression(parsed.ast), endpoint };
     thenExpand.current = preset?.property === next.property ? preset.thenExpand : undefined;
+    setSecondHop(thenExpand.current !== undefined ? preset : undefined);
     if (queryKey(next) === key) setRuns((n) => n + 1);
     else navigate({ ...route, screen: 'graph', graph: next });
   }
 
-  const answered = queries.blocks.filter((block) => block.response);
-  const graph = useMemo(() => buildGraph(answered, { literals, maxNodes: MAX_DRAWN_NODES, groupLimit: GROUP_LIMIT, shown }), [queries.blocks, literals, shown]); // answered derives from blocks
+  // A second step's answers without the nodes the question started from (Adobe is not one of
+  // the "other breaches" that exposed Adobe's data).
+  const blocks = useMemo(() => {
+    if (!secondHop) return queries.blocks;
+    const start = new Set(queries.blocks.find((block) => block.origin === 'root')?.nodes ?? []);
+    return queries.blocks.map((block) => (block.origin === 'expand' && block.direction === 'in' && block.response ? { ...block, response: withoutNodes(block.response, start) } : block));
+  }, [queries.blocks, secondHop]);
+  const answered = blocks.filter((block) => block.response);
+  const graph = useMemo(() => buildGraph(answered, { literals, maxNodes: MAX_DRAWN_NODES, groupLimit: GROUP_LIMIT, shown }), [blocks, literals, shown]); // answered derives from blocks
 
   function showMore(groupKey: string) {
     const group = graph.groups.find((g) => g.key === groupKey);
@@ -239,7 +251,7 @@ export function GraphPage() {
                   <li key={group.key}>
                     <span className="kind-swatch kind-group" aria-hidden="true" />
                     <span>
-                      <strong>{group.subjectLabel}</strong>: {group.shown} of {group.shown + group.hidden} {group.noun} drawn ({group.direction === 'out' ? '→' : '←'} <code>{group.arc}</code>)
+                      <strong>{group.subjectLabel}</strong>: {group.shown} of {group.shown + group.hidden} {group.noun} drawn ({relationWords(group.arc, group.direction)})
                     </span>
                     <button
                       type="button"
@@ -259,10 +271,11 @@ export function GraphPage() {
             <h2 id={`${id}-results`} className="section-title graph-results-title">
               Answers
             </h2>
-            {queries.blocks.map((block) => (
+            {blocks.map((block) => (
               <Block
                 key={block.id}
                 block={block}
+                others={secondHop !== undefined}
                 focus={focusBlock === block.id}
                 onFocused={() => setFocusBlock(undefined)}
                 isExpanded={(dcid, kind) => queries.covering(dcid, kind) !== undefined}
@@ -283,6 +296,8 @@ export function GraphPage() {
 
 interface BlockProps {
   block: QueryBlock;
+  /** The block answers a preset's second step: "other" breaches. */
+  others: boolean;
   focus: boolean;
   onFocused(): void;
   isExpanded(dcid: string, kind: NodeKind): boolean;
@@ -293,12 +308,29 @@ interface BlockProps {
   onRemove(): void;
 }
 
-function blockTitle(block: QueryBlock): string {
-  const nodes = block.nodes.length > 3 ? `${block.nodes.slice(0, 3).join(', ')} and ${block.nodes.length - 3} more` : block.nodes.join(', ');
-  return `${nodes} ${block.property}`;
+function nodesText(nodes: readonly string[]): string {
+  const names = nodes.map(readableLabel);
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
 }
 
-function Block({ block, focus, onFocused, isExpanded, onExpand, onLoadMore, onStop, onRetry, onRemove }: BlockProps) {
+/**
+ * What a block asked, in words: a preset's question and its start nodes ("The data this breach
+ * exposed: Adobe"), an expansion's ("Breaches that exposed Passwords"); an expression the person
+ * wrote stays as written, since that is what they asked.
+ */
+function blockTitle(block: QueryBlock, others: boolean): { words: string; expression: boolean } {
+  const subject = block.nodes.length === 1 ? block.nodes[0]! : undefined;
+  if (block.origin === 'expand' && subject) {
+    const words = expansionTitle(subject, block.kind ?? kindOf(subject), block.property, readableLabel(subject), others);
+    if (words) return { words, expression: false };
+  }
+  const preset = block.origin === 'root' ? presetOf(block.property, presetsFor(block.nodes)) : undefined;
+  if (preset) return { words: `${preset.label}: ${nodesText(block.nodes)}`, expression: false };
+  const nodes = block.nodes.length > 3 ? `${block.nodes.slice(0, 3).join(', ')} and ${block.nodes.length - 3} more` : block.nodes.join(', ');
+  return { words: `${nodes} ${block.property}`, expression: true };
+}
+
+function Block({ block, others, focus, onFocused, isExpanded, onExpand, onLoadMore, onStop, onRetry, onRemove }: BlockProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const id = useId();
   useEffect(() => {
@@ -308,7 +340,7 @@ function Block({ block, focus, onFocused, isExpanded, onExpand, onLoadMore, onSt
     onFocused();
   }, [focus, onFocused]);
 
-  const title = blockTitle(block);
+  const { words: title, expression } = blockTitle(block, others);
   const subject = block.nodes.length === 1 ? block.nodes[0]! : undefined;
   const values = block.response
     ? Object.values(block.response.data).reduce((n, data) => n + (data.properties?.length ?? 0) + Object.values(data.arcs ?? {}).reduce((m, arc) => m + arc.nodes.length, 0), 0)
@@ -317,17 +349,11 @@ function Block({ block, focus, onFocused, isExpanded, onExpand, onLoadMore, onSt
   const source = block.source === 'embedded' ? 'embedded engine' : block.source === 'network' ? 'remote endpoint' : block.source === 'cache' ? 'saved answer' : undefined;
 
   return (
-    <section className="graph-block" aria-labelledby={`${id}-title`} aria-busy={block.status === 'loading'}>
+    <section className="graph-block" aria-labelledby={`${id}-title`} aria-busy={block.status === 'loading'} data-origin={block.origin} data-node={subject}>
       <div className="graph-block-head">
         <h3 id={`${id}-title`} ref={heading} tabIndex={-1} className="graph-block-title">
-          {block.origin === 'expand' && subject ? (
-            <>
-              <span className={`kind-swatch kind-${block.kind ?? kindOf(subject)}`} aria-hidden="true" />
-              Expanded <code>{subject}</code> <code className="muted">{block.property}</code>
-            </>
-          ) : (
-            <code>{title}</code>
-          )}
+          {block.origin === 'expand' && subject ? <span className={`kind-swatch kind-${block.kind ?? kindOf(subject)}`} aria-hidden="true" /> : null}
+          {expression ? <code>{title}</code> : title}
         </h3>
         {block.origin === 'expand' ? (
           <button type="button" className="button button-ghost button-small" onClick={onRemove}>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type cytoscape from 'cytoscape';
-import { groupNodeId, KIND_LABELS, type GraphModel, type NodeKind } from './model.ts';
+import { groupNodeId, KIND_LABELS, relationWords, type GraphModel, type NodeKind } from './model.ts';
 
 export interface GraphViewProps {
   graph: GraphModel;
@@ -13,6 +13,9 @@ export interface GraphViewProps {
 
 /** Layouts that place every node afresh get slow past this; bigger graphs go in rings by degree. */
 const FORCE_LAYOUT_LIMIT = 300;
+
+/** Up to this many edges the drawing names every one; past it, only those of the pointed node. */
+const EDGE_LABEL_LIMIT = 12;
 
 // Cytoscape adds a <style> element for one rule unless an element with this id exists; the
 // page's CSP (style-src 'self') refuses inline style, so the rule is in graph.css and a
@@ -137,7 +140,9 @@ function styleFor(c: Colours): cytoscape.StylesheetJson {
         'target-arrow-shape': 'triangle',
         'arrow-scale': 0.8,
         'curve-style': 'bezier',
-        label: 'data(label)',
+        // Words on every edge make a drawing of any size a smudge: they show on a small drawing
+        // (`labelled`) and on the edges of the node under the pointer; the tables name them all.
+        label: '',
         'font-family': c.font,
         'font-size': 9,
         color: c.muted,
@@ -148,6 +153,8 @@ function styleFor(c: Colours): cytoscape.StylesheetJson {
       },
     },
     { selector: 'edge[?repeat]', style: { 'line-style': 'dashed' } },
+    { selector: 'edge.labelled, edge.pointed', style: { label: 'data(words)' } },
+    { selector: 'edge.pointed', style: { 'line-color': c.muted, 'target-arrow-color': c.muted, 'min-zoomed-font-size': 0, 'z-index': 10 } },
   ];
 }
 
@@ -179,6 +186,7 @@ export function GraphView({ graph, expanded, onExpand, onShowMore }: GraphViewPr
   const [state, setState] = useState<'loading' | 'ready' | 'unavailable'>(() => (canDrawOnCanvas() ? 'loading' : 'unavailable'));
   const [pointed, setPointed] = useState<{ label: string; id: string; kind: NodeKind; expandable: boolean }>();
   const groupOf = new Map(graph.groups.map((group) => [groupNodeId(group.key), group.key]));
+  const edgeLabels = graph.edges.length <= EDGE_LABEL_LIMIT;
 
   useEffect(() => {
     if (state === 'unavailable') return;
@@ -203,12 +211,14 @@ export function GraphView({ graph, expanded, onExpand, onShowMore }: GraphViewPr
         cy.on('mouseover', 'node', (event) => {
           const node = event.target as cytoscape.NodeSingular;
           node.addClass('pointed');
+          node.connectedEdges().addClass('pointed');
           const clickable = Boolean(node.data('expandable')) || node.data('group') !== undefined;
           if (clickable) element.style.cursor = 'pointer';
           setPointed({ id: node.id(), label: String(node.data('label')), kind: node.data('kind') as NodeKind, expandable: clickable });
         });
         cy.on('mouseout', 'node', (event) => {
           (event.target as cytoscape.NodeSingular).removeClass('pointed');
+          (event.target as cytoscape.NodeSingular).connectedEdges().removeClass('pointed');
           element.style.cursor = '';
           setPointed(undefined);
         });
@@ -273,9 +283,11 @@ export function GraphView({ graph, expanded, onExpand, onShowMore }: GraphViewPr
       });
       for (const edge of graph.edges) {
         if (cy.getElementById(edge.id).nonempty()) continue;
-        cy.add({ group: 'edges', data: { id: edge.id, source: edge.source, target: edge.target, label: edge.label, repeat: edge.label.endsWith('+') } });
+        cy.add({ group: 'edges', data: { id: edge.id, source: edge.source, target: edge.target, label: edge.label, words: relationWords(edge.label, 'out'), repeat: edge.label.endsWith('+') } });
         added += 1;
       }
+      if (edgeLabels) cy.edges().addClass('labelled');
+      else cy.edges().removeClass('labelled');
       cy.nodes().forEach((node) => {
         if (expanded.has(node.id())) node.addClass('expanded');
         else node.removeClass('expanded');
@@ -290,7 +302,7 @@ export function GraphView({ graph, expanded, onExpand, onShowMore }: GraphViewPr
         ? { name: 'concentric', animate: false, fit: true, padding: 24, minNodeSpacing: 8, concentric: (node: cytoscape.NodeSingular) => node.degree(false), levelWidth: () => 2 }
         : { name: 'cose', animate: false, randomize: first, fit: true, padding: 24, nodeDimensionsIncludeLabels: true, idealEdgeLength: () => 70, nodeRepulsion: () => 9000 };
     cy.layout(options).run();
-  }, [graph, expanded, state]);
+  }, [graph, expanded, state, edgeLabels]);
 
   const literals = graph.nodes.filter((node) => node.kind === 'literal').length;
   const nodes = graph.nodes.length - literals - graph.groups.length + graph.grouped;
@@ -302,7 +314,7 @@ export function GraphView({ graph, expanded, onExpand, onShowMore }: GraphViewPr
       {state === 'unavailable' ? (
         <p className="graph-canvas-unavailable">The drawing isn’t available here; the tables below hold every answer.</p>
       ) : (
-        <div ref={container} className="graph-canvas" role="img" aria-label={label} aria-busy={state === 'loading'} />
+        <div ref={container} className="graph-canvas" role="img" aria-label={label} aria-busy={state === 'loading'} data-edge-labels={edgeLabels ? 'shown' : 'hidden'} />
       )}
       {/* What the pointer is on: labels of a zoomed-out drawing are hidden. Pointer-only, so
           not announced; the tables say the same to everyone. */}

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { KIND_LABELS, kindOf, rowsOf, type NodeKind, type ResultRow } from './model.ts';
+import { columnLabel, KIND_LABELS, kindOf, relationWords, rowsOf, type NodeKind, type ResultRow } from './model.ts';
 import type { QueryBlock } from './useGraphQueries.ts';
 
 export interface ResultsTableProps {
@@ -13,16 +13,32 @@ export interface ResultsTableProps {
 /** The answer as a table: the drawing's keyboard and screen reader equivalent. */
 export function ResultsTable({ block, caption, isExpanded, onExpand }: ResultsTableProps) {
   const rows = useMemo(() => rowsOf(block.response, block.nodes, block.direction), [block.response, block.nodes, block.direction]);
-  const arrow = block.direction === 'out' ? '→' : '←';
+  // Columns named by what they hold ("Breach", "Data class"), never the engine's words.
+  const subjects = columnLabel(
+    [...new Set(rows.map((row) => row.subject))].map((subject) => (block.origin === 'expand' && block.kind ? block.kind : kindOf(subject))),
+    'From',
+  );
+  const answers = rows.filter((row) => row.kind === 'node' || row.kind === 'literal' || row.kind === 'label');
+  // Only breaches point at a data class or a domain, so such an answer holds breaches even when empty.
+  const breachesOnly = block.property === '<-dataClass' || block.property === '<-domain';
+  const targets =
+    answers.length === 0
+      ? breachesOnly
+        ? 'Breach'
+        : 'Linked to'
+      : columnLabel(
+          answers.map((row) => (row.kind === 'node' ? kindOf(row.target!, row.types) : 'literal')),
+          'Linked to',
+        );
   return (
     <div className="graph-table-scroll">
       <table className="graph-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Node</th>
-            <th scope="col">Arc</th>
-            <th scope="col">Value or target</th>
+            <th scope="col">{subjects}</th>
+            <th scope="col">Relation</th>
+            <th scope="col">{targets}</th>
           </tr>
         </thead>
         <tbody>
@@ -33,15 +49,7 @@ export function ResultsTable({ block, caption, isExpanded, onExpand }: ResultsTa
                 {index === 0 || rows[index - 1]?.subject !== row.subject ? <code>{row.subject}</code> : <span className="visually-hidden">{row.subject}</span>}
               </th>
               <td className="graph-arc">
-                {row.kind === 'none' ? (
-                  '—'
-                ) : (
-                  <>
-                    <span aria-hidden="true">{arrow} </span>
-                    <span className="visually-hidden">{block.direction === 'out' ? 'outgoing ' : 'incoming '}</span>
-                    <code>{row.arc}</code>
-                  </>
-                )}
+                {row.kind === 'none' ? '—' : <span title={`${block.direction === 'out' ? 'outgoing' : 'incoming'} arc ${row.arc}`}>{relationWords(row.arc, block.direction)}</span>}
               </td>
               <td>
                 <Value row={row} isExpanded={isExpanded} onExpand={onExpand} />

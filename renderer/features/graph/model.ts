@@ -328,3 +328,59 @@ export function buildGraph(queries: readonly AnsweredQuery[], options: GraphOpti
   const grouped = [...inGroups].filter((id) => !nodes.has(id)).length;
   return { nodes: [...nodes.values()], edges: [...edges.values()], omitted, groups: [...groups.values()], grouped };
 }
+
+// ── words for people ────────────────────────────────────────────────────────
+
+/**
+ * An arc as a person reads it, by the direction it is followed: `Adobe —exposed→ Passwords`,
+ * `Passwords —exposed by→ Adobe`. An arc the breach graph does not have is shown as it is.
+ */
+const RELATION_WORDS: Record<Direction, Record<string, string>> = {
+  out: {
+    typeOf: 'is a',
+    name: 'name',
+    domain: 'domain',
+    dataClass: 'exposed',
+    breachDate: 'breached on',
+    addedDate: 'added on',
+    modifiedDate: 'updated on',
+    isSensitive: 'sensitive',
+  },
+  in: { typeOf: 'type of', domain: 'domain of', dataClass: 'exposed by' },
+};
+
+export function relationWords(arc: string, direction: Direction): string {
+  return RELATION_WORDS[direction][arc] ?? arc;
+}
+
+/** A column of nodes named by what they are, when they are all one kind. */
+export function columnLabel(kinds: readonly NodeKind[], mixed: string): string {
+  const distinct = new Set(kinds.map((kind) => (kind === 'other' ? 'Breach' : kind)));
+  if (distinct.size !== 1) return mixed;
+  const [kind] = distinct as Set<NodeKind>;
+  return KIND_LABELS[kind!];
+}
+
+/** An answer without the given nodes (a preset's "other breaches" leaves out the breach it started from). */
+export function withoutNodes(response: NodeResponse, exclude: ReadonlySet<string>): NodeResponse {
+  const data: NodeResponse['data'] = {};
+  for (const [node, entry] of Object.entries(response.data)) {
+    if (!entry.arcs) {
+      data[node] = entry;
+      continue;
+    }
+    const arcs: NonNullable<NodeResponse['data'][string]['arcs']> = {};
+    for (const [label, arc] of Object.entries(entry.arcs)) arcs[label] = { ...arc, nodes: arc.nodes.filter((item) => item.dcid === undefined || !exclude.has(item.dcid)) };
+    data[node] = { ...entry, arcs };
+  }
+  return response.nextToken !== undefined ? { data, nextToken: response.nextToken } : { data };
+}
+
+/** What an expansion asks, in words; `others` when it is a preset's second step from `others`' nodes. */
+export function expansionTitle(node: string, kind: NodeKind, property: string, label: string, others: boolean): string | undefined {
+  if (kind === 'DataClass' && property === '<-dataClass') return `${others ? 'Other breaches' : 'Breaches'} that exposed ${label}`;
+  if (kind === 'Domain' && property === '<-domain') return `${others ? 'Other breaches' : 'Breaches'} of ${label}`;
+  if (kind === 'Class' && property === '<-typeOf') return `Every ${(KIND_LABELS as Record<string, string>)[node]?.toLowerCase() ?? label}`;
+  if (property === '->*') return `Everything about ${label}`;
+  return undefined;
+}
