@@ -521,11 +521,12 @@ function asNumber(value: unknown): number {
 
 /**
  * Default rules: the catalog is public to read and written by no one (service accounts and
- * secrets bypass rules); each person's own subtree is theirs alone.
+ * secrets bypass rules), its breaches indexed for the queries a reader asks ("the biggest",
+ * "the newest"); each person's own subtree is theirs alone.
  */
 export const DEFAULT_RULES = {
   rules: {
-    catalog: { '.read': true, '.write': false },
+    catalog: { '.read': true, '.write': false, breaches: { '.indexOn': ['pwnCount', 'addedDate', 'breachDate', 'modifiedDate'] } },
     users: {
       $uid: {
         '.read': 'auth != null && auth.uid === $uid',
