@@ -152,3 +152,27 @@ export function runQuery(value: DbValue, query: DbQuery): DbValue {
   if (query.limitToLast !== undefined) selected = selected.slice(-query.limitToLast);
   return record(selected);
 }
+
+/** A read that took longer than its `timeout=`. */
+export class ReadTimeoutError extends Error {
+  override readonly name = 'ReadTimeoutError';
+}
+
+/** Runs `read`, failing with {@link ReadTimeoutError} when it takes longer than `timeoutMs` (Firebase answers such a read 400). */
+export async function readWithin<T>(timeoutMs: number | undefined, read: () => Promise<T>): Promise<T> {
+  if (timeoutMs === undefined) return read();
+  let timer: NodeJS.Timeout | undefined;
+  const reading = read();
+  // Settled later or never: its outcome no longer matters once the timeout answered.
+  reading.catch(() => {});
+  try {
+    return await Promise.race([
+      reading,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ReadTimeoutError(`the read took longer than the timeout of ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -4,7 +4,7 @@ import { etagOf, ifNoneMatchHits } from '../http/respond.ts';
 import { authenticateRtdb, RtdbAuthError, type RtdbAuthOptions, type RtdbCaller } from './authenticate.ts';
 import { DbPathError, parseDbPath, type DbPath } from './paths.ts';
 import { createPushIdGenerator } from './pushIds.ts';
-import { indexNeeded, namesQuery, parseQuery, QUERY_PARAMETERS, QueryError, runQuery, type DbQuery } from './query.ts';
+import { indexNeeded, namesQuery, parseQuery, QUERY_PARAMETERS, QueryError, readWithin, ReadTimeoutError, runQuery, type DbQuery } from './query.ts';
 import { afterWrites, decideWithReads } from './reads.ts';
 import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './rules.ts';
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
@@ -227,14 +227,22 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
 
     if (method === 'GET' || method === 'HEAD') {
       if (grant.shallow && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
-      const { value, json, etag } = await readWithin(grant.timeoutMs, async () => {
+      const read = async () => {
         const snapshot = await store.snapshot(path);
         if (!grant.query) return snapshot;
         // The ETag of a query's answer is that of what it answers (its JSON), like a location's.
         const answered = runQuery(snapshot.value, grant.query);
         const text = JSON.stringify(answered);
         return { value: answered, json: text, etag: etagOf(text) };
-      });
+      };
+      let answer: { value: DbValue; json: string; etag: string };
+      try {
+        answer = await readWithin(grant.timeoutMs, read);
+      } catch (error) {
+        if (error instanceof ReadTimeoutError) throw new RtdbError(400, error.message);
+        throw error;
+      }
+      const { value, json, etag } = answer;
       const headers: Record<string, string> = { 'cache-control': 'no-cache' };
       if (wantsEtag) headers.etag = etag;
       // An addition to the real interface: lets a client that kept the ETag skip the body.
@@ -409,24 +417,6 @@ function parseTimeout(text: string | null): number | undefined {
   const ms = Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 's' ? 1000 : 60_000);
   if (ms > MAX_TIMEOUT_MS) throw new RtdbError(400, 'timeout must be at most 15min');
   return ms;
-}
-
-/** Runs a read, answering 400 when it takes longer than `timeout=` allows (Firebase's behaviour for a slow read). */
-async function readWithin<T>(timeoutMs: number | undefined, read: () => Promise<T>): Promise<T> {
-  if (timeoutMs === undefined) return read();
-  let timer: NodeJS.Timeout | undefined;
-  const reading = read();
-  try {
-    return await Promise.race([
-      reading,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new RtdbError(400, `the read took longer than the timeout of ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    reading.catch(() => {});
-  }
 }
 
 function shallowOf(value: DbValue): DbValue {

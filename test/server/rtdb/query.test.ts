@@ -2,7 +2,7 @@
 // walk by key (limitToFirst + startAt from the last key) visits every child exactly once.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareKeys, compareValues, parseQuery, QueryError, runQuery } from '../../../server/rtdb/query.ts';
+import { compareKeys, compareValues, parseQuery, QueryError, readWithin, ReadTimeoutError, runQuery } from '../../../server/rtdb/query.ts';
 import { record, type DbValue } from '../../../server/rtdb/tree.ts';
 
 const key = fc.oneof(fc.integer({ min: -3_000_000_000, max: 3_000_000_000 }).map(String), fc.stringMatching(/^[A-Za-z0-9_-]{1,6}$/));
@@ -80,5 +80,18 @@ describe('runQuery', () => {
     [{ orderBy: '"n"', startAt: '{"a":1}' }, 'startAt must be a JSON value: a "quoted string", a number, true, false or null'],
   ])('refuses %j', (params, message) => {
     expect(() => parseQuery(new URLSearchParams(params))).toThrow(new QueryError(message));
+  });
+});
+
+describe('readWithin (timeout=)', () => {
+  it('answers a read that finishes in time, and refuses one that does not', async () => {
+    expect(await readWithin(1000, async () => 'done')).toBe('done');
+    expect(await readWithin(undefined, async () => 'no limit')).toBe('no limit');
+    const never = () => new Promise<string>(() => {});
+    await expect(readWithin(20, never)).rejects.toEqual(new ReadTimeoutError('the read took longer than the timeout of 20 ms'));
+    // A read that fails after its timeout answered leaves no unhandled rejection behind.
+    const late = () => new Promise<string>((_, reject) => setTimeout(() => reject(new Error('late')), 40));
+    await expect(readWithin(10, late)).rejects.toBeInstanceOf(ReadTimeoutError);
+    await new Promise((resolve) => setTimeout(resolve, 60));
   });
 });
