@@ -3,13 +3,15 @@ import type { Logger } from '../log.ts';
 import { headersAfterRefusingUnread, readBodyText } from '../http/body.ts';
 import { JsonLimitError, parseJsonYielding, type JsonLimits } from '../http/jsonParse.ts';
 import { HttpProblem } from '../http/problems.ts';
-import { ifNoneMatchHits } from '../http/respond.ts';
+import { etagOf, ifNoneMatchHits } from '../http/respond.ts';
 import { authenticateRtdb, RtdbAuthError, type RtdbAuthOptions, type RtdbCaller } from './authenticate.ts';
 import { DbPathError, MAX_DEPTH, parseDbPath, type DbPath } from './paths.ts';
 import { createPushIdGenerator } from './pushIds.ts';
+import { indexNeeded, namesQuery, parseQuery, QUERY_PARAMETERS, QueryError, readWithin, ReadTimeoutError, runQuery, type DbQuery } from './query.ts';
 import { afterWrites, decideWithReads } from './reads.ts';
 import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './rules.ts';
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
+import { hasServerValues, resolveServerValues, ServerValueError, withStandIns } from './serverValues.ts';
 import { streamLocation } from './stream.ts';
 import { flatten, record, withoutPrototypes, type DbValue } from './tree.ts';
 
@@ -31,7 +33,12 @@ export const MAX_WRITE_VALUES = 2_000;
  */
 const WRITE_LIMITS: JsonLimits = { maxDepth: MAX_DEPTH, maxValues: MAX_WRITE_VALUES, maxStringBytes: 10 * 1024 * 1024 };
 const RULES_SETTING = 'rules';
-const SUPPORTED_QUERY = new Set(['auth', 'access_token', 'shallow', 'print']);
+const SUPPORTED_QUERY = new Set(['auth', 'access_token', 'shallow', 'print', ...QUERY_PARAMETERS, 'format', 'timeout', 'writeSizeLimit']);
+/** Firebase's `writeSizeLimit` values (https://firebase.google.com/docs/database/rest/app-management): accepted, not enforced here (one size cap for all). */
+const WRITE_SIZE_LIMITS = new Set(['tiny', 'small', 'medium', 'large', 'unlimited']);
+/** Firebase's `timeout` takes `<n>ms`, `<n>s` or `<n>min`, at most 15 minutes. */
+const TIMEOUT = /^([1-9]\d{0,8})(ms|s|min)$/;
+const MAX_TIMEOUT_MS = 15 * 60_000;
 const LEGACY_WARNING = '299 - "Database secrets are a legacy credential and are discouraged; use a service account or an ID token"';
 
 /** An answer in the database's own error shape, `{"error": "..."}`. */
@@ -67,6 +74,10 @@ export interface RtdbGrant {
   readonly shallow: boolean;
   readonly print: 'pretty' | 'silent' | undefined;
   readonly wantsEtag: boolean;
+  /** A query of the location's children (reads only), already checked against the rules' `.indexOn`. */
+  readonly query: DbQuery | undefined;
+  /** `timeout=`: how long a read may take before it is answered 400, in milliseconds. */
+  readonly timeoutMs: number | undefined;
 }
 const DECIDED = Symbol('the realtime database access decision ran');
 
@@ -87,7 +98,7 @@ export interface RtdbMount {
 
 const WRITE_METHODS = new Set(['PUT', 'PATCH', 'POST', 'DELETE']);
 /** The methods a POST may stand in for (the real database's `X-HTTP-Method-Override`). */
-const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE', 'GET']);
+const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /**
  * The realtime database's REST interface at `{service}/rtdb`: `GET`/`PUT`/`PATCH`/`POST`/
@@ -154,17 +165,32 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
     if (shallow !== null && shallow !== 'true' && shallow !== 'false') throw new RtdbError(400, 'shallow must be true or false');
     const print = url.searchParams.get('print');
     if (print !== null && print !== 'pretty' && print !== 'silent') throw new RtdbError(400, 'print must be pretty or silent');
+    const format = url.searchParams.get('format');
+    if (format !== null && format !== 'export') throw new RtdbError(400, 'format must be export');
+    const writeSizeLimit = url.searchParams.get('writeSizeLimit');
+    if (writeSizeLimit !== null && !WRITE_SIZE_LIMITS.has(writeSizeLimit)) throw new RtdbError(400, `writeSizeLimit must be one of ${[...WRITE_SIZE_LIMITS].join(', ')}`);
+    const timeoutMs = parseTimeout(url.searchParams.get('timeout'));
+    let query: DbQuery | undefined;
+    try {
+      query = parseQuery(url.searchParams);
+    } catch (error) {
+      if (error instanceof QueryError) throw new RtdbError(400, error.message);
+      throw error;
+    }
+    if (query && shallow !== null) throw new RtdbError(400, 'shallow cannot be mixed with any other query parameters');
     const method = effectiveMethod(req);
+    if (namesQuery(url.searchParams) && method !== 'GET' && method !== 'HEAD') throw new RtdbError(400, `query parameters (${QUERY_PARAMETERS.join(', ')}) apply to reads only`);
 
     const caller = await authenticateRtdb(req, url.searchParams, deps);
     const rawPath = rest.slice(0, -'.json'.length);
     const wantsEtag = (req.headers['x-firebase-etag'] ?? '').toString().toLowerCase() === 'true';
     const stream = method === 'GET' && /\btext\/event-stream\b/.test(req.headers.accept ?? '');
-    const grant = (path: DbPath | undefined): RtdbGrant => ({ [DECIDED]: true, caller, method, path, stream, shallow: shallow === 'true', print: print ?? undefined, wantsEtag });
+    const grant = (path: DbPath | undefined): RtdbGrant => ({ [DECIDED]: true, caller, method, path, stream, shallow: shallow === 'true', print: print ?? undefined, wantsEtag, query, timeoutMs });
 
     // The rules are the database's configuration: only full-access credentials see or change them.
     if (rawPath === '/.settings/rules') {
       if (caller.kind !== 'admin') throw new RtdbError(401, 'Permission denied');
+      if (query) throw new RtdbError(400, 'the rules document takes no query parameters');
       return grant(undefined);
     }
     let path: DbPath;
@@ -175,7 +201,11 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       throw error;
     }
     if (method === 'GET' || method === 'HEAD') {
+      // Rules are not filters (as in Firebase): a query needs read access to its whole location,
+      // so it shows nothing a plain read of the location would not.
       if (!(await canRead(caller, path))) throw new RtdbError(401, 'Permission denied');
+      const index = query && indexNeeded(query.orderBy);
+      if (index !== undefined && !rules.indexesAt(path).has(index)) throw new RtdbError(400, `Index not defined, add ".indexOn": "${index}", for path "/${path.join('/')}", to the rules`);
     } else if (WRITE_METHODS.has(method)) {
       if (caller.kind !== 'admin' && (await deniedBeforeBody(caller, method, path))) throw new RtdbError(401, 'Permission denied');
     } else {
@@ -196,6 +226,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
 
     if (grant.stream) {
       if (grant.shallow || wantsEtag) throw new RtdbError(400, 'streaming reads take neither shallow nor X-Firebase-ETag');
+      if (grant.query) throw new RtdbError(400, 'streaming reads of a query are not supported by this database; stream the location and filter it');
       const exp = caller.kind === 'user' ? (caller.auth.token as { exp?: unknown }).exp : undefined;
       return streamLocation({
         req,
@@ -215,12 +246,32 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       if (grant.shallow && wantsEtag) throw new RtdbError(400, 'shallow and X-Firebase-ETag cannot be combined');
       // A store that can list a location's children answers shallow reads without building its value.
       if (grant.shallow && store.shallow) return send(res, 200, await store.shallow(path), { 'cache-control': 'no-cache' }, format, method === 'HEAD');
-      const { value, json, etag } = await store.snapshot(path);
+      const read = async () => {
+        const snapshot = await store.snapshot(path);
+        if (!grant.query) return snapshot;
+        // The ETag of a query's answer is that of what it answers (its JSON), like a location's.
+        const answered = runQuery(snapshot.value, grant.query);
+        const text = JSON.stringify(answered);
+        return { value: answered, json: text, etag: etagOf(text) };
+      };
+      let answer: { value: DbValue; json: string; etag: string };
+      try {
+        answer = await readWithin(grant.timeoutMs, read);
+      } catch (error) {
+        if (error instanceof ReadTimeoutError) throw new RtdbError(400, error.message);
+        throw error;
+      }
+      const { value, json, etag } = answer;
       const headers: Record<string, string> = { 'cache-control': 'no-cache' };
       if (wantsEtag) headers.etag = etag;
       // An addition to the real interface: lets a client that kept the ETag skip the body.
       if (wantsEtag && ifNoneMatchHits(req, etag)) {
         res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+      if (print === 'silent') {
+        res.writeHead(204, headers);
         res.end();
         return;
       }
@@ -231,10 +282,14 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
     if (grant.shallow) throw new RtdbError(400, 'shallow applies to reads only');
     const body = method === 'DELETE' ? null : await readBody(req);
     const pushKey = method === 'POST' ? nextPushId() : undefined;
-    const writes = writesOf(method, path, body, pushKey);
+    const requested = writesOf(method, path, body, pushKey);
+    const withServerValues = hasServerValues(requested);
     const ifMatch = req.headers['if-match'];
 
     const outcome = await store.transaction(async (tx) => {
+      // Server values are resolved here, inside the transaction, so an increment reads what the
+      // last committed write left (no other writer of any instance comes in between).
+      const writes = withServerValues ? await resolveServerValues(requested, now(), (location) => tx.get(location)) : requested;
       // The rules first: a condition compared before them would tell anyone the data's ETag, or,
       // with the current value in the 412, the data itself.
       if (caller.kind !== 'admin') {
@@ -259,7 +314,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
         }
       }
       await tx.write(writes);
-      return { status: 200 as const, etag: wantsEtag || ifMatch !== undefined ? (await tx.snapshot(path)).etag : undefined };
+      return { status: 200 as const, writes, etag: wantsEtag || ifMatch !== undefined ? (await tx.snapshot(path)).etag : undefined };
     });
     if (outcome.status === 412) {
       if (outcome.currentEtag === undefined) throw new RtdbError(412, 'ETag mismatch');
@@ -272,7 +327,9 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       res.end();
       return;
     }
-    send(res, 200, method === 'POST' ? { name: pushKey } : method === 'DELETE' ? null : body, headers, format);
+    // Firebase answers a PUT or PATCH with the data written, server values resolved.
+    const written = withServerValues ? writtenBody(method, path, outcome.writes, body) : body;
+    send(res, 200, method === 'POST' ? { name: pushKey } : method === 'DELETE' ? null : written, headers, format);
   }
 
   async function canRead(caller: RtdbCaller, path: DbPath, fetch: (location: DbPath) => Promise<DbValue> = (location) => store.get(location)): Promise<boolean> {
@@ -317,7 +374,7 @@ function effectiveMethod(req: IncomingMessage): string {
   const override = req.headers['x-http-method-override'];
   if (override === undefined) return method;
   const named = (Array.isArray(override) ? override.join(',') : override).trim().toUpperCase();
-  if (method !== 'POST' || !OVERRIDABLE.has(named)) throw new RtdbError(400, 'X-HTTP-Method-Override names PUT, PATCH, DELETE or GET, on a POST');
+  if (method !== 'POST' || !OVERRIDABLE.has(named)) throw new RtdbError(400, 'X-HTTP-Method-Override names PATCH, PUT or DELETE, on a POST');
   return named;
 }
 
@@ -345,7 +402,15 @@ function writesOf(method: string, path: DbPath, body: unknown, pushKey: string |
   } else {
     writes = [{ path, value: (body ?? null) as DbValue }];
   }
-  for (const write of writes) {
+  // The data is checked with each server value standing in as a number (its kind of result).
+  let checked: DbWrite[];
+  try {
+    checked = hasServerValues(writes) ? withStandIns(writes) : writes;
+  } catch (error) {
+    if (error instanceof ServerValueError) throw new RtdbError(400, `Invalid data; ${error.message}`);
+    throw error;
+  }
+  for (const write of checked) {
     try {
       flatten(write.path, write.value);
     } catch (error) {
@@ -354,6 +419,23 @@ function writesOf(method: string, path: DbPath, body: unknown, pushKey: string |
     }
   }
   return writes;
+}
+
+/** What a PUT or PATCH answers with server values resolved: the written values, shaped like the body. */
+function writtenBody(method: string, path: DbPath, writes: readonly DbWrite[] | undefined, body: unknown): unknown {
+  if (!writes) return body;
+  if (method !== 'PATCH') return writes[0]?.value ?? null;
+  return record(writes.map((write) => [write.path.slice(path.length).join('/'), write.value] as const));
+}
+
+/** `timeout=`'s milliseconds, or undefined. */
+function parseTimeout(text: string | null): number | undefined {
+  if (text === null) return undefined;
+  const match = TIMEOUT.exec(text);
+  if (!match) throw new RtdbError(400, 'timeout must be a positive whole number followed by ms, s or min (e.g. 3s), at most 15min');
+  const ms = Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 's' ? 1000 : 60_000);
+  if (ms > MAX_TIMEOUT_MS) throw new RtdbError(400, 'timeout must be at most 15min');
+  return ms;
 }
 
 function shallowOf(value: DbValue): DbValue {

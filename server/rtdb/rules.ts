@@ -37,10 +37,13 @@ interface RuleNode {
   read?: Rule;
   write?: Rule;
   validate?: Rule;
+  /** `.indexOn`: the children (or `.value`) a query here may order by. */
+  indexOn?: readonly string[];
   children: Map<string, RuleNode>;
   wildcard?: { name: string; node: RuleNode };
 }
 
+const IndexOn = z.union([z.string().min(1), z.array(z.string().min(1))]);
 const RuleValue = z.union([z.boolean(), z.string().min(1)]);
 const RulesFile = z.strictObject({ rules: z.record(RecordKey, z.unknown()) });
 
@@ -116,6 +119,21 @@ export class CompiledRules {
   /** True when some `.read` from the root down to `path` grants it. */
   canRead(path: DbPath, context: RuleContext): boolean {
     return this.#cascade(path, 'read', context);
+  }
+
+  /**
+   * What a query at `path` may order by: the `.indexOn` of the rules at exactly that location
+   * (as in Firebase, an index is defined where the queried children live, not above), child
+   * paths normalised to `a/b`.
+   */
+  indexesAt(path: DbPath): ReadonlySet<string> {
+    let node: RuleNode | undefined = this.#root;
+    const variables = Object.create(null) as Record<string, string>;
+    for (const key of path) {
+      if (!node) break;
+      node = step(node, key, variables);
+    }
+    return new Set((node?.indexOn ?? []).map((entry) => (entry === '.value' ? entry : entry.split('/').filter(Boolean).join('/'))));
   }
 
   /**
@@ -233,7 +251,9 @@ function compileNode(raw: unknown, at: string[], wildcards: Set<string>): RuleNo
       if (!rule.success) throw new RulesError(`${where} must be true, false or an expression string`);
       node[key.slice(1) as 'read' | 'write' | 'validate'] = compileRule(rule.data, where, wildcards, key !== '.read');
     } else if (key === '.indexOn') {
-      // Accepted for compatibility; this database has no queries to index.
+      const index = IndexOn.safeParse(value);
+      if (!index.success) throw new RulesError(`${where} must be a child path or ".value", or an array of them`);
+      node.indexOn = typeof index.data === 'string' ? [index.data] : index.data;
     } else if (key.startsWith('.')) {
       throw new RulesError(`${where}: unknown rule "${key}" (expected .read, .write, .validate or .indexOn)`);
     } else if (key.startsWith('$')) {
@@ -501,11 +521,12 @@ function asNumber(value: unknown): number {
 
 /**
  * Default rules: the catalog is public to read and written by no one (service accounts and
- * secrets bypass rules); each person's own subtree is theirs alone.
+ * secrets bypass rules), its breaches indexed for the queries a reader asks ("the biggest",
+ * "the newest"); each person's own subtree is theirs alone.
  */
 export const DEFAULT_RULES = {
   rules: {
-    catalog: { '.read': true, '.write': false },
+    catalog: { '.read': true, '.write': false, breaches: { '.indexOn': ['pwnCount', 'addedDate', 'breachDate', 'modifiedDate'] } },
     users: {
       $uid: {
         '.read': 'auth != null && auth.uid === $uid',

@@ -2,7 +2,8 @@
 // catalog (834 breaches) from the reference service, first (empty copy) and unchanged (the
 // copy's ETag answered 304). Floors, measured in the same run: for the first sync, a bare GET of
 // the same URL, JSON.parse and a bare bulk insert of the same entries into a plain table (same
-// pragmas); for the unchanged one, a bare GET with the same If-None-Match.
+// pragmas); for the unchanged one, a bare GET with the same If-None-Match. The same first sync
+// paged with queries is measured back to back with it (catalog_sync_hibp_paged).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,8 +12,14 @@ import { DetailsStore } from '../../electron/core/feed/DetailsStore.ts';
 import { RealtimeDatabaseClient } from '../../electron/core/feed/RealtimeDatabaseClient.ts';
 import { syncCatalogDetails } from '../../electron/core/feed/syncCatalogDetails.ts';
 
+/** Entries per page of the paged first sync (the query pages the app could use). */
+export const CATALOG_PAGE_SIZE = 200;
+
 export interface CatalogSyncFigures {
   firstMs: number[];
+  /** The same first sync, paged with queries (`orderBy="$key"`, `limitToFirst`, `startAt`), measured back to back with the whole read. */
+  pagedMs: number[];
+  pagedRequests: number;
   firstFloorMs: number[];
   unchangedMs: number[];
   unchangedFloorMs: number[];
@@ -21,7 +28,7 @@ export interface CatalogSyncFigures {
 
 export async function measureCatalogSync(dbUrl: string, runs: number): Promise<CatalogSyncFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-catalog-'));
-  const figures: CatalogSyncFigures = { firstMs: [], firstFloorMs: [], unchangedMs: [], unchangedFloorMs: [], entries: 0 };
+  const figures: CatalogSyncFigures = { firstMs: [], pagedMs: [], pagedRequests: 0, firstFloorMs: [], unchangedMs: [], unchangedFloorMs: [], entries: 0 };
   const catalogUrl = `${dbUrl}/catalog/breaches.json`;
   try {
     // One warm-up of each, so connection set-up and JIT do not land in the first run.
@@ -45,6 +52,20 @@ export async function measureCatalogSync(dbUrl: string, runs: number): Promise<C
       const unchangedMs = performance.now() - started;
       if (again.status !== 'unchanged') throw new Error('catalog_sync_hibp: second sync was not unchanged');
 
+      const pagedStore = new DetailsStore(path.join(dir, `paged-${run}.db`));
+      let pagedMs: number;
+      let pagedRequests = 0;
+      try {
+        const counting: typeof fetch = (input, init) => (pagedRequests++, fetch(input, init));
+        const pagedClient = new RealtimeDatabaseClient({ url: dbUrl, credential: { kind: 'none' }, fetch: counting });
+        started = performance.now();
+        const paged = await syncCatalogDetails(pagedClient, pagedStore, { pageSize: CATALOG_PAGE_SIZE });
+        pagedMs = performance.now() - started;
+        if (paged.count !== first.count || paged.skipped.length > 0) throw new Error(`catalog_sync_hibp: the paged sync stored ${paged.count} of ${first.count}`);
+      } finally {
+        pagedStore.close();
+      }
+
       started = performance.now();
       const response = await fetch(catalogUrl, { headers: { 'x-firebase-etag': 'true' } });
       const etag = response.headers.get('etag')!;
@@ -61,6 +82,8 @@ export async function measureCatalogSync(dbUrl: string, runs: number): Promise<C
       if (run < 0) return;
       figures.entries = first.count;
       figures.firstMs.push(firstMs);
+      figures.pagedMs.push(pagedMs);
+      figures.pagedRequests = pagedRequests;
       figures.unchangedMs.push(unchangedMs);
       figures.firstFloorMs.push(firstFloorMs);
       figures.unchangedFloorMs.push(unchangedFloorMs);

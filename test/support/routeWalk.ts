@@ -31,7 +31,23 @@ export const HEADER_VARIANTS: readonly Record<string, string>[] = [
 ];
 
 /** Query parameters added to each route's own. */
-export const QUERY_VARIANTS: readonly string[] = ['', 'print=pretty', 'print=silent', 'shallow=true', 'auth=not-a-token', 'format=export&orderBy=%22%24key%22'];
+export const QUERY_VARIANTS: readonly string[] = [
+  '',
+  'print=pretty',
+  'print=silent',
+  'shallow=true',
+  'auth=not-a-token',
+  'format=export&orderBy=%22%24key%22',
+  // Queries of every kind, also ones a location's rules have no index for and malformed ones.
+  'orderBy=%22%24key%22&limitToFirst=1&startAt=%22a%22',
+  'orderBy=%22%24value%22&limitToLast=1',
+  'orderBy=%22note%22&equalTo=%22alice-walk-private-7f3a%22',
+  'orderBy=%22theme%22&startAt=%22a%22&endAt=%22z%22',
+  'orderBy=%22%24priority%22&print=silent',
+  'orderBy=%22%24key%22&shallow=true',
+  'limitToFirst=1',
+  'timeout=3s&writeSizeLimit=tiny',
+];
 
 /** Every route × method × header × query combination of `mounts`, without credentials. */
 export function* walkRequests(mounts: readonly Mount[], substitutions: Record<string, string>): Generator<WalkRequest> {

@@ -38,9 +38,14 @@ export class RealtimeDatabaseClient {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The JSON at `path`; with `etag`, `not-modified` when the location still has it. */
-  async get(path: string, options: { etag?: string | undefined; signal?: AbortSignal } = {}): Promise<ReadResult> {
-    const response = await this.#send('GET', path, { 'x-firebase-etag': 'true', ...(options.etag ? { 'if-none-match': options.etag } : {}) }, undefined, options.signal);
+  /**
+   * The JSON at `path`; with `etag`, `not-modified` when the location still has it. `query` adds
+   * the database's query parameters (`orderBy`, `limitToFirst`, `startAt`, …: JSON-encoded, as
+   * Firebase's REST interface takes them).
+   */
+  async get(path: string, options: { etag?: string | undefined; query?: Readonly<Record<string, string>>; signal?: AbortSignal } = {}): Promise<ReadResult> {
+    const headers = { 'x-firebase-etag': 'true', ...(options.etag ? { 'if-none-match': options.etag } : {}) };
+    const response = await this.#send('GET', path, headers, undefined, options.signal, false, options.query);
     const etag = response.headers.get('etag') ?? undefined;
     if (response.status === 304) return { status: 'not-modified', etag: etag ?? options.etag! };
     const value = await readJson(response);
@@ -66,8 +71,17 @@ export class RealtimeDatabaseClient {
     return { status: 'ok' };
   }
 
-  async #send(method: string, path: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, retried = false): Promise<Response> {
+  async #send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+    retried = false,
+    query: Readonly<Record<string, string>> = {},
+  ): Promise<Response> {
     const url = new URL(`${this.url}/${path.replace(/^\/+|\/+$/g, '')}.json`);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     const auth = await this.#authorize(url);
     let response: Response;
     try {
@@ -86,7 +100,7 @@ export class RealtimeDatabaseClient {
     // A service-account token may have been revoked or expired early: get a new one once.
     if (response.status === 401 && this.#credential.kind === 'service-account' && !retried) {
       this.#token = undefined;
-      return this.#send(method, path, headers, body, signal, true);
+      return this.#send(method, path, headers, body, signal, true, query);
     }
     const text = await response.text();
     let detail = text.slice(0, 500);

@@ -371,7 +371,9 @@ describe.each(STORE_KINDS)('the realtime database over HTTP on %s', (kind) => {
   describe('bad requests get a clear error', () => {
     it.each([
       ['users/a.b', { query: { auth: 'x' } }, 401, 'Could not parse auth token.'],
-      ['catalog/breaches', { query: { orderBy: '"$key"' } }, 400, 'query parameter "orderBy" is not supported'],
+      // JSONP would let any web page read the database as a script: not served.
+      ['catalog/breaches', { query: { callback: 'steal' } }, 400, 'query parameter "callback" is not supported'],
+      ['catalog/breaches', { query: { orderBy: '$key' } }, 400, 'orderBy must be a valid JSON encoded path'],
       ['catalog/breaches', { query: { shallow: 'yes' } }, 400, 'shallow must be true or false'],
     ] as const)('%s %j → %i', async (location, init, status, message) => {
       const response = await call(location, init);

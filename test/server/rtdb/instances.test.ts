@@ -42,6 +42,18 @@ describe('two instances on one PostgreSQL database', () => {
     }
   });
 
+  it('loses no server-value increment sent through both instances at once', async () => {
+    const auth = await idToken('counter');
+    const location = 'users/counter/visits';
+    const increment = { '.sv': { increment: 1 } };
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => put(i % 2 === 0 ? instances.a : instances.b, location, increment, { auth })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 30 }, () => 200));
+    // Each transaction answers what it wrote: 1 to 30, each once, whichever instance it went through.
+    expect((await Promise.all(answers.map(async (answer) => (await answer.json()) as number))).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(await (await get(instances.a, location, { auth })).json()).toBe(30);
+    expect(await (await get(instances.b, location, { auth })).json()).toBe(30);
+  });
+
   it("streams to a listener on one instance the other instance's writes, and keeps ETags right on both", async () => {
     const auth = await idToken('streamer');
     const location = 'users/streamer/preferences';
