@@ -120,7 +120,7 @@ describe('one account after another in the same window', () => {
     // Graph: her breach as the start node, answered.
     await page.goto(`${new URL(page.url()).origin}${new URL(page.url()).pathname}#/graph?nodes=${encodeURIComponent(target)}`);
     await page
-      .getByRole('region', { name: `${target} ->*`, exact: true })
+      .getByRole('region', { name: `Everything about this breach: ${target}`, exact: true })
       .getByRole('table')
       .waitFor();
 

@@ -179,7 +179,8 @@ describe('layout and counts in Chromium against the real stack', () => {
     await devCall(e2e.serviceOrigin, 'PUT', '/__dev/exposures', { email: ALICE, breachIds: [...new Set([...mine, LONG_BREACH.id, FRESH_BREACH.id])] });
     await syncNow();
     const banner = page.getByRole('region', { name: 'New breaches' });
-    await banner.getByText(/2 new breaches naming you/).waitFor();
+    // Demo data here: the banner says the breaches are invented.
+    await banner.getByText(/2 new (invented )?breaches naming you/).waitFor();
     await settle(page);
     // The page keeps its place and its size: the banner floats over it.
     // Soft: the screenshots below are taken whatever these say.

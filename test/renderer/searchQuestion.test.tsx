@@ -12,10 +12,11 @@ const PLACEHOLDER = 'which of my breaches leaked passwords after 2020?';
 
 async function openSearch() {
   const user = userEvent.setup();
-  renderApp({ hash: '#/search' });
+  // Opted in to sensitive breaches (the one sensitive policy otherwise adds "not sensitive"), and
+  // Sensitive at "Any": the filters shown below are the question's alone.
+  renderApp({ hash: '#/search', settings: { showSensitive: true } });
   const box = await screen.findByRole('searchbox', { name: 'Search breaches' });
   expect(box).toHaveAttribute('placeholder', `e.g. ${PLACEHOLDER}`);
-  // The filters shown below are the question's alone, whatever Sensitive starts as.
   await user.selectOptions(screen.getByRole('combobox', { name: 'Sensitive' }), 'any');
   return { user, box };
 }

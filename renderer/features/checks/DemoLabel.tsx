@@ -20,7 +20,8 @@ export function DemoLabel({ print = false }: { print?: boolean }) {
           'No real breach named these addresses; the local service made them up to show how the app works.'
         ) : (
           <>
-            The local service made them up to show how Breach Monitor works. <a href={formatHash({ screen: 'settings', filters: EMPTY_FILTERS })}>Check your real addresses</a>
+            <span className="demo-label-more">The local service made them up to show how Breach Monitor works.</span>{' '}
+            <a href={formatHash({ screen: 'settings', filters: EMPTY_FILTERS })}>Check your real addresses</a>
           </>
         )}
       </p>
