@@ -14,6 +14,8 @@ describe('choosing the API contract in Chromium', () => {
   let e2e: E2E;
   let page: Page;
   let ids: string[];
+  /** A breach and one of its data classes the newer contract cannot mark resolved. */
+  let other: { id: string; dataClass: string };
 
   beforeAll(async () => {
     ensureRendererBuilt();
@@ -23,6 +25,8 @@ describe('choosing the API contract in Chromium', () => {
     // Breaches both contracts serve: not sensitive, leaking passwords or email addresses.
     const served = (await service.store.listBreaches()).filter((b) => !b.isSensitive && b.dataClasses.some((name) => ['passwords', 'email-addresses'].includes(dataClassKey(name))));
     ids = served.slice(0, 4).map((b) => b.id);
+    const withOther = served.slice(0, 4).find((b) => b.dataClasses.some((name) => !['passwords', 'email-addresses'].includes(dataClassKey(name))))!;
+    other = { id: withOther.id, dataClass: withOther.dataClasses.find((name) => !['passwords', 'email-addresses'].includes(dataClassKey(name)))! };
     await devCall(service.url, 'PUT', '/__dev/accounts/alice', { emails: [EMAIL] });
     await devCall(service.url, 'PUT', '/__dev/exposures', { email: EMAIL, breachIds: ids });
     // alice signed up at the service (the newer contract leaves signing up to the service's site): her Monitor account exists.
@@ -54,6 +58,19 @@ describe('choosing the API contract in Chromium', () => {
       .click();
     const list = page.getByRole('listbox', { name: 'Breaches' });
     await eventually('the breaches shown', async () => (await list.getByRole('option').count()) === ids.length, 15_000);
+
+    // A change the newer contract cannot carry: kept on this computer, labelled so, not sent.
+    await page.goto(`${new URL(page.url()).origin}${new URL(page.url()).pathname}#/breaches/${encodeURIComponent(other.id)}`);
+    const cell = page.getByRole('checkbox', { name: `${other.dataClass} for ${EMAIL}` });
+    await cell.waitFor({ timeout: 15_000 });
+    await cell.check();
+    await eventually(
+      'labelled as kept on this computer',
+      async () =>
+        (await cell.getAttribute('aria-describedby')) !== null && /on this computer only/.test((await page.locator(`[id="${await cell.getAttribute('aria-describedby')}"]`).textContent()) ?? ''),
+      15_000,
+    );
+    expect((await e2e.call('sync-status', {})).localOnly).toBe(1);
   }, 90_000);
 
   it('switches back to the original contract in Settings in one guided step', async () => {
@@ -68,6 +85,7 @@ describe('choosing the API contract in Chromium', () => {
     await settings.getByRole('button', { name: 'Save changes' }).click();
     const dialog = page.getByRole('dialog', { name: 'Switch the API contract?' });
     await dialog.waitFor({ timeout: 10_000 });
+    expect(await dialog.textContent()).toContain('1 change kept on this computer under the newer contract will be sent under the original one.');
     const signInsBefore = e2e.signIns;
     await dialog.getByRole('button', { name: 'Switch and sign in again' }).click();
     // Signed out, switched and signed in again without another click.
@@ -76,6 +94,20 @@ describe('choosing the API contract in Chromium', () => {
     await eventually('the switch saved', async () => (await e2e.call('settings-get', {})).apiContract === 'v1', 30_000);
     expect(await page.getByText('Sign out before switching', { exact: false }).count()).toBe(0);
     await eventually('the breaches under /api/v1', async () => (await e2e.call('breaches-list', {})).total === ids.length, 30_000);
+    // The change kept on this computer reached the service through /api/v1, and nothing waits.
+    await eventually(
+      `${other.dataClass} resolved on the service`,
+      async () => {
+        const item = (await e2e.serviceBreaches({ includeSensitive: true })).find((i) => i.breach.id === other.id) as
+          { breachedAccounts: { resolvedDataClasses: Record<string, unknown> }[] } | undefined;
+        return item?.breachedAccounts.some((account) => Object.keys(account.resolvedDataClasses).some((name) => dataClassKey(name) === dataClassKey(other.dataClass)));
+      },
+      30_000,
+    );
+    await eventually('nothing left waiting', async () => {
+      const status = await e2e.call('sync-status', {});
+      return status.pending === 0 && !status.localOnly;
+    });
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav
       .getByRole('link', { name: 'Breaches' })
