@@ -285,6 +285,12 @@ export class FakeCore {
       },
       'settings-get': () => this.settings,
       'settings-set': (patch) => {
+        // As the core (electron/core/settings/settingsHandlers.ts): another service, issuer or contract only while signed out.
+        const switching =
+          (patch.serviceUrl !== undefined && patch.serviceUrl !== this.settings.serviceUrl) ||
+          (patch.issuer !== undefined && patch.issuer !== this.settings.issuer) ||
+          (patch.apiContract !== undefined && (patch.apiContract ?? 'v1') !== (this.settings.apiContract ?? 'v1'));
+        if (switching && this.auth.state !== 'signed-out') throw ipcError('conflict', 'Sign out before switching to another service.');
         this.settings = applySettingsChange(this.settings, patch);
         return this.settings;
       },

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The newer Monitor contract in the UI: the service notices beside the list, and the contract
 // choice in Settings.
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { dataClassKey } from '../../shared/api/index.ts';
@@ -51,8 +51,10 @@ describe('service notices and the contract setting', () => {
     await user.click(newer);
     expect(screen.getByText(/this service asks for at most one sync an hour/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    await waitFor(() => expect(core.callsOf('settings-set')).toEqual([expect.objectContaining({ apiContract: 'firefox-v1' })]));
+    const dialog = await screen.findByRole('dialog', { name: 'Switch the API contract?' });
     await expectAccessible();
+    await user.click(within(dialog).getByRole('button', { name: 'Switch and sign in again' }));
+    await waitFor(() => expect(core.callsOf('settings-set')).toEqual([expect.objectContaining({ apiContract: 'firefox-v1' })]));
   });
 
   test('a change the service cannot take is kept on this computer and labelled so, never queued', async () => {

@@ -5,6 +5,16 @@ import { describe, expect, test } from 'vitest';
 import { FakeCore } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
+/** The guided switch: the one confirmation, then sign-out (keeping local data), the save, and a new sign-in, in that order. */
+async function confirmSwitch(user: ReturnType<typeof userEvent.setup>, core: FakeCore, title = 'Switch the API contract?') {
+  const dialog = await screen.findByRole('dialog', { name: title });
+  await user.click(within(dialog).getByRole('button', { name: 'Switch and sign in again' }));
+  await waitFor(() => expect(core.callsOf('auth-sign-in')).toHaveLength(1));
+  const order = core.calls.map((call) => call.channel).filter((channel) => ['auth-sign-out', 'settings-set', 'auth-sign-in'].includes(channel));
+  expect(order).toEqual(['auth-sign-out', 'settings-set', 'auth-sign-in']);
+  expect(core.callsOf('auth-sign-out')).toEqual([{ deleteLocalData: false }]);
+}
+
 describe('settings', () => {
   test('validation in words, then a save with the changed settings', async () => {
     const user = userEvent.setup();
@@ -28,9 +38,9 @@ describe('settings', () => {
     await user.type(interval, '60');
     await user.click(screen.getByRole('checkbox', { name: 'Start at login' }));
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    // Another service while signed in: one guided step, asked first.
+    await confirmSwitch(user, core, 'Switch to another service?');
     expect(core.callsOf('settings-set')[0]).toMatchObject({ serviceUrl: 'https://monitor.example.com/api/v1', syncIntervalMinutes: 60, startAtLogin: true, notifications: true });
-    expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
     expect(core.settings.startAtLogin).toBe(true);
   });
 
@@ -52,7 +62,7 @@ describe('settings', () => {
     await user.clear(signUp);
     await user.type(signUp, 'https://monitor.example.com/signup');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    await confirmSwitch(user, core);
     expect(core.callsOf('settings-set')[0]).toMatchObject({ apiContract: 'firefox-v1', signUpUrl: 'https://monitor.example.com/signup' });
     expect(core.settings).toMatchObject({ apiContract: 'firefox-v1', signUpUrl: 'https://monitor.example.com/signup' });
   });
@@ -62,7 +72,7 @@ describe('settings', () => {
     const { core } = renderApp({ hash: '#/settings' });
     await user.click(await screen.findByRole('radio', { name: /Mozilla Monitor for Firefox/ }));
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
-    await waitFor(() => expect(core.callsOf('settings-set')).toHaveLength(1));
+    await confirmSwitch(user, core);
     expect(core.callsOf('settings-set')[0]).toMatchObject({ apiContract: 'firefox-v1' });
     expect(core.callsOf('settings-set')[0]).not.toHaveProperty('signUpUrl');
   });

@@ -166,6 +166,27 @@ export function releaseAllInFlight(db: WritableDB): number {
   return statement(db, `UPDATE outbox SET sent_version = NULL WHERE sent_version IS NOT NULL AND state = 'pending'`).run().changes;
 }
 
+/**
+ * Re-decides which waiting rows this contract can carry: a row another contract kept on this
+ * machine becomes pending when this one can send it, and a pending row this one cannot carry is
+ * kept on this machine instead of being sent and refused. Failed rows keep their reason.
+ */
+export function reclassifyForContract(db: WritableDB, canSend: (intent: { resolved: boolean; classKey: string }) => boolean, now: string): number {
+  const rows = statement(db, `SELECT id, class_key AS classKey, resolved, state FROM outbox WHERE state IN ('pending', 'local')`).all() as {
+    id: number;
+    classKey: string;
+    resolved: number;
+    state: 'pending' | 'local';
+  }[];
+  const update = statement(db, `UPDATE outbox SET state = ?, updated_at = ? WHERE id = ? AND state = ?`);
+  let changed = 0;
+  for (const row of rows) {
+    const wanted = canSend({ resolved: row.resolved === 1, classKey: row.classKey }) ? 'pending' : 'local';
+    if (wanted !== row.state) changed += update.run(wanted, now, row.id, row.state).changes;
+  }
+  return changed;
+}
+
 export function retryFailed(db: WritableDB, ids: readonly number[], now: string): number {
   return statement(
     db,

@@ -9,6 +9,7 @@ import {
   outboxCounts,
   outboxRows,
   pendingRows,
+  reclassifyForContract,
   releaseAllInFlight,
   releaseInFlight,
   retryFailed,
@@ -104,7 +105,11 @@ export class Outbox {
     this.#limits = options.limits ?? CONTRACT_LIMITS;
     this.#canSend = options.canSend ?? (() => true);
     // A new Outbox is a new process for this account: no send of a previous one is on the wire.
-    releaseAllInFlight(this.#db);
+    // The account may have been opened under another contract (a switch in Settings): what waits is re-decided for this one, in one transaction.
+    this.#db.transaction(() => {
+      releaseAllInFlight(this.#db);
+      reclassifyForContract(this.#db, this.#canSend, this.#iso());
+    })();
   }
 
   get status(): OutboxStatus {

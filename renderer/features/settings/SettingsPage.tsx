@@ -1,6 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { FeedSection } from './FeedSection.tsx';
 import { BreachDataSection } from './BreachDataSection.tsx';
+import { SwitchConfirm } from './SwitchConfirm.tsx';
+import { ContractChoice } from '../welcome/ContractChoice.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { ErrorState, Skeleton } from '../../components/States.tsx';
 import { inBrowserHost, toUiError } from '../../lib/core.ts';
@@ -13,6 +15,7 @@ import { TextField } from '../../components/TextField.tsx';
 import { useSync } from '../../state/sync.ts';
 import { useTheme, type Theme } from '../../state/theme.ts';
 import type { Settings, SettingsChange } from '../../../shared/ipc/views.ts';
+import type { ApiContract } from '../../../shared/api/firefox.ts';
 
 interface Draft {
   serviceUrl: string;
@@ -22,7 +25,7 @@ interface Draft {
   startAtLogin: boolean;
   closeToTray: boolean;
   showSensitive: boolean;
-  apiContract: 'v1' | 'firefox-v1';
+  apiContract: ApiContract;
   signUpUrl: string;
 }
 
@@ -85,6 +88,8 @@ export function SettingsPage() {
 function SettingsForm({ settings }: { settings: Settings }) {
   const browser = inBrowserHost();
   const save = useSettings((s) => s.save);
+  const switchService = useSettings((s) => s.switchService);
+  const [confirming, setConfirming] = useState<SettingsChange>();
   const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string }>();
@@ -93,6 +98,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const baseline = toDraft(settings);
   const dirty = (Object.keys(baseline) as (keyof Draft)[]).some((key) => baseline[key] !== draft[key]);
   const signedIn = useAuth((s) => s.status?.state === 'signed-in');
+  const serviceChanged = draft.serviceUrl.trim() !== settings.serviceUrl || draft.issuer.trim() !== settings.issuer || draft.apiContract !== (settings.apiContract ?? 'v1');
 
   // A save elsewhere (the welcome screen, another window) moves an untouched form along.
   useEffect(() => {
@@ -112,6 +118,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
       setMessage({ kind: 'error', text: 'Some settings need fixing before they can be saved.' });
       return;
     }
+    // Another service or contract while signed in: one guided step, confirmed first (below).
+    if (signedIn && serviceChanged) {
+      setConfirming(patch);
+      return;
+    }
     setSaving(true);
     try {
       const saved = await save(patch);
@@ -125,8 +136,6 @@ function SettingsForm({ settings }: { settings: Settings }) {
       setSaving(false);
     }
   }
-
-  const serviceChanged = draft.serviceUrl.trim() !== settings.serviceUrl || draft.issuer.trim() !== settings.issuer || draft.apiContract !== (settings.apiContract ?? 'v1');
 
   return (
     <form
@@ -149,22 +158,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         hint="The breach-alert API, ending in /api/v1."
       />
       <TextField id={`${id}-issuer`} label="Identity provider" type="url" value={draft.issuer} error={errors.issuer} onChange={(v) => set('issuer', v)} hint="Where you sign in (the OpenID issuer)." />
-      <fieldset className="radio-group">
-        <legend className="field-label">Contract the service speaks</legend>
-        <label className="check-field">
-          <input type="radio" name={`${id}-contract`} value="v1" checked={draft.apiContract === 'v1'} onChange={() => set('apiContract', 'v1')} />
-          <span>
-            Breach Alerts API <span className="muted">(/api/v1)</span>
-          </span>
-        </label>
-        <label className="check-field">
-          <input type="radio" name={`${id}-contract`} value="firefox-v1" checked={draft.apiContract === 'firefox-v1'} onChange={() => set('apiContract', 'firefox-v1')} />
-          <span>
-            Mozilla Monitor for Firefox{' '}
-            <span className="muted">(/api/firefox/v1 at the same site: breach details from the details feed, only passwords and email addresses can be marked resolved, syncs at most hourly)</span>
-          </span>
-        </label>
-      </fieldset>
+      <ContractChoice value={draft.apiContract} onChange={(value) => set('apiContract', value)} />
       {draft.apiContract === 'firefox-v1' ? (
         <TextField
           id={`${id}-signup`}
@@ -178,7 +172,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       ) : null}
       {serviceChanged && signedIn ? (
         <p className="form-note">
-          <Icon name="alert" size={14} /> Changing the service signs you in again at the next sync.
+          <Icon name="alert" size={14} /> Saving signs you out and starts signing in again, in one step; you’ll be asked first.
         </p>
       ) : null}
 
@@ -246,6 +240,18 @@ function SettingsForm({ settings }: { settings: Settings }) {
           {message?.text}
         </p>
       </div>
+      {confirming ? (
+        <SwitchConfirm
+          contractOnly={confirming.serviceUrl === settings.serviceUrl && confirming.issuer === settings.issuer}
+          to={draft.apiContract}
+          onCancel={() => setConfirming(undefined)}
+          onConfirm={async () => {
+            const patch = confirming;
+            setConfirming(undefined);
+            if (!(await switchService(patch))) setMessage({ kind: 'error', text: 'You’re still signed in, so nothing was switched: signing out didn’t work (the Account section says why).' });
+          }}
+        />
+      ) : null}
     </form>
   );
 }

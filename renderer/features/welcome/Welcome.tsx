@@ -10,6 +10,8 @@ import { isLocalService } from './serviceChoice.ts';
 import { useChecks } from '../../state/checks.ts';
 import { HibpApiKey, type BreachSourceChoice } from '../../../shared/ipc/checks.ts';
 import { KeyHint } from './KeyHint.tsx';
+import { ContractChoice } from './ContractChoice.tsx';
+import type { ApiContract } from '../../../shared/api/firefox.ts';
 
 type Choice = BreachSourceChoice;
 
@@ -24,6 +26,7 @@ export function Welcome() {
   const [choice, setChoice] = useState<Choice>('demo');
   const [serviceUrl, setServiceUrl] = useState('');
   const [issuer, setIssuer] = useState('');
+  const [contract, setContract] = useState<ApiContract>('v1');
   const [apiKey, setApiKey] = useState('');
   const [keyError, setKeyError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
@@ -40,6 +43,7 @@ export function Welcome() {
     setChoice(settings.breachSource ?? (isLocalService(settings.serviceUrl) ? 'demo' : 'service'));
     setServiceUrl(settings.serviceUrl);
     setIssuer(settings.issuer);
+    setContract(settings.apiContract ?? 'v1');
   }, [settings]);
 
   async function signIn() {
@@ -57,6 +61,15 @@ export function Welcome() {
           setSaveError(`The service could not be set: ${toUiError(error).message}`);
           return;
         }
+      }
+    }
+    // Before sign-in: the newer contract's scope is asked for when signing in.
+    if (settings && contract !== (settings.apiContract ?? 'v1')) {
+      try {
+        await save({ apiContract: contract });
+      } catch (error) {
+        setSaveError(`The API contract could not be set: ${toUiError(error).message}`);
+        return;
       }
     }
     const typedKey = apiKey.trim();
@@ -174,6 +187,8 @@ export function Welcome() {
               </span>
             </label>
           </fieldset>
+          {/* Every choice talks to a breach-alert service (the local one for a key or demo data): each offers both contracts. */}
+          <ContractChoice value={contract} onChange={setContract} disabled={signingIn} />
 
           {signingIn ? (
             <div className="signin-progress">

@@ -6,6 +6,7 @@ import { UnknownTargetError } from '../../../electron/core/outbox/errors.ts';
 import { Outbox, type ResolutionSender } from '../../../electron/core/outbox/Outbox.ts';
 import { getLocalBreach, queryBreaches } from '../../../electron/core/queries/localQueries.ts';
 import { Puller } from '../../../electron/core/sync/Puller.ts';
+import { canSendUnderFirefox } from '../../../electron/core/api/FirefoxMonitorClient.ts';
 import { catalogBreach, ContractServer } from '../helpers/contractServer.ts';
 import { FROZEN_NOW, memoryDatabase } from '../helpers/fixtures.ts';
 
@@ -279,5 +280,28 @@ describe('pull after push', () => {
     const view = queryBreaches(db, { unresolvedDataClasses: ['Passwords'] });
     expect(view.items.map((i) => i.breach.id)).toEqual(['Two']);
     expect(getLocalBreach(db, 'One')!.breachedAccounts[0]!.resolvedDataClasses.Passwords).toEqual({ resolvedAt: '2026-02-14T09:30:00Z' });
+  });
+});
+
+describe('Outbox across a contract switch', () => {
+  it('re-decides what waits: the newer contract keeps what it cannot carry on this machine, the original sends it again', async () => {
+    const { db, server } = await setup();
+    const original = new Outbox({ db, sender: server, now: () => FROZEN_NOW.getTime() });
+    original.record([{ breachId: 'One', emails: [A], dataClasses: ['Passwords', 'Usernames'], resolved: true }]);
+    const states = (outbox: Outbox) => Object.fromEntries(outbox.items().map((item) => [item.dataClass, item.state]));
+    expect(states(original)).toEqual({ Passwords: 'pending', Usernames: 'pending' });
+
+    // Signed in again under the newer contract: Usernames cannot be marked resolved there, so it is not sent.
+    const newer = new Outbox({ db, sender: server, now: () => FROZEN_NOW.getTime(), canSend: canSendUnderFirefox });
+    expect(states(newer)).toEqual({ Passwords: 'pending', Usernames: 'local' });
+    await newer.flush();
+    expect(server.calls).toBe(1);
+    expect(states(newer)).toEqual({ Usernames: 'local' });
+
+    // And back: the original contract carries it, so it is queued to send, not lost.
+    const back = new Outbox({ db, sender: server, now: () => FROZEN_NOW.getTime() });
+    expect(states(back)).toEqual({ Usernames: 'pending' });
+    await back.flush();
+    expect(back.items()).toEqual([]);
   });
 });
