@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BreachDataSource } from '../../../shared/api/index.ts';
 import { accountCreditsHibp, creditsHibp } from '../../../electron/core/checks/hibpCredit.ts';
-import { recordBreachDataHeaders } from '../../../electron/core/db/breachDataQueries.ts';
+import { recordBreachDataHeaders, recordChecks } from '../../../electron/core/db/breachDataQueries.ts';
 import { countBreaches, getLocalBreach, queryBreaches } from '../../../electron/core/queries/localQueries.ts';
 import { toBreachDetail, toBreachList } from '../../../electron/core/views/breachViews.ts';
 import { overviewOf } from '../../../electron/core/views/overview.ts';
@@ -46,6 +46,24 @@ describe('which views credit Have I Been Pwned', () => {
     expect(views(store(undefined))).toEqual({ overview: true, list: true, adobe: true, amber: true });
     // Invented exposures are never credited, whatever the breaches are called.
     expect(views(store('demo'))).toEqual({ overview: false, list: false, adobe: false, amber: false });
+  });
+
+  it("demo exposures over Have I Been Pwned's catalog are credited when the checks answer names it", () => {
+    expect(creditsHibp('demo', 'Have I Been Pwned')).toBe(true);
+    const db = store('demo');
+    const checks = (attribution: string | null) => ({
+      source: 'demo' as const,
+      attribution,
+      addresses: [],
+      queue: { requestsPerMinute: null, waiting: 0, nextCheckAt: null },
+      stealerLogs: { available: false, entries: [] },
+      problem: null,
+    });
+    recordChecks(db, { status: 'served', checks: checks('Have I Been Pwned'), headers: { source: 'demo', pending: 0 } }, FROZEN_NOW.toISOString());
+    expect(views(db)).toEqual({ overview: true, list: true, adobe: true, amber: true });
+    // The generated demo catalog: the service names nobody.
+    recordChecks(db, { status: 'served', checks: checks(null), headers: { source: 'demo', pending: 0 } }, FROZEN_NOW.toISOString());
+    expect(views(db)).toEqual({ overview: false, list: false, adobe: false, amber: false });
   });
 
   it('credits what is shown: an empty list or Overview carries no credit', () => {
