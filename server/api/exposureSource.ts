@@ -33,15 +33,20 @@ export interface ExposureSource {
 /**
  * `--demo`: an address seen for the first time gets its deterministic invented set of breaches,
  * stored so later catalog changes do not move it. Everything is "checked" at once.
+ * `attribution`: whom the catalog the invented exposures point into belongs to — Have I Been
+ * Pwned's for `--catalog <HIBP file>` (its titles and descriptions are shown, and credited), none
+ * for the generated demo catalog.
  */
 export class DemoExposures implements ExposureSource {
   readonly kind = 'demo';
   readonly #store: BreachStore;
   readonly #now: () => Date;
+  readonly #attribution: string | null;
 
-  constructor(store: BreachStore, now: () => Date = () => new Date()) {
+  constructor(store: BreachStore, now: () => Date = () => new Date(), attribution: string | null = null) {
     this.#store = store;
     this.#now = now;
+    this.#attribution = attribution;
   }
 
   async know(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<Knowledge> {
@@ -65,7 +70,7 @@ export class DemoExposures implements ExposureSource {
     const at = this.#now().toISOString();
     return {
       source: 'demo',
-      attribution: null,
+      attribution: this.#attribution,
       addresses: emails.map((email): AddressCheck => ({ email, state: 'checked', checkedAt: at, nextCheckAt: null, breachCount: exposures.get(email)?.length ?? 0, viaDomainSearch: false })),
       queue: { requestsPerMinute: null, waiting: 0, nextCheckAt: null },
       stealerLogs: { available: false, entries: [] },

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { replaceGraph } from '../../electron/core/graph/breachGraph.ts';
-import { GraphQueryError, NodeQueryEngine } from '../../electron/core/graph/NodeQueryEngine.ts';
-import { TripleStore } from '../../electron/core/graph/TripleStore.ts';
+import { replaceGraph } from '../../engine/graph/breachGraph.ts';
+import { GraphQueryError, NodeQueryEngine } from '../../engine/graph/NodeQueryEngine.ts';
+import { TripleStore } from '../../engine/graph/TripleStore.ts';
 import { NodeRequest } from '../../shared/graph/index.ts';
 import { allow } from '../api/routes.ts';
 import { readJsonBody } from '../http/body.ts';

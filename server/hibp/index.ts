@@ -10,7 +10,7 @@ import { openSqliteLookupStore } from '../store/SqliteLookupStore.ts';
 import { CatalogRefresher, dueForNewestBreach } from './CatalogRefresher.ts';
 import { HibpClient } from './client.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { describeHibpKey } from './constants.ts';
+import { describeHibpKey, HIBP_ATTRIBUTION } from './constants.ts';
 import { HibpExposures } from './HibpExposures.ts';
 import { LookupQueue } from './LookupQueue.ts';
 import type { LookupStore, SourceState } from './LookupStore.ts';
@@ -54,7 +54,7 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
     logger.info('breach data: demo — exposures are invented (--demo or --dev), and every answer carrying them says so (breach-data: demo)');
     return {
       kind,
-      source: new DemoExposures(store, () => new Date(clock.now())),
+      source: new DemoExposures(store, () => new Date(clock.now()), config.catalogFile ? HIBP_ATTRIBUTION : null),
       catalogReport: undefined,
       lookups: undefined,
       queue: undefined,

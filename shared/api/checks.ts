@@ -54,7 +54,10 @@ export type SourceProblemCode = z.infer<typeof SourceProblemCode>;
 export const UserChecks = z
   .object({
     source: BreachDataSource,
-    attribution: z.string().nullable().meta({ description: 'Whom to credit where this data is shown ("Have I Been Pwned"); null for demo and none' }),
+    attribution: z.string().nullable().meta({
+      description:
+        'Whom to credit where this data is shown ("Have I Been Pwned"), the catalog included: demo exposures over a Have I Been Pwned catalog file credit it too; null for none and for the generated demo catalog',
+    }),
     addresses: z.array(AddressCheck),
     queue: z
       .object({

@@ -5,10 +5,10 @@
 import type { Breach } from '../../shared/api/index.ts';
 import type { NodeResponse } from '../../shared/graph/index.ts';
 import { MemorySecretStore } from '../../electron/core/auth/secrets/MemorySecretStore.ts';
-import { replaceGraph } from '../../electron/core/graph/breachGraph.ts';
+import { replaceGraph } from '../../engine/graph/breachGraph.ts';
 import { NodeQueryClient } from '../../electron/core/graph/NodeQueryClient.ts';
-import { NodeQueryEngine } from '../../electron/core/graph/NodeQueryEngine.ts';
-import { TripleStore, type Triple } from '../../electron/core/graph/TripleStore.ts';
+import { NodeQueryEngine } from '../../engine/graph/NodeQueryEngine.ts';
+import { TripleStore, type Triple } from '../../engine/graph/TripleStore.ts';
 
 const BREACHES = Number(process.env.BENCH_BREACHES ?? 100_000);
 const PAGE_SIZE = 500;

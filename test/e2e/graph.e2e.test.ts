@@ -5,7 +5,7 @@
 // answer on screen is checked against the engine's own answer to the same query.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { dataClassNode as engineDataClassNode } from '../../electron/core/graph/breachGraph.ts';
+import { dataClassNode as engineDataClassNode } from '../../engine/graph/breachGraph.ts';
 import { dataClassNode as paneDataClassNode, readableLabel } from '../../renderer/features/graph/model.ts';
 import { DEV_GRAPH_KEY } from '../../server/app.ts';
 import type { NodeResponse } from '../../shared/graph/response.ts';

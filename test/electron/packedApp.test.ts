@@ -115,7 +115,7 @@ describe('the packed app (electron-builder --dir, linux-x64)', () => {
     // lib/utility/init.ts loads the core with the ESM loader: the package scope must say "module".
     expect(packed).toMatchObject({ type: 'module', main: 'out/main/index.js' });
     expect(Object.keys(packed.dependencies)).toEqual(['better-sqlite3']);
-    expect([...listing.keys()].some((file) => file.startsWith('server/') || file.startsWith('electron/') || file.startsWith('shared/'))).toBe(false);
+    expect([...listing.keys()].some((file) => file.startsWith('server/') || file.startsWith('electron/') || file.startsWith('engine/') || file.startsWith('shared/'))).toBe(false);
     expect([...listing.keys()].filter((file) => file.endsWith('.map'))).toEqual([]);
   });
 

@@ -18,7 +18,7 @@ import { NodeResponse, type NodeItem } from '../../shared/graph/response.ts';
 import type { GraphQueryResult } from '../../shared/ipc/contract.ts';
 import type { FeedStatus } from '../../shared/ipc/feed.ts';
 import type { Preferences } from '../../shared/catalog/preferences.ts';
-import { includesHibpData } from '../../electron/core/report/catalogOrigin.ts';
+import { creditsHibp } from '../../electron/core/checks/hibpCredit.ts';
 import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
 import { compileFilter } from '../../shared/search/filter.ts';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView, type PwnedRange } from '../../shared/ipc/checks.ts';
@@ -256,7 +256,7 @@ export class FakeCore {
         return {
           generatedAt: minutes(this.#now().getTime()),
           ...(this.auth.account?.email ? { account: this.auth.account.email } : {}),
-          includesHibp: this.includesHibp,
+          includesHibp: this.includesHibp && this.#creditsHibp(shown.length),
           ...(this.checks.source === 'demo' ? { demo: true } : {}),
           breaches: [...shown]
             .sort((a, b) => compareBreaches(a.breach, b.breach))
@@ -501,11 +501,16 @@ export class FakeCore {
     return details !== undefined && isHiddenByDefault(details);
   }
 
+  /** As the core: credit when something is shown and the service did not say its data is demo data. */
+  #creditsHibp(shown: number): boolean {
+    return shown > 0 && creditsHibp(this.checks.source === 'unknown' ? undefined : this.checks.source);
+  }
+
   #detail(stored: FakeBreach): BreachDetail {
     return {
       breach: stored.breach,
       isNew: stored.isNew ?? false,
-      includesHibp: includesHibpData([stored.breach]),
+      includesHibp: this.#creditsHibp(1),
       ...(this.details.has(stored.breach.id) ? { details: this.details.get(stored.breach.id)! } : {}),
       accounts: Object.keys(stored.accounts)
         .sort()
@@ -569,7 +574,7 @@ export class FakeCore {
     const unresolvedByDataClass: Record<string, number> = {};
     for (const row of rows) for (const summary of row.dataClasses) if (summary.resolved < summary.total) unresolvedByDataClass[summary.name] = (unresolvedByDataClass[summary.name] ?? 0) + 1;
     const window = rows.slice(query.offset, query.offset + query.limit);
-    return { rows: window, total: rows.length, unresolvedByDataClass, hiddenSensitive, includesHibp: includesHibpData(window.map((row) => row.breach)) };
+    return { rows: window, total: rows.length, unresolvedByDataClass, hiddenSensitive, includesHibp: this.#creditsHibp(window.length) };
   }
 
   #shown(query: ChannelArgs<'breaches-list'>): FakeBreach[] {
@@ -609,7 +614,7 @@ export class FakeCore {
       breaches: shown.length,
       sensitiveBreaches: this.breaches.filter((stored) => stored.breach.isSensitive).length,
       ...(sensitivePolicyOf(this.settings).showSensitive ? { sensitiveShown: true } : {}),
-      includesHibp: includesHibpData(this.breaches.map((stored) => stored.breach)),
+      includesHibp: this.#creditsHibp(this.breaches.length),
       unresolvedByDataClass: [...byClass].map(([name, count]) => ({ name, count })),
       unresolvedByEmail: [...byEmail].map(([email, count]) => ({ email, count })),
       breachesByYear: [...byYear].map(([year, count]) => ({ year, count })).sort((a, b) => a.year - b.year),

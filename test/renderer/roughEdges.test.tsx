@@ -4,6 +4,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { UNKNOWN_CHECKS } from '../../shared/ipc/checks.ts';
 import { inWords } from '../../renderer/lib/errorText.ts';
 import { FakeCore } from './fakeCore.ts';
 import { renderApp } from './setup.tsx';
@@ -74,8 +75,9 @@ describe('Have I Been Pwned is credited only where its data is shown', () => {
   };
   const credit = () => screen.queryByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' });
 
-  test('the generated demo catalog is not credited: list, detail and Overview', async () => {
+  test('demo data (the service said `breach-data: demo`) is not credited: list, detail and Overview', async () => {
     const core = new FakeCore({ breaches: [demo] });
+    core.checks = { ...UNKNOWN_CHECKS, source: 'demo', pending: 0, updatedAt: '2026-11-24T09:00:00Z' };
     renderApp({ core, hash: '#/breaches/AmberBank' });
     expect(await screen.findByRole('heading', { name: 'AmberBank' })).toBeInTheDocument();
     expect(credit()).toBeNull();

@@ -12,12 +12,14 @@ const BUILTINS = new Set(builtinModules);
 /** @type {Record<string, LayerRule>} */
 export const LAYER_RULES = {
   shared: { layers: ['shared'], node: false, packages: ['zod'] },
-  'electron/core': { layers: ['shared', 'electron/core'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
+  // Node-only parts both hosts mount (the graph store and engine, the private SQLite opener).
+  engine: { layers: ['shared', 'engine'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
+  'electron/core': { layers: ['shared', 'engine', 'electron/core'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
   'electron/main': { layers: ['shared', 'electron/core', 'electron/main'], node: true, packages: 'any' },
   'electron/browser-host': { layers: ['shared', 'electron/core', 'electron/browser-host'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
   'electron/preload': { layers: ['shared', 'electron/preload'], node: false, packages: ['electron'] },
   renderer: { layers: ['shared', 'renderer'], node: false, packages: 'any', forbiddenPackages: ['electron'] },
-  server: { layers: ['shared', 'server', 'electron/core/graph'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
+  server: { layers: ['shared', 'engine', 'server'], node: true, packages: 'any', forbiddenPackages: ['electron'] },
 };
 
 const LAYER_ORDER = Object.keys(LAYER_RULES).sort((a, b) => b.length - a.length);
@@ -42,7 +44,7 @@ function isInside(relativeTarget, allowed) {
 export const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Enforce the import boundaries between shared/, electron/core, electron/main, electron/preload, renderer/ and server/' },
+    docs: { description: 'Enforce the import boundaries between shared/, engine/, electron/core, electron/main, electron/preload, renderer/ and server/' },
     schema: [{ type: 'object', properties: { root: { type: 'string' } }, additionalProperties: false }],
     messages: {
       layer: '{{source}} may not import {{target}}: {{source}} may import only {{allowed}} (see docs/architecture.md).',

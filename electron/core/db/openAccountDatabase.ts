@@ -2,7 +2,7 @@ import path from 'node:path';
 import { accountId } from '../accounts/accountId.ts';
 import type { WritableDB } from './Interface.ts';
 import { migrate, schemaVersion } from './migrate.ts';
-import { openPrivateDatabase } from './openPrivateDatabase.ts';
+import { openPrivateDatabase } from '../../../engine/db/openPrivateDatabase.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 
 export interface AccountDatabase {

@@ -12,11 +12,6 @@ export function unresolvedPairs(db: ReadableDB, includeSensitive = true): number
   return statement(db, 'SELECT coalesce(sum(a.unresolved_count), 0) FROM breached_accounts AS a JOIN breaches AS b ON b.key = a.breach_key WHERE b.is_sensitive = 0').pluck().get() as number;
 }
 
-/** Every breach's id and domain: enough to tell which catalog the breaches come from. */
-export function breachOrigins(db: ReadableDB): { id: string; domain: string }[] {
-  return statement(db, 'SELECT id, domain FROM breaches').all() as { id: string; domain: string }[];
-}
-
 /** Distinct non-empty domains, in the order of their keys. */
 export function distinctDomains(db: ReadableDB): string[] {
   return statement(db, `SELECT DISTINCT domain FROM breaches WHERE domain <> '' ORDER BY domain_key`).pluck().all() as string[];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { BreachDetails, type CatalogDetails } from '../../../shared/catalog/index.ts';
-import { openPrivateDatabase } from '../db/openPrivateDatabase.ts';
+import { openPrivateDatabase } from '../../../engine/db/openPrivateDatabase.ts';
 
 export interface FeedState {
   url: string;

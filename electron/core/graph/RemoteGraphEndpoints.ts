@@ -2,7 +2,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { GraphRemote } from '../../../shared/ipc/index.ts';
 import type { SecretStore } from '../auth/secrets/SecretStore.ts';
-import { openGraphDatabase } from './graphDatabase.ts';
+import { openGraphDatabase } from '../../../engine/graph/graphDatabase.ts';
 import { NodeQueryClient } from './NodeQueryClient.ts';
 import { QueryCache } from './QueryCache.ts';
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { accountId } from '../accounts/accountId.ts';
 
-// Apart from graphDatabase.ts so the service, which imports the engine, does not load the
-// desktop's account naming.
+// In the core, not engine/graph: the account naming is the desktop's, and the service, which
+// mounts the engine, has no use for it.
 
 /** `<dataDir>/accounts/<accountId>.graph.db`, beside the account's own database. */
 export function graphDatabasePath(dataDir: string, issuer: string, subject: string): string {

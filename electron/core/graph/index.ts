@@ -1,11 +1,11 @@
-export { BREACH_PROVENANCE, breachTriples, dataClassNode, dataClassSlug, domainNode, replaceGraph } from './breachGraph.ts';
-export { GRAPH_SCHEMA_VERSION, GraphSchemaTooNewError, openGraphDatabase } from './graphDatabase.ts';
+export { BREACH_PROVENANCE, breachTriples, dataClassNode, dataClassSlug, domainNode, replaceGraph } from '../../../engine/graph/breachGraph.ts';
+export { GRAPH_SCHEMA_VERSION, GraphSchemaTooNewError, openGraphDatabase } from '../../../engine/graph/graphDatabase.ts';
 export { graphDatabasePath } from './graphPath.ts';
 export { keepGraphCurrent, type GraphSyncSource } from './keepGraphCurrent.ts';
 export { mergeNodeResponses, type NodeQueryResult } from './mergeResponses.ts';
 export { NodeQueryClient, NodeQueryError, graphApiKeySecret, type NodeQueryClientOptions, type NodeQueryErrorKind, type NodeQueryRequest } from './NodeQueryClient.ts';
-export { GraphQueryError, MAX_HOPS, NodeQueryEngine, type GraphQueryField, type NodeQueryInput } from './NodeQueryEngine.ts';
-export { PageTokenError } from './pageToken.ts';
+export { GraphQueryError, MAX_HOPS, NodeQueryEngine, type GraphQueryField, type NodeQueryInput } from '../../../engine/graph/NodeQueryEngine.ts';
+export { PageTokenError } from '../../../engine/graph/pageToken.ts';
 export { QueryCache, type CachedAnswer } from './QueryCache.ts';
 export { queryEmbedded } from './queryEmbedded.ts';
-export { TripleStore, type ArcRow, type ItemKey, type NodeRow, type Triple } from './TripleStore.ts';
+export { TripleStore, type ArcRow, type ItemKey, type NodeRow, type Triple } from '../../../engine/graph/TripleStore.ts';

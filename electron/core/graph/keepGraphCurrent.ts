@@ -1,6 +1,6 @@
 import type { Breach } from '../../../shared/api/index.ts';
-import { replaceGraph } from './breachGraph.ts';
-import type { TripleStore } from './TripleStore.ts';
+import { replaceGraph } from '../../../engine/graph/breachGraph.ts';
+import type { TripleStore } from '../../../engine/graph/TripleStore.ts';
 
 export interface GraphSyncSource {
   /** Fires after each sync with its outcome (the sync scheduler's `onDidSync`). */

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { NodeResponse } from '../../../shared/graph/index.ts';
 import { mergeNodeResponses, type NodeQueryResult } from './mergeResponses.ts';
-import type { NodeQueryEngine } from './NodeQueryEngine.ts';
+import type { NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
 import type { NodeQueryRequest } from './NodeQueryClient.ts';
 
 /**

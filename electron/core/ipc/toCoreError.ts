@@ -3,7 +3,7 @@ import { CoreError, type IpcErrorCode } from '../../../shared/ipc/index.ts';
 import { classifyError, type ErrorKind } from '../api/errorKind.ts';
 import { ConfigError } from '../auth/config.ts';
 import { SignInError, type SignInErrorCode } from '../auth/errors.ts';
-import { GraphQueryError } from '../graph/NodeQueryEngine.ts';
+import { GraphQueryError } from '../../../engine/graph/NodeQueryEngine.ts';
 import { NodeQueryError } from '../graph/NodeQueryClient.ts';
 import { UnknownTargetError } from '../outbox/errors.ts';
 import { FilterError } from '../../../shared/search/filter.ts';

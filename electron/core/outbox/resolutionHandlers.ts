@@ -1,5 +1,6 @@
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
+import { accountCreditsHibp } from '../checks/hibpCredit.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import { getLocalBreach } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
@@ -32,7 +33,7 @@ export function createResolutionHandlers({ sessions, marks, changes, details }: 
       const { revision } = changes.changed('resolution', [input.breachId]);
       const item = getLocalBreach(db, input.breachId);
       if (!item) throw new CoreError('not-found', `There is no breach "${input.breachId}" in this account.`);
-      const detail = toBreachDetail(item, marks.has(input.breachId));
+      const detail = toBreachDetail(item, marks.has(input.breachId), accountCreditsHibp(db));
       const entry = details?.([input.breachId]).get(input.breachId);
       return { detail: entry ? { ...detail, details: entry } : detail, revision };
     },

@@ -9,7 +9,7 @@ import type { ReadableDB } from '../db/Interface.ts';
 import type { Report } from '../../../shared/report/report.ts';
 import { queryBreaches } from '../queries/localQueries.ts';
 import { toBreachDetail } from '../views/breachViews.ts';
-import { includesHibpData } from './catalogOrigin.ts';
+import { accountCreditsHibp } from '../checks/hibpCredit.ts';
 
 export interface ReportHandlerDeps {
   sessions: CurrentSession;
@@ -28,11 +28,12 @@ export interface ReportHandlerDeps {
 export function buildReport(db: ReadableDB, options: { account?: string; now: number; policy?: SensitivePolicy }): Report {
   const policy = options.policy ?? HIDE_SENSITIVE;
   const breaches: Report['breaches'] = [];
+  const hibp = accountCreditsHibp(db);
   const PAGE = 10_000;
   for (let offset = 0; ; offset += PAGE) {
     const page = queryBreaches(db, { includeSensitive: policy.showSensitive, offset, limit: PAGE });
     for (const item of page.items) {
-      const { breach, accounts } = toBreachDetail(item, false);
+      const { breach, accounts } = toBreachDetail(item, false, hibp);
       breaches.push({ breach, accounts });
     }
     if (offset + PAGE >= page.total) break;
@@ -40,7 +41,7 @@ export function buildReport(db: ReadableDB, options: { account?: string; now: nu
   return {
     generatedAt: new Date(Math.floor(options.now / 60_000) * 60_000).toISOString().replace('.000Z', 'Z'),
     ...(options.account ? { account: options.account } : {}),
-    includesHibp: includesHibpData(breaches.map((item) => item.breach)),
+    includesHibp: hibp && breaches.length > 0,
     breaches,
     ...hiddenSensitiveOf(db, policy, breaches.length),
   };

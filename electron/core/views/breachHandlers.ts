@@ -7,6 +7,7 @@ import type { ReadableDB } from '../db/Interface.ts';
 import type { HandlerSlice } from '../ipc/combineHandlers.ts';
 import { countBreaches, countMatches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
+import { accountCreditsHibp } from '../checks/hibpCredit.ts';
 import { toBreachDetail, toBreachList } from './breachViews.ts';
 import type { NewBreachMarks } from './NewBreachMarks.ts';
 import { knownDataClasses, knownDomains, overviewOf } from './overview.ts';
@@ -51,15 +52,16 @@ export function createBreachHandlers({ sessions, marks, details, flaggedIds, pol
       const page = queryBreaches(session.db, { ...filters, offset, limit });
       // What "Include sensitive breaches" would add, so the list can say what it hides.
       const hiddenSensitive = filters.includeSensitive ? 0 : countMatches(session.db, { ...filters, includeSensitive: true }) - page.total;
-      const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids, hiddenSensitive);
+      const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids, accountCreditsHibp(session.db), hiddenSensitive);
       if (!details || list.rows.length === 0) return list;
       const found = details(list.rows.map((row) => row.breach.id));
       return { ...list, rows: list.rows.map((row) => (found.has(row.breach.id) ? { ...row, details: found.get(row.breach.id) } : row)) };
     },
     'breach-get': ({ id }) => {
-      const item = getLocalBreach(sessions.require().db, id);
+      const { db } = sessions.require();
+      const item = getLocalBreach(db, id);
       if (!item) throw new CoreError('not-found', `There is no breach "${id}" in this account.`);
-      const detail = toBreachDetail(item, marks.has(id));
+      const detail = toBreachDetail(item, marks.has(id), accountCreditsHibp(db));
       const entry = details?.([id]).get(id);
       return entry ? { ...detail, details: entry } : detail;
     },

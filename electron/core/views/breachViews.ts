@@ -1,6 +1,5 @@
 import { dataClassLabel } from '../../../shared/api/dataClassNames.ts';
 import type { LocalBreach, LocalCounts } from '../../../shared/api/localQuery.ts';
-import { includesHibpData } from '../report/catalogOrigin.ts';
 import type { BreachDetail, BreachList, BreachRow, CellState } from '../../../shared/ipc/index.ts';
 
 /**
@@ -29,21 +28,22 @@ export function toBreachRow(item: LocalBreach, isNew: boolean): BreachRow {
   };
 }
 
-export function toBreachList(items: readonly LocalBreach[], total: number, counts: LocalCounts, newIds: ReadonlySet<string>, hiddenSensitive = 0): BreachList {
+/** `hibp`: the account's data is Have I Been Pwned's (checks/hibpCredit.ts); the list credits it when it shows a row. */
+export function toBreachList(items: readonly LocalBreach[], total: number, counts: LocalCounts, newIds: ReadonlySet<string>, hibp: boolean, hiddenSensitive = 0): BreachList {
   return {
     rows: items.map((item) => toBreachRow(item, newIds.has(item.breach.id))),
     total,
     hiddenSensitive,
-    includesHibp: includesHibpData(items.map((item) => item.breach)),
+    includesHibp: hibp && items.length > 0,
     unresolvedByDataClass: Object.fromEntries(counts.byDataClass.map((entry) => [dataClassLabel(entry.dataClass), entry.unresolvedBreaches])),
   };
 }
 
-export function toBreachDetail(item: LocalBreach, isNew: boolean): BreachDetail {
+export function toBreachDetail(item: LocalBreach, isNew: boolean, hibp: boolean): BreachDetail {
   return {
     breach: shownBreach(item.breach),
     isNew,
-    includesHibp: includesHibpData([item.breach]),
+    includesHibp: hibp,
     accounts: item.breachedAccounts.map((account) => {
       const failed = new Map(account.failed.map((entry) => [entry.dataClass, entry.reason]));
       const pending = new Set(account.pending);

@@ -3,8 +3,8 @@ import { HIDE_SENSITIVE, type SensitivePolicy } from '../../../shared/api/index.
 import type { Overview } from '../../../shared/ipc/index.ts';
 import { countBreaches, countMatches } from '../queries/localQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
-import { includesHibpData } from '../report/catalogOrigin.ts';
-import { breachOrigins, breachesPerYear, dataClassSpellings, distinctDomains, unresolvedPairs } from '../db/overviewQueries.ts';
+import { accountCreditsHibp } from '../checks/hibpCredit.ts';
+import { breachesPerYear, dataClassSpellings, distinctDomains, unresolvedPairs } from '../db/overviewQueries.ts';
 
 /**
  * Exposure at a glance, over every breach the sensitive policy shows (shared/api/sensitive.ts:
@@ -15,11 +15,12 @@ import { breachOrigins, breachesPerYear, dataClassSpellings, distinctDomains, un
 export function overviewOf(db: ReadableDB, policy: SensitivePolicy = HIDE_SENSITIVE): Overview {
   const counts = countBreaches(db, { includeSensitive: policy.showSensitive });
   const byYear = breachesPerYear(db, policy.showSensitive);
+  const all = countBreaches(db, { includeSensitive: true }).breaches;
   return {
     breaches: counts.breaches,
-    sensitiveBreaches: countBreaches(db, { includeSensitive: true }).breaches - countMatches(db, { includeSensitive: false }),
+    sensitiveBreaches: all - countMatches(db, { includeSensitive: false }),
     ...(policy.showSensitive ? { sensitiveShown: true } : {}),
-    includesHibp: includesHibpData(breachOrigins(db)),
+    includesHibp: all > 0 && accountCreditsHibp(db),
     unresolvedByDataClass: counts.byDataClass
       .filter((entry) => entry.unresolvedAccounts > 0)
       .map((entry) => ({ name: dataClassLabel(entry.dataClass), count: entry.unresolvedAccounts }))

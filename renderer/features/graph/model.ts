@@ -36,7 +36,7 @@ export function readableLabel(dcid: string): string {
   return dcid;
 }
 
-// Node ids as the engine builds them (electron/core/graph/breachGraph.ts; the end-to-end test
+// Node ids as the engine builds them (engine/graph/breachGraph.ts; the end-to-end test
 // checks the two agree over the whole catalog).
 
 /** `Email addresses` → `email-addresses`: the shared data class identity, as the engine uses it. */

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { replaceGraph } from '../../../electron/core/graph/breachGraph.ts';
-import { GraphQueryError, NodeQueryEngine } from '../../../electron/core/graph/NodeQueryEngine.ts';
-import type { TripleStore } from '../../../electron/core/graph/TripleStore.ts';
+import { replaceGraph } from '../../../engine/graph/breachGraph.ts';
+import { GraphQueryError, NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
+import type { TripleStore } from '../../../engine/graph/TripleStore.ts';
 import { CATALOG, memoryGraph, P } from './helpers.ts';
 
 const literal = (value: string) => ({ provenanceId: P, value });

@@ -3,8 +3,8 @@
 // recorded response, byte for byte where the recording is consistent with the contract's rules.
 import { describe, expect, it } from 'vitest';
 import { parseExpression, type NodeResponse } from '../../../shared/graph/index.ts';
-import { NodeQueryEngine } from '../../../electron/core/graph/NodeQueryEngine.ts';
-import type { Triple } from '../../../electron/core/graph/TripleStore.ts';
+import { NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
+import type { Triple } from '../../../engine/graph/TripleStore.ts';
 import { memoryGraph } from './helpers.ts';
 import { loadRecordings, recordingsMissing, type Recording } from './recordings.ts';
 

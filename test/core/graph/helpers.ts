@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import type { Breach } from '../../../shared/api/index.ts';
-import { TripleStore } from '../../../electron/core/graph/TripleStore.ts';
+import { TripleStore } from '../../../engine/graph/TripleStore.ts';
 
 const opened: TripleStore[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { replaceGraph } from '../../../electron/core/graph/breachGraph.ts';
+import { replaceGraph } from '../../../engine/graph/breachGraph.ts';
 import { mergeNodeResponses } from '../../../electron/core/graph/mergeResponses.ts';
-import { NodeQueryEngine } from '../../../electron/core/graph/NodeQueryEngine.ts';
+import { NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
 import { queryEmbedded } from '../../../electron/core/graph/queryEmbedded.ts';
 import { breach, memoryGraph } from './helpers.ts';
 

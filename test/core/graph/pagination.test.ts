@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NodeResponse } from '../../../shared/graph/index.ts';
-import { replaceGraph } from '../../../electron/core/graph/breachGraph.ts';
+import { replaceGraph } from '../../../engine/graph/breachGraph.ts';
 import { mergeNodeResponses } from '../../../electron/core/graph/mergeResponses.ts';
-import { GraphQueryError, MAX_HOPS, NodeQueryEngine } from '../../../electron/core/graph/NodeQueryEngine.ts';
-import type { Triple } from '../../../electron/core/graph/TripleStore.ts';
+import { GraphQueryError, MAX_HOPS, NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
+import type { Triple } from '../../../engine/graph/TripleStore.ts';
 import { breach, memoryGraph, P } from './helpers.ts';
 
 const FIVE = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'].map((id) => breach(id));

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replaceGraph } from '../../../electron/core/graph/breachGraph.ts';
-import { GRAPH_SCHEMA_VERSION, GraphSchemaTooNewError, openGraphDatabase } from '../../../electron/core/graph/graphDatabase.ts';
+import { replaceGraph } from '../../../engine/graph/breachGraph.ts';
+import { GRAPH_SCHEMA_VERSION, GraphSchemaTooNewError, openGraphDatabase } from '../../../engine/graph/graphDatabase.ts';
 import { graphDatabasePath } from '../../../electron/core/graph/graphPath.ts';
-import { NodeQueryEngine } from '../../../electron/core/graph/NodeQueryEngine.ts';
-import { arcRowsQuery, TripleStore } from '../../../electron/core/graph/TripleStore.ts';
+import { NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
+import { arcRowsQuery, TripleStore } from '../../../engine/graph/TripleStore.ts';
 import { CATALOG, memoryGraph } from './helpers.ts';
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@ import { SignInRequiredError } from '../../../electron/core/api/AccessTokenSourc
 import { ApiError } from '../../../electron/core/api/ApiError.ts';
 import { ConfigError } from '../../../electron/core/auth/config.ts';
 import { SignInError } from '../../../electron/core/auth/errors.ts';
-import { GraphQueryError } from '../../../electron/core/graph/NodeQueryEngine.ts';
+import { GraphQueryError } from '../../../engine/graph/NodeQueryEngine.ts';
 import { NodeQueryError } from '../../../electron/core/graph/NodeQueryClient.ts';
 import { combineHandlers } from '../../../electron/core/ipc/combineHandlers.ts';
 import { Router } from '../../../electron/core/ipc/Router.ts';

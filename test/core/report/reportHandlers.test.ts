@@ -1,5 +1,5 @@
 // The report and the guided fix's "done" over a real account session (real SQLite, real outbox).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SavedPdf } from '../../../shared/ipc/index.ts';
@@ -8,8 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SignInRequiredError } from '../../../electron/core/api/AccessTokenSource.ts';
 import { Router } from '../../../electron/core/ipc/Router.ts';
 import { combineHandlers } from '../../../electron/core/ipc/combineHandlers.ts';
-import { includesHibpData, isDemoBreach } from '../../../electron/core/report/catalogOrigin.ts';
-import { DEMO_CATALOG_BREACHES } from '../../../electron/core/report/demoCatalogBreaches.ts';
+import { recordBreachDataHeaders } from '../../../electron/core/db/breachDataQueries.ts';
 import { createReportHandlers } from '../../../electron/core/report/reportHandlers.ts';
 import { AccountSession } from '../../../electron/core/session/AccountSession.ts';
 import { CurrentSession } from '../../../electron/core/session/CurrentSession.ts';
@@ -149,23 +148,24 @@ describe('report-save-pdf', () => {
   });
 });
 
-describe('catalog origin', () => {
-  it("knows exactly the demo catalog the service ships, and none of Have I Been Pwned's breaches", () => {
-    const demo = JSON.parse(readFileSync(new URL('../../../resources/demo-catalog.json', import.meta.url), 'utf8')) as { id: string; domain: string }[];
-    expect(DEMO_CATALOG_BREACHES).toEqual(demo.map((breach) => `${breach.id} ${breach.domain}`));
-    const hibp = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/hibp/breaches.json', import.meta.url), 'utf8')) as { Name: string; Domain: string }[];
-    expect(hibp.filter((breach) => isDemoBreach({ id: breach.Name, domain: breach.Domain }))).toEqual([]);
+describe("the report's credit follows what the service said of its data", () => {
+  it('credits Have I Been Pwned for `breach-data: hibp` and a service that says nothing, never for demo data', async () => {
+    const { router, sessions } = await core();
+    // No header recorded yet: a base-contract service, whose catalog is Have I Been Pwned's.
+    expect(await router.invoke('report-get', {})).toMatchObject({ includesHibp: true });
+    const { db } = sessions.require();
+    const record = (source: 'hibp' | 'demo') => db.transaction(() => recordBreachDataHeaders(db, { source, pending: 0 }, '2026-11-24T09:00:00Z')).immediate();
+    record('hibp');
+    expect(await router.invoke('report-get', {})).toMatchObject({ includesHibp: true });
+    // Real breach ids under `breach-data: demo`: the exposures are invented, so nothing of them is credited.
+    record('demo');
+    const demo = await router.invoke('report-get', {});
+    expect(demo).toMatchObject({ includesHibp: false, demo: true });
+    expect(demo.breaches.map((entry) => entry.breach.id)).toEqual(['Adobe']);
   });
 
-  it('the demo catalog is ours; anything else is credited to Have I Been Pwned', () => {
-    expect(isDemoBreach({ id: 'AmberBank', domain: 'amberbank.org' })).toBe(true);
-    expect(isDemoBreach({ id: 'AmberBank', domain: 'elsewhere.example' })).toBe(false);
-    expect(includesHibpData([{ id: 'AmberBank', domain: 'amberbank.org' }])).toBe(false);
-    expect(
-      includesHibpData([
-        { id: 'AmberBank', domain: 'amberbank.org' },
-        { id: 'Adobe', domain: 'adobe.com' },
-      ]),
-    ).toBe(true);
+  it('credits nothing when there is nothing to show', async () => {
+    const { router } = await core({ signedIn: false });
+    expect(await router.invoke('report-get', {})).toMatchObject({ includesHibp: false, breaches: [] });
   });
 });

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('a slug-speaking service', () => {
   it('is shown with display names: known ones from the HIBP list, unknown ones readably', () => {
-    const detail = toBreachDetail(getLocalBreach(sync.database.db, 'Sluggy')!, false);
+    const detail = toBreachDetail(getLocalBreach(sync.database.db, 'Sluggy')!, false, true);
     expect(detail.breach.dataClasses).toEqual(['Email addresses', 'Passwords', 'Shoe sizes']);
     expect(detail.accounts).toEqual([
       {
@@ -47,7 +47,7 @@ describe('a slug-speaking service', () => {
       },
     ]);
     const page = queryBreaches(sync.database.db, { includeSensitive: true });
-    const list = toBreachList(page.items, page.total, countBreaches(sync.database.db, { includeSensitive: true }), new Set());
+    const list = toBreachList(page.items, page.total, countBreaches(sync.database.db, { includeSensitive: true }), new Set(), true);
     expect(list.rows.map((row) => row.dataClasses.map((c) => [c.name, c.resolved]))).toEqual([
       [
         ['Email addresses', 0],

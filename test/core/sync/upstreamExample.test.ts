@@ -24,7 +24,7 @@ describe.skipIf(!upstream)(`the upstream response example (${UPSTREAM_FILE}) in 
 
     const db = memoryDatabase();
     snapshot(db, items);
-    const detail = toBreachDetail(getLocalBreach(db, 'Breach1')!, false);
+    const detail = toBreachDetail(getLocalBreach(db, 'Breach1')!, false, true);
     expect(detail.breach.dataClasses).toEqual(['Email addresses', 'Passwords']);
     expect(detail.accounts).toEqual([{ email: 'alice@example.com', cells: { 'Email addresses': { resolved: false, pending: false }, Passwords: { resolved: true, pending: false } } }]);
     expect(queryBreaches(db, { unresolvedDataClasses: ['Passwords'] }).total).toBe(0);

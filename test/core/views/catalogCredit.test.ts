@@ -1,45 +1,83 @@
 import { describe, expect, it } from 'vitest';
-import { getLocalBreach } from '../../../electron/core/queries/localQueries.ts';
+import type { BreachDataSource } from '../../../shared/api/index.ts';
+import { accountCreditsHibp, creditsHibp } from '../../../electron/core/checks/hibpCredit.ts';
+import { recordBreachDataHeaders, recordChecks } from '../../../electron/core/db/breachDataQueries.ts';
+import { countBreaches, getLocalBreach, queryBreaches } from '../../../electron/core/queries/localQueries.ts';
 import { toBreachDetail, toBreachList } from '../../../electron/core/views/breachViews.ts';
 import { overviewOf } from '../../../electron/core/views/overview.ts';
-import { countBreaches, queryBreaches } from '../../../electron/core/queries/localQueries.ts';
-import { item, memoryDatabase, snapshot } from '../helpers/fixtures.ts';
+import { FROZEN_NOW, item, memoryDatabase, snapshot } from '../helpers/fixtures.ts';
 
 const A = 'a@example.com';
 
-// AmberBank/amberbank.org is the generated demo catalog's; Adobe/adobe.com is Have I Been Pwned's.
-function store(withHibp: boolean) {
+// Which breaches they are does not matter: a demo service may serve real catalog ids
+// (`--demo --catalog <HIBP file>`), a real one may serve any name. What the service said does.
+function store(source: BreachDataSource | undefined) {
   const db = memoryDatabase();
+  if (source) db.transaction(() => recordBreachDataHeaders(db, { source, pending: 0 }, FROZEN_NOW.toISOString())).immediate();
   snapshot(db, [
     item({ id: 'AmberBank', domain: 'amberbank.org', breachDate: '2021-03-01', dataClasses: ['Passwords'], accounts: { [A]: [] } }),
     item({ id: 'AmberDating', domain: 'amberdating.io', breachDate: '2020-03-01', isSensitive: true, dataClasses: ['Passwords'], accounts: { [A]: [] } }),
-    ...(withHibp ? [item({ id: 'Adobe', domain: 'adobe.com', breachDate: '2013-10-04', dataClasses: ['Passwords'], accounts: { [A]: [] } })] : []),
+    item({ id: 'Adobe', domain: 'adobe.com', breachDate: '2013-10-04', dataClasses: ['Passwords'], accounts: { [A]: [] } }),
   ]);
   return db;
 }
 
-describe('which views credit Have I Been Pwned', () => {
-  it('the demo catalog alone is never credited; one catalog breach is', () => {
-    const demo = store(false);
-    expect(overviewOf(demo).includesHibp).toBe(false);
-    const page = queryBreaches(demo, {});
-    expect(toBreachList(page.items, page.total, countBreaches(demo, {}), new Set()).includesHibp).toBe(false);
-    expect(toBreachDetail(getLocalBreach(demo, 'AmberBank')!, false).includesHibp).toBe(false);
+function views(db: ReturnType<typeof store>) {
+  const page = queryBreaches(db, {});
+  const hibp = accountCreditsHibp(db);
+  return {
+    overview: overviewOf(db).includesHibp,
+    list: toBreachList(page.items, page.total, countBreaches(db, {}), new Set(), hibp).includesHibp,
+    adobe: toBreachDetail(getLocalBreach(db, 'Adobe')!, false, hibp).includesHibp,
+    amber: toBreachDetail(getLocalBreach(db, 'AmberBank')!, false, hibp).includesHibp,
+  };
+}
 
-    const mixed = store(true);
-    expect(overviewOf(mixed).includesHibp).toBe(true);
-    expect(toBreachDetail(getLocalBreach(mixed, 'Adobe')!, false).includesHibp).toBe(true);
-    expect(toBreachDetail(getLocalBreach(mixed, 'AmberBank')!, false).includesHibp).toBe(false);
-    // The list credits what it shows: filtered to the demo's breaches, no credit.
-    const demoOnly = queryBreaches(mixed, { domainContains: 'amber' });
-    expect(toBreachList(demoOnly.items, demoOnly.total, countBreaches(mixed, {}), new Set()).includesHibp).toBe(false);
+describe('which views credit Have I Been Pwned', () => {
+  it('the source the service named decides, for every view alike', () => {
+    expect(creditsHibp('hibp')).toBe(true);
+    expect(creditsHibp('demo')).toBe(false);
+    // `none` now: what is still stored came from an earlier, non-demo source (demo exposures are removed on a change).
+    expect(creditsHibp('none')).toBe(true);
+    // A service that does not say (the base contract) serves Have I Been Pwned's catalog.
+    expect(creditsHibp(undefined)).toBe(true);
+
+    expect(views(store('hibp'))).toEqual({ overview: true, list: true, adobe: true, amber: true });
+    expect(views(store(undefined))).toEqual({ overview: true, list: true, adobe: true, amber: true });
+    // Invented exposures are never credited, whatever the breaches are called.
+    expect(views(store('demo'))).toEqual({ overview: false, list: false, adobe: false, amber: false });
+  });
+
+  it("demo exposures over Have I Been Pwned's catalog are credited when the checks answer names it", () => {
+    expect(creditsHibp('demo', 'Have I Been Pwned')).toBe(true);
+    const db = store('demo');
+    const checks = (attribution: string | null) => ({
+      source: 'demo' as const,
+      attribution,
+      addresses: [],
+      queue: { requestsPerMinute: null, waiting: 0, nextCheckAt: null },
+      stealerLogs: { available: false, entries: [] },
+      problem: null,
+    });
+    recordChecks(db, { status: 'served', checks: checks('Have I Been Pwned'), headers: { source: 'demo', pending: 0 } }, FROZEN_NOW.toISOString());
+    expect(views(db)).toEqual({ overview: true, list: true, adobe: true, amber: true });
+    // The generated demo catalog: the service names nobody.
+    recordChecks(db, { status: 'served', checks: checks(null), headers: { source: 'demo', pending: 0 } }, FROZEN_NOW.toISOString());
+    expect(views(db)).toEqual({ overview: false, list: false, adobe: false, amber: false });
+  });
+
+  it('credits what is shown: an empty list or Overview carries no credit', () => {
+    const db = store('hibp');
+    const none = queryBreaches(db, { domainContains: 'nowhere' });
+    expect(toBreachList(none.items, none.total, countBreaches(db, {}), new Set(), accountCreditsHibp(db)).includesHibp).toBe(false);
+    expect(overviewOf(memoryDatabase()).includesHibp).toBe(false);
   });
 
   it('the Overview counts sensitive breaches only when the person opted in, and always says how many', () => {
-    const hidden = overviewOf(store(true));
+    const hidden = overviewOf(store('hibp'));
     expect(hidden).toMatchObject({ breaches: 2, sensitiveBreaches: 1 });
     expect(hidden.sensitiveShown).toBeUndefined();
-    const shown = overviewOf(store(true), { showSensitive: true });
+    const shown = overviewOf(store('hibp'), { showSensitive: true });
     expect(shown).toMatchObject({ breaches: 3, sensitiveBreaches: 1, sensitiveShown: true });
   });
 });

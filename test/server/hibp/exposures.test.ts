@@ -252,4 +252,12 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
     expect(answer.body.length).toBeGreaterThan(0);
     expect(await checks(service, token)).toMatchObject({ source: 'demo', pending: 0, body: { source: 'demo', attribution: null } });
   });
+
+  it("with --demo over Have I Been Pwned's catalog file: invented exposures, the catalog credited", async () => {
+    const service = await startAgainst(undefined, undefined, { dataDir: tempDir('hibp-demo-file-', dirs), demo: true, catalogFile: HIBP_FIXTURE_CATALOG });
+    running.service = service;
+    const token = await signIn(service, 'alice', ['alice@example.com']);
+    expect(await breaches(service, token)).toMatchObject({ status: 200, source: 'demo', pending: 0 });
+    expect(await checks(service, token)).toMatchObject({ source: 'demo', body: { source: 'demo', attribution: 'Have I Been Pwned' } });
+  });
 });

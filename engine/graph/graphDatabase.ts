@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { migrateSchema, type Migration } from '../../../shared/db/migrations.ts';
+import { migrateSchema, type Migration } from '../../shared/db/migrations.ts';
 import { openPrivateDatabase } from '../db/openPrivateDatabase.ts';
 
 // The graph lives in its own file, apart from the account database: it is derived data (rebuilt

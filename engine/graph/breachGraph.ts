@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { dataClassKey, dataClassLabel, type Breach } from '../../../shared/api/index.ts';
+import { dataClassKey, dataClassLabel, type Breach } from '../../shared/api/index.ts';
 import type { Triple, TripleStore } from './TripleStore.ts';
 
 // The breach graph of CONTRACT.md ("Graph node query interface"). It is built from breach

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Direction, FilterTerm } from '../../../shared/graph/index.ts';
+import type { Direction, FilterTerm } from '../../shared/graph/index.ts';
 import { openGraphDatabase } from './graphDatabase.ts';
 
 /** One arc: a node object (`objectId`) or a literal (`objectValue`), never both. */

@@ -10,7 +10,7 @@ import {
   type NodeData,
   type NodeItem,
   type NodeResponse,
-} from '../../../shared/graph/index.ts';
+} from '../../shared/graph/index.ts';
 import { openPageToken, PageTokenError, sealPageToken, type PageCursor, type TokenBinding } from './pageToken.ts';
 import type { ArcRow, ItemKey, NodeRow, TripleStore } from './TripleStore.ts';
 
