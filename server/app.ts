@@ -198,7 +198,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
           createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
           secrets: rtdb,
           faults: { 'firefox-v1': firefox.faults },
-          putDetails: (breach) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
+          putDetails: (breaches) => {
+            const generated = demoDetailsFor(breaches);
+            return rtdb.transaction((tx) => tx.write(breaches.map((breach) => ({ path: [...DETAILS_PATH, breach.id], value: generated[breach.id]! }))));
+          },
         })
       : undefined;
   const rtdbMount = await createRtdbRoutes({

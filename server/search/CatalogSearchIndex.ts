@@ -19,6 +19,9 @@ export interface CatalogReader {
   readDetailsOf?(id: string): BreachDetails | undefined;
 }
 
+/** More changed breaches than this (a bulk load) are cheaper read all at once than one by one. */
+const FULL_READ_ABOVE = 256;
+
 /**
  * The `breaches` instance beside the SQLite store: an FTS5 index in an in-memory SQLite
  * database, brought up to date when the catalog changes (its revision moves), so it never serves
@@ -50,7 +53,7 @@ export class CatalogSearchIndex implements SearchIndex {
   /** With `ids`, only those breaches' details are read again; without, the whole feed. */
   async rebuild(ids?: readonly string[]): Promise<void> {
     this.#rebuilds++;
-    if (ids === undefined || !this.#canUpdate()) {
+    if (ids === undefined || ids.length > FULL_READ_ABOVE || !this.#canUpdate()) {
       this.#indexedRevision = undefined;
       this.#refresh();
       return;
@@ -63,7 +66,7 @@ export class CatalogSearchIndex implements SearchIndex {
     const revision = this.#reader.catalogRevision();
     if (revision === this.#indexedRevision) return;
     const changed = this.#indexedRevision !== undefined && this.#canUpdate() ? this.#reader.catalogChangesSince!(this.#indexedRevision) : undefined;
-    if (changed) {
+    if (changed && changed.length <= FULL_READ_ABOVE) {
       for (const id of new Set(changed)) this.#reindex(id);
     } else {
       const details = this.#reader.readDetails();

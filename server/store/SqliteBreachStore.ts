@@ -74,6 +74,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   #catalogLog: { from: number; ids: string[] } | undefined;
   readonly #replaceCatalog: Transaction<(breaches: readonly Breach[]) => number>;
   readonly #putBreach: Transaction<(breach: Breach) => number>;
+  readonly #putBreaches: Transaction<(breaches: readonly Breach[]) => number>;
   readonly #putAccount: Transaction<(sub: string, emails: string[], deleted: boolean) => void>;
   readonly #createUser: Transaction<(sub: string, now: string) => boolean>;
   readonly #setExposures: Transaction<(email: string, breachIds: readonly string[]) => void>;
@@ -92,6 +93,11 @@ export class SqliteBreachStore implements SyncBreachStore {
 
     this.#replaceCatalog = db.transaction((breaches: readonly Breach[]) => {
       sql.deleteAllBreaches.run();
+      for (const breach of breaches) sql.upsertBreach.run(toBreachRow(breach));
+      bumpCatalog();
+      return sql.readCatalogRevision.get() as number;
+    });
+    this.#putBreaches = db.transaction((breaches: readonly Breach[]) => {
       for (const breach of breaches) sql.upsertBreach.run(toBreachRow(breach));
       bumpCatalog();
       return sql.readCatalogRevision.get() as number;
@@ -175,14 +181,14 @@ export class SqliteBreachStore implements SyncBreachStore {
     return log.ids.slice(revision - log.from);
   }
 
+  putBreaches(breaches: readonly Breach[]): void {
+    // Readers catch up with a bulk load by reading everything once (the log names single writes).
+    this.#catalogLog = { from: this.#putBreaches.immediate(distinctValidBreaches(breaches)), ids: [] };
+    this.#catalogChange = ++this.#counter;
+  }
+
   replaceCatalog(breaches: readonly Breach[]): void {
-    const seen = new Set<string>();
-    const valid = breaches.map((breach, index) => {
-      const checked = validBreach(breach, index);
-      if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
-      seen.add(checked.id);
-      return checked;
-    });
+    const valid = distinctValidBreaches(breaches);
     this.#catalogLog = { from: this.#replaceCatalog.immediate(valid), ids: [] };
     this.#catalogChange = ++this.#counter;
   }
@@ -323,6 +329,17 @@ export class SqliteBreachStore implements SyncBreachStore {
 
 /** Past this many, the oldest logged catalog changes are forgotten (a reader that far behind reads everything). */
 const MAX_LOGGED_CATALOG_CHANGES = 10_000;
+
+/** Each breach checked, and no id twice (the error names the record). */
+export function distinctValidBreaches(breaches: readonly Breach[]): Breach[] {
+  const seen = new Set<string>();
+  return breaches.map((breach, index) => {
+    const checked = validBreach(breach, index);
+    if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
+    seen.add(checked.id);
+    return checked;
+  });
+}
 
 function classSpellings(breach: Breach): Map<string, string> {
   const classes = new Map<string, string>();
