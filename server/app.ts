@@ -10,7 +10,7 @@ import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
 import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, type CatalogLoadReport } from './catalog/source.ts';
-import { detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
+import { changedDetailIds, DETAILS_PATH, detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
 import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
@@ -103,7 +103,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
-    readDetails: () => parseDetailsRecord(details.get(['catalog', 'breaches'])),
+    readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
+    readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
     onConnectionError: (error) => logger.warn({ err: error }, 'a search database connection was lost; the next request reconnects'),
   }).catch(async (error: unknown) => {
     details.close();
@@ -182,7 +183,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.
   const stopIndexingDetails = details.onDidChange(
-    () => void search.index.rebuild().catch((error: unknown) => logger.warn({ err: error }, 'could not rebuild the search index after the details feed changed')),
+    (paths) => void search.index.rebuild(changedDetailIds(paths)).catch((error: unknown) => logger.warn({ err: error }, 'could not rebuild the search index after the details feed changed')),
   );
   const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
@@ -197,7 +198,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
           createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
           secrets: rtdb,
           faults: { 'firefox-v1': firefox.faults },
-          putDetails: (breach) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches', breach.id], value: demoDetailsFor([breach])[breach.id]! }])),
+          putDetails: (breaches) => {
+            const generated = demoDetailsFor(breaches);
+            return rtdb.transaction((tx) => tx.write(breaches.map((breach) => ({ path: [...DETAILS_PATH, breach.id], value: generated[breach.id]! }))));
+          },
         })
       : undefined;
   const rtdbMount = await createRtdbRoutes({

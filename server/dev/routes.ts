@@ -8,7 +8,7 @@ import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { MintAccessTokenOptions } from '../identity/mintAccessToken.ts';
-import { DevAccountRequest, DevBreachRequest, DevExposuresRequest, DevFaultRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
+import { DevAccountRequest, DevBreachBatchRequest, DevBreachRequest, DevExposuresRequest, DevFaultRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
 import { ApiTokenRequest, type ApiTokenStore } from '../search/ApiTokenStore.ts';
 import type { FaultPlan } from '../firefox/FaultPlan.ts';
 
@@ -25,8 +25,8 @@ export interface DevSurfaceDeps {
   mintIdToken?(options: { sub: string; email?: string; expiresIn?: number }): Promise<string>;
   createServiceAccount?(scopes: string[]): Promise<unknown>;
   secrets?: { createSecret(): Promise<{ id: string; secret: string }>; revokeSecret(id: string): Promise<boolean> };
-  /** Gives a breach added through `/__dev/breaches` generated details in the details feed. */
-  putDetails?(breach: Breach): Promise<void>;
+  /** Gives breaches added through `/__dev/breaches` generated details in the details feed, in one transaction. */
+  putDetails?(breaches: readonly Breach[]): Promise<void>;
 }
 
 /**
@@ -137,27 +137,43 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
 
     if (path === '/breaches') {
       allow(req, ['POST']);
-      const body = await parseBody(req, DevBreachRequest);
-      const addedDate = toMinutePrecision(body.addedDate);
-      const modified = toMinutePrecision(body.modifiedDate ?? body.addedDate);
-      const breach = Breach.parse({
-        ...body,
-        addedDate,
-        modifiedDate: Date.parse(modified) < Date.parse(addedDate) ? addedDate : modified,
-        dataClasses: normalizeDataClasses(body.dataClasses),
-      });
+      const breach = toBreach(await parseBody(req, DevBreachRequest));
       const existed = (await store.getBreach(breach.id)) !== undefined;
       await store.putBreach(breach);
-      await putDetails?.(breach);
+      await putDetails?.([breach]);
       sendJson(res, existed ? 200 : 201, breach);
+      return true;
+    }
+
+    // The bulk path (benchmark set-up): many breaches in one catalog transaction and one details write.
+    if (path === '/breaches/batch') {
+      allow(req, ['POST']);
+      const breaches = (await parseBody(req, DevBreachBatchRequest, DEV_BATCH_BODY_BYTES)).map(toBreach);
+      await store.putBreaches(breaches);
+      await putDetails?.(breaches);
+      sendJson(res, 200, { count: breaches.length });
       return true;
     }
     return false;
   };
 }
 
-async function parseBody<T extends z.ZodType>(req: IncomingMessage, schema: T): Promise<z.infer<T>> {
-  const parsed = schema.safeParse(await readJsonBody(req, 1024 * 1024));
+/** A batch of 5,000 breaches is about 1.5 MB of JSON. */
+const DEV_BATCH_BODY_BYTES = 8 * 1024 * 1024;
+
+function toBreach(body: z.infer<typeof DevBreachRequest>): Breach {
+  const addedDate = toMinutePrecision(body.addedDate);
+  const modified = toMinutePrecision(body.modifiedDate ?? body.addedDate);
+  return Breach.parse({
+    ...body,
+    addedDate,
+    modifiedDate: Date.parse(modified) < Date.parse(addedDate) ? addedDate : modified,
+    dataClasses: normalizeDataClasses(body.dataClasses),
+  });
+}
+
+async function parseBody<T extends z.ZodType>(req: IncomingMessage, schema: T, maxBytes = 1024 * 1024): Promise<z.infer<T>> {
+  const parsed = schema.safeParse(await readJsonBody(req, maxBytes));
   if (parsed.success) return parsed.data;
   const errors = issuesToFieldErrors(parsed.error.issues);
   throw new HttpProblem(400, errors.map((e) => `${e.pointer || 'body'}: ${e.message}`).join('; '), { errors });

@@ -57,6 +57,19 @@ export const DevBreachRequest = z.object({
   isSensitive: z.boolean(),
 });
 
+/** `POST /__dev/breaches/batch`: breaches added in one transaction, each id once. */
+export const DevBreachBatchRequest = z
+  .array(DevBreachRequest)
+  .min(1)
+  .max(5000)
+  .superRefine((breaches, ctx) => {
+    const seen = new Set<string>();
+    breaches.forEach((breach, index) => {
+      if (seen.has(breach.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `"${breach.id}" appears twice in the batch` });
+      seen.add(breach.id);
+    });
+  });
+
 /** `POST /__dev/id-token`: a negative `expiresIn` gives a token that has already expired. */
 export const DevIdTokenRequest = z.strictObject({
   sub: z.string().min(1, 'must not be empty'),

@@ -6,8 +6,11 @@ import { childOf, type DbValue } from './tree.ts';
 export interface LocationMirror {
   /** The value at `path` (within the mirrored location), synchronously. */
   get(path: DbPath): DbValue;
-  /** Tells `listener` each time what `get` answers may have changed (after the copy caught up). */
-  onDidChange(listener: () => void): () => void;
+  /**
+   * Tells `listener` each time what `get` answers may have changed (after the copy caught up),
+   * with the written paths when known (undefined: anything within the location may have).
+   */
+  onDidChange(listener: (paths: readonly DbPath[] | undefined) => void): () => void;
   close(): void;
 }
 
@@ -19,9 +22,9 @@ export interface LocationMirror {
  */
 export async function mirrorLocation(store: RtdbStore, location: DbPath, onError: (error: Error) => void): Promise<LocationMirror> {
   let value = await store.get(location);
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const listener of listeners) listener();
+  const listeners = new Set<(paths: readonly DbPath[] | undefined) => void>();
+  const changed = (paths?: readonly DbPath[]) => {
+    for (const listener of listeners) listener(paths);
   };
   let changes = 0;
   let reading = false;
@@ -50,7 +53,7 @@ export async function mirrorLocation(store: RtdbStore, location: DbPath, onError
     changes++;
     if (change.writes) {
       value = afterWrites(value, location, change.writes);
-      changed();
+      changed(change.writes.map((write) => write.path).filter((path) => overlaps(path, location)));
       return;
     }
     stale = true;

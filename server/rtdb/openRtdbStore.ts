@@ -1,12 +1,26 @@
 import path from 'node:path';
 import type { DbPath } from './paths.ts';
 import { mirrorLocation, type LocationMirror } from './mirror.ts';
-import { touches, type RtdbStore } from './RtdbStore.ts';
+import { overlaps, touches, type RtdbStore } from './RtdbStore.ts';
 import { SqliteRtdbStore } from './SqliteRtdbStore.ts';
 
 export const RTDB_FILE = 'rtdb.db';
 /** The details feed: what the search index reads beside the catalog. */
 export const DETAILS_PATH: DbPath = ['catalog', 'breaches'];
+
+/**
+ * The breach ids whose details the written `paths` (within the feed) changed, or undefined when
+ * a write replaced the feed itself (or an ancestor) or the paths are not known: then all may have.
+ */
+export function changedDetailIds(paths: readonly DbPath[] | undefined): string[] | undefined {
+  if (paths === undefined) return undefined;
+  const ids: string[] = [];
+  for (const path of paths) {
+    if (path.length <= DETAILS_PATH.length) return undefined;
+    ids.push(path[DETAILS_PATH.length]!);
+  }
+  return ids;
+}
 
 export interface RtdbStoreChoice {
   dataDir: string;
@@ -30,9 +44,11 @@ export async function openRtdbStore(choice: RtdbStoreChoice, onConnectionError: 
  */
 export async function detailsReader(store: RtdbStore, onError: (error: Error) => void): Promise<LocationMirror> {
   if (store instanceof SqliteRtdbStore) {
-    const listeners = new Set<() => void>();
+    const listeners = new Set<(paths: readonly DbPath[] | undefined) => void>();
     const stop = store.watch((change) => {
-      if (touches(change, DETAILS_PATH)) for (const listener of listeners) listener();
+      if (!touches(change, DETAILS_PATH)) return;
+      const paths = change.paths === '*' ? undefined : change.paths.filter((path) => overlaps(path, DETAILS_PATH));
+      for (const listener of listeners) listener(paths);
     });
     return {
       get: (at) => store.getNow(at),

@@ -14,8 +14,11 @@ export interface SearchIndex {
   search(options: SearchOptions): Promise<SearchHit[]>;
   /** What answers are valid for: equal revisions, equal answers (the answer cache's key). */
   revision(): Promise<string>;
-  /** Re-reads the details feed now (after a details-only change). */
-  rebuild(): Promise<void>;
+  /**
+   * Re-reads the details feed now (after a details-only change): with `ids`, only the details of
+   * those breaches changed (an index may read just theirs; PostgreSQL's reads the whole feed).
+   */
+  rebuild(ids?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -17,7 +17,7 @@ export type { SearchIndex } from './SearchIndex.ts';
 export const API_TOKENS_FILE = 'api-tokens.db';
 
 /** The SQLite store's catalog, read synchronously by the in-memory FTS index. */
-export type SearchCatalog = Pick<CatalogReader, 'catalogRevision' | 'listBreaches'>;
+export type SearchCatalog = Pick<CatalogReader, 'catalogRevision' | 'listBreaches' | 'catalogChangesSince' | 'getBreach'>;
 
 /** Where the search interface keeps its API tokens and its index: beside the breach store. */
 export interface SearchStorage {
@@ -36,6 +36,8 @@ export interface SearchStorageOptions {
   dataDir: string;
   /** The details feed (titles, descriptions), by breach id. */
   readDetails: CatalogReader['readDetails'];
+  /** One breach's details, so that a change to one breach re-reads only its own (SQLite's index). */
+  readDetailsOf?: CatalogReader['readDetailsOf'];
   onConnectionError?: (error: Error) => void;
 }
 
@@ -49,7 +51,14 @@ export async function openSearchStorage(options: SearchStorageOptions): Promise<
   const catalog = options.catalog;
   if (!catalog) throw new Error('the search interface needs the SQLite store when no database URL is given');
   const tokens = new SqliteApiTokenStore(path.join(options.dataDir, API_TOKENS_FILE));
-  const index = new CatalogSearchIndex({ catalogRevision: () => catalog.catalogRevision(), listBreaches: () => catalog.listBreaches(), readDetails: options.readDetails });
+  const index = new CatalogSearchIndex({
+    catalogRevision: () => catalog.catalogRevision(),
+    listBreaches: () => catalog.listBreaches(),
+    readDetails: options.readDetails,
+    ...(catalog.catalogChangesSince && catalog.getBreach && options.readDetailsOf
+      ? { catalogChangesSince: catalog.catalogChangesSince.bind(catalog), getBreach: catalog.getBreach.bind(catalog), readDetailsOf: options.readDetailsOf }
+      : {}),
+  });
   return {
     tokens,
     index,

@@ -35,6 +35,8 @@ export interface SyncBreachStore {
   getBreach(id: string): Breach | undefined;
   /** Adds or replaces one catalog breach. */
   putBreach(breach: Breach): void;
+  /** Adds or replaces several catalog breaches in one transaction (a bulk load: others are kept). */
+  putBreaches(breaches: readonly Breach[]): void;
   /** Replaces the whole catalog in one transaction (resolutions and exposures are kept). */
   replaceCatalog(breaches: readonly Breach[]): void;
   catalogSize(): number;
@@ -102,6 +104,7 @@ const STORE_METHODS = [
   'listBreaches',
   'getBreach',
   'putBreach',
+  'putBreaches',
   'replaceCatalog',
   'catalogSize',
   'catalogRevision',

@@ -67,8 +67,14 @@ export class SqliteBreachStore implements SyncBreachStore {
   readonly #accounts = new Map<string, Account | null>();
   readonly #users = new Set<string>();
 
-  readonly #replaceCatalog: Transaction<(breaches: readonly Breach[]) => void>;
-  readonly #putBreach: Transaction<(breach: Breach) => void>;
+  /**
+   * This process's own catalog writes, one breach id per revision from `from` on: lets the search
+   * index update only what changed. A write by another process leaves a gap (then unknown).
+   */
+  #catalogLog: { from: number; ids: string[] } | undefined;
+  readonly #replaceCatalog: Transaction<(breaches: readonly Breach[]) => number>;
+  readonly #putBreach: Transaction<(breach: Breach) => number>;
+  readonly #putBreaches: Transaction<(breaches: readonly Breach[]) => number>;
   readonly #putAccount: Transaction<(sub: string, emails: string[], deleted: boolean) => void>;
   readonly #createUser: Transaction<(sub: string, now: string) => boolean>;
   readonly #setExposures: Transaction<(email: string, breachIds: readonly string[]) => void>;
@@ -89,10 +95,17 @@ export class SqliteBreachStore implements SyncBreachStore {
       sql.deleteAllBreaches.run();
       for (const breach of breaches) sql.upsertBreach.run(toBreachRow(breach));
       bumpCatalog();
+      return sql.readCatalogRevision.get() as number;
+    });
+    this.#putBreaches = db.transaction((breaches: readonly Breach[]) => {
+      for (const breach of breaches) sql.upsertBreach.run(toBreachRow(breach));
+      bumpCatalog();
+      return sql.readCatalogRevision.get() as number;
     });
     this.#putBreach = db.transaction((breach: Breach) => {
       sql.upsertBreach.run(toBreachRow(breach));
       bumpCatalog();
+      return sql.readCatalogRevision.get() as number;
     });
     this.#putAccount = db.transaction((sub: string, emails: string[], deleted: boolean) => {
       sql.upsertAccount.run(sub, JSON.stringify(emails), deleted ? 1 : 0);
@@ -139,19 +152,44 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   putBreach(breach: Breach): void {
-    this.#putBreach.immediate(validBreach(breach));
+    const valid = validBreach(breach);
+    const revision = this.#putBreach.immediate(valid);
+    this.#catalogChange = ++this.#counter;
+    const log = this.#catalogLog;
+    if (log && log.from + log.ids.length === revision - 1) {
+      log.ids.push(valid.id);
+      if (log.ids.length > MAX_LOGGED_CATALOG_CHANGES) log.from += log.ids.splice(0, log.ids.length - MAX_LOGGED_CATALOG_CHANGES).length;
+    } else this.#catalogLog = { from: revision - 1, ids: [valid.id] };
+    // The snapshot just before this write takes the one breach, as a fresh read would give it.
+    const snapshot = this.#catalog;
+    if (snapshot?.revision === revision - 1) {
+      patchSnapshot(snapshot, fromBreachRow(toBreachRow(valid)));
+      snapshot.revision = revision;
+    }
+  }
+
+  /**
+   * Ids of the breaches written since catalog revision `revision`, oldest first (repeats kept),
+   * or undefined when that is not known (a whole-catalog replacement, another process's write,
+   * or too long ago): then read everything.
+   */
+  catalogChangesSince(revision: number): readonly string[] | undefined {
+    const current = this.catalogRevision();
+    if (revision === current) return [];
+    const log = this.#catalogLog;
+    if (!log || revision < log.from || log.from + log.ids.length !== current) return undefined;
+    return log.ids.slice(revision - log.from);
+  }
+
+  putBreaches(breaches: readonly Breach[]): void {
+    // Readers catch up with a bulk load by reading everything once (the log names single writes).
+    this.#catalogLog = { from: this.#putBreaches.immediate(distinctValidBreaches(breaches)), ids: [] };
     this.#catalogChange = ++this.#counter;
   }
 
   replaceCatalog(breaches: readonly Breach[]): void {
-    const seen = new Set<string>();
-    const valid = breaches.map((breach, index) => {
-      const checked = validBreach(breach, index);
-      if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
-      seen.add(checked.id);
-      return checked;
-    });
-    this.#replaceCatalog.immediate(valid);
+    const valid = distinctValidBreaches(breaches);
+    this.#catalogLog = { from: this.#replaceCatalog.immediate(valid), ids: [] };
     this.#catalogChange = ++this.#counter;
   }
 
@@ -283,14 +321,51 @@ export class SqliteBreachStore implements SyncBreachStore {
     if (this.#catalog?.revision === revision) return this.#catalog;
     const breaches = (this.#sql.listBreaches.all() as BreachRow[]).map(fromBreachRow);
     const classesById = new Map<string, Map<string, string>>();
-    for (const breach of breaches) {
-      const classes = new Map<string, string>();
-      for (const name of breach.dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
-      classesById.set(breach.id, classes);
-    }
+    for (const breach of breaches) classesById.set(breach.id, classSpellings(breach));
     this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), classesById };
     return this.#catalog;
   }
+}
+
+/** Past this many, the oldest logged catalog changes are forgotten (a reader that far behind reads everything). */
+const MAX_LOGGED_CATALOG_CHANGES = 10_000;
+
+/** Each breach checked, and no id twice (the error names the record). */
+export function distinctValidBreaches(breaches: readonly Breach[]): Breach[] {
+  const seen = new Set<string>();
+  return breaches.map((breach, index) => {
+    const checked = validBreach(breach, index);
+    if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
+    seen.add(checked.id);
+    return checked;
+  });
+}
+
+function classSpellings(breach: Breach): Map<string, string> {
+  const classes = new Map<string, string>();
+  for (const name of breach.dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
+  return classes;
+}
+
+/** SQLite's `ORDER BY id` (BINARY collation: UTF-8 bytes), which UTF-16 string order is not. */
+function compareSqliteIds(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Puts one breach into a snapshot in place, keeping `breaches` in the order SQLite lists them. */
+function patchSnapshot(snapshot: CatalogSnapshot, breach: Breach): void {
+  const { breaches } = snapshot;
+  let low = 0;
+  let high = breaches.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareSqliteIds(breaches[middle]!.id, breach.id) < 0) low = middle + 1;
+    else high = middle;
+  }
+  if (breaches[low]?.id === breach.id) breaches[low] = breach;
+  else breaches.splice(low, 0, breach);
+  snapshot.byId.set(breach.id, breach);
+  snapshot.classesById.set(breach.id, classSpellings(breach));
 }
 
 /**

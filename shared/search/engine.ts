@@ -10,7 +10,7 @@ import { compileFilter, isEmptyFilter, type MetadataFilter } from './filter.ts';
  */
 export interface SearchDatabase {
   exec(sql: string): unknown;
-  prepare(sql: string): { run(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
+  prepare(sql: string): { run(...params: unknown[]): { lastInsertRowid: number | bigint }; all(...params: unknown[]): unknown[] };
 }
 
 /** Column weights of bm25: a word in the title counts most, in the description least. */
@@ -93,7 +93,10 @@ export const isMatchScore = (score: number): boolean => score > 0;
 export class BreachSearchIndex {
   readonly #db: SearchDatabase;
   readonly #docs = new Map<string, BreachSearchDocument>();
+  /** FTS5 rowids by breach id: one document is replaced or removed without a scan. */
+  readonly #rowids = new Map<string, number | bigint>();
   readonly #insert;
+  readonly #deleteRow;
   readonly #match;
   readonly #ids;
 
@@ -104,6 +107,7 @@ export class BreachSearchIndex {
       tokenize = 'porter unicode61 remove_diacritics 2')`);
     db.exec('DELETE FROM breach_search');
     this.#insert = db.prepare('INSERT INTO breach_search (id, title, domain, data_classes, description) VALUES (?, ?, ?, ?, ?)');
+    this.#deleteRow = db.prepare('DELETE FROM breach_search WHERE rowid = ?');
     const { title, domain, dataClasses, description } = WEIGHTS;
     // Equal ranks (to 9 decimals: sums in another order differ in the last bits) go by id, as the
     // reference service's PostgreSQL index orders them: answers never depend on insertion order.
@@ -123,16 +127,51 @@ export class BreachSearchIndex {
     try {
       this.#db.exec('DELETE FROM breach_search');
       this.#docs.clear();
-      for (const doc of docs) {
-        // Domains index as words too: "adobe.com" finds "adobe".
-        this.#insert.run(doc.id, doc.title, doc.domain.replaceAll('.', ' ') + ' ' + doc.domain, doc.dataClasses.join(' ; '), doc.description);
-        this.#docs.set(doc.id, doc);
-      }
+      this.#rowids.clear();
+      for (const doc of docs) this.#insertDoc(doc);
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      this.#docs.clear();
+      this.#rowids.clear();
+      throw error;
+    }
+  }
+
+  /**
+   * Adds or replaces one document. FTS5 keeps its ranking statistics (document count, lengths,
+   * term frequencies) exact across inserts and deletes, so answers equal a full `replaceAll`.
+   */
+  put(doc: BreachSearchDocument): void {
+    this.#db.exec('BEGIN');
+    try {
+      this.#deleteDoc(doc.id);
+      this.#insertDoc(doc);
       this.#db.exec('COMMIT');
     } catch (error) {
       this.#db.exec('ROLLBACK');
       throw error;
     }
+  }
+
+  /** Removes one document (nothing when it is not indexed). */
+  remove(id: string): void {
+    this.#deleteDoc(id);
+  }
+
+  #insertDoc(doc: BreachSearchDocument): void {
+    // Domains index as words too: "adobe.com" finds "adobe".
+    const { lastInsertRowid } = this.#insert.run(doc.id, doc.title, doc.domain.replaceAll('.', ' ') + ' ' + doc.domain, doc.dataClasses.join(' ; '), doc.description);
+    this.#rowids.set(doc.id, lastInsertRowid);
+    this.#docs.set(doc.id, doc);
+  }
+
+  #deleteDoc(id: string): void {
+    const rowid = this.#rowids.get(id);
+    if (rowid === undefined) return;
+    this.#deleteRow.run(rowid);
+    this.#rowids.delete(id);
+    this.#docs.delete(id);
   }
 
   get(id: string): BreachSearchDocument | undefined {

@@ -4,8 +4,10 @@
 // 32 connections beside a bare Node http server answering the same bytes, measured in the same run.
 // `-- --store postgres` adds, in the same run, the PostgreSQL index (full-text search in a private
 // server) beside the embedded engine, and the service's endpoint on PostgreSQL beside SQLite's and
-// the bare server's.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// the bare server's. Then `catalog_add_p50`: adding one breach through the development surface
+// (and finding it with a search) with the catalog at 300 and at 3,000 entries, beside a bare
+// SQLite insert of one row; the two sizes' ratio shows whether the cost grows with the catalog.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -137,6 +139,86 @@ async function measurePostgresIndex(databaseUrl: string, embedded: BreachSearchI
   }
 }
 
+const ADDS = Number(process.env.BENCH_ADDS ?? 40);
+
+function p50(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A Have I Been Pwned catalog file of `entries` kept records: the fixture's, cloned under new names. */
+function writeCatalogOf(entries: number, file: string): void {
+  const kept = (JSON.parse(readFileSync(HIBP, 'utf8')) as Record<string, unknown>[]).filter((r) => !r.IsRetired && !r.IsFabricated && !r.IsSpamList);
+  writeFileSync(file, JSON.stringify(Array.from({ length: entries }, (_, i) => ({ ...kept[i % kept.length], Name: `${String(kept[i % kept.length]!.Name)}${Math.floor(i / kept.length) || ''}` }))));
+}
+
+/**
+ * p50 of adding one breach (`POST /__dev/breaches`, which writes its details to the feed) and then
+ * searching for its title, on a service whose catalog file holds `entries` breaches (loaded at
+ * start-up in one transaction: the bulk path).
+ */
+async function measureCatalogAdd(entries: number): Promise<number> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-add-'));
+  const catalogFile = path.join(dataDir, 'catalog.json');
+  writeCatalogOf(entries, catalogFile);
+  const service = await startProcess(
+    ['server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--catalog', catalogFile, '--log-level', 'warn'],
+    /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/,
+  );
+  const origin = service.match[1]!;
+  try {
+    const created = (await (
+      await fetch(`${origin}/__dev/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['ai-search:read'] }) })
+    ).json()) as { token: string };
+    const searchUrl = `${origin}/client/v4/accounts/local/ai-search/instances/breaches/search`;
+    const times: number[] = [];
+    for (let i = 0; i < ADDS + 5; i++) {
+      const id = `Added${entries}x${i}`;
+      const breach = { id, domain: `added${i}.example`, breachDate: '2024-01-02', addedDate: '2024-02-03T04:05:00Z', dataClasses: ['Email addresses', 'Passwords'], isSensitive: false };
+      const body = JSON.stringify({ messages: [{ role: 'user', content: `added${i}` }], ai_search_options: { retrieval: { max_num_results: 3 } } });
+      const started = performance.now();
+      const added = await fetch(`${origin}/__dev/breaches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(breach) });
+      if (added.status !== 201) throw new Error(`POST /__dev/breaches: ${added.status} ${await added.text()}`);
+      const found = await (await fetch(searchUrl, { method: 'POST', headers: { authorization: `Bearer ${created.token}`, 'content-type': 'application/json' }, body })).text();
+      const elapsed = performance.now() - started;
+      if (!found.includes(`"${id}"`)) throw new Error(`the search after adding ${id} did not find it: ${found.slice(0, 300)}`);
+      if (i >= 5) times.push(elapsed); // the first few warm up the JIT and statement caches
+    }
+    return p50(times);
+  } finally {
+    await stopProcess(service.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** p50 of a bare SQLite insert of one row into a file database (WAL, as the service opens its own). */
+function measureBareInsert(): number {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-insert-'));
+  const db = new Database(path.join(dir, 'bare.db'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE rows (id TEXT PRIMARY KEY, body TEXT NOT NULL)');
+    const insert = db.prepare('INSERT INTO rows (id, body) VALUES (?, ?)');
+    const times: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const started = performance.now();
+      insert.run(`row${i}`, JSON.stringify({ i, name: `row ${i}` }));
+      times.push(performance.now() - started);
+    }
+    return p50(times.slice(100));
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Floor: a bare insert of one row; `vs_300` is the 3,000-entry figure over the 300-entry one. */
+function catalogAddMetric(small: number, large: number, floor: number): Record<string, number | string> {
+  const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+  console.log(`adding one breach p50 ${round(small)} ms at 300 entries, ${round(large)} ms at 3,000 (bare SQLite insert ${round(floor, 4)} ms)`);
+  return { value: round(large), unit: 'ms', floor: round(floor, 4), ratio: round(large / floor, 1), at_300: round(small), vs_300: round(large / small, 2) };
+}
+
 async function load(url: string, body: string, headers: Record<string, string>, bytes: number) {
   const options = { url, method: 'POST' as const, body, connections: CONNECTIONS, headers: { 'content-type': 'application/json', ...headers } };
   await autocannon({ ...options, duration: 1 });
@@ -148,7 +230,14 @@ async function load(url: string, body: string, headers: Record<string, string>, 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { store: { type: 'string', default: 'sqlite' } } });
+  const { values } = parseArgs({ options: { store: { type: 'string', default: 'sqlite' }, only: { type: 'string' } } });
+  if (values.only !== undefined && values.only !== 'catalog-add') throw new Error(`--only takes catalog-add, not ${JSON.stringify(values.only)}`);
+  if (values.only === 'catalog-add') {
+    // Adding one breach alone (the other figures take minutes of load).
+    const [small, large, floor] = [await measureCatalogAdd(300), await measureCatalogAdd(3000), measureBareInsert()];
+    console.log(JSON.stringify({ bench: 'search', metrics: { catalog_add_p50: catalogAddMetric(small, large, floor) } }));
+    return;
+  }
   if (values.store !== 'sqlite' && values.store !== 'postgres') throw new Error(`--store must be sqlite or postgres, not ${JSON.stringify(values.store)}`);
   // 1. Embedded search, as the app runs it offline.
   const source = loadCatalogFile(HIBP);
@@ -171,7 +260,12 @@ async function main(): Promise<void> {
   // 2. The service's search endpoint over HTTP with an API token checked on every request.
   const sqliteRun = await measureService();
 
-  // 3. The same on PostgreSQL: the index alone, then the service.
+  // 3. Adding one breach, at two catalog sizes, beside a bare insert of one row.
+  const addSmall = await measureCatalogAdd(300);
+  const addLarge = await measureCatalogAdd(3000);
+  const bareInsert = measureBareInsert();
+
+  // 4. The same on PostgreSQL: the index alone, then the service.
   let postgres: { index: [number, number]; run: { service: Run; bare: Run } } | undefined;
   if (values.store === 'postgres') {
     let server: PrivatePostgres | undefined;
@@ -192,6 +286,7 @@ async function main(): Promise<void> {
     // Throughput: the floor is the bare server; ratio = how many times slower than it.
     service_search_throughput: { value: Math.round(sqliteRun.service.rps), unit: 'req/s', floor: Math.round(sqliteRun.bare.rps), ratio: round(sqliteRun.bare.rps / sqliteRun.service.rps, 2) },
   };
+  metrics.catalog_add_p50 = catalogAddMetric(addSmall, addLarge, bareInsert);
   if (postgres) {
     const [pgSearch, embeddedAgain] = postgres.index;
     const { service, bare } = postgres.run;

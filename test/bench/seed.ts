@@ -1,5 +1,6 @@
 // Seeding shared by the benchmarks: the bench catalog and the typical and heavy users, set up
 // through the service's development surface so every benchmark measures the same data.
+import type { Breach } from '../../shared/api/index.ts';
 import { generateDemoCatalog } from '../../server/catalog/demoCatalog.ts';
 
 /** A call to the service that must succeed. */
@@ -15,9 +16,16 @@ export async function call(origin: string, method: string, pathname: string, bod
 
 /** Adds 2,000 generated breaches (ids prefixed `Bench`) to the catalog; returns their ids. */
 export async function seedBenchCatalog(origin: string): Promise<string[]> {
-  const catalog = generateDemoCatalog({ seed: 2024, count: 2000 }).map((breach) => ({ ...breach, id: `Bench${breach.id}` }));
-  for (let i = 0; i < catalog.length; i += 50) await Promise.all(catalog.slice(i, i + 50).map((breach) => call(origin, 'POST', '/__dev/breaches', breach)));
-  return catalog.map((breach) => breach.id);
+  return addBreaches(
+    origin,
+    generateDemoCatalog({ seed: 2024, count: 2000 }).map((breach) => ({ ...breach, id: `Bench${breach.id}` })),
+  );
+}
+
+/** Adds breaches through the bulk path: one catalog transaction and one details write per 1,000. */
+export async function addBreaches(origin: string, breaches: readonly Breach[]): Promise<string[]> {
+  for (let i = 0; i < breaches.length; i += 1000) await call(origin, 'POST', '/__dev/breaches/batch', breaches.slice(i, i + 1000));
+  return breaches.map((breach) => breach.id);
 }
 
 export function benchEmails(sub: string, emailCount: number): string[] {

@@ -32,7 +32,7 @@ import { driveBrowser, launchChromium, signInAs } from '../core/auth/harness.ts'
 import { describeBrowserChoice } from '../support/browser.ts';
 import { ensureRendererBuilt } from '../e2e/harness.ts';
 import { startProcess, stopProcess } from './processes.ts';
-import { BENCH_USERS, call, seedBenchCatalog, seedUser } from './seed.ts';
+import { addBreaches, BENCH_USERS, seedBenchCatalog, seedUser } from './seed.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SCROLL_ROWS = 5000;
@@ -546,7 +546,7 @@ async function main(): Promise<void> {
 
     // Grow the same user to 5,000 breaches for the scroll.
     const more = generateDemoCatalog({ seed: 2025, count: SCROLL_ROWS - heavy.breaches }).map((breach) => ({ ...breach, id: `Scroll${breach.id}` }));
-    for (let i = 0; i < more.length; i += 50) await Promise.all(more.slice(i, i + 50).map((breach) => call(origin, 'POST', '/__dev/breaches', breach)));
+    await addBreaches(origin, more);
     await seedUser(origin, SUB, heavy.emails, [...ids.slice(0, heavy.breaches), ...more.map((breach) => breach.id)]);
     await core.router.invoke('sync-now', {});
     await waitFor('the sync of 5,000 breaches', async () => (await core.router.invoke('breaches-list', { includeSensitive: true })).total === SCROLL_ROWS);

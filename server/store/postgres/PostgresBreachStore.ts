@@ -4,8 +4,8 @@ import { dataClassKey, emailKey, IsoDateTime, type Breach } from '../../../share
 import { compareIds } from '../../catalog/dataClasses.ts';
 import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
-import { InvalidBreachError, ResolutionChangeError } from '../errors.ts';
-import { validBreach } from '../SqliteBreachStore.ts';
+import { ResolutionChangeError } from '../errors.ts';
+import { distinctValidBreaches, validBreach } from '../SqliteBreachStore.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -92,14 +92,18 @@ export class PostgresBreachStore implements BreachStore {
     this.#listener?.note('*');
   }
 
-  async replaceCatalog(breaches: readonly Breach[]): Promise<void> {
-    const seen = new Set<string>();
-    const valid = breaches.map((breach, index) => {
-      const checked = validBreach(breach, index);
-      if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
-      seen.add(checked.id);
-      return checked;
+  async putBreaches(breaches: readonly Breach[]): Promise<void> {
+    const valid = distinctValidBreaches(breaches);
+    await this.#transaction('READ COMMITTED', async (client) => {
+      await upsertBreaches(client, valid);
+      await client.query(BUMP_CATALOG);
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
+    this.#listener?.note('*');
+  }
+
+  async replaceCatalog(breaches: readonly Breach[]): Promise<void> {
+    const valid = distinctValidBreaches(breaches);
     await this.#transaction('READ COMMITTED', async (client) => {
       await client.query('DELETE FROM breaches');
       await upsertBreaches(client, valid);
