@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 const TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg' };
@@ -42,6 +43,7 @@ export class LogoCache {
     if (cached) return cached;
     const failed = this.#failedAt.get(key);
     if (failed !== undefined && this.#now() - failed < RETRY_AFTER_MS) return undefined;
+    if (!mayFetchLogo(url, base)) return undefined;
     let pending = this.#inFlight.get(key);
     if (!pending) {
       pending = this.#download(url, key).finally(() => this.#inFlight.delete(key));
@@ -52,7 +54,8 @@ export class LogoCache {
 
   async #download(url: URL, key: string): Promise<string | undefined> {
     try {
-      const response = await this.#fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'follow' });
+      // No redirects: a hop could lead where mayFetchLogo would not go.
+      const response = await this.#fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
       const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       const ext = TYPES[type];
       if (!response.ok || !ext) throw new Error(`not an image (${response.status} ${type})`);
@@ -80,6 +83,42 @@ export class LogoCache {
     }
     return undefined;
   }
+}
+
+/**
+ * Where a catalog may send the core for a logo: the feed's own origin, or https to a public host.
+ * A hostile catalog must not make the core probe the person's machine or network (loopback,
+ * private and link-local addresses, `localhost`), which the browser's own rules would have
+ * stopped for a page (docs/security.md). A public name that resolves to a private address is not
+ * caught here (DNS rebinding); the fetch takes only images of at most 1 MB and shows nothing else.
+ */
+export function mayFetchLogo(url: URL, base: string): boolean {
+  let feedOrigin: string | undefined;
+  try {
+    feedOrigin = new URL(base).origin;
+  } catch {
+    feedOrigin = undefined;
+  }
+  if (url.origin === feedOrigin) return true;
+  return url.protocol === 'https:' && !isPrivateHost(url.hostname);
+}
+
+function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '') return true;
+  const version = isIP(host);
+  if (version === 4) return isPrivateIPv4(host);
+  if (version === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
+    if (mapped) return isPrivateIPv4(mapped[1]!);
+    return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
+  }
+  return false;
+}
+
+function isPrivateIPv4(host: string): boolean {
+  const [a, b] = host.split('.').map(Number) as [number, number];
+  return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
 }
 
 function toDataUrl(type: string, bytes: Buffer): string {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LogoCache } from '../../../electron/core/feed/LogoCache.ts';
+import { LogoCache, mayFetchLogo } from '../../../electron/core/feed/LogoCache.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 let server: Server;
@@ -57,5 +57,27 @@ describe('LogoCache', () => {
     now += 11 * 60_000;
     await logos.dataUrl('/logos/page.html', `${origin}/rtdb`);
     expect(requests).toBe(before + 1);
+  });
+
+  it("a hostile catalog cannot send the core to this machine or its network: only the feed's origin, or https to a public host", async () => {
+    const { logos } = cache();
+    const before = requests;
+    // The loopback server holds a logo, but the feed is elsewhere: the core never asks it.
+    for (const hostile of [
+      `${origin}/logos/a.png`,
+      'http://localhost:9/x.png',
+      'https://127.0.0.1/x.png',
+      'https://[::1]/x.png',
+      'https://10.0.0.8/x.png',
+      'https://192.168.1.1/x.png',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:127.0.0.1]/x.png',
+    ]) {
+      expect(await logos.dataUrl(hostile, 'https://feed.example/rtdb'), hostile).toBeUndefined();
+    }
+    expect(requests).toBe(before);
+    expect(mayFetchLogo(new URL('https://logos.haveibeenpwned.com/Adobe.png'), 'https://feed.example/rtdb')).toBe(true);
+    expect(mayFetchLogo(new URL('http://logos.example/Adobe.png'), 'https://feed.example/rtdb')).toBe(false);
+    expect(mayFetchLogo(new URL(`${origin}/logos/a.png`), `${origin}/rtdb`)).toBe(true);
   });
 });
