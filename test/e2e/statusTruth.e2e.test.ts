@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startBrowserApp, type BrowserApp } from '../../tools/browserApp.ts';
 import { tempDir } from '../core/auth/harness.ts';
 import { E2E, ensureRendererBuilt, launchChromium } from './harness.ts';
+import { eventually } from '../support/waitFor.ts';
 
 const SHOTS = process.env.BREACH_MONITOR_SHOTS;
 
@@ -84,7 +85,10 @@ describe('status and errors in words a person can act on', () => {
     it('one press of Sync now, once the service is back: progress at once, then Online', { timeout: 90_000 }, async () => {
       const bar = page.getByRole('banner');
       const syncNow = bar.getByRole('button', { name: 'Sync now' });
-      await bar.getByText(/Last synced/).waitFor();
+      // The first sync after sign-in, through the core first: on a loaded machine (the whole suite
+      // in parallel) it can take longer than a locator's patience.
+      await eventually('the first sync', async () => ((await e2e.call('sync-status', {})).lastSyncAt !== undefined ? true : undefined), 60_000);
+      await bar.getByText(/Last synced/).waitFor({ timeout: 30_000 });
       await e2e.stopService();
       await syncNow.click();
       await bar.getByText('Offline', { exact: true }).waitFor();
