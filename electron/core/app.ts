@@ -41,7 +41,6 @@ import { createChecksHandlers } from './checks/checksHandlers.ts';
 import { readChecksView, storedSource } from './db/breachDataQueries.ts';
 import { createPasswordHandlers } from './passwords/passwordHandlers.ts';
 import { isShown, sensitivePolicyOf } from '../../shared/api/index.ts';
-import { DisposableStore } from '../../shared/base/lifecycle.ts';
 
 export interface CoreOptions {
   /** The app's data folder: settings, the account record, one database per account. */
@@ -62,12 +61,6 @@ export interface Core {
   router: Router;
   bus: EventBus;
   signal(signal: HostSignal): void;
-  /**
-   * Listeners still registered on each event source the core owns (the bus, the sign-in with
-   * its service and tokens, the last account session's scheduler and outbox): after `close`
-   * every one is 0, or a subscription outlived its owner.
-   */
-  listenerCounts(): Record<'bus' | 'auth' | 'scheduler' | 'outbox', number>;
   close(): Promise<void>;
 }
 
@@ -78,11 +71,6 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? silentLogger;
   const bus = new EventBus();
-  // What the core subscribed for its whole life, and what it subscribed for the open account's: each disposed by its owner's end.
-  const subscriptions = new DisposableStore();
-  const sessionSubscriptions = new DisposableStore();
-  // The last account session's event sources for `listenerCounts`, held weakly: nothing of a closed account stays in memory.
-  let lastSync: WeakRef<AccountSession['sync']> | undefined;
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   const base = options.config ? parseClientConfig({ ...loadClientConfig({ env: options.env ?? {} }), ...options.config }) : loadClientConfig({ env: options.env ?? process.env });
   const settings = new SettingsStore(options.dataDir, {
@@ -132,7 +120,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const sessions: CurrentSession = new CurrentSession({
     open: (account) => openSession(account),
     onClosed: () => {
-      sessionSubscriptions.clear();
       // Nothing of the account stays in memory: its search index goes with it.
       search.close();
       marks.clear();
@@ -222,14 +209,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     status.publish();
   });
 
-  subscriptions.add(
-    auth.onDidChangeStatus(async (next) => {
-      bus.emit('auth-changed', auth.view(next));
-      await sessions.apply(next);
-      notifier.observeAuthState(next.state);
-      status.publish();
-    }),
-  );
+  auth.onDidChangeStatus(async (next) => {
+    bus.emit('auth-changed', auth.view(next));
+    await sessions.apply(next);
+    notifier.observeAuthState(next.state);
+    status.publish();
+  });
 
   function openSession(account: AccountRef): AccountSession {
     const session = AccountSession.open({
@@ -246,40 +231,34 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       ...fetchOption,
     });
     const { scheduler, outbox } = session.sync;
-    lastSync = new WeakRef(session.sync);
     marks.load(session.db);
     syncStatus.reset();
     status.dataChanged();
-    sessionSubscriptions.clear();
-    sessionSubscriptions.add(
-      scheduler.onProgress((progress) => {
-        syncStatus.observeProgress(progress);
-        status.publish();
-      }),
-    );
+    scheduler.onProgress((progress) => {
+      syncStatus.observeProgress(progress);
+      status.publish();
+    });
     checks.publish();
-    sessionSubscriptions.add(
-      scheduler.onDidSync((report) => {
-        void syncDetails();
-        if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
-        checks.publish();
-        afterSync(report, {
-          policy: policy(),
-          db: session.db,
-          outbox,
-          syncStatus,
-          online,
-          marks,
-          notifier,
-          changes,
-          announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
-          publishStatus: () => status.publish(),
-          signUpUrl: signUpUrlFor(settings.get()),
-        });
-      }),
-    );
+    scheduler.onDidSync((report) => {
+      void syncDetails();
+      if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
+      checks.publish();
+      afterSync(report, {
+        policy: policy(),
+        db: session.db,
+        outbox,
+        syncStatus,
+        online,
+        marks,
+        notifier,
+        changes,
+        announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
+        publishStatus: () => status.publish(),
+        signUpUrl: signUpUrlFor(settings.get()),
+      });
+    });
     // Counts only (pending, failed): the data events come from the toggles and the syncs.
-    sessionSubscriptions.add(outbox.onDidChange(() => status.publish()));
+    outbox.onDidChange(() => status.publish());
     void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
     return session;
   }
@@ -351,22 +330,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       applyHostSignal(signal, { scheduler: sessions.get()?.sync.scheduler, online, notifier });
       status.publish();
     },
-    listenerCounts: () => ({
-      bus: bus.listenerCount,
-      auth: auth.listenerCount,
-      scheduler: lastSync?.deref()?.scheduler.listenerCount ?? 0,
-      outbox: lastSync?.deref()?.outbox.listenerCount ?? 0,
-    }),
     async close() {
       checks.stop();
       await auth.close();
       await sessions.close();
-      sessionSubscriptions.dispose();
-      subscriptions.dispose();
       remotes.close();
       closeSearch();
       detailsStore.close();
-      bus.dispose();
     },
   };
 }

@@ -135,7 +135,7 @@ export class E2E {
   /** Sign-ins the app asked the system browser for. */
   signIns = 0;
   #finished: Promise<string>[] = [];
-  #subscription: { dispose(): void } | undefined;
+  #unsubscribe: (() => void) | undefined;
 
   constructor(options: E2EOptions) {
     this.browser = options.browser;
@@ -206,14 +206,14 @@ export class E2E {
           }),
     });
     this.events = [];
-    this.#subscription = this.app.core.bus.subscribe((event, payload) => this.events.push({ event, payload }));
+    this.#unsubscribe = this.app.core.bus.subscribe((event, payload) => this.events.push({ event, payload }));
     return this.app;
   }
 
   async stopApp(): Promise<void> {
     const app = this.app;
     this.app = undefined;
-    this.#subscription?.dispose();
+    this.#unsubscribe?.();
     await app?.close();
   }
 

@@ -1,6 +1,5 @@
 import type { AuthState } from '../../../shared/ipc/index.ts';
-import { Emitter, type Event } from '../../../shared/base/Emitter.ts';
-import { DisposableStore, type Disposable } from '../../../shared/base/lifecycle.ts';
+import type { Disposable } from '../events/Emitter.ts';
 import { mkdirSync } from 'node:fs';
 import { accountId } from '../accounts/accountId.ts';
 import { ApiError } from '../api/ApiError.ts';
@@ -64,8 +63,7 @@ interface Session {
   tokens: TokenManager;
   api: BreachAlertClient;
   registered: boolean;
-  /** What this service heard from the session's tokens: dropped with the session. */
-  subscriptions: DisposableStore;
+  unsubscribe: () => void;
 }
 
 /**
@@ -73,7 +71,7 @@ interface Session {
  * system browser, `POST /user`, restore at start-up from the secret store, refresh, sign-out
  * with revocation. The state it reports is what the UI shows.
  */
-export class AuthService implements Disposable {
+export class AuthService {
   readonly #config: ClientConfig;
   readonly #dataDir: string;
   readonly #store: SecretStore;
@@ -85,7 +83,7 @@ export class AuthService implements Disposable {
   readonly #now: () => number;
   readonly #provider: ProviderClient;
   readonly #flow: SignInFlow;
-  readonly #statusChanges = new Emitter<AuthStatus>();
+  readonly #listeners = new Set<(status: AuthStatus) => void>();
 
   #state: AuthState = 'signed-out';
   #account: SignedInAccount | undefined;
@@ -118,17 +116,9 @@ export class AuthService implements Disposable {
     };
   }
 
-  readonly onDidChangeStatus: Event<AuthStatus> = this.#statusChanges.event;
-
-  /** Listeners still registered (tests check that owners disposed theirs). */
-  get listenerCount(): number {
-    return this.#statusChanges.listenerCount;
-  }
-
-  /** Stops hearing the session's tokens and telling anyone of status changes (the app is closing or this sign-in was replaced). */
-  dispose(): void {
-    this.#session?.subscriptions.dispose();
-    this.#statusChanges.dispose();
+  onDidChangeStatus(listener: (status: AuthStatus) => void): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => void this.#listeners.delete(listener) };
   }
 
   /**
@@ -224,7 +214,7 @@ export class AuthService implements Disposable {
     const account = this.#account;
     const session = this.#session;
     this.#session = undefined;
-    session?.subscriptions.dispose();
+    session?.unsubscribe();
     let revoked = false;
     if (session) {
       ({ revoked } = await session.tokens.signOut((token, hint) => this.#revoke(token, hint)));
@@ -309,25 +299,20 @@ export class AuthService implements Disposable {
 
   #adopt(account: SignedInAccount, tokens: TokenManager, registered: boolean): void {
     this.#session?.tokens.close();
-    this.#session?.subscriptions.dispose();
-    const subscriptions = new DisposableStore();
-    subscriptions.add(
-      tokens.onDidChangeState(({ state, reason }) => {
-        if (state === 'sign-in-needed' && this.#session?.tokens === tokens) {
-          this.#setState('sign-in-needed', 'Sign in again to continue: your sign-in has ended.');
-          this.#logger.info('auth: sign-in needed', { reason });
-        }
-      }),
-    );
-    subscriptions.add(
-      tokens.onDidFailToPersist((message) => {
-        this.#persistWarning = message;
-        this.#emit();
-      }),
-    );
+    this.#session?.unsubscribe();
+    const offState = tokens.onDidChangeState((state, reason) => {
+      if (state === 'sign-in-needed' && this.#session?.tokens === tokens) {
+        this.#setState('sign-in-needed', 'Sign in again to continue: your sign-in has ended.');
+        this.#logger.info('auth: sign-in needed', { reason });
+      }
+    });
+    const offPersist = tokens.onDidFailToPersist((message) => {
+      this.#persistWarning = message;
+      this.#emit();
+    });
     this.#persistWarning = tokens.persisted ? undefined : 'Breach Monitor could not save your sign-in to the keychain; you will need to sign in again next time.';
     this.#account = account;
-    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, subscriptions };
+    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, unsubscribe: () => (offState.dispose(), offPersist.dispose()) };
   }
 
   #apiFor(tokens: TokenManager): BreachAlertClient {
@@ -357,7 +342,8 @@ export class AuthService implements Disposable {
   }
 
   #emit(): void {
-    this.#statusChanges.fire(this.status());
+    const status = this.status();
+    for (const listener of this.#listeners) listener(status);
   }
 }
 

@@ -1,7 +1,6 @@
 import type { AuthStatus as AuthStatusView } from '../../../shared/ipc/index.ts';
 import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
-import { Emitter } from '../../../shared/base/Emitter.ts';
-import type { Disposable } from '../../../shared/base/lifecycle.ts';
+import type { Disposable } from '../events/Emitter.ts';
 import type { AuthService, AuthStatus } from './AuthService.ts';
 import { silentLogger, type AuthLogger } from './log.ts';
 import type { BrowserOpener } from './SignInFlow.ts';
@@ -36,10 +35,9 @@ export interface IdTokenSource {
 export class CurrentAuth {
   readonly #options: CurrentAuthOptions;
   readonly #logger: AuthLogger;
-  readonly #statusChanges: Emitter<AuthStatus>;
+  readonly #listeners = new Set<AuthStatusListener>();
   #service: AuthService;
-  /** This object's hold on the current service: its status subscription, and the service itself. */
-  #serviceHold: Disposable;
+  #unsubscribe: () => void;
   #changes: Promise<void> = Promise.resolve();
   #signingIn: Promise<unknown> | undefined;
 
@@ -58,9 +56,7 @@ export class CurrentAuth {
   constructor(options: CurrentAuthOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
-    // A listener that fails is logged; the ones after it still hear the change.
-    this.#statusChanges = new Emitter({ onListenerError: (error) => this.#logger.error('sign-in: could not apply a status change', { error: String(error) }) });
-    [this.#service, this.#serviceHold] = this.#create();
+    [this.#service, this.#unsubscribe] = this.#create();
   }
 
   get service(): AuthService {
@@ -78,8 +74,8 @@ export class CurrentAuth {
 
   /** After the service or issuer changed (only while signed out). */
   replace(): void {
-    this.#serviceHold.dispose();
-    [this.#service, this.#serviceHold] = this.#create();
+    this.#unsubscribe();
+    [this.#service, this.#unsubscribe] = this.#create();
   }
 
   /** Signs in through the person's browser; close() waits for an attempt in progress. */
@@ -97,12 +93,9 @@ export class CurrentAuth {
     this.#service.cancelSignIn();
   }
 
-  /** A listener may return a promise: the next listener (and the next change) waits for it. */
-  readonly onDidChangeStatus: (listener: AuthStatusListener) => Disposable = (listener) => this.#statusChanges.event(listener);
-
-  /** Listeners still registered here, on the current service and on its tokens (tests check that owners disposed theirs). */
-  get listenerCount(): number {
-    return this.#statusChanges.listenerCount + this.#service.listenerCount + (this.#service.tokens?.listenerCount ?? 0);
+  onDidChangeStatus(listener: AuthStatusListener): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => void this.#listeners.delete(listener) };
   }
 
   /** Resolves when every status change so far has been applied. */
@@ -114,24 +107,19 @@ export class CurrentAuth {
     this.#service.cancelSignIn();
     await this.#signingIn?.catch(() => undefined);
     await this.#changes;
-    this.#serviceHold.dispose();
-    this.#statusChanges.dispose();
+    this.#unsubscribe();
   }
 
-  #create(): [AuthService, Disposable] {
+  #create(): [AuthService, () => void] {
     const service = this.#options.create();
     const subscription = service.onDidChangeStatus((status) => {
-      this.#changes = this.#changes.then(() => this.#statusChanges.fireInOrder(status));
+      this.#changes = this.#changes
+        .then(async () => {
+          for (const listener of [...this.#listeners]) await listener(status);
+        })
+        .catch((error: unknown) => this.#logger.error('sign-in: could not apply a status change', { error: String(error) }));
     });
-    return [
-      service,
-      {
-        dispose: () => {
-          subscription.dispose();
-          service.dispose();
-        },
-      },
-    ];
+    return [service, () => subscription.dispose()];
   }
 }
 

@@ -24,10 +24,10 @@ export function servePort(port: PortLike, router: Router, bus: EventBus): () => 
       }
     });
   });
-  const subscription = bus.subscribe((event, payload) => port.postMessage({ type: 'event', event, payload }));
+  const unsubscribe = bus.subscribe((event, payload) => port.postMessage({ type: 'event', event, payload }));
   const stop = () => {
     stopListening();
-    subscription.dispose();
+    unsubscribe();
   };
   port.onClose?.(stop);
   return stop;
