@@ -15,6 +15,7 @@ import {
   hashParams,
   launchChromium,
   pickInPopover,
+  pressSyncNow,
   readList,
   seriousFindings,
   unnamedControls,
@@ -70,14 +71,7 @@ describe('the review UI in Chromium against the real stack', () => {
     return detail(id);
   }
 
-  async function syncNow(): Promise<void> {
-    const button = statusBar().getByRole('button', { name: 'Sync now' });
-    await until('Sync now to be enabled', async () => {
-      if (!(await button.isEnabled())) throw new Error('disabled');
-    });
-    await button.click();
-    await eventually('the sync to finish', async () => (await e2e.call('sync-status', {})).phase === 'idle' && (await button.isEnabled()));
-  }
+  const syncNow = () => pressSyncNow(page, e2e);
 
   function intend(breachId: string, emails: string[], dataClasses: string[], resolved: boolean): void {
     for (const email of emails) for (const dataClass of dataClasses) intents.set(`${breachId}|${email}|${dataClass}`, resolved);

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { fixGroupOf } from '../../shared/report/fixGroups.ts';
 import { CSV_COLUMNS } from '../../shared/report/rows.ts';
 import { runAxe } from './axe.ts';
-import { E2E, ensureRendererBuilt, eventually, launchChromium, SCREENSHOT_DIR, seriousFindings, settle, unnamedControls, until, type ScreenAudit } from './harness.ts';
+import { E2E, ensureRendererBuilt, eventually, launchChromium, pressSyncNow, SCREENSHOT_DIR, seriousFindings, settle, unnamedControls, until, type ScreenAudit } from './harness.ts';
 
 const ALICE = 'alice@example.com';
 const OUT = path.join(SCREENSHOT_DIR, 'fix');
@@ -83,14 +83,7 @@ describe('guided fix and reports in Chromium against the real stack', () => {
     return article;
   }
 
-  async function syncNow(): Promise<void> {
-    const button = statusBar().getByRole('button', { name: 'Sync now' });
-    await until('Sync now to be enabled', async () => {
-      if (!(await button.isEnabled())) throw new Error('disabled');
-    });
-    await button.click();
-    await eventually('the sync to finish', async () => (await e2e.call('sync-status', {})).phase === 'idle' && (await button.isEnabled()));
-  }
+  const syncNow = () => pressSyncNow(page, e2e);
 
   /** Every size and theme of the screen now showing; axe on each when `audit`. */
   async function capture(name: string, options: { audit?: boolean } = {}): Promise<void> {

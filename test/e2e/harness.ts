@@ -431,3 +431,39 @@ export async function unnamedControls(page: Page): Promise<string[]> {
     .map((line) => line.trim().replace(/^- /, ''))
     .filter((line) => roles.some((role) => line === role || line.startsWith(`${role}:`) || line.startsWith(`${role} [`)));
 }
+
+/**
+ * Presses the status bar's "Sync now" once it is enabled and waits for that sync to end. When the
+ * button stays disabled, the error says why as the page and the core each see it (the line, the
+ * core's phase, the last sync events), so a failure on a loaded machine explains itself.
+ */
+export async function pressSyncNow(page: Page, e2e: E2E, timeoutMs = 30_000): Promise<void> {
+  const bar = page.getByRole('banner');
+  const button = bar.getByRole('button', { name: 'Sync now' });
+  try {
+    await until('Sync now to be enabled', async () => {
+      if (!(await button.isEnabled())) throw new Error('disabled');
+    }, timeoutMs);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await syncDiagnosis(page, e2e)}`, { cause: error });
+  }
+  await button.click();
+  await eventually('the sync to finish', async () => (await e2e.call('sync-status', {})).phase === 'idle' && (await button.isEnabled()), timeoutMs);
+}
+
+/** What the page's status line says and what the core reports, for a failure message. */
+export async function syncDiagnosis(page: Page, e2e: E2E): Promise<string> {
+  const line = await page
+    .getByRole('banner')
+    .innerText({ timeout: 2_000 })
+    .catch((error: unknown) => `(unreadable: ${(error as Error).message})`);
+  const core = await e2e.call('sync-status', {}).then(
+    (status) => JSON.stringify(status),
+    (error: unknown) => `(no answer: ${(error as Error).message})`,
+  );
+  const recent = e2e.events
+    .filter((event) => event.event === 'sync-changed' || event.event === 'auth-changed')
+    .slice(-6)
+    .map((event) => `  ${event.event} ${JSON.stringify(event.payload)}`);
+  return [`the page's status bar: ${line.replace(/\s+/g, ' ')}`, `the core's sync-status: ${core}`, 'the last sync and sign-in events:', ...recent].join('\n');
+}

@@ -12,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { devCall, E2E, ensureRendererBuilt, eventually, launchChromium, SCREENSHOT_DIR, settle, until } from './harness.ts';
+import { devCall, E2E, ensureRendererBuilt, eventually, launchChromium, pressSyncNow, SCREENSHOT_DIR, settle, until } from './harness.ts';
 
 const ALICE = 'alice@example.com';
 const OUT = process.env.BREACH_MONITOR_SHOTS ?? path.join(SCREENSHOT_DIR, 'layout');
@@ -49,14 +49,7 @@ describe('layout and counts in Chromium against the real stack', () => {
   const list = () => page.getByRole('listbox', { name: 'Breaches' });
   const detailPane = () => page.getByRole('region', { name: 'Breach detail' });
 
-  async function syncNow(): Promise<void> {
-    const button = statusBar().getByRole('button', { name: 'Sync now' });
-    await until('Sync now to be enabled', async () => {
-      if (!(await button.isEnabled())) throw new Error('disabled');
-    });
-    await button.click();
-    await eventually('the sync to finish', async () => (await e2e.call('sync-status', {})).phase === 'idle' && (await button.isEnabled()));
-  }
+  const syncNow = () => pressSyncNow(page, e2e);
 
   /**
    * Sideways overflow of the window and of every scrolling region a person reads. Runs as page
