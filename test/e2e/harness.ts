@@ -441,9 +441,13 @@ export async function pressSyncNow(page: Page, e2e: E2E, timeoutMs = 30_000): Pr
   const bar = page.getByRole('banner');
   const button = bar.getByRole('button', { name: 'Sync now' });
   try {
-    await until('Sync now to be enabled', async () => {
-      if (!(await button.isEnabled())) throw new Error('disabled');
-    }, timeoutMs);
+    await until(
+      'Sync now to be enabled',
+      async () => {
+        if (!(await button.isEnabled())) throw new Error('disabled');
+      },
+      timeoutMs,
+    );
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${await syncDiagnosis(page, e2e)}`, { cause: error });
   }
