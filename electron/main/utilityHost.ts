@@ -1,6 +1,6 @@
 import type { HostBridge } from '../core/host.ts';
-import type { EventBus } from '../core/ipc/EventBus.ts';
-import type { Router } from '../core/ipc/Router.ts';
+import type { EventBus } from '../core/events/EventBus.ts';
+import type { Router } from '../core/handlers/Router.ts';
 import { servePort, type PortLike } from '../core/transport/PortTransport.ts';
 import { HostToCore, SavedPdf, type CoreToHost, type HostSignal } from '../../shared/ipc/host.ts';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { EventBus } from '../../electron/core/ipc/EventBus.ts';
-import { Router, type Handlers } from '../../electron/core/ipc/Router.ts';
+import { EventBus } from '../../electron/core/events/EventBus.ts';
+import { Router, type Handlers } from '../../electron/core/handlers/Router.ts';
 import type { HostBridge } from '../../electron/core/host.ts';
 import { dataDirFrom, runUtilityHost, type MainPortLike, type ParentPortLike, type RunningCore } from '../../electron/main/utilityHost.ts';
 import { FakeMessageChannelMain, type FakeMessagePortMain } from './fakeElectron.ts';

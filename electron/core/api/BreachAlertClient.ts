@@ -3,8 +3,8 @@ import { Email, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, 
 import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
-import { readBreachDataHeaders } from '../checks/breachDataHeaders.ts';
-import { readChecksAnswer } from '../checks/readChecksAnswer.ts';
+import { readBreachDataHeaders } from './breachDataHeaders.ts';
+import { readChecksAnswer } from './readChecksAnswer.ts';
 import type { BreachDataHeaderValues, ChecksAnswer } from '../db/breachDataQueries.ts';
 
 // The list's schema and its one-pass reader live beside each other.

@@ -4,8 +4,8 @@ import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { ApiError, kindOfStatus, parseRetryAfter, type ApiErrorKind } from './ApiError.ts';
 import type { ListBreachesResult } from './BreachAlertClient.ts';
 import type { ServerUserBreach } from './serverBreaches.ts';
-import { readBreachDataHeaders } from '../checks/breachDataHeaders.ts';
-import { readChecksAnswer } from '../checks/readChecksAnswer.ts';
+import { readBreachDataHeaders } from './breachDataHeaders.ts';
+import { readChecksAnswer } from './readChecksAnswer.ts';
 import type { ChecksAnswer } from '../db/breachDataQueries.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { NodeResponse } from '../../../shared/graph/index.ts';
 import { parseRetryAfter } from '../api/ApiError.ts';
 import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
-import { backoffDelay, type BackoffPolicy } from '../outbox/backoff.ts';
+import { backoffDelay, type BackoffPolicy } from '../api/backoff.ts';
 import { mergeNodeResponses, type NodeQueryResult } from './mergeResponses.ts';
 import type { QueryCache } from './QueryCache.ts';
 

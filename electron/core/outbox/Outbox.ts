@@ -20,7 +20,7 @@ import {
   type OutboxRow,
 } from '../db/outboxQueries.ts';
 import { Emitter, type Event } from '../events/Emitter.ts';
-import { BackoffState, type BackoffPolicy } from './backoff.ts';
+import { BackoffState, type BackoffPolicy } from '../api/backoff.ts';
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
 import { mayHaveLanded } from './landing.ts';

@@ -4,7 +4,7 @@ import { classifyError, isTransient, needsSignIn, type ErrorKind } from '../api/
 import type { WritableDB } from '../db/Interface.ts';
 import { setSyncState } from '../db/syncStateQueries.ts';
 import { Emitter, type Disposable, type Event } from '../events/Emitter.ts';
-import { BackoffState, type BackoffPolicy } from '../outbox/backoff.ts';
+import { BackoffState, type BackoffPolicy } from '../api/backoff.ts';
 import type { Outbox } from '../outbox/Outbox.ts';
 import type { FlushProgress, FlushResult } from '../outbox/types.ts';
 import type { SnapshotDiff } from './diff.ts';

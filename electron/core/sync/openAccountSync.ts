@@ -3,7 +3,7 @@ import type { ApiContract } from '../../../shared/api/index.ts';
 import { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import { canSendUnderFirefox, FirefoxMonitorClient, type BreachDetailsSource } from '../api/FirefoxMonitorClient.ts';
 import { openAccountDatabase, type AccountDatabase } from '../db/openAccountDatabase.ts';
-import { BackoffState, type BackoffPolicy } from '../outbox/backoff.ts';
+import { BackoffState, type BackoffPolicy } from '../api/backoff.ts';
 import { Outbox } from '../outbox/Outbox.ts';
 import { Puller } from './Puller.ts';
 import { SyncScheduler, type Timers } from './SyncScheduler.ts';

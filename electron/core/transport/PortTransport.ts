@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { EventBus } from '../ipc/EventBus.ts';
-import type { Router } from '../ipc/Router.ts';
+import type { EventBus } from '../events/EventBus.ts';
+import type { Router } from '../handlers/Router.ts';
 
 /**
  * The least a message channel must offer. Electron's MessagePortMain, Node's worker

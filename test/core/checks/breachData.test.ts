@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BreachDataHeaders, type UserChecks } from '../../../shared/api/index.ts';
-import { readBreachDataHeaders } from '../../../electron/core/checks/breachDataHeaders.ts';
+import { readBreachDataHeaders } from '../../../electron/core/api/breachDataHeaders.ts';
 import { readChecksView } from '../../../electron/core/db/breachDataQueries.ts';
 import { listBreaches } from '../../../electron/core/db/breachQueries.ts';
 import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';

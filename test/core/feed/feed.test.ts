@@ -8,7 +8,7 @@ import { MemorySecretStore } from '../../../electron/core/auth/secrets/MemorySec
 import { DetailsFeed, SECRET_DISCOURAGED } from '../../../electron/core/feed/DetailsFeed.ts';
 import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
 import { LocalPreferences } from '../../../electron/core/feed/LocalPreferences.ts';
-import { createFeedHandlers } from '../../../electron/core/feed/feedHandlers.ts';
+import { createFeedHandlers } from '../../../electron/core/handlers/feedHandlers.ts';
 import { RealtimeDatabaseClient } from '../../../electron/core/feed/RealtimeDatabaseClient.ts';
 import { ServiceAccountKey } from '../../../electron/core/feed/serviceAccountToken.ts';
 import { syncCatalogDetails } from '../../../electron/core/feed/syncCatalogDetails.ts';

@@ -9,11 +9,11 @@ import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
 import { SignInRequiredError } from '../../../electron/core/api/AccessTokenSource.ts';
 import type { AuthStatus } from '../../../electron/core/auth/AuthService.ts';
 import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
-import { combineHandlers } from '../../../electron/core/ipc/combineHandlers.ts';
-import { Router } from '../../../electron/core/ipc/Router.ts';
+import { combineHandlers } from '../../../electron/core/handlers/combineHandlers.ts';
+import { Router } from '../../../electron/core/handlers/Router.ts';
 import { AccountSession } from '../../../electron/core/session/AccountSession.ts';
 import { CurrentSession } from '../../../electron/core/session/CurrentSession.ts';
-import { createBreachHandlers } from '../../../electron/core/views/breachHandlers.ts';
+import { createBreachHandlers } from '../../../electron/core/handlers/breachHandlers.ts';
 import { NewBreachMarks } from '../../../electron/core/views/NewBreachMarks.ts';
 import { item, snapshot } from '../helpers/fixtures.ts';
 

@@ -4,7 +4,7 @@
 // sentences; and the channel admits nothing but 5 upper-case hexadecimal characters.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { channels, CoreError } from '../../../shared/ipc/index.ts';
-import { createPasswordHandlers } from '../../../electron/core/passwords/passwordHandlers.ts';
+import { createPasswordHandlers } from '../../../electron/core/handlers/passwordHandlers.ts';
 import { fetchPwnedRange } from '../../../electron/core/passwords/pwnedPasswordsRange.ts';
 import { DEFAULT_SETTINGS } from '../../renderer/fakeCore.ts';
 import { sha1Hex, startPwnedPasswordsStandIn, type PwnedPasswordsStandIn } from '../../support/pwnedPasswordsStandIn.ts';

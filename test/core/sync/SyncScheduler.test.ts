@@ -3,7 +3,7 @@ import type { ResolutionItem } from '../../../shared/api/index.ts';
 import type { WritableDB } from '../../../electron/core/db/Interface.ts';
 import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';
 import { ApiError } from '../../../electron/core/api/ApiError.ts';
-import { BackoffState } from '../../../electron/core/outbox/backoff.ts';
+import { BackoffState } from '../../../electron/core/api/backoff.ts';
 import { Outbox } from '../../../electron/core/outbox/Outbox.ts';
 import { Puller } from '../../../electron/core/sync/Puller.ts';
 import { SyncScheduler, type SyncProgress, type SyncReport } from '../../../electron/core/sync/SyncScheduler.ts';

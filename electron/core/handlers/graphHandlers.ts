@@ -1,9 +1,9 @@
 import { CoreError } from '../../../shared/ipc/index.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { SettingsStore } from '../settings/SettingsStore.ts';
-import { queryEmbedded } from './queryEmbedded.ts';
-import type { RemoteGraphEndpoints } from './RemoteGraphEndpoints.ts';
+import { queryEmbedded } from '../graph/queryEmbedded.ts';
+import type { RemoteGraphEndpoints } from '../graph/RemoteGraphEndpoints.ts';
 
 export interface GraphHandlerDeps {
   sessions: CurrentSession;

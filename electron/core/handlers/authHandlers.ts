@@ -1,7 +1,7 @@
 import type { HostBridge } from '../host.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
-import type { CurrentAuth } from './CurrentAuth.ts';
+import type { CurrentAuth } from '../auth/CurrentAuth.ts';
 
 export interface AuthHandlerDeps {
   auth: CurrentAuth;

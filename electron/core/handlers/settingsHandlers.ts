@@ -1,10 +1,10 @@
 import { CoreError, type Settings } from '../../../shared/ipc/index.ts';
 import type { CurrentAuth } from '../auth/CurrentAuth.ts';
 import type { HostBridge } from '../host.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
-import type { SettingsStore } from './SettingsStore.ts';
-import { contractOf, syncIntervalFor } from './contract.ts';
+import type { SettingsStore } from '../settings/SettingsStore.ts';
+import { contractOf, syncIntervalFor } from '../settings/contract.ts';
 
 export interface SettingsHandlerDeps {
   settings: SettingsStore;

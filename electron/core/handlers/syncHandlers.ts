@@ -1,5 +1,5 @@
 import type { SyncStatus as SyncStatusView } from '../../../shared/ipc/index.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 
 export interface SyncHandlerDeps {

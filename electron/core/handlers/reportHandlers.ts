@@ -2,7 +2,7 @@ import { storedSource } from '../db/breachDataQueries.ts';
 import { HIDE_SENSITIVE, type SensitivePolicy } from '../../../shared/api/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import type { HostBridge } from '../host.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { DataChanges } from '../status/DataChanges.ts';
 import type { ReadableDB } from '../db/Interface.ts';

@@ -1,8 +1,8 @@
 import { BreachSourceSet, UNKNOWN_CHECKS } from '../../../shared/ipc/index.ts';
 import { readChecksView } from '../db/breachDataQueries.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
-import type { BreachSource } from './BreachSource.ts';
+import type { BreachSource } from '../checks/BreachSource.ts';
 
 export interface ChecksHandlerDeps {
   sessions: Pick<CurrentSession, 'get'>;

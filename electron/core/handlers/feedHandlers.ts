@@ -1,5 +1,5 @@
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
-import type { DetailsFeed } from './DetailsFeed.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
+import type { DetailsFeed } from '../feed/DetailsFeed.ts';
 
 /** The details feed and the person's shared preferences. */
 export function createFeedHandlers({ feed, openExternal }: { feed: DetailsFeed; openExternal(url: string): Promise<void | 'opened' | 'page'> }) {

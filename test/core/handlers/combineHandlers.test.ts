@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
-import { combineHandlers, type HandlerSlice } from '../../../electron/core/ipc/combineHandlers.ts';
-import { Router } from '../../../electron/core/ipc/Router.ts';
+import { combineHandlers, type HandlerSlice } from '../../../electron/core/handlers/combineHandlers.ts';
+import { Router } from '../../../electron/core/handlers/Router.ts';
 
 /** A slice answering every channel but the ones named, with a marker of which slice answered. */
 function sliceOf(channels: readonly string[], marker: string): HandlerSlice {

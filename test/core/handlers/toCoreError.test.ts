@@ -7,9 +7,9 @@ import { ConfigError } from '../../../electron/core/auth/config.ts';
 import { SignInError } from '../../../electron/core/auth/errors.ts';
 import { GraphQueryError } from '../../../engine/graph/NodeQueryEngine.ts';
 import { NodeQueryError } from '../../../electron/core/graph/NodeQueryClient.ts';
-import { combineHandlers } from '../../../electron/core/ipc/combineHandlers.ts';
-import { Router } from '../../../electron/core/ipc/Router.ts';
-import { toCoreError } from '../../../electron/core/ipc/toCoreError.ts';
+import { combineHandlers } from '../../../electron/core/handlers/combineHandlers.ts';
+import { Router } from '../../../electron/core/handlers/Router.ts';
+import { toCoreError } from '../../../electron/core/handlers/toCoreError.ts';
 import { UnknownTargetError } from '../../../electron/core/outbox/errors.ts';
 import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
 

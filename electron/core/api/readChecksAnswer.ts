@@ -1,5 +1,5 @@
 import { UserChecks } from '../../../shared/api/index.ts';
-import { ApiError } from '../api/ApiError.ts';
+import { ApiError } from './ApiError.ts';
 import type { ChecksAnswer } from '../db/breachDataQueries.ts';
 import { readBreachDataHeaders } from './breachDataHeaders.ts';
 

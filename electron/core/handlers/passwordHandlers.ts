@@ -1,6 +1,6 @@
 import { DEFAULT_PWNED_PASSWORDS_URL, type Settings } from '../../../shared/ipc/index.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
-import { fetchPwnedRange } from './pwnedPasswordsRange.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
+import { fetchPwnedRange } from '../passwords/pwnedPasswordsRange.ts';
 
 export interface PasswordHandlerDeps {
   settings: { get(): Settings };

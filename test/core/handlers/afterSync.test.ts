@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoreNotification, DataChange } from '../../../shared/ipc/index.ts';
 import { NotifierPolicy } from '../../../electron/core/notifications/NotifierPolicy.ts';
 import { DataChanges } from '../../../electron/core/status/DataChanges.ts';
-import { afterSync } from '../../../electron/core/sync/afterSync.ts';
+import { afterSync } from '../../../electron/core/handlers/afterSync.ts';
 import { OnlineState } from '../../../electron/core/sync/OnlineState.ts';
 import type { SyncReport } from '../../../electron/core/sync/SyncScheduler.ts';
 import { SyncStatusModel } from '../../../electron/core/sync/SyncStatusModel.ts';

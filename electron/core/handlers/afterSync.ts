@@ -5,9 +5,9 @@ import type { Outbox } from '../outbox/Outbox.ts';
 import type { DataChanges } from '../status/DataChanges.ts';
 import type { NewBreachMarks } from '../views/NewBreachMarks.ts';
 import type { WritableDB } from '../db/Interface.ts';
-import type { OnlineState } from './OnlineState.ts';
-import type { SyncReport } from './SyncScheduler.ts';
-import type { SyncStatusModel } from './SyncStatusModel.ts';
+import type { OnlineState } from '../sync/OnlineState.ts';
+import type { SyncReport } from '../sync/SyncScheduler.ts';
+import type { SyncStatusModel } from '../sync/SyncStatusModel.ts';
 
 export interface AfterSyncDeps {
   db: WritableDB;

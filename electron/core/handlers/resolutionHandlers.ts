@@ -1,7 +1,7 @@
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import { accountCreditsHibp } from '../checks/hibpCredit.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import { getLocalBreach } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { DataChanges } from '../status/DataChanges.ts';

@@ -4,13 +4,13 @@ import { CoreError } from '../../../shared/ipc/index.ts';
 import { compileFilter, filterRecordOf, isEmptyFilter, toSearchDocument, type MetadataFilter } from '../../../shared/search/index.ts';
 import { listBreaches } from '../db/breachQueries.ts';
 import type { ReadableDB } from '../db/Interface.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import { countBreaches, countMatches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import { accountCreditsHibp } from '../checks/hibpCredit.ts';
-import { toBreachDetail, toBreachList } from './breachViews.ts';
-import type { NewBreachMarks } from './NewBreachMarks.ts';
-import { knownDataClasses, knownDomains, overviewOf } from './overview.ts';
+import { toBreachDetail, toBreachList } from '../views/breachViews.ts';
+import type { NewBreachMarks } from '../views/NewBreachMarks.ts';
+import { knownDataClasses, knownDomains, overviewOf } from '../views/overview.ts';
 
 export interface BreachHandlerDeps {
   sessions: CurrentSession;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostSignal } from '../../../shared/ipc/index.ts';
 import { NotifierPolicy } from '../../../electron/core/notifications/NotifierPolicy.ts';
-import { applyHostSignal } from '../../../electron/core/status/hostSignals.ts';
+import { applyHostSignal } from '../../../electron/core/handlers/hostSignals.ts';
 import { OnlineState } from '../../../electron/core/sync/OnlineState.ts';
 
 function targets() {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BackoffState, backoffDelay, DEFAULT_BACKOFF } from '../../../electron/core/outbox/backoff.ts';
+import { BackoffState, backoffDelay, DEFAULT_BACKOFF } from '../../../electron/core/api/backoff.ts';
 
 describe('backoffDelay', () => {
   it('draws uniformly under a ceiling that doubles up to the cap (full jitter)', () => {

@@ -1,4 +1,4 @@
-import { isConnectivity, type ErrorKind } from '../api/errorKind.ts';
+import { isConnectivity, type ErrorKind } from './errorKind.ts';
 
 /** Capped exponential backoff. */
 export interface BackoffPolicy {

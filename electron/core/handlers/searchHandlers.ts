@@ -3,14 +3,14 @@ import { CoreError, type EventPayload } from '../../../shared/ipc/index.ts';
 import { BREACH_FILTER_FIELDS, MAX_SET_VALUES, parseMetadataFilter, type MetadataFilter, type SearchRemoteInstance } from '../../../shared/search/index.ts';
 import type { SecretStore } from '../auth/secrets/SecretStore.ts';
 import { listBreaches } from '../db/breachQueries.ts';
-import type { HandlerSlice } from '../ipc/combineHandlers.ts';
+import type { HandlerSlice } from './combineHandlers.ts';
 import type { AccountSession } from '../session/AccountSession.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { SettingsStore } from '../settings/SettingsStore.ts';
-import { EmbeddedSearch } from './EmbeddedSearch.ts';
-import { localSearchSource, type LocalDetails } from './localDocuments.ts';
-import { RemoteSearchClient } from './RemoteSearchClient.ts';
-import type { SearchEngine } from './SearchEngine.ts';
+import { EmbeddedSearch } from '../search/EmbeddedSearch.ts';
+import { localSearchSource, type LocalDetails } from '../search/localDocuments.ts';
+import { RemoteSearchClient } from '../search/RemoteSearchClient.ts';
+import type { SearchEngine } from '../search/SearchEngine.ts';
 
 export interface SearchHandlerDeps {
   sessions: CurrentSession;
