@@ -19,6 +19,11 @@ export default tseslint.config(
     },
   },
   {
+    // Inside the core, folders stack in tiers and import only downward (CORE_TIERS, docs/architecture.md).
+    files: ['electron/core/**'],
+    rules: { 'local/tiers': ['error', { root, folder: 'electron/core' }] },
+  },
+  {
     // Components reach the core through the stores in renderer/state, never by calling it.
     files: ['renderer/App.tsx', 'renderer/features/**', 'renderer/components/**'],
     rules: {

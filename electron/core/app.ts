@@ -1,46 +1,47 @@
 import path from 'node:path';
-import { DEFAULT_SYNC_INTERVAL_MINUTES, type HostSignal } from '../../shared/ipc/index.ts';
-import { AuthService, chooseSecretStore, loadClientConfig, parseClientConfig, silentLogger, type AuthLogger, type ClientConfigInput, type SafeStorageLike } from './auth/index.ts';
-import { createAuthHandlers } from './handlers/authHandlers.ts';
+import { sensitivePolicyOf } from '../../shared/api/index.ts';
+import type { HostSignal } from '../../shared/ipc/index.ts';
+import { AuthService, chooseSecretStore, silentLogger, type AuthLogger, type ClientConfigInput } from './auth/index.ts';
+import { baseClientConfig, clientConfigFor } from './auth/clientConfigFor.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
-import { createGraphHandlers } from './handlers/graphHandlers.ts';
-import { createSearchHandlers } from './handlers/searchHandlers.ts';
-import { RemoteGraphEndpoints } from './graph/RemoteGraphEndpoints.ts';
-import type { HostBridge } from './host.ts';
-import { combineHandlers } from './handlers/combineHandlers.ts';
-import { EventBus } from './events/EventBus.ts';
-import { Router } from './handlers/Router.ts';
-import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
-import { createResolutionHandlers } from './handlers/resolutionHandlers.ts';
-import { createReportHandlers } from './handlers/reportHandlers.ts';
-import { AccountSession, deleteAccountDatabase, type AccountRef } from './session/AccountSession.ts';
-import { CurrentSession } from './session/CurrentSession.ts';
-import { AccountSecrets } from './session/AccountSecrets.ts';
-import { createSettingsHandlers } from './handlers/settingsHandlers.ts';
-import { SettingsStore } from './settings/SettingsStore.ts';
-import { DataChanges } from './status/DataChanges.ts';
-import { StatusPublisher } from './status/StatusPublisher.ts';
-import { applyHostSignal } from './handlers/hostSignals.ts';
-import { afterSync } from './handlers/afterSync.ts';
-import { OnlineState } from './sync/OnlineState.ts';
-import { createSyncHandlers } from './handlers/syncHandlers.ts';
-import { SyncStatusModel } from './sync/SyncStatusModel.ts';
-import { createBreachHandlers } from './handlers/breachHandlers.ts';
-import { DetailsFeed } from './feed/DetailsFeed.ts';
-import { LocalPreferences } from './feed/LocalPreferences.ts';
-import { DetailsStore } from './feed/DetailsStore.ts';
-import { localOnlyCount } from './db/outboxQueries.ts';
-import { apiBaseFor, contractOf, scopesFor, signUpUrlFor, syncIntervalFor } from './settings/contract.ts';
-import { createFeedHandlers } from './handlers/feedHandlers.ts';
-import { LogoCache } from './feed/LogoCache.ts';
-import { NewBreachMarks } from './views/NewBreachMarks.ts';
-import { unresolvedTotal } from './views/overview.ts';
+import { hostEncryptedFile } from './auth/secrets/hostCipher.ts';
 import { BreachSource } from './checks/BreachSource.ts';
 import { ChecksPublisher } from './checks/ChecksPublisher.ts';
+import { readChecksView } from './db/breachDataQueries.ts';
+import { EventBus } from './events/EventBus.ts';
+import { DetailsFeed } from './feed/DetailsFeed.ts';
+import { DetailsStore } from './feed/DetailsStore.ts';
+import { LocalPreferences } from './feed/LocalPreferences.ts';
+import { LogoCache } from './feed/LogoCache.ts';
+import { RemoteGraphEndpoints } from './graph/RemoteGraphEndpoints.ts';
+import { createAuthHandlers } from './handlers/authHandlers.ts';
+import { createBreachHandlers } from './handlers/breachHandlers.ts';
 import { createChecksHandlers } from './handlers/checksHandlers.ts';
-import { readChecksView, storedSource } from './db/breachDataQueries.ts';
+import { combineHandlers } from './handlers/combineHandlers.ts';
+import { createFeedHandlers } from './handlers/feedHandlers.ts';
+import { createGraphHandlers } from './handlers/graphHandlers.ts';
+import { applyHostSignal } from './handlers/hostSignals.ts';
+import { openAccountSession } from './handlers/openAccountSession.ts';
 import { createPasswordHandlers } from './handlers/passwordHandlers.ts';
-import { isShown, sensitivePolicyOf } from '../../shared/api/index.ts';
+import { createReportHandlers } from './handlers/reportHandlers.ts';
+import { createResolutionHandlers } from './handlers/resolutionHandlers.ts';
+import { Router } from './handlers/Router.ts';
+import { createSearchHandlers } from './handlers/searchHandlers.ts';
+import { createSettingsHandlers } from './handlers/settingsHandlers.ts';
+import { createSyncHandlers } from './handlers/syncHandlers.ts';
+import type { HostBridge } from './host.ts';
+import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
+import { AccountSecrets } from './session/AccountSecrets.ts';
+import { deleteAccountDatabase } from './session/AccountSession.ts';
+import { CurrentSession } from './session/CurrentSession.ts';
+import { openSettingsStore } from './settings/openSettingsStore.ts';
+import { showsDemoData, syncViewOf } from './status/accountStatus.ts';
+import { DataChanges } from './status/DataChanges.ts';
+import { StatusPublisher } from './status/StatusPublisher.ts';
+import { OnlineState } from './sync/OnlineState.ts';
+import { SyncStatusModel } from './sync/SyncStatusModel.ts';
+import { NewBreachMarks } from './views/NewBreachMarks.ts';
+import { unresolvedTotal } from './views/overview.ts';
 
 export interface CoreOptions {
   /** The app's data folder: settings, the account record, one database per account. */
@@ -70,30 +71,18 @@ export interface Core {
  */
 export async function startCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? silentLogger;
-  const bus = new EventBus();
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
-  const base = options.config ? parseClientConfig({ ...loadClientConfig({ env: options.env ?? {} }), ...options.config }) : loadClientConfig({ env: options.env ?? process.env });
-  const settings = new SettingsStore(options.dataDir, {
-    serviceUrl: base.apiBaseUrl,
-    issuer: base.issuer,
-    syncIntervalMinutes: DEFAULT_SYNC_INTERVAL_MINUTES,
-    notifications: true,
-    startAtLogin: false,
-    closeToTray: true,
-    theme: 'system',
-  });
-  for (const problem of settings.problems) logger.warn(`settings: ${problem}`);
+  const bus = new EventBus();
+
+  // Settings, the sign-in configuration they point at, and where secrets are kept.
+  const base = baseClientConfig(options);
+  const settings = openSettingsStore(options.dataDir, base, (problem) => logger.warn(problem));
   // The one sensitive policy (shared/api/sensitive.ts), read from the person's setting at each use.
   const policy = () => sensitivePolicyOf(settings.get());
-  const clientConfig = (serviceUrl = settings.get().serviceUrl, issuer = settings.get().issuer) => {
-    const contract = contractOf(settings.get());
-    return parseClientConfig({ ...base, apiBaseUrl: serviceUrl, issuer, apiContract: contract, scopes: scopesFor(base.scopes, contract) });
-  };
-
-  const cipher = options.host.cipher && (await options.host.cipher.isAvailable()) ? options.host.cipher : undefined;
+  const clientConfig = (serviceUrl?: string, issuer?: string) => clientConfigFor(base, settings.get(), serviceUrl, issuer);
   const secrets = await chooseSecretStore({
     keychain: options.keychain === false ? false : undefined,
-    encryptedFile: cipher ? { dir: path.join(options.dataDir, 'secrets'), cipher: asSafeStorage(cipher) } : undefined,
+    encryptedFile: await hostEncryptedFile(options.host.cipher, options.dataDir),
     logger,
   });
 
@@ -107,21 +96,35 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     // Shared between the person's devices (read from this machine's copy: no network when notifying).
     newBreachesEnabled: () => feed.knownPreferences()?.notifications.newBreaches ?? true,
     // Invented breaches are never announced by the OS as if they were real: the app shows them, labelled.
-    demoData: () => isDemo(),
+    demoData: () => showsDemoData(sessions.get()),
   });
-  const isDemo = () => {
-    const session = sessions.get();
-    return session ? storedSource(session.db) === 'demo' : false;
-  };
   // Credentials a person adds (search token, feed key or secret, graph key) are that account's own.
   const accountSecrets = new AccountSecrets(secrets.store, () => sessions.get()?.account);
   const remotes = new RemoteGraphEndpoints({ dataDir: options.dataDir, secrets: accountSecrets, ...fetchOption });
 
+  // Who is signed in, and the account session open for them (handlers/openAccountSession.ts).
   const sessions: CurrentSession = new CurrentSession({
-    open: (account) => openSession(account),
+    open: (account) =>
+      openAccountSession(account, {
+        dataDir: options.dataDir,
+        settings,
+        tokens: auth.tokens,
+        feed,
+        policy,
+        logger,
+        ...fetchOption,
+        marks,
+        syncStatus,
+        online,
+        notifier,
+        changes,
+        status,
+        checks,
+        announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
+      }),
     onClosed: () => {
       // Nothing of the account stays in memory: its search index goes with it.
-      search.close();
+      closeSearch();
       marks.clear();
       syncStatus.reset();
       changes.changed('sign-out');
@@ -149,37 +152,18 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
   // The breach details feed: public catalog details kept once for every account, synced after each breach sync.
   const detailsStore = new DetailsStore(path.join(options.dataDir, 'catalog-details.db'));
-  const logos = new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption });
   const feed = new DetailsFeed({
     settings,
     secrets: accountSecrets,
     identity: auth.identity,
     store: detailsStore,
-    logos,
+    logos: new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption }),
     localPreferences: new LocalPreferences(path.join(options.dataDir, 'preferences')),
     ...fetchOption,
   });
-  const syncDetails = () => {
-    // A sync means the network is back: preferences changed offline are written back too.
-    feed.writeBackPreferences().catch((error: unknown) => logger.warn('preferences: write-back failed', { error: String(error) }));
-    return feed.sync().then(
-      (report) => {
-        if (report.status === 'updated') changes.changed('sync');
-      },
-      (error: unknown) => logger.warn('details feed: sync failed', { error: String(error) }),
-    );
-  };
 
-  const syncView = () => {
-    const session = sessions.get();
-    return syncStatus.view({
-      online: online.online,
-      outbox: session?.sync.outbox.summary(),
-      lastReport: session?.sync.scheduler.lastReport,
-      db: session?.db,
-      ...(session ? { localOnly: localOnlyCount(session.db) } : {}),
-    });
-  };
+  // What the UIs are told: the sync line and the tray, the checks, one event per data change.
+  const syncView = () => syncViewOf(sessions.get(), { online, syncStatus });
   const status = new StatusPublisher(
     {
       syncView,
@@ -189,11 +173,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       },
       signInNeeded: () => auth.status().state === 'sign-in-needed',
       notificationsPaused: () => notifier.paused,
-      demoData: () => isDemo(),
+      demoData: () => showsDemoData(sessions.get()),
     },
     { syncChanged: (view) => bus.emit('sync-changed', view), tray: (state) => options.host.setTrayState(state) },
   );
-
   const checks = new ChecksPublisher({
     read: () => {
       const session = sessions.get();
@@ -202,13 +185,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     emit: (view) => bus.emit('checks-changed', view),
     syncSoon: () => void sessions.get()?.sync.scheduler.syncNow('interval'),
   });
-
   const changes = new DataChanges((change) => {
     status.dataChanged();
     bus.emit('data-changed', change);
     status.publish();
   });
-
   auth.onDidChangeStatus(async (next) => {
     bus.emit('auth-changed', auth.view(next));
     await sessions.apply(next);
@@ -216,54 +197,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     status.publish();
   });
 
-  function openSession(account: AccountRef): AccountSession {
-    const session = AccountSession.open({
-      dataDir: options.dataDir,
-      account,
-      apiBaseUrl: apiBaseFor(settings.get().serviceUrl, contractOf(settings.get())),
-      contract: contractOf(settings.get()),
-      // The newer contract's items carry only ids: details come from the feed, synced first when one is missing.
-      details: { getMany: (ids) => feed.details(ids), refresh: async () => void (await feed.sync()) },
-      tokens: auth.tokens,
-      intervalMinutes: syncIntervalFor(settings.get().syncIntervalMinutes, contractOf(settings.get())),
-      onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
-      graphShows: (breach) => isShown(breach, policy()),
-      ...fetchOption,
-    });
-    const { scheduler, outbox } = session.sync;
-    marks.load(session.db);
-    syncStatus.reset();
-    status.dataChanged();
-    scheduler.onProgress((progress) => {
-      syncStatus.observeProgress(progress);
-      status.publish();
-    });
-    checks.publish();
-    scheduler.onDidSync((report) => {
-      void syncDetails();
-      if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
-      checks.publish();
-      afterSync(report, {
-        policy: policy(),
-        db: session.db,
-        outbox,
-        syncStatus,
-        online,
-        marks,
-        notifier,
-        changes,
-        announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
-        publishStatus: () => status.publish(),
-        signUpUrl: signUpUrlFor(settings.get()),
-      });
-    });
-    // Counts only (pending, failed): the data events come from the toggles and the syncs.
-    outbox.onDidChange(() => status.publish());
-    void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
-    return session;
-  }
-
-  const search = createSearchHandlers({
+  // The channels: each feature's slice of the map (handlers/), merged and served by one router.
+  const { close: closeSearch, ...searchHandlers } = createSearchHandlers({
     sessions,
     settings,
     secrets: accountSecrets,
@@ -272,7 +207,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     details: { details: (ids) => feed.details(ids), version: () => JSON.stringify(detailsStore.state() ?? null) },
     ...fetchOption,
   });
-  const { close: closeSearch, ...searchHandlers } = search;
   const settingsHandlers = createSettingsHandlers({
     settings,
     auth,
@@ -319,6 +253,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
   );
 
+  // Start: the previous sign-in comes back (its account's session opens and syncs), then the first status.
   await auth.service.restore().catch((error: unknown) => logger.warn('sign-in: could not restore the previous session', { error: String(error) }));
   await auth.settled();
   status.publish();
@@ -338,14 +273,5 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       closeSearch();
       detailsStore.close();
     },
-  };
-}
-
-/** The host's asynchronous cipher in the shape the encrypted-file store takes (availability is known up front). */
-function asSafeStorage(cipher: NonNullable<HostBridge['cipher']>): SafeStorageLike {
-  return {
-    isEncryptionAvailable: () => true,
-    encryptString: async (plaintext) => Buffer.from(await cipher.encrypt(plaintext)),
-    decryptString: (ciphertext) => cipher.decrypt(ciphertext),
   };
 }

@@ -89,4 +89,83 @@ export const layersRule = {
   },
 };
 
-export default { rules: { layers: layersRule } };
+/**
+ * The tiers inside electron/core, bottom to top (docs/architecture.md, "Tiers inside the core").
+ * A unit is a folder of the core, or a file at its root. A unit imports only units of a lower
+ * tier: features of one tier do not know each other, and nothing imports upward. handlers/ is
+ * the one tier that registers channels and wires several features together; app.ts composes.
+ */
+export const CORE_TIERS = [
+  ['accounts', 'events', 'notifications', 'settings', 'host.ts'], // ids, emitters, pure policy, the host's contract
+  ['db'], // the account database: queries and migrations
+  ['api'], // the service's clients, their errors, their backoff
+  ['auth', 'queries'], // sign-in and secrets; local filters over the database
+  ['outbox', 'feed', 'graph', 'search', 'passwords'], // features over the database and the service
+  ['sync'], // push (the outbox) then pull
+  ['session'], // one account open: its database, sync and graph
+  ['checks', 'status'], // what the open account's breach data and sync line say
+  ['views'], // view models of the open account
+  ['handlers'], // channels, the router, host signals, what a sync means: the only tier that joins features
+  ['app.ts', 'transport'], // startCore, and the port it is served over
+];
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const tiersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Inside one layer (electron/core), a folder imports only folders of a lower tier' },
+    schema: [
+      {
+        type: 'object',
+        properties: { root: { type: 'string' }, folder: { type: 'string' }, tiers: { type: 'array', items: { type: 'array', items: { type: 'string' } } } },
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      upward: '{{folder}}/{{source}} may not import {{target}}: {{unit}} is {{where}}; a folder of {{folder}} imports only tiers below its own (see docs/architecture.md).',
+      unlisted: '{{folder}}/{{unit}} is in no tier: place it in the tier table (CORE_TIERS in tools/eslint/layers.js) before importing it or from it.',
+    },
+  },
+  create(context) {
+    const options = context.options[0] ?? {};
+    const root = options.root ?? context.cwd;
+    const folder = options.folder ?? 'electron/core';
+    const tiers = options.tiers ?? CORE_TIERS;
+    const tierOf = new Map(tiers.flatMap((units, index) => units.map((unit) => [unit, index])));
+    const base = path.join(root, folder);
+    const unitOf = (file) => {
+      const relative = path.relative(base, file);
+      if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+      return relative.split(path.sep)[0];
+    };
+    const source = unitOf(context.filename);
+    if (source === undefined) return {};
+
+    function check(node, specifier) {
+      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+      const resolved = path.resolve(path.dirname(context.filename), specifier);
+      const unit = unitOf(resolved);
+      if (unit === undefined || unit === source) return;
+      const from = tierOf.get(source);
+      const to = tierOf.get(unit);
+      if (from === undefined) return context.report({ node, messageId: 'unlisted', data: { folder, unit: source } });
+      if (to === undefined) return context.report({ node, messageId: 'unlisted', data: { folder, unit } });
+      if (to < from) return;
+      const where = to === from ? `in the same tier as ${source} (features of one tier do not know each other)` : `in a higher tier than ${source}`;
+      context.report({
+        node,
+        messageId: 'upward',
+        data: { folder, source: path.relative(base, context.filename).split(path.sep).join('/'), target: path.relative(base, resolved).split(path.sep).join('/'), unit, where },
+      });
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node.source, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
+      ExportAllDeclaration: (node) => check(node.source, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers: layersRule, tiers: tiersRule } };

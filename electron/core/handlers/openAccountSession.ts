@@ -1,0 +1,90 @@
+import type { SensitivePolicy } from '../../../shared/api/index.ts';
+import { isShown } from '../../../shared/api/index.ts';
+import type { EventPayload } from '../../../shared/ipc/index.ts';
+import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
+import type { AuthLogger } from '../auth/log.ts';
+import type { ChecksPublisher } from '../checks/ChecksPublisher.ts';
+import type { DetailsFeed } from '../feed/DetailsFeed.ts';
+import { syncAfterBreachSync } from '../feed/syncAfterBreachSync.ts';
+import type { NotifierPolicy } from '../notifications/NotifierPolicy.ts';
+import { AccountSession, type AccountRef } from '../session/AccountSession.ts';
+import { apiBaseFor, contractOf, signUpUrlFor, syncIntervalFor } from '../settings/contract.ts';
+import type { SettingsStore } from '../settings/SettingsStore.ts';
+import type { DataChanges } from '../status/DataChanges.ts';
+import type { StatusPublisher } from '../status/StatusPublisher.ts';
+import type { OnlineState } from '../sync/OnlineState.ts';
+import type { SyncStatusModel } from '../sync/SyncStatusModel.ts';
+import type { NewBreachMarks } from '../views/NewBreachMarks.ts';
+import { afterSync } from './afterSync.ts';
+
+/** What an opened account session is connected to: the app's shared state, policy and publishers. */
+export interface AccountSessionWiring {
+  dataDir: string;
+  settings: SettingsStore;
+  tokens: AccessTokenSource;
+  feed: Pick<DetailsFeed, 'details' | 'sync' | 'writeBackPreferences'>;
+  policy(): SensitivePolicy;
+  logger: AuthLogger;
+  fetch?: typeof fetch;
+  marks: NewBreachMarks;
+  syncStatus: SyncStatusModel;
+  online: OnlineState;
+  notifier: NotifierPolicy;
+  changes: DataChanges;
+  status: Pick<StatusPublisher, 'dataChanged' | 'publish'>;
+  checks: Pick<ChecksPublisher, 'publish'>;
+  announceNewBreaches(breaches: EventPayload<'breaches-new'>['breaches']): void;
+}
+
+/**
+ * Opens an account's session under the person's current settings and connects it: its marks
+ * and sync line start fresh, its progress and finished syncs reach the sync line, the checks,
+ * the details feed and `afterSync`, its outbox's counts reach the status, and it starts syncing.
+ */
+export function openAccountSession(account: AccountRef, wiring: AccountSessionWiring): AccountSession {
+  const { settings, feed, logger, marks, syncStatus, status, checks } = wiring;
+  const session = AccountSession.open({
+    dataDir: wiring.dataDir,
+    account,
+    apiBaseUrl: apiBaseFor(settings.get().serviceUrl, contractOf(settings.get())),
+    contract: contractOf(settings.get()),
+    // The newer contract's items carry only ids: details come from the feed, synced first when one is missing.
+    details: { getMany: (ids) => feed.details(ids), refresh: async () => void (await feed.sync()) },
+    tokens: wiring.tokens,
+    intervalMinutes: syncIntervalFor(settings.get().syncIntervalMinutes, contractOf(settings.get())),
+    onGraphError: (error) => logger.warn('graph: rebuild failed', { error: String(error) }),
+    graphShows: (breach) => isShown(breach, wiring.policy()),
+    ...(wiring.fetch ? { fetch: wiring.fetch } : {}),
+  });
+  const { scheduler, outbox } = session.sync;
+  marks.load(session.db);
+  syncStatus.reset();
+  status.dataChanged();
+  scheduler.onProgress((progress) => {
+    syncStatus.observeProgress(progress);
+    status.publish();
+  });
+  checks.publish();
+  scheduler.onDidSync((report) => {
+    void syncAfterBreachSync(feed, { onUpdated: () => wiring.changes.changed('sync'), logger });
+    if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
+    checks.publish();
+    afterSync(report, {
+      policy: wiring.policy(),
+      db: session.db,
+      outbox,
+      syncStatus,
+      online: wiring.online,
+      marks,
+      notifier: wiring.notifier,
+      changes: wiring.changes,
+      announceNewBreaches: wiring.announceNewBreaches,
+      publishStatus: () => status.publish(),
+      signUpUrl: signUpUrlFor(settings.get()),
+    });
+  });
+  // Counts only (pending, failed): the data events come from the toggles and the syncs.
+  outbox.onDidChange(() => status.publish());
+  void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
+  return session;
+}
