@@ -285,7 +285,7 @@ export class FakeCore {
       },
       'settings-get': () => this.settings,
       'settings-set': (patch) => {
-        // As the core (electron/core/settings/settingsHandlers.ts): another service, issuer or contract only while signed out.
+        // As the core (electron/core/handlers/settingsHandlers.ts): another service, issuer or contract only while signed out.
         const switching =
           (patch.serviceUrl !== undefined && patch.serviceUrl !== this.settings.serviceUrl) ||
           (patch.issuer !== undefined && patch.issuer !== this.settings.issuer) ||
