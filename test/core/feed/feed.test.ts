@@ -12,6 +12,8 @@ import { createFeedHandlers } from '../../../electron/core/handlers/feedHandlers
 import { RealtimeDatabaseClient } from '../../../electron/core/feed/RealtimeDatabaseClient.ts';
 import { ServiceAccountKey } from '../../../electron/core/feed/serviceAccountToken.ts';
 import { syncCatalogDetails } from '../../../electron/core/feed/syncCatalogDetails.ts';
+import { syncAfterBreachSync } from '../../../electron/core/feed/syncAfterBreachSync.ts';
+import type { AuthLogger, LogFields } from '../../../electron/core/auth/log.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../../../shared/fixtures/hibp/breaches.json');
@@ -191,6 +193,41 @@ describe('DetailsFeed', () => {
     // Once written back, the database's answer wins again: a change from the other device arrives.
     await desktop.setPreferences(Preferences.parse({ hiddenBreaches: [] }));
     expect(await laptop.preferences()).toMatchObject({ hiddenBreaches: [] });
+  });
+
+  it('after a breach sync: a change kept offline is written back, a changed catalog is announced once, an unreachable feed is logged and not thrown', async () => {
+    const network = { up: true };
+    const switchable: typeof fetch = (input, init) => (network.up ? fetch(input, init) : Promise.reject(new TypeError('fetch failed')));
+    const warnings: Array<[string, LogFields | undefined]> = [];
+    const logger: AuthLogger = { debug() {}, info() {}, warn: (message, fields) => void warnings.push([message, fields]), error() {} };
+    const feed = new DetailsFeed({
+      settings: settingsFor(),
+      secrets: new MemorySecretStore(),
+      identity: identityOf('sven'),
+      store: detailsStore(),
+      fetch: switchable,
+      localPreferences: new LocalPreferences(tempDir()),
+    });
+    const other = new DetailsFeed({ settings: settingsFor(), secrets: new MemorySecretStore(), identity: identityOf('sven'), store: detailsStore() });
+    let updates = 0;
+    const afterSync = () => syncAfterBreachSync(feed, { onUpdated: () => void (updates += 1), logger });
+
+    await feed.preferences();
+    network.up = false;
+    const offlineChoice = Preferences.parse({ hiddenBreaches: ['Canva'] });
+    await feed.setPreferences(offlineChoice);
+    await expect(afterSync()).resolves.toBeUndefined();
+    expect(updates).toBe(0);
+    expect(warnings.map(([message]) => message)).toEqual(['details feed: sync failed']);
+    expect(warnings[0]![1]?.error).toMatch(/could not be reached/);
+
+    network.up = true;
+    await afterSync();
+    expect(updates).toBe(1); // the first catalog read is a change
+    await expect.poll(() => other.preferences()).toEqual(offlineChoice);
+    await afterSync();
+    expect(updates).toBe(1); // unchanged: no data event
+    expect(warnings).toHaveLength(1);
   });
 
   it('merges changes two devices made offline instead of letting the last writer win', async () => {
