@@ -86,6 +86,9 @@ export function compareCatalogs(previousIds: readonly string[], source: CatalogS
   };
 }
 
+/** Removed breaches named in the start-up report before "and N more". */
+const MAX_NAMED = 10;
+
 /** Human lines of a report, e.g. "left out 21 of 834 records: 2 retired by the source (A, B); …". */
 export function describeCatalogLoad(report: CatalogLoadReport): string[] {
   const lines: string[] = [];
@@ -97,7 +100,11 @@ export function describeCatalogLoad(report: CatalogLoadReport): string[] {
     const parts = [...groups].map(([reason, ids]) => `${ids.length} ${REASON_TEXT[reason]} (${ids.join(', ')})`);
     lines.push(`left out ${report.skipped.length} of ${report.total} records: ${parts.join('; ')}; their details stay in the details feed`);
   }
-  if (report.removed.length > 0)
-    lines.push(`${report.removed.length} breach${report.removed.length === 1 ? ' is' : 'es are'} no longer in the catalog: ${report.removed.join(', ')}; resolutions and exposures for them are kept`);
+  if (report.removed.length > 0) {
+    const named = report.removed.length > MAX_NAMED ? `${report.removed.slice(0, MAX_NAMED).join(', ')} and ${report.removed.length - MAX_NAMED} more` : report.removed.join(', ');
+    lines.push(
+      `${report.removed.length} breach${report.removed.length === 1 ? ' is' : 'es are'} no longer in the catalog: ${named}; they stay in the accounts exposed to them, marked removed, with their resolutions, and each account's catalog changes say so`,
+    );
+  }
   return lines;
 }

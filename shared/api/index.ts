@@ -8,3 +8,4 @@ export * from './filter.ts';
 export * from './localService.ts';
 export * from './firefox.ts';
 export * from './checks.ts';
+export * from './catalogChanges.ts';
