@@ -2,6 +2,7 @@ import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import type { WritableDB } from '../db/Interface.ts';
 import { getSyncState } from '../db/syncStateQueries.ts';
 import { applySnapshot } from './applySnapshot.ts';
+import { recordCatalogChanges } from './catalogChanges.ts';
 import type { SnapshotDiff } from './diff.ts';
 
 export type PullResult =
@@ -12,7 +13,8 @@ export type PullResult =
 
 export interface PullerOptions {
   db: WritableDB;
-  client: Pick<BreachAlertClient, 'listBreaches'>;
+  /** `catalogChanges` where the client can ask for them (this project's service). */
+  client: Pick<BreachAlertClient, 'listBreaches'> & Partial<Pick<BreachAlertClient, 'catalogChanges'>>;
   now?: () => Date;
 }
 
@@ -23,7 +25,7 @@ export interface PullerOptions {
  */
 export class Puller {
   readonly #db: WritableDB;
-  readonly #client: Pick<BreachAlertClient, 'listBreaches'>;
+  readonly #client: PullerOptions['client'];
   readonly #now: () => Date;
 
   constructor(options: PullerOptions) {
@@ -39,7 +41,21 @@ export class Puller {
     options.signal?.throwIfAborted();
     if (options.isStale?.()) return { status: 'stale' };
     options.onApplying?.(answer.items.length);
+    const firstSync = getSyncState(this.#db, 'baselineAt') === undefined;
     const diff = applySnapshot(this.#db, { items: answer.items, etag: answer.etag }, this.#now());
+    // A new snapshot may come from a catalog switch: what it did to this account is told beside it.
+    await this.#catalogChanges(firstSync, options.signal);
     return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes };
+  }
+
+  /** Best effort: the snapshot is applied whatever happens here, and the next new snapshot asks again. */
+  async #catalogChanges(firstSync: boolean, signal: AbortSignal | undefined): Promise<void> {
+    if (!this.#client.catalogChanges) return;
+    try {
+      const changes = await this.#client.catalogChanges(signal);
+      if (changes) recordCatalogChanges(this.#db, changes, firstSync);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+    }
   }
 }
