@@ -64,7 +64,8 @@ export async function loadCatalog(options: LoadCatalogOptions): Promise<CatalogL
     // Until HIBP's catalog is fetched, the stored one is what it is: named by where it came from.
     const origin = loaded?.origin === 'file' && breaches.length > 0 ? 'file' : 'hibp';
     const file = origin === 'file' ? (loaded?.file ?? undefined) : undefined;
-    return compareCatalogs(previousIds, { origin, file, breaches, details: {}, total: breaches.length, skipped: [] });
+    const report = compareCatalogs(previousIds, { origin, file, breaches, details: {}, total: breaches.length, skipped: [] });
+    return breaches.length > 0 ? { ...report, stored: true } : report;
   }
   const [summary, ...warnings] = describeCatalogLoad(report);
   logger.info({ file: report.file, breaches: report.kept, total: report.total, added: report.added }, summary!);

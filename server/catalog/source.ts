@@ -70,6 +70,8 @@ export interface CatalogLoadReport {
   /** Breaches the stored catalog had and the new one lacks (people's resolutions for them are kept). */
   removed: string[];
   added: number;
+  /** The catalog the store already held, kept until Have I Been Pwned's is fetched (a start without a file or demo data). */
+  stored?: boolean;
 }
 
 export function compareCatalogs(previousIds: readonly string[], source: CatalogSource): CatalogLoadReport {
@@ -92,7 +94,8 @@ const MAX_NAMED = 10;
 /** Human lines of a report, e.g. "left out 21 of 834 records: 2 retired by the source (A, B); …". */
 export function describeCatalogLoad(report: CatalogLoadReport): string[] {
   const lines: string[] = [];
-  const where = report.file ? `catalog ${report.file}` : report.origin === 'hibp' ? 'Have I Been Pwned catalog' : 'demo catalog';
+  const named = report.file ? `catalog ${report.file}` : report.origin === 'hibp' ? 'Have I Been Pwned catalog' : 'demo catalog';
+  const where = report.stored ? `stored ${named} (until Have I Been Pwned's is fetched)` : named;
   lines.push(`${where}: ${report.kept} of ${report.total} records in the breach-alert catalog (${report.added} new)`);
   if (report.skipped.length > 0) {
     const groups = new Map<HibpSkipReason, string[]>();

@@ -43,6 +43,16 @@ async function run<T>(config: Parameters<typeof startAgainst>[2], work: (service
   }
 }
 
+describe('the start line', () => {
+  it('names a stored catalog as stored, with where it came from, until HIBP answers', () => {
+    const report = { origin: 'file' as const, file: '/data/breaches.json', total: 813, kept: 813, skipped: [], removed: [], added: 0, stored: true };
+    expect(describeCatalogLoad(report)[0]).toBe("stored catalog /data/breaches.json (until Have I Been Pwned's is fetched): 813 of 813 records in the breach-alert catalog (0 new)");
+    expect(describeCatalogLoad({ ...report, origin: 'hibp', file: undefined })[0]).toBe(
+      "stored Have I Been Pwned catalog (until Have I Been Pwned's is fetched): 813 of 813 records in the breach-alert catalog (0 new)",
+    );
+  });
+});
+
 for (const store of await serviceStores()) {
   describe.skipIf(!store.available)(`catalog switches keep people's history (${store.name})`, () => {
     async function setting(): Promise<{ dataDir: string; databaseUrl?: string }> {
