@@ -116,6 +116,8 @@ export class SqliteBreachStore implements SyncBreachStore {
         const ids = (JSON.parse(json) as string[]).sort(compareIds);
         const removed = sql.deleteResolutionsOf.run(email, JSON.stringify(ids)).changes;
         sql.deleteExposureRecord.run(email);
+        // A lookup answer the invented record replaced is gone with it: unknown (due now), never clean.
+        sql.forgetCheck.run(Date.parse(at), email);
         sql.insertChange.run(at, email, before?.origin ?? null, to, '[]', JSON.stringify(ids), 0, removed);
         emails.push(email);
       }
@@ -396,6 +398,7 @@ function prepareStatements(db: SqliteDatabase) {
     // A record takes the kind of its latest writer: a real lookup turns an invented record real.
     insertExposureRecord: db.prepare('INSERT INTO exposure_records (email, invented) VALUES (?, ?) ON CONFLICT (email) DO UPDATE SET invented = excluded.invented'),
     deleteExposureRecord: db.prepare('DELETE FROM exposure_records WHERE email = ?'),
+    forgetCheck: db.prepare('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = ? WHERE email = ? AND checked_at IS NOT NULL'),
     inventedRecords: db
       .prepare(
         `SELECT r.email, (SELECT json_group_array(e.breach_id) FROM exposures AS e WHERE e.email = r.email)

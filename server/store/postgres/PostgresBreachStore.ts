@@ -165,6 +165,8 @@ export class PostgresBreachStore implements BreachStore {
         const sorted = ids.sort(compareIds);
         const removed = await client.query('DELETE FROM resolutions WHERE email = $1 AND breach_id = ANY($2::text[])', [email, sorted]);
         await client.query('DELETE FROM exposure_records WHERE email = $1', [email]);
+        // A lookup answer the invented record replaced is gone with it: unknown (due now), never clean.
+        await client.query('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = $2 WHERE email = $1 AND checked_at IS NOT NULL', [email, Date.parse(change.at)]);
         await client.query(
           `INSERT INTO catalog_changes (at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed)
            VALUES ($1, $2, $3, $4, '[]'::jsonb, $5::jsonb, 0, $6)`,

@@ -138,7 +138,7 @@ for (const { name, open } of stores) {
 }
 
 describe('SQLite migration 40 (catalog history)', () => {
-  it("marks an older store's exposures invented unless the lookup queue checked the address", () => {
+  it("marks an older store's exposures invented unless the lookup queue checked the address; removing one makes its address unknown again", () => {
     const db = new Database(':memory:');
     migrate(
       db,
@@ -155,10 +155,13 @@ describe('SQLite migration 40 (catalog history)', () => {
       ['demo@example.com', 1],
       ['waiting@example.com', 1],
     ]);
-    const store = asyncBreachStore(new SqliteBreachStore(db));
-    return store.removeInventedExposures({ at: AT, to: 'hibp' }).then((emails) => {
-      expect(emails).toEqual(['demo@example.com', 'waiting@example.com']);
-      store.close();
-    });
+    const sqlite = new SqliteBreachStore(db);
+    // The development surface overwrites a checked address's real record with an invented one.
+    sqlite.setExposures('checked@example.com', ['Adobe'], true);
+    expect(sqlite.removeInventedExposures({ at: AT, to: 'hibp' })).toEqual(['checked@example.com', 'demo@example.com', 'waiting@example.com']);
+    // The lookup answer that record replaced is gone too: the address is unknown and due, never clean.
+    expect(db.prepare("SELECT checked_at, breach_count, due_at FROM address_checks WHERE email = 'checked@example.com'").raw().get()).toEqual([null, null, Date.parse(AT)]);
+    expect(db.prepare("SELECT checked_at, due_at FROM address_checks WHERE email = 'waiting@example.com'").raw().get()).toEqual([null, null]);
+    sqlite.close();
   });
 });
