@@ -138,8 +138,12 @@ export class SqliteBreachStore implements SyncBreachStore {
       return created;
     });
     this.#setExposures = db.transaction((email: string, breachIds: readonly string[], invented: boolean) => {
+      const wasInvented = sql.isInvented.get(email) === 1;
       sql.insertExposureRecord.run(email, invented ? 1 : 0);
-      sql.deleteExposures.run(email);
+      // A real answer no longer naming a breach that left the catalog keeps it: the person's history
+      // (HIBP stops listing a retired breach). Invented records, written or replaced, go exactly.
+      if (invented || wasInvented) sql.deleteExposures.run(email);
+      else sql.deleteExposuresKeepingRemoved.run(email);
       for (const id of breachIds) sql.insertExposure.run(email, id);
       bump();
     });
@@ -429,6 +433,8 @@ function prepareStatements(db: SqliteDatabase) {
        FROM catalog_changes WHERE email IN (SELECT value FROM json_each(?)) ORDER BY id`,
     ),
     deleteExposures: db.prepare('DELETE FROM exposures WHERE email = ?'),
+    isInvented: pluck('SELECT invented FROM exposure_records WHERE email = ?'),
+    deleteExposuresKeepingRemoved: db.prepare('DELETE FROM exposures WHERE email = ? AND breach_id NOT IN (SELECT id FROM removed_breaches)'),
     insertExposure: db.prepare('INSERT INTO exposures (email, breach_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
     selectResolutions: db.prepare(SELECT_RESOLUTIONS).raw(),
     // On repetition the original resolved_at stays; only a respelled data class is refreshed.

@@ -263,12 +263,19 @@ export class PostgresBreachStore implements BreachStore {
     const key = emailKey(email);
     if (key === '') throw new RangeError('exposures need a non-empty email');
     await this.#transaction('READ COMMITTED', async (client) => {
+      // What the record was, locked (when it exists) so no other writer changes it before this one's done.
+      const before = await client.query<{ invented: boolean }>('SELECT invented FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
       // A record takes the kind of its latest writer: a real lookup turns an invented record real.
       await client.query('INSERT INTO exposure_records (email, invented) VALUES ($1, $2) ON CONFLICT (email) DO UPDATE SET invented = excluded.invented', [key, invented]);
       // Taken in the same order by every writer of this email, so two instances recording a new
       // email's demo exposures at once queue rather than interleave.
       await client.query('SELECT 1 FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
-      await client.query('DELETE FROM exposures WHERE email = $1', [key]);
+      // A real answer no longer naming a breach that left the catalog keeps it: the person's history
+      // (HIBP stops listing a retired breach). Invented records, written or replaced, go exactly.
+      await client.query(
+        invented || before.rows[0]?.invented ? 'DELETE FROM exposures WHERE email = $1' : 'DELETE FROM exposures WHERE email = $1 AND breach_id NOT IN (SELECT id FROM removed_breaches)',
+        [key],
+      );
       await client.query('INSERT INTO exposures (email, breach_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [key, [...new Set(breachIds)]]);
       await bumpEmails(client, this.#id, [key]);
     });

@@ -75,6 +75,14 @@ for (const { name, open } of stores) {
         const unknown = await store.applyResolutionChanges([{ email: 'b@example.com', breachId: 'Never', dataClass: 'Passwords', resolved: true }], RESOLVED_AT).catch((error: unknown) => error);
         expect((unknown as ResolutionChangeError).problem).toBe('unknown-breach');
 
+        // A real answer that no longer names it (HIBP stops listing a retired breach) keeps it.
+        await store.setExposures('b@example.com', ['Adobe']);
+        expect(await store.getExposures(['b@example.com'])).toEqual(new Map([['b@example.com', ['Adobe', 'Gone']]]));
+        // An invented record is replaced exactly, and so is one a real answer replaces.
+        await store.setExposures('d@example.com', ['Gone'], true);
+        await store.setExposures('d@example.com', ['Adobe']);
+        expect(await store.getExposures(['d@example.com'])).toEqual(new Map([['d@example.com', ['Adobe']]]));
+
         // Back in the catalog: no longer removed, and its resolutions are where they were.
         await store.replaceCatalog([breach('Adobe'), gone], { origin: 'hibp', file: null, at: '2026-04-01T00:00:00.000Z' });
         expect(await store.removedBreaches()).toEqual(new Map());
