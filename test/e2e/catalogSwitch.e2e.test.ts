@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/waitFor.ts';
-import { E2E, ensureRendererBuilt, launchChromium, until } from './harness.ts';
+import { captureScreen, E2E, ensureRendererBuilt, launchChromium, seriousFindings, unnamedControls, until } from './harness.ts';
 
 const HIBP_FILE = path.resolve(import.meta.dirname, '../../../shared/fixtures/hibp/breaches.json');
 const ALICE = 'alice@example.com';
@@ -88,6 +88,9 @@ describe('a catalog switch under a signed-in person (Chromium)', () => {
     await article.getByText(/^Removed from the catalog on /).waitFor();
     const detail = await e2e.call('breach-get', { id: target.breach.id });
     expect(detail.removedFromCatalogAt).toMatch(/^\d{4}-/);
+    // The notice, the row's mark and the detail's note, in light and dark (test-results/screenshots).
+    expect(seriousFindings(await captureScreen(page, 'catalog-switch')), 'axe on the catalog notice').toEqual([]);
+    expect(await unnamedControls(page)).toEqual([]);
     expect(Object.entries(detail.accounts[0]!.cells).filter(([, cell]) => cell.resolved).length).toBe(1);
 
     // Dismissed, it stays dismissed across syncs.
