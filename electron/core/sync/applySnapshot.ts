@@ -64,10 +64,12 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
 
   const breaches: Breach[] = [];
   const ids = new Set<string>();
+  const removedFromCatalog = new Map<string, string>();
   for (const item of snapshot.items) {
     const served = item.breach;
     if (ids.has(served.id)) continue;
     ids.add(served.id);
+    if (item.removedFromCatalogAt !== undefined) removedFromCatalog.set(served.id, item.removedFromCatalogAt);
     const classes: ClassRef[] = [];
     const names: string[] = [];
     let classCodes = ',';
@@ -143,6 +145,7 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   const diff = diffSnapshot(previous, breaches, seenBefore, baseline);
   markGone(db, diff.goneBreaches, now);
   setSyncState(db, 'etag', snapshot.etag);
+  setSyncState(db, 'removedFromCatalog', removedFromCatalog.size > 0 ? JSON.stringify([...removedFromCatalog]) : undefined);
   setSyncState(db, 'lastPullAt', now);
   // The pull is the last step of a sync: recording it here saves a commit.
   setSyncState(db, 'lastSyncAt', now);
