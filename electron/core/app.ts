@@ -38,7 +38,7 @@ import { unresolvedTotal } from './views/overview.ts';
 import { BreachSource } from './checks/BreachSource.ts';
 import { ChecksPublisher } from './checks/ChecksPublisher.ts';
 import { createChecksHandlers } from './checks/checksHandlers.ts';
-import { readChecksView, storedSource } from './db/breachDataQueries.ts';
+import { listPending, readChecksView, storedSource } from './db/breachDataQueries.ts';
 import { createPasswordHandlers } from './passwords/passwordHandlers.ts';
 import { isShown, sensitivePolicyOf } from '../../shared/api/index.ts';
 
@@ -201,6 +201,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     emit: (view) => bus.emit('checks-changed', view),
     syncSoon: () => void sessions.get()?.sync.scheduler.syncNow('interval'),
+    listPending: () => {
+      const session = sessions.get();
+      return session ? listPending(session.db) : undefined;
+    },
   });
 
   const changes = new DataChanges((change) => {

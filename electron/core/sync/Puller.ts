@@ -1,5 +1,5 @@
 import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
-import { recordBreachDataHeaders, recordChecks } from '../db/breachDataQueries.ts';
+import { recordChecks, recordListHeaders } from '../db/breachDataQueries.ts';
 import type { WritableDB } from '../db/Interface.ts';
 import { getSyncState } from '../db/syncStateQueries.ts';
 import { applySnapshot } from './applySnapshot.ts';
@@ -47,7 +47,7 @@ export class Puller {
     const answer = await this.#client.listBreaches({ includeSensitive: true }, { etag, ...(options.signal ? { signal: options.signal } : {}) });
     if (answer.status === 304) {
       const breachData = answer.breachData;
-      const { demoCleared } = breachData ? this.#db.transaction(() => recordBreachDataHeaders(this.#db, breachData, this.#now().toISOString())).immediate() : { demoCleared: 0 };
+      const { demoCleared } = breachData ? this.#db.transaction(() => recordListHeaders(this.#db, breachData, this.#now().toISOString())).immediate() : { demoCleared: 0 };
       return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...(await this.#pullChecks(options.signal)) };
     }
     options.signal?.throwIfAborted();
