@@ -25,6 +25,15 @@ export const DataClassSummary = z.object({
 });
 export type DataClassSummary = z.infer<typeof DataClassSummary>;
 
+/** The service changed its catalog or breach data under this account: what to tell the person until dismissed. */
+export const CatalogNotice = z.object({
+  /** The newest change it covers: dismissing passes this, so a change that arrives meanwhile stays. */
+  upTo: z.int().min(1),
+  /** One sentence per change and address. */
+  lines: z.array(z.string()).min(1),
+});
+export type CatalogNotice = z.infer<typeof CatalogNotice>;
+
 /** One row of the breaches list. */
 export const BreachRow = z.object({
   breach: Breach,
@@ -38,6 +47,8 @@ export const BreachRow = z.object({
   isNew: z.boolean(),
   /** From the details feed, when it has this breach. */
   details: BreachDetails.optional(),
+  /** When the breach left the service's catalog (it stays in the person's list with its last known fields and resolutions). */
+  removedFromCatalogAt: z.string().optional(),
 });
 export type BreachRow = z.infer<typeof BreachRow>;
 
@@ -51,6 +62,8 @@ export const BreachList = z.object({
   hiddenSensitive: z.int().nonnegative(),
   /** Whether any shown row comes from Have I Been Pwned's catalog (credited then; never for the generated demo catalog). */
   includesHibp: z.boolean(),
+  /** What the service's latest catalog changes did to this account, until dismissed. */
+  catalogNotice: CatalogNotice.optional(),
 });
 export type BreachList = z.infer<typeof BreachList>;
 
@@ -62,6 +75,8 @@ export const BreachDetail = z.object({
   details: BreachDetails.optional(),
   /** Whether the breach comes from Have I Been Pwned's catalog (not the generated demo catalog). */
   includesHibp: z.boolean(),
+  /** When the breach left the service's catalog (its resolutions are kept and can still be changed). */
+  removedFromCatalogAt: z.string().optional(),
 });
 export type BreachDetail = z.infer<typeof BreachDetail>;
 

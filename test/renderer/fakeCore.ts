@@ -204,6 +204,8 @@ export class FakeCore {
         if (!stored) throw ipcError('not-found', `no breach "${id}"`);
         return this.#detail(stored);
       },
+      // The catalog-change notice is exercised against the real core (test/e2e/catalogSwitch.e2e.test.ts).
+      'catalog-notice-dismiss': () => ({}),
       'breaches-domains': () => [...new Set(this.breaches.map((b) => b.breach.domain).filter((d) => d !== ''))].sort(),
       // Search is exercised end to end in Chromium against the real core (test/e2e/search.e2e.test.ts).
       'search-run': () => {
