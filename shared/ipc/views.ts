@@ -133,8 +133,19 @@ export const SyncStatus = z.object({
   notice: z.object({ kind: z.enum(['unavailable', 'rate-limited', 'no-account']), retryAt: IsoDateTime.optional(), signUpUrl: z.url().optional() }).optional(),
   /** Changes kept on this machine only (the service's contract cannot take them). */
   localOnly: z.int().nonnegative().optional(),
+  /**
+   * When the core computed this view, as a count that only grows: an answer to `sync-status` and
+   * a `sync-changed` event travel over different connections, so a window can receive an older
+   * view after a newer one; it keeps the view with the higher `seq`.
+   */
+  seq: z.int().nonnegative().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
+
+/** Whether `incoming` was computed before `current` (so must not replace it). */
+export function isOlderSyncStatus(incoming: SyncStatus, current: SyncStatus | undefined): boolean {
+  return current?.seq !== undefined && incoming.seq !== undefined && incoming.seq < current.seq;
+}
 
 export const Overview = z.object({
   /** Every breach the policy shows (sensitive ones only when the person opted in). */
