@@ -24,6 +24,7 @@ import { compileFilter } from '../../shared/search/filter.ts';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView, type PwnedRange } from '../../shared/ipc/checks.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
 import { matchesListText, understandListText } from '../../shared/search/listText.ts';
+import { DEFAULT_SETTINGS } from '../support/settings.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -51,16 +52,6 @@ export interface FakeCoreOptions {
   sync?: Partial<SyncStatus>;
   now?: () => Date;
 }
-
-export const DEFAULT_SETTINGS: Settings = {
-  serviceUrl: 'http://127.0.0.1:6060/api/v1',
-  issuer: 'http://127.0.0.1:6060/oidc',
-  syncIntervalMinutes: 30,
-  notifications: true,
-  startAtLogin: false,
-  closeToTray: true,
-  theme: 'system',
-};
 
 export const ALICE = 'alice@example.com';
 export const BOB = 'bob@example.com';

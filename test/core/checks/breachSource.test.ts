@@ -19,7 +19,7 @@ import { migrate, schemaVersion } from '../../../electron/core/db/migrate.ts';
 import type { LocalServiceLaunch } from '../../../electron/core/host.ts';
 import { openAccountSync, type AccountSync } from '../../../electron/core/sync/openAccountSync.ts';
 import { HIBP_KEY_VARIABLE, serviceLaunchCommand } from '../../../tools/referenceService.ts';
-import { DEFAULT_SETTINGS } from '../../renderer/fakeCore.ts';
+import { DEFAULT_SETTINGS } from '../../support/settings.ts';
 import { FakeTimers } from '../helpers/fakeTimers.ts';
 import { FROZEN_NOW, item, snapshot } from '../helpers/fixtures.ts';
 
