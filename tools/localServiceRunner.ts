@@ -67,12 +67,26 @@ export class LocalServiceRunner implements LocalServiceControl {
     await this.#startOwn(launch);
   }
 
+  /** Stops the service it started; one still starting is stopped as soon as it answers. */
   async stop(): Promise<void> {
     this.#stopping = true;
+    await this.#starting?.catch(() => undefined);
     await this.#process?.stop();
   }
 
+  #starting: Promise<void> | undefined;
+
   async #startOwn(launch: LocalServiceLaunch): Promise<void> {
+    const starting = this.#startProcess(launch);
+    this.#starting = starting;
+    try {
+      await starting;
+    } finally {
+      if (this.#starting === starting) this.#starting = undefined;
+    }
+  }
+
+  async #startProcess(launch: LocalServiceLaunch): Promise<void> {
     const { port, dataDir, log } = this.#options;
     const started = await startServiceProcess({ port, dataDir, launch });
     this.#process = started;

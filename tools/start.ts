@@ -94,9 +94,9 @@ async function main(): Promise<void> {
   const dataDir = path.join(APP_DATA, 'app');
   const log = (line: string) => console.log(line);
   const service = localService();
-  const endpoints = await service.start(await savedLaunch(dataDir));
-  // From here on a stop (Ctrl-C, SIGTERM) also stops the service this run started, even while
-  // the app is still starting (a signal then would otherwise leave the service running alone).
+  // A stop (Ctrl-C, SIGTERM) from the first moment on also stops the service this run starts,
+  // even while it or the app is still starting: without a handler yet, a signal would end this
+  // process at once and leave the service running alone.
   const running: { app?: Awaited<ReturnType<typeof startBrowserApp>> } = {};
   let launchPage: LaunchPage | undefined;
   const stop = async () => {
@@ -107,6 +107,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const endpoints = await service.start(await savedLaunch(dataDir));
   // The same port and secret as last time when the port is free, so an open tab reconnects.
   const stateFile = path.join(dataDir, 'browser-host.json');
   const saved = loadHostState(stateFile);
