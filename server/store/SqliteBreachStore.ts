@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
-import { Breach, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
+import { emailKey, IsoDateTime, type Breach } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
 import type { Account, ResolutionChange, ResolutionRow, SyncBreachStore } from './BreachStore.ts';
+import { checkResolutionChange, dataClassSpellings, distinctValidBreaches, validBreach } from './breachRules.ts';
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
-import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 import { preparePrivateDatabaseFile } from './privateFiles.ts';
@@ -126,14 +126,8 @@ export class SqliteBreachStore implements SyncBreachStore {
       const catalog = this.#snapshot();
       const changedEmails = new Set<string>();
       changes.forEach((change, index) => {
-        const email = emailKey(change.email);
-        if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
-        const classes = catalog.classesById.get(change.breachId);
-        if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
-        const key = dataClassKey(change.dataClass);
-        const spelling = classes.get(key);
-        if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
-        const changed = change.resolved ? sql.resolve.run(email, change.breachId, key, spelling, now).changes : sql.unresolve.run(email, change.breachId, key).changes;
+        const { email, breachId, key, spelling, resolved } = checkResolutionChange(change, index, catalog.classesById);
+        const changed = resolved ? sql.resolve.run(email, breachId, key, spelling, now).changes : sql.unresolve.run(email, breachId, key).changes;
         if (changed > 0) changedEmails.add(email);
       });
       // Only a real change moves the revision: repeating a request leaves caches (and ETags) valid.
@@ -321,7 +315,7 @@ export class SqliteBreachStore implements SyncBreachStore {
     if (this.#catalog?.revision === revision) return this.#catalog;
     const breaches = (this.#sql.listBreaches.all() as BreachRow[]).map(fromBreachRow);
     const classesById = new Map<string, Map<string, string>>();
-    for (const breach of breaches) classesById.set(breach.id, classSpellings(breach));
+    for (const breach of breaches) classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
     this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), classesById };
     return this.#catalog;
   }
@@ -329,23 +323,6 @@ export class SqliteBreachStore implements SyncBreachStore {
 
 /** Past this many, the oldest logged catalog changes are forgotten (a reader that far behind reads everything). */
 const MAX_LOGGED_CATALOG_CHANGES = 10_000;
-
-/** Each breach checked, and no id twice (the error names the record). */
-export function distinctValidBreaches(breaches: readonly Breach[]): Breach[] {
-  const seen = new Set<string>();
-  return breaches.map((breach, index) => {
-    const checked = validBreach(breach, index);
-    if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
-    seen.add(checked.id);
-    return checked;
-  });
-}
-
-function classSpellings(breach: Breach): Map<string, string> {
-  const classes = new Map<string, string>();
-  for (const name of breach.dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
-  return classes;
-}
 
 /** SQLite's `ORDER BY id` (BINARY collation: UTF-8 bytes), which UTF-16 string order is not. */
 function compareSqliteIds(a: string, b: string): number {
@@ -365,7 +342,7 @@ function patchSnapshot(snapshot: CatalogSnapshot, breach: Breach): void {
   if (breaches[low]?.id === breach.id) breaches[low] = breach;
   else breaches.splice(low, 0, breach);
   snapshot.byId.set(breach.id, breach);
-  snapshot.classesById.set(breach.id, classSpellings(breach));
+  snapshot.classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
 }
 
 /**
@@ -436,14 +413,4 @@ function isSortedById(ids: readonly string[]): boolean {
 
 function emailList(emails: readonly string[]): string {
   return JSON.stringify([...new Set(emails.map(emailKey))]);
-}
-
-export function validBreach(breach: Breach, index?: number): Breach {
-  const parsed = Breach.safeParse(breach);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = index === undefined ? '' : ` (catalog index ${index})`;
-  const field = issue && issue.path.length > 0 ? ` ${issue.path.join('.')}:` : '';
-  const id = typeof breach === 'object' && breach !== null ? (breach as { id?: unknown }).id : undefined;
-  throw new InvalidBreachError(id, `not a valid Breach${where}:${field} ${issue?.message ?? 'invalid'}`);
 }

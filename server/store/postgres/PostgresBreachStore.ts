@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { dataClassKey, emailKey, IsoDateTime, type Breach } from '../../../shared/api/index.ts';
+import { emailKey, IsoDateTime, type Breach } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
 import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
-import { ResolutionChangeError } from '../errors.ts';
-import { distinctValidBreaches, validBreach } from '../SqliteBreachStore.ts';
+import { checkResolutionChange, dataClassSpellings, distinctValidBreaches, validBreach, type CheckedResolutionChange } from '../breachRules.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -198,22 +197,16 @@ export class PostgresBreachStore implements BreachStore {
     await this.#transaction('SERIALIZABLE', async (client) => {
       const ids = [...new Set(changes.map((change) => change.breachId))];
       const { rows } = await client.query<{ id: string; data_classes: string[] }>('SELECT id, data_classes FROM breaches WHERE id = ANY($1::text[])', [ids]);
-      const classesById = new Map(rows.map((row) => [row.id, spellings(row.data_classes)]));
+      const classesById = new Map(rows.map((row) => [row.id, dataClassSpellings(row.data_classes)]));
       // The batch means what applying its changes one after another means: per key the last
       // change wins, and an unresolve before a final resolve starts a new resolvedAt.
-      const final = new Map<string, { email: string; breachId: string; key: string; spelling: string; resolved: boolean; restart: boolean }>();
+      const final = new Map<string, CheckedResolutionChange & { restart: boolean }>();
       changes.forEach((change, index) => {
-        const email = emailKey(change.email);
-        if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
-        const classes = classesById.get(change.breachId);
-        if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
-        const key = dataClassKey(change.dataClass);
-        const spelling = classes.get(key);
-        if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
-        const id = `${email}\u0000${change.breachId}\u0000${key}`;
+        const checked = checkResolutionChange(change, index, classesById);
+        const id = `${checked.email}\u0000${checked.breachId}\u0000${checked.key}`;
         const before = final.get(id);
-        const restart = (before?.restart ?? false) || (before !== undefined && !before.resolved && change.resolved);
-        final.set(id, { email, breachId: change.breachId, key, spelling, resolved: change.resolved, restart });
+        const restart = (before?.restart ?? false) || (before !== undefined && !before.resolved && checked.resolved);
+        final.set(id, { ...checked, restart });
       });
       const removed = [...final.values()].filter((row) => !row.resolved || row.restart);
       const resolved = [...final.values()].filter((row) => row.resolved);
@@ -355,12 +348,6 @@ async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[
   );
   await client.query(BUMP);
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
-}
-
-function spellings(dataClasses: readonly string[]): Map<string, string> {
-  const classes = new Map<string, string>();
-  for (const name of dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
-  return classes;
 }
 
 function emailList(emails: readonly string[]): string[] {

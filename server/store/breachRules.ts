@@ -1,0 +1,60 @@
+import { Breach, dataClassKey, emailKey } from '../../shared/api/index.ts';
+import type { ResolutionChange } from './BreachStore.ts';
+import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
+
+// The breach store's rules, kept above its SQLite and PostgreSQL implementations so both hold
+// exactly the same ones (test/server/store/breachStore.contract.test.ts runs them on each).
+
+/** `breach` checked against the contract's schema; the error names the field and, for a list, the index. */
+export function validBreach(breach: Breach, index?: number): Breach {
+  const parsed = Breach.safeParse(breach);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = index === undefined ? '' : ` (catalog index ${index})`;
+  const field = issue && issue.path.length > 0 ? ` ${issue.path.join('.')}:` : '';
+  const id = typeof breach === 'object' && breach !== null ? (breach as { id?: unknown }).id : undefined;
+  throw new InvalidBreachError(id, `not a valid Breach${where}:${field} ${issue?.message ?? 'invalid'}`);
+}
+
+/** Each breach checked, and no id twice (the error names the record). */
+export function distinctValidBreaches(breaches: readonly Breach[]): Breach[] {
+  const seen = new Set<string>();
+  return breaches.map((breach, index) => {
+    const checked = validBreach(breach, index);
+    if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
+    seen.add(checked.id);
+    return checked;
+  });
+}
+
+/** A breach's data classes by {@link dataClassKey}, each with the breach's own spelling (the first, should two spellings share a key). */
+export function dataClassSpellings(dataClasses: readonly string[]): Map<string, string> {
+  const classes = new Map<string, string>();
+  for (const name of dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
+  return classes;
+}
+
+/** A resolution change as it is stored: email and data class in key form, the breach's spelling beside. */
+export interface CheckedResolutionChange {
+  email: string;
+  breachId: string;
+  key: string;
+  spelling: string;
+  resolved: boolean;
+}
+
+/**
+ * Checks change `index` of a batch against the catalog as the writing transaction reads it
+ * (`classesById`: {@link dataClassSpellings} per breach id): a non-empty email, a breach the
+ * catalog has, one of its data classes. Throws {@link ResolutionChangeError} otherwise.
+ */
+export function checkResolutionChange(change: ResolutionChange, index: number, classesById: ReadonlyMap<string, ReadonlyMap<string, string>>): CheckedResolutionChange {
+  const email = emailKey(change.email);
+  if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
+  const classes = classesById.get(change.breachId);
+  if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
+  const key = dataClassKey(change.dataClass);
+  const spelling = classes.get(key);
+  if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
+  return { email, breachId: change.breachId, key, spelling, resolved: change.resolved };
+}
