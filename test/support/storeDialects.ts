@@ -92,59 +92,62 @@ export function useStoreDialects(options: StoreDialectOptions = {}): StoreDialec
         const dir = mkdtempSync(path.join(tmpdir(), 'store-contract-'));
         dirs.push(dir);
         const file = path.join(dir, 'store.db');
-        const withDb = <T>(work: (db: Database.Database) => T): T => {
-          const db = new Database(file);
-          try {
-            db.pragma('busy_timeout = 5000');
-            return work(db);
-          } finally {
-            db.close();
-          }
-        };
-        return {
-          dialect,
-          file,
-          dir,
-          url: '',
-          exec: async (sql) => void withDb((db) => db.exec(sql)),
-          rows: async <R>(sql: string) => withDb((db) => db.prepare(sql).all() as R[]),
-          async failWhen(table, condition) {
-            const name = `contract_fail_${++triggers}`;
-            withDb((db) =>
-              db.exec(`
-                CREATE TRIGGER ${name}_insert BEFORE INSERT ON ${table} WHEN ${condition} BEGIN SELECT RAISE(ABORT, '${INJECTED_FAILURE}'); END;
-                CREATE TRIGGER ${name}_update BEFORE UPDATE ON ${table} WHEN ${condition} BEGIN SELECT RAISE(ABORT, '${INJECTED_FAILURE}'); END;`),
-            );
-          },
-        };
+        return { ...databaseAt({ file }), dialect, file, dir, url: '' };
       }
       const server = postgres.server();
       if (!server) return undefined;
       const url = await createDatabase(server);
-      const withClient = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          return await work(client);
-        } finally {
-          await client.end();
-        }
-      };
-      return {
-        dialect,
-        file: '',
-        dir: '',
-        url,
-        exec: (sql) => withClient(async (client) => void (await client.query(sql))),
-        rows: <R>(sql: string) => withClient(async (client) => (await client.query(sql)).rows as R[]),
-        async failWhen(table, condition) {
-          const name = `contract_fail_${++triggers}`;
-          await withClient(async (client) => {
-            await client.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${INJECTED_FAILURE}'; END $$`);
-            await client.query(`CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION ${name}()`);
-          });
-        },
-      };
+      return { ...databaseAt({ url }), dialect, file: '', dir: '', url };
+    },
+  };
+}
+
+/**
+ * SQL beside a store's own connections on a database that exists already: a SQLite `file` or a
+ * PostgreSQL `url`. See {@link DialectPlace} for what each does.
+ */
+export function databaseAt(target: { file: string } | { url: string }): Pick<DialectPlace, 'exec' | 'rows' | 'failWhen'> {
+  if ('file' in target) {
+    const withDb = <T>(work: (db: Database.Database) => T): T => {
+      const db = new Database(target.file);
+      try {
+        db.pragma('busy_timeout = 5000');
+        return work(db);
+      } finally {
+        db.close();
+      }
+    };
+    return {
+      exec: async (sql) => void withDb((db) => db.exec(sql)),
+      rows: async <R>(sql: string) => withDb((db) => db.prepare(sql).all() as R[]),
+      async failWhen(table, condition) {
+        const name = `contract_fail_${++triggers}`;
+        withDb((db) =>
+          db.exec(`
+            CREATE TRIGGER ${name}_insert BEFORE INSERT ON ${table} WHEN ${condition} BEGIN SELECT RAISE(ABORT, '${INJECTED_FAILURE}'); END;
+            CREATE TRIGGER ${name}_update BEFORE UPDATE ON ${table} WHEN ${condition} BEGIN SELECT RAISE(ABORT, '${INJECTED_FAILURE}'); END;`),
+        );
+      },
+    };
+  }
+  const withClient = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    exec: (sql) => withClient(async (client) => void (await client.query(sql))),
+    rows: <R>(sql: string) => withClient(async (client) => (await client.query(sql)).rows as R[]),
+    async failWhen(table, condition) {
+      const name = `contract_fail_${++triggers}`;
+      await withClient(async (client) => {
+        await client.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${INJECTED_FAILURE}'; END $$`);
+        await client.query(`CREATE TRIGGER ${name} BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION ${name}()`);
+      });
     },
   };
 }
