@@ -110,6 +110,58 @@ export const MUTATIONS: Mutation[] = [
     replace: '  return fields[field];',
     tests: ['test/server/hardening/attackerFindings.test.ts'],
   },
+  // Writes that must land whole (issue 27): each break runs the write with every statement
+  // committing alone. Validation happens before any write, so only a write failing part-way (the
+  // contract suites' triggers) or a racing writer can tell.
+  {
+    name: 'postgres-resolution-batch-autocommit',
+    rule: 'a PostgreSQL resolution batch is one transaction (issue 27: without it every test passed)',
+    file: 'server/store/postgres/PostgresBreachStore.ts',
+    find: "    await this.#transaction('SERIALIZABLE', async (client) => {",
+    replace: '    await ((work: (client: pg.PoolClient) => Promise<Set<string>>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'postgres-catalog-replacement-autocommit',
+    rule: 'a PostgreSQL catalog replacement is one transaction (readers never see it half done)',
+    file: 'server/store/postgres/PostgresBreachStore.ts',
+    find: "    await this.#transaction('READ COMMITTED', async (client) => {\n      await client.query('DELETE FROM breaches');",
+    replace:
+      "    await ((work: (client: pg.PoolClient) => Promise<void>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {\n      await client.query('DELETE FROM breaches');",
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'sqlite-resolution-batch-autocommit',
+    rule: 'a SQLite resolution batch is one transaction',
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'this.#applyResolutionChanges = db.transaction(',
+    replace: 'this.#applyResolutionChanges = ((fn: (changes: readonly ResolutionChange[], now: string) => Set<string>) => Object.assign(fn, { immediate: fn }) as never)(',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'sqlite-exposures-autocommit',
+    rule: "a SQLite exposure record is replaced in one transaction (never an email's set half written)",
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'this.#setExposures = db.transaction(',
+    replace: 'this.#setExposures = ((fn: (email: string, breachIds: readonly string[]) => void) => Object.assign(fn, { immediate: fn }) as never)(',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'lookup-postgres-autocommit',
+    rule: "the PostgreSQL lookup queue's multi-statement writes are transactions",
+    file: 'server/store/postgres/PostgresLookupStore.ts',
+    find: '    return transaction(this.#pool, this.#where, { attempts: ATTEMPTS }, work);',
+    replace: '    return this.#pool.connect().then((client) => work(client).finally(() => client.release()));',
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  {
+    name: 'lookup-sqlite-autocommit',
+    rule: "the SQLite lookup queue's multi-statement writes are transactions",
+    file: 'server/store/SqliteLookupStore.ts',
+    find: '    return this.#db.transaction(work).immediate();',
+    replace: '    return work();',
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
 ];
 
 interface Outcome {
