@@ -300,16 +300,16 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
       expect(await reader.changeStamp(['a@example.com'])).toBe(before);
       // Another instance's writes about other emails may move it (SQLite forgets every stamp when
       // another connection commits); its writes about this email and the catalog must.
-      const writes: [string, BreachStore, () => Promise<unknown>][] = [
-        ['exposures here', reader, () => reader.setExposures('A@example.com', ['Adobe'])],
-        ['exposures there', writer, () => writer.setExposures('a@example.com', ['Adobe', 'LinkedIn'])],
-        ['resolution here', reader, () => reader.applyResolutionChanges([change('a@example.com', 'Adobe', 'Passwords')], T1)],
-        ['resolution there', writer, () => writer.applyResolutionChanges([change('a@example.com', 'Adobe', 'Passwords', false)], T1)],
-        ['catalog here', reader, () => reader.putBreach(breach('Canva'))],
-        ['catalog there', writer, () => writer.putBreach(breach('Dropbox'))],
+      const writes: [string, () => Promise<unknown>][] = [
+        ['exposures here', () => reader.setExposures('A@example.com', ['Adobe'])],
+        ['exposures there', () => writer.setExposures('a@example.com', ['Adobe', 'LinkedIn'])],
+        ['resolution here', () => reader.applyResolutionChanges([change('a@example.com', 'Adobe', 'Passwords')], T1)],
+        ['resolution there', () => writer.applyResolutionChanges([change('a@example.com', 'Adobe', 'Passwords', false)], T1)],
+        ['catalog here', () => reader.putBreach(breach('Canva'))],
+        ['catalog there', () => writer.putBreach(breach('Dropbox'))],
       ];
       let stamp = await reader.changeStamp(['a@example.com']);
-      for (const [name, , write] of writes) {
+      for (const [name, write] of writes) {
         await write();
         const next = await reader.changeStamp(['a@example.com']);
         expect(next, name).not.toBe(stamp);
