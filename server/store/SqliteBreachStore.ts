@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
-import { emailKey, IsoDateTime, type Breach } from '../../shared/api/index.ts';
+import { emailKey, type Breach } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
 import type { Account, ResolutionChange, ResolutionRow, SyncBreachStore } from './BreachStore.ts';
-import { checkResolutionChange, dataClassSpellings, distinctValidBreaches, validBreach } from './breachRules.ts';
+import { checkResolutionChange, dataClassSpellings, distinctValidBreaches, exposureEmailKey, validAccount, validBreach, validResolvedAt, validUserSub } from './breachRules.ts';
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
@@ -203,8 +203,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   putAccount(account: Account): void {
-    if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
-    const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
+    const { emails } = validAccount(account);
     this.#putAccount.immediate(account.sub, emails, account.deleted);
     this.#accounts.delete(account.sub);
   }
@@ -221,7 +220,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   createUser(sub: string): boolean {
-    if (sub === '') throw new RangeError('a user needs a non-empty sub');
+    validUserSub(sub);
     return this.#createUser.immediate(sub, new Date().toISOString());
   }
 
@@ -235,8 +234,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   setExposures(email: string, breachIds: readonly string[]): void {
-    const key = emailKey(email);
-    if (key === '') throw new RangeError('exposures need a non-empty email');
+    const key = exposureEmailKey(email);
     this.#setExposures.immediate(key, [...new Set(breachIds)]);
     this.#emailChanges.set(key, ++this.#counter);
   }
@@ -246,7 +244,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void {
-    if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+    validResolvedAt(now);
     if (changes.length === 0) return;
     for (const email of this.#applyResolutionChanges.immediate(changes, now)) this.#emailChanges.set(email, ++this.#counter);
   }

@@ -1,5 +1,5 @@
-import { Breach, dataClassKey, emailKey } from '../../shared/api/index.ts';
-import type { ResolutionChange } from './BreachStore.ts';
+import { Breach, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
+import type { Account, ResolutionChange } from './BreachStore.ts';
 import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
 
 // The breach store's rules, kept above its SQLite and PostgreSQL implementations so both hold
@@ -57,4 +57,29 @@ export function checkResolutionChange(change: ResolutionChange, index: number, c
   const spelling = classes.get(key);
   if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
   return { email, breachId: change.breachId, key, spelling, resolved: change.resolved };
+}
+
+/** An account as stored: a non-empty sub, its emails in `emailKey` form, each once, empty ones dropped. */
+export function validAccount(account: Account): Account {
+  if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
+  return { sub: account.sub, emails: [...new Set(account.emails.map(emailKey))].filter((email) => email !== ''), deleted: account.deleted };
+}
+
+/** The sub of a monitoring user to create (never empty). */
+export function validUserSub(sub: string): string {
+  if (sub === '') throw new RangeError('a user needs a non-empty sub');
+  return sub;
+}
+
+/** The key an exposure record is stored under: `emailKey(email)`, never empty. */
+export function exposureEmailKey(email: string): string {
+  const key = emailKey(email);
+  if (key === '') throw new RangeError('exposures need a non-empty email');
+  return key;
+}
+
+/** A batch's `resolvedAt`, which must be an ISO 8601 date-time. */
+export function validResolvedAt(now: string): string {
+  if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+  return now;
 }

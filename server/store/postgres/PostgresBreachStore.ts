@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { emailKey, IsoDateTime, type Breach } from '../../../shared/api/index.ts';
+import { emailKey, type Breach } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
 import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
-import { checkResolutionChange, dataClassSpellings, distinctValidBreaches, validBreach, type CheckedResolutionChange } from '../breachRules.ts';
+import {
+  checkResolutionChange,
+  dataClassSpellings,
+  distinctValidBreaches,
+  exposureEmailKey,
+  validAccount,
+  validBreach,
+  validResolvedAt,
+  validUserSub,
+  type CheckedResolutionChange,
+} from '../breachRules.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -124,8 +134,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async putAccount(account: Account): Promise<void> {
-    if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
-    const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
+    const { emails } = validAccount(account);
     await this.#transaction('READ COMMITTED', async (client) => {
       await client.query(
         `INSERT INTO accounts (sub, emails, deleted) VALUES ($1, $2, $3)
@@ -147,7 +156,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async createUser(sub: string): Promise<boolean> {
-    if (sub === '') throw new RangeError('a user needs a non-empty sub');
+    validUserSub(sub);
     return this.#transaction('READ COMMITTED', async (client) => {
       const { rowCount } = await client.query('INSERT INTO users (sub, created_at) VALUES ($1, $2) ON CONFLICT (sub) DO NOTHING', [sub, new Date().toISOString()]);
       if (rowCount === 1) await client.query(BUMP);
@@ -166,8 +175,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async setExposures(email: string, breachIds: readonly string[]): Promise<void> {
-    const key = emailKey(email);
-    if (key === '') throw new RangeError('exposures need a non-empty email');
+    const key = exposureEmailKey(email);
     await this.#transaction('READ COMMITTED', async (client) => {
       await client.query('INSERT INTO exposure_records (email) VALUES ($1) ON CONFLICT (email) DO NOTHING', [key]);
       // Taken in the same order by every writer of this email, so two instances recording a new
@@ -190,7 +198,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async applyResolutionChanges(changes: readonly ResolutionChange[], now: string): Promise<void> {
-    if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+    validResolvedAt(now);
     if (changes.length === 0) return;
     // SERIALIZABLE: the batch checks the catalog and writes resolutions; a catalog replaced or a
     // concurrent batch on the same rows in between makes one of the two retry, never half-apply.
