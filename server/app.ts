@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Breach } from '../shared/api/index.ts';
 import { AccountDirectory } from './api/accounts.ts';
 import { BreachAlertService } from './api/BreachAlertService.ts';
 import { API_PREFIX, createApiRoutes } from './api/routes.ts';
 import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
 import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
-import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, type CatalogLoadReport } from './catalog/source.ts';
+import { loadCatalog } from './catalog/loadCatalog.ts';
+import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
 import { changedDetailIds, DETAILS_PATH, detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
@@ -41,7 +40,6 @@ import { answerClientError, createSearchService, openSearchStorage, parseDetails
 export const DEV_GRAPH_KEY = 'dev-key';
 /** Seconds a client waits before retrying while the database is away. */
 const DATABASE_RETRY_AFTER_SEC = 5;
-const DEMO_CATALOG = new URL('../resources/demo-catalog.json', import.meta.url);
 
 export interface RunningService {
   /** Origin of the server, e.g. `http://127.0.0.1:6060`. */
@@ -90,7 +88,14 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   let catalogReport: CatalogLoadReport;
   let details: Awaited<ReturnType<typeof detailsReader>>;
   try {
-    catalogReport = await loadCatalog(store, rtdb, config.catalogFile, breachDataSource(config) === 'demo', logger);
+    catalogReport = await loadCatalog({
+      store,
+      writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+      catalogFile: config.catalogFile,
+      demo: breachDataSource(config) === 'demo',
+      logger,
+      now: options.clock ? () => new Date(options.clock!.now()) : () => new Date(),
+    });
     details = await detailsReader(rtdb, (error) => logger.warn({ err: error }, 'could not re-read the details feed another instance changed'));
   } catch (error) {
     await rtdb.close();
@@ -321,47 +326,6 @@ async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store
     onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
   });
   return { store, searchCatalog: undefined };
-}
-
-/**
- * The catalog file, when given, is authoritative at every start; otherwise a new store gets the
- * demo catalog with demo data, and Have I Been Pwned's catalog (fetched by server/hibp) without. The details feed (`catalog/breaches` in the realtime database) is rewritten
- * from the same source in one transaction; demo breaches get generated details. What was left
- * out or removed is reported, never dropped silently: people's resolutions are kept either way.
- */
-async function loadCatalog(store: BreachStore, rtdb: RtdbStore, catalogFile: string | undefined, demo: boolean, logger: Logger): Promise<CatalogLoadReport> {
-  const previousIds = (await store.listBreaches()).map((breach) => breach.id);
-  let report: CatalogLoadReport;
-  if (!catalogFile && !demo) {
-    // Real data only: the stored catalog until Have I Been Pwned's is fetched (server/hibp), never the invented demo one.
-    const demoIds = new Set(
-      Breach.array()
-        .parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8')))
-        .map((breach) => breach.id),
-    );
-    if (previousIds.length > 0 && previousIds.every((id) => demoIds.has(id))) {
-      await store.replaceCatalog([]);
-      await rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value: null }]));
-      logger.warn('the stored catalog was the invented demo one (from a --demo or --dev run); it is removed, and the real one comes from Have I Been Pwned');
-    }
-    const breaches = await store.listBreaches();
-    return compareCatalogs(previousIds, { origin: 'hibp', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
-  }
-  if (catalogFile) {
-    const source = loadCatalogFile(catalogFile);
-    await store.replaceCatalog(source.breaches);
-    await rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value: source.details }]));
-    report = compareCatalogs(previousIds, source);
-  } else {
-    if ((await store.catalogSize()) === 0) await store.replaceCatalog(Breach.array().parse(JSON.parse(readFileSync(DEMO_CATALOG, 'utf8'))));
-    const breaches = await store.listBreaches();
-    await rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value: demoDetailsFor(breaches) }]));
-    report = compareCatalogs(previousIds, { origin: 'demo', file: undefined, breaches, details: {}, total: breaches.length, skipped: [] });
-  }
-  const [summary, ...warnings] = describeCatalogLoad(report);
-  logger.info({ file: report.file, breaches: report.kept, total: report.total, added: report.added }, summary!);
-  for (const line of warnings) logger.warn({ skipped: report.skipped.length, removed: report.removed.length }, line);
-  return report;
 }
 
 async function discoverJwksUri(issuer: string): Promise<string> {

@@ -68,6 +68,7 @@ export function serviceMounts(parts: ServiceMountParts): readonly Mount[] {
         { path: `${API_PREFIX}/user/breaches?dataClass=Passwords&includeResolved=true`, methods: ['GET'] },
         { path: `${API_PREFIX}/user/breaches/resolutions`, methods: METHODS, body: RESOLUTION },
         { path: `${API_PREFIX}/user/checks`, methods: METHODS },
+        { path: `${API_PREFIX}/user/catalog-changes`, methods: METHODS },
       ],
     }),
     mount({

@@ -125,9 +125,9 @@ export const MUTATIONS: Mutation[] = [
     name: 'postgres-catalog-replacement-autocommit',
     rule: 'a PostgreSQL catalog replacement is one transaction (readers never see it half done)',
     file: 'server/store/postgres/PostgresBreachStore.ts',
-    find: "    await this.#transaction('READ COMMITTED', async (client) => {\n      await client.query('DELETE FROM breaches');",
+    find: "    await this.#transaction('READ COMMITTED', async (client) => {\n      // One catalog replacement at a time across instances",
     replace:
-      "    await ((work: (client: pg.PoolClient) => Promise<void>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {\n      await client.query('DELETE FROM breaches');",
+      '    await ((work: (client: pg.PoolClient) => Promise<void>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {\n      // One catalog replacement at a time across instances',
     tests: ['test/server/store/breachStore.contract.test.ts'],
   },
   {
@@ -143,7 +143,15 @@ export const MUTATIONS: Mutation[] = [
     rule: "a SQLite exposure record is replaced in one transaction (never an email's set half written)",
     file: 'server/store/SqliteBreachStore.ts',
     find: 'this.#setExposures = db.transaction(',
-    replace: 'this.#setExposures = ((fn: (email: string, breachIds: readonly string[]) => void) => Object.assign(fn, { immediate: fn }) as never)(',
+    replace: 'this.#setExposures = ((fn: (email: string, breachIds: readonly string[], invented: boolean) => void) => Object.assign(fn, { immediate: fn }) as never)(',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'sqlite-catalog-replacement-autocommit',
+    rule: 'a SQLite catalog replacement is one transaction (with its removed breaches, origin and change records)',
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'this.#replaceCatalog = db.transaction(',
+    replace: 'this.#replaceCatalog = ((fn: (breaches: readonly Breach[], replacement: CatalogReplacement | undefined) => number) => Object.assign(fn, { immediate: fn }) as never)(',
     tests: ['test/server/store/breachStore.contract.test.ts'],
   },
   {
@@ -161,6 +169,23 @@ export const MUTATIONS: Mutation[] = [
     find: '    return this.#db.transaction(work).immediate();',
     replace: '    return work();',
     tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  // A breach that left the catalog stays resolvable by its last known data classes (issue 25).
+  {
+    name: 'sqlite-removed-breach-unresolvable',
+    rule: 'SQLite resolves a removed breach by its last known data classes',
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches])',
+    replace: 'for (const breach of breaches)',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'postgres-removed-breach-unresolvable',
+    rule: 'PostgreSQL resolves a removed breach by its last known data classes',
+    file: 'server/store/postgres/PostgresBreachStore.ts',
+    find: "\n         UNION ALL SELECT id, breach->'dataClasses' FROM removed_breaches WHERE id = ANY($1::text[]) AND id NOT IN (SELECT id FROM breaches)`",
+    replace: '`',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
   },
 ];
 

@@ -7,7 +7,7 @@ import { CurrentAuth } from './auth/CurrentAuth.ts';
 import { hostEncryptedFile } from './auth/secrets/hostCipher.ts';
 import { BreachSource } from './checks/BreachSource.ts';
 import { ChecksPublisher } from './checks/ChecksPublisher.ts';
-import { readChecksView } from './db/breachDataQueries.ts';
+import { listPending, readChecksView } from './db/breachDataQueries.ts';
 import { EventBus } from './events/EventBus.ts';
 import { DetailsFeed } from './feed/DetailsFeed.ts';
 import { DetailsStore } from './feed/DetailsStore.ts';
@@ -184,6 +184,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     },
     emit: (view) => bus.emit('checks-changed', view),
     syncSoon: () => void sessions.get()?.sync.scheduler.syncNow('interval'),
+    listPending: () => {
+      const session = sessions.get();
+      return session ? listPending(session.db) : undefined;
+    },
   });
   const changes = new DataChanges((change) => {
     status.dataChanged();

@@ -50,5 +50,6 @@ export function isDemo(view: ChecksView): boolean {
   return view.source === 'demo';
 }
 
-// What the service knew of one account's addresses is not the next account's.
-onAccountChange(() => useChecks.getState().apply(UNKNOWN_CHECKS));
+// What the service knew of one account's addresses, or failed to say of them, is not the next
+// account's. The breach-data choice (`source`) is an app setting and stays.
+onAccountChange(() => useChecks.setState({ view: UNKNOWN_CHECKS, error: undefined }));

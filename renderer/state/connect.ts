@@ -1,3 +1,4 @@
+import { currentAccount, onAccountChange } from '../lib/accountScope.ts';
 import { listen, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
 import { useBreaches } from './breaches.ts';
@@ -28,6 +29,14 @@ export function connectEvents(): () => void {
   let wasDisconnected = false;
   let connectedBefore = false;
   const stops = [
+    // A new account's stores were just emptied: ask for its data, whichever answer brought the
+    // change (the sign-in's own answer can arrive before or after its event, and events of the
+    // first sync can arrive before either).
+    onAccountChange(() =>
+      queueMicrotask(() => {
+        if (currentAccount() !== undefined) void Promise.all([refreshData(), useSync.getState().load(), useChecks.getState().load()]);
+      }),
+    ),
     listen('auth-changed', (status) => {
       const before = useAuth.getState().status?.state;
       // A change of account resets every store as the status is applied (lib/accountScope.ts).

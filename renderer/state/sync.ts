@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { SyncStatus } from '../../shared/ipc/views.ts';
+import { isOlderSyncStatus, type SyncStatus } from '../../shared/ipc/views.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
@@ -22,13 +22,14 @@ export const useSync = create<SyncStore>()((set, get) => ({
   requesting: false,
   async load() {
     try {
-      set({ status: await invoke('sync-status', {}) });
+      get().apply(await invoke('sync-status', {}));
     } catch (error) {
       set({ error: toUiError(error).message });
     }
   },
   apply(status) {
-    set({ status });
+    // An answer can arrive after an event computed later (they travel separately): keep the newer.
+    if (!isOlderSyncStatus(status, get().status)) set({ status });
   },
   setConnected(connected) {
     set({ connected });
@@ -37,7 +38,7 @@ export const useSync = create<SyncStore>()((set, get) => ({
     if (get().requesting) return;
     set({ requesting: true, error: undefined });
     try {
-      set({ status: await invoke('sync-now', {}) });
+      get().apply(await invoke('sync-now', {}));
     } catch (error) {
       set({ error: toUiError(error).message });
     } finally {

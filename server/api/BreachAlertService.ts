@@ -5,12 +5,13 @@ import {
   matchesBreachQuery,
   type Breach,
   type BreachQuery,
+  type CatalogChange,
   type ProblemFieldError,
   type ResolutionRequest,
   type UserBreach,
   type UserChecks,
 } from '../../shared/api/index.ts';
-import type { BreachStore, ResolutionChange } from '../store/BreachStore.ts';
+import type { BreachStore, RemovedBreach, ResolutionChange } from '../store/BreachStore.ts';
 import { dataClassSpellings } from '../store/breachRules.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { AccountDirectory, MonitoredAccount } from './accounts.ts';
@@ -30,7 +31,7 @@ export class BreachAlertService {
   readonly #accounts: AccountDirectory;
   readonly #now: () => Date;
   readonly #source: ExposureSource;
-  #catalogCache: { revision: number; byId: Map<string, Breach> } | undefined;
+  #catalogCache: { revision: number; byId: Map<string, Breach>; removed: Map<string, RemovedBreach> } | undefined;
 
   /** `source` decides what is known about an address; see {@link ExposureSource}. */
   constructor(store: BreachStore, accounts: AccountDirectory, now: () => Date, source: ExposureSource) {
@@ -53,6 +54,11 @@ export class BreachAlertService {
   /** `GET /user/checks`. */
   checks(account: MonitoredAccount): Promise<UserChecks> {
     return this.#source.checks(account.emails, () => this.#catalogList());
+  }
+
+  /** `GET /user/catalog-changes`: what catalog changes did to the caller's addresses, oldest first. */
+  catalogChanges(account: MonitoredAccount): Promise<CatalogChange[]> {
+    return this.#store.catalogChanges(account.emails);
   }
 
   /** `POST /user`: creates the monitoring user; `created` false when it existed. */
@@ -99,12 +105,14 @@ export class BreachAlertService {
     if (items.length === 0) return;
     const exposures = await this.#exposures(account.emails);
     const catalog = await this.#catalog();
+    const removed = await this.#removed();
     const invalid: ProblemFieldError[] = [];
     const missing: ProblemFieldError[] = [];
     const changes: ResolutionChange[] = [];
 
     items.forEach((item, index) => {
-      const breach = catalog.get(item.breachId);
+      // A breach that left the catalog keeps its resolutions, and they stay changeable (by its last known data classes).
+      const breach = catalog.get(item.breachId) ?? removed.get(item.breachId)?.breach;
       if (!breach) {
         missing.push({ pointer: `/${index}/breachId`, message: `breach "${item.breachId}" not found` });
         return;
@@ -146,6 +154,7 @@ export class BreachAlertService {
 
   async #userBreaches(account: MonitoredAccount, exposures: Map<string, Set<string>>): Promise<UserBreach[]> {
     const catalog = await this.#catalog();
+    const removed = await this.#removed();
     const byBreach = new Map<string, string[]>();
     for (const [email, ids] of exposures) {
       for (const id of ids) {
@@ -165,12 +174,14 @@ export class BreachAlertService {
     }
     const items: UserBreach[] = [];
     for (const [id, emails] of byBreach) {
-      const breach: Breach | undefined = catalog.get(id);
-      if (!breach) continue; // an exposure to a breach the current catalog no longer has
+      const gone = catalog.has(id) ? undefined : removed.get(id);
+      const breach: Breach | undefined = catalog.get(id) ?? gone?.breach;
+      if (!breach) continue; // a breach the store never had (HIBP named one before the catalog refresh brought it)
       emails.sort();
       items.push({
         breach,
         breachedAccounts: emails.map((email) => ({ email, resolvedDataClasses: Object.fromEntries(resolved.get(id + '\u0000' + email) ?? []) })),
+        ...(gone ? { removedFromCatalogAt: gone.removedAt } : {}),
       });
     }
     return items;
@@ -191,11 +202,21 @@ export class BreachAlertService {
 
   /** The catalog by id, re-read only when the store has changed since. */
   async #catalog(): Promise<Map<string, Breach>> {
+    return (await this.#catalogState()).byId;
+  }
+
+  /** Breaches that left the catalog, with their last known fields. */
+  async #removed(): Promise<Map<string, RemovedBreach>> {
+    return (await this.#catalogState()).removed;
+  }
+
+  async #catalogState(): Promise<{ byId: Map<string, Breach>; removed: Map<string, RemovedBreach> }> {
     const revision = await this.#store.revision();
     if (this.#catalogCache?.revision !== revision) {
-      this.#catalogCache = { revision, byId: new Map((await this.#store.listBreaches()).map((breach) => [breach.id, breach])) };
+      const [list, removed] = await Promise.all([this.#store.listBreaches(), this.#store.removedBreaches()]);
+      this.#catalogCache = { revision, byId: new Map(list.map((breach) => [breach.id, breach])), removed };
     }
-    return this.#catalogCache.byId;
+    return this.#catalogCache;
   }
 
   #nowMinute(): string {

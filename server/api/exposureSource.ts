@@ -54,7 +54,7 @@ export class DemoExposures implements ExposureSource {
     for (const email of emails) {
       if (known.has(email)) continue;
       const ids = demoExposuresFor(email, await catalog());
-      await this.#store.setExposures(email, ids);
+      await this.#store.setExposures(email, ids, true);
       known.set(email, ids);
     }
     return { source: 'demo', exposures: known, pending: [] };

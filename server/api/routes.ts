@@ -58,6 +58,12 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         sendJson(res, 200, checks, { 'cache-control': 'no-store', vary: 'Authorization', [BreachDataHeaders.source]: checks.source, [BreachDataHeaders.pending]: String(pending) });
         return true;
       }
+      case '/user/catalog-changes': {
+        allow(req, ['GET', 'HEAD']);
+        const account = await service.requireMonitoringUser(caller);
+        sendJson(res, 200, { changes: await service.catalogChanges(account) }, { 'cache-control': 'no-store', vary: 'Authorization' });
+        return true;
+      }
       case '/user/breaches/resolutions': {
         allow(req, ['POST']);
         const account = await service.requireMonitoringUser(caller);

@@ -70,6 +70,8 @@ export interface CatalogLoadReport {
   /** Breaches the stored catalog had and the new one lacks (people's resolutions for them are kept). */
   removed: string[];
   added: number;
+  /** The catalog the store already held, kept until Have I Been Pwned's is fetched (a start without a file or demo data). */
+  stored?: boolean;
 }
 
 export function compareCatalogs(previousIds: readonly string[], source: CatalogSource): CatalogLoadReport {
@@ -86,10 +88,14 @@ export function compareCatalogs(previousIds: readonly string[], source: CatalogS
   };
 }
 
+/** Removed breaches named in the start-up report before "and N more". */
+const MAX_NAMED = 10;
+
 /** Human lines of a report, e.g. "left out 21 of 834 records: 2 retired by the source (A, B); …". */
 export function describeCatalogLoad(report: CatalogLoadReport): string[] {
   const lines: string[] = [];
-  const where = report.file ? `catalog ${report.file}` : report.origin === 'hibp' ? 'Have I Been Pwned catalog' : 'demo catalog';
+  const named = report.file ? `catalog ${report.file}` : report.origin === 'hibp' ? 'Have I Been Pwned catalog' : 'demo catalog';
+  const where = report.stored ? `stored ${named} (until Have I Been Pwned's is fetched)` : named;
   lines.push(`${where}: ${report.kept} of ${report.total} records in the breach-alert catalog (${report.added} new)`);
   if (report.skipped.length > 0) {
     const groups = new Map<HibpSkipReason, string[]>();
@@ -97,7 +103,11 @@ export function describeCatalogLoad(report: CatalogLoadReport): string[] {
     const parts = [...groups].map(([reason, ids]) => `${ids.length} ${REASON_TEXT[reason]} (${ids.join(', ')})`);
     lines.push(`left out ${report.skipped.length} of ${report.total} records: ${parts.join('; ')}; their details stay in the details feed`);
   }
-  if (report.removed.length > 0)
-    lines.push(`${report.removed.length} breach${report.removed.length === 1 ? ' is' : 'es are'} no longer in the catalog: ${report.removed.join(', ')}; resolutions and exposures for them are kept`);
+  if (report.removed.length > 0) {
+    const named = report.removed.length > MAX_NAMED ? `${report.removed.slice(0, MAX_NAMED).join(', ')} and ${report.removed.length - MAX_NAMED} more` : report.removed.join(', ');
+    lines.push(
+      `${report.removed.length} breach${report.removed.length === 1 ? ' is' : 'es are'} no longer in the catalog: ${named}; they stay in the accounts exposed to them, marked removed, with their resolutions, and each account's catalog changes say so`,
+    );
+  }
   return lines;
 }

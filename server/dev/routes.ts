@@ -130,7 +130,7 @@ export function createDevRoutes({ store, mintAccessToken, apiTokens, mintIdToken
       const unknown = body.breachIds.flatMap((id, index) => (found[index] ? [] : [{ pointer: `/breachIds/${index}`, message: `breach "${id}" is not in the catalog` }]));
       if (unknown.length > 0) throw new HttpProblem(400, unknown.map((e) => e.message).join('; '), { errors: unknown });
       const breachIds = [...new Set(body.breachIds)];
-      await store.setExposures(emailKey(body.email), breachIds);
+      await store.setExposures(emailKey(body.email), breachIds, true);
       sendJson(res, 200, { email: emailKey(body.email), breachIds });
       return true;
     }

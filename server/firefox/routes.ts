@@ -73,6 +73,10 @@ export function createFirefoxMount(service: BreachAlertService, verifier: Access
         // Read before the list: an address checked meanwhile is then at worst counted and listed, never neither.
         const pending = await service.pending(account);
         const items = (await service.listBreaches(account, { includeSensitive: false, ...(domain === undefined ? {} : { domain }) }))
+          // A breach that left the catalog stays only in /api/v1 (marked removedFromCatalogAt): this
+          // contract has no way to say so, and its clients join ids to the catalog's details feed,
+          // which no longer has it (they would skip it and refetch the feed on every sync).
+          .filter((item) => item.removedFromCatalogAt === undefined)
           // Only breaches that leaked what this contract acts on (passwords, email addresses).
           .filter((item) => item.breach.dataClasses.some((name) => isResolvableSlug(dataClassKey(name))))
           .map((item): FirefoxUserBreach => ({

@@ -98,7 +98,7 @@ export class CatalogRefresher {
       source,
     );
     if (fingerprint === this.#applied && report.added === 0 && report.removed.length === 0) return report;
-    await store.replaceCatalog(source.breaches);
+    await store.replaceCatalog(source.breaches, { origin: 'hibp', file: null, at: new Date(clock.now()).toISOString() });
     await writeDetails(source.details);
     this.#applied = fingerprint;
     const due = await dueForNewestBreach(source.breaches, lookups, clock.now());

@@ -69,6 +69,7 @@ export class HibpExposures implements ExposureSource {
       },
       stealerLogs: {
         available: state.stealerLogs,
+        pending: state.stealerLogs ? emails.filter((email) => rows.get(email)?.stealerCheckedAt == null).length : 0,
         entries: state.stealerLogs
           ? emails.flatMap((email) => {
               const row = rows.get(email);

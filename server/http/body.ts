@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { inheritedNameProblem } from '../../shared/api/primitives.ts';
 import { JsonLimitError, JsonShapeScan, parseJsonYielding, type JsonLimits } from './jsonParse.ts';
 import { HttpProblem } from './problems.ts';
 
@@ -9,12 +10,34 @@ import { HttpProblem } from './problems.ts';
 export const DEFAULT_JSON_LIMITS: JsonLimits = { maxDepth: 32, maxValues: 100_000 };
 
 /**
+ * A body refused for one of its keys ({@link readJsonBody}): a 400 that also says where the key
+ * is and why, for mounts that word their errors their own way (server/search/envelope.ts).
+ */
+export class BodyKeyProblem extends HttpProblem {
+  /** The key's JSON Pointer (RFC 6901), the key itself its last segment. */
+  readonly pointer: string;
+  readonly reason: string;
+  constructor(reason: string, pointer: string, headers: Record<string, string> = {}) {
+    super(400, `the request body has a key that cannot be used: ${reason} (at ${pointer})`, { errors: [{ pointer, message: reason }], headers });
+    this.pointer = pointer;
+    this.reason = reason;
+  }
+}
+
+/**
  * Reads a JSON request body within `limit` bytes. Answers 413 past the limit (checking
  * Content-Length first so a large upload is refused before it is read), 415 for a non-JSON
  * media type, 400 for malformed JSON with the parser's reason, and 413 (too many values, too
  * long a string) or 400 (too deep, a bad key) past `json`'s limits. Parsing yields to the event
  * loop every few milliseconds and stops at the first value past a limit, so no body, however
  * large, holds up other requests (server/http/jsonParse.ts).
+ *
+ * Every object of the value has no prototype, and a key every object inherits (`__proto__`,
+ * `constructor`, `valueOf`, …), at any depth, is refused with a 400 naming it and its JSON
+ * Pointer ({@link BodyKeyProblem}): no body this reads has such a name among its fields or
+ * record keys, and zod copies a loose object's extra keys by assignment, which such a key turns
+ * into a prototype change or, with Object.prototype frozen (server/main.ts), a throw. The
+ * realtime database, whose keys are data, parses its writes itself (server/rtdb/routes.ts).
  */
 export async function readJsonBody(req: IncomingMessage, limit: number, json: JsonLimits = DEFAULT_JSON_LIMITS): Promise<unknown> {
   return (await readJsonBodyWithText(req, limit, json)).value;
@@ -26,15 +49,16 @@ export async function readJsonBodyWithText(req: IncomingMessage, limit: number, 
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new HttpProblem(415, 'the request body must be JSON (Content-Type: application/json)');
   }
+  const limits: JsonLimits = { ...json, keyProblem: (key) => inheritedNameProblem(key) ?? json.keyProblem?.(key) };
   let text: string;
   try {
-    text = await readBodyText(req, limit, { scan: json });
+    text = await readBodyText(req, limit, { scan: limits });
   } catch (error) {
     if (error instanceof JsonLimitError) throw limitProblem(error, headersAfterRefusingUnread(req));
     throw error;
   }
   if (text.trim() === '') throw new HttpProblem(400, 'the request body is empty; expected JSON', { errors: [{ pointer: '', message: 'expected a JSON value' }] });
-  return { text, value: await parseBody(text, json) };
+  return { text, value: await parseBody(text, limits) };
 }
 
 /**
@@ -105,6 +129,7 @@ export async function parseBody(text: string, json: JsonLimits): Promise<unknown
 
 /** 413 for too many values or too long a string, 400 for too deep or a bad key. */
 function limitProblem(error: JsonLimitError, headers: Record<string, string> = {}): HttpProblem {
+  if (error.limit === 'key') return new BodyKeyProblem(error.message, error.pointer, headers);
   const status = error.limit === 'values' || error.limit === 'string' ? 413 : 400;
   return new HttpProblem(status, `the request body is past a limit: ${error.message}${error.pointer ? ` (at ${error.pointer})` : ''}`, {
     errors: [{ pointer: error.pointer, message: error.message }],

@@ -2,9 +2,11 @@
  * A JSON parser for request bodies that cannot stall the service: it gives the event loop back
  * every few milliseconds, and stops at the first value past its limits (nesting, number of
  * values, key and string size) instead of building a huge or deep tree first and checking it
- * after. What it returns is exactly what `JSON.parse` returns for the same text (the same
- * values, key order, duplicate keys and `__proto__` as an own property); what it refuses,
- * `JSON.parse` refuses too, or it is past a limit.
+ * after. What it returns is what `JSON.parse` returns for the same text (the same values, key
+ * order, duplicate keys, `__proto__` as an own property), except that every object has no
+ * prototype: a name every object inherits (`constructor`, `valueOf`, …) is found on a parsed
+ * object only when the sender wrote it. What it refuses, `JSON.parse` refuses too, or it is past
+ * a limit.
  */
 
 export interface JsonLimits {
@@ -146,7 +148,7 @@ export async function parseJsonYielding(text: string, limits: JsonLimits): Promi
       at++;
       skipSpace();
       const isObject = code === 0x7b;
-      const frame: Frame = { container: isObject ? {} : [], key: '', index: 0 };
+      const frame: Frame = { container: isObject ? (Object.create(null) as Record<string, unknown>) : [], key: '', index: 0 };
       if (text.charCodeAt(at) !== (isObject ? 0x7d : 0x5d)) {
         stack.push(frame);
         if (isObject) readKey(frame);
@@ -186,10 +188,8 @@ export async function parseJsonYielding(text: string, limits: JsonLimits): Promi
       if (Array.isArray(frame.container)) {
         frame.container.push(value);
         frame.index++;
-      } else if (frame.key === '__proto__') {
-        // As JSON.parse: an own property named "__proto__", never the prototype.
-        Object.defineProperty(frame.container, '__proto__', { value, enumerable: true, writable: true, configurable: true });
       } else {
+        // Without a prototype there is no `__proto__` setter: every key, that one too, becomes an own property.
         frame.container[frame.key] = value;
       }
       const next = text.charCodeAt(at);

@@ -52,6 +52,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     StealerLogEntry: api.StealerLogEntry,
     SourceProblemCode: api.SourceProblemCode,
     UserChecks: api.UserChecks,
+    CatalogChanges: api.CatalogChanges,
     ...FIREFOX_SCHEMAS,
     ...SEARCH_SCHEMAS,
   };
@@ -121,6 +122,21 @@ export function buildOpenApiDocument(): Record<string, unknown> {
               description: 'The checks (never cached)',
               headers: BREACH_DATA_HEADERS,
               content: { 'application/json': { schema: { $ref: '#/components/schemas/UserChecks' } } },
+            },
+            '401': unauthorized,
+            '403': problem('Not authorized, or no monitoring user'),
+          },
+        },
+      },
+      '/user/catalog-changes': {
+        get: {
+          operationId: 'getUserCatalogChanges',
+          summary:
+            "What changes of the service's catalog or breach data did to the caller's addresses, oldest first: breaches that left the catalog (still listed, marked `removedFromCatalogAt`, resolutions kept) and invented demo exposures removed when the service moved to real data",
+          responses: {
+            '200': {
+              description: 'The changes (never cached)',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/CatalogChanges' } } },
             },
             '401': unauthorized,
             '403': problem('Not authorized, or no monitoring user'),

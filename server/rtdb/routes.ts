@@ -13,7 +13,7 @@ import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './r
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
 import { hasServerValues, resolveServerValues, ServerValueError, withStandIns } from './serverValues.ts';
 import { streamLocation } from './stream.ts';
-import { flatten, record, withoutPrototypes, type DbValue } from './tree.ts';
+import { flatten, record, type DbValue } from './tree.ts';
 
 export const RTDB_PREFIX = '/rtdb';
 /** Writes up to this size; the whole HIBP catalog is about 1 MB. */
@@ -470,8 +470,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
     throw error;
   }
   try {
-    // Yielding while it parses; then every object without a prototype, as parseJsonValue builds them.
-    return withoutPrototypes(await parseJsonYielding(text, WRITE_LIMITS));
+    // Yielding while it parses; every object without a prototype, so keys such as `constructor` are only data.
+    return await parseJsonYielding(text, WRITE_LIMITS);
   } catch (error) {
     if (error instanceof JsonLimitError) throw limitError(error);
     throw new RtdbError(400, `Invalid data; couldn't parse JSON object, array, or value: ${(error as Error).message}`);

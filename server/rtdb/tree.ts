@@ -20,21 +20,6 @@ function own(object: { [key: string]: DbValue }, key: string): DbValue | undefin
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
-/**
- * JSON text as a database value whose objects have no prototype: a request body becomes a tree
- * the same way a stored one does, so no code downstream meets an inherited key.
- */
-export function parseJsonValue(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? record(Object.entries(value)) : value));
-}
-
-/** `value` with every object rebuilt without a prototype, as {@link parseJsonValue} builds them. */
-export function withoutPrototypes(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(withoutPrototypes);
-  return record(Object.entries(value).map(([key, child]) => [key, withoutPrototypes(child)] as const));
-}
-
 /** One stored leaf: its path key and its value as JSON text. */
 export interface Leaf {
   path: string;

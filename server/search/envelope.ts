@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { SearchCodes } from '../../shared/search/index.ts';
+import { BodyKeyProblem } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 
@@ -38,6 +39,8 @@ export function toSearchError(error: unknown): SearchError | undefined {
   if (error instanceof StoreUnavailableError) {
     return new SearchError(503, SearchCodes.unavailable, 'the search service cannot reach its database; try again shortly', { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) } });
   }
+  // A well-formed body with a key it cannot have is an invalid request, worded like the schema's own refusals.
+  if (error instanceof BodyKeyProblem) return new SearchError(400, SearchCodes.invalidRequest, `${error.pointer}: ${error.reason}`, { headers: error.headers });
   if (error instanceof HttpProblem) return new SearchError(error.status, CODE_OF_STATUS[error.status] ?? SearchCodes.invalidRequest, error.detail, { headers: error.headers });
   return undefined;
 }

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { firstInheritedKey } from '../../shared/api/primitives.ts';
 import {
   AiSearchOptions,
   answerPieces,
@@ -544,9 +543,6 @@ const KNOWN_NAMES = [
 ];
 
 function parseBody<T extends z.ZodType>(body: unknown, schema: T): z.infer<T> {
-  const inherited = firstInheritedKey(body);
-  if (inherited !== undefined)
-    throw new SearchError(400, SearchCodes.invalidRequest, `${inherited}: "${inherited.slice(inherited.lastIndexOf('/') + 1)}" is a name every object inherits and cannot be a key here`);
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const [first, ...rest] = parsed.error.issues.map((issue) => {

@@ -1,4 +1,4 @@
-import type { Breach } from '../../shared/api/index.ts';
+import type { Breach, CatalogChange, CatalogOrigin } from '../../shared/api/index.ts';
 
 /** What the identity side knows of a subject: its monitored emails, and whether the account is gone. */
 export interface Account {
@@ -24,6 +24,23 @@ export interface ResolutionChange {
   resolved: boolean;
 }
 
+/** Which catalog is loaded (`file` names the `--catalog` file). */
+export interface LoadedCatalog {
+  origin: CatalogOrigin;
+  file: string | null;
+}
+
+/** A breach that left the catalog: its last known fields, and when it left. */
+export interface RemovedBreach {
+  breach: Breach;
+  removedAt: string;
+}
+
+/** What a catalog replacement is: where the new catalog comes from, and when. */
+export interface CatalogReplacement extends LoadedCatalog {
+  at: string;
+}
+
 /**
  * The SQLite store's synchronous form (better-sqlite3); every method that writes does so in one
  * transaction. Emails are stored and compared in lower case (see `emailKey`). The service
@@ -37,8 +54,16 @@ export interface SyncBreachStore {
   putBreach(breach: Breach): void;
   /** Adds or replaces several catalog breaches in one transaction (a bulk load: others are kept). */
   putBreaches(breaches: readonly Breach[]): void;
-  /** Replaces the whole catalog in one transaction (resolutions and exposures are kept). */
-  replaceCatalog(breaches: readonly Breach[]): void;
+  /**
+   * Replaces the whole catalog in one transaction. Exposures and resolutions are kept; a breach
+   * that leaves keeps its last known fields in {@link removedBreaches}, and every address exposed
+   * to it gets a {@link CatalogChange}. Without `replacement` the loaded catalog's origin stays.
+   */
+  replaceCatalog(breaches: readonly Breach[], replacement?: CatalogReplacement): void;
+  /** Which catalog is loaded; undefined before any was recorded (a store from before this was kept). */
+  loadedCatalog(): LoadedCatalog | undefined;
+  /** Breaches that left the catalog (and have not come back), by id. */
+  removedBreaches(): Map<string, RemovedBreach>;
   catalogSize(): number;
   /** Increases on every catalog write (and only then); lets readers such as the search index rebuild only when it changed. */
   catalogRevision(): number;
@@ -58,13 +83,23 @@ export interface SyncBreachStore {
    * are absent; an email found in no breach maps to `[]`). Keys are in `emailKey` form.
    */
   getExposures(emails: readonly string[]): Map<string, string[]>;
-  setExposures(email: string, breachIds: readonly string[]): void;
+  /** `invented`: made up by the service (`--demo`, the development surface), never real. */
+  setExposures(email: string, breachIds: readonly string[], invented?: boolean): void;
+  /**
+   * Removes every invented exposure record and the resolutions of its breaches, recording a
+   * {@link CatalogChange} per address, in one transaction: real data never inherits invented
+   * data. The addresses whose record was removed.
+   */
+  removeInventedExposures(change: { at: string; to: CatalogOrigin }): string[];
+  /** The changes recorded for `emails`, oldest first. */
+  catalogChanges(emails: readonly string[]): CatalogChange[];
 
   // Resolutions
   getResolutions(emails: readonly string[]): ResolutionRow[];
   /**
    * Applies every change or none. A change to `resolved: true` keeps an existing `resolvedAt`;
-   * a change to `resolved: false` deletes the row. A change naming a breach the catalog lacks,
+   * a change to `resolved: false` deletes the row. A breach that left the catalog is still
+   * resolvable by its last known data classes. A change naming a breach the store never had,
    * or a data class that breach lacks, throws (`ResolutionChangeError`) and nothing is applied.
    */
   applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void;
@@ -106,6 +141,8 @@ const STORE_METHODS = [
   'putBreach',
   'putBreaches',
   'replaceCatalog',
+  'loadedCatalog',
+  'removedBreaches',
   'catalogSize',
   'catalogRevision',
   'getAccount',
@@ -114,6 +151,8 @@ const STORE_METHODS = [
   'createUser',
   'getExposures',
   'setExposures',
+  'removeInventedExposures',
+  'catalogChanges',
   'getResolutions',
   'applyResolutionChanges',
   'revision',

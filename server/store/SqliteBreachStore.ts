@@ -1,9 +1,20 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
-import { emailKey, type Breach } from '../../shared/api/index.ts';
+import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
-import type { Account, ResolutionChange, ResolutionRow, SyncBreachStore } from './BreachStore.ts';
-import { checkResolutionChange, dataClassSpellings, distinctValidBreaches, exposureEmailKey, validAccount, validBreach, validResolvedAt, validUserSub } from './breachRules.ts';
+import type { Account, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow, SyncBreachStore } from './BreachStore.ts';
+import {
+  checkResolutionChange,
+  dataClassSpellings,
+  distinctValidBreaches,
+  exposureEmailKey,
+  validAccount,
+  validBreach,
+  validCatalogReplacement,
+  validInventedRemoval,
+  validResolvedAt,
+  validUserSub,
+} from './breachRules.ts';
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
@@ -20,7 +31,9 @@ interface CatalogSnapshot {
   revision: number;
   breaches: Breach[];
   byId: Map<string, Breach>;
-  /** Per breach: data class key → the breach's own spelling. */
+  /** Breaches that left the catalog (written only with a catalog revision, so cached with it). */
+  removed: Map<string, RemovedBreach>;
+  /** Per breach, removed ones included: data class key → the breach's own spelling. */
   classesById: Map<string, Map<string, string>>;
 }
 
@@ -72,12 +85,13 @@ export class SqliteBreachStore implements SyncBreachStore {
    * index update only what changed. A write by another process leaves a gap (then unknown).
    */
   #catalogLog: { from: number; ids: string[] } | undefined;
-  readonly #replaceCatalog: Transaction<(breaches: readonly Breach[]) => number>;
+  readonly #replaceCatalog: Transaction<(breaches: readonly Breach[], replacement: CatalogReplacement | undefined) => number>;
+  readonly #removeInvented: Transaction<(at: string, to: CatalogOrigin) => string[]>;
   readonly #putBreach: Transaction<(breach: Breach) => number>;
   readonly #putBreaches: Transaction<(breaches: readonly Breach[]) => number>;
   readonly #putAccount: Transaction<(sub: string, emails: string[], deleted: boolean) => void>;
   readonly #createUser: Transaction<(sub: string, now: string) => boolean>;
-  readonly #setExposures: Transaction<(email: string, breachIds: readonly string[]) => void>;
+  readonly #setExposures: Transaction<(email: string, breachIds: readonly string[], invented: boolean) => void>;
   readonly #applyResolutionChanges: Transaction<(changes: readonly ResolutionChange[], now: string) => Set<string>>;
 
   /** Takes over a database already migrated to the latest schema; see {@link openSqliteBreachStore}. */
@@ -91,19 +105,55 @@ export class SqliteBreachStore implements SyncBreachStore {
     const bump = (): void => void sql.bumpRevision.run();
     const bumpCatalog = (): void => void sql.bumpCatalogRevision.run();
 
-    this.#replaceCatalog = db.transaction((breaches: readonly Breach[]) => {
+    this.#replaceCatalog = db.transaction((breaches: readonly Breach[], replacement: CatalogReplacement | undefined) => {
+      const at = replacement?.at ?? new Date().toISOString();
+      const before = this.loadedCatalog();
+      const next = new Set(breaches.map((breach) => breach.id));
+      const leaving = (sql.listBreaches.all() as BreachRow[]).filter((row) => !next.has(row.id));
+      for (const row of leaving) sql.putRemovedBreach.run(row.id, JSON.stringify(fromBreachRow(row)), at);
       sql.deleteAllBreaches.run();
-      for (const breach of breaches) sql.upsertBreach.run(toBreachRow(breach));
+      for (const breach of breaches) {
+        sql.upsertBreach.run(toBreachRow(breach));
+        sql.deleteRemovedBreach.run(breach.id);
+      }
+      if (replacement) sql.setLoadedCatalog.run(replacement.origin, replacement.file);
+      const to = replacement?.origin ?? before?.origin;
+      if (leaving.length > 0 && to) {
+        const ids = JSON.stringify(leaving.map((row) => row.id));
+        for (const [email, removed, kept] of sql.exposedTo.all(ids, ids) as [string, string, number][]) {
+          sql.insertChange.run(at, email, before?.origin ?? null, to, JSON.stringify(JSON.parse(removed).sort(compareIds)), '[]', kept, 0);
+        }
+      }
       bumpCatalog();
       return sql.readCatalogRevision.get() as number;
     });
     this.#putBreaches = db.transaction((breaches: readonly Breach[]) => {
-      for (const breach of breaches) sql.upsertBreach.run(toBreachRow(breach));
+      for (const breach of breaches) {
+        sql.upsertBreach.run(toBreachRow(breach));
+        sql.deleteRemovedBreach.run(breach.id);
+      }
       bumpCatalog();
       return sql.readCatalogRevision.get() as number;
     });
+    this.#removeInvented = db.transaction((at: string, to: CatalogOrigin) => {
+      const before = this.loadedCatalog();
+      const emails: string[] = [];
+      for (const [email, json] of sql.inventedRecords.all() as [string, string][]) {
+        const ids = (JSON.parse(json) as string[]).sort(compareIds);
+        const removed = sql.deleteResolutionsOf.run(email, JSON.stringify(ids)).changes;
+        sql.deleteExposureRecord.run(email);
+        // A lookup answer the invented record replaced is gone with it: unknown (due now), never clean.
+        sql.forgetCheck.run(Date.parse(at), email);
+        sql.insertChange.run(at, email, before?.origin ?? null, to, '[]', JSON.stringify(ids), 0, removed);
+        emails.push(email);
+      }
+      if (emails.length > 0) bump();
+      return emails;
+    });
     this.#putBreach = db.transaction((breach: Breach) => {
       sql.upsertBreach.run(toBreachRow(breach));
+      // A breach back in the catalog is no longer "removed" (as in a whole replacement).
+      sql.deleteRemovedBreach.run(breach.id);
       bumpCatalog();
       return sql.readCatalogRevision.get() as number;
     });
@@ -116,9 +166,13 @@ export class SqliteBreachStore implements SyncBreachStore {
       if (created) bump();
       return created;
     });
-    this.#setExposures = db.transaction((email: string, breachIds: readonly string[]) => {
-      sql.insertExposureRecord.run(email);
-      sql.deleteExposures.run(email);
+    this.#setExposures = db.transaction((email: string, breachIds: readonly string[], invented: boolean) => {
+      const wasInvented = sql.isInvented.get(email) === 1;
+      sql.insertExposureRecord.run(email, invented ? 1 : 0);
+      // A real answer no longer naming a breach that left the catalog keeps it: the person's history
+      // (HIBP stops listing a retired breach). Invented records, written or replaced, go exactly.
+      if (invented || wasInvented) sql.deleteExposures.run(email);
+      else sql.deleteExposuresKeepingRemoved.run(email);
       for (const id of breachIds) sql.insertExposure.run(email, id);
       bump();
     });
@@ -181,10 +235,31 @@ export class SqliteBreachStore implements SyncBreachStore {
     this.#catalogChange = ++this.#counter;
   }
 
-  replaceCatalog(breaches: readonly Breach[]): void {
+  replaceCatalog(breaches: readonly Breach[], replacement?: CatalogReplacement): void {
+    validCatalogReplacement(replacement);
     const valid = distinctValidBreaches(breaches);
-    this.#catalogLog = { from: this.#replaceCatalog.immediate(valid), ids: [] };
+    this.#catalogLog = { from: this.#replaceCatalog.immediate(valid, replacement), ids: [] };
     this.#catalogChange = ++this.#counter;
+  }
+
+  loadedCatalog(): LoadedCatalog | undefined {
+    const row = this.#sql.loadedCatalog.get() as { origin: string | null; file: string | null } | undefined;
+    return row?.origin ? { origin: CatalogOrigin.parse(row.origin), file: row.file } : undefined;
+  }
+
+  removedBreaches(): Map<string, RemovedBreach> {
+    return new Map([...this.#snapshot().removed].map(([id, removed]) => [id, { breach: copyBreach(removed.breach), removedAt: removed.removedAt }]));
+  }
+
+  removeInventedExposures(change: { at: string; to: CatalogOrigin }): string[] {
+    const { at, to } = validInventedRemoval(change);
+    const emails = this.#removeInvented.immediate(at, to);
+    for (const email of emails) this.#emailChanges.set(email, ++this.#counter);
+    return emails;
+  }
+
+  catalogChanges(emails: readonly string[]): CatalogChange[] {
+    return (this.#sql.selectChanges.all(emailList(emails)) as ChangeRow[]).map(fromChangeRow);
   }
 
   catalogSize(): number {
@@ -233,9 +308,9 @@ export class SqliteBreachStore implements SyncBreachStore {
     return result;
   }
 
-  setExposures(email: string, breachIds: readonly string[]): void {
+  setExposures(email: string, breachIds: readonly string[], invented = false): void {
     const key = exposureEmailKey(email);
-    this.#setExposures.immediate(key, [...new Set(breachIds)]);
+    this.#setExposures.immediate(key, [...new Set(breachIds)], invented);
     this.#emailChanges.set(key, ++this.#counter);
   }
 
@@ -312,9 +387,10 @@ export class SqliteBreachStore implements SyncBreachStore {
     const revision = this.#sql.readCatalogRevision.get() as number;
     if (this.#catalog?.revision === revision) return this.#catalog;
     const breaches = (this.#sql.listBreaches.all() as BreachRow[]).map(fromBreachRow);
+    const removed = new Map((this.#sql.listRemovedBreaches.all() as [string, string, string][]).map(([id, json, removedAt]) => [id, { breach: Breach.parse(JSON.parse(json)), removedAt }]));
     const classesById = new Map<string, Map<string, string>>();
-    for (const breach of breaches) classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
-    this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), classesById };
+    for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches]) classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
+    this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), removed, classesById };
     return this.#catalog;
   }
 }
@@ -340,6 +416,7 @@ function patchSnapshot(snapshot: CatalogSnapshot, breach: Breach): void {
   if (breaches[low]?.id === breach.id) breaches[low] = breach;
   else breaches.splice(low, 0, breach);
   snapshot.byId.set(breach.id, breach);
+  snapshot.removed.delete(breach.id);
   snapshot.classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
 }
 
@@ -386,8 +463,42 @@ function prepareStatements(db: SqliteDatabase) {
     hasUser: pluck('SELECT 1 FROM users WHERE sub = ?'),
     insertUser: db.prepare('INSERT INTO users (sub, created_at) VALUES (?, ?) ON CONFLICT (sub) DO NOTHING'),
     selectExposures: db.prepare(SELECT_EXPOSURES).raw(),
-    insertExposureRecord: db.prepare('INSERT INTO exposure_records (email) VALUES (?) ON CONFLICT (email) DO NOTHING'),
+    // A record takes the kind of its latest writer: a real lookup turns an invented record real.
+    insertExposureRecord: db.prepare('INSERT INTO exposure_records (email, invented) VALUES (?, ?) ON CONFLICT (email) DO UPDATE SET invented = excluded.invented'),
+    deleteExposureRecord: db.prepare('DELETE FROM exposure_records WHERE email = ?'),
+    forgetCheck: db.prepare('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = ? WHERE email = ? AND checked_at IS NOT NULL'),
+    inventedRecords: db
+      .prepare(
+        `SELECT r.email, (SELECT json_group_array(e.breach_id) FROM exposures AS e WHERE e.email = r.email)
+         FROM exposure_records AS r WHERE r.invented = 1 ORDER BY r.email`,
+      )
+      .raw(),
+    deleteResolutionsOf: db.prepare('DELETE FROM resolutions WHERE email = ? AND breach_id IN (SELECT value FROM json_each(?))'),
+    listRemovedBreaches: db.prepare('SELECT id, breach, removed_at FROM removed_breaches ORDER BY id').raw(),
+    putRemovedBreach: db.prepare(`
+      INSERT INTO removed_breaches (id, breach, removed_at) VALUES (?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET breach = excluded.breach, removed_at = excluded.removed_at`),
+    deleteRemovedBreach: db.prepare('DELETE FROM removed_breaches WHERE id = ?'),
+    loadedCatalog: db.prepare('SELECT origin, file FROM catalog_origin WHERE id = 1'),
+    setLoadedCatalog: db.prepare('UPDATE catalog_origin SET origin = ?, file = ? WHERE id = 1'),
+    // Per address exposed to a leaving breach: which ones, and how many resolutions they keep.
+    exposedTo: db
+      .prepare(
+        `SELECT e.email, json_group_array(e.breach_id),
+                (SELECT count(*) FROM resolutions AS r WHERE r.email = e.email AND r.breach_id IN (SELECT value FROM json_each(?)))
+         FROM exposures AS e WHERE e.breach_id IN (SELECT value FROM json_each(?)) GROUP BY e.email ORDER BY e.email`,
+      )
+      .raw(),
+    insertChange: db.prepare(`
+      INSERT INTO catalog_changes (at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    selectChanges: db.prepare(
+      `SELECT id, at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed
+       FROM catalog_changes WHERE email IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    ),
     deleteExposures: db.prepare('DELETE FROM exposures WHERE email = ?'),
+    isInvented: pluck('SELECT invented FROM exposure_records WHERE email = ?'),
+    deleteExposuresKeepingRemoved: db.prepare('DELETE FROM exposures WHERE email = ? AND breach_id NOT IN (SELECT id FROM removed_breaches)'),
     insertExposure: db.prepare('INSERT INTO exposures (email, breach_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
     selectResolutions: db.prepare(SELECT_RESOLUTIONS).raw(),
     // On repetition the original resolved_at stays; only a respelled data class is refreshed.
@@ -401,6 +512,32 @@ function prepareStatements(db: SqliteDatabase) {
     readCatalogRevision: pluck("SELECT value FROM meta WHERE key = 'catalog_revision'"),
     bumpRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'revision'"),
     bumpCatalogRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key IN ('revision', 'catalog_revision')"),
+  };
+}
+
+interface ChangeRow {
+  id: number;
+  at: string;
+  email: string;
+  from_catalog: string | null;
+  to_catalog: string;
+  removed: string;
+  invented_removed: string;
+  resolutions_kept: number;
+  resolutions_removed: number;
+}
+
+function fromChangeRow(row: ChangeRow): CatalogChange {
+  return {
+    id: row.id,
+    at: row.at,
+    email: row.email,
+    from: row.from_catalog === null ? null : CatalogOrigin.parse(row.from_catalog),
+    to: CatalogOrigin.parse(row.to_catalog),
+    removedFromCatalog: JSON.parse(row.removed) as string[],
+    inventedRemoved: JSON.parse(row.invented_removed) as string[],
+    resolutionsKept: row.resolutions_kept,
+    resolutionsRemoved: row.resolutions_removed,
   };
 }
 

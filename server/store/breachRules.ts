@@ -1,5 +1,5 @@
-import { Breach, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
-import type { Account, ResolutionChange } from './BreachStore.ts';
+import { Breach, CatalogOrigin, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
+import type { Account, CatalogReplacement, ResolutionChange } from './BreachStore.ts';
 import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
 
 // The breach store's rules, kept above its SQLite and PostgreSQL implementations so both hold
@@ -45,8 +45,9 @@ export interface CheckedResolutionChange {
 
 /**
  * Checks change `index` of a batch against the catalog as the writing transaction reads it
- * (`classesById`: {@link dataClassSpellings} per breach id): a non-empty email, a breach the
- * catalog has, one of its data classes. Throws {@link ResolutionChangeError} otherwise.
+ * (`classesById`: {@link dataClassSpellings} per breach id, breaches that left the catalog
+ * included, by their last known data classes): a non-empty email, a breach the store has, one of
+ * its data classes. Throws {@link ResolutionChangeError} otherwise.
  */
 export function checkResolutionChange(change: ResolutionChange, index: number, classesById: ReadonlyMap<string, ReadonlyMap<string, string>>): CheckedResolutionChange {
   const email = emailKey(change.email);
@@ -82,4 +83,19 @@ export function exposureEmailKey(email: string): string {
 export function validResolvedAt(now: string): string {
   if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
   return now;
+}
+
+/** A catalog replacement's description, when given: a known origin (zod's error otherwise) and an ISO 8601 time. */
+export function validCatalogReplacement(replacement: CatalogReplacement | undefined): CatalogReplacement | undefined {
+  if (replacement) {
+    CatalogOrigin.parse(replacement.origin);
+    if (!IsoDateTime.safeParse(replacement.at).success) throw new RangeError(`a catalog replacement's time must be an ISO 8601 date-time, got ${JSON.stringify(replacement.at)}`);
+  }
+  return replacement;
+}
+
+/** The change recorded when invented exposures are removed: an ISO 8601 time and the catalog switched to. */
+export function validInventedRemoval(change: { at: string; to: CatalogOrigin }): { at: string; to: CatalogOrigin } {
+  if (!IsoDateTime.safeParse(change.at).success) throw new RangeError(`a change's time must be an ISO 8601 date-time, got ${JSON.stringify(change.at)}`);
+  return { at: change.at, to: CatalogOrigin.parse(change.to) };
 }

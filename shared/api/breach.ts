@@ -35,6 +35,10 @@ export const UserBreach = z
   .object({
     breach: Breach,
     breachedAccounts: z.array(UserBreachState),
+    removedFromCatalogAt: IsoDateTime.optional().meta({
+      description:
+        "Present when the breach has left the service's catalog since these addresses were found in it: `breach` keeps its last known fields, the resolutions stay and can still be changed. Absent for breaches in the catalog (older clients ignore it).",
+    }),
   })
   .meta({ id: 'UserBreach' });
 export type UserBreach = z.infer<typeof UserBreach>;

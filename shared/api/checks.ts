@@ -69,6 +69,10 @@ export const UserChecks = z
     stealerLogs: z
       .object({
         available: z.boolean().meta({ description: 'The subscription includes stealer logs' }),
+        pending: z.int().min(0).optional().meta({
+          description:
+            "The caller's addresses whose stealer logs have not been searched yet (they are searched after every address's breaches, so they can still be to come when no address is pending); 0 without stealer logs. Absent from services that do not say",
+        }),
         entries: z.array(StealerLogEntry),
       })
       .meta({ description: "HIBP stealer logs for the caller's addresses; `available: false` when the key does not include them" }),

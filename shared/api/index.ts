@@ -9,3 +9,4 @@ export * from './localService.ts';
 export * from './firefox.ts';
 export * from './checks.ts';
 export * from './sensitive.ts';
+export * from './catalogChanges.ts';

@@ -69,26 +69,19 @@ export function toMinutePrecision(dateTime: string): string {
 }
 
 /**
- * A key of a record built from input: any string but the names every object inherits
- * (`__proto__`, `constructor`, `toString`, `hasOwnProperty`, …). zod builds a record by
- * assignment, so such a key would set a prototype or, where Object.prototype is frozen (the
- * service process), throw; refused here, it is a 400 naming the key instead.
+ * Why `key` cannot be a key of an object built from input, or undefined: it is a name every
+ * object inherits (`__proto__`, `constructor`, `toString`, `valueOf`, `hasOwnProperty`, …).
+ * Assigning such a key to a plain object sets its prototype or, where Object.prototype is
+ * frozen (the service process), throws; and code reading it from an object that lacks it finds
+ * the inherited member. The service's body reader refuses such keys (server/http/body.ts).
  */
-export const RecordKey = z.string().refine((key) => !(key in Object.prototype), { error: (issue) => `"${String(issue.input)}" is a name every object inherits and cannot be a key here` });
+export function inheritedNameProblem(key: string): string | undefined {
+  return key in Object.prototype ? `"${key}" is a name every object inherits and cannot be a key here` : undefined;
+}
 
 /**
- * The JSON Pointer of the first key, at any depth, that every object inherits (`valueOf`,
- * `constructor`, `__proto__`…), or undefined. For bodies parsed by schemas that keep unknown keys
- * (zod copies them by assignment, which such a key poisons, or trips over once the service has
- * frozen Object.prototype).
+ * A key of a record built from input: any string but the names every object inherits. zod
+ * builds a record by assignment, so such a key would set a prototype or, where Object.prototype
+ * is frozen, throw; refused here, it is a 400 naming the key instead.
  */
-export function firstInheritedKey(value: unknown, at = ''): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const pointer = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    if (key in Object.prototype) return pointer;
-    const inner = firstInheritedKey(child, pointer);
-    if (inner !== undefined) return inner;
-  }
-  return undefined;
-}
+export const RecordKey = z.string().refine((key) => inheritedNameProblem(key) === undefined, { error: (issue) => inheritedNameProblem(String(issue.input))! });

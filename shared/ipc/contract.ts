@@ -107,6 +107,8 @@ export const channels = {
   'auth-sign-out': { input: z.strictObject({ deleteLocalData: z.boolean() }), output: AuthStatus },
   'breaches-list': { input: ListQuery, output: BreachList },
   'breach-get': { input: z.strictObject({ id: z.string().min(1) }), output: BreachDetail },
+  /** The person read the catalog-change notice (`BreachList.catalogNotice`) up to change `upTo`. */
+  'catalog-notice-dismiss': { input: z.strictObject({ upTo: z.int().min(1) }), output: Empty },
   'breaches-domains': { input: Empty, output: z.array(z.string()) },
   'breaches-data-classes': { input: Empty, output: z.array(z.string()) },
   /** The outbox's own schema: omitted emails or data classes mean all of the breach's. */

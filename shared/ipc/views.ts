@@ -25,6 +25,15 @@ export const DataClassSummary = z.object({
 });
 export type DataClassSummary = z.infer<typeof DataClassSummary>;
 
+/** The service changed its catalog or breach data under this account: what to tell the person until dismissed. */
+export const CatalogNotice = z.object({
+  /** The newest change it covers: dismissing passes this, so a change that arrives meanwhile stays. */
+  upTo: z.int().min(1),
+  /** One sentence per change and address. */
+  lines: z.array(z.string()).min(1),
+});
+export type CatalogNotice = z.infer<typeof CatalogNotice>;
+
 /** One row of the breaches list. */
 export const BreachRow = z.object({
   breach: Breach,
@@ -38,6 +47,8 @@ export const BreachRow = z.object({
   isNew: z.boolean(),
   /** From the details feed, when it has this breach. */
   details: BreachDetails.optional(),
+  /** When the breach left the service's catalog (it stays in the person's list with its last known fields and resolutions). */
+  removedFromCatalogAt: z.string().optional(),
 });
 export type BreachRow = z.infer<typeof BreachRow>;
 
@@ -51,6 +62,8 @@ export const BreachList = z.object({
   hiddenSensitive: z.int().nonnegative(),
   /** Whether any shown row comes from Have I Been Pwned's catalog (credited then; never for the generated demo catalog). */
   includesHibp: z.boolean(),
+  /** What the service's latest catalog changes did to this account, until dismissed. */
+  catalogNotice: CatalogNotice.optional(),
 });
 export type BreachList = z.infer<typeof BreachList>;
 
@@ -62,6 +75,8 @@ export const BreachDetail = z.object({
   details: BreachDetails.optional(),
   /** Whether the breach comes from Have I Been Pwned's catalog (not the generated demo catalog). */
   includesHibp: z.boolean(),
+  /** When the breach left the service's catalog (its resolutions are kept and can still be changed). */
+  removedFromCatalogAt: z.string().optional(),
 });
 export type BreachDetail = z.infer<typeof BreachDetail>;
 
@@ -118,8 +133,19 @@ export const SyncStatus = z.object({
   notice: z.object({ kind: z.enum(['unavailable', 'rate-limited', 'no-account']), retryAt: IsoDateTime.optional(), signUpUrl: z.url().optional() }).optional(),
   /** Changes kept on this machine only (the service's contract cannot take them). */
   localOnly: z.int().nonnegative().optional(),
+  /**
+   * When the core computed this view, as a count that only grows: an answer to `sync-status` and
+   * a `sync-changed` event travel over different connections, so a window can receive an older
+   * view after a newer one; it keeps the view with the higher `seq`.
+   */
+  seq: z.int().nonnegative().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
+
+/** Whether `incoming` was computed before `current` (so must not replace it). */
+export function isOlderSyncStatus(incoming: SyncStatus, current: SyncStatus | undefined): boolean {
+  return current?.seq !== undefined && incoming.seq !== undefined && incoming.seq < current.seq;
+}
 
 export const Overview = z.object({
   /** Every breach the policy shows (sensitive ones only when the person opted in). */

@@ -11,6 +11,7 @@ import { fixGroupOf } from '../../shared/report/fixGroups.ts';
 import { CSV_COLUMNS } from '../../shared/report/rows.ts';
 import { runAxe } from './axe.ts';
 import { E2E, ensureRendererBuilt, eventually, launchChromium, pressSyncNow, SCREENSHOT_DIR, seriousFindings, settle, unnamedControls, until, type ScreenAudit } from './harness.ts';
+import { parseCsv } from '../support/csv.ts';
 
 const ALICE = 'alice@example.com';
 const OUT = path.join(SCREENSHOT_DIR, 'fix');
@@ -18,35 +19,6 @@ const SIZES = [
   { width: 1024, height: 768 },
   { width: 1440, height: 900 },
 ] as const;
-
-/** RFC 4180, as a spreadsheet reads it. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
 
 describe('guided fix and reports in Chromium against the real stack', () => {
   let browser: Browser;

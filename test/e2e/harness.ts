@@ -124,7 +124,8 @@ export class E2E {
   readonly serviceDir = tempDir('bm-e2e-service');
   readonly appDir = tempDir('bm-e2e-app');
   email: string;
-  readonly catalogFile: string | undefined;
+  /** The `--catalog` file of the next `startService` (a test may switch it between starts). */
+  catalogFile: string | undefined;
   servicePort = 0;
   service: RunningService | undefined;
   app: BrowserApp | undefined;

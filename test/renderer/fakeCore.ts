@@ -24,6 +24,7 @@ import { compileFilter } from '../../shared/search/filter.ts';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView, type PwnedRange } from '../../shared/ipc/checks.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
 import { matchesListText, understandListText } from '../../shared/search/listText.ts';
+import { DEFAULT_SETTINGS } from '../support/settings.ts';
 
 export interface FakeBreach {
   breach: Breach;
@@ -51,16 +52,6 @@ export interface FakeCoreOptions {
   sync?: Partial<SyncStatus>;
   now?: () => Date;
 }
-
-export const DEFAULT_SETTINGS: Settings = {
-  serviceUrl: 'http://127.0.0.1:6060/api/v1',
-  issuer: 'http://127.0.0.1:6060/oidc',
-  syncIntervalMinutes: 30,
-  notifications: true,
-  startAtLogin: false,
-  closeToTray: true,
-  theme: 'system',
-};
 
 export const ALICE = 'alice@example.com';
 export const BOB = 'bob@example.com';
@@ -204,6 +195,8 @@ export class FakeCore {
         if (!stored) throw ipcError('not-found', `no breach "${id}"`);
         return this.#detail(stored);
       },
+      // The catalog-change notice is exercised against the real core (test/e2e/catalogSwitch.e2e.test.ts).
+      'catalog-notice-dismiss': () => ({}),
       'breaches-domains': () => [...new Set(this.breaches.map((b) => b.breach.domain).filter((d) => d !== ''))].sort(),
       // Search is exercised end to end in Chromium against the real core (test/e2e/search.e2e.test.ts).
       'search-run': () => {

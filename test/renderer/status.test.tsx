@@ -2,6 +2,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { useSync } from '../../renderer/state/sync.ts';
 import { ALICE } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
@@ -88,5 +89,59 @@ describe('status bar and banners', () => {
     await screen.findByText('Online');
     act(() => core.emit('auth-changed', { state: 'signed-out', remembered: true }));
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+});
+
+// Answers and events reach a window over different connections (the browser host's HTTP and its
+// event stream), so they can arrive in either order; what the window shows must not depend on it.
+describe('status when answers and events cross', () => {
+  test('an answer computed before an event does not replace what the event said', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/overview', sync: { seq: 1 } });
+    await screen.findByText('Online');
+    // The window asks for the status while a sync is pulling; the answer is held in transit.
+    core.sync = { ...core.sync, phase: 'pulling', seq: 5 };
+    let release!: () => void;
+    const inTransit = new Promise<void>((resolve) => (release = resolve));
+    const invoke = core.invoke.bind(core);
+    core.invoke = async (channel, args) => {
+      const answer = await invoke(channel, args);
+      if (channel === 'sync-status') await inTransit;
+      return answer;
+    };
+    const asked = useSync.getState().load();
+    // The sync ends and its event arrives first.
+    act(() => core.setSync({ phase: 'idle', lastSyncAt: new Date().toISOString(), seq: 6 }));
+    release();
+    await act(async () => {
+      await asked;
+    });
+    expect(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled();
+    expect(document.querySelector('.statusbar-sync')).toHaveTextContent(/Last synced/);
+    await user.click(screen.getByRole('button', { name: 'Sync now' }));
+    await waitFor(() => expect(core.callsOf('sync-now')).toHaveLength(1));
+  });
+
+  test('after a sign-in whose answer arrives before its event, the first sync still shows', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ auth: { state: 'signed-out', account: undefined, remembered: true }, sync: { lastSyncAt: undefined } });
+    // Events of the sign-in wait in transit; the first sync's events come before the answer.
+    const held: (() => void)[] = [];
+    const emit = core.emit.bind(core);
+    core.emit = ((event, payload) => {
+      if (event === 'auth-changed') held.push(() => emit(event, payload));
+      else emit(event, payload);
+    }) as typeof core.emit;
+    const invoke = core.invoke.bind(core);
+    core.invoke = async (channel, args) => {
+      const answer = await invoke(channel, args);
+      if (channel === 'auth-sign-in') core.setSync({ lastSyncAt: new Date().toISOString() });
+      return answer;
+    };
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('navigation', { name: 'Main' });
+    core.emit = emit;
+    act(() => held.splice(0).forEach((deliver) => deliver()));
+    await waitFor(() => expect(document.querySelector('.statusbar-sync')).toHaveTextContent(/Last synced (just now|1 minute ago)/));
   });
 });

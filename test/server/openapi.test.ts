@@ -19,6 +19,7 @@ describe('server/openapi.yaml', () => {
       '/user',
       '/user/breaches',
       '/user/checks',
+      '/user/catalog-changes',
       '/user/breaches/resolutions',
       // The newer Monitor contract and the search interface, each path item with its own server.
       '/firefox/v1/user/breaches',

@@ -23,6 +23,7 @@ import {
 } from '../../shared/search/index.ts';
 import { rawExchange } from '../conformance/raw.ts';
 import { serviceStores } from '../support/postgres.ts';
+import { readServerSentEvents } from '../support/serverSentEvents.ts';
 
 const HIBP = path.resolve(import.meta.dirname, '../../../shared/fixtures/hibp/breaches.json');
 const dirs: string[] = [];
@@ -90,29 +91,6 @@ async function failure(response: Response, status: number, code: number): Promis
   }
   expect(errors[0]!.code).toBe(code);
   return errors.map((e) => e.message).join('\n');
-}
-
-interface SseEvent {
-  event: string | undefined;
-  data: string;
-}
-async function readEvents(response: Response): Promise<SseEvent[]> {
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const text = await response.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      return {
-        event: lines.find((l) => l.startsWith('event: '))?.slice(7),
-        data: lines
-          .filter((l) => l.startsWith('data: '))
-          .map((l) => l.slice(6))
-          .join('\n'),
-      };
-    });
 }
 
 // Every test runs on each store: SQLite (token file, FTS5 in memory) and PostgreSQL (tokens and
@@ -308,7 +286,7 @@ describe.each(STORES)('on $name', (store) => {
 
   describe('streaming', () => {
     it('new search: the chunks event first, then the response data, then [DONE]', async () => {
-      const events = await readEvents(await post(SEARCH(), { query: 'Adobe', stream: true }));
+      const events = await readServerSentEvents(await post(SEARCH(), { query: 'Adobe', stream: true }));
       expect(events.map((e) => e.event ?? 'data')).toEqual(['chunks', 'data', 'data']);
       expect(ChunksEvent.parse(JSON.parse(events[0]!.data)).chunks[0]!.item.key).toBe('breaches/Adobe');
       expect(SearchResult.parse(Envelope.parse(JSON.parse(events[1]!.data)).result).chunks[0]!.item.key).toBe('breaches/Adobe');
@@ -318,7 +296,7 @@ describe.each(STORES)('on $name', (store) => {
     it('new chat completions: the chunks event first, then answer deltas that add up to the answer, then [DONE]', async () => {
       const body = { messages: [{ role: 'user', content: 'Adobe passwords' }] };
       const whole = { result: await bare(await post(CHAT(), body), ChatCompletion) };
-      const events = await readEvents(await post(CHAT(), { ...body, stream: true }));
+      const events = await readServerSentEvents(await post(CHAT(), { ...body, stream: true }));
       expect(events[0]!.event).toBe('chunks');
       const chunks = ChunksEvent.parse(JSON.parse(events[0]!.data));
       expect(chunks.chunks).toEqual(whole.result.chunks);
@@ -333,7 +311,7 @@ describe.each(STORES)('on $name', (store) => {
 
     it('legacy ai-search: only the streamed response, no chunks event', async () => {
       const whole = await ok(await post(LEGACY_AI(), { query: 'Adobe' }), LegacyAiSearchResult);
-      const events = await readEvents(await post(LEGACY_AI(), { query: 'Adobe', stream: true }));
+      const events = await readServerSentEvents(await post(LEGACY_AI(), { query: 'Adobe', stream: true }));
       expect(events.every((e) => e.event === undefined)).toBe(true);
       expect(events.at(-1)!.data).toBe('[DONE]');
       const pieces = events.slice(0, -1).map((e) => JSON.parse(e.data) as { response: string });
@@ -342,7 +320,7 @@ describe.each(STORES)('on $name', (store) => {
     });
 
     it('legacy search: the page as one data event, no chunks event', async () => {
-      const events = await readEvents(await post(LEGACY_SEARCH(), { query: 'Adobe', stream: true }));
+      const events = await readServerSentEvents(await post(LEGACY_SEARCH(), { query: 'Adobe', stream: true }));
       expect(events.map((e) => e.event)).toEqual([undefined, undefined]);
       expect(LegacySearchResult.parse(Envelope.parse(JSON.parse(events[0]!.data)).result).data[0]!.file_id).toBe('breaches/Adobe');
     });
@@ -356,7 +334,7 @@ describe.each(STORES)('on $name', (store) => {
         { url: `${NS}/chat/completions`, body: { messages: [{ role: 'user', content: 'Adobe' }], stream: true, ai_search_options: { instance_ids: ['breaches'] } } },
       ];
       for (const { url, body } of cases) {
-        const events = await readEvents(await post(url, body));
+        const events = await readServerSentEvents(await post(url, body));
         expect(events[0]!.event, url).toBe('chunks');
         expect(ChunksEvent.parse(JSON.parse(events[0]!.data)).chunks[0]!.item.key, url).toBe('breaches/Adobe');
         expect(events.at(-1)!.data, url).toBe('[DONE]');

@@ -12,6 +12,7 @@ import { startService, type RunningService } from '../../server/app.ts';
 import { BOOST_WEIGHT } from '../../server/search/retrieval.ts';
 import { ChunksEvent, Envelope, SearchCodes } from '../../shared/search/index.ts';
 import { serviceStores } from '../support/postgres.ts';
+import { readServerSentEvents } from '../support/serverSentEvents.ts';
 
 const HIBP = path.resolve(import.meta.dirname, '../../../shared/fixtures/hibp/breaches.json');
 const account_id = 'local';
@@ -39,23 +40,6 @@ async function sdkError(call: Promise<unknown>): Promise<APIError> {
   return error as APIError;
 }
 const firstError = (error: APIError) => (error.errors as { code: number; message: string }[])[0]!;
-
-async function sseEvents(response: Response): Promise<{ event: string | undefined; data: string }[]> {
-  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  return (await response.text())
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      return {
-        event: lines.find((l) => l.startsWith('event: '))?.slice(7),
-        data: lines
-          .filter((l) => l.startsWith('data: '))
-          .map((l) => l.slice(6))
-          .join('\n'),
-      };
-    });
-}
 
 describe.each(STORES)('through the official cloudflare SDK, on $name', (store) => {
   if (!store.available) {
@@ -259,7 +243,7 @@ describe.each(STORES)('through the official cloudflare SDK, on $name', (store) =
 
     it('stream: the chunks event first, then the answer in pieces', async () => {
       const response = await client.aiSearch.namespaces.instances.chatCompletions('breaches', { account_id, name, stream: true, messages: [{ role: 'user', content: 'Adobe' }] }).asResponse();
-      const events = await sseEvents(response);
+      const events = await readServerSentEvents(response);
       expect(events[0]!.event).toBe('chunks');
       expect(ChunksEvent.parse(JSON.parse(events[0]!.data)).chunks[0]!.item.key).toBe('breaches/Adobe');
       expect(events.at(-1)!.data).toBe('[DONE]');

@@ -112,6 +112,18 @@ export class HibpStandIn {
     this.#byName.set(record.Name.toLowerCase(), record);
   }
 
+  /**
+   * Retires a breach, as HIBP does when data is permanently removed: `IsRetired` true in
+   * `GET breaches`, and no longer returned for an account ("IsRetired: Indicates if the breach
+   * has been retired. This data has been permanently removed and will not be returned by the
+   * API", https://haveibeenpwned.com/API/v3#BreachModel).
+   */
+  retireBreach(name: string): void {
+    const record = this.#byName.get(name.toLowerCase());
+    if (!record) throw new Error(`stand-in: no breach "${name}" to retire`);
+    record.IsRetired = true;
+  }
+
   /** Adds an address to a breach, as a new load of data into HIBP would. */
   addToBreach(email: string, name: string): void {
     const key = email.toLowerCase();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, type ResolutionItem } from '../../../shared/api/index.ts';
+import { CatalogChanges, Email, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, type CatalogChange, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
@@ -74,6 +74,26 @@ export class BreachAlertClient {
       if (error instanceof ApiError && error.status === 404) return { status: 'not-served' };
       throw error;
     }
+  }
+
+  /**
+   * `GET /user/catalog-changes` (this project's service: what catalog switches did to the
+   * person's addresses); undefined from a server that does not have it (404), which is no error.
+   */
+  async catalogChanges(signal?: AbortSignal): Promise<CatalogChange[] | undefined> {
+    let response: Response;
+    try {
+      response = await this.#send('GET', '/user/catalog-changes', undefined, {}, signal);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+    const parsed = CatalogChanges.safeParse(safeJson(await response.text()));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ApiError('protocol', `the service sent catalog changes in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });
+    }
+    return parsed.data.changes;
   }
 
   /** `POST /user/breaches/resolutions`: resolves on any 2xx. */

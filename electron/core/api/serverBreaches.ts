@@ -15,6 +15,8 @@ const ServerBreach = z.object({
 });
 const ServerUserBreach = z.object({
   breach: ServerBreach,
+  /** Our service's mark of a breach that left its catalog (kept with its last known fields); other servers leave it out. */
+  removedFromCatalogAt: z.string().min(1).optional(),
   breachedAccounts: z.array(
     z.object({
       email: z.string().min(1),
@@ -61,6 +63,8 @@ export function readServerBreachesFast(json: unknown): ServerUserBreach[] | unde
     const { id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive } = breach;
     if (!filled(id) || typeof domain !== 'string' || !filled(breachDate) || !filled(addedDate) || !filled(modifiedDate) || typeof isSensitive !== 'boolean') return undefined;
     if (!Array.isArray(dataClasses) || !dataClasses.every((name) => typeof name === 'string')) return undefined;
+    const removedFromCatalogAt = raw.removedFromCatalogAt;
+    if (removedFromCatalogAt !== undefined && !filled(removedFromCatalogAt)) return undefined;
     const breachedAccounts = new Array<Account>(accounts.length);
     for (let j = 0; j < accounts.length; j++) {
       const account: unknown = accounts[j];
@@ -77,7 +81,10 @@ export function readServerBreachesFast(json: unknown): ServerUserBreach[] | unde
       }
       breachedAccounts[j] = { email: account.email, resolvedDataClasses: resolved };
     }
-    items[i] = { breach: { id, domain, breachDate, addedDate, modifiedDate, dataClasses: [...(dataClasses as string[])], isSensitive }, breachedAccounts };
+    const item: ServerUserBreach = { breach: { id, domain, breachDate, addedDate, modifiedDate, dataClasses: [...(dataClasses as string[])], isSensitive }, breachedAccounts };
+    // Only when present, as zod leaves an absent optional key out.
+    if (removedFromCatalogAt !== undefined) item.removedFromCatalogAt = removedFromCatalogAt;
+    items[i] = item;
   }
   return items;
 }

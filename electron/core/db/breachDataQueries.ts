@@ -2,7 +2,7 @@ import { emailKey, UserChecks, type BreachDataSource } from '../../../shared/api
 import { ChecksView } from '../../../shared/ipc/index.ts';
 import { clearServerState } from './breachQueries.ts';
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
-import { setSyncState } from './syncStateQueries.ts';
+import { getSyncState, setSyncState } from './syncStateQueries.ts';
 
 /** The two headers as read from one answer; undefined where the service did not say (or said something unreadable). */
 export interface BreachDataHeaderValues {
@@ -55,6 +55,23 @@ export function recordBreachDataHeaders(db: WritableDB, values: BreachDataHeader
 }
 
 /**
+ * Records the headers of a `GET /user/breaches` answer (200 or 304), as {@link recordBreachDataHeaders}
+ * does, and what that list leaves out: the checks, read after it, may already say those addresses
+ * were checked, and then the list is behind them until the next pull ({@link listPending}).
+ */
+export function recordListHeaders(db: WritableDB, values: BreachDataHeaderValues, now: string): { demoCleared: number } {
+  const result = recordBreachDataHeaders(db, values, now);
+  setSyncState(db, 'listPending', values.pending === undefined ? undefined : String(values.pending));
+  return result;
+}
+
+/** Addresses the local list leaves out (pending when it was served); undefined when the service did not say. */
+export function listPending(db: ReadableDB): number | undefined {
+  const text = getSyncState(db, 'listPending');
+  return text === undefined ? undefined : Number(text);
+}
+
+/**
  * Removes every breach the service served (they were invented) and what sync remembers of them.
  * The person's own queued changes stay in the outbox: they are theirs, and a real service
  * answers for breaches it does not know.
@@ -65,6 +82,7 @@ export function clearDemoExposures(db: WritableDB, now: string): number {
   setSyncState(db, 'etag', undefined);
   setSyncState(db, 'baselineAt', undefined);
   setSyncState(db, 'newBreachIds', undefined);
+  setSyncState(db, 'listPending', undefined);
   statement(db, "UPDATE breach_data SET source = NULL, pending = NULL, checks_json = NULL, checks_served = 'unknown', listed_json = NULL, demo_cleared_at = ? WHERE id = 1").run(now);
   return count;
 }

@@ -1,8 +1,14 @@
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
 
 /** What sync remembers between runs. */
-/** `newBreachIds`: JSON array of the breaches the latest sync that brought any found new (the list's "New" marks). */
-export type SyncStateKey = 'etag' | 'baselineAt' | 'lastPullAt' | 'lastSyncAt' | 'newBreachIds';
+/**
+ * `newBreachIds`: JSON array of the breaches the latest sync that brought any found new (the list's "New" marks).
+ * `removedFromCatalog`: JSON object, breach id → when it left the service's catalog (the snapshot's marks).
+ * `catalogChanges`: JSON array of the service's catalog changes for this account not yet dismissed;
+ * `catalogChangesSeen`: the id of the last one the person dismissed (or that predates the first sync).
+ * `listPending`: how many addresses the local list leaves out, as its last answer's `breach-checks-pending` said.
+ */
+export type SyncStateKey = 'etag' | 'baselineAt' | 'lastPullAt' | 'lastSyncAt' | 'newBreachIds' | 'removedFromCatalog' | 'catalogChanges' | 'catalogChangesSeen' | 'listPending';
 
 export function getSyncState(db: ReadableDB, key: SyncStateKey): string | undefined {
   return statement(db, 'SELECT value FROM sync_state WHERE key = ?').pluck().get(key) as string | undefined;

@@ -3,11 +3,12 @@ import { HIDE_SENSITIVE, includeSensitiveUnder, type SensitivePolicy } from '../
 import { CoreError } from '../../../shared/ipc/index.ts';
 import { compileFilter, filterRecordOf, isEmptyFilter, toSearchDocument, type MetadataFilter } from '../../../shared/search/index.ts';
 import { listBreaches } from '../db/breachQueries.ts';
-import type { ReadableDB } from '../db/Interface.ts';
+import type { ReadableDB, WritableDB } from '../db/Interface.ts';
 import type { HandlerSlice } from './combineHandlers.ts';
 import { countBreaches, countMatches, getLocalBreach, queryBreaches } from '../queries/localQueries.ts';
 import type { CurrentSession } from '../session/CurrentSession.ts';
 import { accountCreditsHibp } from '../checks/hibpCredit.ts';
+import { catalogNoticeOf, dismissCatalogChanges, removedFromCatalog } from '../sync/catalogChanges.ts';
 import { toBreachDetail, toBreachList } from '../views/breachViews.ts';
 import type { NewBreachMarks } from '../views/NewBreachMarks.ts';
 import { knownDataClasses, knownDomains, overviewOf } from '../views/overview.ts';
@@ -52,7 +53,14 @@ export function createBreachHandlers({ sessions, marks, details, flaggedIds, pol
       const page = queryBreaches(session.db, { ...filters, offset, limit });
       // What "Include sensitive breaches" would add, so the list can say what it hides.
       const hiddenSensitive = filters.includeSensitive ? 0 : countMatches(session.db, { ...filters, includeSensitive: true }) - page.total;
-      const list = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids, accountCreditsHibp(session.db), hiddenSensitive);
+      const built = toBreachList(page.items, page.total, countBreaches(session.db, filters), marks.ids, accountCreditsHibp(session.db), hiddenSensitive);
+      const notice = catalogNoticeOf(session.db);
+      const removed = removedFromCatalog(session.db);
+      const list = {
+        ...built,
+        ...(notice ? { catalogNotice: notice } : {}),
+        rows: removed.size === 0 ? built.rows : built.rows.map((row) => (removed.has(row.breach.id) ? { ...row, removedFromCatalogAt: removed.get(row.breach.id)! } : row)),
+      };
       if (!details || list.rows.length === 0) return list;
       const found = details(list.rows.map((row) => row.breach.id));
       return { ...list, rows: list.rows.map((row) => (found.has(row.breach.id) ? { ...row, details: found.get(row.breach.id) } : row)) };
@@ -61,9 +69,14 @@ export function createBreachHandlers({ sessions, marks, details, flaggedIds, pol
       const { db } = sessions.require();
       const item = getLocalBreach(db, id);
       if (!item) throw new CoreError('not-found', `There is no breach "${id}" in this account.`);
-      const detail = toBreachDetail(item, marks.has(id), accountCreditsHibp(db));
+      const removedAt = removedFromCatalog(db).get(id);
+      const detail = { ...toBreachDetail(item, marks.has(id), accountCreditsHibp(db)), ...(removedAt ? { removedFromCatalogAt: removedAt } : {}) };
       const entry = details?.([id]).get(id);
       return entry ? { ...detail, details: entry } : detail;
+    },
+    'catalog-notice-dismiss': ({ upTo }) => {
+      dismissCatalogChanges(sessions.require().db as WritableDB, upTo);
+      return {};
     },
     'breaches-domains': () => {
       const session = sessions.get();

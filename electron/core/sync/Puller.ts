@@ -1,8 +1,9 @@
 import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
-import { recordBreachDataHeaders, recordChecks } from '../db/breachDataQueries.ts';
+import { recordChecks, recordListHeaders } from '../db/breachDataQueries.ts';
 import type { WritableDB } from '../db/Interface.ts';
 import { getSyncState } from '../db/syncStateQueries.ts';
 import { applySnapshot } from './applySnapshot.ts';
+import { recordCatalogChanges } from './catalogChanges.ts';
 import type { SnapshotDiff } from './diff.ts';
 
 /**
@@ -20,7 +21,8 @@ export type PullResult =
 
 export interface PullerOptions {
   db: WritableDB;
-  client: Pick<BreachAlertClient, 'listBreaches'> & Partial<Pick<BreachAlertClient, 'getChecks'>>;
+  /** `getChecks` and `catalogChanges` where the client can ask for them (this project's service). */
+  client: Pick<BreachAlertClient, 'listBreaches'> & Partial<Pick<BreachAlertClient, 'getChecks' | 'catalogChanges'>>;
   now?: () => Date;
 }
 
@@ -31,7 +33,7 @@ export interface PullerOptions {
  */
 export class Puller {
   readonly #db: WritableDB;
-  readonly #client: Pick<BreachAlertClient, 'listBreaches'> & Partial<Pick<BreachAlertClient, 'getChecks'>>;
+  readonly #client: PullerOptions['client'];
   readonly #now: () => Date;
 
   constructor(options: PullerOptions) {
@@ -45,14 +47,18 @@ export class Puller {
     const answer = await this.#client.listBreaches({ includeSensitive: true }, { etag, ...(options.signal ? { signal: options.signal } : {}) });
     if (answer.status === 304) {
       const breachData = answer.breachData;
-      const { demoCleared } = breachData ? this.#db.transaction(() => recordBreachDataHeaders(this.#db, breachData, this.#now().toISOString())).immediate() : { demoCleared: 0 };
+      const { demoCleared } = breachData ? this.#db.transaction(() => recordListHeaders(this.#db, breachData, this.#now().toISOString())).immediate() : { demoCleared: 0 };
       return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...(await this.#pullChecks(options.signal)) };
     }
     options.signal?.throwIfAborted();
     if (options.isStale?.()) return { status: 'stale' };
     options.onApplying?.(answer.items.length);
+    const firstSync = getSyncState(this.#db, 'baselineAt') === undefined;
     const diff = applySnapshot(this.#db, { items: answer.items, etag: answer.etag, ...(answer.breachData ? { breachData: answer.breachData } : {}) }, this.#now());
-    return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes, ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}), ...(await this.#pullChecks(options.signal)) };
+    const checks = await this.#pullChecks(options.signal);
+    // A new snapshot may come from a catalog switch: what it did to this account is told beside it.
+    await this.#catalogChanges(firstSync, options.signal);
+    return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes, ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}), ...checks };
   }
 
   /** The checks after the breaches: their failure never fails the pull (the list is what matters; the checks show next time). */
@@ -65,6 +71,17 @@ export class Puller {
     } catch (error) {
       if (signal?.aborted) throw error;
       return { checks: 'failed', checksError: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Best effort: the snapshot is applied whatever happens here, and the next new snapshot asks again. */
+  async #catalogChanges(firstSync: boolean, signal: AbortSignal | undefined): Promise<void> {
+    if (!this.#client.catalogChanges) return;
+    try {
+      const changes = await this.#client.catalogChanges(signal);
+      if (changes) recordCatalogChanges(this.#db, changes, firstSync);
+    } catch (error) {
+      if (signal?.aborted) throw error;
     }
   }
 }

@@ -22,6 +22,9 @@ export interface SyncStatusInputs {
  * one failed. It remembers only what the scheduler reports as it goes (progress, the last
  * error); everything else is read when the view is asked for, so it cannot drift.
  */
+/** Views are numbered in the order they are computed, for the whole process (see `SyncStatus.seq`). */
+let viewsComputed = 0;
+
 export class SyncStatusModel {
   #progress: SyncProgress | undefined;
   #lastError: string | undefined;
@@ -58,6 +61,7 @@ export class SyncStatusModel {
       pending: inputs.outbox ? inputs.outbox.pending + inputs.outbox.sending : 0,
       failed: inputs.outbox?.failed ?? 0,
       ...(progress?.phase === 'push' && progress.push ? { progress: { done: progress.push.requests, total: progress.push.plannedRequests } } : {}),
+      seq: ++viewsComputed,
     };
   }
 }

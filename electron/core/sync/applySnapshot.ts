@@ -5,7 +5,7 @@ import { codeList, unresolvedCodesOf, type ClassRef } from '../db/codeLists.ts';
 import { ensureDataClassCode, loadDataClassCodes } from '../db/dataClassCodes.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import { allIntents } from '../db/outboxQueries.ts';
-import { addressesCheckedBefore, recordBreachDataHeaders, type BreachDataHeaderValues } from '../db/breachDataQueries.ts';
+import { addressesCheckedBefore, recordListHeaders, type BreachDataHeaderValues } from '../db/breachDataQueries.ts';
 import { getSyncState, setSyncState } from '../db/syncStateQueries.ts';
 import { diffSnapshot, instant, type SnapshotDiff } from './diff.ts';
 
@@ -33,7 +33,7 @@ export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = ne
 
 function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   // First: a move from demo to real data removes the invented breaches, so this snapshot is a new baseline.
-  const { demoCleared } = snapshot.breachData ? recordBreachDataHeaders(db, snapshot.breachData, now) : { demoCleared: 0 };
+  const { demoCleared } = snapshot.breachData ? recordListHeaders(db, snapshot.breachData, now) : { demoCleared: 0 };
   const previous = breachVersions(db);
   const baseline = getSyncState(db, 'baselineAt') === undefined;
   // What the service had checked before this answer: a breach found by an address's first check is not news.
@@ -64,10 +64,12 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
 
   const breaches: Breach[] = [];
   const ids = new Set<string>();
+  const removedFromCatalog = new Map<string, string>();
   for (const item of snapshot.items) {
     const served = item.breach;
     if (ids.has(served.id)) continue;
     ids.add(served.id);
+    if (item.removedFromCatalogAt !== undefined) removedFromCatalog.set(served.id, item.removedFromCatalogAt);
     const classes: ClassRef[] = [];
     const names: string[] = [];
     let classCodes = ',';
@@ -143,6 +145,7 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   const diff = diffSnapshot(previous, breaches, seenBefore, baseline);
   markGone(db, diff.goneBreaches, now);
   setSyncState(db, 'etag', snapshot.etag);
+  setSyncState(db, 'removedFromCatalog', removedFromCatalog.size > 0 ? JSON.stringify([...removedFromCatalog]) : undefined);
   setSyncState(db, 'lastPullAt', now);
   // The pull is the last step of a sync: recording it here saves a commit.
   setSyncState(db, 'lastSyncAt', now);

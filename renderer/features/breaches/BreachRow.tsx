@@ -14,6 +14,7 @@ export function rowLabel(row: Row): string {
   parts.push(row.unresolved === 0 ? 'all resolved' : `${row.unresolved} unresolved`);
   if (row.breach.isSensitive) parts.push('sensitive');
   if (row.isNew) parts.push('new');
+  if (row.removedFromCatalogAt) parts.push('removed from the catalog');
   if (row.pending > 0) parts.push(`${row.pending} queued`);
   if (row.failed > 0) parts.push(`${row.failed} failed`);
   return parts.join(', ');
@@ -58,6 +59,7 @@ export const BreachRowView = memo(function BreachRowView({ row, id, index, count
           </span>
         ) : null}
         {row.isNew ? <span className="badge badge-new">New</span> : null}
+        {row.removedFromCatalogAt ? <span className="badge badge-removed">Removed from the catalog</span> : null}
         <span className="breach-row-markers">
           {row.pending > 0 ? (
             <span className="marker marker-pending">

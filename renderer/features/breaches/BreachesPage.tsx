@@ -9,6 +9,7 @@ import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import { BreachDetailPane } from '../detail/BreachDetail.tsx';
 import { BreachList, type BreachListHandle } from './BreachList.tsx';
+import { CatalogNotice } from './CatalogNotice.tsx';
 import { countsText, withoutHidden } from './counts.ts';
 import { DomainNote } from './DomainNote.tsx';
 import { FilterBar, FiltersToggle, useFilterPanel } from './FilterBar.tsx';
@@ -183,6 +184,7 @@ export function BreachesPage({ searchDelayMs = 150 }: { searchDelayMs?: number }
             The list couldn’t be refreshed: {error}
           </p>
         ) : null}
+        {list?.catalogNotice ? <CatalogNotice notice={list.catalogNotice} onDismissed={() => void load(filters)} /> : null}
         <div className="list-body">{body}</div>
         {list?.includesHibp ? <Credit className="list-credit" /> : hibpSource ? <HibpExposureCredit /> : null}
       </section>

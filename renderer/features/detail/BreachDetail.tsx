@@ -85,9 +85,20 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
             </span>
           ) : null}
           {detail.isNew ? <span className="badge badge-new">New</span> : null}
+          {detail.removedFromCatalogAt ? <span className="badge badge-removed">Removed from the catalog</span> : null}
         </div>
         {close}
       </div>
+
+      {detail.removedFromCatalogAt ? (
+        <p className="notice notice-quiet">
+          <Icon name="alert" />
+          <span>
+            Removed from the catalog on <time dateTime={detail.removedFromCatalogAt}>{formatDateTime(detail.removedFromCatalogAt)}</time>. The service keeps it in your data as it last knew it, and
+            your resolutions are kept: you can still mark what you’ve fixed.
+          </span>
+        </p>
+      ) : null}
 
       {detail.details ? (
         <section className="breach-about" aria-label="About this breach">

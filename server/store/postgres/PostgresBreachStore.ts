@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { emailKey, type Breach } from '../../../shared/api/index.ts';
+import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
-import type { Account, BreachStore, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
+import type { Account, BreachStore, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
 import {
   checkResolutionChange,
@@ -11,6 +11,8 @@ import {
   exposureEmailKey,
   validAccount,
   validBreach,
+  validCatalogReplacement,
+  validInventedRemoval,
   validResolvedAt,
   validUserSub,
   type CheckedResolutionChange,
@@ -35,6 +37,8 @@ interface CatalogSnapshot {
   revision: string;
   breaches: Breach[];
   byId: Map<string, Breach>;
+  /** Breaches that left the catalog (written only with a catalog revision, so cached with it). */
+  removed: Map<string, RemovedBreach>;
 }
 
 export interface PostgresStoreOptions {
@@ -95,6 +99,8 @@ export class PostgresBreachStore implements BreachStore {
     const valid = validBreach(breach);
     await this.#transaction('READ COMMITTED', async (client) => {
       await upsertBreaches(client, [valid]);
+      // A breach back in the catalog is no longer "removed" (as in a whole replacement).
+      await client.query('DELETE FROM removed_breaches WHERE id = $1', [valid.id]);
       await client.query(BUMP_CATALOG);
       await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
@@ -105,21 +111,113 @@ export class PostgresBreachStore implements BreachStore {
     const valid = distinctValidBreaches(breaches);
     await this.#transaction('READ COMMITTED', async (client) => {
       await upsertBreaches(client, valid);
+      await client.query('DELETE FROM removed_breaches WHERE id = ANY($1::text[])', [valid.map((breach) => breach.id)]);
       await client.query(BUMP_CATALOG);
       await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
     this.#listener?.note('*');
   }
 
-  async replaceCatalog(breaches: readonly Breach[]): Promise<void> {
+  async replaceCatalog(breaches: readonly Breach[], replacement?: CatalogReplacement): Promise<void> {
+    validCatalogReplacement(replacement);
     const valid = distinctValidBreaches(breaches);
+    const at = replacement?.at ?? new Date().toISOString();
     await this.#transaction('READ COMMITTED', async (client) => {
+      // One catalog replacement at a time across instances: each sees what the other left.
+      const before = (await client.query<{ origin: string | null; file: string | null }>('SELECT origin, file FROM catalog_origin WHERE id = 1 FOR UPDATE')).rows[0];
+      const ids = valid.map((breach) => breach.id);
+      const leaving = await client.query<BreachRecord>('SELECT * FROM breaches WHERE NOT (id = ANY($1::text[])) ORDER BY id COLLATE "C"', [ids]);
+      if (leaving.rows.length > 0) {
+        await client.query(
+          `INSERT INTO removed_breaches (id, breach, removed_at) SELECT b->>'id', b, $2 FROM jsonb_array_elements($1::jsonb) AS b
+           ON CONFLICT (id) DO UPDATE SET breach = excluded.breach, removed_at = excluded.removed_at`,
+          [JSON.stringify(leaving.rows.map(fromRecord)), at],
+        );
+      }
+      await client.query('DELETE FROM removed_breaches WHERE id = ANY($1::text[])', [ids]);
       await client.query('DELETE FROM breaches');
       await upsertBreaches(client, valid);
+      if (replacement) await client.query('UPDATE catalog_origin SET origin = $1, file = $2 WHERE id = 1', [replacement.origin, replacement.file]);
+      const to = replacement?.origin ?? before?.origin ?? null;
+      if (leaving.rows.length > 0 && to !== null) {
+        const gone = leaving.rows.map((row) => row.id);
+        // Per address exposed to a leaving breach: which ones, and how many resolutions they keep.
+        await client.query(
+          `INSERT INTO catalog_changes (at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed)
+           SELECT $2, e.email, $3, $4, to_jsonb(array_agg(e.breach_id ORDER BY e.breach_id COLLATE "C")), '[]'::jsonb,
+                  (SELECT count(*) FROM resolutions AS r WHERE r.email = e.email AND r.breach_id = ANY($1::text[])), 0
+           FROM exposures AS e WHERE e.breach_id = ANY($1::text[]) GROUP BY e.email ORDER BY e.email COLLATE "C"`,
+          [gone, at, before?.origin ?? null, to],
+        );
+      }
       await client.query(BUMP_CATALOG);
       await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
     this.#listener?.note('*');
+  }
+
+  async loadedCatalog(): Promise<LoadedCatalog | undefined> {
+    const { rows } = await this.#query<{ origin: string | null; file: string | null }>('SELECT origin, file FROM catalog_origin WHERE id = 1');
+    const row = rows[0];
+    return row?.origin ? { origin: CatalogOrigin.parse(row.origin), file: row.file } : undefined;
+  }
+
+  async removedBreaches(): Promise<Map<string, RemovedBreach>> {
+    const { removed } = await this.#snapshot();
+    return new Map([...removed].map(([id, entry]) => [id, { breach: copyBreach(entry.breach), removedAt: entry.removedAt }]));
+  }
+
+  async removeInventedExposures(change: { at: string; to: CatalogOrigin }): Promise<string[]> {
+    const { at, to } = validInventedRemoval(change);
+    const emails = await this.#transaction('READ COMMITTED', async (client) => {
+      const before = (await client.query<{ origin: string | null }>('SELECT origin FROM catalog_origin WHERE id = 1')).rows[0];
+      const records = await client.query<{ email: string; ids: string[] }>(
+        `SELECT r.email, coalesce((SELECT array_agg(e.breach_id ORDER BY e.breach_id) FROM exposures AS e WHERE e.email = r.email), '{}') AS ids
+         FROM exposure_records AS r WHERE r.invented ORDER BY r.email COLLATE "C" FOR UPDATE OF r`,
+      );
+      for (const { email, ids } of records.rows) {
+        const sorted = ids.sort(compareIds);
+        const removed = await client.query('DELETE FROM resolutions WHERE email = $1 AND breach_id = ANY($2::text[])', [email, sorted]);
+        await client.query('DELETE FROM exposure_records WHERE email = $1', [email]);
+        // A lookup answer the invented record replaced is gone with it: unknown (due now), never clean.
+        await client.query('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = $2 WHERE email = $1 AND checked_at IS NOT NULL', [email, Date.parse(at)]);
+        await client.query(
+          `INSERT INTO catalog_changes (at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed)
+           VALUES ($1, $2, $3, $4, '[]'::jsonb, $5::jsonb, 0, $6)`,
+          [at, email, before?.origin ?? null, to, JSON.stringify(sorted), removed.rowCount ?? 0],
+        );
+      }
+      const emails = records.rows.map((row) => row.email);
+      if (emails.length > 0) await bumpEmails(client, this.#id, [...emails]);
+      return emails;
+    });
+    if (emails.length > 0) this.#listener?.note(emails);
+    return emails;
+  }
+
+  async catalogChanges(emails: readonly string[]): Promise<CatalogChange[]> {
+    const { rows } = await this.#query<{
+      id: string;
+      at: string;
+      email: string;
+      from_catalog: string | null;
+      to_catalog: string;
+      removed: string[];
+      invented_removed: string[];
+      resolutions_kept: number;
+      resolutions_removed: number;
+    }>('SELECT * FROM catalog_changes WHERE email = ANY($1::text[]) ORDER BY id', [emailList(emails)]);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      at: row.at,
+      email: row.email,
+      from: row.from_catalog === null ? null : CatalogOrigin.parse(row.from_catalog),
+      to: CatalogOrigin.parse(row.to_catalog),
+      removedFromCatalog: row.removed,
+      inventedRemoved: row.invented_removed,
+      resolutionsKept: row.resolutions_kept,
+      resolutionsRemoved: row.resolutions_removed,
+    }));
   }
 
   async catalogSize(): Promise<number> {
@@ -174,14 +272,22 @@ export class PostgresBreachStore implements BreachStore {
     return new Map(rows.map(({ email, ids }) => [email, ids.sort(compareIds)]));
   }
 
-  async setExposures(email: string, breachIds: readonly string[]): Promise<void> {
+  async setExposures(email: string, breachIds: readonly string[], invented = false): Promise<void> {
     const key = exposureEmailKey(email);
     await this.#transaction('READ COMMITTED', async (client) => {
-      await client.query('INSERT INTO exposure_records (email) VALUES ($1) ON CONFLICT (email) DO NOTHING', [key]);
+      // What the record was, locked (when it exists) so no other writer changes it before this one's done.
+      const before = await client.query<{ invented: boolean }>('SELECT invented FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
+      // A record takes the kind of its latest writer: a real lookup turns an invented record real.
+      await client.query('INSERT INTO exposure_records (email, invented) VALUES ($1, $2) ON CONFLICT (email) DO UPDATE SET invented = excluded.invented', [key, invented]);
       // Taken in the same order by every writer of this email, so two instances recording a new
       // email's demo exposures at once queue rather than interleave.
       await client.query('SELECT 1 FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
-      await client.query('DELETE FROM exposures WHERE email = $1', [key]);
+      // A real answer no longer naming a breach that left the catalog keeps it: the person's history
+      // (HIBP stops listing a retired breach). Invented records, written or replaced, go exactly.
+      await client.query(
+        invented || before.rows[0]?.invented ? 'DELETE FROM exposures WHERE email = $1' : 'DELETE FROM exposures WHERE email = $1 AND breach_id NOT IN (SELECT id FROM removed_breaches)',
+        [key],
+      );
       await client.query('INSERT INTO exposures (email, breach_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [key, [...new Set(breachIds)]]);
       await bumpEmails(client, this.#id, [key]);
     });
@@ -204,7 +310,12 @@ export class PostgresBreachStore implements BreachStore {
     // concurrent batch on the same rows in between makes one of the two retry, never half-apply.
     await this.#transaction('SERIALIZABLE', async (client) => {
       const ids = [...new Set(changes.map((change) => change.breachId))];
-      const { rows } = await client.query<{ id: string; data_classes: string[] }>('SELECT id, data_classes FROM breaches WHERE id = ANY($1::text[])', [ids]);
+      // A breach that left the catalog is still resolvable by its last known data classes.
+      const { rows } = await client.query<{ id: string; data_classes: string[] }>(
+        `SELECT id, data_classes FROM breaches WHERE id = ANY($1::text[])
+         UNION ALL SELECT id, breach->'dataClasses' FROM removed_breaches WHERE id = ANY($1::text[]) AND id NOT IN (SELECT id FROM breaches)`,
+        [ids],
+      );
       const classesById = new Map(rows.map((row) => [row.id, dataClassSpellings(row.data_classes)]));
       // The batch means what applying its changes one after another means: per key the last
       // change wins, and an unresolve before a final resolve starts a new resolvedAt.
@@ -289,7 +400,9 @@ export class PostgresBreachStore implements BreachStore {
       const current = await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
       const list = await client.query<BreachRecord>('SELECT * FROM breaches ORDER BY id COLLATE "C"');
       const breaches = list.rows.map(fromRecord);
-      return { revision: current.rows[0]?.value ?? '0', breaches, byId: new Map(breaches.map((b) => [b.id, b])) };
+      const gone = await client.query<{ id: string; breach: unknown; removed_at: string }>('SELECT id, breach, removed_at FROM removed_breaches ORDER BY id COLLATE "C"');
+      const removed = new Map(gone.rows.map((row) => [row.id, { breach: Breach.parse(row.breach), removedAt: row.removed_at }]));
+      return { revision: current.rows[0]?.value ?? '0', breaches, byId: new Map(breaches.map((b) => [b.id, b])), removed };
     });
     this.#catalog = snapshot;
     return snapshot;

@@ -11,14 +11,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BreachDataHeaders, type UserChecks } from '../../../shared/api/index.ts';
 import { readBreachDataHeaders } from '../../../electron/core/api/breachDataHeaders.ts';
-import { readChecksView } from '../../../electron/core/db/breachDataQueries.ts';
+import { ChecksPublisher, FOLLOW_UP_MIN_MS } from '../../../electron/core/checks/ChecksPublisher.ts';
+import { listPending, readChecksView } from '../../../electron/core/db/breachDataQueries.ts';
 import { listBreaches } from '../../../electron/core/db/breachQueries.ts';
 import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';
 import { openAccountSync, type AccountSync } from '../../../electron/core/sync/openAccountSync.ts';
 import type { ServerUserBreach } from '../../../electron/core/api/serverBreaches.ts';
+import { FakeTimers } from '../helpers/fakeTimers.ts';
 import { item } from '../helpers/fixtures.ts';
 
 const ALICE = 'alice@example.com';
@@ -247,6 +249,51 @@ describe('sync keeps what the service says, per account', () => {
       checks: { status: 200, body: aliceChecked(2) },
     };
     expect((await sync.scheduler.syncNow('manual')).diff?.newBreaches.map((breach) => breach.id)).toEqual(['RealNews']);
+  });
+
+  it('an address checked between the service’s list and its checks answer: the app looks again soon by itself, and the list catches up', async () => {
+    const sync = accountSync();
+    const { db } = sync.database;
+    const aliceChecked = checksBody({
+      addresses: [{ email: ALICE, state: 'checked', checkedAt: '2026-11-26T09:00:01Z', nextCheckAt: '2026-12-03T09:00:01Z', breachCount: 1, viaDomainSearch: false }],
+    });
+    aliceChecked.queue = { requestsPerMinute: 10, waiting: 0, nextCheckAt: '2026-12-03T09:00:01Z' };
+    // The list was taken while ALICE was pending (left out of it); her check landed before the checks were read.
+    answer = {
+      breaches: [],
+      headers: { [BreachDataHeaders.source]: 'hibp', [BreachDataHeaders.pending]: '1' },
+      etag: '"c1"',
+      checks: { status: 200, body: aliceChecked, headers: { [BreachDataHeaders.pending]: '0' } },
+    };
+    await sync.scheduler.syncNow('manual');
+    expect(readChecksView(db).pending).toBe(0);
+    expect(listPending(db)).toBe(1);
+
+    const timers = new FakeTimers(Date.parse('2026-11-26T09:00:02Z'));
+    const publisher = new ChecksPublisher({
+      read: () => readChecksView(db),
+      listPending: () => listPending(db),
+      emit: () => {},
+      syncSoon: () => void sync.scheduler.syncNow('interval').then(() => publisher.publish()),
+      timers,
+      now: () => timers.now,
+    });
+    publisher.publish();
+    // Nothing is pending any more, but the list is behind what the checks say: look again soon.
+    expect(timers.armed).toEqual([FOLLOW_UP_MIN_MS]);
+
+    answer = {
+      breaches: [item({ id: 'FoundByTheCheck', accounts: { [ALICE]: [] } })],
+      headers: { [BreachDataHeaders.source]: 'hibp', [BreachDataHeaders.pending]: '0' },
+      etag: '"c2"',
+      checks: { status: 200, body: aliceChecked },
+    };
+    await timers.advance(FOLLOW_UP_MIN_MS);
+    await vi.waitFor(() => expect(listBreaches(db).map((breach) => breach.id)).toEqual(['FoundByTheCheck']));
+    await vi.waitFor(() => expect(listPending(db)).toBe(0));
+    // Caught up: no more follow-ups (the interval does the rest).
+    expect(timers.armed).toEqual([]);
+    publisher.stop();
   });
 
   it('the source alone moving (hibp → none) starts a new baseline but removes nothing', async () => {

@@ -19,7 +19,7 @@ import { migrate, schemaVersion } from '../../../electron/core/db/migrate.ts';
 import type { LocalServiceLaunch } from '../../../electron/core/host.ts';
 import { openAccountSync, type AccountSync } from '../../../electron/core/sync/openAccountSync.ts';
 import { HIBP_KEY_VARIABLE, serviceLaunchCommand } from '../../../tools/referenceService.ts';
-import { DEFAULT_SETTINGS } from '../../renderer/fakeCore.ts';
+import { DEFAULT_SETTINGS } from '../../support/settings.ts';
 import { FakeTimers } from '../helpers/fakeTimers.ts';
 import { FROZEN_NOW, item, snapshot } from '../helpers/fixtures.ts';
 
@@ -211,6 +211,46 @@ describe('ChecksPublisher', () => {
     stuck.checks!.problem = { code: 'key-refused', detail: 'refused' };
     // A refused key will not get better by asking sooner: the interval does.
     expect(ChecksPublisher.followUpDelay(stuck, now)).toBeUndefined();
+  });
+
+  it('a list taken while addresses were pending that the checks (read after it) say are done is looked at again soon', () => {
+    const now = Date.parse('2026-11-26T09:00:00Z');
+    const done = pendingView('2026-12-03T09:00:00Z', 0);
+    // The list left out two addresses; a moment later the checks say both were checked.
+    expect(ChecksPublisher.followUpDelay(done, now, 2)).toBe(FOLLOW_UP_MIN_MS);
+    // The list caught up (or never left anything out): nothing to look for.
+    expect(ChecksPublisher.followUpDelay(done, now, 0)).toBeUndefined();
+    expect(ChecksPublisher.followUpDelay(done, now, undefined)).toBeUndefined();
+    // Still pending: the queue's estimate as before, whatever the list left out.
+    expect(ChecksPublisher.followUpDelay(pendingView('2026-11-26T09:00:30Z', 1), now, 2)).toBe(FOLLOW_UP_MIN_MS);
+    expect(ChecksPublisher.followUpDelay(pendingView('2026-11-26T09:00:30Z', 2), now, 2)).toBe(30_000);
+    // Without a source, or with a problem, asking sooner brings nothing.
+    const stuck = pendingView(null, 0);
+    stuck.checks!.problem = { code: 'key-refused', detail: 'refused' };
+    expect(ChecksPublisher.followUpDelay(stuck, now, 2)).toBeUndefined();
+  });
+
+  it('with every address checked but stealer-log searches still to run, looks again when the queue should have run them', () => {
+    const now = Date.parse('2026-11-26T09:00:00Z');
+    const stealerView = (pending: number | undefined, waiting: number, requestsPerMinute: number | null = 10): ChecksView => {
+      const view = pendingView('2026-12-03T09:00:00Z', 0);
+      view.checks!.queue = { requestsPerMinute, waiting, nextCheckAt: '2026-12-03T09:00:00Z' };
+      view.checks!.stealerLogs = { available: true, ...(pending === undefined ? {} : { pending }), entries: [] };
+      return view;
+    };
+    // One search queued at ten a minute (6 s): the lower bound.
+    expect(ChecksPublisher.followUpDelay(stealerView(1, 1), now, 0)).toBe(FOLLOW_UP_MIN_MS);
+    // Two: 12 s.
+    expect(ChecksPublisher.followUpDelay(stealerView(2, 2), now, 0)).toBe(12_000);
+    // Fifteen queued at ten a minute: a minute and a half.
+    expect(ChecksPublisher.followUpDelay(stealerView(2, 15), now, 0)).toBe(90_000);
+    // A long queue: no later than the upper bound.
+    expect(ChecksPublisher.followUpDelay(stealerView(2, 500), now, 0)).toBe(FOLLOW_UP_MAX_MS);
+    // Without the key's rate, the lower bound.
+    expect(ChecksPublisher.followUpDelay(stealerView(1, 15, null), now, 0)).toBe(FOLLOW_UP_MIN_MS);
+    // All searched, or a service that does not say: nothing to look for.
+    expect(ChecksPublisher.followUpDelay(stealerView(0, 15), now, 0)).toBeUndefined();
+    expect(ChecksPublisher.followUpDelay(stealerView(undefined, 15), now, 0)).toBeUndefined();
   });
 
   it('emits only when the view changed, and one follow-up at a time', async () => {

@@ -208,6 +208,6 @@ describe('sync handlers', () => {
 
   it('without an account, "Sync now" has nothing to run', async () => {
     const { router } = await core({ signedIn: false });
-    expect(await router.invoke('sync-now', {})).toEqual({ online: true, phase: 'idle', pending: 0, failed: 0 });
+    expect(await router.invoke('sync-now', {})).toEqual({ online: true, phase: 'idle', pending: 0, failed: 0, seq: expect.any(Number) });
   });
 });

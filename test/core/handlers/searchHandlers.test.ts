@@ -15,21 +15,13 @@ import { AccountSession } from '../../../electron/core/session/AccountSession.ts
 import { CurrentSession } from '../../../electron/core/session/CurrentSession.ts';
 import { SettingsStore } from '../../../electron/core/settings/SettingsStore.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
-import { CHANNEL_NAMES, type EventPayload, type Settings } from '../../../shared/ipc/index.ts';
+import { CHANNEL_NAMES, type EventPayload } from '../../../shared/ipc/index.ts';
 import { item, snapshot } from '../helpers/fixtures.ts';
+import { DEFAULT_SETTINGS } from '../../support/settings.ts';
 
 const ALICE = { accountId: 'a'.repeat(32), issuer: 'http://127.0.0.1:1', subject: 'alice', email: 'alice@example.com' };
 const A = 'alice@example.com';
 const noToken = () => Promise.reject(new SignInRequiredError('Sign in to sync.'));
-const DEFAULTS: Settings = {
-  serviceUrl: 'http://127.0.0.1:6060/api/v1',
-  issuer: 'http://127.0.0.1:6060/oidc',
-  syncIntervalMinutes: 30,
-  notifications: true,
-  startAtLogin: false,
-  closeToTray: true,
-  theme: 'system',
-};
 
 let service: RunningService;
 const dirs: string[] = [];
@@ -62,7 +54,7 @@ async function core(options: { signedIn?: boolean } = {}) {
       '"v1"',
     );
   }
-  const settings = new SettingsStore(dataDir, DEFAULTS);
+  const settings = new SettingsStore(dataDir, DEFAULT_SETTINGS);
   const secrets = new MemorySecretStore();
   const events: EventPayload<'search-event'>[] = [];
   const search = createSearchHandlers({ sessions, settings, secrets, emit: (payload) => events.push(payload) });

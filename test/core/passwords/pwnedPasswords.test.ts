@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { channels, CoreError } from '../../../shared/ipc/index.ts';
 import { createPasswordHandlers } from '../../../electron/core/handlers/passwordHandlers.ts';
 import { fetchPwnedRange } from '../../../electron/core/passwords/pwnedPasswordsRange.ts';
-import { DEFAULT_SETTINGS } from '../../renderer/fakeCore.ts';
+import { DEFAULT_SETTINGS } from '../../support/settings.ts';
 import { sha1Hex, startPwnedPasswordsStandIn, type PwnedPasswordsStandIn } from '../../support/pwnedPasswordsStandIn.ts';
 
 const SECRET = 'P@ssw0rd';

@@ -1,3 +1,4 @@
+import { isOlderSyncStatus, SyncStatus } from '../../../shared/ipc/views.ts';
 import { describe, expect, it } from 'vitest';
 import { setSyncState } from '../../../electron/core/db/syncStateQueries.ts';
 import { OnlineState } from '../../../electron/core/sync/OnlineState.ts';
@@ -13,7 +14,7 @@ const NONE = { online: true, outbox: undefined, lastReport: undefined, db: undef
 
 describe('SyncStatusModel', () => {
   it('is idle with nothing to say before anything happened', () => {
-    expect(new SyncStatusModel().view(NONE)).toEqual({ online: true, phase: 'idle', pending: 0, failed: 0 });
+    expect(new SyncStatusModel().view(NONE)).toEqual({ online: true, phase: 'idle', pending: 0, failed: 0, seq: expect.any(Number) });
   });
 
   it('follows the phases of a run, with the push’s progress', () => {
@@ -45,7 +46,7 @@ describe('SyncStatusModel', () => {
     model.observeReport(report({ status: 'error', error: 'disk full', errorKind: 'internal' }));
     model.observeProgress({ phase: 'pull', trigger: 'manual' });
     model.reset();
-    expect(model.view(NONE)).toEqual({ online: true, phase: 'idle', pending: 0, failed: 0 });
+    expect(model.view(NONE)).toEqual({ online: true, phase: 'idle', pending: 0, failed: 0, seq: expect.any(Number) });
   });
 
   it('counts the outbox and dates the last success from the report, else from the database', () => {
@@ -92,5 +93,27 @@ describe('OnlineState', () => {
     online.observeReport(report({ status: 'backoff', error: 'could not reach the database (503)', errorKind: 'server' }));
     online.observeReport(report({ status: 'sign-in-needed', error: 'Sign in to sync.', errorKind: 'auth-needed' }));
     expect(online.online).toBe(true);
+  });
+});
+
+describe('sync status views are numbered in the order they are computed', () => {
+  it('each view has a higher seq than the one before, across models (one count per process)', () => {
+    const a = new SyncStatusModel();
+    const b = new SyncStatusModel();
+    const inputs = { online: true, outbox: undefined, lastReport: undefined, db: undefined };
+    const first = SyncStatus.parse(a.view(inputs));
+    const second = SyncStatus.parse(b.view(inputs));
+    const third = SyncStatus.parse(a.view(inputs));
+    expect(first.seq).toBeLessThan(second.seq!);
+    expect(second.seq).toBeLessThan(third.seq!);
+    expect(isOlderSyncStatus(first, third)).toBe(true);
+    expect(isOlderSyncStatus(third, first)).toBe(false);
+  });
+
+  it('a view without seq (an older core) is never taken for older', () => {
+    const plain = { online: true, phase: 'idle' as const, pending: 0, failed: 0 };
+    expect(isOlderSyncStatus(plain, { ...plain, seq: 9 })).toBe(false);
+    expect(isOlderSyncStatus({ ...plain, seq: 1 }, plain)).toBe(false);
+    expect(isOlderSyncStatus({ ...plain, seq: 1 }, undefined)).toBe(false);
   });
 });

@@ -151,7 +151,7 @@ describe('the service at start', () => {
       expect((await two.store.getExposures(['a@example.com'])).get('a@example.com')).toEqual(['Gone']);
       expect(await two.store.getResolutions(['a@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Gone', dataClass: 'Email addresses', resolvedAt: '2026-01-01T00:00:00Z' }]);
       expect(await two.rtdb.get(['catalog', 'breaches'])).toEqual({ Adobe: expect.objectContaining({ title: 'Adobe (updated)' }) });
-      expect(lines.join('')).toContain('1 breach is no longer in the catalog: Gone; resolutions and exposures for them are kept');
+      expect(lines.join('')).toContain('1 breach is no longer in the catalog: Gone; they stay in the accounts exposed to them, marked removed, with their resolutions');
       expect(lines.join('')).toContain('left out 1 of 3 records: 1 a spam list (Spam)');
     } finally {
       await two.close();

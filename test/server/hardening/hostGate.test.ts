@@ -1,25 +1,14 @@
 // The Host rule: a page whose hostname was rebound to 127.0.0.1 still sends its own name, so
 // the service answers only its own names, before routing, on every mount.
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../server/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDevService } from '../../support/useDevService.ts';
 import { sendRaw, walkRequests } from '../../support/routeWalk.ts';
 
-let service: RunningService;
-let dataDir: string;
+const running = useDevService({ publicOrigin: 'https://alerts.example.org' });
 let port: number;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'svc-host-'));
-  service = await startService({ port: 0, dataDir, dev: true, logLevel: 'silent', publicOrigin: 'https://alerts.example.org' });
-  port = Number(new URL(service.url).port);
-});
-afterAll(async () => {
-  await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  port = Number(new URL(running.service.url).port);
 });
 
 /** One request with a chosen Host header (fetch cannot set it). */
@@ -43,7 +32,7 @@ describe('the Host rule', () => {
   it('every route × method of every mount with a foreign Host gets 421 problem+json', async () => {
     let checked = 0;
     const mounts = new Set<string>();
-    for (const walk of walkRequests(service.mounts, { account: service.accountId })) {
+    for (const walk of walkRequests(running.service.mounts, { account: running.service.accountId })) {
       if (
         Object.keys(walk.headers).some((name) => name !== 'content-type') ||
         walk.path.includes('print=') ||
@@ -61,7 +50,7 @@ describe('the Host rule', () => {
       }
       mounts.add(walk.mount);
     }
-    expect([...mounts].sort()).toEqual(service.mounts.map((entry) => entry.name).sort());
+    expect([...mounts].sort()).toEqual(running.service.mounts.map((entry) => entry.name).sort());
     expect(checked).toBeGreaterThan(100);
   });
 

@@ -1,26 +1,14 @@
 // Large writes to the realtime database: refused by their size, depth or number of values
 // before they are built into a tree or stored, whoever sends them; a write at the limit still
 // lands. How long others wait meanwhile is measured by `npm run bench:hardening`, not here.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../server/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRITE_BYTES, MAX_WRITE_VALUES } from '../../../server/rtdb/routes.ts';
+import { devIdToken, useDevService } from '../../support/useDevService.ts';
 
-let service: RunningService;
-let dataDir: string;
+const running = useDevService();
 let idToken: string;
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'svc-large-'));
-  service = await startService({ port: 0, dataDir, dev: true, logLevel: 'silent' });
-  const minted = await fetch(`${service.url}/__dev/id-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sub":"alice"}' });
-  idToken = ((await minted.json()) as { id_token: string }).id_token;
-});
-afterAll(async () => {
-  await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  idToken = await devIdToken(running.service.url, 'alice');
 });
 
 /** `{"k0":0,"k1":1,…}` with `count` leaves. */
@@ -29,13 +17,13 @@ function flatObject(count: number): string {
 }
 
 async function put(location: string, body: string, auth = true): Promise<{ status: number; error: string | undefined }> {
-  const response = await fetch(`${service.url}/rtdb/${location}.json${auth ? `?auth=${idToken}` : ''}`, { method: 'PUT', body });
+  const response = await fetch(`${running.service.url}/rtdb/${location}.json${auth ? `?auth=${idToken}` : ''}`, { method: 'PUT', body });
   const answer = (await response.json()) as { error?: string } | null;
   return { status: response.status, error: answer?.error };
 }
 
 async function read(location: string): Promise<unknown> {
-  return (await fetch(`${service.url}/rtdb/${location}.json?auth=${idToken}`)).json();
+  return (await fetch(`${running.service.url}/rtdb/${location}.json?auth=${idToken}`)).json();
 }
 
 describe('large writes to the realtime database', () => {
@@ -72,7 +60,7 @@ describe('large writes to the realtime database', () => {
     const bomb = await put('users/alice/deep', '['.repeat(1_000_000));
     expect(bomb.status).toBe(400);
 
-    const huge = await fetch(`${service.url}/rtdb/users/alice/huge.json?auth=${idToken}`, { method: 'PUT', body: 'x'.repeat(MAX_WRITE_BYTES + 1) });
+    const huge = await fetch(`${running.service.url}/rtdb/users/alice/huge.json?auth=${idToken}`, { method: 'PUT', body: 'x'.repeat(MAX_WRITE_BYTES + 1) });
     expect(huge.status).toBe(413);
   });
 });

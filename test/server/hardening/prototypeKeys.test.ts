@@ -5,12 +5,16 @@
 // Object.prototype at start so a missed spot fails loudly instead of poisoning it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MONITOR_SCOPE } from '../../../shared/api/index.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
+import { readJsonBody } from '../../../server/http/body.ts';
+import { HttpProblem, sendProblem } from '../../../server/http/problems.ts';
 import { sendRaw, walkRequests } from '../../support/routeWalk.ts';
 import { serviceStores } from '../../support/postgres.ts';
 import { DESKTOP_CLIENT_ID, type DevIdentityProvider } from '../../../server/identity/index.ts';
@@ -34,6 +38,54 @@ const prototypeJson: fc.Arbitrary<string> = fc.letrec<{ node: string; object: st
     .map((entries) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
   array: fc.array(tie('node'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
 })).object;
+
+/** The names every object inherits: what no body may hand a handler as an inherited member. */
+const INHERITED = Object.getOwnPropertyNames(Object.prototype);
+
+/** A JSON value as written: key order and repeated keys kept (a JS object would lose both). */
+type Written = { scalar: string } | { array: Written[] } | { entries: [string, Written][] };
+
+function render(node: Written): string {
+  if ('scalar' in node) return node.scalar;
+  if ('array' in node) return `[${node.array.map(render).join(',')}]`;
+  return `{${node.entries.map(([key, child]) => `${JSON.stringify(key)}:${render(child)}`).join(',')}}`;
+}
+
+/** The JSON Pointer of the first inherited name in the text's order (where a parser meets it first), and the name. */
+function firstInherited(node: Written, at = ''): { pointer: string; key: string } | undefined {
+  if ('scalar' in node) return undefined;
+  if ('array' in node) {
+    for (const [index, child] of node.array.entries()) {
+      const found = firstInherited(child, `${at}/${index}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, child] of node.entries) {
+    const pointer = `${at}/${key}`;
+    if (INHERITED.includes(key)) return { pointer, key };
+    const found = firstInherited(child, pointer);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const writtenJson = (keys: readonly string[], leaves: fc.Arbitrary<unknown>, arrays: boolean) =>
+  fc.letrec<{ node: Written; object: Written; array: Written }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaves.map((value) => ({ scalar: JSON.stringify(value) })),
+      tie('object'),
+      ...(arrays ? [tie('array')] : []),
+    ),
+    object: fc.array(fc.tuple(fc.constantFrom(...keys), tie('node')), { minLength: 1, maxLength: 4 }).map((entries) => ({ entries })),
+    array: fc.array(tie('node'), { maxLength: 3 }).map((array) => ({ array })),
+  })).object;
+
+/** An object with at least one key every object inherits, at any depth, among ordinary keys. */
+const bodyWithInheritedKey = writtenJson([...INHERITED, 'prototype', 'polluted', 'a', '0'], fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null)), true)
+  .filter((node) => firstInherited(node) !== undefined)
+  .map((node) => ({ text: render(node), ...firstInherited(node)! }));
 
 interface Credentials {
   alice: string;
@@ -125,6 +177,195 @@ describe('prototype-named keys through every JSON mount, in this process', () =>
       { numRuns: 60 },
     );
     await stillSound(service.url, who, (await service.store.listBreaches())[0]!.id);
+  });
+
+  /**
+   * What each mount's contract says of a key every object inherits. Every mount of the route
+   * table is named here, so a mount added tomorrow fails this test until its contract is.
+   */
+  const CONTRACTS: Record<string, 'refuses such keys (400 naming the key and where)' | 'keeps them as data' | 'takes no JSON body'> = {
+    'firefox-v1': 'refuses such keys (400 naming the key and where)',
+    'api-v1': 'refuses such keys (400 naming the key and where)',
+    search: 'refuses such keys (400 naming the key and where)',
+    rtdb: 'keeps them as data',
+    identity: 'takes no JSON body',
+    graph: 'refuses such keys (400 naming the key and where)',
+    dev: 'refuses such keys (400 naming the key and where)',
+    root: 'takes no JSON body',
+    logos: 'takes no JSON body',
+    openapi: 'takes no JSON body',
+  };
+
+  it('every mount of the route table has a stated contract for such keys', () => {
+    expect(service.mounts.map((entry) => entry.name).sort()).toEqual(Object.keys(CONTRACTS).sort());
+  });
+
+  /** Where a mount's JSON routes put a body, and how each answers a refusal. */
+  type Refusal = { status: number; body: Record<string, unknown> };
+  const problemNames = (pointer: string, key: string) => (answer: Refusal) => {
+    expect(answer.body.errors).toEqual([{ pointer, message: `"${key}" is a name every object inherits and cannot be a key here` }]);
+    expect(answer.body.detail).toContain(pointer);
+  };
+  const firefoxNames = (pointer: string, key: string) => (answer: Refusal) => {
+    expect(answer.body.code).toBe('invalid-request');
+    expect(answer.body.message).toContain(`"${key}"`);
+    expect(answer.body.message).toContain(pointer);
+  };
+  const searchNames = (pointer: string, key: string) => (answer: Refusal) => {
+    expect(answer.body.success).toBe(false);
+    expect(answer.body.errors).toEqual([{ code: 7400, message: `${pointer}: "${key}" is a name every object inherits and cannot be a key here` }]);
+  };
+  const refusingRoutes = (text: string) => {
+    const json = { 'content-type': 'application/json' };
+    const bearer = (token: string) => ({ ...json, authorization: `Bearer ${token}` });
+    const account = service.accountId;
+    return [
+      { mount: 'api-v1', url: '/api/v1/user/breaches/resolutions', init: { method: 'POST', headers: bearer(who.bob), body: text }, at: '', names: problemNames },
+      { mount: 'api-v1', url: '/api/v1/user/breaches/resolutions', init: { method: 'POST', headers: bearer(who.bob), body: `[${text}]` }, at: '/0', names: problemNames },
+      { mount: 'firefox-v1', url: '/api/firefox/v1/user/breaches/resolutions', init: { method: 'POST', headers: bearer(who.monitor), body: `[${text}]` }, at: '/0', names: firefoxNames },
+      {
+        mount: 'search',
+        url: `/client/v4/accounts/${account}/ai-search/instances/breaches/search`,
+        init: { method: 'POST', headers: bearer(who.search), body: `{"query":"password","ai_search_options":{"retrieval":{"filters":${text}}}}` },
+        at: '/ai_search_options/retrieval/filters',
+        names: searchNames,
+      },
+      {
+        mount: 'search',
+        url: `/client/v4/accounts/${account}/ai-search/instances/breaches/chat/completions`,
+        init: { method: 'POST', headers: bearer(who.search), body: text },
+        at: '',
+        names: searchNames,
+      },
+      {
+        mount: 'search',
+        url: `/client/v4/accounts/${account}/legacy-rag/rags/breaches/search`,
+        init: { method: 'POST', headers: bearer(who.search), body: `{"query":"password","filters":${text}}` },
+        at: '/filters',
+        names: searchNames,
+      },
+      { mount: 'graph', url: '/v2/node', init: { method: 'POST', headers: { ...json, 'x-api-key': 'dev-key' }, body: text }, at: '', names: problemNames },
+      { mount: 'dev', url: '/__dev/token', init: { method: 'POST', headers: json, body: `{"sub":"mallory","claims":${text}}` }, at: '/claims', names: problemNames },
+      { mount: 'dev', url: '/__dev/accounts/mallory', init: { method: 'PUT', headers: json, body: text }, at: '', names: problemNames },
+    ];
+  };
+
+  it('mounts that refuse such keys answer 400 naming the first one and where it is, in their own format', { timeout: 120_000 }, async () => {
+    const covered = new Set(refusingRoutes('{}').map((route) => route.mount));
+    expect([...covered].sort()).toEqual(
+      Object.keys(CONTRACTS)
+        .filter((name) => CONTRACTS[name]!.startsWith('refuses'))
+        .sort(),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodyWithInheritedKey, async ({ text, pointer, key }) => {
+        for (const route of refusingRoutes(text)) {
+          const response = await fetch(service.url + route.url, route.init);
+          const answer = { status: response.status, body: (await response.json()) as Record<string, unknown> };
+          expect(answer.status, `${route.url} ${route.init.body}: ${JSON.stringify(answer.body)}`).toBe(400);
+          route.names(route.at + pointer, key)(answer);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('the realtime database keeps such keys as data: written, read back and addressed as they were sent', { timeout: 120_000 }, async () => {
+    const leaves = fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean());
+    const rtdbBody = writtenJson([...INHERITED, 'prototype', 'polluted', 'a'], leaves, false)
+      .filter((node) => firstInherited(node) !== undefined)
+      .map((node) => ({ text: render(node), ...firstInherited(node)! }));
+    const at = (path: string) => `${service.url}/rtdb/users/alice/p${path}.json?auth=${who.alice}`;
+    await fc.assert(
+      fc.asyncProperty(rtdbBody, async ({ text, pointer }) => {
+        const sent = JSON.parse(text) as unknown;
+        const written = await fetch(at(''), { method: 'PUT', headers: { 'content-type': 'application/json' }, body: text });
+        expect(written.status, await written.clone().text()).toBe(200);
+        expect(await written.json()).toEqual(sent);
+        expect(await (await fetch(at(''))).json()).toEqual(sent);
+        // The first such key, addressed by path: the sender's value (the last of repeated keys), nothing inherited.
+        let expected: unknown = sent;
+        for (const segment of pointer.slice(1).split('/')) expected = Object.hasOwn(expected as object, segment) ? (expected as Record<string, unknown>)[segment] : null;
+        expect(await (await fetch(at(pointer))).json()).toEqual(expected);
+      }),
+      { numRuns: 40 },
+    );
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(INHERITED_BEFORE);
+  });
+
+  it('the identity provider takes forms only: a JSON body, however it is keyed, is a 400 invalid_request', async () => {
+    await fc.assert(
+      fc.asyncProperty(bodyWithInheritedKey, async ({ text }) => {
+        for (const endpoint of ['/oidc/token', '/oidc/token/revocation']) {
+          const response = await fetch(service.url + endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+          expect(response.status).toBe(400);
+          expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+
+describe('the shared body reader (server/http/body.ts) over loopback', () => {
+  let server: Server;
+  let base: string;
+  /** What the reader handed the handler: its shape, and every object's prototype. */
+  let seen: { tree: unknown; prototypes: Set<unknown> } | undefined;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      readJsonBody(req, 1024 * 1024).then(
+        (value) => {
+          const prototypes = new Set<unknown>();
+          const visit = (node: unknown): unknown => {
+            if (node === null || typeof node !== 'object') return node;
+            if (Array.isArray(node)) return node.map(visit);
+            prototypes.add(Object.getPrototypeOf(node));
+            return Object.keys(node).map((key) => [key, visit((node as Record<string, unknown>)[key])]);
+          };
+          seen = { tree: visit(value), prototypes };
+          res.writeHead(204).end();
+        },
+        (error: unknown) => sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, String(error))),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const post = (text: string) => fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+
+  it('hands handlers trees whose objects have no prototype, so nothing a body lacks is found on it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.json({ depthSize: 'small' }), async (text) => {
+        fc.pre(!INHERITED.some((name) => text.includes(JSON.stringify(name))));
+        seen = undefined;
+        const answer = await post(text);
+        expect(answer.status, await answer.text()).toBe(204);
+        expect([...seen!.prototypes]).toEqual(seen!.prototypes.size === 0 ? [] : [null]);
+        const entries = (value: unknown): unknown =>
+          value === null || typeof value !== 'object' ? value : Array.isArray(value) ? value.map(entries) : Object.keys(value).map((key) => [key, entries((value as Record<string, unknown>)[key])]);
+        expect(seen!.tree).toEqual(entries(JSON.parse(text)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a key every object inherits, at any depth, with a 400 naming the key and where it is', async () => {
+    await fc.assert(
+      fc.asyncProperty(bodyWithInheritedKey, async ({ text, pointer, key }) => {
+        seen = undefined;
+        const answer = await post(text);
+        const problem = (await answer.json()) as { detail: string; errors: { pointer: string; message: string }[] };
+        expect(answer.status, JSON.stringify(problem)).toBe(400);
+        expect(seen).toBeUndefined();
+        expect(problem.errors).toEqual([{ pointer, message: `"${key}" is a name every object inherits and cannot be a key here` }]);
+        expect(problem.detail).toContain(`"${key}"`);
+        expect(problem.detail).toContain(pointer);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

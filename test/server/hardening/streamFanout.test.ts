@@ -2,32 +2,20 @@
 // of that leaf alone (as the real database sends it), so a change costs its own size per
 // stream, not the whole location's. Sending the whole value to 200 streams after every change
 // held up every other request for seconds (measured by `npm run bench:hardening`).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../server/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRITE_VALUES } from '../../../server/rtdb/routes.ts';
+import { devIdToken, useDevService } from '../../support/useDevService.ts';
 import { openEventStream } from '../../support/eventStream.ts';
 
 const STREAMS = 50;
 
-let service: RunningService;
-let dataDir: string;
+const running = useDevService();
 let idToken: string;
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'svc-fanout-'));
-  service = await startService({ port: 0, dataDir, dev: true, logLevel: 'silent' });
-  const minted = await fetch(`${service.url}/__dev/id-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sub":"alice"}' });
-  idToken = ((await minted.json()) as { id_token: string }).id_token;
-});
-afterAll(async () => {
-  await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  idToken = await devIdToken(running.service.url, 'alice');
 });
 
-const location = (at: string) => `${service.url}/rtdb/users/alice/${at}.json?auth=${idToken}`;
+const location = (at: string) => `${running.service.url}/rtdb/users/alice/${at}.json?auth=${idToken}`;
 
 describe('streaming reads of a large location', () => {
   it(`sends each of ${STREAMS} streams the changed leaf alone, then the whole value after a write above it`, async () => {

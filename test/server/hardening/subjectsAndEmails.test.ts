@@ -1,30 +1,17 @@
 // Per-subject data and the token's email: every subject string behaves the same, and only a
 // verified, well-formed email claim becomes a monitored address.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../server/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useDevService } from '../../support/useDevService.ts';
 
-let service: RunningService;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'svc-subjects-'));
-  service = await startService({ port: 0, dataDir, dev: true, logLevel: 'silent' });
-});
-afterAll(async () => {
-  await service.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const running = useDevService();
 
 async function api(method: string, pathname: string, token: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(service.apiBaseUrl + pathname, { method, headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(running.service.apiBaseUrl + pathname, { method, headers: { authorization: `Bearer ${token}` } });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const mint = (options: { sub: string; email?: string; emailVerified?: boolean }) => service.identity!.mintAccessToken(options);
+const mint = (options: { sub: string; email?: string; emailVerified?: boolean }) => running.service.identity!.mintAccessToken(options);
 
 describe('awkward subject names', () => {
   it.each(['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'isPrototypeOf', '__defineGetter__'])('%s is an ordinary subject', async (sub) => {

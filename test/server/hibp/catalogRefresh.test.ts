@@ -67,6 +67,41 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP catalog refresh')
     }
   }, 60_000);
 
+  it('a breach HIBP retires stays in the accounts that were in it, marked removed, through refreshes and re-checks, with their resolutions', async () => {
+    const clock = new SimulatedClock(SCENARIO_START, 2);
+    const standIn = await HibpStandIn.start({ keys: { [KEY]: { rpm: 10 } }, accounts: { 'alice@example.com': ['Adobe', 'Canva'] }, now: () => clock.now() });
+    const service = await startAgainst(standIn, clock, { dataDir: tempDir('hibp-retired-', dirs), hibpApiKey: KEY, catalogRefreshSec: 3600, recheckIntervalSec: 7200 });
+    try {
+      const token = await signIn(service, 'alice', ['alice@example.com']);
+      await clock.settle();
+      await clock.runUntil(async () => (await breaches(service, token)).pending === 0, 5 * 60_000);
+      expect(idsByEmail((await breaches(service, token)).body)).toEqual({ 'alice@example.com': ['Adobe', 'Canva'] });
+      const resolve = await fetch(`${service.apiBaseUrl}/user/breaches/resolutions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify([{ breachId: 'Canva', dataClasses: ['Passwords'], resolved: true }]),
+      });
+      expect(resolve.status).toBe(204);
+      const lookups = () => standIn.requests.filter((r) => r.path.startsWith('breachedaccount/')).length;
+      const lookupsBefore = lookups();
+
+      standIn.retireBreach('Canva');
+      // The next refresh drops it from the catalog; the re-check two hours after the first no longer names it.
+      await clock.runUntil(async () => (await service.store.removedBreaches()).has('Canva') && lookups() > lookupsBefore, 3 * 3_600_000, 60_000);
+      const list = (await breaches(service, token, '?includeResolved=true')).body;
+      expect(list.map((item) => item.breach.id).sort()).toEqual(['Adobe', 'Canva']);
+      const canva = list.find((item) => item.breach.id === 'Canva');
+      expect(canva?.removedFromCatalogAt).toBeDefined();
+      expect(Object.keys(canva!.breachedAccounts[0]!.resolvedDataClasses)).toEqual(['Passwords']);
+      expect(list.find((item) => item.breach.id === 'Adobe')?.removedFromCatalogAt).toBeUndefined();
+      const changes = (await (await fetch(`${service.apiBaseUrl}/user/catalog-changes`, { headers: { authorization: `Bearer ${token}` } })).json()) as { changes: unknown[] };
+      expect(changes.changes).toMatchObject([{ email: 'alice@example.com', from: 'hibp', to: 'hibp', removedFromCatalog: ['Canva'], resolutionsKept: 1 }]);
+    } finally {
+      await service.close();
+      await standIn.close();
+    }
+  }, 60_000);
+
   it('drops an invented demo catalog left by a --demo run, even when HIBP cannot be reached', async () => {
     const dataDir = tempDir('hibp-demo-then-real-', dirs);
     const demo = await startAgainst(undefined, undefined, { dataDir, demo: true });

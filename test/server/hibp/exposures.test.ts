@@ -220,6 +220,21 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP exposures'))('exp
     expect(known.body.stealerLogs.entries).toEqual([{ email: 'alice@example.com', domains: ['netflix.com', 'spotify.com'], checkedAt: expect.any(String) }]);
   });
 
+  it('says how many stealer-log searches are still to run once every address is checked (they run after the account searches)', async () => {
+    // Three requests a minute: the status read and the two account searches take the first one.
+    const { clock, standIn, service } = await start({ rpm: 3, stealerLogs: true, stealer: { 'alice@example.com': ['netflix.com'] } });
+    const token = await signIn(service, 'alice', ['alice@example.com', 'clean@example.net']);
+    await clock.settle();
+    await clock.runUntil(async () => (await checks(service, token)).pending === 0, 5 * 60_000);
+    const checked = await checks(service, token);
+    expect(standIn.requests.filter((r) => r.path.startsWith('stealerlogsbyemail/'))).toHaveLength(0);
+    expect(checked.body.stealerLogs).toEqual({ available: true, pending: 2, entries: [] });
+
+    await clock.runUntil(async () => (await checks(service, token)).body.stealerLogs.pending === 0, 5 * 60_000);
+    const searched = await checks(service, token);
+    expect(searched.body.stealerLogs).toEqual({ available: true, pending: 0, entries: [{ email: 'alice@example.com', domains: ['netflix.com'], checkedAt: expect.any(String) }] });
+  });
+
   it('without a key and without --demo: says there is no source, invents nothing, every address stays pending', async () => {
     const clock = new SimulatedClock(START, 0);
     const service = await startAgainst(undefined, clock, { dataDir: tempDir('hibp-none-', dirs), demo: false, catalogFile: HIBP_FIXTURE_CATALOG });

@@ -1,11 +1,13 @@
 // The breach store's contract (server/store/BreachStore.ts), one suite run on SQLite and on
-// PostgreSQL alike: the catalog, accounts and users, exposures, resolutions, revisions and change
-// stamps, and writes that land whole or not at all. Atomicity is checked where validation cannot
-// hide it: a trigger (test/support/storeDialects.ts) makes a write fail part-way, after some of
-// its rows are written, and nothing of it may stay; and a catalog replacement races resolution
-// batches for a breach it removes. Two stores on one database stand for two instances (on SQLite,
-// two connections to one file). SQLite- and PostgreSQL-only cases live in SqliteBreachStore.test.ts
-// and PostgresBreachStore.test.ts.
+// PostgreSQL alike: the catalog (with the history a replacement keeps: removed breaches, the
+// loaded catalog, change records), accounts and users, exposures, resolutions, revisions and
+// change stamps, and writes that land whole or not at all. Atomicity is checked where validation
+// cannot hide it: a trigger (test/support/storeDialects.ts) makes a write fail part-way, after
+// some of its rows are written, and nothing of it may stay; and a catalog replacement races
+// resolution batches for a data class it drops. Two stores on one database stand for two
+// instances (on SQLite, two connections to one file). SQLite- and PostgreSQL-only cases live in
+// SqliteBreachStore.test.ts and PostgresBreachStore.test.ts; the catalog history's own cases
+// (invented exposures, migration 40) in catalogHistory.test.ts.
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Breach } from '../../../shared/api/index.ts';
 import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/store/BreachStore.ts';
@@ -60,6 +62,9 @@ async function everything(store: BreachStore, emails: readonly string[], subs: r
     catalog: await store.listBreaches(),
     catalogSize: await store.catalogSize(),
     catalogRevision: await store.catalogRevision(),
+    removed: [...(await store.removedBreaches())],
+    loadedCatalog: await store.loadedCatalog(),
+    catalogChanges: await store.catalogChanges(emails),
     revision: await store.revision(),
     stamp: await store.changeStamp(emails),
     exposures: [...(await store.getExposures(emails))],
@@ -107,16 +112,63 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
       expect(await everything(store, [])).toEqual(before);
     });
 
-    it('keeps resolutions and exposures when a replacement drops their breach', async (ctx) => {
+    it('keeps resolutions and exposures when a replacement drops their breach, and the breach with its last known fields', async (ctx) => {
       const { store } = await open(ctx, dialect, CATALOG);
       await store.setExposures('a@example.com', ['Adobe', 'LinkedIn']);
       await store.applyResolutionChanges([change('a@example.com', 'Adobe', 'Passwords'), change('a@example.com', 'LinkedIn', 'Passwords')], T1);
-      await store.replaceCatalog([breach('Adobe'), breach('Zynga')]);
+      const last = breach('LinkedIn', { dataClasses: ['Email addresses', 'Passwords', 'Usernames'], modifiedDate: '2020-01-01T00:00:00Z' });
+      await store.putBreach(last);
+      await store.replaceCatalog([breach('Adobe'), breach('Zynga')], { origin: 'hibp', file: null, at: T3 });
       expect((await store.listBreaches()).map((b) => b.id)).toEqual(['Adobe', 'Zynga']);
+      expect(await store.getBreach('LinkedIn')).toBeUndefined();
+      expect(await store.removedBreaches()).toEqual(new Map([['LinkedIn', { breach: last, removedAt: T3 }]]));
       expect((await store.getExposures(['a@example.com'])).get('a@example.com')).toEqual(['Adobe', 'LinkedIn']);
       expect((await store.getResolutions(['a@example.com'])).map((r) => r.breachId)).toEqual(['Adobe', 'LinkedIn']);
-      // The dropped breach can no longer be resolved.
-      await expect(store.applyResolutionChanges([change('a@example.com', 'LinkedIn', 'Email addresses')], T2)).rejects.toMatchObject({ problem: 'unknown-breach' });
+      expect((await store.catalogChanges(['a@example.com'])).map(({ id: _id, ...record }) => record)).toEqual([
+        { at: T3, email: 'a@example.com', from: null, to: 'hibp', removedFromCatalog: ['LinkedIn'], inventedRemoved: [], resolutionsKept: 1, resolutionsRemoved: 0 },
+      ]);
+    });
+
+    it('a removed breach stays resolvable by its last known data classes, through either instance', async (ctx) => {
+      const { store, another } = await open(ctx, dialect, CATALOG);
+      const other = await another();
+      // Read first, so each instance holds a catalog snapshot the replacement must replace.
+      expect(await other.catalogSize()).toBe(2);
+      await store.putBreach(breach('LinkedIn', { dataClasses: ['Email addresses', 'Passwords', 'Usernames'], modifiedDate: '2020-01-01T00:00:00Z' }));
+      await store.replaceCatalog([breach('Adobe')], { origin: 'hibp', file: null, at: T2 });
+      for (const [name, writer] of [
+        ['this instance', store],
+        ['another instance', other],
+      ] as const) {
+        const email = `${name.split(' ')[0]}@example.com`;
+        // Respelled to the breach's own spelling, as for a breach in the catalog.
+        await writer.applyResolutionChanges([change(email, 'LinkedIn', 'usernames'), change(email, 'LinkedIn', 'Passwords')], T3);
+        expect(
+          (await writer.getResolutions([email])).map((r) => `${r.breachId}/${r.dataClass}/${r.resolvedAt}`),
+          name,
+        ).toEqual(['LinkedIn/Passwords/' + T3, 'LinkedIn/Usernames/' + T3]);
+        await writer.applyResolutionChanges([change(email, 'LinkedIn', 'Passwords', false)], T3);
+        expect(
+          (await writer.getResolutions([email])).map((r) => r.dataClass),
+          name,
+        ).toEqual(['Usernames']);
+        // A class it never had, and a breach the store never had, are refused as before, whole.
+        const before = await everything(writer, [email]);
+        await expect(writer.applyResolutionChanges([change(email, 'Adobe', 'Passwords'), change(email, 'LinkedIn', 'IP addresses')], T3), name).rejects.toMatchObject({
+          index: 1,
+          problem: 'unknown-data-class',
+        });
+        await expect(writer.applyResolutionChanges([change(email, 'Adobe', 'Passwords'), change(email, 'Never', 'Passwords')], T3), name).rejects.toMatchObject({
+          index: 1,
+          problem: 'unknown-breach',
+        });
+        expect(await everything(writer, [email]), name).toEqual(before);
+      }
+      // Back in the catalog (here with fewer classes), it is resolved by what the catalog says now.
+      await other.putBreach(breach('LinkedIn', { dataClasses: ['Email addresses'] }));
+      expect(await store.removedBreaches()).toEqual(new Map());
+      await expect(store.applyResolutionChanges([change('this@example.com', 'LinkedIn', 'Usernames')], T3)).rejects.toMatchObject({ problem: 'unknown-data-class' });
+      expect((await store.getResolutions(['this@example.com'])).map((r) => r.dataClass)).toEqual(['Usernames']);
     });
 
     it('moves the catalog revision on every catalog write and on nothing else', async (ctx) => {
@@ -345,10 +397,15 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
       ['putBreach', (store: BreachStore) => store.putBreach(breach('Adobe', { domain: 'changed.example' }))],
       ['putBreaches', (store: BreachStore) => store.putBreaches([breach('Canva'), breach('Adobe', { domain: 'changed.example' })])],
       ['replaceCatalog', (store: BreachStore) => store.replaceCatalog([breach('Canva')])],
+      // Its breaches leave (kept as removed, a change record per exposed address) and the loaded catalog's origin changes.
+      ['replaceCatalog with a replacement', (store: BreachStore) => store.replaceCatalog([breach('Canva')], { origin: 'file', file: '/tmp/breaches.json', at: T3 })],
+      ['removeInventedExposures', (store: BreachStore) => store.removeInventedExposures({ at: T3, to: 'hibp' })],
     ] as const)('%s failing at its revision bookkeeping, after all its rows: nothing of it is written', async ([, write], ctx) => {
       const { store, place, another } = await open(ctx, dialect, CATALOG);
+      await store.replaceCatalog(CATALOG, { origin: 'demo', file: null, at: T1 });
       await store.setExposures('a@example.com', ['Adobe', 'LinkedIn']);
-      await store.applyResolutionChanges([change('a@example.com', 'Adobe', 'Passwords')], T1);
+      await store.setExposures('b@example.com', ['LinkedIn'], true);
+      await store.applyResolutionChanges([change('a@example.com', 'Adobe', 'Passwords'), change('b@example.com', 'LinkedIn', 'Email addresses')], T1);
       const emails = ['a@example.com', 'b@example.com'];
       await failAtRevisionBump(place);
       const { revision, ...before } = await everything(store, emails);
@@ -376,6 +433,29 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
       expect((await (await another()).listBreaches()).map((b) => b.id)).toEqual(['Adobe', 'LinkedIn']);
     });
 
+    it.for([
+      ['a breach kept as removed', 'removed_breaches', "NEW.id = 'LinkedIn'"],
+      ["the loaded catalog's origin", 'catalog_origin', "NEW.origin = 'file'"],
+      ["an exposed address's change record", 'catalog_changes', "NEW.email = 'b@example.com'"],
+    ] as const)('a catalog replacement with a replacement failing at %s keeps the catalog, removed breaches, origin and records as they were', async ([, table, condition], ctx) => {
+      const { store, place, another } = await open(ctx, dialect, [...CATALOG, breach('Canva')]);
+      await store.replaceCatalog([...CATALOG, breach('Canva')], { origin: 'hibp', file: null, at: T1 });
+      await store.setExposures('a@example.com', ['Adobe', 'LinkedIn']);
+      await store.setExposures('b@example.com', ['Canva', 'LinkedIn']);
+      await store.applyResolutionChanges([change('a@example.com', 'LinkedIn', 'Passwords')], T1);
+      // Canva leaves first: an earlier removal is what the failed one must not disturb.
+      await store.replaceCatalog(CATALOG, { origin: 'hibp', file: null, at: T2 });
+      await place.failWhen(table, condition);
+      const emails = ['a@example.com', 'b@example.com'];
+      const before = await everything(store, emails);
+      expect(before.removed.map(([id]) => id)).toEqual(['Canva']);
+      expect(before.catalogChanges).toHaveLength(1);
+      await expect(store.replaceCatalog([breach('Zynga')], { origin: 'file', file: '/tmp/breaches.json', at: T3 })).rejects.toThrow(INJECTED_FAILURE);
+      expect(await everything(store, emails)).toEqual(before);
+      const { stamp: _stamp, ...stored } = before;
+      expect(await everything(await another(), emails)).toMatchObject(stored);
+    });
+
     it('setExposures failing on a chosen breach keeps the previous set', async (ctx) => {
       const { store, place } = await open(ctx, dialect, CATALOG);
       await store.setExposures('a@example.com', ['Adobe']);
@@ -388,18 +468,20 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
   });
 
   describe('writers at once', () => {
-    it('a catalog replacement racing resolution batches for a breach it removes: each batch lands whole before it, or is refused whole after it', async (ctx) => {
+    it('a catalog replacement racing resolution batches for a data class it drops: each batch lands whole before it, or is refused whole after it', async (ctx) => {
       const { store: catalogWriter, another } = await open(ctx, dialect);
       const resolver = await another();
       for (let round = 0; round < 12; round++) {
         const gone = `Gone${round}`;
         const email = `user${round}@example.com`;
         await catalogWriter.replaceCatalog([breach('Keep'), breach(gone)]);
-        // Keep first: a store that wrote while checking would have written it before meeting the removed breach.
-        const batch = [change(email, 'Keep', 'Passwords'), change(email, 'Keep', 'Email addresses'), change(email, gone, 'Passwords')];
+        // The replacement removes Gone (still resolvable, by its last known data classes) and
+        // drops Passwords from Keep. Keep/Passwords comes last: a store that wrote while
+        // checking would have written the others before meeting it.
+        const batch = [change(email, gone, 'Passwords'), change(email, 'Keep', 'Email addresses'), change(email, 'Keep', 'Passwords')];
         // Who starts first alternates, and the other follows after 0–2 ms, so rounds meet at different points.
         const lag = () => new Promise((resolve) => setTimeout(resolve, round % 3));
-        const replace = () => catalogWriter.replaceCatalog([breach('Keep')]);
+        const replace = () => catalogWriter.replaceCatalog([breach('Keep', { dataClasses: ['Email addresses', 'IP addresses'] })], { origin: 'hibp', file: null, at: T2 });
         const resolve = () => resolver.applyResolutionChanges(batch, T1);
         const [, result] = await Promise.allSettled(round % 2 === 0 ? [replace(), lag().then(resolve)] : [lag().then(replace), resolve()]);
         const rows = (await resolver.getResolutions([email])).map((row) => `${row.breachId}/${row.dataClass}`);
@@ -407,13 +489,14 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
           expect(rows, `round ${round}`).toEqual([`${gone}/Passwords`, 'Keep/Email addresses', 'Keep/Passwords']);
         } else {
           expect(result.reason, `round ${round}`).toBeInstanceOf(ResolutionChangeError);
-          expect(result.reason, `round ${round}`).toMatchObject({ index: 2, problem: 'unknown-breach' });
+          expect(result.reason, `round ${round}`).toMatchObject({ index: 2, problem: 'unknown-data-class' });
           expect(rows, `round ${round}`).toEqual([]);
         }
         expect(
-          (await resolver.listBreaches()).map((b) => b.id),
+          (await resolver.listBreaches()).map((b) => `${b.id} ${b.dataClasses.join(', ')}`),
           `round ${round}`,
-        ).toEqual(['Keep']);
+        ).toEqual(['Keep Email addresses, IP addresses']);
+        expect([...(await resolver.removedBreaches()).keys()], `round ${round}`).toContain(gone);
       }
     });
 

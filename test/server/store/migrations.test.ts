@@ -24,7 +24,22 @@ describe('migrate', () => {
     expect(schemaVersion(db)).toBe(0);
     expect(migrate(db)).toEqual({ from: 0, to: LATEST_SCHEMA_VERSION });
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
-    expect(tables(db)).toEqual(['accounts', 'address_checks', 'breaches', 'exposure_records', 'exposures', 'meta', 'resolutions', 'searched_domains', 'source_requests', 'source_state', 'users']);
+    expect(tables(db)).toEqual([
+      'accounts',
+      'address_checks',
+      'breaches',
+      'catalog_changes',
+      'catalog_origin',
+      'exposure_records',
+      'exposures',
+      'meta',
+      'removed_breaches',
+      'resolutions',
+      'searched_domains',
+      'source_requests',
+      'source_state',
+      'users',
+    ]);
     expect(() => new SqliteBreachStore(db)).not.toThrow();
   });
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { loadDemoCatalog } from '../../../server/catalog/source.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { OPENAPI_FILE } from '../../../server/openapi/document.ts';
 import { SEARCH_MIGRATIONS, SEARCH_SCHEMA_VERSION } from '../../../server/search/postgresSchema.ts';
@@ -114,10 +115,18 @@ describe('the search schema in the shared database', () => {
       await pool.query(
         `INSERT INTO breaches (id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive) VALUES ('Kept', 'kept.example', '2020-01-01', '2020-02-01T00:00:00Z', '2020-02-01T00:00:00Z', '["Passwords"]', false)`,
       );
+      await pool.query(
+        `INSERT INTO breaches (id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive)
+         SELECT b.id, b.domain, b."breachDate", b."addedDate", b."modifiedDate", b."dataClasses", b."isSensitive"
+         FROM jsonb_to_recordset($1::jsonb) AS b(id text, domain text, "breachDate" text, "addedDate" text, "modifiedDate" text, "dataClasses" jsonb, "isSensitive" boolean)`,
+        [JSON.stringify(loadDemoCatalog().breaches)],
+      );
       await pool.query("UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'");
     } finally {
       await pool.end();
     }
+    // The previous release's demo catalog (not recorded as such then) with a breach added through
+    // the development surface: a --dev start keeps both.
     const service = await startService({ port: 0, dataDir: one.dataDir + '-previous', dev: true, logLevel: 'silent', databaseUrl: url });
     dirs.push(one.dataDir + '-previous');
     try {

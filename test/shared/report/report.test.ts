@@ -18,6 +18,7 @@ import {
   weekStartOf,
   type Report,
 } from '../../../shared/report/index.ts';
+import { parseCsv } from '../../support/csv.ts';
 
 const breach = (id: string, dataClasses: string[], domain = `${id.toLowerCase()}.example`) => ({
   id,
@@ -48,35 +49,6 @@ const REPORT: Report = {
     },
   ],
 };
-
-/** RFC 4180 reader for the round trip (quotes, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
 
 describe('report rows and exports', () => {
   it('one row per breach × email × data class, with resolved state, resolvedAt and pending', () => {
