@@ -1,11 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { Breach, CatalogOrigin, dataClassKey, emailKey, IsoDateTime, type CatalogChange } from '../../../shared/api/index.ts';
+import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
 import type { Account, BreachStore, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
-import { ResolutionChangeError } from '../errors.ts';
-import { distinctValidBreaches, validBreach } from '../SqliteBreachStore.ts';
+import {
+  checkResolutionChange,
+  dataClassSpellings,
+  distinctValidBreaches,
+  exposureEmailKey,
+  validAccount,
+  validBreach,
+  validCatalogReplacement,
+  validInventedRemoval,
+  validResolvedAt,
+  validUserSub,
+  type CheckedResolutionChange,
+} from '../breachRules.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -108,10 +119,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async replaceCatalog(breaches: readonly Breach[], replacement?: CatalogReplacement): Promise<void> {
-    if (replacement) {
-      CatalogOrigin.parse(replacement.origin);
-      if (!IsoDateTime.safeParse(replacement.at).success) throw new RangeError(`a catalog replacement's time must be an ISO 8601 date-time, got ${JSON.stringify(replacement.at)}`);
-    }
+    validCatalogReplacement(replacement);
     const valid = distinctValidBreaches(breaches);
     const at = replacement?.at ?? new Date().toISOString();
     await this.#transaction('READ COMMITTED', async (client) => {
@@ -160,8 +168,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async removeInventedExposures(change: { at: string; to: CatalogOrigin }): Promise<string[]> {
-    if (!IsoDateTime.safeParse(change.at).success) throw new RangeError(`a change's time must be an ISO 8601 date-time, got ${JSON.stringify(change.at)}`);
-    const to = CatalogOrigin.parse(change.to);
+    const { at, to } = validInventedRemoval(change);
     const emails = await this.#transaction('READ COMMITTED', async (client) => {
       const before = (await client.query<{ origin: string | null }>('SELECT origin FROM catalog_origin WHERE id = 1')).rows[0];
       const records = await client.query<{ email: string; ids: string[] }>(
@@ -173,11 +180,11 @@ export class PostgresBreachStore implements BreachStore {
         const removed = await client.query('DELETE FROM resolutions WHERE email = $1 AND breach_id = ANY($2::text[])', [email, sorted]);
         await client.query('DELETE FROM exposure_records WHERE email = $1', [email]);
         // A lookup answer the invented record replaced is gone with it: unknown (due now), never clean.
-        await client.query('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = $2 WHERE email = $1 AND checked_at IS NOT NULL', [email, Date.parse(change.at)]);
+        await client.query('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = $2 WHERE email = $1 AND checked_at IS NOT NULL', [email, Date.parse(at)]);
         await client.query(
           `INSERT INTO catalog_changes (at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed)
            VALUES ($1, $2, $3, $4, '[]'::jsonb, $5::jsonb, 0, $6)`,
-          [change.at, email, before?.origin ?? null, to, JSON.stringify(sorted), removed.rowCount ?? 0],
+          [at, email, before?.origin ?? null, to, JSON.stringify(sorted), removed.rowCount ?? 0],
         );
       }
       const emails = records.rows.map((row) => row.email);
@@ -225,8 +232,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async putAccount(account: Account): Promise<void> {
-    if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
-    const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
+    const { emails } = validAccount(account);
     await this.#transaction('READ COMMITTED', async (client) => {
       await client.query(
         `INSERT INTO accounts (sub, emails, deleted) VALUES ($1, $2, $3)
@@ -248,7 +254,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async createUser(sub: string): Promise<boolean> {
-    if (sub === '') throw new RangeError('a user needs a non-empty sub');
+    validUserSub(sub);
     return this.#transaction('READ COMMITTED', async (client) => {
       const { rowCount } = await client.query('INSERT INTO users (sub, created_at) VALUES ($1, $2) ON CONFLICT (sub) DO NOTHING', [sub, new Date().toISOString()]);
       if (rowCount === 1) await client.query(BUMP);
@@ -267,8 +273,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async setExposures(email: string, breachIds: readonly string[], invented = false): Promise<void> {
-    const key = emailKey(email);
-    if (key === '') throw new RangeError('exposures need a non-empty email');
+    const key = exposureEmailKey(email);
     await this.#transaction('READ COMMITTED', async (client) => {
       // What the record was, locked (when it exists) so no other writer changes it before this one's done.
       const before = await client.query<{ invented: boolean }>('SELECT invented FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
@@ -299,7 +304,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async applyResolutionChanges(changes: readonly ResolutionChange[], now: string): Promise<void> {
-    if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+    validResolvedAt(now);
     if (changes.length === 0) return;
     // SERIALIZABLE: the batch checks the catalog and writes resolutions; a catalog replaced or a
     // concurrent batch on the same rows in between makes one of the two retry, never half-apply.
@@ -311,22 +316,16 @@ export class PostgresBreachStore implements BreachStore {
          UNION ALL SELECT id, breach->'dataClasses' FROM removed_breaches WHERE id = ANY($1::text[]) AND id NOT IN (SELECT id FROM breaches)`,
         [ids],
       );
-      const classesById = new Map(rows.map((row) => [row.id, spellings(row.data_classes)]));
+      const classesById = new Map(rows.map((row) => [row.id, dataClassSpellings(row.data_classes)]));
       // The batch means what applying its changes one after another means: per key the last
       // change wins, and an unresolve before a final resolve starts a new resolvedAt.
-      const final = new Map<string, { email: string; breachId: string; key: string; spelling: string; resolved: boolean; restart: boolean }>();
+      const final = new Map<string, CheckedResolutionChange & { restart: boolean }>();
       changes.forEach((change, index) => {
-        const email = emailKey(change.email);
-        if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
-        const classes = classesById.get(change.breachId);
-        if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
-        const key = dataClassKey(change.dataClass);
-        const spelling = classes.get(key);
-        if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
-        const id = `${email}\u0000${change.breachId}\u0000${key}`;
+        const checked = checkResolutionChange(change, index, classesById);
+        const id = `${checked.email}\u0000${checked.breachId}\u0000${checked.key}`;
         const before = final.get(id);
-        const restart = (before?.restart ?? false) || (before !== undefined && !before.resolved && change.resolved);
-        final.set(id, { email, breachId: change.breachId, key, spelling, resolved: change.resolved, restart });
+        const restart = (before?.restart ?? false) || (before !== undefined && !before.resolved && checked.resolved);
+        final.set(id, { ...checked, restart });
       });
       const removed = [...final.values()].filter((row) => !row.resolved || row.restart);
       const resolved = [...final.values()].filter((row) => row.resolved);
@@ -470,12 +469,6 @@ async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[
   );
   await client.query(BUMP);
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
-}
-
-function spellings(dataClasses: readonly string[]): Map<string, string> {
-  const classes = new Map<string, string>();
-  for (const name of dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
-  return classes;
 }
 
 function emailList(emails: readonly string[]): string[] {
