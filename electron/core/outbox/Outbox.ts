@@ -4,11 +4,10 @@ import { classifyError, needsSignIn, type ErrorKind } from '../api/errorKind.ts'
 import { accountRowsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
+  claimPending,
   discardFailed,
-  markInFlight,
   outboxCounts,
   outboxRows,
-  pendingRows,
   reclassifyForContract,
   releaseAllInFlight,
   releaseInFlight,
@@ -25,7 +24,7 @@ import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
 import { mayHaveLanded } from './landing.ts';
 import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
-import { Intent, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
+import type { Intent, FlushProgress, FlushResult, OutboxItem, OutboxSummary } from './types.ts';
 
 /** What the outbox needs of the API: `BreachAlertClient` satisfies it; tests pass fakes. */
 export interface ResolutionSender {
@@ -278,14 +277,8 @@ export class Outbox {
     const now = this.#iso();
     const atoms = this.#db
       .transaction(() => {
-        const rows = pendingRows(this.#db);
-        if (rows.length === 0) return [];
-        markInFlight(
-          this.#db,
-          rows.map((row) => row.id),
-          now,
-        );
-        return rows.map((row) => Intent.parse({ ...row }));
+        // Rows of our own store, written by `record` from checked input: read as they are, not parsed again.
+        return claimPending(this.#db, now);
       })
       .immediate();
     if (atoms.length > 0) this.#changed();

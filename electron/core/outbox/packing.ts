@@ -113,6 +113,11 @@ export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: Pa
  * wanted by the same emails. The smaller one wins (the smallest cover is NP-hard in general).
  */
 function cheaperGrouping<A>(byEmail: Map<string, Map<string, A>>): { keys: string[]; emails: string[] }[] {
+  // One email (most breaches name one address): both cuts are that email × its classes.
+  if (byEmail.size === 1) {
+    const [email, byClass] = byEmail.entries().next().value!;
+    return [{ keys: [...byClass.keys()].sort(), emails: [email] }];
+  }
   const byClassSet = new Map<string, { keys: string[]; emails: string[] }>();
   const emailsByKey = new Map<string, string[]>();
   for (const email of [...byEmail.keys()].sort()) {
