@@ -1,6 +1,7 @@
 import { dataClassKey, type Breach } from '../../../shared/api/index.ts';
 import { codeList, parseCodeList, unresolvedCodesOf, type ClassRef } from './codeLists.ts';
 import { loadDataClassCodes } from './dataClassCodes.ts';
+import type { Statement } from 'better-sqlite3';
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
 
 /**
@@ -105,20 +106,23 @@ export function snapshotWriter(db: WritableDB): SnapshotWriter {
 }
 
 function batchedInsert(db: WritableDB, table: string, columns: string): { add(...values: unknown[]): void; flush(): void } {
-  const many = statement(db, insertSql(table, columns, ROWS_PER_INSERT));
-  const one = statement(db, insertSql(table, columns, 1));
+  // Compiled when first needed: a small user's first sync on a new connection never fills a batch,
+  // and compiling a statement of hundreds of parameters costs more than writing its rows one by one.
+  let many: Statement | undefined;
+  let one: Statement | undefined;
   const width = columns.split(',').length;
   const values: unknown[] = [];
   return {
     add(...row) {
       values.push(...row);
       if (values.length === width * ROWS_PER_INSERT) {
-        many.run(values);
+        (many ??= statement(db, insertSql(table, columns, ROWS_PER_INSERT))).run(values);
         values.length = 0;
       }
     },
     flush() {
-      for (let at = 0; at < values.length; at += width) one.run(values.slice(at, at + width));
+      if (values.length > 0) one ??= statement(db, insertSql(table, columns, 1));
+      for (let at = 0; at < values.length; at += width) one!.run(values.slice(at, at + width));
       values.length = 0;
     },
   };
