@@ -69,13 +69,13 @@ export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: P
 export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS): PackedItem<A>[] {
   // breach → direction → email → class key → atom
   const tree = new Map<string, Map<boolean, Map<string, Map<string, A>>>>();
-  const seen = new Set<string>();
   for (const atom of atoms) {
-    const key = atom.breachId + '\u0000' + atom.email + '\u0000' + atom.classKey;
-    if (seen.has(key)) throw new Error(`packIntents: intent for ${atom.breachId}/${atom.email}/${atom.classKey} given twice`);
-    seen.add(key);
     let byDirection = tree.get(atom.breachId);
     if (!byDirection) tree.set(atom.breachId, (byDirection = new Map()));
+    // The same (breach, email, class) twice, in either direction: found in the tree itself, no key built per atom.
+    if (byDirection.get(true)?.get(atom.email)?.has(atom.classKey) || byDirection.get(false)?.get(atom.email)?.has(atom.classKey)) {
+      throw new Error(`packIntents: intent for ${atom.breachId}/${atom.email}/${atom.classKey} given twice`);
+    }
     let byEmail = byDirection.get(atom.resolved);
     if (!byEmail) byDirection.set(atom.resolved, (byEmail = new Map()));
     let byClass = byEmail.get(atom.email);
