@@ -44,6 +44,11 @@ interface CatalogSnapshot {
 export interface PostgresStoreOptions {
   url: string;
   poolSize?: number;
+  /**
+   * The instance's one pool (server/store/openStorage.ts), shared with its other stores: used
+   * instead of a pool of the store's own, and left open by {@link PostgresBreachStore.close}.
+   */
+  pool?: pg.Pool;
   /** Told when an idle connection fails (the server went away); the next query reconnects. */
   onConnectionError?: (error: Error) => void;
   /**
@@ -73,10 +78,13 @@ export class PostgresBreachStore implements BreachStore {
 
   /** Names this store's notices, so its own listener skips them. */
   readonly #id: string;
+  /** Ends the pool when the store owns it; nothing when the pool is shared. */
+  readonly #endPool: () => Promise<void>;
 
-  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener) {
+  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener, endPool: () => Promise<void> = () => pool.end()) {
     this.#id = id;
     this.#pool = pool;
+    this.#endPool = endPool;
     this.#where = where;
     this.#listener = listener;
   }
@@ -384,7 +392,7 @@ export class PostgresBreachStore implements BreachStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.#listener?.close();
-    await this.#pool.end();
+    await this.#endPool();
   }
 
   async #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
@@ -420,7 +428,8 @@ export class PostgresBreachStore implements BreachStore {
  */
 export async function openPostgresBreachStore(options: PostgresStoreOptions): Promise<PostgresBreachStore> {
   const where = describeDatabaseUrl(options.url);
-  const pool = createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
+  const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
+  const endPool = options.pool ? async () => {} : () => pool.end();
   try {
     await migratePostgres(pool);
     const client = await pool.connect();
@@ -431,7 +440,7 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
       client.release();
     }
   } catch (error) {
-    await pool.end().catch(() => {});
+    await endPool().catch(() => {});
     if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
     throw error;
   }
@@ -440,11 +449,11 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
   if (options.invalidation === 'notify') {
     listener = new ChangeListener(options.url, id, options.onConnectionError ?? (() => {}));
     await listener.start().catch(async (error: unknown) => {
-      await pool.end().catch(() => {});
+      await endPool().catch(() => {});
       throw error;
     });
   }
-  return new PostgresBreachStore(pool, where, id, listener);
+  return new PostgresBreachStore(pool, where, id, listener, endPool);
 }
 
 async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]): Promise<void> {
