@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
-import type { Account, BreachStore, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
+import {
+  stampsOf,
+  type Account,
+  type AccountRead,
+  type BreachStore,
+  type CatalogReplacement,
+  type LoadedCatalog,
+  type RemovedBreach,
+  type ResolutionChange,
+  type ResolutionRow,
+} from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
 import {
   checkResolutionChange,
@@ -234,9 +244,35 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async getAccount(sub: string): Promise<Account | undefined> {
-    const { rows } = await this.#query<{ emails: string[]; deleted: boolean }>('SELECT emails, deleted FROM accounts WHERE sub = $1', [sub]);
+    const { rows } = await this.#query<{ emails: string[]; deleted: boolean }>({ name: 'breach-account', text: 'SELECT emails, deleted FROM accounts WHERE sub = $1', values: [sub] });
     const row = rows[0];
     return row && { sub, emails: row.emails, deleted: row.deleted };
+  }
+
+  /**
+   * One statement, prepared once per connection: the account, the catalog's revision and the
+   * revisions of the account's emails (or of `fallbackEmails` when there is no account).
+   */
+  async readAccount(sub: string, fallbackEmails: readonly string[]): Promise<AccountRead> {
+    const listener = this.#listener;
+    if (listener?.stamp([]) !== undefined) {
+      // Under `notify` the stamps are known without a query: only the account is read. Should the
+      // listener stop meanwhile, a stamp that matches nothing makes the answer be built afresh.
+      const account = await this.getAccount(sub);
+      return { account, changeStamp: (emails) => listener.stamp(emails) ?? `unheard.${randomUUID()}` };
+    }
+    const { rows } = await this.#query<{ emails: string[] | null; deleted: boolean | null; catalog: string; revisions: Record<string, number | string> }>({
+      name: 'breach-account-read',
+      text: `WITH a AS (SELECT emails, deleted FROM accounts WHERE sub = $1),
+                  e AS (SELECT DISTINCT email FROM unnest(CASE WHEN EXISTS (SELECT 1 FROM a) THEN ARRAY(SELECT jsonb_array_elements_text(emails) FROM a) ELSE $2::text[] END) AS e(email))
+             SELECT (SELECT emails FROM a) AS emails, (SELECT deleted FROM a) AS deleted,
+                    (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
+                    coalesce((SELECT jsonb_object_agg(e.email, coalesce(r.revision, 0)) FROM e LEFT JOIN email_revisions AS r USING (email)), '{}'::jsonb) AS revisions`,
+      values: [sub, emailList(fallbackEmails)],
+    });
+    const row = rows[0]!;
+    const account = row.emails === null ? undefined : { sub, emails: row.emails, deleted: row.deleted === true };
+    return { account, changeStamp: stampsOf(row.catalog, new Map(Object.entries(row.revisions).map(([email, revision]) => [email, String(revision)]))) };
   }
 
   async putAccount(account: Account): Promise<void> {
@@ -253,7 +289,7 @@ export class PostgresBreachStore implements BreachStore {
 
   async hasUser(sub: string): Promise<boolean> {
     if (this.#knownUsers.has(sub)) return true;
-    const { rowCount } = await this.#query('SELECT 1 FROM users WHERE sub = $1', [sub]);
+    const { rowCount } = await this.#query({ name: 'breach-has-user', text: 'SELECT 1 FROM users WHERE sub = $1', values: [sub] });
     if (rowCount === 1) {
       if (this.#knownUsers.size >= MAX_REMEMBERED_USERS) this.#knownUsers.clear();
       this.#knownUsers.add(sub);
@@ -379,12 +415,14 @@ export class PostgresBreachStore implements BreachStore {
   async changeStamp(emails: readonly string[]): Promise<string> {
     const noticed = this.#listener?.stamp(emails);
     if (noticed !== undefined) return noticed;
-    const { rows } = await this.#query<{ stamp: string }>(
-      `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text || '.' ||
-              coalesce((SELECT string_agg(coalesce(r.revision, 0)::text, '.' ORDER BY e.n)
+    // The same form as readAccount's stamps: the catalog's revision, then `.revision` per email.
+    const { rows } = await this.#query<{ stamp: string }>({
+      name: 'breach-change-stamp',
+      text: `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text ||
+              coalesce((SELECT string_agg('.' || coalesce(r.revision, 0)::text, '' ORDER BY e.n)
                         FROM unnest($1::text[]) WITH ORDINALITY AS e(email, n) LEFT JOIN email_revisions AS r USING (email)), '') AS stamp`,
-      [emails.map(emailKey)],
-    );
+      values: [emails.map(emailKey)],
+    });
     return rows[0]?.stamp ?? '';
   }
 
@@ -395,12 +433,13 @@ export class PostgresBreachStore implements BreachStore {
     await this.#endPool();
   }
 
-  async #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    return guarded(this.#where, () => this.#pool.query<R>(sql, values));
+  /** A statement on a pooled connection; a `{ name, text, values }` one is prepared once per connection. */
+  async #query<R extends pg.QueryResultRow>(sql: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return guarded(this.#where, () => (typeof sql === 'string' ? this.#pool.query<R>(sql, values) : this.#pool.query<R>(sql)));
   }
 
   async #snapshot(): Promise<CatalogSnapshot> {
-    const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
+    const { rows } = await this.#query<{ value: string }>({ name: 'breach-catalog-revision', text: "SELECT value FROM meta WHERE key = 'catalog_revision'" });
     const revision = rows[0]?.value ?? '0';
     if (this.#catalog?.revision === revision) return this.#catalog;
     // Read in one snapshot with its revision, so a catalog replaced meanwhile is not half seen.

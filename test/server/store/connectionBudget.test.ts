@@ -85,8 +85,9 @@ describe('PostgreSQL connections per instance', () => {
           for (const running of instances) await running.close();
         }
         expect(counts[count], `${count} instance(s)`).toBeLessThanOrEqual(count * (POOL_SIZE + LISTENERS));
-        // Closing an instance closes its pool: nothing is left behind.
-        expect(await connectionsTo(url)).toBe(0);
+        // Closing an instance closes its pool: nothing is left behind (a server process ends a
+        // moment after its client said goodbye, so the count is allowed that moment).
+        await expect.poll(() => connectionsTo(url), { timeout: 5000, interval: 100 }).toBe(0);
       }
       console.info(`PostgreSQL connections (${invalidation}, pool size ${POOL_SIZE}) by instances: ${JSON.stringify(counts)}`);
     }, 120_000);
