@@ -83,6 +83,8 @@ export class PostgresBreachStore implements BreachStore {
   #closed = false;
   /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
   readonly #knownUsers = new Set<string>();
+  /** Under `notify`: accounts as read, valid while the listener's generation stays (see readAccount). */
+  readonly #accounts = new Map<string, { generation: string; account: Account | undefined }>();
 
   readonly #listener: ChangeListener | undefined;
 
@@ -255,11 +257,19 @@ export class PostgresBreachStore implements BreachStore {
    */
   async readAccount(sub: string, fallbackEmails: readonly string[]): Promise<AccountRead> {
     const listener = this.#listener;
-    if (listener?.stamp([]) !== undefined) {
-      // Under `notify` the stamps are known without a query: only the account is read. Should the
-      // listener stop meanwhile, a stamp that matches nothing makes the answer be built afresh.
+    const generation = listener?.generation();
+    if (listener && generation !== undefined) {
+      // Under `notify` the stamps are known without a query, and so is an account read since the
+      // last account (or catalog) write was announced: a cached answer costs no round trip. Should
+      // the listener stop meanwhile, a stamp that matches nothing makes the answer be built afresh.
+      const changeStamp = (emails: readonly string[]) => listener.stamp(emails) ?? `unheard.${randomUUID()}`;
+      const known = this.#accounts.get(sub);
+      if (known?.generation === generation) return { account: known.account && copyAccount(known.account), changeStamp };
+      // Remembered under the generation from before the read: a write announced meanwhile makes the next read query again.
       const account = await this.getAccount(sub);
-      return { account, changeStamp: (emails) => listener.stamp(emails) ?? `unheard.${randomUUID()}` };
+      if (this.#accounts.size >= MAX_REMEMBERED_USERS) this.#accounts.clear();
+      this.#accounts.set(sub, { generation, account: account && copyAccount(account) });
+      return { account, changeStamp };
     }
     const { rows } = await this.#query<{ emails: string[] | null; deleted: boolean | null; catalog: string; revisions: Record<string, number | string> }>({
       name: 'breach-account-read',
@@ -284,7 +294,10 @@ export class PostgresBreachStore implements BreachStore {
         [account.sub, JSON.stringify(emails), account.deleted],
       );
       await client.query(BUMP);
+      // Announced as `*`: instances that remember accounts under `notify` forget them all (account writes are rare).
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
+    this.#listener?.note('*');
   }
 
   async hasUser(sub: string): Promise<boolean> {
@@ -517,6 +530,10 @@ async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[
   );
   await client.query(BUMP);
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
+}
+
+function copyAccount(account: Account): Account {
+  return { sub: account.sub, emails: [...account.emails], deleted: account.deleted };
 }
 
 function emailList(emails: readonly string[]): string[] {
