@@ -151,7 +151,10 @@ describe('readAccount under LISTEN/NOTIFY', () => {
     const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
     ctx.onTestFinished(() => reader.close());
     await withStore(url, async (writer) => {
+      const initial = await reader.changeStamp([]);
       await writer.putAccount({ sub: 'someone', emails: ['a@example.com'], deleted: false });
+      // The write's notice arrives when it does: wait for it, or it could make the read below the second of two.
+      await eventually("the reader noticed the other instance's account write", async () => (await reader.changeStamp([])) !== initial);
       expect((await reader.readAccount('someone', [])).account?.emails).toEqual(['a@example.com']);
       // Answered from memory: no statement reaches the pool (the store's every read goes through pool.query).
       const queries = vi.spyOn(pg.Pool.prototype, 'query');
