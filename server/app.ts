@@ -1,6 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { AccountDirectory } from './api/accounts.ts';
 import { BreachAlertService } from './api/BreachAlertService.ts';
 import { API_PREFIX, createApiRoutes } from './api/routes.ts';
@@ -9,13 +8,13 @@ import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
-import { changedDetailIds, DETAILS_PATH, detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
+import { changedDetailIds, DETAILS_PATH, detailsReader } from './rtdb/openRtdbStore.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
 import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
-import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfigInput } from './config.ts';
 import type { Clock } from './hibp/clock.ts';
 import { startBreachData, type BreachData } from './hibp/index.ts';
 import { createDevRoutes } from './dev/routes.ts';
@@ -29,12 +28,11 @@ import { HttpProblem, sendProblem } from './http/problems.ts';
 import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH } from './openapi/document.ts';
-import { asyncBreachStore, type BreachStore } from './store/BreachStore.ts';
+import type { BreachStore } from './store/BreachStore.ts';
 import { StoreUnavailableError } from './store/errors.ts';
-import { openPostgresBreachStore } from './store/postgres/PostgresBreachStore.ts';
 import { ensurePrivateDir } from './store/privateFiles.ts';
-import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
-import { answerClientError, createSearchService, openSearchStorage, parseDetailsRecord, type SearchCatalog, type SearchService } from './search/index.ts';
+import { openStorage } from './store/openStorage.ts';
+import { answerClientError, createSearchService, parseDetailsRecord, type SearchService } from './search/index.ts';
 
 /** The graph endpoint's key under `--dev` when none is configured. */
 export const DEV_GRAPH_KEY = 'dev-key';
@@ -77,14 +75,8 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
 
-  const { store, searchCatalog } = await openStore(config, logger);
-  let rtdb: RtdbStore;
-  try {
-    rtdb = await openRtdbStore(config, (error) => logger.warn({ err: error }, 'a realtime database connection was lost; the next request reconnects'));
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+  const storage = await openStorage(config, logger);
+  const { breaches: store, rtdb } = storage;
   let catalogReport: CatalogLoadReport;
   let details: Awaited<ReturnType<typeof detailsReader>>;
   try {
@@ -98,25 +90,20 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     });
     details = await detailsReader(rtdb, (error) => logger.warn({ err: error }, 'could not re-read the details feed another instance changed'));
   } catch (error) {
-    await rtdb.close();
-    await store.close();
+    await storage.close();
     throw error;
   }
   // The search interface's API tokens and index sit beside the breach store: SQLite or PostgreSQL.
-  const searchStorage = await openSearchStorage({
-    catalog: searchCatalog,
-    databaseUrl: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    dataDir: config.dataDir,
-    readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
-    readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
-    onConnectionError: (error) => logger.warn({ err: error }, 'a search database connection was lost; the next request reconnects'),
-  }).catch(async (error: unknown) => {
-    details.close();
-    await rtdb.close();
-    await store.close();
-    throw error;
-  });
+  const searchStorage = await storage
+    .search({
+      readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
+      readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
+    })
+    .catch(async (error: unknown) => {
+      details.close();
+      await storage.close();
+      throw error;
+    });
 
   const connections = createLimitedServer(config, answerClientError);
   const { server } = connections;
@@ -141,8 +128,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       identity = await createDevIdentityProvider({
         issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
         audience: config.audience,
-        dataDir: config.dataDir,
-        databaseUrl: config.databaseUrl,
+        ...storage.identity,
         logger,
         users: DEMO_USERS,
         isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
@@ -156,8 +142,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     server.close();
     await searchStorage.close();
     details.close();
-    await rtdb.close();
-    await store.close();
+    await storage.close();
     throw error;
   }
 
@@ -175,8 +160,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     await identity?.close();
     await searchStorage.close();
     details.close();
-    await rtdb.close();
-    await store.close();
+    await storage.close();
     throw error;
   }
   if (breachData.catalogReport) catalogReport = breachData.catalogReport;
@@ -299,33 +283,13 @@ export async function startService(input: ServiceConfigInput, options: { logger?
       await search.close();
       rtdbMount.close();
       details.close();
-      await rtdb.close();
-      await store.close();
+      await storage.close();
     },
   };
 }
 
 function isUnspecifiedHost(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
-}
-
-/**
- * PostgreSQL when a database URL is given (shared by instances), else the SQLite file in the data
- * folder. `searchCatalog` is what SQLite's in-memory search index reads synchronously (SQLite's
- * own store); on PostgreSQL the search index lives in the database and reads the catalog tables.
- */
-async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store: BreachStore; searchCatalog: SearchCatalog | undefined }> {
-  if (!config.databaseUrl) {
-    const sqlite = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
-    return { store: asyncBreachStore(sqlite), searchCatalog: sqlite };
-  }
-  const store = await openPostgresBreachStore({
-    url: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    invalidation: config.databaseInvalidation,
-    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
-  });
-  return { store, searchCatalog: undefined };
 }
 
 async function discoverJwksUri(issuer: string): Promise<string> {

@@ -2,7 +2,17 @@ import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
 import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
-import type { Account, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow, SyncBreachStore } from './BreachStore.ts';
+import {
+  stampsOf,
+  type Account,
+  type AccountRead,
+  type CatalogReplacement,
+  type LoadedCatalog,
+  type RemovedBreach,
+  type ResolutionChange,
+  type ResolutionRow,
+  type SyncBreachStore,
+} from './BreachStore.ts';
 import {
   checkResolutionChange,
   dataClassSpellings,
@@ -326,6 +336,14 @@ export class SqliteBreachStore implements SyncBreachStore {
 
   revision(): number {
     return this.#sql.readRevision.get() as number;
+  }
+
+  readAccount(sub: string, fallbackEmails: readonly string[]): AccountRead {
+    const account = this.getAccount(sub);
+    this.#noticeForeignWrites();
+    const revisions = new Map<string, number>();
+    for (const email of account?.emails ?? fallbackEmails) revisions.set(emailKey(email), this.#emailChanges.get(emailKey(email)) ?? 0);
+    return { account, changeStamp: stampsOf(`${this.#epoch}.${this.#catalogChange}`, revisions) };
   }
 
   changeStamp(emails: readonly string[]): string {

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
-import type { Account, BreachStore, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
+import {
+  stampsOf,
+  type Account,
+  type AccountRead,
+  type BreachStore,
+  type CatalogReplacement,
+  type LoadedCatalog,
+  type RemovedBreach,
+  type ResolutionChange,
+  type ResolutionRow,
+} from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
 import {
   checkResolutionChange,
@@ -44,6 +54,11 @@ interface CatalogSnapshot {
 export interface PostgresStoreOptions {
   url: string;
   poolSize?: number;
+  /**
+   * The instance's one pool (server/store/openStorage.ts), shared with its other stores: used
+   * instead of a pool of the store's own, and left open by {@link PostgresBreachStore.close}.
+   */
+  pool?: pg.Pool;
   /** Told when an idle connection fails (the server went away); the next query reconnects. */
   onConnectionError?: (error: Error) => void;
   /**
@@ -68,15 +83,20 @@ export class PostgresBreachStore implements BreachStore {
   #closed = false;
   /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
   readonly #knownUsers = new Set<string>();
+  /** Under `notify`: accounts as read, valid while the listener's generation stays (see readAccount). */
+  readonly #accounts = new Map<string, { generation: string; account: Account | undefined }>();
 
   readonly #listener: ChangeListener | undefined;
 
   /** Names this store's notices, so its own listener skips them. */
   readonly #id: string;
+  /** Ends the pool when the store owns it; nothing when the pool is shared. */
+  readonly #endPool: () => Promise<void>;
 
-  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener) {
+  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener, endPool: () => Promise<void> = () => pool.end()) {
     this.#id = id;
     this.#pool = pool;
+    this.#endPool = endPool;
     this.#where = where;
     this.#listener = listener;
   }
@@ -226,9 +246,43 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async getAccount(sub: string): Promise<Account | undefined> {
-    const { rows } = await this.#query<{ emails: string[]; deleted: boolean }>('SELECT emails, deleted FROM accounts WHERE sub = $1', [sub]);
+    const { rows } = await this.#query<{ emails: string[]; deleted: boolean }>({ name: 'breach-account', text: 'SELECT emails, deleted FROM accounts WHERE sub = $1', values: [sub] });
     const row = rows[0];
     return row && { sub, emails: row.emails, deleted: row.deleted };
+  }
+
+  /**
+   * One statement, prepared once per connection: the account, the catalog's revision and the
+   * revisions of the account's emails (or of `fallbackEmails` when there is no account).
+   */
+  async readAccount(sub: string, fallbackEmails: readonly string[]): Promise<AccountRead> {
+    const listener = this.#listener;
+    const generation = listener?.generation();
+    if (listener && generation !== undefined) {
+      // Under `notify` the stamps are known without a query, and so is an account read since the
+      // last account (or catalog) write was announced: a cached answer costs no round trip. Should
+      // the listener stop meanwhile, a stamp that matches nothing makes the answer be built afresh.
+      const changeStamp = (emails: readonly string[]) => listener.stamp(emails) ?? `unheard.${randomUUID()}`;
+      const known = this.#accounts.get(sub);
+      if (known?.generation === generation) return { account: known.account && copyAccount(known.account), changeStamp };
+      // Remembered under the generation from before the read: a write announced meanwhile makes the next read query again.
+      const account = await this.getAccount(sub);
+      if (this.#accounts.size >= MAX_REMEMBERED_USERS) this.#accounts.clear();
+      this.#accounts.set(sub, { generation, account: account && copyAccount(account) });
+      return { account, changeStamp };
+    }
+    const { rows } = await this.#query<{ emails: string[] | null; deleted: boolean | null; catalog: string; revisions: Record<string, number | string> }>({
+      name: 'breach-account-read',
+      text: `WITH a AS (SELECT emails, deleted FROM accounts WHERE sub = $1),
+                  e AS (SELECT DISTINCT email FROM unnest(CASE WHEN EXISTS (SELECT 1 FROM a) THEN ARRAY(SELECT jsonb_array_elements_text(emails) FROM a) ELSE $2::text[] END) AS e(email))
+             SELECT (SELECT emails FROM a) AS emails, (SELECT deleted FROM a) AS deleted,
+                    (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
+                    coalesce((SELECT jsonb_object_agg(e.email, coalesce(r.revision, 0)) FROM e LEFT JOIN email_revisions AS r USING (email)), '{}'::jsonb) AS revisions`,
+      values: [sub, emailList(fallbackEmails)],
+    });
+    const row = rows[0]!;
+    const account = row.emails === null ? undefined : { sub, emails: row.emails, deleted: row.deleted === true };
+    return { account, changeStamp: stampsOf(row.catalog, new Map(Object.entries(row.revisions).map(([email, revision]) => [email, String(revision)]))) };
   }
 
   async putAccount(account: Account): Promise<void> {
@@ -240,12 +294,15 @@ export class PostgresBreachStore implements BreachStore {
         [account.sub, JSON.stringify(emails), account.deleted],
       );
       await client.query(BUMP);
+      // Announced as `*`: instances that remember accounts under `notify` forget them all (account writes are rare).
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
+    this.#listener?.note('*');
   }
 
   async hasUser(sub: string): Promise<boolean> {
     if (this.#knownUsers.has(sub)) return true;
-    const { rowCount } = await this.#query('SELECT 1 FROM users WHERE sub = $1', [sub]);
+    const { rowCount } = await this.#query({ name: 'breach-has-user', text: 'SELECT 1 FROM users WHERE sub = $1', values: [sub] });
     if (rowCount === 1) {
       if (this.#knownUsers.size >= MAX_REMEMBERED_USERS) this.#knownUsers.clear();
       this.#knownUsers.add(sub);
@@ -371,12 +428,14 @@ export class PostgresBreachStore implements BreachStore {
   async changeStamp(emails: readonly string[]): Promise<string> {
     const noticed = this.#listener?.stamp(emails);
     if (noticed !== undefined) return noticed;
-    const { rows } = await this.#query<{ stamp: string }>(
-      `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text || '.' ||
-              coalesce((SELECT string_agg(coalesce(r.revision, 0)::text, '.' ORDER BY e.n)
+    // The same form as readAccount's stamps: the catalog's revision, then `.revision` per email.
+    const { rows } = await this.#query<{ stamp: string }>({
+      name: 'breach-change-stamp',
+      text: `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text ||
+              coalesce((SELECT string_agg('.' || coalesce(r.revision, 0)::text, '' ORDER BY e.n)
                         FROM unnest($1::text[]) WITH ORDINALITY AS e(email, n) LEFT JOIN email_revisions AS r USING (email)), '') AS stamp`,
-      [emails.map(emailKey)],
-    );
+      values: [emails.map(emailKey)],
+    });
     return rows[0]?.stamp ?? '';
   }
 
@@ -384,15 +443,16 @@ export class PostgresBreachStore implements BreachStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.#listener?.close();
-    await this.#pool.end();
+    await this.#endPool();
   }
 
-  async #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    return guarded(this.#where, () => this.#pool.query<R>(sql, values));
+  /** A statement on a pooled connection; a `{ name, text, values }` one is prepared once per connection. */
+  async #query<R extends pg.QueryResultRow>(sql: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return guarded(this.#where, () => (typeof sql === 'string' ? this.#pool.query<R>(sql, values) : this.#pool.query<R>(sql)));
   }
 
   async #snapshot(): Promise<CatalogSnapshot> {
-    const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
+    const { rows } = await this.#query<{ value: string }>({ name: 'breach-catalog-revision', text: "SELECT value FROM meta WHERE key = 'catalog_revision'" });
     const revision = rows[0]?.value ?? '0';
     if (this.#catalog?.revision === revision) return this.#catalog;
     // Read in one snapshot with its revision, so a catalog replaced meanwhile is not half seen.
@@ -420,7 +480,8 @@ export class PostgresBreachStore implements BreachStore {
  */
 export async function openPostgresBreachStore(options: PostgresStoreOptions): Promise<PostgresBreachStore> {
   const where = describeDatabaseUrl(options.url);
-  const pool = createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
+  const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
+  const endPool = options.pool ? async () => {} : () => pool.end();
   try {
     await migratePostgres(pool);
     const client = await pool.connect();
@@ -431,7 +492,7 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
       client.release();
     }
   } catch (error) {
-    await pool.end().catch(() => {});
+    await endPool().catch(() => {});
     if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
     throw error;
   }
@@ -440,11 +501,11 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
   if (options.invalidation === 'notify') {
     listener = new ChangeListener(options.url, id, options.onConnectionError ?? (() => {}));
     await listener.start().catch(async (error: unknown) => {
-      await pool.end().catch(() => {});
+      await endPool().catch(() => {});
       throw error;
     });
   }
-  return new PostgresBreachStore(pool, where, id, listener);
+  return new PostgresBreachStore(pool, where, id, listener, endPool);
 }
 
 async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]): Promise<void> {
@@ -469,6 +530,10 @@ async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[
   );
   await client.query(BUMP);
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
+}
+
+function copyAccount(account: Account): Account {
+  return { sub: account.sub, emails: [...account.emails], deleted: account.deleted };
 }
 
 function emailList(emails: readonly string[]): string[] {

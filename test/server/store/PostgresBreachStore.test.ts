@@ -5,7 +5,7 @@
 // concurrent batches included) are in breachStore.contract.test.ts, run on both.
 import { createServer } from 'node:net';
 import pg from 'pg';
-import { describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it, vi, type TestContext } from 'vitest';
 import { migratePostgres, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
 import { openPostgresBreachStore, type PostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
@@ -141,6 +141,35 @@ describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
       await writer.setExposures('b@example.com', ['Adobe']);
       await eventually('the notice about another email arrived', async () => (await reader.changeStamp(['b@example.com'])) !== (await reader.changeStamp(['c@example.com'])));
       expect(await reader.changeStamp(['a@example.com'])).toBe(noticed);
+    });
+  });
+});
+
+describe('readAccount under LISTEN/NOTIFY', () => {
+  it("reads an account once, then answers from memory until an account write is announced, its own at once and another instance's when its notice arrives", async (ctx) => {
+    const url = await database(ctx);
+    const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
+    ctx.onTestFinished(() => reader.close());
+    await withStore(url, async (writer) => {
+      const initial = await reader.changeStamp([]);
+      await writer.putAccount({ sub: 'someone', emails: ['a@example.com'], deleted: false });
+      // The write's notice arrives when it does: wait for it, or it could make the read below the second of two.
+      await eventually("the reader noticed the other instance's account write", async () => (await reader.changeStamp([])) !== initial);
+      expect((await reader.readAccount('someone', [])).account?.emails).toEqual(['a@example.com']);
+      // Answered from memory: no statement reaches the pool (the store's every read goes through pool.query).
+      const queries = vi.spyOn(pg.Pool.prototype, 'query');
+      ctx.onTestFinished(() => queries.mockRestore());
+      expect((await reader.readAccount('someone', ['x@example.com'])).account?.emails).toEqual(['a@example.com']);
+      expect(queries).not.toHaveBeenCalled();
+      queries.mockRestore();
+      await writer.putAccount({ sub: 'someone', emails: ['b@example.com'], deleted: false });
+      await eventually("the reader noticed the other instance's account write", async () => (await reader.readAccount('someone', [])).account?.emails[0] === 'b@example.com');
+      await reader.putAccount({ sub: 'someone', emails: ['c@example.com'], deleted: true });
+      expect((await reader.readAccount('someone', [])).account).toEqual({ sub: 'someone', emails: ['c@example.com'], deleted: true });
+      // The stamps still come from the notices: one's own exposure write moves it at once.
+      const before = (await reader.readAccount('someone', [])).changeStamp(['c@example.com']);
+      await reader.setExposures('c@example.com', ['Adobe']);
+      expect((await reader.readAccount('someone', [])).changeStamp(['c@example.com'])).not.toBe(before);
     });
   });
 });

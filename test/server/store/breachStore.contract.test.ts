@@ -369,6 +369,32 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
       }
       expect((await reader.listBreaches()).map((b) => b.id)).toEqual(['Adobe', 'Canva', 'Dropbox', 'LinkedIn']);
     });
+
+    it('readAccount answers the account with the change stamps of its emails, or of the fallback emails without one', async (ctx) => {
+      const { store, another } = await open(ctx, dialect, CATALOG);
+      await store.setExposures('b@example.com', ['Adobe']);
+      const unknown = await store.readAccount('nobody', ['a@example.com', 'b@example.com']);
+      expect(unknown.account).toBeUndefined();
+      expect(unknown.changeStamp(['b@example.com', 'A@example.com'])).toBe(await store.changeStamp(['b@example.com', 'a@example.com']));
+      expect(unknown.changeStamp([])).toBe(await store.changeStamp([]));
+      // Only what the read covered: a stamp for anything else would be made up.
+      expect(() => unknown.changeStamp(['c@example.com'])).toThrow(RangeError);
+
+      await store.putAccount({ sub: 'someone', emails: ['C@example.com', 'b@example.com'], deleted: false });
+      const known = await store.readAccount('someone', ['a@example.com']);
+      expect(known.account).toEqual({ sub: 'someone', emails: ['c@example.com', 'b@example.com'], deleted: false });
+      expect(known.changeStamp(['c@example.com', 'b@example.com'])).toBe(await store.changeStamp(['c@example.com', 'b@example.com']));
+      expect(() => known.changeStamp(['a@example.com'])).toThrow(RangeError);
+
+      // The stamps are those of the moment of the read; a later read sees a write about its emails, from either instance.
+      const writer = await another();
+      await writer.setExposures('c@example.com', ['LinkedIn']);
+      const later = await store.readAccount('someone', []);
+      expect(later.changeStamp(['c@example.com'])).not.toBe(known.changeStamp(['c@example.com']));
+      expect(later.changeStamp(['c@example.com'])).toBe(await store.changeStamp(['c@example.com']));
+      await writer.putAccount({ sub: 'someone', emails: ['d@example.com'], deleted: true });
+      expect((await store.readAccount('someone', [])).account).toEqual({ sub: 'someone', emails: ['d@example.com'], deleted: true });
+    });
   });
 
   describe('writes that fail part-way leave nothing behind', () => {
