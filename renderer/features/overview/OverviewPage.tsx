@@ -5,7 +5,7 @@ import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { plural } from '../../lib/format.ts';
 import { whenIdle } from '../../lib/whenIdle.ts';
-import { whenNearView } from '../../lib/whenNearView.ts';
+import { whenInView } from '../../lib/whenInView.ts';
 import { EMPTY_FILTERS, formatHash, type Filters } from '../../lib/urlState.ts';
 import { useOverview } from '../../state/overview.ts';
 import { useSync } from '../../state/sync.ts';
@@ -79,15 +79,15 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
   const years = useMemo(() => fillYears(overview.breachesByYear), [overview.breachesByYear]);
   const exposedEmails = overview.unresolvedByEmail.filter((e) => e.count > 0).length;
   // The chart's code is the biggest chunk of the app (a third of a megabyte): fetched and drawn
-  // once its card is about to scroll into view, and then when the browser is idle, so the
-  // figures above it (and a click on to the list) come first, and a person who moves on without
-  // scrolling down never pays for it. The table beside it holds the same numbers meanwhile.
+  // once its card scrolls into view (its title and note show first) and the browser is idle, so
+  // the figures above it (and a click on to the list) come first, and a person who moves on
+  // without scrolling down never pays for it. The table beside it holds the same numbers.
   const [drawChart, setDrawChart] = useState(false);
   const chartCard = useRef<HTMLElement>(null);
   useEffect(() => {
     if (!chartCard.current) return;
     let cancelIdle: (() => void) | undefined;
-    const cancelView = whenNearView(chartCard.current, () => (cancelIdle = whenIdle(() => setDrawChart(true))));
+    const cancelView = whenInView(chartCard.current, () => (cancelIdle = whenIdle(() => setDrawChart(true))));
     return () => {
       cancelView();
       cancelIdle?.();

@@ -1,11 +1,10 @@
 /**
- * Runs `run` once `element` comes within `marginPx` of being on screen in the area that scrolls
- * it (an IntersectionObserver rooted at its scrolling ancestor, so the margin reaches past that
- * ancestor's edge): for work only a person who scrolls there needs, such as a chart below the
- * fold. Where the browser has no IntersectionObserver (jsdom) it runs at once. Returns a
- * function that cancels it.
+ * Runs `run` once any part of `element` is on screen in the area that scrolls it (an
+ * IntersectionObserver rooted at its scrolling ancestor): for work only a person who scrolls
+ * there needs, such as a chart below the fold. Where the browser has no IntersectionObserver
+ * (jsdom) it runs at once. Returns a function that cancels it.
  */
-export function whenNearView(element: Element, run: () => void, marginPx = 300): () => void {
+export function whenInView(element: Element, run: () => void): () => void {
   if (typeof IntersectionObserver !== 'function') {
     run();
     return () => {};
@@ -16,7 +15,7 @@ export function whenNearView(element: Element, run: () => void, marginPx = 300):
       observer.disconnect();
       run();
     },
-    { root: scrollingAncestor(element), rootMargin: `${marginPx}px 0px` },
+    { root: scrollingAncestor(element) },
   );
   observer.observe(element);
   return () => observer.disconnect();
