@@ -71,11 +71,12 @@ describe('overview', () => {
     await waitFor(() => expect(viewport.watched()).toContain(card));
     // The browser is idle now, yet nothing of the chart is drawn: the card is out of view.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(card.querySelector('.chart')).toBeNull();
+    expect(card.querySelector('.chart svg, .skeleton')).toBeNull();
+    expect(card.querySelector('.chart')).toHaveAttribute('data-waiting', 'until-seen');
     // The numbers are there all along, for screen readers.
     expect(within(card).getByRole('table', { name: 'Breaches per year' })).toBeInTheDocument();
     act(() => viewport.scrollTo(card));
-    await waitFor(() => expect(card.querySelector('.chart')).not.toBeNull());
+    await waitFor(() => expect(card.querySelector('.chart:not([data-waiting])')).not.toBeNull());
     expect(viewport.watched()).toEqual([]);
   });
 

@@ -138,7 +138,8 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
               <YearChart data={years} />
             </Suspense>
           ) : (
-            <Skeleton lines={1} className="skeleton-chart" />
+            // Out of view nothing is loading yet: the chart's room, kept so nothing moves when it draws.
+            <div className="chart" aria-hidden="true" data-waiting="until-seen" />
           )}
           <table className="visually-hidden">
             <caption>Breaches per year</caption>
