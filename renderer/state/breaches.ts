@@ -13,7 +13,7 @@ import { sameFilters, toListQuery, type Filters } from '../lib/urlState.ts';
 export const FIRST_WINDOW = 40;
 
 /** After a change of filters, how long the person must pause before the whole list is asked for. */
-export const REST_AFTER_CHANGE_MS = 250;
+export const REST_AFTER_CHANGE_MS = 500;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -87,9 +87,10 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
         if (!partial) return;
         // The whole list of a heavy account is a megabyte to build, carry and parse: asked once
         // the first rows are drawn and the browser is idle, so it never delays them. After a
-        // change of filters, also once the person pauses: filters ticked one after another each
-        // draw their first rows, and only the last builds the whole list (an earlier one would
-        // hold up the core, and the next filter's first rows behind it).
+        // change of filters, also once the person pauses (longer than between keystrokes or
+        // ticks): filters changed one after another each draw their first rows, and only the
+        // last builds the whole list (an earlier one would hold up the core, which builds it in
+        // one go, and the next filter's first rows behind it).
         if (refiltered) await pause(REST_AFTER_CHANGE_MS);
         if (!current()) return;
         await idle();
