@@ -3,7 +3,7 @@ import type { BreachList } from '../../shared/ipc/views.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 import { idle } from '../lib/whenIdle.ts';
-import { toListQuery, type Filters } from '../lib/urlState.ts';
+import { sameFilters, toListQuery, type Filters } from '../lib/urlState.ts';
 
 /**
  * Rows asked first when nothing is on screen yet: a screenful and then some (rows are 88 px).
@@ -12,10 +12,16 @@ import { toListQuery, type Filters } from '../lib/urlState.ts';
  */
 export const FIRST_WINDOW = 40;
 
+/** After a change of filters, how long the person must pause before the whole list is asked for. */
+export const REST_AFTER_CHANGE_MS = 500;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 interface BreachesStore {
   /**
    * The last answer; kept while a new query runs so the list never blanks or jumps. On a first
-   * load it may hold only the first {@link FIRST_WINDOW} rows (`partial`) until the rest arrives.
+   * load or new filters it may hold only the first {@link FIRST_WINDOW} rows (`partial`) until the
+   * rest arrives.
    */
   list?: BreachList;
   /** `list` holds only the first rows and the rest is on its way. */
@@ -66,16 +72,27 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
     const current = () => mine === sequence;
     try {
       const early = takeEarly(JSON.stringify(query));
-      // Nothing on screen yet: the first rows first (a few kilobytes), drawn as soon as they
-      // come, then the whole list. Otherwise the list on screen stays until the new one is whole.
-      if (early || !get().list) {
+      // Nothing on screen yet, or the person asked for other filters: the first rows first (a few
+      // kilobytes, one frame away), drawn as soon as they come, then the whole list (hundreds of
+      // kilobytes to build, carry and parse: most of a filter's time). The same filters asked
+      // again (data changed) keep the rows on screen until the new list is whole, so the rows
+      // being read never turn into placeholders.
+      const shown = get();
+      const refiltered = shown.list !== undefined && shown.filters !== undefined && !sameFilters(shown.filters, filters);
+      if (early || !shown.list || refiltered) {
         const first = await (early ?? invoke('breaches-list', { ...query, limit: FIRST_WINDOW }));
         if (!current()) return;
         const partial = first.rows.length < first.total;
         set({ list: first, partial, filters, loading: false });
         if (!partial) return;
         // The whole list of a heavy account is a megabyte to build, carry and parse: asked once
-        // the first rows are drawn and the browser is idle, so it never delays them.
+        // the first rows are drawn and the browser is idle, so it never delays them. After a
+        // change of filters, also once the person pauses (longer than between keystrokes or
+        // ticks): filters changed one after another each draw their first rows, and only the
+        // last builds the whole list (an earlier one would hold up the core, which builds it in
+        // one go, and the next filter's first rows behind it).
+        if (refiltered) await pause(REST_AFTER_CHANGE_MS);
+        if (!current()) return;
         await idle();
         if (!current()) return;
       }

@@ -118,8 +118,25 @@ describe('browser host', () => {
     expect(page.status).toBe(200);
     expect(page.body).not.toContain(SECRET);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['cache-control']).toBe('no-store');
+    // It carries what loads the app, inert (a template's scripts never run), for after the exchange.
+    expect(page.body).toMatch(/<template id="app-tags">\s*<script type="module" src="\.\/assets\/app\.js"><\/script>\s*<\/template>/);
+    expect(page.body).toContain('<div id="root">');
     expect((await raw(port, { path: '/app/' })).status).toBe(401);
     expect((await raw(port, { path: '/app/assets/app.js' })).status).toBe(401);
+  });
+
+  it('says so when the renderer is not built, instead of a page that could never load the app', async () => {
+    const empty = path.join(dir, 'not-built');
+    mkdirSync(empty, { recursive: true });
+    const other = await startBrowserHost({ router: core.router, bus: core.bus, rendererDir: empty, secret: SECRET });
+    try {
+      const page = await raw(Number(new URL(other.origin).port), { path: '/' });
+      expect(page.status).toBe(500);
+      expect(page.body).toMatch(/page is missing: build the renderer/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('gives the session cookie only for a valid code or session, scoped and HttpOnly', async () => {

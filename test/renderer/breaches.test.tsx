@@ -5,7 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { formatDate } from '../../renderer/lib/format.ts';
 import { EMPTY_FILTERS, toListQuery } from '../../renderer/lib/urlState.ts';
 import { FIRST_WINDOW } from '../../renderer/state/breaches.ts';
-import { manyBreaches, type FakeCore } from './fakeCore.ts';
+import type { BreachList } from '../../shared/ipc/views.ts';
+import { FakeCore, manyBreaches } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
 function lastListQuery(core: FakeCore): Record<string, unknown> {
@@ -58,6 +59,72 @@ describe('breaches list', () => {
     act(() => list.focus());
     fireEvent.keyDown(list, { key: 'End' });
     await waitFor(() => expect(document.getElementById(list.getAttribute('aria-activedescendant') ?? '')).toHaveAttribute('aria-posinset', total));
+  });
+
+  test('a filter change on a long list: the first rows of the new answer draw at once, then the whole list is asked once', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore({ breaches: manyBreaches(300) });
+    const filtered = toListQuery({ ...EMPTY_FILTERS, dataClasses: ['Phone numbers'] });
+    // What the core answers for the new filters, asked aside before the app runs.
+    const answer = (await core.invoke('breaches-list', filtered)) as BreachList;
+    core.calls.length = 0;
+    expect(answer.total).toBeGreaterThan(FIRST_WINDOW);
+    renderApp({ hash: '#/breaches', core });
+    const list = await screen.findByRole('listbox', { name: 'Breaches' });
+    await waitFor(() => expect(core.callsOf('breaches-list')).toHaveLength(2));
+    const everything = within(list).getAllByRole('option')[0]!.getAttribute('aria-setsize');
+    expect(everything).not.toBe(String(answer.total));
+
+    // The whole new list is held back: what shows meanwhile is the new answer's beginning.
+    const release = core.hold('breaches-list', (args) => (args as { limit: number }).limit > FIRST_WINDOW);
+    await user.click(screen.getByRole('button', { name: /^Data classes/ }));
+    await user.click(within(screen.getByRole('group', { name: 'Data classes' })).getByRole('checkbox', { name: 'Phone numbers' }));
+    await waitFor(() => expect(within(list).getAllByRole('option')[0]).toHaveAttribute('aria-setsize', String(answer.total)));
+    expect(within(list).getAllByRole('option')[0]).toHaveAccessibleName(new RegExp(`^${answer.rows[0]!.breach.id}, `));
+    // Counts that need every row wait for them; the total does not.
+    expect(screen.getByText(new RegExp(`^${answer.total} breaches`))).toBeInTheDocument();
+    // The whole list is asked once the person pauses.
+    await waitFor(() => expect(core.callsOf('breaches-list').slice(2)).toEqual([{ ...filtered, limit: FIRST_WINDOW }, filtered]));
+
+    release();
+    await user.keyboard('{Escape}');
+    act(() => list.focus());
+    fireEvent.keyDown(list, { key: 'End' });
+    await waitFor(() => expect(document.getElementById(list.getAttribute('aria-activedescendant') ?? '')).toHaveAttribute('aria-posinset', String(answer.total)));
+    expect(core.callsOf('breaches-list')).toHaveLength(4);
+  });
+
+  test('filters ticked one after another each draw their first rows; only the last builds the whole list', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore({ breaches: manyBreaches(300) });
+    renderApp({ hash: '#/breaches', core });
+    await screen.findByRole('listbox', { name: 'Breaches' });
+    await waitFor(() => expect(core.callsOf('breaches-list')).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: /^Data classes/ }));
+    const panel = screen.getByRole('group', { name: 'Data classes' });
+    const one = (await core.invoke('breaches-list', toListQuery({ ...EMPTY_FILTERS, dataClasses: ['Phone numbers'] }))) as BreachList;
+    core.calls.pop(); // asked aside, not by the app
+    await user.click(within(panel).getByRole('checkbox', { name: 'Phone numbers' }));
+    // Its first rows are drawn; the next tick comes before the person pauses.
+    const list = screen.getByRole('listbox', { name: 'Breaches' });
+    await waitFor(() => expect(within(list).getAllByRole('option')[0]).toHaveAttribute('aria-setsize', String(one.total)));
+    await user.click(within(panel).getByRole('checkbox', { name: 'Dates of birth' }));
+    const both = toListQuery({ ...EMPTY_FILTERS, dataClasses: ['Phone numbers', 'Dates of birth'] });
+    await waitFor(() => expect(core.callsOf('breaches-list').slice(2)).toContainEqual(both));
+    expect(core.callsOf('breaches-list').slice(2)).toEqual([{ ...toListQuery({ ...EMPTY_FILTERS, dataClasses: ['Phone numbers'] }), limit: FIRST_WINDOW }, { ...both, limit: FIRST_WINDOW }, both]);
+  });
+
+  test('a reload of the same filters (data changed) keeps the rows on screen until the whole new list is in: no first rows alone', async () => {
+    const core = new FakeCore({ breaches: manyBreaches(300) });
+    renderApp({ hash: '#/breaches', core });
+    const list = await screen.findByRole('listbox', { name: 'Breaches' });
+    await waitFor(() => expect(core.callsOf('breaches-list')).toHaveLength(2));
+    await waitFor(() => expect(list.querySelector('.breach-row-placeholder')).toBeNull());
+    const release = core.hold('breaches-list');
+    act(() => core.emit('data-changed', { reason: 'sync', revision: 99 }));
+    await waitFor(() => expect(core.callsOf('breaches-list')).toHaveLength(3));
+    expect(core.callsOf('breaches-list')[2]).toEqual(toListQuery(EMPTY_FILTERS));
+    release();
   });
 
   test('opened on the list, no prefetch: the page asks once', async () => {

@@ -90,8 +90,8 @@ export class FakeCore {
   keepLocal: (intent: Intent) => boolean = () => false;
   /** Make one channel fail with this error until cleared. */
   readonly failures = new Map<string, IpcError>();
-  /** Calls whose answer is held back until released, to test loading states. */
-  readonly gates = new Map<string, Promise<void>>();
+  /** Calls whose answer is held back until released, to test loading states (`which`: only the calls it picks). */
+  readonly gates = new Map<string, { released: Promise<void>; which: (args: unknown) => boolean }>();
   #listeners = new Map<string, Set<(payload: unknown) => void>>();
   #cancelSignIn?: () => void;
   #now: () => Date;
@@ -137,7 +137,7 @@ export class FakeCore {
         parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message })),
       );
     const gate = this.gates.get(name);
-    if (gate) await gate;
+    if (gate?.which(parsed.data)) await gate.released;
     const failure = this.failures.get(name);
     if (failure) throw failure;
     const result = await this.#handle(name, parsed.data as never);
@@ -161,10 +161,10 @@ export class FakeCore {
     return this.calls.filter((c) => c.channel === channel).map((c) => c.args);
   }
 
-  /** Holds every answer of `channel` until the returned function is called. */
-  hold(channel: ChannelName): () => void {
+  /** Holds every answer of `channel` (or those whose parsed arguments `which` picks) until the returned function is called. */
+  hold(channel: ChannelName, which: (args: unknown) => boolean = () => true): () => void {
     let release!: () => void;
-    this.gates.set(channel, new Promise<void>((resolve) => (release = resolve)));
+    this.gates.set(channel, { released: new Promise<void>((resolve) => (release = resolve)), which });
     return () => {
       this.gates.delete(channel);
       release();

@@ -1,9 +1,51 @@
 // @vitest-environment jsdom
-import { screen, within } from '@testing-library/react';
-import { describe, expect, test } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, test } from 'vitest';
 import { fillYears } from '../../renderer/features/overview/OverviewPage.tsx';
 import { ALICE, BOB } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
+
+/**
+ * jsdom lays nothing out, so it has no IntersectionObserver; this stands in with the part of the
+ * interface the app uses (W3C Intersection Observer: observe, disconnect, a callback given the
+ * entries whose intersection changed), and lets the test say when an element comes into view.
+ */
+function installIntersectionObserver() {
+  const live = new Set<FakeObserver>();
+  class FakeObserver {
+    readonly targets = new Set<Element>();
+    readonly callback: (entries: Partial<IntersectionObserverEntry>[], observer: FakeObserver) => void;
+    constructor(callback: FakeObserver['callback']) {
+      this.callback = callback;
+      live.add(this);
+    }
+    observe(target: Element) {
+      this.targets.add(target);
+    }
+    unobserve(target: Element) {
+      this.targets.delete(target);
+    }
+    disconnect() {
+      this.targets.clear();
+      live.delete(this);
+    }
+    takeRecords() {
+      return [];
+    }
+  }
+  const original = Object.getOwnPropertyDescriptor(window, 'IntersectionObserver');
+  Object.defineProperty(window, 'IntersectionObserver', { configurable: true, writable: true, value: FakeObserver });
+  restore.push(() => (original ? Object.defineProperty(window, 'IntersectionObserver', original) : delete (window as { IntersectionObserver?: unknown }).IntersectionObserver));
+  return {
+    watched: () => [...live].flatMap((observer) => [...observer.targets]),
+    scrollTo(target: Element) {
+      for (const observer of [...live]) if (observer.targets.has(target)) observer.callback([{ target, isIntersecting: true, intersectionRatio: 0.1 }], observer);
+    },
+  };
+}
+
+const restore: (() => void)[] = [];
+afterEach(() => restore.splice(0).forEach((undo) => undo()));
 
 describe('overview', () => {
   test('exposure at a glance: totals, by data class, by email, over time', async () => {
@@ -20,6 +62,22 @@ describe('overview', () => {
     expect(within(years).getByRole('rowheader', { name: '2013' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Have I Been Pwned/ })).toBeInTheDocument();
     await expectAccessible();
+  });
+
+  test('the chart below the fold is fetched and drawn only once its card scrolls into view', async () => {
+    const viewport = installIntersectionObserver();
+    renderApp({ hash: '#/overview' });
+    const card = (await screen.findByRole('heading', { name: 'Breaches over time' })).closest('section')!;
+    await waitFor(() => expect(viewport.watched()).toContain(card));
+    // The browser is idle now, yet nothing of the chart is drawn: the card is out of view.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(card.querySelector('.chart svg, .skeleton')).toBeNull();
+    expect(card.querySelector('.chart')).toHaveAttribute('data-waiting', 'until-seen');
+    // The numbers are there all along, for screen readers.
+    expect(within(card).getByRole('table', { name: 'Breaches per year' })).toBeInTheDocument();
+    act(() => viewport.scrollTo(card));
+    await waitFor(() => expect(card.querySelector('.chart:not([data-waiting])')).not.toBeNull());
+    expect(viewport.watched()).toEqual([]);
   });
 
   test('nothing synced yet is a designed state', async () => {

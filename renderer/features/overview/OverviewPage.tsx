@@ -1,10 +1,11 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { lazyRetrying } from '../../lib/lazyRetrying.ts';
 import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { plural } from '../../lib/format.ts';
 import { whenIdle } from '../../lib/whenIdle.ts';
+import { whenInView } from '../../lib/whenInView.ts';
 import { EMPTY_FILTERS, formatHash, type Filters } from '../../lib/urlState.ts';
 import { useOverview } from '../../state/overview.ts';
 import { useSync } from '../../state/sync.ts';
@@ -77,10 +78,21 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
   const unresolved = overview.unresolvedByEmail.reduce((sum, e) => sum + e.count, 0);
   const years = useMemo(() => fillYears(overview.breachesByYear), [overview.breachesByYear]);
   const exposedEmails = overview.unresolvedByEmail.filter((e) => e.count > 0).length;
-  // The chart's code is the biggest chunk of the app: fetched and drawn once the browser is idle,
-  // so the figures above it (and a click on to the list) come first.
+  // The chart's code is the biggest chunk of the app (a third of a megabyte): fetched and drawn
+  // once its card scrolls into view (its title and note show first) and the browser is idle, so
+  // the figures above it (and a click on to the list) come first, and a person who moves on
+  // without scrolling down never pays for it. The table beside it holds the same numbers.
   const [drawChart, setDrawChart] = useState(false);
-  useEffect(() => whenIdle(() => setDrawChart(true)), []);
+  const chartCard = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!chartCard.current) return;
+    let cancelIdle: (() => void) | undefined;
+    const cancelView = whenInView(chartCard.current, () => (cancelIdle = whenIdle(() => setDrawChart(true))));
+    return () => {
+      cancelView();
+      cancelIdle?.();
+    };
+  }, []);
   return (
     <>
       <WhatToDoNext />
@@ -116,7 +128,7 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
           linkLabel={(label) => `Breaches of ${label}`}
         />
         <ProgressByWeek />
-        <section className="card card-wide" aria-labelledby="years-title">
+        <section className="card card-wide" aria-labelledby="years-title" ref={chartCard}>
           <h2 id="years-title" className="card-title">
             Breaches over time
           </h2>
@@ -126,7 +138,8 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
               <YearChart data={years} />
             </Suspense>
           ) : (
-            <Skeleton lines={1} className="skeleton-chart" />
+            // Out of view nothing is loading yet: the chart's room, kept so nothing moves when it draws.
+            <div className="chart" aria-hidden="true" data-waiting="until-seen" />
           )}
           <table className="visually-hidden">
             <caption>Breaches per year</caption>
