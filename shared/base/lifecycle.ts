@@ -1,0 +1,69 @@
+/**
+ * Lifetimes, VS Code style (src/vs/base/common/lifecycle.ts is the model): whoever subscribes,
+ * starts a timer or opens something holds the handle that undoes it, and disposes it when it
+ * goes. Both processes (and the renderer) use these, so a listener set is never hand-written.
+ */
+
+/** Something to undo: a listener registration, a timer. */
+export interface Disposable {
+  dispose(): void;
+}
+
+/** A handle that runs `undo` the first time it is disposed and never again. */
+export function toDisposable(undo: () => void): Disposable {
+  let done = false;
+  return {
+    dispose() {
+      if (done) return;
+      done = true;
+      undo();
+    },
+  };
+}
+
+/**
+ * Everything an owner subscribed, disposed together. Disposes in reverse order of adding (what
+ * was set up last may lean on what came before, as in a stack of try/finally), each item once;
+ * one that throws does not keep the rest from being disposed, and the errors are thrown together
+ * at the end. Once the store is disposed, anything added is disposed at once: a subscription
+ * made by a late callback cannot outlive its owner.
+ */
+export class DisposableStore implements Disposable {
+  readonly #items: Disposable[] = [];
+  #disposed = false;
+
+  get isDisposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** Keeps `item` until the store is disposed (or disposes it now if the store already is); returns it. */
+  add<T extends Disposable>(item: T): T {
+    if (this.#disposed) {
+      item.dispose();
+      return item;
+    }
+    if (!this.#items.includes(item)) this.#items.push(item);
+    return item;
+  }
+
+  /** Disposes what is held now and keeps taking new items (a per-session store between sessions). */
+  clear(): void {
+    const items = this.#items.splice(0).reverse();
+    const errors: unknown[] = [];
+    for (const item of items) {
+      try {
+        item.dispose();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'several disposables failed to dispose');
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.clear();
+  }
+}
