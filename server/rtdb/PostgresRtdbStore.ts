@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import { etagOf } from '../http/respond.ts';
 import { migratePostgres, postgresSchemaVersion } from '../store/postgres/migrations.ts';
 import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../store/postgres/noticeChannel.ts';
@@ -21,6 +22,8 @@ export interface PostgresRtdbOptions {
   poolSize?: number;
   /** Told when a connection fails (the server went away); the next request reconnects. */
   onConnectionError?: (error: Error) => void;
+  /** Told when a watcher throws (the others still hear the change); the console by default. */
+  onWatcherError?: (error: unknown) => void;
 }
 
 /**
@@ -37,9 +40,12 @@ export class PostgresRtdbStore implements RtdbStore {
   readonly #id: string;
   readonly #channel: NoticeChannel;
   readonly #snapshots = new SnapshotCache();
-  readonly #listeners = new Set<(change: RtdbChange) => void>();
+  readonly #changes: Emitter<RtdbChange>;
+  readonly watch: Event<RtdbChange>;
 
-  constructor(pool: pg.Pool, where: string, id: string, channel: NoticeChannel) {
+  constructor(pool: pg.Pool, where: string, id: string, channel: NoticeChannel, onWatcherError?: (error: unknown) => void) {
+    this.#changes = new Emitter({ ...(onWatcherError ? { onListenerError: onWatcherError } : {}) });
+    this.watch = this.#changes.event;
     this.#pool = pool;
     this.#where = where;
     this.#id = id;
@@ -127,16 +133,11 @@ export class PostgresRtdbStore implements RtdbStore {
 
   /** How many watchers are registered (open streams, the rules, the details copy): what a leak would show. */
   get watcherCount(): number {
-    return this.#listeners.size;
-  }
-
-  watch(listener: (change: RtdbChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#changes.listenerCount;
   }
 
   #announce(change: RtdbChange): void {
-    for (const listener of this.#listeners) listener(change);
+    this.#changes.fire(change);
   }
 
   async getSetting(key: string): Promise<string | undefined> {
@@ -199,7 +200,7 @@ export class PostgresRtdbStore implements RtdbStore {
   }
 
   async close(): Promise<void> {
-    this.#listeners.clear();
+    this.#changes.dispose();
     await this.#channel.close();
     await this.#pool.end();
   }
@@ -259,7 +260,7 @@ export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promi
     } finally {
       client.release();
     }
-    store = new PostgresRtdbStore(pool, where, randomUUID(), channel);
+    store = new PostgresRtdbStore(pool, where, randomUUID(), channel, options.onWatcherError);
     await channel.start();
     return store;
   } catch (error) {

@@ -67,3 +67,71 @@ export class DisposableStore implements Disposable {
     this.clear();
   }
 }
+
+/** Something whose undoing may take a while: a database to close, a server to stop. A {@link Disposable} is one too. */
+export interface AsyncDisposable {
+  dispose(): Promise<void> | void;
+}
+
+/** A handle that runs `close` the first time it is disposed; later calls wait for that same run. */
+export function toAsyncDisposable(close: () => Promise<void> | void): AsyncDisposable {
+  let closing: Promise<void> | undefined;
+  return {
+    dispose() {
+      closing ??= Promise.resolve().then(close);
+      return closing;
+    },
+  };
+}
+
+/**
+ * {@link DisposableStore} for what closes asynchronously (a process's databases, pools, servers):
+ * disposed in reverse order of adding, each awaited before the one opened before it (a search
+ * index closes before the store it reads), each once; one that fails does not keep the rest
+ * open, and the failures are thrown together at the end. Disposing twice waits for the first
+ * run. Something added once the store is disposed is disposed at once (its failure goes to
+ * `onLateError`): a start that lost a race with its stop cannot leave it open.
+ */
+export class AsyncDisposableStore implements AsyncDisposable {
+  readonly #items: AsyncDisposable[] = [];
+  readonly #onLateError: (error: unknown) => void;
+  #disposing: Promise<void> | undefined;
+
+  constructor(options: { onLateError?: (error: unknown) => void } = {}) {
+    this.#onLateError = options.onLateError ?? ((error) => console.error('a late disposable failed to dispose', error));
+  }
+
+  get isDisposed(): boolean {
+    return this.#disposing !== undefined;
+  }
+
+  /** Keeps `item` until the store is disposed (or disposes it now if the store already is); returns it. */
+  add<T extends AsyncDisposable>(item: T): T {
+    if (this.#disposing) {
+      void Promise.resolve()
+        .then(() => item.dispose())
+        .catch(this.#onLateError);
+      return item;
+    }
+    if (!this.#items.includes(item)) this.#items.push(item);
+    return item;
+  }
+
+  dispose(): Promise<void> {
+    this.#disposing ??= this.#disposeAll();
+    return this.#disposing;
+  }
+
+  async #disposeAll(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const item of this.#items.splice(0).reverse()) {
+      try {
+        await item.dispose();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'several disposables failed to dispose');
+  }
+}
