@@ -1,6 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { AccountDirectory } from './api/accounts.ts';
 import { BreachAlertService } from './api/BreachAlertService.ts';
 import { API_PREFIX, createApiRoutes } from './api/routes.ts';
@@ -9,7 +8,7 @@ import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
-import { changedDetailIds, DETAILS_PATH, detailsReader, openRtdbStore } from './rtdb/openRtdbStore.ts';
+import { changedDetailIds, DETAILS_PATH, detailsReader } from './rtdb/openRtdbStore.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
 import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
@@ -30,12 +29,11 @@ import { HttpProblem, sendProblem } from './http/problems.ts';
 import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH } from './openapi/document.ts';
-import { asyncBreachStore, type BreachStore } from './store/BreachStore.ts';
+import type { BreachStore } from './store/BreachStore.ts';
 import { StoreUnavailableError } from './store/errors.ts';
-import { openPostgresBreachStore } from './store/postgres/PostgresBreachStore.ts';
 import { ensurePrivateDir } from './store/privateFiles.ts';
-import { openSqliteBreachStore } from './store/SqliteBreachStore.ts';
-import { answerClientError, createSearchService, openSearchStorage, parseDetailsRecord, type SearchCatalog, type SearchService } from './search/index.ts';
+import { openStorage } from './store/openStorage.ts';
+import { answerClientError, createSearchService, parseDetailsRecord, type SearchService } from './search/index.ts';
 
 /** The graph endpoint's key under `--dev` when none is configured. */
 export const DEV_GRAPH_KEY = 'dev-key';
@@ -90,13 +88,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 
 /** The start itself: each part it opens goes into `opened` before the next step can fail. */
 async function openService(config: ServiceConfig, logger: Logger, options: { clock?: Clock }, opened: AsyncDisposableStore): Promise<RunningService> {
-  const { store, searchCatalog } = await openStore(config, logger);
-  opened.add(toAsyncDisposable(() => store.close()));
-  const rtdb = await openRtdbStore(config, {
-    onConnectionError: (error) => logger.warn({ err: error }, 'a realtime database connection was lost; the next request reconnects'),
-    onWatcherError: (error) => logger.error({ err: error }, 'a realtime database watcher failed'),
-  });
-  opened.add(toAsyncDisposable(() => rtdb.close()));
+  const storage = await openStorage(config, logger);
+  opened.add(toAsyncDisposable(() => storage.close()));
+  const { breaches: store, rtdb } = storage;
   let catalogReport = await loadCatalog({
     store,
     writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
@@ -113,15 +107,11 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     ),
   );
   // The search interface's API tokens and index sit beside the breach store: SQLite or PostgreSQL.
-  const searchStorage = await openSearchStorage({
-    catalog: searchCatalog,
-    databaseUrl: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    dataDir: config.dataDir,
+  const searchStorage = await storage.search({
     readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
     readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
-    onConnectionError: (error) => logger.warn({ err: error }, 'a search database connection was lost; the next request reconnects'),
   });
+  // Closed with the storage too; first, so the index stops reading the details feed before it goes.
   opened.add(toAsyncDisposable(() => searchStorage.close()));
 
   const connections = createLimitedServer(config, answerClientError);
@@ -149,8 +139,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     const provider = await createDevIdentityProvider({
       issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
       audience: config.audience,
-      dataDir: config.dataDir,
-      databaseUrl: config.databaseUrl,
+      ...storage.identity,
       logger,
       users: DEMO_USERS,
       isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
@@ -298,25 +287,6 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
 
 function isUnspecifiedHost(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
-}
-
-/**
- * PostgreSQL when a database URL is given (shared by instances), else the SQLite file in the data
- * folder. `searchCatalog` is what SQLite's in-memory search index reads synchronously (SQLite's
- * own store); on PostgreSQL the search index lives in the database and reads the catalog tables.
- */
-async function openStore(config: ServiceConfig, logger: Logger): Promise<{ store: BreachStore; searchCatalog: SearchCatalog | undefined }> {
-  if (!config.databaseUrl) {
-    const sqlite = openSqliteBreachStore(path.join(config.dataDir, 'service.db'));
-    return { store: asyncBreachStore(sqlite), searchCatalog: sqlite };
-  }
-  const store = await openPostgresBreachStore({
-    url: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    invalidation: config.databaseInvalidation,
-    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects'),
-  });
-  return { store, searchCatalog: undefined };
 }
 
 async function discoverJwksUri(issuer: string): Promise<string> {

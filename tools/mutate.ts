@@ -110,6 +110,83 @@ export const MUTATIONS: Mutation[] = [
     replace: '  return fields[field];',
     tests: ['test/server/hardening/attackerFindings.test.ts'],
   },
+  // Writes that must land whole (issue 27): each break runs the write with every statement
+  // committing alone. Validation happens before any write, so only a write failing part-way (the
+  // contract suites' triggers) or a racing writer can tell.
+  {
+    name: 'postgres-resolution-batch-autocommit',
+    rule: 'a PostgreSQL resolution batch is one transaction (issue 27: without it every test passed)',
+    file: 'server/store/postgres/PostgresBreachStore.ts',
+    find: "    await this.#transaction('SERIALIZABLE', async (client) => {",
+    replace: '    await ((work: (client: pg.PoolClient) => Promise<Set<string>>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'postgres-catalog-replacement-autocommit',
+    rule: 'a PostgreSQL catalog replacement is one transaction (readers never see it half done)',
+    file: 'server/store/postgres/PostgresBreachStore.ts',
+    find: "    await this.#transaction('READ COMMITTED', async (client) => {\n      // One catalog replacement at a time across instances",
+    replace:
+      '    await ((work: (client: pg.PoolClient) => Promise<void>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {\n      // One catalog replacement at a time across instances',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'sqlite-resolution-batch-autocommit',
+    rule: 'a SQLite resolution batch is one transaction',
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'this.#applyResolutionChanges = db.transaction(',
+    replace: 'this.#applyResolutionChanges = ((fn: (changes: readonly ResolutionChange[], now: string) => Set<string>) => Object.assign(fn, { immediate: fn }) as never)(',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'sqlite-exposures-autocommit',
+    rule: "a SQLite exposure record is replaced in one transaction (never an email's set half written)",
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'this.#setExposures = db.transaction(',
+    replace: 'this.#setExposures = ((fn: (email: string, breachIds: readonly string[], invented: boolean) => void) => Object.assign(fn, { immediate: fn }) as never)(',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'sqlite-catalog-replacement-autocommit',
+    rule: 'a SQLite catalog replacement is one transaction (with its removed breaches, origin and change records)',
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'this.#replaceCatalog = db.transaction(',
+    replace: 'this.#replaceCatalog = ((fn: (breaches: readonly Breach[], replacement: CatalogReplacement | undefined) => number) => Object.assign(fn, { immediate: fn }) as never)(',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'lookup-postgres-autocommit',
+    rule: "the PostgreSQL lookup queue's multi-statement writes are transactions",
+    file: 'server/store/postgres/PostgresLookupStore.ts',
+    find: '    return transaction(this.#pool, this.#where, { attempts: ATTEMPTS }, work);',
+    replace: '    return this.#pool.connect().then((client) => work(client).finally(() => client.release()));',
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  {
+    name: 'lookup-sqlite-autocommit',
+    rule: "the SQLite lookup queue's multi-statement writes are transactions",
+    file: 'server/store/SqliteLookupStore.ts',
+    find: '    return this.#db.transaction(work).immediate();',
+    replace: '    return work();',
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  // A breach that left the catalog stays resolvable by its last known data classes (issue 25).
+  {
+    name: 'sqlite-removed-breach-unresolvable',
+    rule: 'SQLite resolves a removed breach by its last known data classes',
+    file: 'server/store/SqliteBreachStore.ts',
+    find: 'for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches])',
+    replace: 'for (const breach of breaches)',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  {
+    name: 'postgres-removed-breach-unresolvable',
+    rule: 'PostgreSQL resolves a removed breach by its last known data classes',
+    file: 'server/store/postgres/PostgresBreachStore.ts',
+    find: "\n         UNION ALL SELECT id, breach->'dataClasses' FROM removed_breaches WHERE id = ANY($1::text[]) AND id NOT IN (SELECT id FROM breaches)`",
+    replace: '`',
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
 ];
 
 interface Outcome {

@@ -12,6 +12,7 @@ import {
   type UserChecks,
 } from '../../shared/api/index.ts';
 import type { BreachStore, RemovedBreach, ResolutionChange } from '../store/BreachStore.ts';
+import { dataClassSpellings } from '../store/breachRules.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { AccountDirectory, MonitoredAccount } from './accounts.ts';
 import type { ExposureSource, Pending } from './exposureSource.ts';
@@ -116,7 +117,7 @@ export class BreachAlertService {
         missing.push({ pointer: `/${index}/breachId`, message: `breach "${item.breachId}" not found` });
         return;
       }
-      const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
+      const spelling = dataClassSpellings(breach.dataClasses);
       const classes: string[] = [];
       item.dataClasses.forEach((name, classIndex) => {
         const own = spelling.get(dataClassKey(name));

@@ -6,6 +6,8 @@ export interface MonitoredAccount {
   /** Lower-cased, de-duplicated, at most `Limits.maxMonitoredEmails`. */
   emails: string[];
   deleted: boolean;
+  /** The store's change stamp of `emails`, read with the account (see BreachStore.readAccount). */
+  stamp: string;
 }
 
 /**
@@ -24,10 +26,12 @@ export class AccountDirectory {
   }
 
   async resolve(sub: string, tokenEmail: string | undefined): Promise<MonitoredAccount> {
-    const known = await this.#store.getAccount(sub);
-    if (known) return { sub, emails: normalizeEmails(known.emails), deleted: known.deleted };
-    const emails = [...(tokenEmail ? [tokenEmail] : []), ...(this.#extras.get(sub) ?? [])];
-    return { sub, emails: normalizeEmails(emails), deleted: false };
+    const fallback = normalizeEmails([...(tokenEmail ? [tokenEmail] : []), ...(this.#extras.get(sub) ?? [])]);
+    // The account and its emails' change stamp in one read: all a cached answer needs of the store.
+    const read = await this.#store.readAccount(sub, fallback);
+    const known = read.account;
+    const account = known ? { sub, emails: normalizeEmails(known.emails), deleted: known.deleted } : { sub, emails: fallback, deleted: false };
+    return { ...account, stamp: read.changeStamp(account.emails) };
   }
 }
 

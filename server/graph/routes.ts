@@ -22,9 +22,9 @@ export interface GraphRoutesOptions {
 
 /**
  * `GET` and `POST /v2/node`: the graph node query interface over the service's catalog. The graph
- * is an in-memory triple store rebuilt from the catalog when the store's revision moves and the
- * catalog itself changed (a resolution write moves the revision too, but leaves the graph, and
- * the page tokens handed out for it, as they are).
+ * is an in-memory triple store rebuilt from the catalog when the catalog's own revision moves: a
+ * person's resolutions and exposures move the store's revision but not the catalog's, so they
+ * cost the graph nothing (no read of the catalog) and leave the page tokens handed out for it valid.
  */
 export function createGraphRoutes(options: GraphRoutesOptions) {
   const triples = TripleStore.open(':memory:');
@@ -33,7 +33,7 @@ export function createGraphRoutes(options: GraphRoutesOptions) {
   let builtAt: number | undefined;
 
   async function currentEngine(): Promise<NodeQueryEngine> {
-    const revision = await options.store.revision();
+    const revision = await options.store.catalogRevision();
     if (revision !== builtAt) {
       replaceGraph(triples, await options.store.listBreaches());
       builtAt = revision;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type pg from 'pg';
 import { join } from 'node:path';
 import type { Logger } from '../log.ts';
 import { createInteractionHandler } from './interactions.ts';
@@ -34,6 +35,11 @@ export interface DevIdentityProviderOptions {
    * files in `dataDir`: every instance on it signs with the same key and knows every session.
    */
   databaseUrl?: string | undefined;
+  /**
+   * The instance's one pool on that database (server/store/openStorage.ts), used instead of a
+   * pool of the provider's own and left open on close.
+   */
+  databasePool?: pg.Pool | undefined;
   /** Where service accounts are kept; without it the JWT-bearer token endpoint is not mounted. */
   serviceAccounts?: ServiceAccountDirectory;
 }
@@ -73,7 +79,10 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const users = createUserDirectory(options.users ?? DEMO_USERS, options.isAccountActive);
 
   const dir = join(options.dataDir, 'identity');
-  const pool = options.databaseUrl ? createPool({ url: options.databaseUrl, max: 4, onIdleError: (error) => logger.warn({ err: error }, 'identity database connection lost') }) : undefined;
+  const pool =
+    options.databasePool ??
+    (options.databaseUrl ? createPool({ url: options.databaseUrl, max: 4, onIdleError: (error) => logger.warn({ err: error }, 'identity database connection lost') }) : undefined);
+  const ownsPool = options.databasePool === undefined;
   const keys = pool ? await loadOrCreateIdentityKeysIn(pool) : await loadOrCreateIdentityKeys(dir);
   const store = pool ? openOidcPostgresStore(pool) : openOidcSqliteStore(join(dir, 'provider.db'));
 
@@ -138,7 +147,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     isGrantLive: async (grantId) => (await provider.Grant.find(grantId)) !== undefined,
     async close() {
       store.close();
-      await pool?.end();
+      if (ownsPool) await pool?.end();
     },
   };
 }

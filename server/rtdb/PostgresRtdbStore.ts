@@ -20,6 +20,8 @@ const SUBTREE = "(path = $1 OR (path >= $1 || '/' AND path < $1 || '0'))";
 export interface PostgresRtdbOptions {
   url: string;
   poolSize?: number;
+  /** The instance's one pool (server/store/openStorage.ts): used instead of its own, and left open on close. */
+  pool?: pg.Pool;
   /** Told when a connection fails (the server went away); the next request reconnects. */
   onConnectionError?: (error: Error) => void;
   /** Told when a watcher throws (the others still hear the change); the console by default. */
@@ -43,10 +45,14 @@ export class PostgresRtdbStore implements RtdbStore {
   readonly #changes: Emitter<RtdbChange>;
   readonly watch: Event<RtdbChange>;
 
-  constructor(pool: pg.Pool, where: string, id: string, channel: NoticeChannel, onWatcherError?: (error: unknown) => void) {
+  /** Ends the pool when the store owns it; nothing when the pool is shared. */
+  readonly #endPool: () => Promise<void>;
+
+  constructor(pool: pg.Pool, where: string, id: string, channel: NoticeChannel, endPool: () => Promise<void> = () => pool.end(), onWatcherError?: (error: unknown) => void) {
     this.#changes = new Emitter({ ...(onWatcherError ? { onListenerError: onWatcherError } : {}) });
     this.watch = this.#changes.event;
     this.#pool = pool;
+    this.#endPool = endPool;
     this.#where = where;
     this.#id = id;
     this.#channel = channel;
@@ -202,7 +208,7 @@ export class PostgresRtdbStore implements RtdbStore {
   async close(): Promise<void> {
     this.#changes.dispose();
     await this.#channel.close();
-    await this.#pool.end();
+    await this.#endPool();
   }
 
   async #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
@@ -242,7 +248,8 @@ function noticeOf(writer: string, paths: readonly DbPath[]): string {
 export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promise<PostgresRtdbStore> {
   const where = describeDatabaseUrl(options.url);
   const onError = options.onConnectionError ?? (() => {});
-  const pool = createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: onError });
+  const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: onError });
+  const endPool = options.pool ? async () => {} : () => pool.end();
   let store: PostgresRtdbStore | undefined;
   const channel = new NoticeChannel({
     url: options.url,
@@ -260,12 +267,12 @@ export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promi
     } finally {
       client.release();
     }
-    store = new PostgresRtdbStore(pool, where, randomUUID(), channel, options.onWatcherError);
+    store = new PostgresRtdbStore(pool, where, randomUUID(), channel, endPool, options.onWatcherError);
     await channel.start();
     return store;
   } catch (error) {
     await channel.close();
-    await pool.end().catch(() => {});
+    await endPool().catch(() => {});
     if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
     throw error;
   }

@@ -42,9 +42,10 @@ export interface SearchStorageOptions {
 }
 
 /**
- * The store choice of the breach store, made again for the search interface: with a database
- * URL, tokens and index in PostgreSQL (every instance sees every token and the same index);
- * otherwise the token file in the data folder and SQLite FTS5 in memory over the SQLite store.
+ * The search interface's storage opened on its own, for its contract suite: with a database URL,
+ * tokens and index in PostgreSQL (every instance sees every token and the same index); otherwise
+ * the token file in the data folder and SQLite FTS5 in memory over the SQLite store. The service
+ * opens it through `openStorage` (server/store/openStorage.ts), on the instance's one pool.
  */
 export async function openSearchStorage(options: SearchStorageOptions): Promise<SearchStorage> {
   if (options.databaseUrl) return openPostgresSearchStorage({ url: options.databaseUrl, poolSize: options.poolSize, readDetails: options.readDetails, onConnectionError: options.onConnectionError });

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { migratePostgres } from '../store/postgres/migrations.ts';
 import { createPool, describeDatabaseUrl, isUnavailable } from '../store/postgres/pool.ts';
 import { PostgresApiTokenStore } from './PostgresApiTokenStore.ts';
@@ -16,20 +17,24 @@ const DEFAULT_POOL_SIZE = 10;
 export async function openPostgresSearchStorage({
   url,
   poolSize = DEFAULT_POOL_SIZE,
+  pool: shared,
   readDetails,
   onConnectionError = () => {},
 }: {
   url: string;
   poolSize?: number | undefined;
+  /** The instance's one pool (server/store/openStorage.ts): used instead of its own, and left open on close. */
+  pool?: pg.Pool | undefined;
   readDetails: DetailsReader;
   onConnectionError?: ((error: Error) => void) | undefined;
 }) {
   const where = describeDatabaseUrl(url);
-  const pool = createPool({ url, max: poolSize, onIdleError: onConnectionError });
+  const pool = shared ?? createPool({ url, max: poolSize, onIdleError: onConnectionError });
+  const endPool = shared ? async () => {} : () => pool.end();
   try {
     await migratePostgres(pool, SEARCH_MIGRATIONS);
   } catch (error) {
-    await pool.end().catch(() => {});
+    await endPool().catch(() => {});
     if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
     throw error;
   }
@@ -40,7 +45,7 @@ export async function openPostgresSearchStorage({
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      await endPool();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Breach, CatalogChange, CatalogOrigin } from '../../shared/api/index.ts';
+import { emailKey, type Breach, type CatalogChange, type CatalogOrigin } from '../../shared/api/index.ts';
 
 /** What the identity side knows of a subject: its monitored emails, and whether the account is gone. */
 export interface Account {
@@ -70,6 +70,12 @@ export interface SyncBreachStore {
 
   // Account side (what the identity provider knows)
   getAccount(sub: string): Account | undefined;
+  /**
+   * The account of `sub` together with the change stamps of the emails a request may monitor:
+   * the account's own, or `fallbackEmails` when there is none. One round trip on PostgreSQL,
+   * where `getAccount` and then {@link changeStamp} are two: what a cached answer costs.
+   */
+  readAccount(sub: string, fallbackEmails: readonly string[]): AccountRead;
   putAccount(account: Account): void;
 
   // Monitoring users
@@ -115,6 +121,32 @@ export interface SyncBreachStore {
   close(): void;
 }
 
+/** An account and its emails' change stamps, read at one moment ({@link SyncBreachStore.readAccount}). */
+export interface AccountRead {
+  account: Account | undefined;
+  /**
+   * {@link SyncBreachStore.changeStamp} of `emails` as it was at the read. Only the emails the
+   * read covered can be asked for (a RangeError otherwise).
+   */
+  changeStamp(emails: readonly string[]): string;
+}
+
+/**
+ * The {@link AccountRead.changeStamp} of a read: `prefix` (what every stamp of the store starts
+ * with: the catalog's part), then each email's revision, in the order asked.
+ */
+export function stampsOf(prefix: string, revisions: ReadonlyMap<string, number | string>): AccountRead['changeStamp'] {
+  return (emails) => {
+    let stamp = prefix;
+    for (const email of emails) {
+      const revision = revisions.get(emailKey(email));
+      if (revision === undefined) throw new RangeError(`the account read did not cover ${JSON.stringify(email)}`);
+      stamp += '.' + revision;
+    }
+    return stamp;
+  };
+}
+
 /**
  * Storage of the reference service as the service uses it: the methods of
  * {@link SyncBreachStore}, each answering a promise, so one service runs on SQLite (in-process,
@@ -146,6 +178,7 @@ const STORE_METHODS = [
   'catalogSize',
   'catalogRevision',
   'getAccount',
+  'readAccount',
   'putAccount',
   'hasUser',
   'createUser',

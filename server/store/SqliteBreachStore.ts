@@ -1,10 +1,31 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
-import { Breach, CatalogOrigin, dataClassKey, emailKey, IsoDateTime, type CatalogChange } from '../../shared/api/index.ts';
+import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
-import type { Account, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow, SyncBreachStore } from './BreachStore.ts';
+import {
+  stampsOf,
+  type Account,
+  type AccountRead,
+  type CatalogReplacement,
+  type LoadedCatalog,
+  type RemovedBreach,
+  type ResolutionChange,
+  type ResolutionRow,
+  type SyncBreachStore,
+} from './BreachStore.ts';
+import {
+  checkResolutionChange,
+  dataClassSpellings,
+  distinctValidBreaches,
+  exposureEmailKey,
+  validAccount,
+  validBreach,
+  validCatalogReplacement,
+  validInventedRemoval,
+  validResolvedAt,
+  validUserSub,
+} from './breachRules.ts';
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
-import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 import { preparePrivateDatabaseFile } from './privateFiles.ts';
@@ -169,14 +190,8 @@ export class SqliteBreachStore implements SyncBreachStore {
       const catalog = this.#snapshot();
       const changedEmails = new Set<string>();
       changes.forEach((change, index) => {
-        const email = emailKey(change.email);
-        if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
-        const classes = catalog.classesById.get(change.breachId);
-        if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
-        const key = dataClassKey(change.dataClass);
-        const spelling = classes.get(key);
-        if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
-        const changed = change.resolved ? sql.resolve.run(email, change.breachId, key, spelling, now).changes : sql.unresolve.run(email, change.breachId, key).changes;
+        const { email, breachId, key, spelling, resolved } = checkResolutionChange(change, index, catalog.classesById);
+        const changed = resolved ? sql.resolve.run(email, breachId, key, spelling, now).changes : sql.unresolve.run(email, breachId, key).changes;
         if (changed > 0) changedEmails.add(email);
       });
       // Only a real change moves the revision: repeating a request leaves caches (and ETags) valid.
@@ -231,10 +246,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   replaceCatalog(breaches: readonly Breach[], replacement?: CatalogReplacement): void {
-    if (replacement) {
-      CatalogOrigin.parse(replacement.origin);
-      if (!IsoDateTime.safeParse(replacement.at).success) throw new RangeError(`a catalog replacement's time must be an ISO 8601 date-time, got ${JSON.stringify(replacement.at)}`);
-    }
+    validCatalogReplacement(replacement);
     const valid = distinctValidBreaches(breaches);
     this.#catalogLog = { from: this.#replaceCatalog.immediate(valid, replacement), ids: [] };
     this.#catalogChange = ++this.#counter;
@@ -250,8 +262,8 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   removeInventedExposures(change: { at: string; to: CatalogOrigin }): string[] {
-    if (!IsoDateTime.safeParse(change.at).success) throw new RangeError(`a change's time must be an ISO 8601 date-time, got ${JSON.stringify(change.at)}`);
-    const emails = this.#removeInvented.immediate(change.at, CatalogOrigin.parse(change.to));
+    const { at, to } = validInventedRemoval(change);
+    const emails = this.#removeInvented.immediate(at, to);
     for (const email of emails) this.#emailChanges.set(email, ++this.#counter);
     return emails;
   }
@@ -276,8 +288,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   putAccount(account: Account): void {
-    if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
-    const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
+    const { emails } = validAccount(account);
     this.#putAccount.immediate(account.sub, emails, account.deleted);
     this.#accounts.delete(account.sub);
   }
@@ -294,7 +305,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   createUser(sub: string): boolean {
-    if (sub === '') throw new RangeError('a user needs a non-empty sub');
+    validUserSub(sub);
     return this.#createUser.immediate(sub, new Date().toISOString());
   }
 
@@ -308,8 +319,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   setExposures(email: string, breachIds: readonly string[], invented = false): void {
-    const key = emailKey(email);
-    if (key === '') throw new RangeError('exposures need a non-empty email');
+    const key = exposureEmailKey(email);
     this.#setExposures.immediate(key, [...new Set(breachIds)], invented);
     this.#emailChanges.set(key, ++this.#counter);
   }
@@ -319,13 +329,21 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void {
-    if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+    validResolvedAt(now);
     if (changes.length === 0) return;
     for (const email of this.#applyResolutionChanges.immediate(changes, now)) this.#emailChanges.set(email, ++this.#counter);
   }
 
   revision(): number {
     return this.#sql.readRevision.get() as number;
+  }
+
+  readAccount(sub: string, fallbackEmails: readonly string[]): AccountRead {
+    const account = this.getAccount(sub);
+    this.#noticeForeignWrites();
+    const revisions = new Map<string, number>();
+    for (const email of account?.emails ?? fallbackEmails) revisions.set(emailKey(email), this.#emailChanges.get(emailKey(email)) ?? 0);
+    return { account, changeStamp: stampsOf(`${this.#epoch}.${this.#catalogChange}`, revisions) };
   }
 
   changeStamp(emails: readonly string[]): string {
@@ -389,7 +407,7 @@ export class SqliteBreachStore implements SyncBreachStore {
     const breaches = (this.#sql.listBreaches.all() as BreachRow[]).map(fromBreachRow);
     const removed = new Map((this.#sql.listRemovedBreaches.all() as [string, string, string][]).map(([id, json, removedAt]) => [id, { breach: Breach.parse(JSON.parse(json)), removedAt }]));
     const classesById = new Map<string, Map<string, string>>();
-    for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches]) classesById.set(breach.id, classSpellings(breach));
+    for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches]) classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
     this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), removed, classesById };
     return this.#catalog;
   }
@@ -397,23 +415,6 @@ export class SqliteBreachStore implements SyncBreachStore {
 
 /** Past this many, the oldest logged catalog changes are forgotten (a reader that far behind reads everything). */
 const MAX_LOGGED_CATALOG_CHANGES = 10_000;
-
-/** Each breach checked, and no id twice (the error names the record). */
-export function distinctValidBreaches(breaches: readonly Breach[]): Breach[] {
-  const seen = new Set<string>();
-  return breaches.map((breach, index) => {
-    const checked = validBreach(breach, index);
-    if (seen.has(checked.id)) throw new InvalidBreachError(checked.id, `appears twice in the catalog (again at index ${index})`);
-    seen.add(checked.id);
-    return checked;
-  });
-}
-
-function classSpellings(breach: Breach): Map<string, string> {
-  const classes = new Map<string, string>();
-  for (const name of breach.dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
-  return classes;
-}
 
 /** SQLite's `ORDER BY id` (BINARY collation: UTF-8 bytes), which UTF-16 string order is not. */
 function compareSqliteIds(a: string, b: string): number {
@@ -434,7 +435,7 @@ function patchSnapshot(snapshot: CatalogSnapshot, breach: Breach): void {
   else breaches.splice(low, 0, breach);
   snapshot.byId.set(breach.id, breach);
   snapshot.removed.delete(breach.id);
-  snapshot.classesById.set(breach.id, classSpellings(breach));
+  snapshot.classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
 }
 
 /**
@@ -565,14 +566,4 @@ function isSortedById(ids: readonly string[]): boolean {
 
 function emailList(emails: readonly string[]): string {
   return JSON.stringify([...new Set(emails.map(emailKey))]);
-}
-
-export function validBreach(breach: Breach, index?: number): Breach {
-  const parsed = Breach.safeParse(breach);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = index === undefined ? '' : ` (catalog index ${index})`;
-  const field = issue && issue.path.length > 0 ? ` ${issue.path.join('.')}:` : '';
-  const id = typeof breach === 'object' && breach !== null ? (breach as { id?: unknown }).id : undefined;
-  throw new InvalidBreachError(id, `not a valid Breach${where}:${field} ${issue?.message ?? 'invalid'}`);
 }

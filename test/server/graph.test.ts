@@ -166,6 +166,39 @@ describe('the graph key', () => {
   });
 });
 
+describe('the graph follows the catalog, not the people', () => {
+  it('reads the catalog again only when the catalog changed: resolutions and exposures cost the graph nothing', async () => {
+    const store = memoryStore(DEMO);
+    let catalogReads = 0;
+    const counted = asyncBreachStore(store);
+    const listBreaches = counted.listBreaches.bind(counted);
+    counted.listBreaches = () => (catalogReads++, listBreaches());
+    const handle = createGraphRoutes({ store: counted, apiKey: 'k' });
+    const server = createServer(
+      (req, res) => void handle(req, res, parseRequestTarget(req)).catch((error: unknown) => sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, String(error)))),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const breachIds = async () => ((await (await post(origin, { nodes: ['Breach'], property: '<-typeOf' }, 'k')).json()) as NodeResponse).data.Breach!.arcs!.typeOf!.nodes.map((n) => n.dcid);
+    try {
+      await breachIds();
+      expect(catalogReads).toBe(1);
+      store.setExposures('someone@example.com', [DEMO[0]!.id]);
+      store.applyResolutionChanges([{ email: 'someone@example.com', breachId: DEMO[0]!.id, dataClass: DEMO[0]!.dataClasses[0]!, resolved: true }], new Date().toISOString());
+      await breachIds();
+      expect(catalogReads).toBe(1);
+      store.putBreach(breach('ZzGraphLate'));
+      expect(await breachIds()).toContain('ZzGraphLate');
+      expect(catalogReads).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      handle.close();
+      store.close();
+    }
+  });
+});
+
 describe('nextToken over HTTP (routes with a page size of 7)', () => {
   const store = memoryStore(DEMO);
   const handle = createGraphRoutes({ store: asyncBreachStore(store), apiKey: 'k', pageSize: 7 });

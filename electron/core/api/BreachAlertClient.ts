@@ -47,12 +47,17 @@ export class BreachAlertClient {
     return { created: response.status === 201, emails: parsed.success ? parsed.data.emails : undefined };
   }
 
-  async listBreaches(query: BreachQueryInput, options: { etag?: string | undefined; signal?: AbortSignal } = {}): Promise<ListBreachesResult> {
+  /**
+   * `onListed`: called once a 200's headers are in, before its body is read and checked: the
+   * service has computed the list by then, so a caller can send what must follow it meanwhile.
+   */
+  async listBreaches(query: BreachQueryInput, options: { etag?: string | undefined; signal?: AbortSignal; onListed?: () => void } = {}): Promise<ListBreachesResult> {
     const search = toBreachSearchParams(query).toString();
     const headers: Record<string, string> = options.etag ? { 'if-none-match': options.etag } : {};
     const response = await this.#send('GET', '/user/breaches' + (search ? `?${search}` : ''), undefined, headers, options.signal);
     const breachData = readBreachDataHeaders(response.headers);
     if (response.status === 304) return { status: 304, etag: response.headers.get('etag') ?? options.etag!, breachData };
+    options.onListed?.();
     const text = await response.text();
     const read = readServerBreaches(safeJson(text));
     if (!read.ok) {

@@ -31,6 +31,8 @@ export interface IdTokenSource {
   /** The signed-in subject (`auth.uid` in the database's rules), or undefined when signed out. */
   subject(): string | undefined;
   getIdToken(): Promise<string>;
+  /** A new ID token once `rejected` was refused (401); rejects when the sign-in has ended. */
+  idTokenAfterUnauthorized(rejected: string): Promise<string>;
 }
 
 export class CurrentAuth {
@@ -53,6 +55,7 @@ export class CurrentAuth {
   readonly identity: IdTokenSource = {
     subject: () => this.#service.tokens?.key.subject,
     getIdToken: () => this.#service.tokens?.getIdToken() ?? Promise.reject(new SignInRequiredError('Sign in to use this.')),
+    idTokenAfterUnauthorized: (rejected) => this.#service.tokens?.idTokenAfterUnauthorized(rejected) ?? Promise.reject(new SignInRequiredError('Sign in to use this.')),
   };
 
   constructor(options: CurrentAuthOptions) {

@@ -128,6 +128,19 @@ export class TokenManager implements AccessTokenSource {
     throw new Error('the sign-in provider gives no fresh ID token on refresh');
   }
 
+  /**
+   * A new ID token after `rejected` was refused (the grant it names was revoked, or the database
+   * clock disagrees): the current one if another caller already replaced it, else a refresh
+   * (shared with one already in flight). Rejects as {@link getIdToken} does.
+   */
+  async idTokenAfterUnauthorized(rejected: string): Promise<string> {
+    this.#assertActive();
+    if (this.#idToken && this.#idToken !== rejected && this.#isFresh(idTokenExpiry(this.#idToken))) return this.#idToken;
+    await (this.#refreshing ?? this.#refresh());
+    if (this.#idToken && this.#idToken !== rejected) return this.#idToken;
+    throw new Error('the sign-in provider gives no new ID token on refresh');
+  }
+
   async refreshAfterUnauthorized(rejected: string): Promise<string> {
     this.#assertActive();
     if (this.#refreshing) return this.#refreshing;

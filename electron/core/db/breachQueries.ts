@@ -1,6 +1,7 @@
 import { dataClassKey, type Breach } from '../../../shared/api/index.ts';
 import { codeList, parseCodeList, unresolvedCodesOf, type ClassRef } from './codeLists.ts';
 import { loadDataClassCodes } from './dataClassCodes.ts';
+import type { Statement } from 'better-sqlite3';
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
 
 /**
@@ -105,20 +106,23 @@ export function snapshotWriter(db: WritableDB): SnapshotWriter {
 }
 
 function batchedInsert(db: WritableDB, table: string, columns: string): { add(...values: unknown[]): void; flush(): void } {
-  const many = statement(db, insertSql(table, columns, ROWS_PER_INSERT));
-  const one = statement(db, insertSql(table, columns, 1));
+  // Compiled when first needed: a small user's first sync on a new connection never fills a batch,
+  // and compiling a statement of hundreds of parameters costs more than writing its rows one by one.
+  let many: Statement | undefined;
+  let one: Statement | undefined;
   const width = columns.split(',').length;
   const values: unknown[] = [];
   return {
     add(...row) {
       values.push(...row);
       if (values.length === width * ROWS_PER_INSERT) {
-        many.run(values);
+        (many ??= statement(db, insertSql(table, columns, ROWS_PER_INSERT))).run(values);
         values.length = 0;
       }
     },
     flush() {
-      for (let at = 0; at < values.length; at += width) one.run(values.slice(at, at + width));
+      if (values.length > 0) one ??= statement(db, insertSql(table, columns, 1));
+      for (let at = 0; at < values.length; at += width) one!.run(values.slice(at, at + width));
       values.length = 0;
     },
   };
@@ -172,22 +176,34 @@ export function confirmResolutions(db: WritableDB, intents: readonly { breachId:
     else byPair.set(pair, [intent]);
   }
   const codes = loadDataClassCodes(db);
-  const update = statement(db, 'UPDATE breached_accounts SET resolved_codes = ?, resolved_at = ? WHERE breach_key = (SELECT key FROM breaches WHERE id = ?) AND email = ?');
-  for (const account of accountRowsOf(db, [...new Set(intents.map((i) => i.breachId))])) {
-    const changes = byPair.get(account.breachId + '\u0000' + account.email);
+  const update = statement(db, 'UPDATE breached_accounts SET resolved_codes = ?, resolved_at = ? WHERE breach_key = ? AND email = ?');
+  // Thousands of accounts per request: read as stored (no ordering, no parse of the times unless a class leaves).
+  const rows = statement(
+    db,
+    'SELECT b.id, b.key, a.email, a.resolved_codes, a.resolved_at FROM breaches AS b JOIN breached_accounts AS a ON a.breach_key = b.key WHERE b.id IN (SELECT value FROM json_each(?))',
+  )
+    .raw()
+    .all(JSON.stringify([...new Set(intents.map((i) => i.breachId))])) as [string, number, string, string, string | null][];
+  for (const [breachId, breachKey, email, resolvedCodes, resolvedAt] of rows) {
+    const changes = byPair.get(breachId + '\u0000' + email);
     if (!changes) continue;
-    const resolved = new Set(account.resolved);
-    const times = account.resolvedAt;
+    const resolved = new Set(parseCodeList(resolvedCodes));
+    let times: Record<string, string> | undefined;
     for (const { classKey, resolved: wanted } of changes) {
       const code = codes.get(classKey);
       if (code === undefined) continue;
       if (wanted) resolved.add(code);
       else {
         resolved.delete(code);
+        times ??= resolvedAt ? (JSON.parse(resolvedAt) as Record<string, string>) : {};
         delete times[code];
       }
     }
-    update.run(codeList(resolved), Object.keys(times).length > 0 ? JSON.stringify(times) : null, account.breachId, account.email);
+    const nextCodes = codeList(resolved);
+    const nextAt = times === undefined ? resolvedAt : Object.keys(times).length > 0 ? JSON.stringify(times) : null;
+    // Already what the service confirmed (a toggle sent again): the row stays as it is.
+    if (nextCodes === resolvedCodes && nextAt === resolvedAt) continue;
+    update.run(nextCodes, nextAt, breachKey, email);
   }
 }
 

@@ -107,6 +107,49 @@ export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, 
   return result;
 }
 
+/** What a send needs of a row: its current intent, and whether an earlier send of it may have landed. */
+export interface ClaimedRow {
+  id: number;
+  email: string;
+  breachId: string;
+  classKey: string;
+  dataClass: string;
+  resolved: boolean;
+  version: number;
+  inDoubt: boolean;
+}
+
+/**
+ * Claims every row waiting to be sent, oldest first: puts the current intent of each on the wire
+ * and marks it in doubt (as {@link markInFlight}), and returns them as they were read. Call in
+ * a transaction, so no row becomes pending between the read and the update. One read of the
+ * columns a send needs, one update through the state index: thousands of rows, two statements.
+ */
+export function claimPending(db: WritableDB, now: string): ClaimedRow[] {
+  const rows = statement(db, `SELECT id, email, breach_id, class_key, data_class, resolved, version, in_doubt FROM outbox WHERE state = 'pending' ORDER BY id`).raw().all() as [
+    number,
+    string,
+    string,
+    string,
+    string,
+    number,
+    number,
+    number,
+  ][];
+  if (rows.length === 0) return [];
+  statement(db, `UPDATE outbox SET sent_version = version, in_doubt = 1, attempts = attempts + 1, updated_at = ? WHERE state = 'pending'`).run(now);
+  return rows.map(([id, email, breachId, classKey, dataClass, resolved, version, inDoubt]) => ({
+    id,
+    email,
+    breachId,
+    classKey,
+    dataClass,
+    resolved: resolved === 1,
+    version,
+    inDoubt: inDoubt === 1,
+  }));
+}
+
 /**
  * Puts the current intent of each row on the wire, and marks it in doubt in the same commit:
  * from here until an answer says otherwise, the send may land, and a crash must not forget that.
@@ -126,7 +169,9 @@ export function markInFlight(db: WritableDB, ids: readonly number[], now: string
  */
 export function settleDeliveredMany(db: WritableDB, sent: readonly { id: number; version: number }[]): void {
   const json = JSON.stringify(sent.map(({ id, version }) => [id, version]));
-  statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
+  const deleted = statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json).changes;
+  // Every row sent was deleted (nobody toggled meanwhile, the usual case): none is left to update.
+  if (deleted === sent.length) return;
   statement(db, 'UPDATE outbox SET sent_version = NULL, in_doubt = 0 WHERE (id, sent_version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
 }
 

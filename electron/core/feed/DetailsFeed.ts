@@ -195,6 +195,11 @@ export class DetailsFeed {
    * device may have changed other preferences meanwhile), written only if the database still
    * holds that (`if-match`), read again and merged again when another write came first.
    */
+  /** The sign-in's ID token, renewed once when the database refuses it. */
+  #idTokenCredential(): FeedCredential {
+    return { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken(), idTokenAfterUnauthorized: (rejected) => this.#deps.identity.idTokenAfterUnauthorized(rejected) };
+  }
+
   async #writeBack(subject: string, client: RealtimeDatabaseClient, path: string): Promise<boolean> {
     const local = this.#deps.localPreferences!;
     const copy = local.read(subject);
@@ -254,7 +259,7 @@ export class DetailsFeed {
     if (!subject) throw new CoreError('sign-in-required', 'Sign in to use preferences shared between your devices.');
     const client = new RealtimeDatabaseClient({
       url: this.url,
-      credential: { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken() },
+      credential: this.#idTokenCredential(),
       ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {}),
     });
     return { client, path: `users/${encodeURIComponent(subject)}/preferences`, subject };
@@ -265,7 +270,7 @@ export class DetailsFeed {
       case 'none':
         return { kind: 'none' };
       case 'id-token':
-        return { kind: 'id-token', getIdToken: () => this.#deps.identity.getIdToken() };
+        return this.#idTokenCredential();
       case 'service-account': {
         const text = await this.#deps.secrets.get(this.#secretKey(url, 'service-account'));
         if (!text) throw new CoreError('invalid-arguments', 'No service-account key file is stored for this feed.');

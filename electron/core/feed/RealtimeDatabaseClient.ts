@@ -5,7 +5,7 @@ import { fetchServiceAccountToken, type ServiceAccountKey, type ServiceAccountTo
 export type FeedCredential =
   | { kind: 'none' }
   /** The sign-in's ID token as `?auth=`: acts as the person under the database's rules. */
-  | { kind: 'id-token'; getIdToken(): Promise<string> }
+  | { kind: 'id-token'; getIdToken(): Promise<string>; idTokenAfterUnauthorized?(rejected: string): Promise<string> }
   /** A service-account access token (JWT-bearer grant at the key file's `token_uri`) as `Authorization: Bearer`. */
   | { kind: 'service-account'; key: ServiceAccountKey }
   /** A legacy database secret as `?auth=`: still accepted, discouraged. */
@@ -79,10 +79,11 @@ export class RealtimeDatabaseClient {
     signal: AbortSignal | undefined,
     retried = false,
     query: Readonly<Record<string, string>> = {},
+    refusedIdToken?: string,
   ): Promise<Response> {
     const url = new URL(`${this.url}/${path.replace(/^\/+|\/+$/g, '')}.json`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-    const auth = await this.#authorize(url);
+    const auth = await this.#authorize(url, refusedIdToken);
     let response: Response;
     try {
       response = await this.#fetch(url, {
@@ -97,10 +98,17 @@ export class RealtimeDatabaseClient {
       throw new ApiError(timedOut ? 'timeout' : 'network', `the details feed at ${this.url} ${timedOut ? 'did not answer in time' : 'could not be reached'}`, { cause: error });
     }
     if (response.ok || response.status === 304 || (response.status === 412 && 'if-match' in headers)) return response;
-    // A service-account token may have been revoked or expired early: get a new one once.
-    if (response.status === 401 && this.#credential.kind === 'service-account' && !retried) {
-      this.#token = undefined;
-      return this.#send(method, path, headers, body, signal, true, query);
+    // A service-account token may have been revoked or expired early, an ID token's grant revoked
+    // (a sign-in elsewhere ended it) or refused by a clock that disagrees: get a new one once.
+    if (response.status === 401 && !retried) {
+      if (this.#credential.kind === 'service-account') {
+        this.#token = undefined;
+        return this.#send(method, path, headers, body, signal, true, query);
+      }
+      if (this.#credential.kind === 'id-token' && this.#credential.idTokenAfterUnauthorized) {
+        await response.body?.cancel();
+        return this.#send(method, path, headers, body, signal, true, query, url.searchParams.get('auth') ?? undefined);
+      }
     }
     const text = await response.text();
     let detail = text.slice(0, 500);
@@ -116,13 +124,14 @@ export class RealtimeDatabaseClient {
     });
   }
 
-  async #authorize(url: URL): Promise<Record<string, string>> {
+  /** Adds the credential to `url` or answers its headers; `refusedIdToken`: one the database just refused. */
+  async #authorize(url: URL, refusedIdToken?: string): Promise<Record<string, string>> {
     const credential = this.#credential;
     switch (credential.kind) {
       case 'none':
         return {};
       case 'id-token':
-        url.searchParams.set('auth', await credential.getIdToken());
+        url.searchParams.set('auth', refusedIdToken !== undefined && credential.idTokenAfterUnauthorized ? await credential.idTokenAfterUnauthorized(refusedIdToken) : await credential.getIdToken());
         return {};
       case 'secret':
         url.searchParams.set('auth', credential.secret);

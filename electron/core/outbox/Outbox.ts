@@ -4,11 +4,10 @@ import { classifyError, needsSignIn, type ErrorKind } from '../api/errorKind.ts'
 import { accountRowsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
+  claimPending,
   discardFailed,
-  markInFlight,
   outboxCounts,
   outboxRows,
-  pendingRows,
   reclassifyForContract,
   releaseAllInFlight,
   releaseInFlight,
@@ -25,7 +24,7 @@ import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
 import { mayHaveLanded } from './landing.ts';
 import { CONTRACT_LIMITS, packIntents, type PackedRequest, type PackLimits } from './packing.ts';
-import { Intent, type FlushProgress, type FlushResult, type OutboxItem, type OutboxSummary } from './types.ts';
+import type { Intent, FlushProgress, FlushResult, OutboxItem, OutboxSummary } from './types.ts';
 
 /** What the outbox needs of the API: `BreachAlertClient` satisfies it; tests pass fakes. */
 export interface ResolutionSender {
@@ -237,14 +236,21 @@ export class Outbox {
       const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits);
       let planned = queue.length;
       let remaining = claimed.length;
-      while (queue.length > 0) {
-        if (this.#closed || signal?.aborted) return this.#stop('cancelled', totals, { unsent: queue }, 'cancelled');
-        const request = queue.shift()!;
+      // The request sent while the one before it was being settled (see below), with its answer to come.
+      let next: { request: PackedRequest<Atom>; answer: Promise<void> } | undefined;
+      while (queue.length > 0 || next) {
+        let request: PackedRequest<Atom>;
+        let answer: Promise<void>;
+        if (next) {
+          ({ request, answer } = next);
+          next = undefined;
+        } else {
+          if (this.#closed || signal?.aborted) return this.#stop('cancelled', totals, { unsent: queue }, 'cancelled');
+          request = queue.shift()!;
+          answer = this.#post(request, signal);
+        }
         try {
-          await this.#sender.postResolutions(
-            request.map((packed) => packed.item),
-            signal,
-          );
+          await answer;
         } catch (error) {
           totals.requests++;
           const verdict = classify(error, signal);
@@ -268,6 +274,18 @@ export class Outbox {
           continue;
         }
         totals.requests++;
+        // The next request goes out before this one is settled, so the service works on it while
+        // this one's thousands of rows are settled here. Still one request on the wire at a time;
+        // the rows of the two are disjoint, and a toggle in between is one made after the
+        // service's answer, which settling already allows for.
+        if (queue.length > 0 && !this.#closed && !signal?.aborted) {
+          const following = queue.shift()!;
+          next = { request: following, answer: this.#post(following, signal) };
+          // Its failure is handled when it is awaited, after this settles.
+          next.answer.catch(() => undefined);
+          // A turn of the event loop, so the request is written before the synchronous settling.
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
         totals.delivered += this.#settleDelivered(request);
         remaining -= request.reduce((n, packed) => n + packed.atoms.length, 0);
         onProgress?.({ phase: 'push', requests: totals.requests, plannedRequests: planned, delivered: totals.delivered, failed: totals.failed, remaining });
@@ -278,19 +296,27 @@ export class Outbox {
     return { status: 'done', ...totals };
   }
 
+  /** The send of one request, its failure (even a synchronous one) as the rejection. */
+  #post(request: PackedRequest<Atom>, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      return Promise.resolve(
+        this.#sender.postResolutions(
+          request.map((packed) => packed.item),
+          signal,
+        ),
+      );
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
   /** Marks every pending row as on the wire (and in doubt) and returns them as intents, with what each row was before. */
   #claim(): Atom[] {
     const now = this.#iso();
     const atoms = this.#db
       .transaction(() => {
-        const rows = pendingRows(this.#db);
-        if (rows.length === 0) return [];
-        markInFlight(
-          this.#db,
-          rows.map((row) => row.id),
-          now,
-        );
-        return rows.map((row) => Intent.parse({ ...row }));
+        // Rows of our own store, written by `record` from checked input: read as they are, not parsed again.
+        return claimPending(this.#db, now);
       })
       .immediate();
     if (atoms.length > 0) this.#changed();

@@ -69,13 +69,13 @@ export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: P
 export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS): PackedItem<A>[] {
   // breach → direction → email → class key → atom
   const tree = new Map<string, Map<boolean, Map<string, Map<string, A>>>>();
-  const seen = new Set<string>();
   for (const atom of atoms) {
-    const key = atom.breachId + '\u0000' + atom.email + '\u0000' + atom.classKey;
-    if (seen.has(key)) throw new Error(`packIntents: intent for ${atom.breachId}/${atom.email}/${atom.classKey} given twice`);
-    seen.add(key);
     let byDirection = tree.get(atom.breachId);
     if (!byDirection) tree.set(atom.breachId, (byDirection = new Map()));
+    // The same (breach, email, class) twice, in either direction: found in the tree itself, no key built per atom.
+    if (byDirection.get(true)?.get(atom.email)?.has(atom.classKey) || byDirection.get(false)?.get(atom.email)?.has(atom.classKey)) {
+      throw new Error(`packIntents: intent for ${atom.breachId}/${atom.email}/${atom.classKey} given twice`);
+    }
     let byEmail = byDirection.get(atom.resolved);
     if (!byEmail) byDirection.set(atom.resolved, (byEmail = new Map()));
     let byClass = byEmail.get(atom.email);
@@ -113,6 +113,11 @@ export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: Pa
  * wanted by the same emails. The smaller one wins (the smallest cover is NP-hard in general).
  */
 function cheaperGrouping<A>(byEmail: Map<string, Map<string, A>>): { keys: string[]; emails: string[] }[] {
+  // One email (most breaches name one address): both cuts are that email × its classes.
+  if (byEmail.size === 1) {
+    const [email, byClass] = byEmail.entries().next().value!;
+    return [{ keys: [...byClass.keys()].sort(), emails: [email] }];
+  }
   const byClassSet = new Map<string, { keys: string[]; emails: string[] }>();
   const emailsByKey = new Map<string, string[]>();
   for (const email of [...byEmail.keys()].sort()) {
@@ -144,9 +149,26 @@ export function requestBody(request: PackedRequest): string {
 }
 
 function fitBytes<A extends IntentAtom>(request: PackedRequest<A>, limits: PackLimits): PackedRequest<A>[] {
-  if (request.length <= 1 || Buffer.byteLength(requestBody(request)) <= limits.maxBodyBytes) return [sortItems(request)];
+  if (request.length <= 1 || bodyBytesAtMost(request) <= limits.maxBodyBytes || Buffer.byteLength(requestBody(request)) <= limits.maxBodyBytes) return [sortItems(request)];
   const middle = Math.ceil(request.length / 2);
   return [...fitBytes(request.slice(0, middle), limits), ...fitBytes(request.slice(middle), limits)];
+}
+
+/**
+ * A bound on the body's size in bytes without serializing it (the client serializes it once, to
+ * send it): JSON writes a UTF-16 unit as at most 6 bytes (`\u001f`; a character outside ASCII
+ * is 2 to 4 UTF-8 bytes for 1 or 2 units), each string adds its quotes and a comma, and an item's
+ * keys, brackets and `resolved` stay under 100 bytes. Only when this is over the limit is the
+ * body measured exactly.
+ */
+function bodyBytesAtMost(request: PackedRequest): number {
+  let bytes = 2;
+  for (const { item } of request) {
+    bytes += 100 + 6 * item.breachId.length;
+    for (const email of item.emails ?? []) bytes += 3 + 6 * email.length;
+    for (const name of item.dataClasses) bytes += 3 + 6 * name.length;
+  }
+  return bytes;
 }
 
 function sortItems<A extends IntentAtom>(request: PackedRequest<A>): PackedRequest<A> {

@@ -1,11 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { Breach, CatalogOrigin, dataClassKey, emailKey, IsoDateTime, type CatalogChange } from '../../../shared/api/index.ts';
+import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
-import type { Account, BreachStore, CatalogReplacement, LoadedCatalog, RemovedBreach, ResolutionChange, ResolutionRow } from '../BreachStore.ts';
+import {
+  stampsOf,
+  type Account,
+  type AccountRead,
+  type BreachStore,
+  type CatalogReplacement,
+  type LoadedCatalog,
+  type RemovedBreach,
+  type ResolutionChange,
+  type ResolutionRow,
+} from '../BreachStore.ts';
 import { copyBreach } from '../breachRows.ts';
-import { ResolutionChangeError } from '../errors.ts';
-import { distinctValidBreaches, validBreach } from '../SqliteBreachStore.ts';
+import {
+  checkResolutionChange,
+  dataClassSpellings,
+  distinctValidBreaches,
+  exposureEmailKey,
+  validAccount,
+  validBreach,
+  validCatalogReplacement,
+  validInventedRemoval,
+  validResolvedAt,
+  validUserSub,
+  type CheckedResolutionChange,
+} from '../breachRules.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -33,6 +54,11 @@ interface CatalogSnapshot {
 export interface PostgresStoreOptions {
   url: string;
   poolSize?: number;
+  /**
+   * The instance's one pool (server/store/openStorage.ts), shared with its other stores: used
+   * instead of a pool of the store's own, and left open by {@link PostgresBreachStore.close}.
+   */
+  pool?: pg.Pool;
   /** Told when an idle connection fails (the server went away); the next query reconnects. */
   onConnectionError?: (error: Error) => void;
   /**
@@ -57,15 +83,20 @@ export class PostgresBreachStore implements BreachStore {
   #closed = false;
   /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
   readonly #knownUsers = new Set<string>();
+  /** Under `notify`: accounts as read, valid while the listener's generation stays (see readAccount). */
+  readonly #accounts = new Map<string, { generation: string; account: Account | undefined }>();
 
   readonly #listener: ChangeListener | undefined;
 
   /** Names this store's notices, so its own listener skips them. */
   readonly #id: string;
+  /** Ends the pool when the store owns it; nothing when the pool is shared. */
+  readonly #endPool: () => Promise<void>;
 
-  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener) {
+  constructor(pool: pg.Pool, where: string, id: string = randomUUID(), listener?: ChangeListener, endPool: () => Promise<void> = () => pool.end()) {
     this.#id = id;
     this.#pool = pool;
+    this.#endPool = endPool;
     this.#where = where;
     this.#listener = listener;
   }
@@ -108,10 +139,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async replaceCatalog(breaches: readonly Breach[], replacement?: CatalogReplacement): Promise<void> {
-    if (replacement) {
-      CatalogOrigin.parse(replacement.origin);
-      if (!IsoDateTime.safeParse(replacement.at).success) throw new RangeError(`a catalog replacement's time must be an ISO 8601 date-time, got ${JSON.stringify(replacement.at)}`);
-    }
+    validCatalogReplacement(replacement);
     const valid = distinctValidBreaches(breaches);
     const at = replacement?.at ?? new Date().toISOString();
     await this.#transaction('READ COMMITTED', async (client) => {
@@ -160,8 +188,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async removeInventedExposures(change: { at: string; to: CatalogOrigin }): Promise<string[]> {
-    if (!IsoDateTime.safeParse(change.at).success) throw new RangeError(`a change's time must be an ISO 8601 date-time, got ${JSON.stringify(change.at)}`);
-    const to = CatalogOrigin.parse(change.to);
+    const { at, to } = validInventedRemoval(change);
     const emails = await this.#transaction('READ COMMITTED', async (client) => {
       const before = (await client.query<{ origin: string | null }>('SELECT origin FROM catalog_origin WHERE id = 1')).rows[0];
       const records = await client.query<{ email: string; ids: string[] }>(
@@ -173,11 +200,11 @@ export class PostgresBreachStore implements BreachStore {
         const removed = await client.query('DELETE FROM resolutions WHERE email = $1 AND breach_id = ANY($2::text[])', [email, sorted]);
         await client.query('DELETE FROM exposure_records WHERE email = $1', [email]);
         // A lookup answer the invented record replaced is gone with it: unknown (due now), never clean.
-        await client.query('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = $2 WHERE email = $1 AND checked_at IS NOT NULL', [email, Date.parse(change.at)]);
+        await client.query('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = $2 WHERE email = $1 AND checked_at IS NOT NULL', [email, Date.parse(at)]);
         await client.query(
           `INSERT INTO catalog_changes (at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed)
            VALUES ($1, $2, $3, $4, '[]'::jsonb, $5::jsonb, 0, $6)`,
-          [change.at, email, before?.origin ?? null, to, JSON.stringify(sorted), removed.rowCount ?? 0],
+          [at, email, before?.origin ?? null, to, JSON.stringify(sorted), removed.rowCount ?? 0],
         );
       }
       const emails = records.rows.map((row) => row.email);
@@ -219,14 +246,47 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async getAccount(sub: string): Promise<Account | undefined> {
-    const { rows } = await this.#query<{ emails: string[]; deleted: boolean }>('SELECT emails, deleted FROM accounts WHERE sub = $1', [sub]);
+    const { rows } = await this.#query<{ emails: string[]; deleted: boolean }>({ name: 'breach-account', text: 'SELECT emails, deleted FROM accounts WHERE sub = $1', values: [sub] });
     const row = rows[0];
     return row && { sub, emails: row.emails, deleted: row.deleted };
   }
 
+  /**
+   * One statement, prepared once per connection: the account, the catalog's revision and the
+   * revisions of the account's emails (or of `fallbackEmails` when there is no account).
+   */
+  async readAccount(sub: string, fallbackEmails: readonly string[]): Promise<AccountRead> {
+    const listener = this.#listener;
+    const generation = listener?.generation();
+    if (listener && generation !== undefined) {
+      // Under `notify` the stamps are known without a query, and so is an account read since the
+      // last account (or catalog) write was announced: a cached answer costs no round trip. Should
+      // the listener stop meanwhile, a stamp that matches nothing makes the answer be built afresh.
+      const changeStamp = (emails: readonly string[]) => listener.stamp(emails) ?? `unheard.${randomUUID()}`;
+      const known = this.#accounts.get(sub);
+      if (known?.generation === generation) return { account: known.account && copyAccount(known.account), changeStamp };
+      // Remembered under the generation from before the read: a write announced meanwhile makes the next read query again.
+      const account = await this.getAccount(sub);
+      if (this.#accounts.size >= MAX_REMEMBERED_USERS) this.#accounts.clear();
+      this.#accounts.set(sub, { generation, account: account && copyAccount(account) });
+      return { account, changeStamp };
+    }
+    const { rows } = await this.#query<{ emails: string[] | null; deleted: boolean | null; catalog: string; revisions: Record<string, number | string> }>({
+      name: 'breach-account-read',
+      text: `WITH a AS (SELECT emails, deleted FROM accounts WHERE sub = $1),
+                  e AS (SELECT DISTINCT email FROM unnest(CASE WHEN EXISTS (SELECT 1 FROM a) THEN ARRAY(SELECT jsonb_array_elements_text(emails) FROM a) ELSE $2::text[] END) AS e(email))
+             SELECT (SELECT emails FROM a) AS emails, (SELECT deleted FROM a) AS deleted,
+                    (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
+                    coalesce((SELECT jsonb_object_agg(e.email, coalesce(r.revision, 0)) FROM e LEFT JOIN email_revisions AS r USING (email)), '{}'::jsonb) AS revisions`,
+      values: [sub, emailList(fallbackEmails)],
+    });
+    const row = rows[0]!;
+    const account = row.emails === null ? undefined : { sub, emails: row.emails, deleted: row.deleted === true };
+    return { account, changeStamp: stampsOf(row.catalog, new Map(Object.entries(row.revisions).map(([email, revision]) => [email, String(revision)]))) };
+  }
+
   async putAccount(account: Account): Promise<void> {
-    if (account.sub === '') throw new RangeError('an account needs a non-empty sub');
-    const emails = [...new Set(account.emails.map(emailKey))].filter((email) => email !== '');
+    const { emails } = validAccount(account);
     await this.#transaction('READ COMMITTED', async (client) => {
       await client.query(
         `INSERT INTO accounts (sub, emails, deleted) VALUES ($1, $2, $3)
@@ -234,12 +294,15 @@ export class PostgresBreachStore implements BreachStore {
         [account.sub, JSON.stringify(emails), account.deleted],
       );
       await client.query(BUMP);
+      // Announced as `*`: instances that remember accounts under `notify` forget them all (account writes are rare).
+      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
+    this.#listener?.note('*');
   }
 
   async hasUser(sub: string): Promise<boolean> {
     if (this.#knownUsers.has(sub)) return true;
-    const { rowCount } = await this.#query('SELECT 1 FROM users WHERE sub = $1', [sub]);
+    const { rowCount } = await this.#query({ name: 'breach-has-user', text: 'SELECT 1 FROM users WHERE sub = $1', values: [sub] });
     if (rowCount === 1) {
       if (this.#knownUsers.size >= MAX_REMEMBERED_USERS) this.#knownUsers.clear();
       this.#knownUsers.add(sub);
@@ -248,7 +311,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async createUser(sub: string): Promise<boolean> {
-    if (sub === '') throw new RangeError('a user needs a non-empty sub');
+    validUserSub(sub);
     return this.#transaction('READ COMMITTED', async (client) => {
       const { rowCount } = await client.query('INSERT INTO users (sub, created_at) VALUES ($1, $2) ON CONFLICT (sub) DO NOTHING', [sub, new Date().toISOString()]);
       if (rowCount === 1) await client.query(BUMP);
@@ -267,8 +330,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async setExposures(email: string, breachIds: readonly string[], invented = false): Promise<void> {
-    const key = emailKey(email);
-    if (key === '') throw new RangeError('exposures need a non-empty email');
+    const key = exposureEmailKey(email);
     await this.#transaction('READ COMMITTED', async (client) => {
       // What the record was, locked (when it exists) so no other writer changes it before this one's done.
       const before = await client.query<{ invented: boolean }>('SELECT invented FROM exposure_records WHERE email = $1 FOR UPDATE', [key]);
@@ -299,7 +361,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async applyResolutionChanges(changes: readonly ResolutionChange[], now: string): Promise<void> {
-    if (!IsoDateTime.safeParse(now).success) throw new RangeError(`resolvedAt must be an ISO 8601 date-time, got ${JSON.stringify(now)}`);
+    validResolvedAt(now);
     if (changes.length === 0) return;
     // SERIALIZABLE: the batch checks the catalog and writes resolutions; a catalog replaced or a
     // concurrent batch on the same rows in between makes one of the two retry, never half-apply.
@@ -311,22 +373,16 @@ export class PostgresBreachStore implements BreachStore {
          UNION ALL SELECT id, breach->'dataClasses' FROM removed_breaches WHERE id = ANY($1::text[]) AND id NOT IN (SELECT id FROM breaches)`,
         [ids],
       );
-      const classesById = new Map(rows.map((row) => [row.id, spellings(row.data_classes)]));
+      const classesById = new Map(rows.map((row) => [row.id, dataClassSpellings(row.data_classes)]));
       // The batch means what applying its changes one after another means: per key the last
       // change wins, and an unresolve before a final resolve starts a new resolvedAt.
-      const final = new Map<string, { email: string; breachId: string; key: string; spelling: string; resolved: boolean; restart: boolean }>();
+      const final = new Map<string, CheckedResolutionChange & { restart: boolean }>();
       changes.forEach((change, index) => {
-        const email = emailKey(change.email);
-        if (email === '') throw new ResolutionChangeError(index, change, 'invalid-email', 'the email is empty');
-        const classes = classesById.get(change.breachId);
-        if (!classes) throw new ResolutionChangeError(index, change, 'unknown-breach', `the catalog has no breach "${change.breachId}"`);
-        const key = dataClassKey(change.dataClass);
-        const spelling = classes.get(key);
-        if (spelling === undefined) throw new ResolutionChangeError(index, change, 'unknown-data-class', `breach "${change.breachId}" has no data class "${change.dataClass}"`);
-        const id = `${email}\u0000${change.breachId}\u0000${key}`;
+        const checked = checkResolutionChange(change, index, classesById);
+        const id = `${checked.email}\u0000${checked.breachId}\u0000${checked.key}`;
         const before = final.get(id);
-        const restart = (before?.restart ?? false) || (before !== undefined && !before.resolved && change.resolved);
-        final.set(id, { email, breachId: change.breachId, key, spelling, resolved: change.resolved, restart });
+        const restart = (before?.restart ?? false) || (before !== undefined && !before.resolved && checked.resolved);
+        final.set(id, { ...checked, restart });
       });
       const removed = [...final.values()].filter((row) => !row.resolved || row.restart);
       const resolved = [...final.values()].filter((row) => row.resolved);
@@ -372,12 +428,14 @@ export class PostgresBreachStore implements BreachStore {
   async changeStamp(emails: readonly string[]): Promise<string> {
     const noticed = this.#listener?.stamp(emails);
     if (noticed !== undefined) return noticed;
-    const { rows } = await this.#query<{ stamp: string }>(
-      `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text || '.' ||
-              coalesce((SELECT string_agg(coalesce(r.revision, 0)::text, '.' ORDER BY e.n)
+    // The same form as readAccount's stamps: the catalog's revision, then `.revision` per email.
+    const { rows } = await this.#query<{ stamp: string }>({
+      name: 'breach-change-stamp',
+      text: `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text ||
+              coalesce((SELECT string_agg('.' || coalesce(r.revision, 0)::text, '' ORDER BY e.n)
                         FROM unnest($1::text[]) WITH ORDINALITY AS e(email, n) LEFT JOIN email_revisions AS r USING (email)), '') AS stamp`,
-      [emails.map(emailKey)],
-    );
+      values: [emails.map(emailKey)],
+    });
     return rows[0]?.stamp ?? '';
   }
 
@@ -385,15 +443,16 @@ export class PostgresBreachStore implements BreachStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.#listener?.close();
-    await this.#pool.end();
+    await this.#endPool();
   }
 
-  async #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    return guarded(this.#where, () => this.#pool.query<R>(sql, values));
+  /** A statement on a pooled connection; a `{ name, text, values }` one is prepared once per connection. */
+  async #query<R extends pg.QueryResultRow>(sql: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return guarded(this.#where, () => (typeof sql === 'string' ? this.#pool.query<R>(sql, values) : this.#pool.query<R>(sql)));
   }
 
   async #snapshot(): Promise<CatalogSnapshot> {
-    const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
+    const { rows } = await this.#query<{ value: string }>({ name: 'breach-catalog-revision', text: "SELECT value FROM meta WHERE key = 'catalog_revision'" });
     const revision = rows[0]?.value ?? '0';
     if (this.#catalog?.revision === revision) return this.#catalog;
     // Read in one snapshot with its revision, so a catalog replaced meanwhile is not half seen.
@@ -421,7 +480,8 @@ export class PostgresBreachStore implements BreachStore {
  */
 export async function openPostgresBreachStore(options: PostgresStoreOptions): Promise<PostgresBreachStore> {
   const where = describeDatabaseUrl(options.url);
-  const pool = createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
+  const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
+  const endPool = options.pool ? async () => {} : () => pool.end();
   try {
     await migratePostgres(pool);
     const client = await pool.connect();
@@ -432,7 +492,7 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
       client.release();
     }
   } catch (error) {
-    await pool.end().catch(() => {});
+    await endPool().catch(() => {});
     if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
     throw error;
   }
@@ -441,11 +501,11 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
   if (options.invalidation === 'notify') {
     listener = new ChangeListener(options.url, id, options.onConnectionError ?? (() => {}));
     await listener.start().catch(async (error: unknown) => {
-      await pool.end().catch(() => {});
+      await endPool().catch(() => {});
       throw error;
     });
   }
-  return new PostgresBreachStore(pool, where, id, listener);
+  return new PostgresBreachStore(pool, where, id, listener, endPool);
 }
 
 async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]): Promise<void> {
@@ -472,10 +532,8 @@ async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
 }
 
-function spellings(dataClasses: readonly string[]): Map<string, string> {
-  const classes = new Map<string, string>();
-  for (const name of dataClasses) if (!classes.has(dataClassKey(name))) classes.set(dataClassKey(name), name);
-  return classes;
+function copyAccount(account: Account): Account {
+  return { sub: account.sub, emails: [...account.emails], deleted: account.deleted };
 }
 
 function emailList(emails: readonly string[]): string[] {

@@ -75,6 +75,15 @@ export class ChangeListener {
     else for (const email of emails) this.#emails.set(email, this.#counter);
   }
 
+  /**
+   * What moves with every `*` notice (catalog and account writes) and every reconnection: a
+   * value remembered under one generation is still current while it is unchanged. Undefined
+   * while not listening.
+   */
+  generation(): string | undefined {
+    return this.#listening ? `${this.#epoch}.${this.#catalog}` : undefined;
+  }
+
   /** The stamp without a query, or undefined while not listening. */
   stamp(emails: readonly string[]): string | undefined {
     if (!this.#listening) return undefined;

@@ -88,6 +88,21 @@ describe('TokenManager', () => {
     expect(refresher.calls).toHaveLength(1);
   });
 
+  it('renews the ID token after a 401 only for the token that was refused, sharing one refresh', async () => {
+    const { clock, refresher, create } = setup();
+    const idToken = (n: number) => `h.${Buffer.from(JSON.stringify({ exp: Math.floor(clock.now / 1000) + 3600, n })).toString('base64url')}.s`;
+    const tokens = await create();
+    refresher.next.push(async () => ({ accessToken: 'access-1', refreshToken: 'refresh-1', idToken: idToken(1), expiresAt: clock.now + HOUR }));
+    const first = await tokens.getIdToken();
+    expect(first).toBe(idToken(1));
+    refresher.next.push(async () => ({ accessToken: 'access-2', refreshToken: 'refresh-2', idToken: idToken(2), expiresAt: clock.now + HOUR }));
+    // Two requests refused with the same token at once: one refresh, both get the new token.
+    expect(await Promise.all([tokens.idTokenAfterUnauthorized(first), tokens.idTokenAfterUnauthorized(first)])).toEqual([idToken(2), idToken(2)]);
+    // A late 401 for the old token: already replaced, nothing to do.
+    expect(await tokens.idTokenAfterUnauthorized(first)).toBe(idToken(2));
+    expect(refresher.calls).toEqual(['refresh-0', 'refresh-1']);
+  });
+
   it('the API client refreshes once on a 401, and gives up if the new token is refused too', async () => {
     const { refresher, create } = setup();
     const tokens = await create();

@@ -81,7 +81,7 @@ function settings() {
 }
 
 it("sends the copy's ETag as If-None-Match and is answered 304 with no body while the catalog is unchanged", async () => {
-  const feed = new DetailsFeed({ settings: settings(), secrets: new MemorySecretStore(), identity: { subject: () => undefined, getIdToken: async () => '' }, store });
+  const feed = new DetailsFeed({ settings: settings(), secrets: new MemorySecretStore(), identity: { subject: () => undefined, getIdToken: async () => '', idTokenAfterUnauthorized: async () => '' }, store });
   const first = await feed.sync();
   expect(first.status).toBe('updated');
   expect(first.count).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ import { DetailsFeed, SECRET_DISCOURAGED } from '../../../electron/core/feed/Det
 import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
 import { LocalPreferences } from '../../../electron/core/feed/LocalPreferences.ts';
 import { createFeedHandlers } from '../../../electron/core/handlers/feedHandlers.ts';
+import { SignInRequiredError } from '../../../electron/core/api/AccessTokenSource.ts';
 import { RealtimeDatabaseClient } from '../../../electron/core/feed/RealtimeDatabaseClient.ts';
 import { ServiceAccountKey } from '../../../electron/core/feed/serviceAccountToken.ts';
 import { syncCatalogDetails } from '../../../electron/core/feed/syncCatalogDetails.ts';
@@ -47,7 +48,8 @@ async function dev<T>(route: string, body: unknown = {}): Promise<T> {
   if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
-const identityOf = (sub: string) => ({ subject: () => sub, getIdToken: async () => (await dev<{ id_token: string }>('/id-token', { sub })).id_token });
+const mintIdToken = async (sub: string) => (await dev<{ id_token: string }>('/id-token', { sub })).id_token;
+const identityOf = (sub: string) => ({ subject: () => sub, getIdToken: () => mintIdToken(sub), idTokenAfterUnauthorized: () => mintIdToken(sub) });
 
 /** Counts the requests a client makes, so "one round trip" is checked, not assumed. */
 function countingFetch(): { fetch: typeof fetch; calls: string[] } {
@@ -117,6 +119,52 @@ describe('credentials', () => {
     await expect(asZed.get('users/alice/preferences')).rejects.toMatchObject({ kind: 'unauthorized', status: 401, detail: expect.stringContaining('Permission denied') });
     await expect(new RealtimeDatabaseClient({ url, credential: { kind: 'none' } }).get('users/zed')).rejects.toMatchObject({ kind: 'unauthorized' });
     await expect(new RealtimeDatabaseClient({ url: 'http://127.0.0.1:9/rtdb', credential: { kind: 'none' } }).get('x')).rejects.toMatchObject({ kind: 'network' });
+  });
+});
+
+describe('an ID token the database refuses', () => {
+  const url = () => `${service.url}/rtdb`;
+
+  it('is renewed once and the request sent again: a revoked or stale token does not end the feed', async () => {
+    await new RealtimeDatabaseClient({ url: url(), credential: { kind: 'id-token', getIdToken: () => mintIdToken('yan') } }).put('users/yan/preferences', { theme: 'light' });
+    const refused: string[] = [];
+    const client = new RealtimeDatabaseClient({
+      url: url(),
+      credential: {
+        kind: 'id-token',
+        // What the app held: a token the database no longer takes.
+        getIdToken: async () => 'eyJhbGciOiJub25lIn0.e30.',
+        idTokenAfterUnauthorized: async (rejected) => {
+          refused.push(rejected);
+          return mintIdToken('yan');
+        },
+      },
+    });
+    expect(await client.get('users/yan/preferences')).toMatchObject({ status: 'ok', value: { theme: 'light' } });
+    expect(refused).toEqual(['eyJhbGciOiJub25lIn0.e30.']);
+  });
+
+  it('is renewed at most once per request: a renewed token refused again is an error, never a loop', async () => {
+    let renewals = 0;
+    const client = new RealtimeDatabaseClient({
+      url: url(),
+      credential: { kind: 'id-token', getIdToken: () => mintIdToken('yan'), idTokenAfterUnauthorized: () => (renewals++, mintIdToken('yan')) },
+    });
+    // Rules refuse yan another person's data whatever the token: one renewal, then the refusal.
+    await expect(client.get('users/alice/preferences')).rejects.toMatchObject({ kind: 'unauthorized', status: 401 });
+    expect(renewals).toBe(1);
+  });
+
+  it('a sign-in that has ended answers as a sign-in needed, from the renewal itself', async () => {
+    const client = new RealtimeDatabaseClient({
+      url: url(),
+      credential: {
+        kind: 'id-token',
+        getIdToken: async () => 'eyJhbGciOiJub25lIn0.e30.',
+        idTokenAfterUnauthorized: () => Promise.reject(new SignInRequiredError('Sign in again to continue: the sign-in has ended.')),
+      },
+    });
+    await expect(client.get('users/yan/preferences')).rejects.toBeInstanceOf(SignInRequiredError);
   });
 });
 

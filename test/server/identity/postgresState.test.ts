@@ -1,7 +1,8 @@
-// The identity provider's state in PostgreSQL: oidc-provider's adapter contract (as the SQLite
-// adapter keeps it) and one signing key set for every instance, even when they start together.
+// The identity provider's state in PostgreSQL: one signing key set for every instance, even when
+// they start together. oidc-provider's adapter contract, which the SQLite adapter keeps alike, is
+// in oidcAdapter.contract.test.ts, run on both.
 import { describe, expect, it, type TestContext } from 'vitest';
-import { loadOrCreateIdentityKeysIn, openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
+import { loadOrCreateIdentityKeysIn } from '../../../server/identity/postgresState.ts';
 import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
@@ -18,43 +19,6 @@ async function migratedPool(ctx: TestContext) {
   ctx.onTestFinished(() => pool.end());
   return pool;
 }
-
-describe('oidc-provider adapter on PostgreSQL', () => {
-  it('stores, finds by id, uid and user code, consumes, destroys and revokes by grant', async (ctx) => {
-    const pool = await migratedPool(ctx);
-    const store = openOidcPostgresStore(pool);
-    ctx.onTestFinished(() => store.close());
-    const tokens = store.adapterFactory('RefreshToken');
-    const sessions = store.adapterFactory('Session');
-    await tokens.upsert('t1', { accountId: 'alice', grantId: 'g1' }, 60);
-    await tokens.upsert('t2', { accountId: 'alice', grantId: 'g2' }, 60);
-    await sessions.upsert('s1', { uid: 'u1', accountId: 'alice' }, 60);
-    await store.adapterFactory('DeviceCode').upsert('d1', { userCode: 'ABCD' }, 60);
-    expect(await tokens.find('t1')).toEqual({ accountId: 'alice', grantId: 'g1' });
-    expect(await sessions.find('t1')).toBeUndefined();
-    expect(await sessions.findByUid('u1')).toEqual({ uid: 'u1', accountId: 'alice' });
-    expect(await store.adapterFactory('DeviceCode').findByUserCode('ABCD')).toEqual({ userCode: 'ABCD' });
-    await tokens.consume('t2');
-    expect(await tokens.find('t2')).toMatchObject({ accountId: 'alice', consumed: expect.any(Number) });
-    await tokens.revokeByGrantId('g1');
-    expect(await tokens.find('t1')).toBeUndefined();
-    await sessions.destroy('s1');
-    expect(await sessions.findByUid('u1')).toBeUndefined();
-  });
-
-  it('never returns an expired row, and purges it', async (ctx) => {
-    const pool = await migratedPool(ctx);
-    const store = openOidcPostgresStore(pool);
-    ctx.onTestFinished(() => store.close());
-    const codes = store.adapterFactory('AuthorizationCode');
-    await codes.upsert('old', { accountId: 'alice' }, 60);
-    await codes.upsert('forever', { accountId: 'alice' });
-    await pool.query("UPDATE oidc_models SET expires_at = now() - interval '1 second' WHERE id = 'old'");
-    expect(await codes.find('old')).toBeUndefined();
-    expect(await store.purgeExpiredAsync()).toBe(1);
-    expect(await codes.find('forever')).toEqual({ accountId: 'alice' });
-  });
-});
 
 describe('signing keys on PostgreSQL', () => {
   it('gives instances starting together one key set, and keeps it across starts', async (ctx) => {

@@ -1,12 +1,14 @@
 // The RtdbStore contract, on SQLite and on PostgreSQL alike: subtree writes, all-or-nothing
 // transactions, snapshots and their cache, change notices, secrets and service accounts. Two
 // stores on one database stand for two instances.
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
 import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from '../../../server/rtdb/postgresSchema.ts';
 import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
+import { databaseAt, INJECTED_FAILURE } from '../../support/storeDialects.ts';
 import { eventually } from '../../support/waitFor.ts';
 import { STORE_KINDS, useRtdbStores } from './stores.ts';
 
@@ -38,6 +40,36 @@ describe.each(STORE_KINDS)('RtdbStore on %s', (kind) => {
     ).rejects.toThrow('rolled back');
     expect(await store!.get(['a', 'bc'])).toBe(2);
     expect(await store!.snapshot(['a'])).toEqual(before);
+  });
+
+  it('takes back every write of a transaction whose last write fails in the database: nothing stored, nothing announced, the ETag kept', async (ctx) => {
+    const place = (await stores.place(kind)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const [a, b] = [await place.open(), await place.open()];
+    await a.transaction((tx) =>
+      tx.write([
+        { path: ['a'], value: { old: true } },
+        { path: ['b'], value: { keep: 1 } },
+      ]),
+    );
+    // A trigger on the leaf table (test/support/storeDialects.ts): only the database can stop this write.
+    await databaseAt(kind === 'sqlite' ? { file: path.join(place.dataDir, 'rtdb.db') } : { url: place.databaseUrl! }).failWhen(kind === 'sqlite' ? 'leaves' : 'rtdb_leaves', "NEW.path = 'b/poison'");
+    const before = { tree: await a.get([]), a: await a.snapshot(['a']), b: await b.snapshot(['b']) };
+    const heard: RtdbChange[] = [];
+    a.watch((change) => heard.push(change));
+    await expect(
+      a.transaction((tx) =>
+        tx.write([
+          { path: ['a'], value: { x: 1, y: 2 } },
+          { path: ['c'], value: 'new' },
+          { path: ['b', 'poison'], value: 1 },
+        ]),
+      ),
+    ).rejects.toThrow(INJECTED_FAILURE);
+    expect(await a.get([])).toEqual(before.tree);
+    expect(await b.get([])).toEqual(before.tree);
+    expect((await a.snapshot(['a'])).etag).toBe(before.a.etag);
+    expect((await b.snapshot(['b'])).etag).toBe(before.b.etag);
+    expect(heard).toEqual([]);
   });
 
   it("serves a cached snapshot until any instance writes, then the other instance's value", async (ctx) => {

@@ -1,11 +1,11 @@
-// The PostgreSQL store on a private server (test/support/postgres.ts): migrations from empty and
-// from the previous version, the store's rules (the same as SQLite's), atomic and concurrent
-// resolution batches across two connections pools (two instances), per-email revisions seen
-// across instances, and a clear error naming the host (never the password) when unreachable.
+// What only the PostgreSQL store has, on a private server (test/support/postgres.ts): migrations
+// from empty and from the previous version, per-email revisions that other instances' writes
+// about other emails leave alone, LISTEN/NOTIFY invalidation, and a clear error naming the host
+// (never the password) when unreachable. The rules it shares with the SQLite store (atomic and
+// concurrent batches included) are in breachStore.contract.test.ts, run on both.
 import { createServer } from 'node:net';
 import pg from 'pg';
-import { describe, expect, it, type TestContext } from 'vitest';
-import { ResolutionChangeError } from '../../../server/store/errors.ts';
+import { describe, expect, it, vi, type TestContext } from 'vitest';
 import { migratePostgres, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
 import { openPostgresBreachStore, type PostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
@@ -100,62 +100,7 @@ describe('PostgreSQL migrations', () => {
   });
 });
 
-describe('PostgresBreachStore', () => {
-  it('keeps the catalog, accounts, users and exposures as the SQLite store does', async (ctx) => {
-    await withStore(await database(ctx), async (store) => {
-      await store.replaceCatalog([breach('b10'), breach('B2'), breach('a1')]);
-      expect((await store.listBreaches()).map((b) => b.id)).toEqual(['B2', 'a1', 'b10']);
-      expect(await store.catalogSize()).toBe(3);
-      await store.putAccount({ sub: 'alice', emails: ['Alice@Example.com', 'alice@example.com'], deleted: false });
-      expect(await store.getAccount('alice')).toEqual({ sub: 'alice', emails: ['alice@example.com'], deleted: false });
-      expect(await store.createUser('alice')).toBe(true);
-      expect(await store.createUser('alice')).toBe(false);
-      expect(await store.hasUser('alice')).toBe(true);
-      expect(await store.hasUser('bob')).toBe(false);
-      await store.setExposures('Alice@Example.com', ['b10', 'B2', 'a1', 'B2']);
-      await store.setExposures('none@example.com', []);
-      expect(await store.getExposures(['alice@example.com', 'none@example.com', 'never@example.com'])).toEqual(
-        new Map([
-          ['alice@example.com', ['B2', 'a1', 'b10']],
-          ['none@example.com', []],
-        ]),
-      );
-    });
-  });
-
-  it('applies a batch all or nothing: a bad change at the end leaves every earlier one unapplied', async (ctx) => {
-    await withStore(await database(ctx), async (store) => {
-      await store.replaceCatalog([breach('Adobe')]);
-      const good = { email: 'a@example.com', breachId: 'Adobe', dataClass: 'passwords', resolved: true };
-      const error = await store.applyResolutionChanges([good, { ...good, dataClass: 'Shoe sizes' }], '2026-02-01T10:00:00Z').catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ResolutionChangeError);
-      expect((error as ResolutionChangeError).index).toBe(1);
-      expect(await store.getResolutions(['a@example.com'])).toEqual([]);
-      await store.applyResolutionChanges([good], '2026-02-01T10:00:00Z');
-      // Repeating keeps the first resolvedAt; a batch that unresolves then resolves starts anew.
-      await store.applyResolutionChanges([good], '2026-02-02T10:00:00Z');
-      expect((await store.getResolutions(['a@example.com']))[0]).toMatchObject({ dataClass: 'Passwords', resolvedAt: '2026-02-01T10:00:00Z' });
-      await store.applyResolutionChanges([{ ...good, resolved: false }, good], '2026-02-03T10:00:00Z');
-      expect((await store.getResolutions(['a@example.com']))[0]).toMatchObject({ resolvedAt: '2026-02-03T10:00:00Z' });
-    });
-  });
-
-  it("lets two instances write one person's resolutions at once: every batch lands whole, serialization failures retried", async (ctx) => {
-    const url = await database(ctx);
-    await withStore(url, async (one) => {
-      await withStore(url, async (two) => {
-        const classes = ['Email addresses', 'IP addresses', 'Passwords'];
-        await one.replaceCatalog(Array.from({ length: 10 }, (_, i) => breach(`B${i}`)));
-        // Overlapping batches, each a different window of the 30 (breach, class) rows.
-        const all = Array.from({ length: 10 }, (_, b) => classes.map((dataClass) => ({ email: 'shared@example.com', breachId: `B${b}`, dataClass, resolved: true }))).flat();
-        const writes = Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? one : two).applyResolutionChanges(all.slice(i, i + 8), '2026-02-01T10:00:00Z'));
-        await Promise.all(writes);
-        const rows = await one.getResolutions(['shared@example.com']);
-        expect(rows.map((row) => `${row.breachId}/${row.dataClass}`).sort()).toEqual(all.map((row) => `${row.breachId}/${row.dataClass}`).sort());
-      });
-    });
-  });
-
+describe('PostgresBreachStore across instances', () => {
   it("moves an email's change stamp when another instance writes about it, and only then", async (ctx) => {
     const url = await database(ctx);
     await withStore(url, async (reader) => {
@@ -196,6 +141,35 @@ describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
       await writer.setExposures('b@example.com', ['Adobe']);
       await eventually('the notice about another email arrived', async () => (await reader.changeStamp(['b@example.com'])) !== (await reader.changeStamp(['c@example.com'])));
       expect(await reader.changeStamp(['a@example.com'])).toBe(noticed);
+    });
+  });
+});
+
+describe('readAccount under LISTEN/NOTIFY', () => {
+  it("reads an account once, then answers from memory until an account write is announced, its own at once and another instance's when its notice arrives", async (ctx) => {
+    const url = await database(ctx);
+    const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
+    ctx.onTestFinished(() => reader.close());
+    await withStore(url, async (writer) => {
+      const initial = await reader.changeStamp([]);
+      await writer.putAccount({ sub: 'someone', emails: ['a@example.com'], deleted: false });
+      // The write's notice arrives when it does: wait for it, or it could make the read below the second of two.
+      await eventually("the reader noticed the other instance's account write", async () => (await reader.changeStamp([])) !== initial);
+      expect((await reader.readAccount('someone', [])).account?.emails).toEqual(['a@example.com']);
+      // Answered from memory: no statement reaches the pool (the store's every read goes through pool.query).
+      const queries = vi.spyOn(pg.Pool.prototype, 'query');
+      ctx.onTestFinished(() => queries.mockRestore());
+      expect((await reader.readAccount('someone', ['x@example.com'])).account?.emails).toEqual(['a@example.com']);
+      expect(queries).not.toHaveBeenCalled();
+      queries.mockRestore();
+      await writer.putAccount({ sub: 'someone', emails: ['b@example.com'], deleted: false });
+      await eventually("the reader noticed the other instance's account write", async () => (await reader.readAccount('someone', [])).account?.emails[0] === 'b@example.com');
+      await reader.putAccount({ sub: 'someone', emails: ['c@example.com'], deleted: true });
+      expect((await reader.readAccount('someone', [])).account).toEqual({ sub: 'someone', emails: ['c@example.com'], deleted: true });
+      // The stamps still come from the notices: one's own exposure write moves it at once.
+      const before = (await reader.readAccount('someone', [])).changeStamp(['c@example.com']);
+      await reader.setExposures('c@example.com', ['Adobe']);
+      expect((await reader.readAccount('someone', [])).changeStamp(['c@example.com'])).not.toBe(before);
     });
   });
 });

@@ -11,6 +11,7 @@ import { openPostgresLookupStore } from '../../../server/store/postgres/Postgres
 import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
 import { openSqliteLookupStore } from '../../../server/store/SqliteLookupStore.ts';
 import { serviceStores } from '../../support/postgres.ts';
+import { databaseAt, INJECTED_FAILURE } from '../../support/storeDialects.ts';
 
 const T = 1_772_442_000_000;
 const WINDOW = 61_000;
@@ -29,21 +30,28 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     for (const store of open.splice(0)) await store.close();
   });
 
-  /** A fresh database, migrated by its breach store, and the lookup store on it. */
-  async function fresh(): Promise<LookupStore> {
+  /** A fresh database, migrated by its breach store, the lookup store on it, and SQL beside it (for triggers). */
+  async function freshWithDatabase(): Promise<{ store: LookupStore; database: ReturnType<typeof databaseAt> }> {
     const { databaseUrl } = await kind.serviceOptions();
     let store: LookupStore;
+    let database: ReturnType<typeof databaseAt>;
     if (databaseUrl) {
       await (await openPostgresBreachStore({ url: databaseUrl })).close();
       store = openPostgresLookupStore({ url: databaseUrl });
+      database = databaseAt({ url: databaseUrl });
     } else {
       const dir = mkdtempSync(path.join(tmpdir(), 'lookup-store-'));
       dirs.push(dir);
       openSqliteBreachStore(path.join(dir, 'service.db')).close();
       store = openSqliteLookupStore(path.join(dir, 'service.db'));
+      database = databaseAt({ file: path.join(dir, 'service.db') });
     }
     open.push(store);
-    return store;
+    return { store, database };
+  }
+
+  async function fresh(): Promise<LookupStore> {
+    return (await freshWithDatabase()).store;
   }
 
   it('hands out new addresses first, oldest first, then the longest-unchecked re-checks, each once while leased', async () => {
@@ -149,6 +157,25 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     // The domain no longer searched: its addresses go back to one-by-one lookups.
     await store.setSearchedDomains([], T + 3);
     expect((await store.checks(['ceo@acme.example'])).get('ceo@acme.example')).toMatchObject({ viaDomain: false, dueAt: T + 3 });
+  });
+
+  it('takes back a domain result or a change of searched domains that fails part-way in the database', async () => {
+    const { store, database } = await freshWithDatabase();
+    const emails = ['ceo@acme.example', 'poison@acme.example'];
+    await store.setSearchedDomains(['acme.example'], T);
+    await store.track(emails, T, ['acme.example']);
+    expect(await store.claim(T, T + 100, 'me', false)).toEqual({ kind: 'domain', domain: 'acme.example' });
+    const state = async () => ({ checks: [...(await store.checks(emails))], due: await store.nextDue(T + 200, false) });
+    // Triggers (test/support/storeDialects.ts) fail the last statements, after the earlier ones ran.
+    await database.failWhen('address_checks', "NEW.email = 'poison@acme.example' AND NEW.breach_count IS NOT NULL");
+    await database.failWhen('searched_domains', "NEW.domain = 'poison.example'");
+    const before = await state();
+    await expect(store.domainChecked('acme.example', T + 1, T + 1000, new Map(emails.map((email) => [email, 2])))).rejects.toThrow(INJECTED_FAILURE);
+    await expect(store.setSearchedDomains(['other.example', 'poison.example'], T + 2)).rejects.toThrow(INJECTED_FAILURE);
+    expect(await state()).toEqual(before);
+    expect(before.checks.map(([email, row]) => [email, row.checkedAt, row.breachCount, row.viaDomain])).toEqual(emails.map((email) => [email, null, null, true]));
+    // Still the domain's turn once its lease runs out: neither write moved it or took it off the list.
+    expect(await store.claim(T + 200, T + 300, 'me', false)).toEqual({ kind: 'domain', domain: 'acme.example' });
   });
 
   it('looks stealer logs up after the account, and makes addresses checked before a new breach due', async () => {

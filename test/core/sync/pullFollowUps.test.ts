@@ -1,0 +1,140 @@
+// What follows a new list (GET /user/checks, GET /user/catalog-changes): asked for once the
+// list's headers are in, so their round trips overlap reading and writing the list; recorded
+// after the snapshot; cancelled and dropped when the list is not applied; a cancelled sync keeps
+// the snapshot it already wrote, as when the follow-ups were asked for one after the other.
+import { describe, expect, it } from 'vitest';
+import type { CatalogChange } from '../../../shared/api/index.ts';
+import { ApiError } from '../../../electron/core/api/ApiError.ts';
+import type { ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
+import { readChecksView, type ChecksAnswer } from '../../../electron/core/db/breachDataQueries.ts';
+import { listBreaches } from '../../../electron/core/db/breachQueries.ts';
+import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';
+import { catalogNoticeOf } from '../../../electron/core/sync/catalogChanges.ts';
+import { Puller } from '../../../electron/core/sync/Puller.ts';
+import { item, memoryDatabase } from '../helpers/fixtures.ts';
+
+const A = 'a@example.com';
+const LIST: ListBreachesResult = { status: 200, etag: '"v1"', items: [item({ id: 'Adobe', accounts: { [A]: [] } })], bytes: 1 };
+const CHANGE: CatalogChange = {
+  id: 3,
+  at: '2026-03-01T12:00:00.000Z',
+  email: A,
+  from: 'demo',
+  to: 'file',
+  removedFromCatalog: ['Gone'],
+  inventedRemoved: [],
+  resolutionsKept: 0,
+  resolutionsRemoved: 0,
+};
+
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** A follow-up that answers when told to, and remembers the signal it was given. */
+function held<T>() {
+  const answer = deferred<T>();
+  const calls: AbortSignal[] = [];
+  return {
+    calls,
+    answer,
+    call: (signal?: AbortSignal) => {
+      calls.push(signal!);
+      return new Promise<T>((resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        void answer.promise.then(resolve);
+      });
+    },
+  };
+}
+
+describe('the follow-ups of a new list', () => {
+  it('are asked for once the headers are in, before the body is read, and recorded after the snapshot', async () => {
+    const db = memoryDatabase();
+    const body = deferred<void>();
+    const checks = held<ChecksAnswer>();
+    const changes = held<CatalogChange[] | undefined>();
+    const puller = new Puller({
+      db,
+      client: {
+        listBreaches: async (_query, options) => {
+          options?.onListed?.();
+          await body.promise;
+          return LIST;
+        },
+        getChecks: checks.call,
+        catalogChanges: changes.call,
+      },
+    });
+    const pulled = puller.pull();
+    await Promise.resolve();
+    expect([checks.calls.length, changes.calls.length]).toEqual([1, 1]);
+    body.resolve();
+    checks.answer.resolve({ status: 'not-served' });
+    changes.answer.resolve([CHANGE]);
+    expect(await pulled).toMatchObject({ status: 'applied', checks: 'not-served' });
+    expect(listBreaches(db).map((breach) => breach.id)).toEqual(['Adobe']);
+    expect(readChecksView(db).checksServed).toBe('no');
+    // The first sync takes the changes it finds as seen.
+    expect(getSyncState(db, 'catalogChangesSeen')).toBe('3');
+    expect(catalogNoticeOf(db)).toBeUndefined();
+  });
+
+  it('are cancelled and dropped when the list turns out stale, or fails after its headers', async () => {
+    for (const ending of ['stale', 'protocol'] as const) {
+      const db = memoryDatabase();
+      const checks = held<ChecksAnswer>();
+      const changes = held<CatalogChange[] | undefined>();
+      const puller = new Puller({
+        db,
+        client: {
+          listBreaches: async (_query, options) => {
+            options?.onListed?.();
+            if (ending === 'protocol') throw new ApiError('protocol', 'the service sent breaches in an unexpected shape at /0: bad', { status: 200 });
+            return LIST;
+          },
+          getChecks: checks.call,
+          catalogChanges: changes.call,
+        },
+      });
+      const pulled = puller.pull({ isStale: () => true });
+      if (ending === 'stale') expect(await pulled).toEqual({ status: 'stale' });
+      else await expect(pulled).rejects.toThrow('unexpected shape');
+      expect(checks.calls[0]!.aborted).toBe(true);
+      expect(changes.calls[0]!.aborted).toBe(true);
+      expect(listBreaches(db)).toEqual([]);
+      expect(readChecksView(db).checksServed).toBe('unknown');
+    }
+  });
+
+  it('a sync cancelled while they are on their way keeps the snapshot and records neither', async () => {
+    const db = memoryDatabase();
+    const controller = new AbortController();
+    const checks = held<ChecksAnswer>();
+    const changes = held<CatalogChange[] | undefined>();
+    const puller = new Puller({ db, client: { listBreaches: async () => LIST, getChecks: checks.call, catalogChanges: changes.call } });
+    const pulled = puller.pull({ signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new DOMException('sync cancelled', 'AbortError'));
+    await expect(pulled).rejects.toThrow('sync cancelled');
+    expect(listBreaches(db).map((breach) => breach.id)).toEqual(['Adobe']);
+    expect(readChecksView(db).checksServed).toBe('unknown');
+    expect(getSyncState(db, 'catalogChangesSeen')).toBeUndefined();
+  });
+
+  it('a failed check is reported and the catalog changes are still recorded', async () => {
+    const db = memoryDatabase();
+    const puller = new Puller({
+      db,
+      client: {
+        listBreaches: async () => LIST,
+        getChecks: () => Promise.reject(new ApiError('network', 'could not reach the service')),
+        catalogChanges: async () => [CHANGE],
+      },
+    });
+    expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'failed', checksError: 'could not reach the service' });
+    expect(getSyncState(db, 'catalogChangesSeen')).toBe('3');
+  });
+});

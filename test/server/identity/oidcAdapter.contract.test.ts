@@ -1,0 +1,141 @@
+// oidc-provider's storage contract (grants, tokens, sessions, codes), one suite run on the SQLite
+// adapter (server/identity/sqliteAdapter.ts) and the PostgreSQL one (postgresState.ts) alike:
+// payloads per model, lookups by id, uid and user code, consumption, destruction, revocation by
+// grant within a model, expiry enforced on read and purged, and another instance (or a restart)
+// finding what one stored. Expiry is moved in the database rather than by waiting: each dialect's
+// `age` takes seconds off every expiry, as time passing would.
+import { describe, expect, it, type TestContext } from 'vitest';
+import type { AdapterFactory } from 'oidc-provider';
+import { openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
+import { openOidcSqliteStore } from '../../../server/identity/sqliteAdapter.ts';
+import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { createPool } from '../../../server/store/postgres/pool.ts';
+import { DIALECTS, useStoreDialects, type Dialect } from '../../support/storeDialects.ts';
+
+// The breach store's PostgreSQL migrations create the identity tables.
+const dialects = useStoreDialects({ preparePostgres: async (url) => (await openPostgresBreachStore({ url })).close() });
+
+interface Adapters {
+  adapterFactory: AdapterFactory;
+  /** Deletes expired rows; how many. */
+  purge(): Promise<number>;
+}
+
+async function open(ctx: TestContext, dialect: Dialect): Promise<{ store: Adapters; another(): Promise<Adapters>; age(seconds: number): Promise<void> }> {
+  const place = (await dialects.place(dialect)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+  const instance = async (): Promise<Adapters> => {
+    if (dialect === 'sqlite') {
+      const store = openOidcSqliteStore(place.file);
+      ctx.onTestFinished(() => store.close());
+      return { adapterFactory: store.adapterFactory, purge: async () => store.purgeExpired() };
+    }
+    const pool = createPool({ url: place.url, max: 2, onIdleError: () => {} });
+    const store = openOidcPostgresStore(pool);
+    ctx.onTestFinished(async () => {
+      store.close();
+      await pool.end();
+    });
+    return { adapterFactory: store.adapterFactory, purge: () => store.purgeExpiredAsync() };
+  };
+  const store = await instance();
+  return {
+    store,
+    another: instance,
+    age: (seconds) =>
+      place.exec(
+        dialect === 'sqlite'
+          ? `UPDATE oidc_entities SET expires_at = expires_at - ${seconds} WHERE expires_at IS NOT NULL`
+          : `UPDATE oidc_models SET expires_at = expires_at - make_interval(secs => ${seconds}) WHERE expires_at IS NOT NULL`,
+      ),
+  };
+}
+
+describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) => {
+  it('stores, finds and replaces payloads per model', async (ctx) => {
+    const { store } = await open(ctx, dialect);
+    const tokens = store.adapterFactory('RefreshToken');
+    const codes = store.adapterFactory('AuthorizationCode');
+    await tokens.upsert('id1', { accountId: 'alice', grantId: 'g1' }, 60);
+    expect(await tokens.find('id1')).toEqual({ accountId: 'alice', grantId: 'g1' });
+    expect(await codes.find('id1')).toBeUndefined();
+    expect(await tokens.find('nope')).toBeUndefined();
+    await tokens.upsert('id1', { accountId: 'bob' }, 60);
+    expect(await tokens.find('id1')).toEqual({ accountId: 'bob' });
+  });
+
+  it('marks consumption without losing the payload; storing it again starts unconsumed', async (ctx) => {
+    const { store } = await open(ctx, dialect);
+    const codes = store.adapterFactory('AuthorizationCode');
+    await codes.upsert('c1', { accountId: 'alice' }, 60);
+    await codes.consume('c1');
+    expect(await codes.find('c1')).toEqual({ accountId: 'alice', consumed: expect.any(Number) });
+    const { consumed } = (await codes.find('c1')) as { consumed: number };
+    expect(Math.abs(consumed - Date.now() / 1000)).toBeLessThan(60);
+    await codes.upsert('c1', { accountId: 'alice' }, 60);
+    expect(await codes.find('c1')).toEqual({ accountId: 'alice' });
+  });
+
+  it('finds by uid and by user code within the model; destroys', async (ctx) => {
+    const { store } = await open(ctx, dialect);
+    const sessions = store.adapterFactory('Session');
+    const devices = store.adapterFactory('DeviceCode');
+    await sessions.upsert('s1', { uid: 'u1', accountId: 'alice' }, 60);
+    await devices.upsert('d1', { userCode: 'ABCD-EFGH' }, 60);
+    expect(await sessions.findByUid('u1')).toEqual({ uid: 'u1', accountId: 'alice' });
+    expect(await devices.findByUid('u1')).toBeUndefined();
+    expect(await devices.findByUserCode('ABCD-EFGH')).toEqual({ userCode: 'ABCD-EFGH' });
+    expect(await sessions.findByUserCode('ABCD-EFGH')).toBeUndefined();
+    await devices.destroy('d1');
+    expect(await devices.findByUserCode('ABCD-EFGH')).toBeUndefined();
+    await sessions.destroy('s1');
+    expect(await sessions.findByUid('u1')).toBeUndefined();
+    expect(await sessions.find('s1')).toBeUndefined();
+  });
+
+  it('revokes everything of a grant within the model, and nothing else', async (ctx) => {
+    const { store } = await open(ctx, dialect);
+    const tokens = store.adapterFactory('RefreshToken');
+    const accessTokens = store.adapterFactory('AccessToken');
+    await tokens.upsert('r1', { grantId: 'g1' }, 60);
+    await tokens.upsert('r2', { grantId: 'g1' }, 60);
+    await tokens.upsert('r3', { grantId: 'g2' }, 60);
+    await accessTokens.upsert('a1', { grantId: 'g1' }, 60);
+    await tokens.revokeByGrantId('g1');
+    expect(await tokens.find('r1')).toBeUndefined();
+    expect(await tokens.find('r2')).toBeUndefined();
+    expect(await tokens.find('r3')).toEqual({ grantId: 'g2' });
+    expect(await accessTokens.find('a1')).toEqual({ grantId: 'g1' });
+  });
+
+  it('never returns a row past its expiry, by any lookup, and purges exactly those', async (ctx) => {
+    const { store, age } = await open(ctx, dialect);
+    const sessions = store.adapterFactory('Session');
+    const devices = store.adapterFactory('DeviceCode');
+    await sessions.upsert('s1', { uid: 'u1', accountId: 'alice' }, 10);
+    await sessions.upsert('s2', { uid: 'u2', accountId: 'bob' });
+    await sessions.upsert('s3', { uid: 'u3', accountId: 'carol' }, 3600);
+    await devices.upsert('d1', { userCode: 'WXYZ' }, 10);
+    expect(await sessions.findByUid('u1')).toMatchObject({ accountId: 'alice' });
+    await age(11);
+    expect(await sessions.find('s1')).toBeUndefined();
+    expect(await sessions.findByUid('u1')).toBeUndefined();
+    expect(await devices.findByUserCode('WXYZ')).toBeUndefined();
+    expect(await sessions.findByUid('u2')).toMatchObject({ accountId: 'bob' });
+    expect(await sessions.find('s3')).toMatchObject({ accountId: 'carol' });
+    expect(await store.purge()).toBe(2);
+    expect(await store.purge()).toBe(0);
+    expect(await sessions.find('s3')).toMatchObject({ accountId: 'carol' });
+  });
+
+  it('lets another instance (or the next start) find what one stored, consumed or revoked', async (ctx) => {
+    const { store, another } = await open(ctx, dialect);
+    await store.adapterFactory('Grant').upsert('g1', { accountId: 'alice' }, 3600);
+    await store.adapterFactory('AuthorizationCode').upsert('c1', { accountId: 'alice', grantId: 'g1' }, 60);
+    await store.adapterFactory('AuthorizationCode').consume('c1');
+    const other = await another();
+    expect(await other.adapterFactory('Grant').find('g1')).toEqual({ accountId: 'alice' });
+    expect(await other.adapterFactory('AuthorizationCode').find('c1')).toMatchObject({ consumed: expect.any(Number) });
+    await other.adapterFactory('AuthorizationCode').revokeByGrantId('g1');
+    expect(await store.adapterFactory('AuthorizationCode').find('c1')).toBeUndefined();
+  });
+});
