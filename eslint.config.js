@@ -13,6 +13,8 @@ export default tseslint.config(
     plugins: { local },
     rules: {
       'local/layers': ['error', { root }],
+      // No module imports one that imports it back (tools/eslint/cycles.js).
+      'local/no-cycles': ['error', { root }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['warn', 'error'] }],

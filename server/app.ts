@@ -14,7 +14,8 @@ import { createRtdbRoutes } from './rtdb/routes.ts';
 import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
-import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfigInput } from './config.ts';
+import { AsyncDisposableStore, toAsyncDisposable } from '../shared/base/lifecycle.ts';
+import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import type { Clock } from './hibp/clock.ts';
 import { startBreachData, type BreachData } from './hibp/index.ts';
 import { createDevRoutes } from './dev/routes.ts';
@@ -74,36 +75,44 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const config = parseServiceConfig(input);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
-
-  const storage = await openStorage(config, logger);
-  const { breaches: store, rtdb } = storage;
-  let catalogReport: CatalogLoadReport;
-  let details: Awaited<ReturnType<typeof detailsReader>>;
+  // Everything the service opens, kept as it opens and closed once in reverse order: at once
+  // when the start fails part-way (no file, pool or port left behind), or by `close`.
+  const opened = new AsyncDisposableStore({ onLateError: (error) => logger.warn({ err: error }, 'could not close a part that opened after the service closed') });
   try {
-    catalogReport = await loadCatalog({
-      store,
-      writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
-      catalogFile: config.catalogFile,
-      demo: breachDataSource(config) === 'demo',
-      logger,
-      now: options.clock ? () => new Date(options.clock!.now()) : () => new Date(),
-    });
-    details = await detailsReader(rtdb, (error) => logger.warn({ err: error }, 'could not re-read the details feed another instance changed'));
+    return await openService(config, logger, options, opened);
   } catch (error) {
-    await storage.close();
+    await opened.dispose().catch((cleanupError: unknown) => logger.warn({ err: cleanupError }, 'a failed start could not close everything it had opened'));
     throw error;
   }
+}
+
+/** The start itself: each part it opens goes into `opened` before the next step can fail. */
+async function openService(config: ServiceConfig, logger: Logger, options: { clock?: Clock }, opened: AsyncDisposableStore): Promise<RunningService> {
+  const storage = await openStorage(config, logger);
+  opened.add(toAsyncDisposable(() => storage.close()));
+  const { breaches: store, rtdb } = storage;
+  let catalogReport = await loadCatalog({
+    store,
+    writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+    catalogFile: config.catalogFile,
+    demo: breachDataSource(config) === 'demo',
+    logger,
+    now: options.clock ? () => new Date(options.clock!.now()) : () => new Date(),
+  });
+  const details = opened.add(
+    await detailsReader(
+      rtdb,
+      (error) => logger.warn({ err: error }, 'could not re-read the details feed another instance changed'),
+      (error) => logger.error({ err: error }, 'a reader of the details feed failed'),
+    ),
+  );
   // The search interface's API tokens and index sit beside the breach store: SQLite or PostgreSQL.
-  const searchStorage = await storage
-    .search({
-      readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
-      readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
-    })
-    .catch(async (error: unknown) => {
-      details.close();
-      await storage.close();
-      throw error;
-    });
+  const searchStorage = await storage.search({
+    readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
+    readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
+  });
+  // Closed with the storage too; first, so the index stops reading the details feed before it goes.
+  opened.add(toAsyncDisposable(() => searchStorage.close()));
 
   const connections = createLimitedServer(config, answerClientError);
   const { server } = connections;
@@ -111,6 +120,9 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // A failed start has no request in flight to wait for; `close` gives those it has their grace.
+  let graceMs = 0;
+  const serving = opened.add(toAsyncDisposable(() => connections.drain(graceMs)));
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   // 0.0.0.0 and :: are not names a client can send; a specific address (or the public origin) is.
@@ -120,49 +132,34 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   let identity: DevIdentityProvider | undefined;
   let verifier: AccessTokenVerifier;
   let jwksUrl: string;
-  try {
-    if (config.issuer) {
-      jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
-      verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
-    } else {
-      identity = await createDevIdentityProvider({
-        issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
-        audience: config.audience,
-        ...storage.identity,
-        logger,
-        users: DEMO_USERS,
-        isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
-        serviceAccounts: rtdb,
-      });
-      // This instance's own copy of the key set: instances sharing an issuer share the keys too.
-      jwksUrl = config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX);
-      verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
-    }
-  } catch (error) {
-    server.close();
-    await searchStorage.close();
-    details.close();
-    await storage.close();
-    throw error;
+  if (config.issuer) {
+    jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
+    verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
+  } else {
+    const provider = await createDevIdentityProvider({
+      issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
+      audience: config.audience,
+      ...storage.identity,
+      logger,
+      users: DEMO_USERS,
+      isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
+      serviceAccounts: rtdb,
+    });
+    identity = provider;
+    opened.add(toAsyncDisposable(() => provider.close()));
+    // This instance's own copy of the key set: instances sharing an issuer share the keys too.
+    jwksUrl = config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX);
+    verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
   }
 
-  let breachData: BreachData;
-  try {
-    breachData = await startBreachData({
-      config,
-      store,
-      writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
-      logger,
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
-  } catch (error) {
-    server.close();
-    await identity?.close();
-    await searchStorage.close();
-    details.close();
-    await storage.close();
-    throw error;
-  }
+  const breachData = await startBreachData({
+    config,
+    store,
+    writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+    logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  opened.add(toAsyncDisposable(() => breachData.close()));
   if (breachData.catalogReport) catalogReport = breachData.catalogReport;
   const clock = options.clock;
   const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails), clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
@@ -171,9 +168,12 @@ export async function startService(input: ServiceConfigInput, options: { logger?
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.
-  const stopIndexingDetails = details.onDidChange(
-    (paths) => void search.index.rebuild(changedDetailIds(paths)).catch((error: unknown) => logger.warn({ err: error }, 'could not rebuild the search index after the details feed changed')),
+  opened.add(
+    details.onDidChange(
+      (paths) => void search.index.rebuild(changedDetailIds(paths)).catch((error: unknown) => logger.warn({ err: error }, 'could not rebuild the search index after the details feed changed')),
+    ),
   );
+
   const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
   const devIdentity = identity;
   const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
@@ -193,19 +193,22 @@ export async function startService(input: ServiceConfigInput, options: { logger?
           },
         })
       : undefined;
-  const rtdbMount = await createRtdbRoutes({
-    store: rtdb,
-    logger: logger.child({ component: 'rtdb' }),
-    // ID tokens of the sign-in provider for its desktop client act as that person.
-    idTokens: { issuer, audience: DESKTOP_CLIENT_ID, keys: createRemoteJWKSet(new URL(jwksUrl)) },
-    isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
-    serviceAccounts: identity?.serviceAccounts,
-    findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
-    // Revocations reach ID tokens of this service's own provider (an external one keeps its own).
-    ...(identity ? { isGrantLive: identity.isGrantLive } : {}),
-  });
+  const rtdbMount = opened.add(
+    await createRtdbRoutes({
+      store: rtdb,
+      logger: logger.child({ component: 'rtdb' }),
+      // ID tokens of the sign-in provider for its desktop client act as that person.
+      idTokens: { issuer, audience: DESKTOP_CLIENT_ID, keys: createRemoteJWKSet(new URL(jwksUrl)) },
+      isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
+      serviceAccounts: identity?.serviceAccounts,
+      findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
+      // Revocations reach ID tokens of this service's own provider (an external one keeps its own).
+      ...(identity ? { isGrantLive: identity.isGrantLive } : {}),
+    }),
+  );
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
   const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
+  opened.add(toAsyncDisposable(() => handleGraph.close()));
   if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
   if (!isLoopbackHost(config.host)) {
     logger.warn(
@@ -274,16 +277,10 @@ export async function startService(input: ServiceConfigInput, options: { logger?
     server,
     mounts,
     async close() {
-      // Stop accepting, let requests in flight finish (bounded), then close the rest.
-      await connections.drain(config.shutdownGraceMs);
-      await breachData.close();
-      await identity?.close();
-      handleGraph.close();
-      stopIndexingDetails();
-      await search.close();
-      rtdbMount.close();
-      details.close();
-      await storage.close();
+      // Stop accepting, let requests in flight finish (bounded), then close the rest, last opened first.
+      graceMs = config.shutdownGraceMs;
+      await serving.dispose();
+      await opened.dispose();
     },
   };
 }

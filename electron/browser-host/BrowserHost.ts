@@ -127,12 +127,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const write = (text: string) => {
       if (!res.writableEnded && !res.destroyed) res.write(text);
     };
-    const unsubscribe = options.bus.subscribe((event, payload) => write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`));
+    const subscription = options.bus.subscribe((event, payload) => write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`));
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const detach = () => {
       clearInterval(heartbeat);
-      unsubscribe();
+      subscription.dispose();
       streams.delete(res);
     };
     streams.set(res, detach);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sensitivePolicyOf } from '../../shared/api/index.ts';
+import { DisposableStore } from '../../shared/base/lifecycle.ts';
 import type { HostSignal } from '../../shared/ipc/index.ts';
 import { AuthService, chooseSecretStore, silentLogger, type AuthLogger, type ClientConfigInput } from './auth/index.ts';
 import { baseClientConfig, clientConfigFor } from './auth/clientConfigFor.ts';
@@ -32,7 +33,7 @@ import { createSyncHandlers } from './handlers/syncHandlers.ts';
 import type { HostBridge } from './host.ts';
 import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
 import { AccountSecrets } from './session/AccountSecrets.ts';
-import { deleteAccountDatabase } from './session/AccountSession.ts';
+import { deleteAccountDatabase, type AccountSession } from './session/AccountSession.ts';
 import { CurrentSession } from './session/CurrentSession.ts';
 import { openSettingsStore } from './settings/openSettingsStore.ts';
 import { showsDemoData, syncViewOf } from './status/accountStatus.ts';
@@ -62,6 +63,12 @@ export interface Core {
   router: Router;
   bus: EventBus;
   signal(signal: HostSignal): void;
+  /**
+   * Listeners still registered on each event source the core owns (the bus, the sign-in with
+   * its service and tokens, the last account session's scheduler and outbox): after `close`
+   * every one is 0, or a subscription outlived its owner.
+   */
+  listenerCounts(): Record<'bus' | 'auth' | 'scheduler' | 'outbox', number>;
   close(): Promise<void>;
 }
 
@@ -73,6 +80,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? silentLogger;
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   const bus = new EventBus();
+  // What the core subscribed for its whole life, and what it subscribed for the open account's: each disposed by its owner's end.
+  const subscriptions = new DisposableStore();
+  const sessionSubscriptions = new DisposableStore();
+  // The last account session's event sources for `listenerCounts`, held weakly: nothing of a closed account stays in memory.
+  let lastSync: WeakRef<AccountSession['sync']> | undefined;
 
   // Settings, the sign-in configuration they point at, and where secrets are kept.
   const base = baseClientConfig(options);
@@ -104,8 +116,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
   // Who is signed in, and the account session open for them (handlers/openAccountSession.ts).
   const sessions: CurrentSession = new CurrentSession({
-    open: (account) =>
-      openAccountSession(account, {
+    open: (account) => {
+      sessionSubscriptions.clear();
+      const session = openAccountSession(account, {
         dataDir: options.dataDir,
         settings,
         tokens: auth.tokens,
@@ -121,8 +134,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         status,
         checks,
         announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
-      }),
+        subscriptions: sessionSubscriptions,
+      });
+      lastSync = new WeakRef(session.sync);
+      return session;
+    },
     onClosed: () => {
+      sessionSubscriptions.clear();
       // Nothing of the account stays in memory: its search index goes with it.
       closeSearch();
       marks.clear();
@@ -194,12 +212,14 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     bus.emit('data-changed', change);
     status.publish();
   });
-  auth.onDidChangeStatus(async (next) => {
-    bus.emit('auth-changed', auth.view(next));
-    await sessions.apply(next);
-    notifier.observeAuthState(next.state);
-    status.publish();
-  });
+  subscriptions.add(
+    auth.onDidChangeStatus(async (next) => {
+      bus.emit('auth-changed', auth.view(next));
+      await sessions.apply(next);
+      notifier.observeAuthState(next.state);
+      status.publish();
+    }),
+  );
 
   // The channels: each feature's slice of the map (handlers/), merged and served by one router.
   const { close: closeSearch, ...searchHandlers } = createSearchHandlers({
@@ -269,13 +289,22 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       applyHostSignal(signal, { scheduler: sessions.get()?.sync.scheduler, online, notifier });
       status.publish();
     },
+    listenerCounts: () => ({
+      bus: bus.listenerCount,
+      auth: auth.listenerCount,
+      scheduler: lastSync?.deref()?.scheduler.listenerCount ?? 0,
+      outbox: lastSync?.deref()?.outbox.listenerCount ?? 0,
+    }),
     async close() {
       checks.stop();
       await auth.close();
       await sessions.close();
+      sessionSubscriptions.dispose();
+      subscriptions.dispose();
       remotes.close();
       closeSearch();
       detailsStore.close();
+      bus.dispose();
     },
   };
 }

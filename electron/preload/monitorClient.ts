@@ -1,3 +1,4 @@
+import { Emitter } from '../../shared/base/Emitter.ts';
 import { isChannelName, type ChannelInput, type ChannelName, type ChannelResult } from '../../shared/ipc/contract.ts';
 import { isEventName, type EventName, type EventPayload } from '../../shared/ipc/events.ts';
 import type { MonitorApi } from '../../shared/ipc/monitorApi.ts';
@@ -42,7 +43,13 @@ export function createMonitorClient(options: { requestPort(): void }): MonitorCl
   let port: WebPort | undefined;
   let nextId = 1;
   const pending = new Map<number, Pending>();
-  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  // One emitter per event: one broken view must not starve the others of the event (it is reported).
+  const listeners = new Map<EventName, Emitter<unknown>>();
+  const eventOf = (event: EventName): Emitter<unknown> => {
+    let emitter = listeners.get(event);
+    if (!emitter) listeners.set(event, (emitter = new Emitter({ onListenerError: (error) => console.error(`listener for "${event}" failed`, error) })));
+    return emitter;
+  };
   const kept = new Map<EventName, unknown>();
 
   function send(call: Pending, target: WebPort): void {
@@ -80,18 +87,11 @@ export function createMonitorClient(options: { requestPort(): void }): MonitorCl
 
   function deliver(event: EventName, payload: unknown): void {
     const heard = listeners.get(event);
-    if (!heard || heard.size === 0) {
+    if (!heard || heard.listenerCount === 0) {
       if (KEPT_UNTIL_HEARD.has(event)) kept.set(event, payload);
       return;
     }
-    for (const listener of [...heard]) {
-      try {
-        listener(payload);
-      } catch (error) {
-        // One broken view must not starve the others of the event.
-        console.error(`listener for "${event}" failed`, error);
-      }
-    }
+    heard.fire(payload);
   }
 
   function adoptPort(next: WebPort): void {
@@ -131,18 +131,14 @@ export function createMonitorClient(options: { requestPort(): void }): MonitorCl
     on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
       if (!isEventName(event)) throw new TypeError(`no event named "${String(event)}"`);
       if (typeof listener !== 'function') throw new TypeError('listener must be a function');
-      const heard = listeners.get(event) ?? new Set();
-      listeners.set(event, heard);
       const wrapped = listener as (payload: unknown) => void;
-      heard.add(wrapped);
+      const registration = eventOf(event).event(wrapped);
       if (kept.has(event)) {
         const payload = kept.get(event);
         kept.delete(event);
         queueMicrotask(() => wrapped(payload));
       }
-      return () => {
-        heard.delete(wrapped);
-      };
+      return () => registration.dispose();
     },
   } satisfies MonitorApi;
 

@@ -1,3 +1,4 @@
+import { Emitter } from '../../shared/base/Emitter.ts';
 import type { ChannelName } from '../../shared/ipc/contract.ts';
 
 /**
@@ -5,7 +6,8 @@ import type { ChannelName } from '../../shared/ipc/contract.ts';
  * each registers its reset here ({@link onAccountChange}), and every answer to an account's
  * channel that arrives after the account changed is dropped by `invoke` (lib/core.ts) before any
  * store sees it. So one person's results, filters, drafts and previews never reach the next,
- * whichever store holds them and however late the core answers.
+ * whichever store holds them and however late the core answers. A reset that throws is reported
+ * and the others still run: one broken store must not leave the rest showing the previous account.
  */
 
 /** Before the first sign-in status is known: the first account seen is not a change. */
@@ -13,7 +15,7 @@ const UNKNOWN = Symbol('unknown account');
 
 let current: string | undefined | typeof UNKNOWN = UNKNOWN;
 let generation = 0;
-const resets = new Set<() => void>();
+const accountChanges = new Emitter<void>({ onListenerError: (error) => console.error('a store could not reset for the new account', error) });
 
 /**
  * Channels whose answers do not belong to one account: sign-in itself (its answer is what
@@ -27,8 +29,8 @@ export function isAccountChannel(channel: ChannelName): boolean {
 
 /** Registers a store's reset, run (synchronously) whenever the account changes; returns the unregister. */
 export function onAccountChange(reset: () => void): () => void {
-  resets.add(reset);
-  return () => resets.delete(reset);
+  const registration = accountChanges.event(reset);
+  return () => registration.dispose();
 }
 
 /**
@@ -41,7 +43,7 @@ export function setAccount(accountId: string | undefined): void {
   current = accountId;
   if (first) return;
   generation += 1;
-  for (const reset of resets) reset();
+  accountChanges.fire();
 }
 
 /** The account now (undefined: nobody, or not known yet). */

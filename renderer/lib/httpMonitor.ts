@@ -1,3 +1,4 @@
+import { Emitter } from '../../shared/base/Emitter.ts';
 import type { IpcError, RequestMessage, ResponseMessage } from '../../shared/ipc/protocol.ts';
 import type { MonitorBridge } from './monitor.ts';
 import { SseParser } from './sse.ts';
@@ -42,8 +43,14 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
   const random = options.random ?? Math.random;
 
   let nextId = 1;
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const connectionListeners = new Set<(connected: boolean) => void>();
+  // One emitter per event name (a listener that throws is reported; the others still hear it).
+  const events = new Map<string, Emitter<unknown>>();
+  const eventOf = (event: string): Emitter<unknown> => {
+    let emitter = events.get(event);
+    if (!emitter) events.set(event, (emitter = new Emitter({ onListenerError: (error) => console.error(`listener of "${event}" failed`, error) })));
+    return emitter;
+  };
+  const connection = new Emitter<boolean>({ onListenerError: (error) => console.error('a connection listener failed', error) });
   let streamAbort: AbortController | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let attempts = 0;
@@ -100,25 +107,19 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
   function setConnected(value: boolean): void {
     if (connected === value) return;
     connected = value;
-    for (const listener of connectionListeners) listener(value);
+    connection.fire(value);
   }
 
   function dispatch(event: string, data: string): void {
-    const set = listeners.get(event);
-    if (!set || set.size === 0) return;
+    const emitter = events.get(event);
+    if (!emitter || emitter.listenerCount === 0) return;
     let payload: unknown;
     try {
       payload = JSON.parse(data);
     } catch {
       return;
     }
-    for (const listener of [...set]) {
-      try {
-        listener(payload);
-      } catch (error) {
-        console.error(`listener of "${event}" failed`, error);
-      }
-    }
+    emitter.fire(payload);
   }
 
   function scheduleReconnect(): void {
@@ -162,26 +163,22 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
   return {
     invoke,
     on(event, listener) {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener);
+      const registration = eventOf(event).event(listener);
       void openStream();
-      return () => {
-        set.delete(listener);
-      };
+      return () => registration.dispose();
     },
     onConnection(listener) {
-      connectionListeners.add(listener);
+      const registration = connection.event(listener);
       if (connected) listener(true);
       void openStream();
-      return () => {
-        connectionListeners.delete(listener);
-      };
+      return () => registration.dispose();
     },
     close() {
       closed = true;
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       streamAbort?.abort();
+      connection.dispose();
+      for (const emitter of events.values()) emitter.dispose();
     },
   };
 }

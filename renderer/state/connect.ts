@@ -1,24 +1,14 @@
+import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
 import { currentAccount, onAccountChange } from '../lib/accountScope.ts';
 import { listen, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
-import { useBreaches } from './breaches.ts';
-import { onDataChanged } from './dataEvents.ts';
-import { useDetail } from './detail.ts';
+import { onDataChanged, onDidChangeElsewhere } from './dataEvents.ts';
 import { useNotices } from './notices.ts';
-import { useOverview } from './overview.ts';
-import { useReport } from './report.ts';
+import { EVERYTHING, refreshFor } from './refresh.ts';
 import { useRoute } from './route.ts';
 import { useSettings } from './settings.ts';
 import { useSync } from './sync.ts';
 import { useChecks } from './checks.ts';
-
-/** Re-ask everything this window shows: after sign-in, a sync landing, or a reconnect. */
-export async function refreshData(): Promise<void> {
-  const tasks: Promise<void>[] = [useBreaches.getState().reload(), useBreaches.getState().loadOptions(), useDetail.getState().reload()];
-  if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
-  if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
-  await Promise.all(tasks);
-}
 
 export async function loadInitial(): Promise<void> {
   await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load(), useChecks.getState().load()]);
@@ -28,13 +18,16 @@ export async function loadInitial(): Promise<void> {
 export function connectEvents(): () => void {
   let wasDisconnected = false;
   let connectedBefore = false;
+  const subscriptions = new DisposableStore();
+  // A change another window or a sync made: re-ask what it touched (this window's own are skipped).
+  subscriptions.add(onDidChangeElsewhere((change) => void refreshFor(change)));
   const stops = [
     // A new account's stores were just emptied: ask for its data, whichever answer brought the
     // change (the sign-in's own answer can arrive before or after its event, and events of the
     // first sync can arrive before either).
     onAccountChange(() =>
       queueMicrotask(() => {
-        if (currentAccount() !== undefined) void Promise.all([refreshData(), useSync.getState().load(), useChecks.getState().load()]);
+        if (currentAccount() !== undefined) void Promise.all([refreshFor(EVERYTHING), useSync.getState().load(), useChecks.getState().load()]);
       }),
     ),
     listen('auth-changed', (status) => {
@@ -42,7 +35,7 @@ export function connectEvents(): () => void {
       // A change of account resets every store as the status is applied (lib/accountScope.ts).
       useAuth.getState().apply(status);
       if (before !== 'signed-in' && status.state === 'signed-in') {
-        void Promise.all([refreshData(), useSync.getState().load()]);
+        void Promise.all([refreshFor(EVERYTHING), useSync.getState().load()]);
       }
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),
@@ -60,7 +53,7 @@ export function connectEvents(): () => void {
         // Events sent while the stream was down are lost: ask again for everything.
         wasDisconnected = false;
         connectedBefore = true;
-        void loadInitial().then(refreshData);
+        void loadInitial().then(() => refreshFor(EVERYTHING));
       } else if (!connectedBefore) {
         // The first answers were asked before the stream was open (lib/early.ts): a change in
         // between (a sync ending) came as an event nobody heard. Open now, nothing more is
@@ -70,5 +63,6 @@ export function connectEvents(): () => void {
       }
     }),
   ];
-  return () => stops.forEach((stop) => stop());
+  for (const stop of stops) subscriptions.add(toDisposable(stop));
+  return () => subscriptions.dispose();
 }

@@ -1,18 +1,20 @@
+import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import type { DataChange } from '../../shared/ipc/events.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
-import { useBreaches } from './breaches.ts';
-import { useDetail } from './detail.ts';
-import { useOverview } from './overview.ts';
-import { useReport } from './report.ts';
 
 /**
- * What this window does when the core says local data changed: re-ask only what the change
- * touches, and nothing for a change whose reply already brought the new state (its own toggle).
- * Events that arrive while such a reply is on its way wait for it, so they can be told apart.
+ * Which of the core's data changes this window still has to re-ask: none whose reply already
+ * brought the new state (its own toggle). Events that arrive while such a reply is on its way
+ * wait for it, so they can be told apart. What to re-ask is `refresh.ts`'s policy; this module
+ * imports no store, so the stores that begin their own changes here form no cycle with it.
  */
 const own = new Set<number>();
 let inFlight = 0;
 let waiting: DataChange[] = [];
+const elsewhere = new Emitter<Pick<DataChange, 'reason' | 'breachIds'>>();
+
+/** Data changed by someone other than this window (another window, a sync): re-ask what it names. */
+export const onDidChangeElsewhere: Event<Pick<DataChange, 'reason' | 'breachIds'>> = elsewhere.event;
 
 /** A change this window makes and whose reply carries the state after it (a toggle). */
 export function beginOwnChange(): void {
@@ -27,7 +29,7 @@ export function endOwnChange(revision: number | undefined): void {
   const held = waiting;
   waiting = [];
   const others = held.filter((change) => !own.delete(change.revision));
-  if (others.length > 0) void refreshFor(merge(others));
+  if (others.length > 0) elsewhere.fire(merge(others));
 }
 
 export function onDataChanged(change: DataChange): void {
@@ -36,21 +38,7 @@ export function onDataChanged(change: DataChange): void {
     return;
   }
   if (own.delete(change.revision)) return;
-  void refreshFor(change);
-}
-
-/** What re-asking after a change costs: the list (counts move with any change), the open breach if named, the overview if shown. */
-export async function refreshFor(change: Pick<DataChange, 'reason' | 'breachIds'>): Promise<void> {
-  const tasks: Promise<void>[] = [useBreaches.getState().reload()];
-  const everything = change.breachIds === undefined;
-  // New breaches bring new domains and data classes for the filters' suggestions; toggles do not.
-  if (everything) tasks.push(useBreaches.getState().loadOptions());
-  const { id } = useDetail.getState();
-  if (id !== undefined && (everything || change.breachIds!.includes(id))) tasks.push(useDetail.getState().reload());
-  if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
-  // The guided fix, "what to do next" and the reports read every breach: any change moves them.
-  if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
-  await Promise.all(tasks);
+  elsewhere.fire(change);
 }
 
 function merge(changes: readonly DataChange[]): Pick<DataChange, 'reason' | 'breachIds'> {

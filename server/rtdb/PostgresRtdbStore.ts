@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import { etagOf } from '../http/respond.ts';
 import { migratePostgres, postgresSchemaVersion } from '../store/postgres/migrations.ts';
 import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../store/postgres/noticeChannel.ts';
@@ -23,6 +24,8 @@ export interface PostgresRtdbOptions {
   pool?: pg.Pool;
   /** Told when a connection fails (the server went away); the next request reconnects. */
   onConnectionError?: (error: Error) => void;
+  /** Told when a watcher throws (the others still hear the change); the console by default. */
+  onWatcherError?: (error: unknown) => void;
 }
 
 /**
@@ -39,12 +42,15 @@ export class PostgresRtdbStore implements RtdbStore {
   readonly #id: string;
   readonly #channel: NoticeChannel;
   readonly #snapshots = new SnapshotCache();
-  readonly #listeners = new Set<(change: RtdbChange) => void>();
+  readonly #changes: Emitter<RtdbChange>;
+  readonly watch: Event<RtdbChange>;
 
   /** Ends the pool when the store owns it; nothing when the pool is shared. */
   readonly #endPool: () => Promise<void>;
 
-  constructor(pool: pg.Pool, where: string, id: string, channel: NoticeChannel, endPool: () => Promise<void> = () => pool.end()) {
+  constructor(pool: pg.Pool, where: string, id: string, channel: NoticeChannel, endPool: () => Promise<void> = () => pool.end(), onWatcherError?: (error: unknown) => void) {
+    this.#changes = new Emitter({ ...(onWatcherError ? { onListenerError: onWatcherError } : {}) });
+    this.watch = this.#changes.event;
     this.#pool = pool;
     this.#endPool = endPool;
     this.#where = where;
@@ -133,16 +139,11 @@ export class PostgresRtdbStore implements RtdbStore {
 
   /** How many watchers are registered (open streams, the rules, the details copy): what a leak would show. */
   get watcherCount(): number {
-    return this.#listeners.size;
-  }
-
-  watch(listener: (change: RtdbChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#changes.listenerCount;
   }
 
   #announce(change: RtdbChange): void {
-    for (const listener of this.#listeners) listener(change);
+    this.#changes.fire(change);
   }
 
   async getSetting(key: string): Promise<string | undefined> {
@@ -205,7 +206,7 @@ export class PostgresRtdbStore implements RtdbStore {
   }
 
   async close(): Promise<void> {
-    this.#listeners.clear();
+    this.#changes.dispose();
     await this.#channel.close();
     await this.#endPool();
   }
@@ -266,7 +267,7 @@ export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promi
     } finally {
       client.release();
     }
-    store = new PostgresRtdbStore(pool, where, randomUUID(), channel, endPool);
+    store = new PostgresRtdbStore(pool, where, randomUUID(), channel, endPool, options.onWatcherError);
     await channel.start();
     return store;
   } catch (error) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Event } from '../../shared/base/Emitter.ts';
 import type { DbPath } from './paths.ts';
 import type { DbValue } from './tree.ts';
 
@@ -75,8 +76,12 @@ export interface RtdbStore {
   shallow?(path: DbPath): Promise<DbValue>;
   /** Runs `work` in one transaction that no other writer interleaves with; retried when it lost a race, so `work` must be repeatable. */
   transaction<T>(work: (tx: RtdbTransaction) => Promise<T>): Promise<T>;
-  /** Tells `listener` about every committed change, this instance's at once and other instances' when their notices arrive. */
-  watch(listener: (change: RtdbChange) => void): () => void;
+  /**
+   * Tells a listener about every committed change, this instance's at once and other instances'
+   * when their notices arrive. A listener that throws is reported (`onWatcherError`) and the
+   * others still hear the change: the write it follows has committed either way.
+   */
+  readonly watch: Event<RtdbChange>;
 
   getSetting(key: string): Promise<string | undefined>;
   putSetting(key: string, value: string): Promise<void>;

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import { etagOf } from '../http/respond.ts';
 import { migrate } from '../store/migrate.ts';
 import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
@@ -32,12 +33,15 @@ export class SqliteRtdbStore implements RtdbStore {
   /** Transactions through this connection; with SQLite's data_version (other connections' commits), when a cached read is stale. */
   #transactions = 0;
   readonly #snapshots = new SnapshotCache();
-  readonly #listeners = new Set<(change: RtdbChange) => void>();
+  readonly #changes: Emitter<RtdbChange>;
+  readonly watch: Event<RtdbChange>;
   /** Settles when the open transaction (if any) has ended. */
   #turn: Promise<void> = Promise.resolve();
   #open = false;
 
-  constructor(file: string) {
+  constructor(file: string, options: { onWatcherError?: (error: unknown) => void } = {}) {
+    this.#changes = new Emitter({ ...(options.onWatcherError ? { onListenerError: options.onWatcherError } : {}) });
+    this.watch = this.#changes.event;
     // Secrets' hashes, service-account keys and people's data: private like the other database files.
     preparePrivateDatabaseFile(file);
     this.#db = new Database(file);
@@ -175,16 +179,11 @@ export class SqliteRtdbStore implements RtdbStore {
 
   /** How many watchers are registered (open streams, the rules, the details copy): what a leak would show. */
   get watcherCount(): number {
-    return this.#listeners.size;
-  }
-
-  watch(listener: (change: RtdbChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#changes.listenerCount;
   }
 
   #announce(change: RtdbChange): void {
-    for (const listener of this.#listeners) listener(change);
+    this.#changes.fire(change);
   }
 
   async #settled(): Promise<void> {
@@ -253,7 +252,7 @@ export class SqliteRtdbStore implements RtdbStore {
 
   async close(): Promise<void> {
     await this.#settled();
-    this.#listeners.clear();
+    this.#changes.dispose();
     this.#db.close();
   }
 }

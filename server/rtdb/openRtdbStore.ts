@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { Emitter } from '../../shared/base/Emitter.ts';
+import { DisposableStore } from '../../shared/base/lifecycle.ts';
 import type { DbPath } from './paths.ts';
-import { mirrorLocation, type LocationMirror } from './mirror.ts';
+import { mirrorLocation, type LocationChange, type LocationMirror } from './mirror.ts';
 import { overlaps, touches, type RtdbStore } from './RtdbStore.ts';
 import { SqliteRtdbStore } from './SqliteRtdbStore.ts';
 
@@ -29,38 +31,44 @@ export interface RtdbStoreChoice {
   databasePoolSize?: number | undefined;
 }
 
+export interface RtdbStoreReporting {
+  /** Told when a PostgreSQL connection fails (the server went away); the next request reconnects. */
+  onConnectionError?: (error: Error) => void;
+  /** Told when a watcher of the store throws (the others still hear the change); the console by default. */
+  onWatcherError?: (error: unknown) => void;
+}
+
 /** The realtime database's store on the same choice as the breach store. */
-export async function openRtdbStore(choice: RtdbStoreChoice, onConnectionError: (error: Error) => void = () => {}): Promise<RtdbStore> {
-  if (!choice.databaseUrl) return new SqliteRtdbStore(path.join(choice.dataDir, RTDB_FILE));
+export async function openRtdbStore(choice: RtdbStoreChoice, reporting: RtdbStoreReporting = {}): Promise<RtdbStore> {
+  const onWatcherError = reporting.onWatcherError ? { onWatcherError: reporting.onWatcherError } : {};
+  if (!choice.databaseUrl) return new SqliteRtdbStore(path.join(choice.dataDir, RTDB_FILE), onWatcherError);
   // A few connections: database requests are a small part of the service's load.
   // Loaded only here, so the SQLite path (and the small commands) never load the driver.
   const { openPostgresRtdbStore } = await import('./PostgresRtdbStore.ts');
-  return openPostgresRtdbStore({ url: choice.databaseUrl, poolSize: Math.max(2, Math.ceil((choice.databasePoolSize ?? 10) / 2)), onConnectionError });
+  return openPostgresRtdbStore({
+    url: choice.databaseUrl,
+    poolSize: Math.max(2, Math.ceil((choice.databasePoolSize ?? 10) / 2)),
+    onConnectionError: reporting.onConnectionError ?? (() => {}),
+    ...onWatcherError,
+  });
 }
 
 /**
  * A synchronous reader of the details feed for the search index: SQLite's own store reads it
- * directly; PostgreSQL's is mirrored in memory ({@link mirrorLocation}).
+ * directly; PostgreSQL's is mirrored in memory ({@link mirrorLocation}). `onError` hears a
+ * re-read that failed (PostgreSQL), `onListenerError` a listener that threw (the console by default).
  */
-export async function detailsReader(store: RtdbStore, onError: (error: Error) => void): Promise<LocationMirror> {
+export async function detailsReader(store: RtdbStore, onError: (error: Error) => void, onListenerError?: (error: unknown) => void): Promise<LocationMirror> {
   if (store instanceof SqliteRtdbStore) {
-    const listeners = new Set<(paths: readonly DbPath[] | undefined) => void>();
-    const stop = store.watch((change) => {
-      if (!touches(change, DETAILS_PATH)) return;
-      const paths = change.paths === '*' ? undefined : change.paths.filter((path) => overlaps(path, DETAILS_PATH));
-      for (const listener of listeners) listener(paths);
-    });
-    return {
-      get: (at) => store.getNow(at),
-      onDidChange(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      close() {
-        listeners.clear();
-        stop();
-      },
-    };
+    const subscriptions = new DisposableStore();
+    const changes = subscriptions.add(new Emitter<LocationChange>(onListenerError ? { onListenerError } : {}));
+    subscriptions.add(
+      store.watch((change) => {
+        if (!touches(change, DETAILS_PATH)) return;
+        changes.fire(change.paths === '*' ? undefined : change.paths.filter((path) => overlaps(path, DETAILS_PATH)));
+      }),
+    );
+    return { get: (at) => store.getNow(at), onDidChange: changes.event, dispose: () => subscriptions.dispose() };
   }
-  return mirrorLocation(store, DETAILS_PATH, onError);
+  return mirrorLocation(store, DETAILS_PATH, onError, onListenerError);
 }

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Emitter } from '../../shared/base/Emitter.ts';
+import { DisposableStore, type Disposable } from '../../shared/base/lifecycle.ts';
 import type { Logger } from '../log.ts';
 import { headersAfterRefusingUnread, readBodyText } from '../http/body.ts';
 import { JsonLimitError, parseJsonYielding, type JsonLimits } from '../http/jsonParse.ts';
@@ -81,7 +83,7 @@ export interface RtdbGrant {
 }
 const DECIDED = Symbol('the realtime database access decision ran');
 
-export interface RtdbMount {
+export interface RtdbMount extends Disposable {
   /**
    * The access decision, run by the router before {@link RtdbMount.handle}: parses the location,
    * authenticates the caller and asks the rules. A read the rules refuse, or a write no rule
@@ -93,7 +95,7 @@ export interface RtdbMount {
   /** Answers an error of this mount in the database's own shape; false for anything else. */
   refuse(res: ServerResponse, error: unknown): boolean;
   /** Stops following the store's changes (open streams end with their connections). */
-  close(): void;
+  dispose(): void;
 }
 
 const WRITE_METHODS = new Set(['PUT', 'PATCH', 'POST', 'DELETE']);
@@ -114,15 +116,15 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
   const nextPushId = createPushIdGenerator(now);
   let rules: CompiledRules = compileRules(await readStoredRules(store));
   let rulesRead = 0;
-  const rulesListeners = new Set<() => void>();
+  // What the mount follows and tells, dropped together when it is disposed.
+  const subscriptions = new DisposableStore();
+  // Open streams re-check their read when the rules change; one that fails is logged, the rest still hear it.
+  const rulesReplaced = subscriptions.add(new Emitter<void>({ onListenerError: (error) => logger.warn({ err: error }, 'a streaming read failed to re-check its rules') }));
   const replaceRules = (compiled: CompiledRules) => {
     rules = compiled;
-    for (const listener of rulesListeners) listener();
+    rulesReplaced.fire();
   };
-  const onRulesReplaced = (listener: () => void) => {
-    rulesListeners.add(listener);
-    return () => void rulesListeners.delete(listener);
-  };
+  const onRulesReplaced = rulesReplaced.event;
   const reloadRules = async () => {
     const attempt = ++rulesRead;
     try {
@@ -132,10 +134,12 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       logger.warn({ err: error }, 'could not re-read the realtime database rules another instance replaced; keeping the previous ones');
     }
   };
-  const stopWatching = store.watch((change) => {
-    if (change.writes) return;
-    if (change.paths === '*' || change.paths.some((path) => path[0] === '.settings' && (path[1] === undefined || path[1] === RULES_SETTING))) void reloadRules();
-  });
+  subscriptions.add(
+    store.watch((change) => {
+      if (change.writes) return;
+      if (change.paths === '*' || change.paths.some((path) => path[0] === '.settings' && (path[1] === undefined || path[1] === RULES_SETTING))) void reloadRules();
+    }),
+  );
 
   return {
     access,
@@ -153,7 +157,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       send(res, error.status, error.body, error.headers);
       return true;
     },
-    close: stopWatching,
+    dispose: () => subscriptions.dispose(),
   };
 
   async function access(req: IncomingMessage, url: URL): Promise<RtdbGrant> {

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Event } from '../../shared/base/Emitter.ts';
+import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
 import type { Logger } from '../log.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbStore } from './RtdbStore.ts';
@@ -15,8 +17,8 @@ export interface StreamOptions {
   store: RtdbStore;
   /** Asked again after each change: rules may depend on data, and a denied listener is cancelled. */
   canRead: () => Promise<boolean>;
-  /** Calls back when the rules were replaced (through any instance): the read is checked again. */
-  onRulesReplaced: (listener: () => void) => () => void;
+  /** Fires when the rules were replaced (through any instance): the read is checked again. */
+  onRulesReplaced: Event<void>;
   /** When the caller's credential expires (ms since the epoch): the stream ends with `auth_revoked`. */
   expiresAt: number | undefined;
   now: () => number;
@@ -59,13 +61,15 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   let reading = false;
   let pending: Pending;
   let started = false;
+  // What the stream follows (the store, the rules) and its timers: all dropped when it ends.
+  const subscriptions = new DisposableStore();
   const timers: NodeJS.Timeout[] = [];
+  subscriptions.add(toDisposable(() => timers.forEach((timer) => clearTimeout(timer))));
 
   const end = (event?: { name: string; data: string }) => {
     if (ended) return;
     ended = true;
-    stop();
-    for (const timer of timers) clearTimeout(timer);
+    subscriptions.dispose();
     if (event && !res.writableEnded) res.write(`event: ${event.name}\ndata: ${event.data}\n\n`);
     res.end();
   };
@@ -123,19 +127,19 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   };
 
   // Watching before the first read: a change committed in between is read again, never missed.
-  const stopWatching = store.watch((change) => {
-    if (!touches(change, path)) return;
-    note(change);
-    void refresh();
-  });
-  const stopRules = options.onRulesReplaced(() => {
-    note('all');
-    void refresh();
-  });
-  const stop = () => {
-    stopWatching();
-    stopRules();
-  };
+  subscriptions.add(
+    store.watch((change) => {
+      if (!touches(change, path)) return;
+      note(change);
+      void refresh();
+    }),
+  );
+  subscriptions.add(
+    options.onRulesReplaced(() => {
+      note('all');
+      void refresh();
+    }),
+  );
   try {
     const first = await store.snapshot(path);
     lastEtag = first.etag;
@@ -144,7 +148,7 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
     started = true;
     void refresh();
   } catch (error) {
-    stop();
+    subscriptions.dispose();
     throw error;
   }
 

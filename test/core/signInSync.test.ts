@@ -26,17 +26,23 @@ describe('signing in again', () => {
     return core;
   }
 
-  /** Resolves with the first `sync-changed` view that satisfies `test`, or fails naming what it waited for. */
+  /**
+   * Resolves with the first view that satisfies `test` — the current one, or a later
+   * `sync-changed` — or fails naming what it waited for. It listens before it asks, so a change
+   * that lands while the question is on its way is not missed.
+   */
   function nextStatus(core: Core, what: string, test: (view: SyncStatus) => boolean, timeoutMs = 15_000): Promise<SyncStatus> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => (stop(), reject(new Error(`timed out waiting for ${what}`))), timeoutMs);
-      const stop = core.bus.subscribe((event, payload) => {
-        if (event === 'sync-changed' && test(payload as SyncStatus)) {
-          clearTimeout(timer);
-          stop();
-          resolve(payload as SyncStatus);
-        }
+      const done = (view: SyncStatus) => {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve(view);
+      };
+      const timer = setTimeout(() => (subscription.dispose(), reject(new Error(`timed out waiting for ${what}`))), timeoutMs);
+      const subscription = core.bus.subscribe((event, payload) => {
+        if (event === 'sync-changed' && test(payload as SyncStatus)) done(payload as SyncStatus);
       });
+      void core.router.invoke('sync-status', {}).then((view) => test(view) && done(view), reject);
     });
   }
 
@@ -61,7 +67,7 @@ describe('signing in again', () => {
     const second = await start();
     expect(await second.router.invoke('auth-status', {})).toMatchObject({ state: 'sign-in-needed' });
     // The session stayed open for offline review; its start-up sync could not authenticate.
-    const failed = await second.router.invoke('sync-status', {}).then((view) => (view.lastError ? view : nextStatus(second, 'the failed start-up sync', (next) => next.lastError !== undefined)));
+    const failed = await nextStatus(second, 'the failed start-up sync', (next) => next.lastError !== undefined);
     expect(failed.lastError).toMatch(/sign in/i);
 
     const signedInAt = Date.now();

@@ -136,7 +136,7 @@ export class E2E {
   /** Sign-ins the app asked the system browser for. */
   signIns = 0;
   #finished: Promise<string>[] = [];
-  #unsubscribe: (() => void) | undefined;
+  #subscription: { dispose(): void } | undefined;
 
   constructor(options: E2EOptions) {
     this.browser = options.browser;
@@ -207,14 +207,14 @@ export class E2E {
           }),
     });
     this.events = [];
-    this.#unsubscribe = this.app.core.bus.subscribe((event, payload) => this.events.push({ event, payload }));
+    this.#subscription = this.app.core.bus.subscribe((event, payload) => this.events.push({ event, payload }));
     return this.app;
   }
 
   async stopApp(): Promise<void> {
     const app = this.app;
     this.app = undefined;
-    this.#unsubscribe?.();
+    this.#subscription?.dispose();
     await app?.close();
   }
 

@@ -3,7 +3,7 @@
 // the account changes, and an answer asked for the previous account is dropped when it arrives
 // late (renderer/lib/accountScope.ts, renderer/lib/core.ts invoke). The core here is a double
 // whose answers the test releases by hand, so "late" is exact rather than timed.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthStatus, BreachList, Overview } from '../../shared/ipc/views.ts';
 import type { SearchRunResult } from '../../shared/ipc/contract.ts';
 import type { Report } from '../../shared/report/report.ts';
@@ -114,6 +114,30 @@ describe('account scope', () => {
       expect(resets).toBe(2);
     } finally {
       stop();
+    }
+  });
+
+  it('a reset that throws is reported and the resets after it still run: no store keeps the previous account', () => {
+    installHeldCore();
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let later = 0;
+    const broken = onAccountChange(() => {
+      throw new Error('a store failed to reset');
+    });
+    const after = onAccountChange(() => later++);
+    try {
+      useAuth.getState().apply(ALICE);
+      useBreaches.setState({ list: ALICE_LIST });
+      expect(() => useAuth.getState().apply(BOB)).not.toThrow();
+      expect(later).toBe(1);
+      expect(currentAccount()).toBe('issuer#bob');
+      expect(useAuth.getState().status?.account?.email).toBe('bob@example.com');
+      expect(useBreaches.getState().list).toBeUndefined();
+      expect(reported).toHaveBeenCalledOnce();
+    } finally {
+      broken();
+      after();
+      reported.mockRestore();
     }
   });
 

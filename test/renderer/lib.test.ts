@@ -1,5 +1,5 @@
 import type { BreachList } from '../../shared/ipc/views.ts';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { countsText } from '../../renderer/features/breaches/counts.ts';
 import { createHttpMonitor } from '../../renderer/lib/httpMonitor.ts';
 import { SseParser, type SseMessage } from '../../renderer/lib/sse.ts';
@@ -186,5 +186,31 @@ describe('HTTP monitor', () => {
     expect((opened[0]?.headers as Record<string, string>)['x-monitor-secret']).toBe('k');
     expect(states).toEqual([true, false, true]);
     monitor.close();
+  });
+
+  test('a listener that throws is reported, and the others still hear the event and the connection', async () => {
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const monitor = createHttpMonitor({
+        getSecret: () => 'k',
+        fetch: async () => new Response(streamOf(['event: data-changed\ndata: {"reason":"sync"}\n\n'], true), { headers: { 'content-type': 'text/event-stream' } }),
+      });
+      const states: boolean[] = [];
+      const got: unknown[] = [];
+      monitor.onConnection?.(() => {
+        throw new Error('connection listener broke');
+      });
+      monitor.onConnection?.((c) => states.push(c));
+      monitor.on('data-changed', () => {
+        throw new Error('event listener broke');
+      });
+      monitor.on('data-changed', (p) => got.push(p));
+      await expect.poll(() => got).toEqual([{ reason: 'sync' }]);
+      expect(states).toEqual([true]);
+      expect(reported.mock.calls.map((call) => String(call[0]))).toEqual(['a connection listener failed', 'listener of "data-changed" failed']);
+      monitor.close();
+    } finally {
+      reported.mockRestore();
+    }
   });
 });

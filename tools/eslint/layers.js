@@ -4,6 +4,7 @@
 // run time should not depend on its shapes either.
 import path from 'node:path';
 import { builtinModules } from 'node:module';
+import { cyclesRule } from './cycles.js';
 
 const BUILTINS = new Set(builtinModules);
 
@@ -168,4 +169,4 @@ export const tiersRule = {
   },
 };
 
-export default { rules: { layers: layersRule, tiers: tiersRule } };
+export default { rules: { layers: layersRule, tiers: tiersRule, 'no-cycles': cyclesRule } };

@@ -1,5 +1,6 @@
 import type { AuthState } from '../../../shared/ipc/index.ts';
-import type { Disposable } from '../events/Emitter.ts';
+import { Emitter, type Event } from '../../../shared/base/Emitter.ts';
+import { DisposableStore, type Disposable } from '../../../shared/base/lifecycle.ts';
 import { mkdirSync } from 'node:fs';
 import { accountId } from '../accounts/accountId.ts';
 import { ApiError } from '../api/ApiError.ts';
@@ -63,7 +64,8 @@ interface Session {
   tokens: TokenManager;
   api: BreachAlertClient;
   registered: boolean;
-  unsubscribe: () => void;
+  /** What this service heard from the session's tokens: dropped with the session. */
+  subscriptions: DisposableStore;
 }
 
 /**
@@ -71,7 +73,7 @@ interface Session {
  * system browser, `POST /user`, restore at start-up from the secret store, refresh, sign-out
  * with revocation. The state it reports is what the UI shows.
  */
-export class AuthService {
+export class AuthService implements Disposable {
   readonly #config: ClientConfig;
   readonly #dataDir: string;
   readonly #store: SecretStore;
@@ -83,7 +85,7 @@ export class AuthService {
   readonly #now: () => number;
   readonly #provider: ProviderClient;
   readonly #flow: SignInFlow;
-  readonly #listeners = new Set<(status: AuthStatus) => void>();
+  readonly #statusChanges = new Emitter<AuthStatus>();
 
   #state: AuthState = 'signed-out';
   #account: SignedInAccount | undefined;
@@ -116,9 +118,17 @@ export class AuthService {
     };
   }
 
-  onDidChangeStatus(listener: (status: AuthStatus) => void): Disposable {
-    this.#listeners.add(listener);
-    return { dispose: () => void this.#listeners.delete(listener) };
+  readonly onDidChangeStatus: Event<AuthStatus> = this.#statusChanges.event;
+
+  /** Listeners still registered (tests check that owners disposed theirs). */
+  get listenerCount(): number {
+    return this.#statusChanges.listenerCount;
+  }
+
+  /** Stops hearing the session's tokens and telling anyone of status changes (the app is closing or this sign-in was replaced). */
+  dispose(): void {
+    this.#session?.subscriptions.dispose();
+    this.#statusChanges.dispose();
   }
 
   /**
@@ -214,7 +224,7 @@ export class AuthService {
     const account = this.#account;
     const session = this.#session;
     this.#session = undefined;
-    session?.unsubscribe();
+    session?.subscriptions.dispose();
     let revoked = false;
     if (session) {
       ({ revoked } = await session.tokens.signOut((token, hint) => this.#revoke(token, hint)));
@@ -299,20 +309,25 @@ export class AuthService {
 
   #adopt(account: SignedInAccount, tokens: TokenManager, registered: boolean): void {
     this.#session?.tokens.close();
-    this.#session?.unsubscribe();
-    const offState = tokens.onDidChangeState((state, reason) => {
-      if (state === 'sign-in-needed' && this.#session?.tokens === tokens) {
-        this.#setState('sign-in-needed', 'Sign in again to continue: your sign-in has ended.');
-        this.#logger.info('auth: sign-in needed', { reason });
-      }
-    });
-    const offPersist = tokens.onDidFailToPersist((message) => {
-      this.#persistWarning = message;
-      this.#emit();
-    });
+    this.#session?.subscriptions.dispose();
+    const subscriptions = new DisposableStore();
+    subscriptions.add(
+      tokens.onDidChangeState(({ state, reason }) => {
+        if (state === 'sign-in-needed' && this.#session?.tokens === tokens) {
+          this.#setState('sign-in-needed', 'Sign in again to continue: your sign-in has ended.');
+          this.#logger.info('auth: sign-in needed', { reason });
+        }
+      }),
+    );
+    subscriptions.add(
+      tokens.onDidFailToPersist((message) => {
+        this.#persistWarning = message;
+        this.#emit();
+      }),
+    );
     this.#persistWarning = tokens.persisted ? undefined : 'Breach Monitor could not save your sign-in to the keychain; you will need to sign in again next time.';
     this.#account = account;
-    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, unsubscribe: () => (offState.dispose(), offPersist.dispose()) };
+    this.#session = { account, tokens, api: this.#apiFor(tokens), registered, subscriptions };
   }
 
   #apiFor(tokens: TokenManager): BreachAlertClient {
@@ -342,8 +357,7 @@ export class AuthService {
   }
 
   #emit(): void {
-    const status = this.status();
-    for (const listener of this.#listeners) listener(status);
+    this.#statusChanges.fire(this.status());
   }
 }
 

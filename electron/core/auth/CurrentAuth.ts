@@ -1,6 +1,7 @@
 import type { AuthStatus as AuthStatusView } from '../../../shared/ipc/index.ts';
 import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
-import type { Disposable } from '../events/Emitter.ts';
+import { Emitter } from '../../../shared/base/Emitter.ts';
+import type { Disposable } from '../../../shared/base/lifecycle.ts';
 import type { AuthService, AuthStatus } from './AuthService.ts';
 import { silentLogger, type AuthLogger } from './log.ts';
 import type { BrowserOpener } from './SignInFlow.ts';
@@ -37,9 +38,10 @@ export interface IdTokenSource {
 export class CurrentAuth {
   readonly #options: CurrentAuthOptions;
   readonly #logger: AuthLogger;
-  readonly #listeners = new Set<AuthStatusListener>();
+  readonly #statusChanges: Emitter<AuthStatus>;
   #service: AuthService;
-  #unsubscribe: () => void;
+  /** This object's hold on the current service: its status subscription, and the service itself. */
+  #serviceHold: Disposable;
   #changes: Promise<void> = Promise.resolve();
   #signingIn: Promise<unknown> | undefined;
 
@@ -59,7 +61,9 @@ export class CurrentAuth {
   constructor(options: CurrentAuthOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
-    [this.#service, this.#unsubscribe] = this.#create();
+    // A listener that fails is logged; the ones after it still hear the change.
+    this.#statusChanges = new Emitter({ onListenerError: (error) => this.#logger.error('sign-in: could not apply a status change', { error: String(error) }) });
+    [this.#service, this.#serviceHold] = this.#create();
   }
 
   get service(): AuthService {
@@ -77,8 +81,8 @@ export class CurrentAuth {
 
   /** After the service or issuer changed (only while signed out). */
   replace(): void {
-    this.#unsubscribe();
-    [this.#service, this.#unsubscribe] = this.#create();
+    this.#serviceHold.dispose();
+    [this.#service, this.#serviceHold] = this.#create();
   }
 
   /** Signs in through the person's browser; close() waits for an attempt in progress. */
@@ -96,9 +100,12 @@ export class CurrentAuth {
     this.#service.cancelSignIn();
   }
 
-  onDidChangeStatus(listener: AuthStatusListener): Disposable {
-    this.#listeners.add(listener);
-    return { dispose: () => void this.#listeners.delete(listener) };
+  /** A listener may return a promise: the next listener (and the next change) waits for it. */
+  readonly onDidChangeStatus: (listener: AuthStatusListener) => Disposable = (listener) => this.#statusChanges.event(listener);
+
+  /** Listeners still registered here, on the current service and on its tokens (tests check that owners disposed theirs). */
+  get listenerCount(): number {
+    return this.#statusChanges.listenerCount + this.#service.listenerCount + (this.#service.tokens?.listenerCount ?? 0);
   }
 
   /** Resolves when every status change so far has been applied. */
@@ -110,19 +117,24 @@ export class CurrentAuth {
     this.#service.cancelSignIn();
     await this.#signingIn?.catch(() => undefined);
     await this.#changes;
-    this.#unsubscribe();
+    this.#serviceHold.dispose();
+    this.#statusChanges.dispose();
   }
 
-  #create(): [AuthService, () => void] {
+  #create(): [AuthService, Disposable] {
     const service = this.#options.create();
     const subscription = service.onDidChangeStatus((status) => {
-      this.#changes = this.#changes
-        .then(async () => {
-          for (const listener of [...this.#listeners]) await listener(status);
-        })
-        .catch((error: unknown) => this.#logger.error('sign-in: could not apply a status change', { error: String(error) }));
+      this.#changes = this.#changes.then(() => this.#statusChanges.fireInOrder(status));
     });
-    return [service, () => subscription.dispose()];
+    return [
+      service,
+      {
+        dispose: () => {
+          subscription.dispose();
+          service.dispose();
+        },
+      },
+    ];
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Disposable } from '../events/Emitter.ts';
+import { Emitter, type Event } from '../../../shared/base/Emitter.ts';
 import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
 import { RefreshRefusedError } from './errors.ts';
 import { describeError, silentLogger, type AuthLogger } from './log.ts';
@@ -43,8 +43,8 @@ export class TokenManager implements AccessTokenSource {
   readonly #skewMs: number;
   readonly #logger: AuthLogger;
   readonly #redactor: Redactor | undefined;
-  readonly #stateListeners = new Set<(state: TokenManagerState, reason: string | undefined) => void>();
-  readonly #persistListeners = new Set<(message: string) => void>();
+  readonly #stateChanges = new Emitter<{ state: TokenManagerState; reason: string | undefined }>();
+  readonly #persistFailures = new Emitter<string>();
 
   #state: TokenManagerState = 'active';
   #access: { token: string; expiresAt: number | undefined } | undefined;
@@ -92,14 +92,14 @@ export class TokenManager implements AccessTokenSource {
     return this.#persisted;
   }
 
-  onDidChangeState(listener: (state: TokenManagerState, reason: string | undefined) => void): Disposable {
-    this.#stateListeners.add(listener);
-    return { dispose: () => void this.#stateListeners.delete(listener) };
-  }
+  readonly onDidChangeState: Event<{ state: TokenManagerState; reason: string | undefined }> = this.#stateChanges.event;
 
-  onDidFailToPersist(listener: (message: string) => void): Disposable {
-    this.#persistListeners.add(listener);
-    return { dispose: () => void this.#persistListeners.delete(listener) };
+  /** Carries the message to show: this sign-in will not outlive the process. */
+  readonly onDidFailToPersist: Event<string> = this.#persistFailures.event;
+
+  /** Listeners still registered (tests check that owners disposed theirs). */
+  get listenerCount(): number {
+    return this.#stateChanges.listenerCount + this.#persistFailures.listenerCount;
   }
 
   async getAccessToken(): Promise<string> {
@@ -249,7 +249,7 @@ export class TokenManager implements AccessTokenSource {
       this.#persisted = false;
       this.#logger.warn('tokens: could not save the sign-in to the secret store', describeError(error));
       const message = 'Breach Monitor could not save your sign-in to the keychain; you will need to sign in again next time.';
-      for (const listener of this.#persistListeners) listener(message);
+      this.#persistFailures.fire(message);
     }
   }
 
@@ -264,7 +264,7 @@ export class TokenManager implements AccessTokenSource {
   #setState(state: TokenManagerState, reason: string | undefined): void {
     if (this.#state === state || this.#state === 'closed') return;
     this.#state = state;
-    for (const listener of this.#stateListeners) listener(state, reason);
+    this.#stateChanges.fire({ state, reason });
   }
 }
 

@@ -1,24 +1,36 @@
+import { Emitter } from '../../../shared/base/Emitter.ts';
+import type { Disposable } from '../../../shared/base/lifecycle.ts';
 import type { EventName, EventPayload } from '../../../shared/ipc/index.ts';
 
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
-/** Push events to every connected UI; a listener that throws does not stop the others. */
-export class EventBus {
-  readonly #listeners = new Set<EventListener>();
+interface BusMessage {
+  event: EventName;
+  payload: EventPayload<EventName>;
+}
+
+/**
+ * Push events to every connected UI. One `Emitter` carries them (shared/base): a transport that
+ * throws does not stop the others (it is dropped when it closes), and the core disposes the bus
+ * when it closes, so nothing stays subscribed.
+ */
+export class EventBus implements Disposable {
+  // A broken transport must not take the core down, nor fill the log once per event.
+  readonly #messages = new Emitter<BusMessage>({ onListenerError: () => {} });
 
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event, payload);
-      } catch {
-        // A broken transport must not take the core down; it is dropped when it closes.
-      }
-    }
+    this.#messages.fire({ event, payload });
   }
 
-  /** Returns the unsubscribe function. */
-  subscribe(listener: EventListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  subscribe(listener: EventListener): Disposable {
+    return this.#messages.event(({ event, payload }) => listener(event, payload));
+  }
+
+  get listenerCount(): number {
+    return this.#messages.listenerCount;
+  }
+
+  dispose(): void {
+    this.#messages.dispose();
   }
 }

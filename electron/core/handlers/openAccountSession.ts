@@ -1,5 +1,6 @@
 import type { SensitivePolicy } from '../../../shared/api/index.ts';
 import { isShown } from '../../../shared/api/index.ts';
+import type { DisposableStore } from '../../../shared/base/lifecycle.ts';
 import type { EventPayload } from '../../../shared/ipc/index.ts';
 import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
 import type { AuthLogger } from '../auth/log.ts';
@@ -34,6 +35,8 @@ export interface AccountSessionWiring {
   status: Pick<StatusPublisher, 'dataChanged' | 'publish'>;
   checks: Pick<ChecksPublisher, 'publish'>;
   announceNewBreaches(breaches: EventPayload<'breaches-new'>['breaches']): void;
+  /** Where the session's subscriptions are kept: its owner disposes them when the session closes. */
+  subscriptions: DisposableStore;
 }
 
 /**
@@ -42,7 +45,7 @@ export interface AccountSessionWiring {
  * the details feed and `afterSync`, its outbox's counts reach the status, and it starts syncing.
  */
 export function openAccountSession(account: AccountRef, wiring: AccountSessionWiring): AccountSession {
-  const { settings, feed, logger, marks, syncStatus, status, checks } = wiring;
+  const { settings, feed, logger, marks, syncStatus, status, checks, subscriptions } = wiring;
   const session = AccountSession.open({
     dataDir: wiring.dataDir,
     account,
@@ -60,31 +63,35 @@ export function openAccountSession(account: AccountRef, wiring: AccountSessionWi
   marks.load(session.db);
   syncStatus.reset();
   status.dataChanged();
-  scheduler.onProgress((progress) => {
-    syncStatus.observeProgress(progress);
-    status.publish();
-  });
+  subscriptions.add(
+    scheduler.onProgress((progress) => {
+      syncStatus.observeProgress(progress);
+      status.publish();
+    }),
+  );
   checks.publish();
-  scheduler.onDidSync((report) => {
-    void syncAfterBreachSync(feed, { onUpdated: () => wiring.changes.changed('sync'), logger });
-    if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
-    checks.publish();
-    afterSync(report, {
-      policy: wiring.policy(),
-      db: session.db,
-      outbox,
-      syncStatus,
-      online: wiring.online,
-      marks,
-      notifier: wiring.notifier,
-      changes: wiring.changes,
-      announceNewBreaches: wiring.announceNewBreaches,
-      publishStatus: () => status.publish(),
-      signUpUrl: signUpUrlFor(settings.get()),
-    });
-  });
+  subscriptions.add(
+    scheduler.onDidSync((report) => {
+      void syncAfterBreachSync(feed, { onUpdated: () => wiring.changes.changed('sync'), logger });
+      if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
+      checks.publish();
+      afterSync(report, {
+        policy: wiring.policy(),
+        db: session.db,
+        outbox,
+        syncStatus,
+        online: wiring.online,
+        marks,
+        notifier: wiring.notifier,
+        changes: wiring.changes,
+        announceNewBreaches: wiring.announceNewBreaches,
+        publishStatus: () => status.publish(),
+        signUpUrl: signUpUrlFor(settings.get()),
+      });
+    }),
+  );
   // Counts only (pending, failed): the data events come from the toggles and the syncs.
-  outbox.onDidChange(() => status.publish());
+  subscriptions.add(outbox.onDidChange(() => status.publish()));
   void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
   return session;
 }

@@ -18,7 +18,7 @@ import {
   withdrawIntent,
   type OutboxRow,
 } from '../db/outboxQueries.ts';
-import { Emitter, type Event } from '../events/Emitter.ts';
+import { Emitter, type Event } from '../../../shared/base/Emitter.ts';
 import { BackoffState, type BackoffPolicy } from '../api/backoff.ts';
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
@@ -95,6 +95,11 @@ export class Outbox {
   /** Fires after every change of the outbox's rows, with the new counts. */
   readonly onDidChange: Event<OutboxSummary> = this.#onDidChange.event;
   readonly onDidChangeStatus: Event<OutboxStatus> = this.#onDidChangeStatus.event;
+
+  /** Listeners still registered (tests check that owners disposed theirs). */
+  get listenerCount(): number {
+    return this.#onDidChange.listenerCount + this.#onDidChangeStatus.listenerCount;
+  }
 
   constructor(options: OutboxOptions) {
     this.#db = options.db;

@@ -3,7 +3,8 @@ import { ApiError } from '../api/ApiError.ts';
 import { classifyError, isTransient, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import type { WritableDB } from '../db/Interface.ts';
 import { setSyncState } from '../db/syncStateQueries.ts';
-import { Emitter, type Disposable, type Event } from '../events/Emitter.ts';
+import { Emitter, type Event } from '../../../shared/base/Emitter.ts';
+import { DisposableStore } from '../../../shared/base/lifecycle.ts';
 import { BackoffState, type BackoffPolicy } from '../api/backoff.ts';
 import type { Outbox } from '../outbox/Outbox.ts';
 import type { FlushProgress, FlushResult } from '../outbox/types.ts';
@@ -96,7 +97,7 @@ export class SyncScheduler {
   readonly #onProgress = new Emitter<SyncProgress>();
   readonly #onDidSync = new Emitter<SyncReport>();
   readonly #onDidChangeState = new Emitter<SchedulerState>();
-  readonly #subscriptions: Disposable[] = [];
+  readonly #subscriptions = new DisposableStore();
   #state: SchedulerState = 'idle';
   #current: Promise<SyncReport> | undefined;
   #controller: AbortController | undefined;
@@ -112,6 +113,11 @@ export class SyncScheduler {
   readonly onDidSync: Event<SyncReport> = this.#onDidSync.event;
   readonly onDidChangeState: Event<SchedulerState> = this.#onDidChangeState.event;
 
+  /** Listeners still registered (tests check that owners disposed theirs). */
+  get listenerCount(): number {
+    return this.#onProgress.listenerCount + this.#onDidSync.listenerCount + this.#onDidChangeState.listenerCount;
+  }
+
   constructor(options: SyncSchedulerOptions) {
     this.#db = options.db;
     this.#outbox = options.outbox;
@@ -121,7 +127,7 @@ export class SyncScheduler {
     this.#backoff = options.backoffState ?? new BackoffState({ ...(options.backoff ? { policy: options.backoff } : {}), ...(options.random ? { random: options.random } : {}), now: this.#now });
     this.#pushDelayMs = options.pushDelayMs ?? 2000;
     this.#intervalMinutes = SyncIntervalMinutes.parse(options.intervalMinutes ?? DEFAULT_SYNC_INTERVAL_MINUTES);
-    if (this.#pushDelayMs >= 0) this.#subscriptions.push(this.#outbox.onDidChange((summary) => summary.pending > 0 && this.#schedulePush()));
+    if (this.#pushDelayMs >= 0) this.#subscriptions.add(this.#outbox.onDidChange((summary) => summary.pending > 0 && this.#schedulePush()));
   }
 
   get state(): SchedulerState {
@@ -191,7 +197,7 @@ export class SyncScheduler {
     this.#intervalTimer = this.#retryTimer = this.#pushTimer = undefined;
     this.cancel();
     await this.#current?.catch(() => undefined);
-    for (const subscription of this.#subscriptions.splice(0)) subscription.dispose();
+    this.#subscriptions.dispose();
     this.#onProgress.dispose();
     this.#onDidSync.dispose();
     this.#onDidChangeState.dispose();

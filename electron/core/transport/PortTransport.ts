@@ -24,10 +24,10 @@ export function servePort(port: PortLike, router: Router, bus: EventBus): () => 
       }
     });
   });
-  const unsubscribe = bus.subscribe((event, payload) => port.postMessage({ type: 'event', event, payload }));
+  const subscription = bus.subscribe((event, payload) => port.postMessage({ type: 'event', event, payload }));
   const stop = () => {
     stopListening();
-    unsubscribe();
+    subscription.dispose();
   };
   port.onClose?.(stop);
   return stop;

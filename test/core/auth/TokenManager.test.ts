@@ -46,7 +46,7 @@ function setup(options: { expiresAt?: number; refreshToken?: string | undefined;
       { key: KEY, store, refresher, now: () => clock.now },
       { accessToken: 'access-0', expiresAt: options.expiresAt ?? clock.now + HOUR, refreshToken: 'refreshToken' in options ? options.refreshToken : 'refresh-0' },
     );
-    manager.onDidChangeState((state) => states.push(state));
+    manager.onDidChangeState(({ state }) => states.push(state));
     return manager;
   };
   return { clock, refresher, store, states, create };

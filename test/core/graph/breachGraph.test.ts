@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { breachTriples, dataClassSlug, replaceGraph } from '../../../engine/graph/breachGraph.ts';
 import { keepGraphCurrent } from '../../../electron/core/graph/keepGraphCurrent.ts';
 import { NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
-import { Emitter } from '../../../electron/core/events/Emitter.ts';
+import { Emitter } from '../../../shared/base/Emitter.ts';
 import { breach, CATALOG, memoryGraph, P } from './helpers.ts';
 
 describe('breach graph (CONTRACT.md table)', () => {

@@ -2,7 +2,7 @@
 // transactions, snapshots and their cache, change notices, secrets and service accounts. Two
 // stores on one database stand for two instances.
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
 import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from '../../../server/rtdb/postgresSchema.ts';
 import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
@@ -114,6 +114,27 @@ describe.each(STORE_KINDS)('RtdbStore on %s', (kind) => {
     // A transaction that writes nothing announces nothing.
     await a!.transaction(async (tx) => void (await tx.get(['users'])));
     expect(seenByA).toHaveLength(1);
+  });
+
+  it('a watcher that throws neither fails the committed write nor keeps the watchers after it from hearing it', async (ctx) => {
+    const [a, b] = (await open(2)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const broken = a!.watch(() => {
+        throw new Error('watcher broke');
+      });
+      const seen: RtdbChange[] = [];
+      const after = a!.watch((change) => seen.push(change));
+      // Committed, so the writer is told it was: a listener's failure is the listener's own.
+      await a!.transaction((tx) => tx.write([{ path: ['users', 'u3'], value: 1 }]));
+      expect(seen.map((change) => change.paths)).toEqual([[['users', 'u3']]]);
+      expect(await b!.get(['users', 'u3'])).toBe(1);
+      expect(reported).toHaveBeenCalledOnce();
+      broken.dispose();
+      after.dispose();
+    } finally {
+      reported.mockRestore();
+    }
   });
 
   it('keeps secrets and service accounts where every instance finds them', async (ctx) => {

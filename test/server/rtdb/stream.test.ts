@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  handler.close();
+  handler.dispose();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -69,5 +69,20 @@ describe('a streaming read', () => {
     expect(watchers()).toBe(2);
     abort.abort();
     await eventually('the stream to stop watching the store', () => watchers() === 1);
+  });
+
+  it('a disposed mount follows the store no more (its rules watcher goes with it)', async () => {
+    const other = await createRtdbRoutes({
+      store,
+      logger: createLogger({ level: 'silent' }),
+      idTokens: undefined,
+      isAccountActive: () => true,
+      serviceAccounts: undefined,
+      findLiveSecret: async () => undefined,
+    });
+    expect(watchers()).toBe(2);
+    other.dispose();
+    other.dispose();
+    expect(watchers()).toBe(1);
   });
 });
