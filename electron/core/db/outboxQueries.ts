@@ -108,7 +108,16 @@ export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, 
 }
 
 /** What a send needs of a row: its current intent, and whether an earlier send of it may have landed. */
-export type ClaimedRow = Pick<OutboxRow, 'id' | 'email' | 'breachId' | 'classKey' | 'dataClass' | 'resolved' | 'version' | 'inDoubt'>;
+export interface ClaimedRow {
+  id: number;
+  email: string;
+  breachId: string;
+  classKey: string;
+  dataClass: string;
+  resolved: boolean;
+  version: number;
+  inDoubt: boolean;
+}
 
 /**
  * Claims every row waiting to be sent, oldest first: puts the current intent of each on the wire
