@@ -1,5 +1,5 @@
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
-import { accountTicket, currentAccount, onAccountChange } from '../lib/accountScope.ts';
+import { currentAccount, onAccountChange } from '../lib/accountScope.ts';
 import { listen, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
 import { onDataChanged, onDidChangeElsewhere } from './dataEvents.ts';
@@ -32,12 +32,9 @@ export function connectEvents(): () => void {
     ),
     listen('auth-changed', (status) => {
       const before = useAuth.getState().status?.state;
-      const account = accountTicket();
-      // A change of account resets every store as the status is applied (lib/accountScope.ts),
-      // and the hook above asks for the new account's data; asked here only when the account
-      // stayed (signed in again after its session ended), so a sign-in asks once, not twice.
+      // A change of account resets every store as the status is applied (lib/accountScope.ts).
       useAuth.getState().apply(status);
-      if (before !== 'signed-in' && status.state === 'signed-in' && account.current()) {
+      if (before !== 'signed-in' && status.state === 'signed-in') {
         void Promise.all([refreshFor(EVERYTHING), useSync.getState().load()]);
       }
     }),
