@@ -207,7 +207,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     }),
   );
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
-  const handleGraph = createGraphRoutes({ store, apiKey: graphKey });
+  const handleGraph = createGraphRoutes({ store, catalogLog: storage.catalogLog, apiKey: graphKey });
   opened.add(toAsyncDisposable(() => handleGraph.close()));
   if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
   if (!isLoopbackHost(config.host)) {

@@ -46,7 +46,7 @@ const MAX_CACHED_STATEMENTS = 128;
 
 /**
  * A triple store in SQLite: the graph the node query engine answers from. Writes replace the
- * whole graph in one transaction; every replace starts a new generation, which page tokens
+ * whole graph, or the triples of some subjects, in one transaction; every write starts a new generation, which page tokens
  * carry so a page of an older graph is never stitched onto a newer one.
  */
 export class TripleStore {
@@ -67,37 +67,60 @@ export class TripleStore {
 
   /** Replaces every triple (duplicates collapse) and starts a new generation. */
   replace(triples: Iterable<Triple>): { triples: number; nodes: number } {
-    const insert = this.#statement('INSERT INTO triple (subject, predicate, object_id, object_value, provenance) VALUES (?, ?, ?, ?, ?)');
     return this.database.transaction(() => {
       this.database.exec('DELETE FROM triple; DELETE FROM node;');
-      const seen = new Set<string>();
-      for (const triple of triples) {
-        const isNode = triple.objectId !== undefined;
-        if (isNode === (triple.objectValue !== undefined)) {
-          throw new TypeError(`triple ${triple.subject} ${triple.predicate} needs exactly one of objectId and objectValue`);
-        }
-        const object = isNode ? triple.objectId! : triple.objectValue!;
-        const identity = `${triple.subject}\u0000${triple.predicate}\u0000${isNode ? 'n' : 'l'}\u0000${object}`;
-        if (seen.has(identity)) continue;
-        seen.add(identity);
-        insert.run(triple.subject, triple.predicate, isNode ? object : null, isNode ? null : object, triple.provenance);
-      }
+      const inserted = this.#insert(triples, new Set());
       const nodes = this.database
-        .prepare(
-          `INSERT INTO node (dcid, name, types)
-           SELECT id, name, types FROM (
-             SELECT ids.id AS id,
-               (SELECT object_value FROM triple WHERE subject = ids.id AND predicate = 'name' AND object_id IS NULL ORDER BY object_value LIMIT 1) AS name,
-               (SELECT json_group_array(object_id) FROM
-                 (SELECT object_id FROM triple WHERE subject = ids.id AND predicate = 'typeOf' AND object_id IS NOT NULL ORDER BY object_id)) AS types
-             FROM (SELECT subject AS id FROM triple UNION SELECT object_id FROM triple WHERE object_id IS NOT NULL) AS ids
-           ) WHERE name IS NOT NULL OR types <> '[]'`,
-        )
+        .prepare(`INSERT INTO node (dcid, name, types) ${nodeRowsOf('SELECT subject AS id FROM triple UNION SELECT object_id FROM triple WHERE object_id IS NOT NULL')}`)
         .run().changes;
-      this.#setMeta('generation', String(this.generation() + 1));
-      this.#generation = undefined;
-      return { triples: seen.size, nodes };
+      this.#nextGeneration();
+      return { triples: inserted, nodes };
     })();
+  }
+
+  /**
+   * Replaces the triples of some subjects only (every triple whose subject is in `subjects`
+   * goes; `triples`, whose subjects must be among them, come in) and starts a new generation:
+   * the graph a whole {@link replace} would give, at the cost of the subjects changed. Their
+   * node rows are derived again.
+   */
+  update(subjects: readonly string[], triples: readonly Triple[]): { triples: number } {
+    const allowed = new Set(subjects);
+    for (const triple of triples) {
+      if (!allowed.has(triple.subject)) throw new TypeError(`triple ${triple.subject} ${triple.predicate}: its subject is not among the subjects updated`);
+    }
+    return this.database.transaction(() => {
+      const list = JSON.stringify(subjects);
+      this.#statement('DELETE FROM triple WHERE subject IN (SELECT value FROM json_each(?))').run(list);
+      const inserted = this.#insert(triples, new Set());
+      // A node's row (name, types) comes from its own triples alone: only the subjects' rows change.
+      this.#statement('DELETE FROM node WHERE dcid IN (SELECT value FROM json_each(?))').run(list);
+      this.#statement(`INSERT INTO node (dcid, name, types) ${nodeRowsOf('SELECT DISTINCT value AS id FROM json_each(?)')}`).run(list);
+      this.#nextGeneration();
+      return { triples: inserted };
+    })();
+  }
+
+  /** Inserts triples not yet in `seen` (duplicates collapse); answers how many went in. */
+  #insert(triples: Iterable<Triple>, seen: Set<string>): number {
+    const insert = this.#statement('INSERT INTO triple (subject, predicate, object_id, object_value, provenance) VALUES (?, ?, ?, ?, ?)');
+    for (const triple of triples) {
+      const isNode = triple.objectId !== undefined;
+      if (isNode === (triple.objectValue !== undefined)) {
+        throw new TypeError(`triple ${triple.subject} ${triple.predicate} needs exactly one of objectId and objectValue`);
+      }
+      const object = isNode ? triple.objectId! : triple.objectValue!;
+      const identity = `${triple.subject}\u0000${triple.predicate}\u0000${isNode ? 'n' : 'l'}\u0000${object}`;
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      insert.run(triple.subject, triple.predicate, isNode ? object : null, isNode ? null : object, triple.provenance);
+    }
+    return seen.size;
+  }
+
+  #nextGeneration(): void {
+    this.#setMeta('generation', String(this.generation() + 1));
+    this.#generation = undefined;
   }
 
   /** Increases on every replace. */
@@ -172,6 +195,11 @@ export class TripleStore {
     return reached;
   }
 
+  /** The first `limit` subjects with a `predicate` arc to `node`, by dcid (SQLite's BINARY order: code points). */
+  firstPointing(node: string, predicate: string, limit: number): string[] {
+    return this.#statement('SELECT subject FROM triple WHERE object_id = ? AND predicate = ? ORDER BY subject LIMIT ?').pluck().all(node, predicate, limit) as string[];
+  }
+
   /** Name and types of `ids` that pass `filter`, ordered by dcid. */
   describe(ids: readonly string[], filter: readonly FilterTerm[] = []): NodeRow[] {
     const params: (string | number)[] = [JSON.stringify(ids)];
@@ -200,6 +228,20 @@ export class TripleStore {
     }
     return statement;
   }
+}
+
+/**
+ * The derived row (name, types) of each node `ids` (a query with one column, `id`) yields: its
+ * first name literal and its types in order; a node with neither has no row.
+ */
+function nodeRowsOf(ids: string): string {
+  return `SELECT id, name, types FROM (
+            SELECT ids.id AS id,
+              (SELECT object_value FROM triple WHERE subject = ids.id AND predicate = 'name' AND object_id IS NULL ORDER BY object_value LIMIT 1) AS name,
+              (SELECT json_group_array(object_id) FROM
+                (SELECT object_id FROM triple WHERE subject = ids.id AND predicate = 'typeOf' AND object_id IS NOT NULL ORDER BY object_id)) AS types
+            FROM (${ids}) AS ids
+          ) WHERE name IS NOT NULL OR types <> '[]'`;
 }
 
 /** The SQL of {@link TripleStore.arcRows}; exported so tests can check its query plan. */

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { replaceGraph } from '../../engine/graph/breachGraph.ts';
+import { GraphOutOfStepError, replaceGraph, updateBreachGraph } from '../../engine/graph/breachGraph.ts';
 import { GraphQueryError, NodeQueryEngine } from '../../engine/graph/NodeQueryEngine.ts';
 import { TripleStore } from '../../engine/graph/TripleStore.ts';
 import { NodeRequest } from '../../shared/graph/index.ts';
@@ -8,13 +8,22 @@ import { allow } from '../api/routes.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { sendJson } from '../http/respond.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
+import type { BreachStore, CatalogLog } from '../store/BreachStore.ts';
 
 export const GRAPH_PATH = '/v2/node';
 const MAX_BODY_BYTES = 256 * 1024;
+/** More changed breaches than this are read whole (as the search index does). */
+const MAX_CHANGES_APPLIED = 256;
 
 export interface GraphRoutesOptions {
   store: BreachStore;
+  /**
+   * The catalog's own log of single writes, read in-process (SQLite's store keeps it; see
+   * `ServiceStorage.catalogLog`): with it, a change to one breach updates that breach's part of
+   * the graph; without it (PostgreSQL, where another instance may have written), or when the log
+   * does not reach back far enough, the graph is built from the whole catalog.
+   */
+  catalogLog?: CatalogLog | undefined;
   /** The API key callers must send; without one every request is refused. */
   apiKey: string | undefined;
   pageSize?: number;
@@ -35,10 +44,29 @@ export function createGraphRoutes(options: GraphRoutesOptions) {
   async function currentEngine(): Promise<NodeQueryEngine> {
     const revision = await options.store.catalogRevision();
     if (revision !== builtAt) {
-      replaceGraph(triples, await options.store.listBreaches());
+      if (!(builtAt !== undefined && updateChanged(builtAt))) replaceGraph(triples, await options.store.listBreaches());
       builtAt = revision;
     }
     return engine;
+  }
+
+  /** Applies the breaches changed since `since` alone; false when they are not known. */
+  function updateChanged(since: number): boolean {
+    const log = options.catalogLog;
+    const ids = log?.catalogChangesSince(since);
+    if (!log || ids === undefined) return false;
+    const unique = new Set(ids);
+    // A bulk load is cheaper built whole than breach by breach.
+    if (unique.size > MAX_CHANGES_APPLIED) return false;
+    const changes = [...unique].map((id) => ({ id, breach: log.getBreach(id) }));
+    try {
+      updateBreachGraph(triples, changes, (id) => log.getBreach(id));
+      return true;
+    } catch (error) {
+      // One transaction: a failed update wrote nothing, and the whole build sets things right.
+      if (error instanceof GraphOutOfStepError) return false;
+      throw error;
+    }
   }
 
   async function handleGraph(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {

@@ -42,6 +42,21 @@ export interface CatalogReplacement extends LoadedCatalog {
 }
 
 /**
+ * A catalog's own log of single writes, read synchronously in the process that wrote them (the
+ * SQLite store's), so readers of the catalog (the search index, the graph) update what one write
+ * changed instead of reading everything again.
+ */
+export interface CatalogLog {
+  /**
+   * Ids of the breaches written since catalog revision `revision`, oldest first (repeats kept),
+   * or undefined when that is not known (a whole-catalog replacement, another process's write,
+   * or too long ago): then read everything.
+   */
+  catalogChangesSince(revision: number): readonly string[] | undefined;
+  getBreach(id: string): Breach | undefined;
+}
+
+/**
  * The SQLite store's synchronous form (better-sqlite3); every method that writes does so in one
  * transaction. Emails are stored and compared in lower case (see `emailKey`). The service
  * uses it through {@link asyncBreachStore}.

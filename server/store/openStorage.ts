@@ -8,7 +8,7 @@ import { SqliteRtdbStore } from '../rtdb/SqliteRtdbStore.ts';
 import { CatalogSearchIndex, type CatalogReader } from '../search/CatalogSearchIndex.ts';
 import { API_TOKENS_FILE, type SearchStorage } from '../search/index.ts';
 import { SqliteApiTokenStore } from '../search/SqliteApiTokenStore.ts';
-import { asyncBreachStore, type BreachStore } from './BreachStore.ts';
+import { asyncBreachStore, type BreachStore, type CatalogLog } from './BreachStore.ts';
 import { createPool } from './postgres/pool.ts';
 import { openSqliteBreachStore } from './SqliteBreachStore.ts';
 
@@ -34,6 +34,11 @@ export interface IdentityStorage {
 export interface ServiceStorage {
   dialect: 'sqlite' | 'postgresql';
   breaches: BreachStore;
+  /**
+   * The catalog's log of single writes, where this process is the catalog's only writer
+   * (SQLite); absent on PostgreSQL, where another instance may write: readers read everything.
+   */
+  catalogLog: CatalogLog | undefined;
   /** The realtime database (details feed, people's preferences, secrets). */
   rtdb: RtdbStore;
   /**
@@ -72,6 +77,7 @@ function openSqliteStorage(dataDir: string): ServiceStorage {
   return {
     dialect: 'sqlite',
     breaches,
+    catalogLog: { catalogChangesSince: sqlite.catalogChangesSince.bind(sqlite), getBreach: sqlite.getBreach.bind(sqlite) },
     rtdb,
     async search(details) {
       const tokens = new SqliteApiTokenStore(path.join(dataDir, API_TOKENS_FILE));
@@ -128,6 +134,7 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
     return {
       dialect: 'postgresql',
       breaches,
+      catalogLog: undefined,
       rtdb,
       async search(details) {
         const storage = await openPostgresSearchStorage({ url, pool, readDetails: details.readDetails, onConnectionError });

@@ -1,11 +1,14 @@
 // npm run bench:graph — the node query engine and client beside bare baselines measured in the
 // same run: `<-typeOf` of Breach over 100,000 breach nodes paged 500 at a time (floor: the same
 // keyset SELECTs with no answer building), `label+` along 10-level chains (floor: a recursive
-// CTE), and the client merging 50 pages of 500 (floor: JSON.parse of the same 50 bodies).
+// CTE), and the client merging 50 pages of 500 (floor: JSON.parse of the same 50 bodies). Then
+// `graph_catalog_add_p50`: one breach added to a graph of 300 and of 3,000 breaches, breach by
+// breach as the service does (floor: a bare insert of the same triples; `vs_300` shows whether
+// the cost grows with the catalog; `whole_build` is what each add cost before, a whole rebuild).
 import type { Breach } from '../../shared/api/index.ts';
 import type { NodeResponse } from '../../shared/graph/index.ts';
 import { MemorySecretStore } from '../../electron/core/auth/secrets/MemorySecretStore.ts';
-import { replaceGraph } from '../../engine/graph/breachGraph.ts';
+import { breachTriples, replaceGraph, updateBreachGraph } from '../../engine/graph/breachGraph.ts';
 import { NodeQueryClient } from '../../electron/core/graph/NodeQueryClient.ts';
 import { NodeQueryEngine } from '../../engine/graph/NodeQueryEngine.ts';
 import { TripleStore, type Triple } from '../../engine/graph/TripleStore.ts';
@@ -142,6 +145,46 @@ async function main(): Promise<void> {
   });
   results.push({ name: 'client_merge_50_pages', what: `client: ${PAGES} pages of ${PAGE_SIZE} followed, validated, merged`, value: clientValue, floor: clientFloor });
 
+  // 4. One breach added to the graph of a catalog of 300 and of 3,000.
+  const addOne = (size: number) => {
+    const catalog = new Map(syntheticBreaches(size).map((b) => [b.id, b]));
+    const graph = TripleStore.open(':memory:');
+    replaceGraph(graph, [...catalog.values()]);
+    const times: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const added: Breach = { ...syntheticBreaches(1)[0]!, id: `Added${String(i).padStart(3, '0')}`, domain: `added${i}.example`, dataClasses: ['Email addresses', `Added class ${i}`] };
+      catalog.set(added.id, added);
+      const started = performance.now();
+      updateBreachGraph(graph, [{ id: added.id, breach: added }], (id) => catalog.get(id));
+      if (i >= 10) times.push(performance.now() - started);
+    }
+    const whole = performance.now();
+    replaceGraph(graph, [...catalog.values()]);
+    const wholeMs = performance.now() - whole;
+    graph.close();
+    times.sort((a, b) => a - b);
+    return { p50: times[Math.floor(times.length / 2)]!, wholeMs };
+  };
+  const small = addOne(300);
+  const large = addOne(3000);
+  const bare = TripleStore.open(':memory:');
+  const insert = bare.database.prepare('INSERT INTO triple (subject, predicate, object_id, object_value, provenance) VALUES (?, ?, ?, ?, ?)');
+  const bareTimes: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const triples = breachTriples([{ ...syntheticBreaches(1)[0]!, id: `Bare${i}` }]);
+    const started = performance.now();
+    bare.database.transaction(() => {
+      for (const t of triples) insert.run(t.subject, t.predicate, t.objectId ?? null, t.objectValue ?? null, t.provenance);
+    })();
+    if (i >= 20) bareTimes.push(performance.now() - started);
+  }
+  bare.close();
+  bareTimes.sort((a, b) => a - b);
+  const bareP50 = bareTimes[Math.floor(bareTimes.length / 2)]!;
+  console.log(
+    `adding one breach to the graph: p50 ${small.p50.toFixed(3)} ms at 300 breaches, ${large.p50.toFixed(3)} ms at 3,000 (whole rebuilds: ${small.wholeMs.toFixed(1)} and ${large.wholeMs.toFixed(1)} ms; bare insert ${bareP50.toFixed(3)} ms)`,
+  );
+
   const round = (n: number) => (n >= 10 ? Math.round(n * 10) / 10 : Math.round(n * 1000) / 1000);
   console.log(`\nmedian of ${RUNS} runs (client: ${RUNS * 2}) after a warm-up; floor measured in the same run`);
   console.log('metric                      value ms     floor ms   ratio   what');
@@ -151,7 +194,16 @@ async function main(): Promise<void> {
     console.log(`${r.name.padEnd(26)} ${String(round(r.value)).padStart(9)}  ${String(round(r.floor)).padStart(11)}  ${ratio.toFixed(2).padStart(6)}   ${r.what}`);
     metrics[r.name] = { value: round(r.value), unit: 'ms', floor: round(r.floor), ratio };
   }
-  console.log(JSON.stringify({ bench: 'graph', metrics }));
+  const catalogAdd = {
+    value: round(large.p50),
+    unit: 'ms',
+    floor: round(bareP50),
+    ratio: Math.round((large.p50 / bareP50) * 100) / 100,
+    at_300: round(small.p50),
+    vs_300: Math.round((large.p50 / small.p50) * 100) / 100,
+    whole_build: round(large.wholeMs),
+  };
+  console.log(JSON.stringify({ bench: 'graph', metrics: { ...metrics, graph_catalog_add_p50: catalogAdd } }));
 }
 
 main().catch((error: unknown) => {

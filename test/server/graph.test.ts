@@ -199,6 +199,63 @@ describe('the graph follows the catalog, not the people', () => {
   });
 });
 
+describe('the graph follows one breach at the cost of one breach (the catalog log)', () => {
+  it('applies single writes without reading the catalog, answering as a whole build does; reads it whole after a bulk load', async () => {
+    const store = memoryStore(DEMO);
+    let catalogReads = 0;
+    const counted = asyncBreachStore(store);
+    const listBreaches = counted.listBreaches.bind(counted);
+    counted.listBreaches = () => (catalogReads++, listBreaches());
+    const handle = createGraphRoutes({ store: counted, catalogLog: store, apiKey: 'k' });
+    const server = createServer(
+      (req, res) => void handle(req, res, parseRequestTarget(req)).catch((error: unknown) => sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, String(error)))),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const ask = async (nodes: string[], property: string) => ((await (await post(origin, { nodes, property }, 'k')).json()) as NodeResponse).data;
+    /** The same questions of a graph built whole from the catalog as it is now. */
+    const wholeAnswer = async (nodes: string[], property: string) => {
+      const fresh = createGraphRoutes({ store: asyncBreachStore(memoryStore(store.listBreaches())), apiKey: 'k' });
+      const freshServer = createServer((req, res) => void fresh(req, res, parseRequestTarget(req)));
+      await new Promise<void>((resolve) => freshServer.listen(0, '127.0.0.1', resolve));
+      try {
+        const freshOrigin = `http://127.0.0.1:${(freshServer.address() as AddressInfo).port}`;
+        return ((await (await post(freshOrigin, { nodes, property }, 'k')).json()) as NodeResponse).data;
+      } finally {
+        freshServer.closeAllConnections();
+        await new Promise((resolve) => freshServer.close(resolve));
+        fresh.close();
+      }
+    };
+    try {
+      await ask(['Breach'], '<-typeOf');
+      expect(catalogReads).toBe(1);
+      // A new breach with a new domain and a data class spelled differently from the catalog's.
+      store.putBreach(breach('AaaGraphFirst', { domain: 'Graph-First.example', dataClasses: ['email ADDRESSES', 'Graph-only secrets'] }));
+      // And a change of an existing breach's domain.
+      store.putBreach({ ...DEMO[1]!, domain: 'moved.example' });
+      const questions: [string[], string][] = [
+        [['Breach'], '<-typeOf'],
+        [['AaaGraphFirst', DEMO[1]!.id], '->*'],
+        [['dataClass/email-addresses', 'dataClass/graph-only-secrets', 'domain/graph-first.example', 'domain/moved.example', `domain/${DEMO[1]!.domain}`], '<-*'],
+        [['dataClass/email-addresses', 'dataClass/graph-only-secrets', 'domain/graph-first.example'], '->name'],
+      ];
+      for (const [nodes, property] of questions) expect(await ask(nodes, property)).toEqual(await wholeAnswer(nodes, property));
+      // The first breach in id order names a node: the new one, in its own spelling.
+      expect((await ask(['dataClass/email-addresses'], '->name'))['dataClass/email-addresses']!.arcs!.name!.nodes[0]!.value).toBe('email ADDRESSES');
+      expect(catalogReads).toBe(1);
+      store.putBreaches([breach('ZzBulk1'), breach('ZzBulk2')]);
+      expect(JSON.stringify(await ask(['Breach'], '<-typeOf'))).toContain('ZzBulk2');
+      expect(catalogReads).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      handle.close();
+      store.close();
+    }
+  });
+});
+
 describe('nextToken over HTTP (routes with a page size of 7)', () => {
   const store = memoryStore(DEMO);
   const handle = createGraphRoutes({ store: asyncBreachStore(store), apiKey: 'k', pageSize: 7 });
