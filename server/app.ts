@@ -155,6 +155,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   const breachData = await startBreachData({
     config,
     store,
+    lookups: () => storage.lookups(),
     writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
     logger,
     ...(options.clock ? { clock: options.clock } : {}),

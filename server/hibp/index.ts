@@ -1,12 +1,9 @@
-import path from 'node:path';
 import type { BreachDataSource } from '../../shared/api/index.ts';
 import { DemoExposures, NO_SOURCE_DETAIL, NoExposures, type ExposureSource } from '../api/exposureSource.ts';
 import type { CatalogLoadReport, CatalogSource } from '../catalog/source.ts';
 import { breachDataSource, type ServiceConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
-import { openPostgresLookupStore } from '../store/postgres/PostgresLookupStore.ts';
-import { openSqliteLookupStore } from '../store/SqliteLookupStore.ts';
 import { CatalogRefresher, dueForNewestBreach } from './CatalogRefresher.ts';
 import { HibpClient } from './client.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -35,6 +32,8 @@ export interface BreachData {
 export interface BreachDataOptions {
   config: ServiceConfig;
   store: BreachStore;
+  /** The lookup queue's store, from the service's storage (which closes it): opened only when breach data is not demo. */
+  lookups: () => LookupStore;
   writeDetails: (details: CatalogSource['details']) => Promise<void>;
   logger: Logger;
   clock?: Clock;
@@ -64,9 +63,7 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
     };
   }
 
-  const lookups = config.databaseUrl
-    ? openPostgresLookupStore({ url: config.databaseUrl, onConnectionError: (error) => logger.warn({ err: error }, 'a lookup-queue database connection was lost; the next use reconnects') })
-    : openSqliteLookupStore(path.join(config.dataDir, 'service.db'));
+  const lookups = options.lookups();
   const client = new HibpClient({ baseUrl: config.hibpUrl, apiKey: config.hibpApiKey, timeoutMs: config.hibpTimeoutMs });
   let queue: LookupQueue | undefined;
   let refresher: CatalogRefresher | undefined;
@@ -133,13 +130,11 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
       async close() {
         await refresher?.stop();
         await queue?.stop();
-        await lookups.close();
       },
     };
   } catch (error) {
     await refresher?.stop();
     await queue?.stop();
-    await lookups.close();
     throw error;
   }
 }

@@ -8,9 +8,11 @@ import { SqliteRtdbStore } from '../rtdb/SqliteRtdbStore.ts';
 import { CatalogSearchIndex, type CatalogReader } from '../search/CatalogSearchIndex.ts';
 import { API_TOKENS_FILE, type SearchStorage } from '../search/index.ts';
 import { SqliteApiTokenStore } from '../search/SqliteApiTokenStore.ts';
+import type { LookupStore } from '../hibp/LookupStore.ts';
 import { asyncBreachStore, type BreachStore, type CatalogLog } from './BreachStore.ts';
 import { createPool } from './postgres/pool.ts';
 import { openSqliteBreachStore } from './SqliteBreachStore.ts';
+import { openSqliteLookupStore } from './SqliteLookupStore.ts';
 
 /** The breach store's SQLite file in the data folder. */
 export const SERVICE_DB_FILE = 'service.db';
@@ -48,6 +50,12 @@ export interface ServiceStorage {
    */
   search(details: SearchDetails): Promise<SearchStorage>;
   identity: IdentityStorage;
+  /**
+   * The breach-data source's lookup queue and rate budget, beside the breach store (its tables
+   * are the breach store's migrations'). Opened on demand, once (only a service with a Have I
+   * Been Pwned key has one); closed with the rest. On PostgreSQL it shares the instance's pool.
+   */
+  lookups(): LookupStore;
   /** Closes every store opened here, then the pool. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -74,6 +82,8 @@ function openSqliteStorage(dataDir: string): ServiceStorage {
     throw error;
   }
   const opened: SearchStorage[] = [];
+  // Its own connection to the breach store's file: the budget is written with synchronous = FULL.
+  let lookups: LookupStore | undefined;
   return {
     dialect: 'sqlite',
     breaches,
@@ -102,7 +112,9 @@ function openSqliteStorage(dataDir: string): ServiceStorage {
       return storage;
     },
     identity: { dataDir, databasePool: undefined },
+    lookups: () => (lookups ??= openSqliteLookupStore(path.join(dataDir, SERVICE_DB_FILE))),
     close: closeOnce(async () => {
+      await lookups?.close();
       for (const storage of opened) await storage.close();
       await rtdb.close();
       await breaches.close();
@@ -114,13 +126,16 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
   const url = config.databaseUrl;
   const onConnectionError = (error: Error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects');
   // Loaded only here, so the SQLite path never loads the driver.
-  const [{ openPostgresBreachStore }, { openPostgresRtdbStore }, { openPostgresSearchStorage }] = await Promise.all([
+  const [{ openPostgresBreachStore }, { openPostgresRtdbStore }, { openPostgresSearchStorage }, { PostgresLookupStore }, { describeDatabaseUrl }] = await Promise.all([
     import('./postgres/PostgresBreachStore.ts'),
     import('../rtdb/PostgresRtdbStore.ts'),
     import('../search/postgresStorage.ts'),
+    import('./postgres/PostgresLookupStore.ts'),
+    import('./postgres/pool.ts'),
   ]);
   const pool = createPool({ url, max: config.databasePoolSize, onIdleError: onConnectionError });
   const closers: (() => Promise<void>)[] = [];
+  let lookups: LookupStore | undefined;
   const closeAll = closeOnce(async () => {
     for (const close of closers.reverse()) await close().catch((error: unknown) => logger.warn({ err: error }, 'a store failed to close'));
     await pool.end();
@@ -142,6 +157,7 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
         return storage;
       },
       identity: { dataDir: config.dataDir, databasePool: pool },
+      lookups: () => (lookups ??= new PostgresLookupStore(pool, describeDatabaseUrl(url), { ownsPool: false })),
       close: closeAll,
     };
   } catch (error) {

@@ -41,10 +41,13 @@ interface StateRecord {
 export class PostgresLookupStore implements LookupStore {
   readonly #pool: pg.Pool;
   readonly #where: string;
+  readonly #ownsPool: boolean;
 
-  constructor(pool: pg.Pool, where: string) {
+  /** `ownsPool`: close ends the pool (the queue's own); otherwise the pool's opener ends it (the service's one pool). */
+  constructor(pool: pg.Pool, where: string, { ownsPool }: { ownsPool: boolean }) {
     this.#pool = pool;
     this.#where = where;
+    this.#ownsPool = ownsPool;
   }
 
   async track(emails: readonly string[], now: number, searchedDomains: readonly string[]): Promise<void> {
@@ -285,7 +288,7 @@ export class PostgresLookupStore implements LookupStore {
   }
 
   async close(): Promise<void> {
-    await this.#pool.end();
+    if (this.#ownsPool && !this.#pool.ended) await this.#pool.end();
   }
 
   #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
@@ -297,10 +300,13 @@ export class PostgresLookupStore implements LookupStore {
   }
 }
 
-/** The queue's own small pool on the database the breach store opened (and migrated). */
+/**
+ * A queue with its own small pool on a database the breach store opened (and migrated), for tools
+ * and tests; the service's queue shares the instance's one pool (`ServiceStorage.lookups`).
+ */
 export function openPostgresLookupStore(options: { url: string; onConnectionError?: (error: Error) => void }): PostgresLookupStore {
   const pool = createPool({ url: options.url, max: POOL_SIZE, onIdleError: options.onConnectionError ?? (() => {}) });
-  return new PostgresLookupStore(pool, describeDatabaseUrl(options.url));
+  return new PostgresLookupStore(pool, describeDatabaseUrl(options.url), { ownsPool: true });
 }
 
 function num(value: string | null): number | null {
