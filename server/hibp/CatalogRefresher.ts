@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import { HibpError, type HibpClient } from './client.ts';
 import { DEFAULT_RPM } from './LookupQueue.ts';
 import type { LookupStore } from './LookupStore.ts';
+import { WorkerLoop } from './WorkerLoop.ts';
 
 export interface CatalogRefresherOptions {
   client: HibpClient;
@@ -47,15 +48,14 @@ const RETRY_MS = 5 * 60_000;
  */
 export class CatalogRefresher {
   readonly #o: CatalogRefresherOptions;
-  #wake = new AbortController();
-  #stopped = false;
-  #running: Promise<void> | undefined;
+  readonly #loop: WorkerLoop;
   #lastFetch = Number.NEGATIVE_INFINITY;
   #nextAt = 0;
   #applied: string | undefined;
 
   constructor(options: CatalogRefresherOptions) {
     this.#o = options;
+    this.#loop = new WorkerLoop(options.clock, () => this.#turn());
   }
 
   /** One refresh now, if the budget has room now; undefined when it did not happen (the schedule retries). */
@@ -114,7 +114,8 @@ export class CatalogRefresher {
   }
 
   start(): void {
-    this.#running = this.#loop();
+    if (this.#nextAt === 0) this.#nextAt = this.#o.clock.now() + this.#o.intervalMs;
+    this.#loop.start();
   }
 
   /** HIBP named a breach the catalog lacks: refresh soon (not more often than every 10 minutes). */
@@ -122,31 +123,24 @@ export class CatalogRefresher {
     const at = Math.max(this.#lastFetch + SOONEST_MS, this.#o.clock.now());
     if (at < this.#nextAt) {
       this.#nextAt = at;
-      this.#wake.abort();
+      this.#loop.wake();
     }
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#wake.abort();
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
-  async #loop(): Promise<void> {
-    if (this.#nextAt === 0) this.#nextAt = this.#o.clock.now() + this.#o.intervalMs;
-    while (!this.#stopped) {
-      if (this.#wake.signal.aborted) this.#wake = new AbortController();
-      const wait = this.#nextAt - this.#o.clock.now();
-      if (wait > 0) {
-        await this.#o.clock.sleep(wait, this.#wake.signal);
-        continue;
-      }
-      try {
-        await this.refreshNow();
-      } catch (error) {
-        this.#o.logger.warn({ err: error }, 'the catalog refresh failed; trying again later');
-        this.#nextAt = this.#o.clock.now() + RETRY_MS;
-      }
+  /** Refreshes when due; answers how long to wait before looking again. */
+  async #turn(): Promise<number> {
+    const wait = this.#nextAt - this.#o.clock.now();
+    if (wait > 0) return wait;
+    try {
+      await this.refreshNow();
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'the catalog refresh failed; trying again later');
+      this.#nextAt = this.#o.clock.now() + RETRY_MS;
     }
+    return 0;
   }
 }

@@ -6,6 +6,7 @@ import type { BreachStore } from '../store/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { HibpError, type HibpClient } from './client.ts';
 import { aliasOf, type LookupJob, type LookupStore, type SourceState } from './LookupStore.ts';
+import { WorkerLoop } from './WorkerLoop.ts';
 
 /** Until `subscription/status` says otherwise: the lowest plan's rate limit (Pwned 1, 10 a minute). */
 export const DEFAULT_RPM = 10;
@@ -53,9 +54,7 @@ const STORE_RETRY_MS = 5_000;
 export class LookupQueue {
   readonly #o: LookupQueueOptions;
   readonly #owner = randomUUID();
-  #wake = new AbortController();
-  #running: Promise<void> | undefined;
-  #stopped = false;
+  readonly #loop: WorkerLoop;
   #statusKnown = false;
   #statusRetryAt = 0;
   /** `--hibp-domain`, less any HIBP refused to search. */
@@ -64,6 +63,7 @@ export class LookupQueue {
   constructor(options: LookupQueueOptions) {
     this.#o = options;
     this.#domains = [...options.domains];
+    this.#loop = new WorkerLoop(options.clock, () => this.#turn());
   }
 
   get windowMs(): number {
@@ -77,34 +77,26 @@ export class LookupQueue {
   async start(): Promise<SourceState> {
     await this.#o.lookups.setSearchedDomains(this.#domains, this.#o.clock.now());
     await this.#readStatus();
-    this.#running = this.#loop();
+    this.#loop.start();
     return this.#o.lookups.state();
   }
 
   /** Something became due (an address was added): look now rather than at the next poll. */
   wake(): void {
-    this.#wake.abort();
+    this.#loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#wake.abort();
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
-  async #loop(): Promise<void> {
-    while (!this.#stopped) {
-      // A fresh signal before the turn, so a wake() during the turn cuts the sleep after it short.
-      if (this.#wake.signal.aborted) this.#wake = new AbortController();
-      let delay: number;
-      try {
-        delay = await this.#step();
-      } catch (error) {
-        this.#o.logger.warn({ err: error }, 'the lookup queue could not reach its database; trying again shortly');
-        delay = STORE_RETRY_MS;
-      }
-      if (this.#stopped) break;
-      if (delay > 0) await this.#o.clock.sleep(delay, this.#wake.signal);
+  /** One turn of the worker; answers how long to wait before the next. */
+  async #turn(): Promise<number> {
+    try {
+      return await this.#step();
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'the lookup queue could not reach its database; trying again shortly');
+      return STORE_RETRY_MS;
     }
   }
 
