@@ -118,28 +118,25 @@ export interface BreachChange {
   breach: Breach | undefined;
 }
 
-/**
- * Brings the graph up to date with a few breaches changed, at the cost of those breaches: their
- * own arcs are replaced, and each domain and data class node they pointed at, before or after,
- * is named again from the first breach (in id order) that still points at it, or leaves the
- * graph with the last one. `breachOf` reads an unchanged breach's record (the catalog's). The
- * graph is then the one {@link replaceGraph} would build from the whole catalog (a property
- * test holds them equal), in one transaction and one new generation.
- */
-export function updateBreachGraph(store: TripleStore, changes: readonly BreachChange[], breachOf: (id: string) => Breach | undefined): { triples: number } {
-  if (changes.length === 0) return { triples: 0 };
+interface UpdatePlan {
+  changed: Map<string, Breach | undefined>;
+  /** Every domain and data class node the changed breaches pointed at, before or after. */
+  nodes: Set<string>;
+  /** Each of those nodes still pointed at, and the breach (first by id) that names it. */
+  namedBy: Map<string, string>;
+}
+
+function planUpdate(store: TripleStore, changes: readonly BreachChange[]): UpdatePlan {
   const changed = new Map(changes.map((change) => [change.id, change.breach]));
-  const triples: Triple[] = [];
-  const add = collector(triples);
   const nodes = new Set<string>();
   for (const [id, breach] of changed) {
     for (const node of [...store.step([id], 'out', 'domain'), ...store.step([id], 'out', 'dataClass')]) nodes.add(node);
     if (!breach) continue;
-    addBreach(add, breach);
     const domain = breach.domain.trim();
     if (domain !== '') nodes.add(domainNode(domain));
     for (const name of breach.dataClasses) nodes.add(dataClassNode(name));
   }
+  const namedBy = new Map<string, string>();
   for (const node of nodes) {
     const predicate = node.startsWith('domain/') ? 'domain' : 'dataClass';
     // Who points at the node once the changes are in: the unchanged breaches the store knows, and the changed ones now.
@@ -154,16 +151,47 @@ export function updateBreachGraph(store: TripleStore, changes: readonly BreachCh
       break;
     }
     for (const [id, breach] of changed) if (breach && nodeNameFrom(breach, node) !== undefined) consider(id);
-    if (first === undefined) continue;
-    const breach = changed.has(first) ? changed.get(first) : breachOf(first);
+    if (first !== undefined) namedBy.set(node, first);
+  }
+  return { changed, nodes, namedBy };
+}
+
+/**
+ * The unchanged breaches whose records {@link updateBreachGraph} will ask `breachOf` for (the
+ * first, by id, pointing at a node a change touches), so a caller whose catalog answers
+ * asynchronously (PostgreSQL) can read them first.
+ */
+export function breachesNamingNodes(store: TripleStore, changes: readonly BreachChange[]): string[] {
+  const plan = planUpdate(store, changes);
+  return [...new Set([...plan.namedBy.values()].filter((id) => !plan.changed.has(id)))];
+}
+
+/**
+ * Brings the graph up to date with a few breaches changed, at the cost of those breaches: their
+ * own arcs are replaced, and each domain and data class node they pointed at, before or after,
+ * is named again from the first breach (in id order) that still points at it, or leaves the
+ * graph with the last one. `breachOf` reads an unchanged breach's record (the catalog's). The
+ * graph is then the one {@link replaceGraph} would build from the whole catalog (a property
+ * test holds them equal), in one transaction and one new generation.
+ */
+export function updateBreachGraph(store: TripleStore, changes: readonly BreachChange[], breachOf: (id: string) => Breach | undefined): { triples: number } {
+  if (changes.length === 0) return { triples: 0 };
+  const plan = planUpdate(store, changes);
+  const triples: Triple[] = [];
+  const add = collector(triples);
+  for (const breach of plan.changed.values()) if (breach) addBreach(add, breach);
+  for (const [node, first] of plan.namedBy) {
+    const breach = plan.changed.has(first) ? plan.changed.get(first) : breachOf(first);
     const name = breach && nodeNameFrom(breach, node);
     if (name === undefined) throw new GraphOutOfStepError(`the graph names ${first} as pointing at ${node}, but the catalog's record of it does not`);
     addNamedNode(add, node, name);
   }
-  const result = store.update([...changed.keys(), ...nodes], triples);
-  // The fingerprint was of a whole build; the next whole build writes (one generation more).
-  store.setMeta(FINGERPRINT_META, '');
-  return result;
+  return store.database.transaction(() => {
+    const result = store.update([...plan.changed.keys(), ...plan.nodes], triples);
+    // The fingerprint was of a whole build; the next whole build writes (one generation more).
+    store.setMeta(FINGERPRINT_META, '');
+    return result;
+  })();
 }
 
 const FINGERPRINT_META = 'breach-graph-fingerprint';

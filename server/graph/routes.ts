@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GraphOutOfStepError, replaceGraph, updateBreachGraph } from '../../engine/graph/breachGraph.ts';
+import { breachesNamingNodes, GraphOutOfStepError, replaceGraph, updateBreachGraph } from '../../engine/graph/breachGraph.ts';
 import { GraphQueryError, NodeQueryEngine } from '../../engine/graph/NodeQueryEngine.ts';
 import { TripleStore } from '../../engine/graph/TripleStore.ts';
 import { NodeRequest } from '../../shared/graph/index.ts';
@@ -41,26 +41,36 @@ export function createGraphRoutes(options: GraphRoutesOptions) {
   const expected = options.apiKey === undefined ? undefined : digest(options.apiKey);
   let builtAt: number | undefined;
 
+  /** One build at a time: requests arriving during a build wait for it rather than build again. */
+  let building: Promise<void> | undefined;
+
   async function currentEngine(): Promise<NodeQueryEngine> {
+    while (building) await building;
     const revision = await options.store.catalogRevision();
     if (revision !== builtAt) {
-      if (!(builtAt !== undefined && updateChanged(builtAt))) replaceGraph(triples, await options.store.listBreaches());
-      builtAt = revision;
+      building = (async () => {
+        if (!(builtAt !== undefined && (await updateChanged(builtAt)))) replaceGraph(triples, await options.store.listBreaches());
+        builtAt = revision;
+      })().finally(() => (building = undefined));
+      await building;
     }
     return engine;
   }
 
   /** Applies the breaches changed since `since` alone; false when they are not known. */
-  function updateChanged(since: number): boolean {
+  async function updateChanged(since: number): Promise<boolean> {
     const log = options.catalogLog;
-    const ids = log?.catalogChangesSince(since);
+    const ids = await log?.catalogChangesSince(since);
     if (!log || ids === undefined) return false;
     const unique = new Set(ids);
     // A bulk load is cheaper built whole than breach by breach.
     if (unique.size > MAX_CHANGES_APPLIED) return false;
-    const changes = [...unique].map((id) => ({ id, breach: log.getBreach(id) }));
+    const read = async (id: string) => [id, await log.getBreach(id)] as const;
+    const changes = (await Promise.all([...unique].map(read))).map(([id, breach]) => ({ id, breach }));
+    // The records that name the nodes the changes touch, read before the graph is written (one transaction).
+    const naming = new Map(await Promise.all(breachesNamingNodes(triples, changes).map(read)));
     try {
-      updateBreachGraph(triples, changes, (id) => log.getBreach(id));
+      updateBreachGraph(triples, changes, (id) => naming.get(id));
       return true;
     } catch (error) {
       // One transaction: a failed update wrote nothing, and the whole build sets things right.

@@ -42,18 +42,18 @@ export interface CatalogReplacement extends LoadedCatalog {
 }
 
 /**
- * A catalog's own log of single writes, read synchronously in the process that wrote them (the
- * SQLite store's), so readers of the catalog (the search index, the graph) update what one write
- * changed instead of reading everything again.
+ * A catalog's log of its recent writes, so readers of the catalog (the search index, the graph)
+ * update what a write changed instead of reading everything again. SQLite's store keeps it in
+ * memory and answers at once; a store shared by instances answers from the database.
  */
 export interface CatalogLog {
   /**
    * Ids of the breaches written since catalog revision `revision`, oldest first (repeats kept),
-   * or undefined when that is not known (a whole-catalog replacement, another process's write,
-   * or too long ago): then read everything.
+   * or undefined when that is not known (a whole-catalog replacement, a write the log does not
+   * name, or too long ago): then read everything.
    */
-  catalogChangesSince(revision: number): readonly string[] | undefined;
-  getBreach(id: string): Breach | undefined;
+  catalogChangesSince(revision: number): readonly string[] | undefined | Promise<readonly string[] | undefined>;
+  getBreach(id: string): Breach | undefined | Promise<Breach | undefined>;
 }
 
 /**
