@@ -9,6 +9,7 @@ import { CatalogSearchIndex, type CatalogReader } from '../search/CatalogSearchI
 import { API_TOKENS_FILE, type SearchStorage } from '../search/index.ts';
 import { SqliteApiTokenStore } from '../search/SqliteApiTokenStore.ts';
 import { asyncBreachStore, type BreachStore } from './BreachStore.ts';
+import { migratePostgres, unreachable } from './postgres/migrate.ts';
 import { createPool } from './postgres/pool.ts';
 import { openSqliteBreachStore } from './SqliteBreachStore.ts';
 
@@ -51,7 +52,8 @@ export interface ServiceStorage {
  * The one place the service decides between SQLite and PostgreSQL. With a database URL, every
  * store shares ONE pool of `--database-pool-size` connections (plus one listening connection per
  * store that follows other instances' notices): before, each of the four made a pool of its own,
- * about 30 connections an instance, so four instances used up PostgreSQL's default 100.
+ * about 30 connections an instance, so four instances used up PostgreSQL's default 100. The
+ * database is migrated here, once, by its one list (server/store/postgres/migrations/).
  * Without one, the SQLite files in the data folder.
  */
 export async function openStorage(config: Pick<ServiceConfig, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseInvalidation'>, logger: Logger): Promise<ServiceStorage> {
@@ -120,7 +122,11 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
     await pool.end();
   });
   try {
-    // The breach store's migrations first: they create the identity provider's tables too.
+    // The one migration list, once, before any store opens: the stores only check the version.
+    const run = await migratePostgres(pool).catch((error: unknown) => {
+      throw unreachable(url, error);
+    });
+    if (run.applied.length > 0 || run.adopted.length > 0) logger.info({ from: run.from, to: run.to, applied: run.applied, adopted: run.adopted }, 'database schema migrated');
     const breaches = await openPostgresBreachStore({ url, pool, invalidation: config.databaseInvalidation, onConnectionError });
     closers.push(() => breaches.close());
     const rtdb = await openPostgresRtdbStore({ url, pool, onConnectionError });
