@@ -4,7 +4,7 @@ import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import { etagOf } from '../http/respond.ts';
 import { requireCurrentSchema } from '../store/postgres/migrate.ts';
 import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../store/postgres/noticeChannel.ts';
-import { createPool, describeDatabaseUrl, guarded, isUnavailable, transaction } from '../store/postgres/pool.ts';
+import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from '../store/postgres/pool.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
 import { flatten, unflatten, type DbValue, type Leaf } from './tree.ts';
@@ -266,7 +266,6 @@ export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promi
   } catch (error) {
     await channel.close();
     await endPool().catch(() => {});
-    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
-    throw error;
+    throw unreachable(options.url, error);
   }
 }

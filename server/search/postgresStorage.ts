@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { requireCurrentSchema } from '../store/postgres/migrate.ts';
-import { createPool, describeDatabaseUrl, isUnavailable } from '../store/postgres/pool.ts';
+import { createPool, describeDatabaseUrl, unreachable } from '../store/postgres/pool.ts';
 import { PostgresApiTokenStore } from './PostgresApiTokenStore.ts';
 import { PostgresSearchIndex } from './PostgresSearchIndex.ts';
 import type { DetailsReader } from './SearchIndex.ts';
@@ -35,8 +35,7 @@ export async function openPostgresSearchStorage({
     await requireCurrentSchema(pool);
   } catch (error) {
     await endPool().catch(() => {});
-    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
-    throw error;
+    throw unreachable(url, error);
   }
   let closed = false;
   return {

@@ -9,8 +9,8 @@ import { CatalogSearchIndex, type CatalogReader } from '../search/CatalogSearchI
 import { API_TOKENS_FILE, type SearchStorage } from '../search/index.ts';
 import { SqliteApiTokenStore } from '../search/SqliteApiTokenStore.ts';
 import { asyncBreachStore, type BreachStore } from './BreachStore.ts';
-import { migratePostgres, unreachable } from './postgres/migrate.ts';
-import { createPool } from './postgres/pool.ts';
+import { migratePostgres } from './postgres/migrate.ts';
+import { createPool, unreachable } from './postgres/pool.ts';
 import { openSqliteBreachStore } from './SqliteBreachStore.ts';
 
 /** The breach store's SQLite file in the data folder. */

@@ -30,7 +30,7 @@ import {
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { requireCurrentSchema } from './migrate.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
-import { createPool, describeDatabaseUrl, guarded, isUnavailable, transaction } from './pool.ts';
+import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from './pool.ts';
 
 /** One person's devices writing at once conflict on that person's revision row; they take turns. */
 const MAX_ATTEMPTS = 12;
@@ -487,8 +487,7 @@ export async function openPostgresBreachStore(options: PostgresStoreOptions): Pr
     await requireCurrentSchema(pool);
   } catch (error) {
     await endPool().catch(() => {});
-    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
-    throw error;
+    throw unreachable(options.url, error);
   }
   const id = randomUUID();
   let listener: ChangeListener | undefined;

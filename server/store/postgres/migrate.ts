@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { SchemaTooNewError } from '../migrate.ts';
 import { LEGACY_VERSION_TABLES, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, type LegacyVersionTable, type PostgresMigration } from './migrations/index.ts';
-import { createPool, describeDatabaseUrl, isUnavailable } from './pool.ts';
+import { createPool, unreachable } from './pool.ts';
 
 /** Held while migrating, so instances starting together migrate once, one after another. */
 const MIGRATION_LOCK = 0x6272_6561; // "brea"
@@ -128,11 +128,6 @@ export async function migratePostgresAt(url: string): Promise<PostgresMigrationR
   } finally {
     await pool.end();
   }
-}
-
-/** `error`, or, when the database could not be reached, one that says where (never the password). */
-export function unreachable(url: string, error: unknown): unknown {
-  return isUnavailable(error) ? new Error(`cannot reach the PostgreSQL database at ${describeDatabaseUrl(url)}: ${(error as Error).message}`, { cause: error }) : error;
 }
 
 function assertOrdered(migrations: readonly PostgresMigration[]): void {

@@ -147,6 +147,17 @@ describe('the one PostgreSQL migration list', () => {
     });
   });
 
+  it("drops the empty version table the previous release's rtdb-secret command leaves on a migrated database, re-running nothing", async (ctx) => {
+    await withPool(ctx, async (pool) => {
+      await migratePostgres(pool);
+      // The old runner creates its version table outside its transaction, then fails on tables that exist.
+      await expect(runOldMigrations(pool, OLD_RTDB)).rejects.toThrow(/relation "rtdb_revision" already exists/);
+      expect((await pool.query('SELECT count(*)::int AS n FROM rtdb_schema_version')).rows).toEqual([{ n: 0 }]);
+      expect(await migratePostgres(pool)).toEqual({ from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION, applied: [], adopted: ['rtdb_schema_version'] });
+      expect((await tables(pool)).filter((name) => name.endsWith('schema_version'))).toEqual(['schema_version']);
+    });
+  });
+
   it('the commands that open a store without openStorage (rtdb-secret, api-token) migrate an empty database first', async (ctx) => {
     const server = postgres.server() ?? ctx.skip('PostgreSQL could not start (see the message above)');
     const dataDir = mkdtempSync(path.join(tmpdir(), 'pg-commands-'));
