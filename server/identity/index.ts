@@ -31,7 +31,7 @@ export interface DevIdentityProviderOptions {
   isAccountActive?: (sub: string) => boolean | Promise<boolean>;
   accessTokenTtlSec?: number;
   /**
-   * PostgreSQL (already migrated by the breach store) for keys, grants and sessions instead of
+   * PostgreSQL (already migrated: openStorage, or migratePostgresAt) for keys, grants and sessions instead of
    * files in `dataDir`: every instance on it signs with the same key and knows every session.
    */
   databaseUrl?: string | undefined;

@@ -7,8 +7,8 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const KEY_SET_NAME = 'current';
 
 /**
- * The signing and cookie keys in PostgreSQL (table `identity_keys`, created by the breach
- * store's migrations), so every instance signs and verifies with the same key. Instances starting
+ * The signing and cookie keys in PostgreSQL (table `identity_keys`, created by the database's
+ * migration 20), so every instance signs and verifies with the same key. Instances starting
  * together may each generate a key set; the first insert wins and all read that one back.
  */
 export async function loadOrCreateIdentityKeysIn(pool: pg.Pool): Promise<IdentityKeys> {

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { migrate } from '../store/migrate.ts';
 import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
+import { OIDC_MIGRATIONS } from './migrations/index.ts';
 
 /**
  * oidc-provider's storage contract on one SQLite table, so grants, refresh tokens and
@@ -29,23 +31,7 @@ export function openOidcSqliteStore(file: string): OidcSqliteStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS oidc_entities (
-      model       TEXT NOT NULL,
-      id          TEXT NOT NULL,
-      payload     TEXT NOT NULL,
-      grant_id    TEXT,
-      user_code   TEXT,
-      uid         TEXT,
-      expires_at  INTEGER,
-      consumed_at INTEGER,
-      PRIMARY KEY (model, id)
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS oidc_entities_grant ON oidc_entities (model, grant_id) WHERE grant_id IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS oidc_entities_uid ON oidc_entities (model, uid) WHERE uid IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS oidc_entities_user_code ON oidc_entities (model, user_code) WHERE user_code IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS oidc_entities_expiry ON oidc_entities (expires_at) WHERE expires_at IS NOT NULL;
-  `);
+  migrate(db, OIDC_MIGRATIONS);
 
   const live = '(expires_at IS NULL OR expires_at > @now)';
   const statements = {

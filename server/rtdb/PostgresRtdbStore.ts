@@ -2,11 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import { etagOf } from '../http/respond.ts';
-import { migratePostgres, postgresSchemaVersion } from '../store/postgres/migrations.ts';
+import { requireCurrentSchema } from '../store/postgres/migrate.ts';
 import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../store/postgres/noticeChannel.ts';
-import { createPool, describeDatabaseUrl, guarded, isUnavailable, transaction } from '../store/postgres/pool.ts';
+import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from '../store/postgres/pool.ts';
 import { pathKey, type DbPath } from './paths.ts';
-import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from './postgresSchema.ts';
 import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
 import { flatten, unflatten, type DbValue, type Leaf } from './tree.ts';
 
@@ -242,8 +241,9 @@ function noticeOf(writer: string, paths: readonly DbPath[]): string {
 }
 
 /**
- * Connects to PostgreSQL at `url`, migrates the realtime database's tables and starts listening
- * for other instances' writes. An unreachable server fails with a message naming its host.
+ * Connects to PostgreSQL at `url`, on a database already migrated (its tables are migrations 50
+ * on of the one list, server/store/postgres/migrations/), and starts listening for other
+ * instances' writes. An unreachable server fails with a message naming its host.
  */
 export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promise<PostgresRtdbStore> {
   const where = describeDatabaseUrl(options.url);
@@ -259,21 +259,13 @@ export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promi
     onError,
   });
   try {
-    await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS);
-    const client = await pool.connect();
-    try {
-      const version = await postgresSchemaVersion(client, RTDB_POSTGRES_MIGRATIONS.versionTable);
-      if (version !== RTDB_POSTGRES_SCHEMA_VERSION) throw new Error(`realtime database schema version is ${version}, expected ${RTDB_POSTGRES_SCHEMA_VERSION}`);
-    } finally {
-      client.release();
-    }
+    await requireCurrentSchema(pool);
     store = new PostgresRtdbStore(pool, where, randomUUID(), channel, endPool, options.onWatcherError);
     await channel.start();
     return store;
   } catch (error) {
     await channel.close();
     await endPool().catch(() => {});
-    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
-    throw error;
+    throw unreachable(options.url, error);
   }
 }

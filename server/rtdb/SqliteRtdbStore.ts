@@ -7,7 +7,7 @@ import { migrate } from '../store/migrate.ts';
 import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
-import { RTDB_MIGRATIONS } from './schema.ts';
+import { RTDB_MIGRATIONS } from './migrations/index.ts';
 import { flatten, unflatten, type DbValue, type Leaf } from './tree.ts';
 
 /**

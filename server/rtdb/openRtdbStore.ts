@@ -38,13 +38,15 @@ export interface RtdbStoreReporting {
   onWatcherError?: (error: unknown) => void;
 }
 
-/** The realtime database's store on the same choice as the breach store. */
+/** The realtime database's store alone, on the same choice as the breach store (the rtdb-secret command). */
 export async function openRtdbStore(choice: RtdbStoreChoice, reporting: RtdbStoreReporting = {}): Promise<RtdbStore> {
   const onWatcherError = reporting.onWatcherError ? { onWatcherError: reporting.onWatcherError } : {};
   if (!choice.databaseUrl) return new SqliteRtdbStore(path.join(choice.dataDir, RTDB_FILE), onWatcherError);
   // A few connections: database requests are a small part of the service's load.
   // Loaded only here, so the SQLite path (and the small commands) never load the driver.
-  const { openPostgresRtdbStore } = await import('./PostgresRtdbStore.ts');
+  const [{ openPostgresRtdbStore }, { migratePostgresAt }] = await Promise.all([import('./PostgresRtdbStore.ts'), import('../store/postgres/migrate.ts')]);
+  // Opened without openStorage (the rtdb-secret command): migrated here, as openStorage would.
+  await migratePostgresAt(choice.databaseUrl);
   return openPostgresRtdbStore({
     url: choice.databaseUrl,
     poolSize: Math.max(2, Math.ceil((choice.databasePoolSize ?? 10) / 2)),

@@ -2,7 +2,9 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import { migrate } from '../store/migrate.ts';
 import { mintApiToken, parseBearer, secretMatches, toApiTokenInfo, type ApiTokenInfo, type ApiTokenRequest, type ApiTokenScope, type ApiTokenStore } from './ApiTokenStore.ts';
+import { API_TOKEN_MIGRATIONS } from './migrations/index.ts';
 
 interface TokenRow {
   id: string;
@@ -29,17 +31,7 @@ export class SqliteApiTokenStore implements ApiTokenStore {
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('busy_timeout = 5000');
-    this.#db.exec(`CREATE TABLE IF NOT EXISTS api_tokens (
-      id TEXT PRIMARY KEY,
-      account_id TEXT NOT NULL,
-      name TEXT,
-      secret_hash BLOB NOT NULL,
-      scopes TEXT NOT NULL,
-      allow_ips TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER,
-      revoked_at INTEGER
-    ) STRICT`);
+    migrate(this.#db, API_TOKEN_MIGRATIONS);
     // Prepared once: `find` runs on every search request.
     this.#byId = this.#db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
   }

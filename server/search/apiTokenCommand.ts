@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, type CommandLine, type ServiceConfig } from '../config.ts';
 import { ApiTokenRequest, type ApiTokenInfo, type ApiTokenStore } from './ApiTokenStore.ts';
 import { API_TOKENS_FILE } from './index.ts';
+import { migratePostgresAt } from '../store/postgres/migrate.ts';
 import { openPostgresSearchStorage } from './postgresStorage.ts';
 import { SqliteApiTokenStore } from './SqliteApiTokenStore.ts';
 
@@ -23,6 +24,8 @@ function describe(info: ApiTokenInfo, now = Date.now()): string {
  * data folder's token file.
  */
 export async function runApiTokenCommand(config: ServiceConfig, command: NonNullable<CommandLine['apiToken']>, print: (line: string) => void, expiresIn?: number): Promise<void> {
+  // Opened without openStorage: the database is migrated here, as openStorage would.
+  if (config.databaseUrl) await migratePostgresAt(config.databaseUrl);
   const storage = config.databaseUrl ? await openPostgresSearchStorage({ url: config.databaseUrl, poolSize: 1, readDetails: () => ({}) }) : undefined;
   const tokens: ApiTokenStore = storage?.tokens ?? new SqliteApiTokenStore(path.join(config.dataDir, API_TOKENS_FILE));
   try {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { ApiTokenStore } from './ApiTokenStore.ts';
 import { CatalogSearchIndex, type CatalogReader } from './CatalogSearchIndex.ts';
+import { migratePostgresAt } from '../store/postgres/migrate.ts';
 import { openPostgresSearchStorage } from './postgresStorage.ts';
 import { createSearchRoutes, SEARCH_PREFIX } from './routes.ts';
 import type { SearchIndex } from './SearchIndex.ts';
@@ -44,11 +45,15 @@ export interface SearchStorageOptions {
 /**
  * The search interface's storage opened on its own, for its contract suite: with a database URL,
  * tokens and index in PostgreSQL (every instance sees every token and the same index); otherwise
- * the token file in the data folder and SQLite FTS5 in memory over the SQLite store. The service
+ * the token file in the data folder and SQLite FTS5 in memory over the SQLite store (PostgreSQL is
+ * migrated first, as `openStorage` would). The service
  * opens it through `openStorage` (server/store/openStorage.ts), on the instance's one pool.
  */
 export async function openSearchStorage(options: SearchStorageOptions): Promise<SearchStorage> {
-  if (options.databaseUrl) return openPostgresSearchStorage({ url: options.databaseUrl, poolSize: options.poolSize, readDetails: options.readDetails, onConnectionError: options.onConnectionError });
+  if (options.databaseUrl) {
+    await migratePostgresAt(options.databaseUrl);
+    return openPostgresSearchStorage({ url: options.databaseUrl, poolSize: options.poolSize, readDetails: options.readDetails, onConnectionError: options.onConnectionError });
+  }
   const catalog = options.catalog;
   if (!catalog) throw new Error('the search interface needs the SQLite store when no database URL is given');
   const tokens = new SqliteApiTokenStore(path.join(options.dataDir, API_TOKENS_FILE));

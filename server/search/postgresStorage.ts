@@ -1,9 +1,8 @@
 import type pg from 'pg';
-import { migratePostgres } from '../store/postgres/migrations.ts';
-import { createPool, describeDatabaseUrl, isUnavailable } from '../store/postgres/pool.ts';
+import { requireCurrentSchema } from '../store/postgres/migrate.ts';
+import { createPool, describeDatabaseUrl, unreachable } from '../store/postgres/pool.ts';
 import { PostgresApiTokenStore } from './PostgresApiTokenStore.ts';
 import { PostgresSearchIndex } from './PostgresSearchIndex.ts';
-import { SEARCH_MIGRATIONS } from './postgresSchema.ts';
 import type { DetailsReader } from './SearchIndex.ts';
 
 /** As the breach store's default (`--database-pool-size`): a search request holds one connection at a time. */
@@ -12,7 +11,8 @@ const DEFAULT_POOL_SIZE = 10;
 /**
  * The search interface's tokens and index in the shared PostgreSQL database, over a pool of its
  * own (so a burst of searches never waits behind the breach API's connections, nor the other way
- * round). Migrates the search tables first (its own versioned list, `search_schema_version`).
+ * round). The database must be migrated already: its tables are migrations 60 on of the one list
+ * (server/store/postgres/migrations/), which `openStorage` runs before any store opens.
  */
 export async function openPostgresSearchStorage({
   url,
@@ -32,11 +32,10 @@ export async function openPostgresSearchStorage({
   const pool = shared ?? createPool({ url, max: poolSize, onIdleError: onConnectionError });
   const endPool = shared ? async () => {} : () => pool.end();
   try {
-    await migratePostgres(pool, SEARCH_MIGRATIONS);
+    await requireCurrentSchema(pool);
   } catch (error) {
     await endPool().catch(() => {});
-    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
-    throw error;
+    throw unreachable(url, error);
   }
   let closed = false;
   return {

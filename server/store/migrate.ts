@@ -6,12 +6,19 @@ import { MIGRATIONS, type Migration } from './migrations/index.ts';
 export class SchemaTooNewError extends Error {
   readonly found: number;
   readonly known: number;
+  /** PostgreSQL: the version table that said so (a table of the previous layout, on an upgrade). */
+  readonly versionTable: string | undefined;
 
-  constructor(found: number, known: number) {
-    super(`database schema version ${found} is newer than this code knows (latest ${known}); ` + 'run a newer version of the service, or point it at another database file');
+  constructor(found: number, known: number, versionTable?: string) {
+    super(
+      versionTable
+        ? `database schema version ${found} is newer than this code knows (table ${versionTable}, latest ${known}); run a newer version of the service, or point it at another database`
+        : `database schema version ${found} is newer than this code knows (latest ${known}); run a newer version of the service, or point it at another database file`,
+    );
     this.name = 'SchemaTooNewError';
     this.found = found;
     this.known = known;
+    this.versionTable = versionTable;
   }
 }
 

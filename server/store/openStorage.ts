@@ -10,7 +10,8 @@ import { API_TOKENS_FILE, type SearchStorage } from '../search/index.ts';
 import { SqliteApiTokenStore } from '../search/SqliteApiTokenStore.ts';
 import type { LookupStore } from '../hibp/LookupStore.ts';
 import { asyncBreachStore, type BreachStore, type CatalogLog } from './BreachStore.ts';
-import { createPool } from './postgres/pool.ts';
+import { migratePostgres } from './postgres/migrate.ts';
+import { createPool, describeDatabaseUrl, unreachable } from './postgres/pool.ts';
 import { openSqliteBreachStore } from './SqliteBreachStore.ts';
 import { openSqliteLookupStore } from './SqliteLookupStore.ts';
 
@@ -64,7 +65,8 @@ export interface ServiceStorage {
  * The one place the service decides between SQLite and PostgreSQL. With a database URL, every
  * store shares ONE pool of `--database-pool-size` connections (plus one listening connection per
  * store that follows other instances' notices): before, each of the four made a pool of its own,
- * about 30 connections an instance, so four instances used up PostgreSQL's default 100.
+ * about 30 connections an instance, so four instances used up PostgreSQL's default 100. The
+ * database is migrated here, once, by its one list (server/store/postgres/migrations/).
  * Without one, the SQLite files in the data folder.
  */
 export async function openStorage(config: Pick<ServiceConfig, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseInvalidation'>, logger: Logger): Promise<ServiceStorage> {
@@ -126,12 +128,11 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
   const url = config.databaseUrl;
   const onConnectionError = (error: Error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects');
   // Loaded only here, so the SQLite path never loads the driver.
-  const [{ openPostgresBreachStore }, { openPostgresRtdbStore }, { openPostgresSearchStorage }, { PostgresLookupStore }, { describeDatabaseUrl }] = await Promise.all([
+  const [{ openPostgresBreachStore }, { openPostgresRtdbStore }, { openPostgresSearchStorage }, { PostgresLookupStore }] = await Promise.all([
     import('./postgres/PostgresBreachStore.ts'),
     import('../rtdb/PostgresRtdbStore.ts'),
     import('../search/postgresStorage.ts'),
     import('./postgres/PostgresLookupStore.ts'),
-    import('./postgres/pool.ts'),
   ]);
   const pool = createPool({ url, max: config.databasePoolSize, onIdleError: onConnectionError });
   const closers: (() => Promise<void>)[] = [];
@@ -141,7 +142,11 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
     await pool.end();
   });
   try {
-    // The breach store's migrations first: they create the identity provider's tables too.
+    // The one migration list, once, before any store opens: the stores only check the version.
+    const run = await migratePostgres(pool).catch((error: unknown) => {
+      throw unreachable(url, error);
+    });
+    if (run.applied.length > 0 || run.adopted.length > 0) logger.info({ from: run.from, to: run.to, applied: run.applied, adopted: run.adopted }, 'database schema migrated');
     const breaches = await openPostgresBreachStore({ url, pool, invalidation: config.databaseInvalidation, onConnectionError });
     closers.push(() => breaches.close());
     const rtdb = await openPostgresRtdbStore({ url, pool, onConnectionError });

@@ -17,6 +17,7 @@ import { loadCatalogFile } from '../../server/catalog/source.ts';
 import { BREACH_FILTER_FIELDS, BreachSearchIndex, parseMetadataFilter, toChunk, toFtsQuery, toSearchDocument, type MetadataFilter } from '../../shared/search/index.ts';
 import { openSearchStorage } from '../../server/search/index.ts';
 import { openPostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../../server/store/postgres/migrate.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { ROOT, startProcess, stopProcess } from './processes.ts';
 
@@ -116,6 +117,7 @@ async function measureService(databaseUrl?: string): Promise<{ service: Run; bar
 /** p95 of one uncached search on the PostgreSQL index (its revision check included), beside the embedded engine's. */
 async function measurePostgresIndex(databaseUrl: string, embedded: BreachSearchIndex, checked: { query: string; filter: MetadataFilter | undefined }[]): Promise<[number, number]> {
   const source = loadCatalogFile(HIBP);
+  await migratePostgresAt(databaseUrl);
   const store = await openPostgresBreachStore({ url: databaseUrl });
   const storage = await openSearchStorage({ catalog: undefined, databaseUrl, dataDir: tmpdir(), readDetails: () => source.details });
   try {

@@ -12,12 +12,13 @@ import { BREACH_FILTER_FIELDS, parseMetadataFilter } from '../../shared/search/i
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
 import { openSearchStorage, type SearchStorage } from '../../server/search/index.ts';
 import { asyncBreachStore, type BreachStore } from '../../server/store/BreachStore.ts';
+import { migratePostgresAt } from '../../server/store/postgres/migrate.ts';
 import { openPostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
 import { openSqliteBreachStore } from '../../server/store/SqliteBreachStore.ts';
 import { DIALECTS, useStoreDialects, type Dialect } from '../support/storeDialects.ts';
 import { breach } from './store/helpers.ts';
 
-const dialects = useStoreDialects({ preparePostgres: async (url) => (await openPostgresBreachStore({ url })).close() });
+const dialects = useStoreDialects({ preparePostgres: async (url) => void (await migratePostgresAt(url)) });
 
 const T = Date.parse('2026-03-01T10:00:00Z');
 

@@ -28,9 +28,9 @@ import {
   type CheckedResolutionChange,
 } from '../breachRules.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
-import { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresSchemaVersion } from './migrations.ts';
+import { requireCurrentSchema } from './migrate.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
-import { createPool, describeDatabaseUrl, guarded, isUnavailable, transaction } from './pool.ts';
+import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from './pool.ts';
 
 /** One person's devices writing at once conflict on that person's revision row; they take turns. */
 const MAX_ATTEMPTS = 12;
@@ -475,26 +475,19 @@ export class PostgresBreachStore implements BreachStore {
 }
 
 /**
- * Connects to PostgreSQL at `url`, migrates its schema and returns the store. An unreachable
- * server fails with a message naming its host and port (never the password).
+ * Connects to PostgreSQL at `url` and returns the store, on a database already migrated
+ * (`openStorage` migrates once for every store; see server/store/postgres/migrate.ts). An
+ * unreachable server fails with a message naming its host and port (never the password).
  */
 export async function openPostgresBreachStore(options: PostgresStoreOptions): Promise<PostgresBreachStore> {
   const where = describeDatabaseUrl(options.url);
   const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
   const endPool = options.pool ? async () => {} : () => pool.end();
   try {
-    await migratePostgres(pool);
-    const client = await pool.connect();
-    try {
-      const version = await postgresSchemaVersion(client);
-      if (version !== POSTGRES_SCHEMA_VERSION) throw new Error(`database schema version is ${version}, expected ${POSTGRES_SCHEMA_VERSION}`);
-    } finally {
-      client.release();
-    }
+    await requireCurrentSchema(pool);
   } catch (error) {
     await endPool().catch(() => {});
-    if (isUnavailable(error)) throw new Error(`cannot reach the PostgreSQL database at ${where}: ${(error as Error).message}`, { cause: error });
-    throw error;
+    throw unreachable(options.url, error);
   }
   const id = randomUUID();
   let listener: ChangeListener | undefined;

@@ -51,6 +51,11 @@ export function isUnavailable(error: unknown): boolean {
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(error.message);
 }
 
+/** `error`, or, when the database at `url` could not be reached, one that says where (never the password). */
+export function unreachable(url: string, error: unknown): unknown {
+  return isUnavailable(error) ? new Error(`cannot reach the PostgreSQL database at ${describeDatabaseUrl(url)}: ${(error as Error).message}`, { cause: error }) : error;
+}
+
 /** Runs `work`, turning the database being away into {@link StoreUnavailableError}. */
 export async function guarded<T>(where: string, work: () => Promise<T>): Promise<T> {
   try {

@@ -8,12 +8,12 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import type { AdapterFactory } from 'oidc-provider';
 import { openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
 import { openOidcSqliteStore } from '../../../server/identity/sqliteAdapter.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { DIALECTS, useStoreDialects, type Dialect } from '../../support/storeDialects.ts';
 
 // The breach store's PostgreSQL migrations create the identity tables.
-const dialects = useStoreDialects({ preparePostgres: async (url) => (await openPostgresBreachStore({ url })).close() });
+const dialects = useStoreDialects({ preparePostgres: async (url) => void (await migratePostgresAt(url)) });
 
 interface Adapters {
   adapterFactory: AdapterFactory;

@@ -3,7 +3,7 @@
 // in oidcAdapter.contract.test.ts, run on both.
 import { describe, expect, it, type TestContext } from 'vitest';
 import { loadOrCreateIdentityKeysIn } from '../../../server/identity/postgresState.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 
@@ -14,7 +14,7 @@ async function migratedPool(ctx: TestContext) {
   const server = postgres.server();
   if (!server) return ctx.skip('PostgreSQL could not start (see the message above)');
   const url = await server.createDatabase();
-  await (await openPostgresBreachStore({ url })).close();
+  await migratePostgresAt(url);
   const pool = createPool({ url, max: 4, onIdleError: () => {} });
   ctx.onTestFinished(() => pool.end());
   return pool;

@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
-import { RTDB_POSTGRES_MIGRATIONS, RTDB_POSTGRES_SCHEMA_VERSION } from '../../../server/rtdb/postgresSchema.ts';
 import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
-import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { databaseAt, INJECTED_FAILURE } from '../../support/storeDialects.ts';
 import { eventually } from '../../support/waitFor.ts';
@@ -204,21 +204,17 @@ describe('PostgreSQL: a conditional write held open across its check', () => {
   });
 });
 
-describe("the realtime database's PostgreSQL migrations", () => {
-  it('migrate from empty beside the breach store, each version in its own table, and refuse a newer one', async (ctx) => {
+describe("the realtime database's PostgreSQL store and the one migration list", () => {
+  it("opens only on a database migrated to this code's version, and refuses one that is behind or ahead", async (ctx) => {
     const server = stores.postgres.server() ?? ctx.skip('PostgreSQL could not start (see the message above)');
     const url = await server.createDatabase();
-    const pool = createPool({ url, max: 2, onIdleError: () => {} });
-    try {
-      expect(await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS)).toEqual({ from: 0, to: RTDB_POSTGRES_SCHEMA_VERSION });
-      expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
-      expect(await migratePostgres(pool, RTDB_POSTGRES_MIGRATIONS)).toEqual({ from: RTDB_POSTGRES_SCHEMA_VERSION, to: RTDB_POSTGRES_SCHEMA_VERSION });
-      const versions = await pool.query<{ breach: number; rtdb: number }>('SELECT (SELECT version FROM schema_version) AS breach, (SELECT version FROM rtdb_schema_version) AS rtdb');
-      expect(versions.rows[0]).toEqual({ breach: POSTGRES_SCHEMA_VERSION, rtdb: RTDB_POSTGRES_SCHEMA_VERSION });
-      await pool.query('UPDATE rtdb_schema_version SET version = version + 1000');
-      await expect(openPostgresRtdbStore({ url })).rejects.toThrow(/newer/i);
-    } finally {
-      await pool.end();
-    }
+    // The store no longer migrates: openStorage does, once, for every store.
+    await expect(openPostgresRtdbStore({ url })).rejects.toThrow(`database schema version 0, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated`);
+    expect((await databaseAt({ url }).rows<{ name: string | null }>("SELECT to_regclass('rtdb_leaves')::text AS name"))[0]!.name).toBeNull();
+    expect(await migratePostgresAt(url)).toMatchObject({ from: 0, to: POSTGRES_SCHEMA_VERSION });
+    const store = await openPostgresRtdbStore({ url });
+    await store.close();
+    await databaseAt({ url }).exec(`UPDATE schema_version SET version = ${POSTGRES_SCHEMA_VERSION + 1000}`);
+    await expect(openPostgresRtdbStore({ url })).rejects.toThrow(/newer than this code knows \(table schema_version/);
   });
 });

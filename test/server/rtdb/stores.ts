@@ -8,6 +8,7 @@ import { afterAll } from 'vitest';
 import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
 import type { RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { SqliteRtdbStore } from '../../../server/rtdb/SqliteRtdbStore.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -50,6 +51,7 @@ export function useRtdbStores(): StoreFactory & { postgres: ReturnType<typeof us
       const server = postgres.server();
       if (!server) return undefined;
       const databaseUrl = await server.createDatabase();
+      await migratePostgresAt(databaseUrl);
       return {
         dataDir,
         databaseUrl,

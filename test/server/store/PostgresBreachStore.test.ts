@@ -1,14 +1,14 @@
-// What only the PostgreSQL store has, on a private server (test/support/postgres.ts): migrations
-// from empty and from the previous version, per-email revisions that other instances' writes
+// What only the PostgreSQL store has, on a private server (test/support/postgres.ts): it opens only
+// on a migrated database (the migrations: postgresMigrations.test.ts), per-email revisions that other instances' writes
 // about other emails leave alone, LISTEN/NOTIFY invalidation, and a clear error naming the host
 // (never the password) when unreachable. The rules it shares with the SQLite store (atomic and
 // concurrent batches included) are in breachStore.contract.test.ts, run on both.
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it, vi, type TestContext } from 'vitest';
-import { migratePostgres, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
 import { openPostgresBreachStore, type PostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
-import { createPool } from '../../../server/store/postgres/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { eventually } from '../../support/waitFor.ts';
 import { breach } from './helpers.ts';
@@ -18,7 +18,9 @@ const postgres = usePrivatePostgres();
 async function database(ctx: TestContext): Promise<string> {
   const server = postgres.server();
   if (!server) return ctx.skip('PostgreSQL could not start (see the message above)');
-  return server.createDatabase();
+  const url = await server.createDatabase();
+  await migratePostgresAt(url);
+  return url;
 }
 
 async function withStore<T>(url: string, work: (store: PostgresBreachStore) => Promise<T>): Promise<T> {
@@ -40,56 +42,12 @@ async function query<R extends pg.QueryResultRow>(url: string, sql: string): Pro
   }
 }
 
-describe('PostgreSQL migrations', () => {
-  it('builds the latest schema from an empty database, and a second start changes nothing', async (ctx) => {
-    const url = await database(ctx);
-    const pool = createPool({ url, max: 2, onIdleError: () => {} });
-    try {
-      expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
-      expect(await migratePostgres(pool)).toEqual({ from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
-    } finally {
-      await pool.end();
-    }
-    const tables = (await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")).map((row) => row.table_name);
-    expect(tables).toEqual([
-      'accounts',
-      'address_checks',
-      'breaches',
-      'catalog_changes',
-      'catalog_origin',
-      'email_revisions',
-      'exposure_records',
-      'exposures',
-      'identity_keys',
-      'meta',
-      'oidc_models',
-      'removed_breaches',
-      'resolutions',
-      'schema_version',
-      'searched_domains',
-      'source_requests',
-      'source_state',
-      'users',
-    ]);
-  });
-
-  it('migrates a database of version 10 with data, keeping it and giving its emails revisions', async (ctx) => {
-    const url = await database(ctx);
-    const pool = createPool({ url, max: 2, onIdleError: () => {} });
-    try {
-      await migratePostgres(pool, POSTGRES_MIGRATIONS.slice(0, 1));
-      await pool.query(`INSERT INTO breaches VALUES ('Adobe', 'adobe.com', '2013-10-04', '2013-12-04T00:00:00Z', '2013-12-04T00:00:00Z', '["Email addresses","Passwords"]', false)`);
-      await pool.query(`INSERT INTO exposure_records VALUES ('a@example.com'); INSERT INTO exposures VALUES ('a@example.com', 'Adobe')`);
-      await pool.query(`INSERT INTO resolutions VALUES ('a@example.com', 'Adobe', 'passwords', 'Passwords', '2026-01-01T10:00:00Z')`);
-      expect(await migratePostgres(pool)).toEqual({ from: POSTGRES_MIGRATIONS[0]!.version, to: POSTGRES_SCHEMA_VERSION });
-    } finally {
-      await pool.end();
-    }
-    await withStore(url, async (store) => {
-      expect((await store.listBreaches()).map((b) => b.id)).toEqual(['Adobe']);
-      expect(await store.getResolutions(['A@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolvedAt: '2026-01-01T10:00:00Z' }]);
-      expect(await store.changeStamp(['a@example.com'])).not.toBe(await store.changeStamp(['b@example.com']));
-    });
+describe('PostgreSQL schema', () => {
+  it('opens only on a migrated database (the store does not migrate: openStorage does)', async (ctx) => {
+    const server = postgres.server() ?? ctx.skip('PostgreSQL could not start (see the message above)');
+    const url = await server.createDatabase();
+    await expect(openPostgresBreachStore({ url })).rejects.toThrow(`database schema version 0, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated`);
+    expect(await query(url, "SELECT to_regclass('breaches')::text AS name")).toEqual([{ name: null }]);
   });
 
   it('refuses a database written by newer code', async (ctx) => {

@@ -12,12 +12,13 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import type { Breach } from '../../../shared/api/index.ts';
 import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/store/BreachStore.ts';
 import { InvalidBreachError, ResolutionChangeError } from '../../../server/store/errors.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
 import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
 import { DIALECTS, INJECTED_FAILURE, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 import { breach } from './helpers.ts';
 
-const dialects = useStoreDialects({ preparePostgres: async (url) => (await openPostgresBreachStore({ url })).close() });
+const dialects = useStoreDialects({ preparePostgres: async (url) => void (await migratePostgresAt(url)) });
 
 const T1 = '2026-02-01T10:00:00Z';
 const T2 = '2026-02-02T11:30:00Z';

@@ -9,6 +9,7 @@ import { asyncBreachStore, type BreachStore } from '../../../server/store/Breach
 import { migrate } from '../../../server/store/migrate.ts';
 import { MIGRATIONS } from '../../../server/store/migrations/index.ts';
 import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { ResolutionChangeError } from '../../../server/store/errors.ts';
 import { SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
@@ -25,7 +26,9 @@ const stores: { name: string; open(ctx: TestContext): Promise<BreachStore> }[] =
     open: async (ctx) => {
       const server = postgres.server();
       if (!server) return ctx.skip('PostgreSQL could not start (see the message above)');
-      return openPostgresBreachStore({ url: await server.createDatabase() });
+      const url = await server.createDatabase();
+      await migratePostgresAt(url);
+      return openPostgresBreachStore({ url });
     },
   },
 ];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MONITORED_WITHIN_MS, type LookupStore } from '../../../server/hibp/LookupStore.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { openPostgresLookupStore } from '../../../server/store/postgres/PostgresLookupStore.ts';
 import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
 import { openSqliteLookupStore } from '../../../server/store/SqliteLookupStore.ts';
@@ -30,13 +30,13 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     for (const store of open.splice(0)) await store.close();
   });
 
-  /** A fresh database, migrated by its breach store, the lookup store on it, and SQL beside it (for triggers). */
+  /** A fresh database, migrated, the lookup store on it, and SQL beside it (for triggers). */
   async function freshWithDatabase(): Promise<{ store: LookupStore; database: ReturnType<typeof databaseAt> }> {
     const { databaseUrl } = await kind.serviceOptions();
     let store: LookupStore;
     let database: ReturnType<typeof databaseAt>;
     if (databaseUrl) {
-      await (await openPostgresBreachStore({ url: databaseUrl })).close();
+      await migratePostgresAt(databaseUrl);
       store = openPostgresLookupStore({ url: databaseUrl });
       database = databaseAt({ url: databaseUrl });
     } else {

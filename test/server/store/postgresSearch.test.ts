@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { loadDemoCatalog } from '../../../server/catalog/source.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { OPENAPI_FILE } from '../../../server/openapi/document.ts';
-import { SEARCH_MIGRATIONS, SEARCH_SCHEMA_VERSION } from '../../../server/search/postgresSchema.ts';
-import { migratePostgres, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations.ts';
+import { migratePostgres } from '../../../server/store/postgres/migrate.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { Envelope, SearchCodes, SearchResult } from '../../../shared/search/index.ts';
 import { Upstream } from '../../conformance/upstream.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
+import { OLD_BREACH, OLD_RTDB, OLD_SEARCH, runOldMigrations } from '../fixtures/oldPostgresLayout.ts';
 import { eventually } from '../../support/waitFor.ts';
 
 const postgres = usePrivatePostgres();
@@ -91,27 +91,15 @@ async function indexGeneration(): Promise<number> {
 }
 
 describe('the search schema in the shared database', () => {
-  it('migrates from empty and beside the breach store in either order, each component at its own version; a second run changes nothing', async (ctx) => {
-    instances(ctx);
-    const url = await postgres.server()!.createDatabase();
-    const pool = createPool({ url, max: 2, onIdleError: () => {} });
-    try {
-      expect(await migratePostgres(pool, SEARCH_MIGRATIONS)).toEqual({ from: 0, to: SEARCH_SCHEMA_VERSION });
-      expect(await migratePostgres(pool)).toEqual({ from: 0, to: POSTGRES_SCHEMA_VERSION });
-      expect(await migratePostgres(pool, SEARCH_MIGRATIONS)).toEqual({ from: SEARCH_SCHEMA_VERSION, to: SEARCH_SCHEMA_VERSION });
-      expect((await pool.query<{ version: number }>('SELECT version FROM search_schema_version')).rows).toEqual([{ version: SEARCH_SCHEMA_VERSION }]);
-      expect((await pool.query<{ version: number }>('SELECT version FROM schema_version')).rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
-    } finally {
-      await pool.end();
-    }
-  });
-
-  it('adds its tables to a database the breach store already holds data in (the previous release), keeping that data', async (ctx) => {
+  it('adds its tables to a database the breach store of the previous layout already holds data in, keeping that data', async (ctx) => {
     const [one] = instances(ctx);
     const url = await postgres.server()!.createDatabase();
     const pool = createPool({ url, max: 2, onIdleError: () => {} });
     try {
-      await migratePostgres(pool);
+      // The previous release's layout: the breach store's own list, no search tables yet (the
+      // search storage opened lazily, on the first search).
+      await runOldMigrations(pool, OLD_BREACH);
+      await runOldMigrations(pool, OLD_RTDB);
       await pool.query(
         `INSERT INTO breaches (id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive) VALUES ('Kept', 'kept.example', '2020-01-01', '2020-02-01T00:00:00Z', '2020-02-01T00:00:00Z', '["Passwords"]', false)`,
       );
@@ -137,14 +125,15 @@ describe('the search schema in the shared database', () => {
     }
   });
 
-  it('refuses a search schema newer than this release knows', async (ctx) => {
+  it('refuses a search version table of the previous layout newer than this release knows, naming it', async (ctx) => {
     instances(ctx);
     const url = await postgres.server()!.createDatabase();
     const pool = createPool({ url, max: 2, onIdleError: () => {} });
     try {
-      await migratePostgres(pool, SEARCH_MIGRATIONS);
+      await runOldMigrations(pool, OLD_BREACH);
+      await runOldMigrations(pool, OLD_SEARCH);
       await pool.query('UPDATE search_schema_version SET version = 999');
-      await expect(migratePostgres(pool, SEARCH_MIGRATIONS)).rejects.toThrow(/999/);
+      await expect(migratePostgres(pool)).rejects.toThrow(/schema version 999 is newer than this code knows \(table search_schema_version, latest 20\)/);
     } finally {
       await pool.end();
     }

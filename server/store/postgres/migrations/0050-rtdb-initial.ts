@@ -1,20 +1,11 @@
-import type { MigrationSet } from '../store/postgres/migrations.ts';
-
 /**
- * The realtime database's tables on PostgreSQL, versioned on their own (`rtdb_schema_version`)
- * beside the breach store's: forward-only and append-only, a released migration is never edited.
- * As in SQLite, one row per leaf, keyed by its path in byte order (`COLLATE "C"`), so a subtree is
- * one range of the primary key. `rtdb_revision` moves with every write of any instance: cached
- * snapshots are keyed by it, and writers take its row lock, so a request's checks and its write
- * see no other writer in between.
+ * The realtime database's tables (released as `rtdb_schema_version` 10). As in SQLite, one row per
+ * leaf, keyed by its path in byte order (`COLLATE "C"`), so a subtree is one range of the primary
+ * key. `rtdb_revision` moves with every write of any instance: cached snapshots are keyed by it, and
+ * writers take its row lock, so a request's checks and its write see no other writer in between.
+ * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
  */
-export const RTDB_POSTGRES_MIGRATIONS: MigrationSet = {
-  versionTable: 'rtdb_schema_version',
-  migrations: [
-    {
-      version: 10,
-      name: 'rtdb-initial',
-      sql: `
+export const rtdbInitialSql = `
         CREATE TABLE rtdb_revision (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), revision bigint NOT NULL);
         INSERT INTO rtdb_revision (revision) VALUES (1);
 
@@ -41,9 +32,4 @@ export const RTDB_POSTGRES_MIGRATIONS: MigrationSet = {
           scopes jsonb NOT NULL CHECK (jsonb_typeof(scopes) = 'array'),
           created_at text NOT NULL
         );
-      `,
-    },
-  ],
-};
-
-export const RTDB_POSTGRES_SCHEMA_VERSION = RTDB_POSTGRES_MIGRATIONS.migrations.at(-1)?.version ?? 0;
+      `;

@@ -1,16 +1,12 @@
-import type { Migration } from '../store/migrations/index.ts';
+import type { Database } from 'better-sqlite3';
 
 /**
- * The realtime database's own file (`rtdb.db` in the data folder), apart from the breach
- * store so each can change schema on its own. One row per leaf: a subtree is one range of the
- * primary key, and a write replaces exactly the rows below its location.
+ * The realtime database's first schema. One row per leaf: a subtree is one range of the primary
+ * key, and a write replaces exactly the rows below its location. (The SQL keeps the indentation
+ * it was released with: SQLite stores the statement's text, and a released one is never edited.)
  */
-export const RTDB_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 10,
-    name: 'rtdb-initial',
-    up(db) {
-      db.exec(`
+export function updateToSchemaVersion10(db: Database): void {
+  db.exec(`
         CREATE TABLE leaves (
           path TEXT PRIMARY KEY,
           value TEXT NOT NULL CHECK (json_valid(value))
@@ -39,6 +35,4 @@ export const RTDB_MIGRATIONS: readonly Migration[] = [
           created_at TEXT NOT NULL
         ) STRICT;
       `);
-    },
-  },
-];
+}

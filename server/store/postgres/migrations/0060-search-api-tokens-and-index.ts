@@ -1,20 +1,10 @@
-import type { MigrationSet } from '../store/postgres/migrations.ts';
-
 /**
- * The search interface's tables on PostgreSQL, versioned on their own (`search_schema_version`)
- * beside the breach store's: forward-only and append-only, a released migration is never
- * edited, only followed. Version 10: API tokens (only the SHA-256 of each secret) and the
- * search index — one row per catalog breach with a weighted `tsvector` under a GIN index (and
- * the postings bm25 reads), built from the catalog tables and the details feed whenever the
- * catalog revision moves.
+ * The search interface's API tokens (only the SHA-256 of each secret) and its index: one row per
+ * catalog breach with a weighted `tsvector` under a GIN index, and the postings bm25 reads (released
+ * as `search_schema_version` 10).
+ * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
  */
-export const SEARCH_MIGRATIONS: MigrationSet = {
-  versionTable: 'search_schema_version',
-  migrations: [
-    {
-      version: 10,
-      name: 'api-tokens-and-index',
-      sql: `
+export const searchApiTokensAndIndexSql = `
       CREATE TABLE search_api_tokens (
         id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{16}$'),
         account_id text NOT NULL,
@@ -81,18 +71,4 @@ export const SEARCH_MIGRATIONS: MigrationSet = {
         average_word_count double precision NOT NULL,
         built_at timestamptz NOT NULL DEFAULT now()
       );
-    `,
-    },
-    {
-      version: 20,
-      name: 'index-details-fingerprint',
-      sql: `
-      -- Which details feed the index was built from (a hash, order-independent), so a details-only
-      -- change is rebuilt once by whichever instance notices first, not once per instance.
-      ALTER TABLE search_index_state ADD COLUMN details_fingerprint text;
-    `,
-    },
-  ],
-};
-
-export const SEARCH_SCHEMA_VERSION = SEARCH_MIGRATIONS.migrations.at(-1)?.version ?? 0;
+    `;

@@ -1,0 +1,9 @@
+import type { Migration } from '../../store/migrations/index.ts';
+import { updateToSchemaVersion10 } from './0010-oidc-entities.ts';
+
+/**
+ * The development identity provider's file (`identity/provider.db`), a database of its own: its
+ * own list, run by the project's one runner (shared/db/migrations.ts). Forward-only and
+ * append-only.
+ */
+export const OIDC_MIGRATIONS: readonly Migration[] = [{ version: 10, name: 'oidc-entities', up: updateToSchemaVersion10 }];
