@@ -16,6 +16,7 @@ import {
   type SearchOptions,
 } from '../../shared/search/index.ts';
 import { fromRecord, type BreachRecord } from '../store/postgres/breachRecords.ts';
+import { catalogChangesSince } from '../store/postgres/catalogLog.ts';
 import { guarded, transaction } from '../store/postgres/pool.ts';
 import type { DetailsReader, SearchIndex } from './SearchIndex.ts';
 
@@ -26,6 +27,9 @@ const REBUILD_LOCK = 0x7365_6172; // "sear"
 const STATE = `SELECT (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
                       s.catalog_revision::text AS indexed, s.generation::text AS generation, s.details_fingerprint AS details
                FROM (VALUES (1)) AS one (x) LEFT JOIN search_index_state AS s ON true`;
+
+/** More changed breaches than this (a bulk load) are indexed again all at once. */
+const MAX_CHANGES_INDEXED = 256;
 
 /** bm25's parameters, as SQLite's FTS5 fixes them. */
 const K1 = 1.2;
@@ -86,6 +90,13 @@ interface StateRow {
   details: string | null;
 }
 
+/** One breach's details as a hash, kept with its document to tell which documents a details change makes stale. */
+function detailsHashOf(details: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(details ?? null))
+    .digest('base64url');
+}
+
 /** The details feed as one hash, whatever order an instance's copy holds it in. */
 function fingerprintOf(details: Record<string, unknown>): string {
   const hash = createHash('sha256');
@@ -98,8 +109,9 @@ function fingerprintOf(details: Record<string, unknown>): string {
  * (`search_documents`, a weighted tsvector under a GIN index), built from the catalog tables and
  * the details feed. Before answering, one indexed read compares the catalog revision with the one
  * the index was built from; when another instance changed the catalog, the first instance to
- * notice rebuilds the index (under an advisory lock, in one transaction, so readers see the old
- * index or the new one). The revision it reports moves with every rebuild, so every instance's
+ * notice brings the index up to date (under an advisory lock, in one transaction, so readers see
+ * the old index or the new one): the breaches the catalog log (`catalog_log`) names and those whose
+ * details `rebuild(ids)` named, when they are few and known; otherwise every breach. The revision it reports moves with every rebuild, so every instance's
  * answer cache drops its answers at once.
  */
 export class PostgresSearchIndex implements SearchIndex {
@@ -186,22 +198,34 @@ export class PostgresSearchIndex implements SearchIndex {
       if (current && (!force || state.details === fingerprint)) return `${state.catalog}.${state.generation}`;
       // The revision is read before the breaches: if the catalog moves in between, the state
       // names the older revision and the next request rebuilds again (never the other way round).
-      const breaches = (await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(fromRecord);
-      const documents = breaches.map((breach) => toSearchDocument(breach, details[breach.id]));
-      await client.query('DELETE FROM search_postings');
-      await client.query('DELETE FROM search_documents');
+      // When the catalog log names the breaches written since the index was built (by any
+      // instance) and they are few, only those and the ones whose details changed are indexed again.
+      const ids = state.indexed === null ? undefined : await this.#changedSince(client, Number(state.indexed), current, state.details === fingerprint ? undefined : details);
+      const breaches = (ids ? await client.query<BreachRecord>('SELECT * FROM breaches WHERE id = ANY($1::text[])', [ids]) : await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(
+        fromRecord,
+      );
+      const rows = breaches.map((breach) => ({ ...toRow(toSearchDocument(breach, details[breach.id])), details_hash: detailsHashOf(details[breach.id]) }));
+      if (ids) {
+        // The postings of these documents go with them (ON DELETE CASCADE).
+        await client.query('DELETE FROM search_documents WHERE id = ANY($1::text[])', [ids]);
+      } else {
+        await client.query('DELETE FROM search_postings');
+        await client.query('DELETE FROM search_documents');
+      }
       await client.query(
-        `INSERT INTO search_documents (id, document, record, breach_date, added_at, title_words, domain_words, class_words, description_words, word_count)
-         SELECT d.id, d.document, d.record, d.breach_date, d.added_at, d.title_words, d.domain_words, d.class_words, d.description_words, d.word_count
+        `INSERT INTO search_documents (id, document, record, breach_date, added_at, title_words, domain_words, class_words, description_words, word_count, details_hash)
+         SELECT d.id, d.document, d.record, d.breach_date, d.added_at, d.title_words, d.domain_words, d.class_words, d.description_words, d.word_count, d.details_hash
          FROM jsonb_to_recordset($1::jsonb) AS d (id text, document jsonb, record jsonb, breach_date bigint, added_at bigint,
-                                                  title_words text, domain_words text, class_words text, description_words text, word_count integer)`,
-        [JSON.stringify(documents.map(toRow))],
+                                                  title_words text, domain_words text, class_words text, description_words text, word_count integer, details_hash text)`,
+        [JSON.stringify(rows)],
       );
       await client.query(
         `INSERT INTO search_postings (lexeme, id, weighted_count)
          SELECT u.lexeme, d.id, sum(CASE w WHEN 'A' THEN 10 WHEN 'B' THEN 6 WHEN 'C' THEN 4 ELSE 1 END)
          FROM search_documents AS d CROSS JOIN unnest(d.words) AS u CROSS JOIN unnest(u.weights) AS w
+         WHERE $1::text[] IS NULL OR d.id = ANY($1::text[])
          GROUP BY u.lexeme, d.id`,
+        [ids ?? null],
       );
       const built = await client.query<{ generation: string }>(
         `INSERT INTO search_index_state (singleton, catalog_revision, generation, document_count, average_word_count, details_fingerprint)
@@ -216,6 +240,23 @@ export class PostgresSearchIndex implements SearchIndex {
     });
     if (force) this.#detailsChanged = false;
     return revision;
+  }
+
+  /**
+   * The breaches to index again, or undefined for all of them: those the catalog log names since
+   * revision `indexed` (none when the catalog has not moved), and, when the details feed changed
+   * (`details`), those whose details differ from what their document was built from (each
+   * document keeps a hash of its details) — when the log reaches back and they are few.
+   */
+  async #changedSince(client: pg.PoolClient, indexed: number, catalogCurrent: boolean, details: Record<string, unknown> | undefined): Promise<string[] | undefined> {
+    const written = catalogCurrent ? [] : await catalogChangesSince(client, indexed);
+    if (written === undefined) return undefined;
+    const ids = new Set(written);
+    if (details) {
+      const { rows } = await client.query<{ id: string; details_hash: string | null }>('SELECT id, details_hash FROM search_documents');
+      for (const { id, details_hash } of rows) if (details_hash !== detailsHashOf(details[id])) ids.add(id);
+    }
+    return ids.size <= MAX_CHANGES_INDEXED ? [...ids] : undefined;
   }
 
   #query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<pg.QueryResult<R>> {

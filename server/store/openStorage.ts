@@ -38,10 +38,11 @@ export interface ServiceStorage {
   dialect: 'sqlite' | 'postgresql';
   breaches: BreachStore;
   /**
-   * The catalog's log of single writes, where this process is the catalog's only writer
-   * (SQLite); absent on PostgreSQL, where another instance may write: readers read everything.
+   * The catalog's log of recent writes, so readers update what changed: SQLite's store keeps it
+   * in memory (this process is the catalog's only writer); PostgreSQL's in `catalog_log`, written
+   * by whichever instance changed the catalog.
    */
-  catalogLog: CatalogLog | undefined;
+  catalogLog: CatalogLog;
   /** The realtime database (details feed, people's preferences, secrets). */
   rtdb: RtdbStore;
   /**
@@ -154,7 +155,7 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
     return {
       dialect: 'postgresql',
       breaches,
-      catalogLog: undefined,
+      catalogLog: { catalogChangesSince: (revision) => breaches.catalogChangesSince(revision), getBreach: (id) => breaches.getBreach(id) },
       rtdb,
       async search(details) {
         const storage = await openPostgresSearchStorage({ url, pool, readDetails: details.readDetails, onConnectionError });

@@ -27,6 +27,7 @@ import {
   validUserSub,
   type CheckedResolutionChange,
 } from '../breachRules.ts';
+import { catalogChangesSince, LOG_CATALOG } from './catalogLog.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { requireCurrentSchema } from './migrate.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -122,6 +123,7 @@ export class PostgresBreachStore implements BreachStore {
       // A breach back in the catalog is no longer "removed" (as in a whole replacement).
       await client.query('DELETE FROM removed_breaches WHERE id = $1', [valid.id]);
       await client.query(BUMP_CATALOG);
+      await client.query(LOG_CATALOG, [[valid.id]]);
       await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
     this.#listener?.note('*');
@@ -133,6 +135,7 @@ export class PostgresBreachStore implements BreachStore {
       await upsertBreaches(client, valid);
       await client.query('DELETE FROM removed_breaches WHERE id = ANY($1::text[])', [valid.map((breach) => breach.id)]);
       await client.query(BUMP_CATALOG);
+      await client.query(LOG_CATALOG, [valid.map((breach) => breach.id)]);
       await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
     this.#listener?.note('*');
@@ -171,6 +174,8 @@ export class PostgresBreachStore implements BreachStore {
         );
       }
       await client.query(BUMP_CATALOG);
+      // Anything may have changed: readers of the log read the whole catalog once.
+      await client.query(LOG_CATALOG, [null]);
       await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(this.#id, '*')]);
     });
     this.#listener?.note('*');
@@ -414,6 +419,15 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   /** The catalog's own revision (moved by every catalog write, from any instance). */
+  /**
+   * Ids of the breaches written since catalog revision `revision`, oldest first, from the shared
+   * log (whichever instance wrote them), or undefined when the log cannot say: a whole-catalog
+   * replacement in between, or a revision older than the log keeps.
+   */
+  async catalogChangesSince(revision: number): Promise<readonly string[] | undefined> {
+    return guarded(this.#where, () => catalogChangesSince(this.#pool, revision));
+  }
+
   async catalogRevision(): Promise<number> {
     const { rows } = await this.#query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
     return Number(rows[0]?.value ?? 0);

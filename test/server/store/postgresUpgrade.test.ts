@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { createLogger, type Logger } from '../../../server/log.ts';
 import { mintApiToken } from '../../../server/search/ApiTokenStore.ts';
 import { openStorage, type ServiceStorage } from '../../../server/store/openStorage.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { OLD_BREACH, OLD_RTDB, OLD_SEARCH, runOldMigrations } from '../fixtures/oldPostgresLayout.ts';
 
@@ -207,7 +208,7 @@ describe('the first start on a database of the previous layout', () => {
       await storage.close();
     }
     expect(await versionTables(url)).toEqual(['schema_version']);
-    expect(await rows(url, 'SELECT version FROM schema_version')).toEqual([{ version: 70 }]);
+    expect(await rows(url, 'SELECT version FROM schema_version')).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
     expect(await schemaOf(url)).toEqual(fresh);
 
     // A second start finds nothing left to do and the data still there.
@@ -248,7 +249,7 @@ describe('the first start on a database of the previous layout', () => {
       for (const storage of opened) await storage.close();
     }
     const migrated = [...one.lines(), ...two.lines()].filter((line) => line.msg === 'database schema migrated');
-    expect(migrated).toEqual([expect.objectContaining({ from: 30, to: 70, applied: [40, 60, 70], adopted: ['rtdb_schema_version'] })]);
+    expect(migrated).toEqual([expect.objectContaining({ from: 30, to: POSTGRES_SCHEMA_VERSION, applied: [40, 60, 70, 80], adopted: ['rtdb_schema_version'] })]);
     expect(await versionTables(url)).toEqual(['schema_version']);
     expect(await schemaOf(url)).toEqual(fresh);
     // Migration 10's one-row tables were not filled twice.
