@@ -43,7 +43,7 @@ Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _DEMO, _HIBP_API_KEY, _HIB
   --idle-timeout MS (5000)  a connection that sends nothing is closed; --max-connections-per-ip N (256)
   --shutdown-grace MS (10000)  on SIGTERM, requests in flight get this long to finish
   --database-url postgres://USER:PASSWORD@HOST/DB  PostgreSQL instead of the SQLite file in --data (several
-      instances may share it); --database-pool-size N connections per pool (10; the breach store and the search interface each have one)
+      instances may share it); --database-pool-size N connections in the instance's one pool (10; every store shares it, plus up to two connections that listen for other instances' changes)
   --database-invalidation check|notify  per-request revision check (default) or LISTEN/NOTIFY
   --identity-origin URL  the built-in provider's issuer origin, shared by instances behind one address
 Environment: also _PUBLIC_ORIGIN, _MAX_TOKEN_LIFETIME, _HEADERS_TIMEOUT, _REQUEST_TIMEOUT, _KEEP_ALIVE_TIMEOUT, _MAX_CONNECTIONS, _MAX_CONNECTIONS_PER_IP, _IDLE_TIMEOUT, _SHUTDOWN_GRACE, _DATABASE_URL, _DATABASE_POOL_SIZE.`;
