@@ -52,8 +52,22 @@ export function WhatToDoNext() {
 /** Resolved per week, from the service's `resolvedAt`: bars drawn with CSS, the table for screen readers. */
 export function ProgressByWeek() {
   const progress = useNextSteps((s) => s.summary?.progress);
+  const failed = useNextSteps((s) => s.error !== undefined && s.summary === undefined);
   const headingId = useId();
-  if (!progress) return null;
+  if (failed) return null;
+  // While the summary is on its way the card keeps (nearly all of) its room: appearing later it
+  // pushed the cards below it down by its whole height, and the year chart, in view for that
+  // moment, was fetched and drawn only to end up below the fold.
+  if (!progress)
+    return (
+      <section className="card card-wide" aria-labelledby={headingId} aria-busy="true">
+        <h2 id={headingId} className="card-title">
+          Fixed per week
+        </h2>
+        <Skeleton lines={1} className="card-note" />
+        <Skeleton lines={1} className="skeleton-week-bars" />
+      </section>
+    );
   const max = Math.max(1, ...progress.weeks.map((week) => week.count));
   const total = progress.weeks.reduce((sum, week) => sum + week.count, 0);
   return (
