@@ -61,7 +61,7 @@ function summaryFromWorker(): Promise<NextStepsSummary> {
       else asked?.reject(data.error);
     };
     // The worker's file could not be loaded or it failed outright: every question waiting fails
-    // with it (the card offers to try again), and the next one starts a new worker.
+    // with it, and the next load (the next data change or visit) starts a new worker.
     worker.onerror = (event) => {
       event.preventDefault();
       worker?.terminate();
