@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
 import type { EventBus } from '../core/events/EventBus.ts';
 import type { Router } from '../core/handlers/Router.ts';
-import { appLoadingTags, BOOTSTRAP_JS, bootstrapHtml } from './bootstrap.ts';
+import { appLoadingTags, BOOTSTRAP_CSP, bootstrapHtml } from './bootstrap.ts';
 import { RequestGuard } from './guards.ts';
 import { resolveRendererFile } from './staticFiles.ts';
 
@@ -75,9 +75,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       // Read on each launch, so a rebuilt renderer is the one the next page loads.
       const index = await resolveRendererFile(options.rendererDir, '/index.html');
       if (!index) return refuse(res, 500, 'The app’s page is missing: build the renderer (npm run build).');
-      return send(res, 200, 'text/html; charset=utf-8', bootstrapHtml(appLoadingTags(index.body.toString('utf8'))), { 'cache-control': 'no-store' });
+      return send(res, 200, 'text/html; charset=utf-8', bootstrapHtml(appLoadingTags(index.body.toString('utf8'))), { 'cache-control': 'no-store', 'content-security-policy': BOOTSTRAP_CSP });
     }
-    if (pathname === '/__bootstrap.js' && method === 'GET') return send(res, 200, 'text/javascript; charset=utf-8', BOOTSTRAP_JS);
     if (pathname === '/__session' && method === 'POST') {
       // A launch code starts a new session (once); a page reloading sends its session token again.
       const session = guard.redeemLaunchCode(req) ?? guard.sessionTokenOf(req);

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
+
 /**
- * The only things the browser host serves without a session: a page with no data and the
+ * The only thing the browser host serves without a session: a page with no data and, inline, the
  * script that reads the one-time launch code from the URL fragment (fragments never reach a
  * server or its logs), removes it from the address bar and history at once, exchanges it for a
  * session (cookie for the app's files, token for API calls, kept in sessionStorage, which is per
@@ -13,6 +16,10 @@
  * app directly with its cookie) and inserts those tags; the app draws into the page's `#root`,
  * replacing the status line. One document instead of two saves a page load on every launch
  * (docs/decisions.md, "The bootstrap page becomes the app").
+ *
+ * The script is inline, so the exchange starts as the page is parsed rather than one round trip
+ * later; the page's Content-Security-Policy allows that one script by its SHA-256 hash (CSP
+ * Level 2 hash-source), never `'unsafe-inline'` (see {@link BOOTSTRAP_CSP}).
  */
 
 /** The tags of the built renderer's index.html that load the app: `<link>`s and `<script>`s, as written there. */
@@ -29,13 +36,13 @@ export function bootstrapHtml(appTags: string): string {
 <title>Breach Monitor</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<script src="/__bootstrap.js" defer></script>
 </head>
 <body>
 <template id="app-tags">
 ${appTags}
 </template>
 <div id="root"><main class="boot"><p id="status" role="status">Opening Breach Monitor…</p></main></div>
+<script>${BOOTSTRAP_JS}</script>
 </body>
 </html>
 `;
@@ -101,3 +108,11 @@ export const BOOTSTRAP_JS = `(async () => {
   }
 })();
 `;
+
+/**
+ * The bootstrap page's policy: the app's own ({@link CONTENT_SECURITY_POLICY}, which the app then
+ * runs under, this being its document) plus the bootstrap script by the hash of its exact text, so
+ * no other inline script, attribute handler or injected copy with one character changed runs.
+ */
+export const BOOTSTRAP_CSP = CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' 'sha256-${createHash('sha256').update(BOOTSTRAP_JS, 'utf8').digest('base64')}'`);
+if (BOOTSTRAP_CSP === CONTENT_SECURITY_POLICY) throw new Error("the app's policy has no \"script-src 'self'\" to allow the bootstrap script in");

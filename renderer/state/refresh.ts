@@ -1,5 +1,6 @@
 import { useBreaches } from './breaches.ts';
 import { useDetail } from './detail.ts';
+import { useNextSteps } from './nextSteps.ts';
 import { useOverview } from './overview.ts';
 import { useReport } from './report.ts';
 
@@ -26,5 +27,6 @@ export async function refreshFor(scope: RefreshScope): Promise<void> {
   if (useOverview.getState().overview || useOverview.getState().error) tasks.push(useOverview.getState().load());
   // The guided fix, "what to do next" and the reports read every breach: any change moves them.
   if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
+  if (useNextSteps.getState().summary || useNextSteps.getState().error) tasks.push(useNextSteps.getState().load());
   await Promise.all(tasks);
 }

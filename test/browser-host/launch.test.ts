@@ -86,6 +86,10 @@ const facts = document.createElement('p');
 facts.id = 'facts';
 facts.textContent = 'styled: ' + styled + '; session held: ' + (sessionStorage.getItem('monitor-secret') ? 'yes' : 'no');
 document.getElementById('root').replaceChildren(heading, facts);
+// An inline script the app did not ship (as an injection would add one): the page's policy must refuse it.
+const injected = document.createElement('script');
+injected.text = 'document.documentElement.dataset.injected = "ran";';
+document.head.append(injected);
 `,
   );
 }
@@ -153,8 +157,15 @@ describe('the launch link in a real browser', () => {
     const link = host.launchUrl();
     const code = new URL(link).hash.slice('#code='.length);
     const tab = await freshTab();
+    const answers = await hostAnswers(tab.page, host.origin);
     await tab.page.goto(link);
     await expect.poll(() => tab.page.getByRole('heading', { name: 'The app' }).count(), { timeout: 10_000 }).toBe(1);
+    // The exchange is the page's own inline script: nothing is asked between the page and the exchange.
+    await expect.poll(() => answers().slice(0, 2), { timeout: 5_000 }).toEqual(['GET / 200', 'POST /__session 200']);
+    // (Besides the app's files, and the browser's own look for a /favicon.ico.)
+    expect(answers().filter((answer) => !/^GET \/app\/\S+ 200$|^GET \/favicon\.ico /.test(answer))).toEqual(['GET / 200', 'POST /__session 200']);
+    // Its policy allows that one script by hash, not inline scripts: one the app adds does not run.
+    expect(await tab.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.injected)).toBeUndefined();
     // The app's style sheet was applied before its script ran (no unstyled first frame).
     expect(await tab.page.locator('#facts').textContent()).toBe('styled: yes; session held: yes');
     // One document: the bootstrap page became the app (no second page load after the exchange).

@@ -52,6 +52,10 @@ const STORES: Record<string, Placement> = {
   'renderer/state/detail.ts#useDetail': { kind: 'account', sample: { id: 'AshleyMadison', detail: { id: 'AshleyMadison' }, error: 'alice', actionError: 'alice' } },
   'renderer/state/graph.ts#useGraph': { kind: 'account', sample: { remote: { url: 'https://graph.example', hasKey: true } } },
   'renderer/state/notices.ts#useNotices': { kind: 'account', sample: {} },
+  'renderer/state/nextSteps.ts#useNextSteps': {
+    kind: 'account',
+    sample: { summary: { next: { id: 'passwords', title: 'Passwords', why: 'alice', unresolved: 4, breaches: 2 }, progress: { weeks: [], before: 1, unknownDate: 0 } }, error: 'alice' },
+  },
   'renderer/state/overview.ts#useOverview': { kind: 'account', sample: { overview: { breaches: 1 }, error: 'alice' } },
   'renderer/state/preferences.ts#usePreferences': { kind: 'account', sample: { preferences: { hiddenBreaches: ['Adobe'] }, error: 'alice' } },
   'renderer/state/report.ts#useReport': { kind: 'account', sample: { report: { rows: [] }, error: 'alice' } },
@@ -95,6 +99,10 @@ const MODULE_STATE: Record<string, 'reset with the account' | { appWide: string 
   'renderer/state/detail.ts#sequence': 'reset with the account',
   'renderer/state/detail.ts#toggles': 'reset with the account',
   'renderer/state/overview.ts#sequence': 'reset with the account',
+  'renderer/state/nextSteps.ts#sequence': 'reset with the account',
+  'renderer/state/nextSteps.ts#worker': { appWide: "the page's worker that summarizes reports; it keeps nothing between questions" },
+  'renderer/state/nextSteps.ts#nextId': { appWide: 'a counter that makes question ids unique; it names nobody' },
+  'renderer/state/nextSteps.ts#waiting': { appWide: 'questions to the worker in flight; an answer that comes after a change of account is dropped (accountTicket)' },
   'renderer/state/report.ts#sequence': 'reset with the account',
 };
 

@@ -2,7 +2,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fillYears } from '../../renderer/features/overview/OverviewPage.tsx';
-import { ALICE, BOB } from './fakeCore.ts';
+import { ALICE, BOB, FakeCore } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
 /**
@@ -62,6 +62,19 @@ describe('overview', () => {
     expect(within(years).getByRole('rowheader', { name: '2013' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Have I Been Pwned/ })).toBeInTheDocument();
     await expectAccessible();
+  });
+
+  test('"Fixed per week" keeps its room while the summary of the report is on its way, so the cards below do not move', async () => {
+    const core = new FakeCore({});
+    const release = core.hold('report-get');
+    renderApp({ core, hash: '#/overview' });
+    const card = await screen.findByRole('region', { name: 'Fixed per week' });
+    // Already in place while the report is held, and saying it is loading.
+    expect(card).toHaveAttribute('aria-busy', 'true');
+    expect(within(card).queryByRole('table')).toBeNull();
+    release();
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Fixed per week' })).getByRole('table', { name: 'Items fixed per week' })).toBeInTheDocument());
+    expect(screen.getByRole('region', { name: 'Fixed per week' })).not.toHaveAttribute('aria-busy');
   });
 
   test('the chart below the fold is fetched and drawn only once its card scrolls into view', async () => {

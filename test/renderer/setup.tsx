@@ -8,6 +8,7 @@ import { useAuth } from '../../renderer/state/auth.ts';
 import { useBreaches } from '../../renderer/state/breaches.ts';
 import { useDetail } from '../../renderer/state/detail.ts';
 import { useNotices } from '../../renderer/state/notices.ts';
+import { useNextSteps } from '../../renderer/state/nextSteps.ts';
 import { useReport } from '../../renderer/state/report.ts';
 import { useOverview } from '../../renderer/state/overview.ts';
 import { usePreferences } from '../../renderer/state/preferences.ts';
@@ -41,7 +42,7 @@ afterEach(() => {
   // Also forgets the list's module state (the latest filters asked, a prefetched answer).
   useBreaches.getState().reset();
   resetAccountScope();
-  [useAuth, useBreaches, useDetail, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
+  [useAuth, useBreaches, useDetail, useNextSteps, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });
   localStorage.clear();

@@ -49,7 +49,7 @@ export function FiltersToggle({ open, panelId, onToggle }: { open: boolean; pane
     <button type="button" className="button button-ghost button-small filters-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => onToggle(!open)}>
       <Icon name="chevronDown" size={14} className={open ? 'filters-toggle-icon is-open' : 'filters-toggle-icon'} />
       Filters
-      {count > 0 ? <span className="filters-toggle-count">{count}</span> : null}
+      {count > 0 ? <span className="count-badge">{count}</span> : null}
     </button>
   );
 }

@@ -1,26 +1,24 @@
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/States.tsx';
 import { formatDate, plural } from '../../lib/format.ts';
 import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { whenIdle } from '../../lib/whenIdle.ts';
-import { useReport } from '../../state/report.ts';
-import { nextFix } from '../../../shared/report/fixGroups.ts';
-import { resolvedPerWeek } from '../../../shared/report/progress.ts';
-
-const WEEKS = 12;
+import { PROGRESS_WEEKS as WEEKS } from '../../lib/nextSteps.ts';
+import { useNextSteps } from '../../state/nextSteps.ts';
 
 /** The Overview's lead: the most urgent group with something left, and a link into the guided fix there. */
 export function WhatToDoNext() {
-  const { report, load } = useReport();
+  const { summary, load } = useNextSteps();
   const headingId = useId();
   // The report reads every breach, so it waits for the browser to be idle after the overview
-  // draws: a person who moves on at once (to the list) does not wait behind it.
+  // draws: a person who moves on at once (to the list) does not wait behind it. Only its summary
+  // reaches this page (state/nextSteps.ts).
   useEffect(() => whenIdle(() => void load()), [load]);
-  const next = useMemo(() => (report ? nextFix(report) : undefined), [report]);
+  const next = summary?.next;
 
   let body;
-  if (!report) body = <Skeleton lines={2} />;
+  if (!summary) body = <Skeleton lines={2} />;
   else if (!next)
     body = (
       <p className="next-done">
@@ -28,16 +26,15 @@ export function WhatToDoNext() {
       </p>
     );
   else {
-    const breaches = next.targets.filter((target) => target.unresolved > 0).length;
     body = (
       <>
         <p className="next-group">
-          <strong>{next.spec.title}</strong>: {plural(next.unresolved, 'item')} left in {plural(breaches, 'breach', 'breaches')}.
+          <strong>{next.title}</strong>: {plural(next.unresolved, 'item')} left in {plural(next.breaches, 'breach', 'breaches')}.
         </p>
-        <p className="card-note">{next.spec.why}</p>
+        <p className="card-note">{next.why}</p>
         <a className="button button-primary button-small next-link" href={formatHash({ screen: 'fix', fix: { group: next.id }, filters: EMPTY_FILTERS })}>
           <Icon name="wrench" size={14} />
-          Start with {next.spec.title.toLowerCase()}
+          Start with {next.title.toLowerCase()}
         </a>
       </>
     );
@@ -54,10 +51,23 @@ export function WhatToDoNext() {
 
 /** Resolved per week, from the service's `resolvedAt`: bars drawn with CSS, the table for screen readers. */
 export function ProgressByWeek() {
-  const report = useReport((s) => s.report);
+  const progress = useNextSteps((s) => s.summary?.progress);
+  const failed = useNextSteps((s) => s.error !== undefined && s.summary === undefined);
   const headingId = useId();
-  const progress = useMemo(() => (report ? resolvedPerWeek(report, { weeks: WEEKS, now: Date.now() }) : undefined), [report]);
-  if (!progress) return null;
+  if (failed) return null;
+  // While the summary is on its way the card keeps (nearly all of) its room: appearing later it
+  // pushed the cards below it down by its whole height, and the year chart, in view for that
+  // moment, was fetched and drawn only to end up below the fold.
+  if (!progress)
+    return (
+      <section className="card card-wide" aria-labelledby={headingId} aria-busy="true">
+        <h2 id={headingId} className="card-title">
+          Fixed per week
+        </h2>
+        <Skeleton lines={1} className="card-note" />
+        <Skeleton lines={1} className="skeleton-week-bars" />
+      </section>
+    );
   const max = Math.max(1, ...progress.weeks.map((week) => week.count));
   const total = progress.weeks.reduce((sum, week) => sum + week.count, 0);
   return (
