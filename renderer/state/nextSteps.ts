@@ -1,12 +1,10 @@
 import { create } from 'zustand';
+import type { ReportSummary } from '../../shared/report/summary.ts';
 import { accountTicket, onAccountChange } from '../lib/accountScope.ts';
-import { inBrowserHost, invoke, toUiError } from '../lib/core.ts';
-import { SECRET_STORAGE_KEY } from '../lib/httpMonitor.ts';
-import { summarizeReport, type NextStepsSummary } from '../lib/nextSteps.ts';
-import type { NextStepsAnswer, NextStepsRequest } from '../lib/nextSteps.worker.ts';
+import { invoke, toUiError } from '../lib/core.ts';
 
 interface NextStepsStore {
-  summary?: NextStepsSummary;
+  summary?: ReportSummary;
   loading: boolean;
   error?: string;
   load(): Promise<void>;
@@ -16,10 +14,9 @@ interface NextStepsStore {
 let sequence = 0;
 
 /**
- * The overview's "What to do next" and "Fixed per week": a summary of the whole report. In a web
- * browser (the browser host) a worker asks for the report, parses and summarizes it, so the
- * megabyte of a heavy account never holds the page's thread; under Electron the preload's bridge
- * hands over the report already parsed, and it is summarized here.
+ * The overview's "What to do next" and "Fixed per week": a summary of the whole report, made in
+ * the core (`report-summary`), so the megabyte of a heavy account's report never crosses to the
+ * page nor holds its thread while it is parsed.
  */
 export const useNextSteps = create<NextStepsStore>()((set) => ({
   loading: false,
@@ -29,7 +26,7 @@ export const useNextSteps = create<NextStepsStore>()((set) => ({
     const current = () => mine === sequence && ticket.current();
     set({ loading: true, error: undefined });
     try {
-      const summary = canUseWorker() ? await summaryFromWorker() : summarizeReport(await invoke('report-get', {}), Date.now());
+      const summary = await invoke('report-summary', {});
       if (current()) set({ summary, loading: false });
     } catch (error) {
       if (current()) set({ error: toUiError(error).message, loading: false });
@@ -42,38 +39,3 @@ export const useNextSteps = create<NextStepsStore>()((set) => ({
 }));
 
 onAccountChange(() => useNextSteps.getState().reset());
-
-function canUseWorker(): boolean {
-  return typeof Worker === 'function' && inBrowserHost();
-}
-
-let worker: Worker | undefined;
-let nextId = 0;
-const waiting = new Map<number, { resolve(summary: NextStepsSummary): void; reject(error: unknown): void }>();
-
-function summaryFromWorker(): Promise<NextStepsSummary> {
-  if (!worker) {
-    worker = new Worker(new URL('../lib/nextSteps.worker.ts', import.meta.url), { type: 'module', name: 'next-steps' });
-    worker.onmessage = ({ data }: MessageEvent<NextStepsAnswer>) => {
-      const asked = waiting.get(data.id);
-      waiting.delete(data.id);
-      if (data.ok) asked?.resolve(data.summary);
-      else asked?.reject(data.error);
-    };
-    // The worker's file could not be loaded or it failed outright: every question waiting fails
-    // with it, and the next load (the next data change or visit) starts a new worker.
-    worker.onerror = (event) => {
-      event.preventDefault();
-      worker?.terminate();
-      worker = undefined;
-      for (const asked of waiting.values()) asked.reject({ code: 'internal', message: 'The summary of your breaches could not be made in this window.' });
-      waiting.clear();
-    };
-  }
-  const id = ++nextId;
-  const request: NextStepsRequest = { id, secret: sessionStorage.getItem(SECRET_STORAGE_KEY), now: Date.now() };
-  return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    worker!.postMessage(request);
-  });
-}

@@ -4,6 +4,7 @@ import { ResolveInput } from '../api/resolution.ts';
 import { NodeRequest, NodeResponse } from '../graph/response.ts';
 import { BREACH_FILTER_FIELDS, FilterError, MAX_QUERY_LENGTH, MAX_RESULTS_LIMIT, MetadataFilter, parseMetadataFilter, SearchChunk, SearchRemoteInstance } from '../search/index.ts';
 import { Report } from '../report/report.ts';
+import { ReportSummary } from '../report/summary.ts';
 import { AuthStatus, BreachDetail, BreachList, Overview, Settings, SettingsChange, SyncStatus } from './views.ts';
 import { Preferences } from '../catalog/preferences.ts';
 import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
@@ -132,6 +133,8 @@ export const channels = {
   'search-remote-set': { input: SearchRemoteInstance.extend({ token: z.string().min(1).max(4096).optional() }), output: SearchRemote },
   /** Every breach × email × data class with its state: the guided fix, "what to do next" and the exports. */
   'report-get': { input: Empty, output: Report },
+  /** The overview's "what to do next" and "fixed per week": the report summarized in the core, so a megabyte never crosses to the page for a few hundred bytes of answer. */
+  'report-summary': { input: Empty, output: ReportSummary },
   /**
    * The printable report as a PDF file, through the desktop host's print-to-PDF and a save
    * dialog (`saved: false` when the person cancelled). Hosts without one (the browser host)

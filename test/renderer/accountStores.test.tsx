@@ -100,9 +100,6 @@ const MODULE_STATE: Record<string, 'reset with the account' | { appWide: string 
   'renderer/state/detail.ts#toggles': 'reset with the account',
   'renderer/state/overview.ts#sequence': 'reset with the account',
   'renderer/state/nextSteps.ts#sequence': 'reset with the account',
-  'renderer/state/nextSteps.ts#worker': { appWide: "the page's worker that summarizes reports; it keeps nothing between questions" },
-  'renderer/state/nextSteps.ts#nextId': { appWide: 'a counter that makes question ids unique; it names nobody' },
-  'renderer/state/nextSteps.ts#waiting': { appWide: 'questions to the worker in flight; an answer that comes after a change of account is dropped (accountTicket)' },
   'renderer/state/report.ts#sequence': 'reset with the account',
 };
 

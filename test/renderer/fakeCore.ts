@@ -21,6 +21,7 @@ import type { Preferences } from '../../shared/catalog/preferences.ts';
 import { creditsHibp } from '../../electron/core/checks/hibpCredit.ts';
 import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/details.ts';
 import { compileFilter } from '../../shared/search/filter.ts';
+import { summarizeReport } from '../../shared/report/summary.ts';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView, type PwnedRange } from '../../shared/ipc/checks.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
 import { matchesListText, understandListText } from '../../shared/search/listText.ts';
@@ -242,6 +243,8 @@ export class FakeCore {
         this.savedPdfs.push(file);
         return { saved: true, file };
       },
+      // As the core: the summary of the very report report-get gives.
+      'report-summary': async () => summarizeReport(await handlers['report-get']({}), this.#now().getTime()),
       'report-get': () => {
         // As the core: the one sensitive policy, and how many it left out.
         const shown = this.#underPolicy();

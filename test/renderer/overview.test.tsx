@@ -66,7 +66,7 @@ describe('overview', () => {
 
   test('"Fixed per week" keeps its room while the summary of the report is on its way, so the cards below do not move', async () => {
     const core = new FakeCore({});
-    const release = core.hold('report-get');
+    const release = core.hold('report-summary');
     renderApp({ core, hash: '#/overview' });
     const card = await screen.findByRole('region', { name: 'Fixed per week' });
     // Already in place while the report is held, and saying it is loading.

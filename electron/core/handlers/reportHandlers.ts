@@ -7,6 +7,7 @@ import type { CurrentSession } from '../session/CurrentSession.ts';
 import type { DataChanges } from '../status/DataChanges.ts';
 import type { ReadableDB } from '../db/Interface.ts';
 import type { Report } from '../../../shared/report/report.ts';
+import { summarizeReport } from '../../../shared/report/summary.ts';
 import { queryBreaches } from '../queries/localQueries.ts';
 import { toBreachDetail } from '../views/breachViews.ts';
 import { accountCreditsHibp } from '../checks/hibpCredit.ts';
@@ -49,14 +50,16 @@ export function buildReport(db: ReadableDB, options: { account?: string; now: nu
 
 /** The report (exports, guided fix, "what to do next") and the guided fix's "done". */
 export function createReportHandlers({ sessions, changes, accountEmail, host, policy = () => HIDE_SENSITIVE, now = Date.now }: ReportHandlerDeps) {
+  const currentReport = (): Report => {
+    const session = sessions.get();
+    const account = accountEmail();
+    if (!session) return { generatedAt: new Date(Math.floor(now() / 60_000) * 60_000).toISOString().replace('.000Z', 'Z'), ...(account ? { account } : {}), includesHibp: false, breaches: [] };
+    const report = buildReport(session.db, { now: now(), policy: policy(), ...(account ? { account } : {}) });
+    return storedSource(session.db) === 'demo' ? { ...report, demo: true } : report;
+  };
   return {
-    'report-get': () => {
-      const session = sessions.get();
-      const account = accountEmail();
-      if (!session) return { generatedAt: new Date(Math.floor(now() / 60_000) * 60_000).toISOString().replace('.000Z', 'Z'), ...(account ? { account } : {}), includesHibp: false, breaches: [] };
-      const report = buildReport(session.db, { now: now(), policy: policy(), ...(account ? { account } : {}) });
-      return storedSource(session.db) === 'demo' ? { ...report, demo: true } : report;
-    },
+    'report-get': currentReport,
+    'report-summary': () => summarizeReport(currentReport(), now()),
     'fix-apply': ({ intents, resolved }) => {
       // All or nothing: an unknown breach, email or class throws UnknownTargetError ("not-found") and records nothing.
       const { intents: changed } = sessions.require().sync.outbox.record(intents.map((intent) => ({ ...intent, resolved })));

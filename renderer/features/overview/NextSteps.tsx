@@ -4,7 +4,7 @@ import { Skeleton } from '../../components/States.tsx';
 import { formatDate, plural } from '../../lib/format.ts';
 import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { whenIdle } from '../../lib/whenIdle.ts';
-import { PROGRESS_WEEKS as WEEKS } from '../../lib/nextSteps.ts';
+import { PROGRESS_WEEKS as WEEKS } from '../../../shared/report/summary.ts';
 import { useNextSteps } from '../../state/nextSteps.ts';
 
 /** The Overview's lead: the most urgent group with something left, and a link into the guided fix there. */

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { FIX_GROUP_IDS } from './fixSteps.ts';
+import { nextFix } from './fixGroups.ts';
+import { resolvedPerWeek } from './progress.ts';
+import type { Report } from './report.ts';
+
+/** Weeks the overview's "Fixed per week" shows. */
+export const PROGRESS_WEEKS = 12;
+
+const Count = z.int().min(0);
+
+/**
+ * What the overview shows of the whole report ("What to do next" and "Fixed per week"): a few
+ * hundred bytes where the report of a heavy account is a megabyte, so the core summarizes and
+ * only this crosses to the page (`report-summary`).
+ */
+export const ReportSummary = z.strictObject({
+  /** The most urgent fix group with something left; absent when nothing is. */
+  next: z
+    .strictObject({
+      id: z.enum(FIX_GROUP_IDS),
+      title: z.string(),
+      why: z.string(),
+      unresolved: Count,
+      /** Breaches with something of the group left. */
+      breaches: Count,
+    })
+    .optional(),
+  progress: z.strictObject({
+    weeks: z.array(z.strictObject({ weekStart: z.iso.date(), count: Count })).max(PROGRESS_WEEKS),
+    before: Count,
+    unknownDate: Count,
+  }),
+});
+export type ReportSummary = z.infer<typeof ReportSummary>;
+
+export function summarizeReport(report: Report, now: number): ReportSummary {
+  const next = nextFix(report);
+  const progress = resolvedPerWeek(report, { weeks: PROGRESS_WEEKS, now });
+  if (!next) return { progress };
+  const breaches = next.targets.filter((target) => target.unresolved > 0).length;
+  return { next: { id: next.id, title: next.spec.title, why: next.spec.why, unresolved: next.unresolved, breaches }, progress };
+}
