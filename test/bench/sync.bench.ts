@@ -6,7 +6,9 @@
 // as the app runs it: HTTP GET, validation, write, diff. Its floor includes the GET because a
 // sync cannot be done without that request: a floor without it is not a floor of the same work
 // (for a small user the request is most of the cost). The floor without the GET is still
-// reported (`floor_without_get`), so a ratio can be compared with runs from before this change.
+// reported (`floor_without_get`), so a ratio can be compared with runs from before this change,
+// and so is the core process's CPU time for both (`cpu`, `floor_cpu`), which a shared machine
+// moves much less than wall time.
 // The core runs in a child process (this file with --core), and its peak RSS in another
 // (--rss), so the harness's own memory does not count. Last line: one JSON object.
 import { fork } from 'node:child_process';
@@ -55,6 +57,11 @@ function quantile(xs: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+/** CPU time of this process so far, in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 function openCore(args: CoreArgs, sub: string, name: string, tokens: DevTokenSource): AccountSync {
   return openAccountSync({ file: path.join(args.dir, `${name}.db`), apiBaseUrl: `${args.origin}/api/v1`, tokens, pushDelayMs: -1 });
@@ -67,7 +74,7 @@ function openCore(args: CoreArgs, sub: string, name: string, tokens: DevTokenSou
  * one transaction. Nothing else: no validation, no keys, no overlay, no diff, no follow-up
  * requests. Returns the whole, and its parts: the GET alone and what follows it.
  */
-async function floorOf(url: string, token: string, file: string): Promise<{ totalMs: number; getMs: number; withoutGetMs: number }> {
+async function floorOf(url: string, token: string, file: string): Promise<{ totalMs: number; getMs: number; withoutGetMs: number; cpuMs: number }> {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -78,6 +85,7 @@ async function floorOf(url: string, token: string, file: string): Promise<{ tota
   const insertBreach = db.prepare('INSERT INTO breaches VALUES (?, ?, ?, ?, ?, ?, ?)');
   const insertAccount = db.prepare('INSERT INTO breached_accounts VALUES (?, ?)');
   const insertResolution = db.prepare('INSERT INTO resolutions VALUES (?, ?, ?, ?)');
+  const cpuBefore = cpuMs();
   const started = performance.now();
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (response.status !== 200) throw new Error(`floor GET: ${response.status}`);
@@ -94,8 +102,9 @@ async function floorOf(url: string, token: string, file: string): Promise<{ tota
     }
   })();
   const ended = performance.now();
+  const cpu = cpuMs() - cpuBefore;
   db.close();
-  return { totalMs: ended - started, getMs: fetched - started, withoutGetMs: ended - fetched };
+  return { totalMs: ended - started, getMs: fetched - started, withoutGetMs: ended - fetched, cpuMs: cpu };
 }
 
 async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: Record<string, Metric>): Promise<AccountSync> {
@@ -108,6 +117,8 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
   const toApply: number[] = [];
   const floor: number[] = [];
   const floorWithoutGet: number[] = [];
+  const fullCpu: number[] = [];
+  const floorCpu: number[] = [];
   const get: number[] = [];
   const resync: number[] = [];
   let kept: AccountSync | undefined;
@@ -115,9 +126,11 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
     const sync = openCore(args, sub, `${user}-${run}`, tokens);
     let applying = 0;
     const progress = sync.scheduler.onProgress((event) => event.phase === 'apply' && (applying = performance.now()));
+    const cpuBefore = cpuMs();
     let started = performance.now();
     const report = await sync.scheduler.syncNow();
     const fullMs = performance.now() - started;
+    const fullCpuMs = cpuMs() - cpuBefore;
     const toApplyMs = applying - started;
     progress.dispose();
     if (report.status !== 'ok' || report.pull?.status !== 'applied') throw new Error(`full sync of ${user}: ${JSON.stringify(report)}`);
@@ -131,11 +144,13 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
       continue;
     }
     full.push(fullMs);
+    fullCpu.push(fullCpuMs);
     toApply.push(toApplyMs);
     resync.push(resyncMs);
     get.push(floorRun.getMs);
     floor.push(floorRun.totalMs);
     floorWithoutGet.push(floorRun.withoutGetMs);
+    floorCpu.push(floorRun.cpuMs);
     await sync.close();
   }
   const fullMedian = median(full);
@@ -148,6 +163,12 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
     target: user === 'heavy' ? 1.3 : 3,
     // The floor as it was before it counted the GET: parse and insert alone (its own median).
     floor_without_get: round(median(floorWithoutGet)),
+    // This process's CPU time (user + system) for the sync and for its floor, medians: the
+    // service's share is not in it, and it moves much less than wall time when the machine is
+    // shared (a figure to read beside the ratio, not instead of it).
+    cpu: round(median(fullCpu)),
+    floor_cpu: round(median(floorCpu)),
+    cpu_ratio: round(median(fullCpu) / median(floorCpu)),
     // The two halves of a full sync: push check + GET + JSON + validation, then the write.
     until_write: round(median(toApply)),
     write: round(median(full.map((ms, i) => ms - toApply[i]!))),
