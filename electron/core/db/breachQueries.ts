@@ -111,19 +111,20 @@ function batchedInsert(db: WritableDB, table: string, columns: string): { add(..
   let many: Statement | undefined;
   let one: Statement | undefined;
   const width = columns.split(',').length;
-  const values: unknown[] = [];
+  const values = new Array<unknown>(width * ROWS_PER_INSERT);
+  let filled = 0;
   return {
     add(...row) {
-      values.push(...row);
-      if (values.length === width * ROWS_PER_INSERT) {
+      for (let i = 0; i < width; i++) values[filled++] = row[i];
+      if (filled === values.length) {
         (many ??= statement(db, insertSql(table, columns, ROWS_PER_INSERT))).run(values);
-        values.length = 0;
+        filled = 0;
       }
     },
     flush() {
-      if (values.length > 0) one ??= statement(db, insertSql(table, columns, 1));
-      for (let at = 0; at < values.length; at += width) one!.run(values.slice(at, at + width));
-      values.length = 0;
+      if (filled > 0) one ??= statement(db, insertSql(table, columns, 1));
+      for (let at = 0; at < filled; at += width) one!.run(values.slice(at, at + width));
+      filled = 0;
     },
   };
 }

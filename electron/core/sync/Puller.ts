@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import type { CatalogChange } from '../../../shared/api/index.ts';
 import { recordChecks, recordListHeaders, type ChecksAnswer } from '../db/breachDataQueries.ts';
@@ -63,6 +64,11 @@ export class Puller {
       const { demoCleared } = breachData ? this.#db.transaction(() => recordListHeaders(this.#db, breachData, this.#now().toISOString())).immediate() : { demoCleared: 0 };
       return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...(await this.#pullChecks(signal)) };
     }
+    // One turn of the event loop before the snapshot's synchronous write: the follow-ups'
+    // requests are not all on the wire yet (fetch writes them in later turns), and a heavy
+    // user's write holds the loop for milliseconds; given the turn, the service answers them
+    // while the snapshot is written instead of after.
+    if (followUps) await nextTurn();
     if (signal?.aborted || options.isStale?.()) {
       followUps?.abandon();
       signal?.throwIfAborted();

@@ -9,6 +9,11 @@ import { addressesCheckedBefore, recordListHeaders, type BreachDataHeaderValues 
 import { getSyncState, setSyncState } from '../db/syncStateQueries.ts';
 import { diffSnapshot, instant, type SnapshotDiff } from './diff.ts';
 
+/** A class as the snapshot writes it, with its name's JSON. */
+interface NamedClassRef extends ClassRef {
+  json: string;
+}
+
 export interface Snapshot {
   items: readonly ServerUserBreach[];
   etag: string | undefined;
@@ -34,8 +39,9 @@ export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = ne
 function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   // First: a move from demo to real data removes the invented breaches, so this snapshot is a new baseline.
   const { demoCleared } = snapshot.breachData ? recordListHeaders(db, snapshot.breachData, now) : { demoCleared: 0 };
-  const previous = breachVersions(db);
   const baseline = getSyncState(db, 'baselineAt') === undefined;
+  // The first snapshot is compared with nothing (it announces nothing), so it reads nothing to compare with.
+  const previous = baseline ? new Map<string, string>() : breachVersions(db);
   // What the service had checked before this answer: a breach found by an address's first check is not news.
   const checkedBefore = baseline ? undefined : addressesCheckedBefore(db);
   const firstChecks = new Set<string>();
@@ -44,13 +50,14 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   clearServerState(db);
   const insert = snapshotWriter(db);
 
-  // Names and emails repeat across thousands of rows: work each distinct one out once.
-  const classRefs = new Map<string, ClassRef | null>();
-  const classRefOf = (name: string): ClassRef | null => {
+  // Names and emails repeat across thousands of rows: work each distinct one out once (a
+  // name's JSON too, from which each breach's list of names is joined).
+  const classRefs = new Map<string, NamedClassRef | null>();
+  const classRefOf = (name: string): NamedClassRef | null => {
     let ref = classRefs.get(name);
     if (ref === undefined) {
       const key = dataClassKey(name);
-      ref = key === '' ? null : { key, code: ensureDataClassCode(db, codes, key, name) };
+      ref = key === '' ? null : { key, code: ensureDataClassCode(db, codes, key, name), json: JSON.stringify(name) };
       classRefs.set(name, ref);
     }
     return ref;
@@ -73,12 +80,14 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
     const classes: ClassRef[] = [];
     const names: string[] = [];
     let classCodes = ',';
+    let dataClassesJson = '';
     for (const name of served.dataClasses) {
       const ref = classRefOf(name);
       if (ref === null || classes.some((c) => c.code === ref.code)) continue;
       classes.push(ref);
       names.push(name);
       classCodes += `${ref.code},`;
+      dataClassesJson += dataClassesJson === '' ? ref.json : `,${ref.json}`;
     }
     const dataClasses = names.length === served.dataClasses.length ? served.dataClasses : names;
 
@@ -129,7 +138,8 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
       addedDate: served.addedDate,
       addedAt: instant(served.addedDate),
       modifiedDate: served.modifiedDate,
-      dataClassesJson: JSON.stringify(dataClasses),
+      // JSON.stringify(dataClasses), joined from the names' own JSON.
+      dataClassesJson: `[${dataClassesJson}]`,
       classCodes,
       isSensitive: served.isSensitive,
       unresolvedCodes: allUnresolvedSomewhere ? classCodes : codeList(classes.filter((c) => unresolvedAnywhere?.has(c.code)).map((c) => c.code)),

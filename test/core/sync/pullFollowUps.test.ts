@@ -82,6 +82,52 @@ describe('the follow-ups of a new list', () => {
     expect(catalogNoticeOf(db)).toBeUndefined();
   });
 
+  it('are given a turn of the event loop to get on the wire before the snapshot is written', async () => {
+    // fetch writes a request in a later turn than the one it was called in; the snapshot's write
+    // is synchronous (milliseconds for a heavy user), so without the turn the service would only
+    // see the follow-ups once the write is done.
+    const db = memoryDatabase();
+    const storedWhenSent: number[] = [];
+    const puller = new Puller({
+      db,
+      client: {
+        listBreaches: async (_query, options) => {
+          options?.onListed?.();
+          return LIST;
+        },
+        getChecks: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve({ status: 'not-served' })))),
+        catalogChanges: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve([CHANGE])))),
+      },
+    });
+    expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'not-served' });
+    expect(storedWhenSent).toEqual([0, 0]);
+    expect(listBreaches(db).map((breach) => breach.id)).toEqual(['Adobe']);
+  });
+
+  it('a sync cancelled in that turn writes nothing and cancels them', async () => {
+    const db = memoryDatabase();
+    const controller = new AbortController();
+    const checks = held<ChecksAnswer>();
+    const changes = held<CatalogChange[] | undefined>();
+    const puller = new Puller({
+      db,
+      client: {
+        listBreaches: async (_query, options) => {
+          options?.onListed?.();
+          setImmediate(() => controller.abort(new DOMException('sync cancelled', 'AbortError')));
+          return LIST;
+        },
+        getChecks: checks.call,
+        catalogChanges: changes.call,
+      },
+    });
+    await expect(puller.pull({ signal: controller.signal })).rejects.toThrow('sync cancelled');
+    expect(checks.calls[0]!.aborted).toBe(true);
+    expect(changes.calls[0]!.aborted).toBe(true);
+    expect(listBreaches(db)).toEqual([]);
+    expect(getSyncState(db, 'etag')).toBeUndefined();
+  });
+
   it('are cancelled and dropped when the list turns out stale, or fails after its headers', async () => {
     for (const ending of ['stale', 'protocol'] as const) {
       const db = memoryDatabase();
