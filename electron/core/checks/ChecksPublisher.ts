@@ -1,5 +1,5 @@
 import { UNKNOWN_CHECKS, type ChecksView } from '../../../shared/ipc/index.ts';
-import type { Timers } from '../sync/SyncScheduler.ts';
+import { backgroundTimers, type Timers } from '../../../shared/base/timers.ts';
 
 export interface ChecksPublisherOptions {
   /** The open account's view; undefined when none is open. */
@@ -17,15 +17,6 @@ export interface ChecksPublisherOptions {
 /** How soon to look again while addresses are pending: at the queue's own estimate, within these bounds. */
 export const FOLLOW_UP_MIN_MS = 10_000;
 export const FOLLOW_UP_MAX_MS = 120_000;
-
-const realTimers: Timers = {
-  setTimeout(callback, ms) {
-    const handle = setTimeout(callback, ms);
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * Publishes `checks-changed` when what the UI shows about the source and the checks changed,
@@ -47,7 +38,7 @@ export class ChecksPublisher {
 
   constructor(options: ChecksPublisherOptions) {
     this.#options = options;
-    this.#timers = options.timers ?? realTimers;
+    this.#timers = options.timers ?? backgroundTimers;
     this.#now = options.now ?? Date.now;
   }
 

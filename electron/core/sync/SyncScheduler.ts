@@ -1,4 +1,5 @@
 import { DEFAULT_SYNC_INTERVAL_MINUTES, SyncIntervalMinutes } from '../../../shared/ipc/index.ts';
+import { backgroundTimers, type Timers } from '../../../shared/base/timers.ts';
 import { ApiError } from '../api/ApiError.ts';
 import { classifyError, isTransient, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
 import type { WritableDB } from '../db/Interface.ts';
@@ -40,21 +41,7 @@ export type SyncProgress =
 
 export type SchedulerState = 'idle' | 'syncing' | 'backoff' | 'sign-in-needed' | 'stopped';
 
-/** The timer functions the scheduler uses; tests pass fakes. */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  setTimeout(callback, ms) {
-    const handle = setTimeout(callback, ms);
-    // A pending sync is no reason to keep the process alive.
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export type { Timers };
 
 export { DEFAULT_SYNC_INTERVAL_MINUTES };
 
@@ -122,7 +109,7 @@ export class SyncScheduler {
     this.#db = options.db;
     this.#outbox = options.outbox;
     this.#puller = options.puller;
-    this.#timers = options.timers ?? realTimers;
+    this.#timers = options.timers ?? backgroundTimers;
     this.#now = options.now ?? Date.now;
     this.#backoff = options.backoffState ?? new BackoffState({ ...(options.backoff ? { policy: options.backoff } : {}), ...(options.random ? { random: options.random } : {}), now: this.#now });
     this.#pushDelayMs = options.pushDelayMs ?? 2000;
