@@ -162,17 +162,18 @@ export function markInFlight(db: WritableDB, ids: readonly number[], now: string
 }
 
 /**
- * The service accepted these intents (row id and the version sent). A row goes unless the person
- * made a newer intent meanwhile; that one stays pending and is sent next, no longer in doubt: the
- * service now holds exactly what the confirmed state says (sends are one at a time, so no other
- * send of the row is out). One statement each for thousands of intents.
+ * The service accepted the intents on the wire for these rows. A row goes unless the person made a
+ * newer intent meanwhile (its `version` moved past `sent_version`, the intent this flush claimed
+ * and sent); that one stays pending and is sent next, no longer in doubt: the service now holds
+ * exactly what the confirmed state says (sends are one at a time, so no other send of the row is
+ * out). One statement for thousands of rows, by id alone: the row itself says what was sent.
  */
-export function settleDeliveredMany(db: WritableDB, sent: readonly { id: number; version: number }[]): void {
-  const json = JSON.stringify(sent.map(({ id, version }) => [id, version]));
-  const deleted = statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json).changes;
+export function settleDeliveredMany(db: WritableDB, ids: readonly number[]): void {
+  const json = JSON.stringify(ids);
+  const deleted = statement(db, 'DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?)) AND version = sent_version').run(json).changes;
   // Every row sent was deleted (nobody toggled meanwhile, the usual case): none is left to update.
-  if (deleted === sent.length) return;
-  statement(db, 'UPDATE outbox SET sent_version = NULL, in_doubt = 0 WHERE (id, sent_version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
+  if (deleted === ids.length) return;
+  statement(db, 'UPDATE outbox SET sent_version = NULL, in_doubt = 0 WHERE id IN (SELECT value FROM json_each(?)) AND sent_version IS NOT NULL').run(json);
 }
 
 /**

@@ -324,13 +324,17 @@ export class Outbox {
   }
 
   #settleDelivered(request: PackedRequest<Atom>): number {
-    const atoms = request.flatMap((packed) => packed.atoms);
+    const atoms: Atom[] = [];
+    for (const packed of request) for (const atom of packed.atoms) atoms.push(atom);
     // Lost to a power cut, these rows are sent again: the service answers the same.
     relaxedDurability(this.#db, () =>
       this.#db
         .transaction(() => {
           confirmResolutions(this.#db, atoms);
-          settleDeliveredMany(this.#db, atoms);
+          settleDeliveredMany(
+            this.#db,
+            atoms.map((atom) => atom.id),
+          );
         })
         .immediate(),
     );
