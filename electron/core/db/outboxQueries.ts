@@ -108,46 +108,26 @@ export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, 
 }
 
 /** What a send needs of a row: its current intent, and whether an earlier send of it may have landed. */
-export interface ClaimedRow {
-  id: number;
-  email: string;
-  breachId: string;
-  classKey: string;
-  dataClass: string;
-  resolved: boolean;
-  version: number;
-  inDoubt: boolean;
-}
+export type ClaimedRow = Pick<OutboxRow, 'id' | 'email' | 'breachId' | 'classKey' | 'dataClass' | 'resolved' | 'version' | 'inDoubt'>;
 
 /**
- * Claims every row waiting to be sent, oldest first: puts the current intent of each on the wire
- * and marks it in doubt (as {@link markInFlight}), and returns them as they were read. Call in
- * a transaction, so no row becomes pending between the read and the update. One read of the
- * columns a send needs, one update through the state index: thousands of rows, two statements.
+ * Claims every row waiting to be sent: puts the current intent of each on the wire and marks it
+ * in doubt (as {@link markInFlight}), and returns them as they were read. Call in a transaction,
+ * so no row becomes pending between the read and the update. One read of the columns a send
+ * needs, one update through the state index: thousands of rows, two statements. Rows come by
+ * (breach, email, class), the order the packer groups them in, so it has nothing left to sort.
  */
 export function claimPending(db: WritableDB, now: string): ClaimedRow[] {
-  const rows = statement(db, `SELECT id, email, breach_id, class_key, data_class, resolved, version, in_doubt FROM outbox WHERE state = 'pending' ORDER BY id`).raw().all() as [
-    number,
-    string,
-    string,
-    string,
-    string,
-    number,
-    number,
-    number,
-  ][];
+  const rows = statement(db, `SELECT id, email, breach_id, class_key, data_class, resolved, version, in_doubt FROM outbox WHERE state = 'pending' ORDER BY breach_id, email, class_key`)
+    .raw()
+    .all() as [number, string, string, string, string, number, number, number][];
   if (rows.length === 0) return [];
   statement(db, `UPDATE outbox SET sent_version = version, in_doubt = 1, attempts = attempts + 1, updated_at = ? WHERE state = 'pending'`).run(now);
-  return rows.map(([id, email, breachId, classKey, dataClass, resolved, version, inDoubt]) => ({
-    id,
-    email,
-    breachId,
-    classKey,
-    dataClass,
-    resolved: resolved === 1,
-    version,
-    inDoubt: inDoubt === 1,
-  }));
+  const claimed: ClaimedRow[] = [];
+  for (const [id, email, breachId, classKey, dataClass, resolved, version, inDoubt] of rows) {
+    claimed.push({ id, email, breachId, classKey, dataClass, resolved: resolved === 1, version, inDoubt: inDoubt === 1 });
+  }
+  return claimed;
 }
 
 /**

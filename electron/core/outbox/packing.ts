@@ -72,37 +72,46 @@ export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: P
 
 /**
  * The items for a set of intents, before they are spread over requests: grouped by breach, in
- * breach order. Thousands of intents per flush: each breach's few are sorted once (by email,
- * then class), so every group below is built in order, without sorting keys again.
+ * breach order. Thousands of intents per flush, in one sort by (breach, email, class): a flush
+ * claims its rows in that order, so the sort only confirms it; every group below is then a run
+ * of neighbours, built in order, with no keys sorted again.
  */
 export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS): PackedItem<A>[] {
-  const byBreach = new Map<string, A[]>();
-  for (const atom of atoms) {
-    const list = byBreach.get(atom.breachId);
-    if (list) list.push(atom);
-    else byBreach.set(atom.breachId, [atom]);
-  }
+  const sorted = [...atoms].sort(byCell);
   const items: PackedItem<A>[] = [];
-  for (const breachId of [...byBreach.keys()].sort()) {
-    const list = byBreach.get(breachId)!.sort(byEmailThenClass);
-    for (let i = 1; i < list.length; i++) {
+  const wanted: A[] = [];
+  let end: number;
+  for (let start = 0; start < sorted.length; start = end) {
+    const breachId = sorted[start]!.breachId;
+    end = start + 1;
+    while (end < sorted.length && sorted[end]!.breachId === breachId) {
       // The same (breach, email, class) twice, in either direction: neighbours once sorted.
-      if (list[i]!.email === list[i - 1]!.email && list[i]!.classKey === list[i - 1]!.classKey) {
-        throw new Error(`packIntents: intent for ${breachId}/${list[i]!.email}/${list[i]!.classKey} given twice`);
+      if (sorted[end]!.email === sorted[end - 1]!.email && sorted[end]!.classKey === sorted[end - 1]!.classKey) {
+        throw new Error(`packIntents: intent for ${breachId}/${sorted[end]!.email}/${sorted[end]!.classKey} given twice`);
       }
+      end++;
     }
     for (const resolved of [true, false]) {
-      const wanted = list.filter((atom) => atom.resolved === resolved);
+      wanted.length = 0;
+      let oneEmail = true;
+      for (let i = start; i < end; i++) {
+        const atom = sorted[i]!;
+        if (atom.resolved !== resolved) continue;
+        if (wanted.length > 0 && atom.email !== wanted[0]!.email) oneEmail = false;
+        wanted.push(atom);
+      }
       if (wanted.length === 0) continue;
-      if (wanted[0]!.email === wanted[wanted.length - 1]!.email) {
+      if (oneEmail) {
         // One email (most breaches name one address): its classes, in order, cut into items.
         for (let k = 0; k < wanted.length; k += limits.maxDataClassesPerItem) {
           const chunk = wanted.slice(k, k + limits.maxDataClassesPerItem);
-          items.push({ item: { breachId, dataClasses: chunk.map((atom) => atom.dataClass), resolved, emails: [chunk[0]!.email] }, atoms: chunk });
+          const dataClasses: string[] = [];
+          for (const atom of chunk) dataClasses.push(atom.dataClass);
+          items.push({ item: { breachId, dataClasses, resolved, emails: [chunk[0]!.email] }, atoms: chunk });
         }
         continue;
       }
-      // email → class key → atom, both in order (the list is sorted).
+      // email → class key → atom, both in order.
       const byEmail = new Map<string, Map<string, A>>();
       for (const atom of wanted) {
         const byClass = byEmail.get(atom.email);
@@ -128,8 +137,10 @@ export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: Pa
   return items;
 }
 
-function byEmailThenClass(a: IntentAtom, b: IntentAtom): number {
-  return a.email < b.email ? -1 : a.email > b.email ? 1 : a.classKey < b.classKey ? -1 : a.classKey > b.classKey ? 1 : 0;
+function byCell(a: IntentAtom, b: IntentAtom): number {
+  if (a.breachId !== b.breachId) return a.breachId < b.breachId ? -1 : 1;
+  if (a.email !== b.email) return a.email < b.email ? -1 : 1;
+  return a.classKey < b.classKey ? -1 : a.classKey > b.classKey ? 1 : 0;
 }
 
 /**
@@ -170,7 +181,7 @@ export function requestBody(request: PackedRequest): string {
 }
 
 function fitBytes<A extends IntentAtom>(request: PackedRequest<A>, limits: PackLimits): PackedRequest<A>[] {
-  if (request.length <= 1 || bodyBytesAtMost(request) <= limits.maxBodyBytes || Buffer.byteLength(requestBody(request)) <= limits.maxBodyBytes) return [sortItems(request)];
+  if (request.length <= 1 || bodyBytesAtMost(request) <= limits.maxBodyBytes || Buffer.byteLength(requestBody(request)) <= limits.maxBodyBytes) return [request];
   const middle = Math.ceil(request.length / 2);
   return [...fitBytes(request.slice(0, middle), limits), ...fitBytes(request.slice(middle), limits)];
 }
@@ -190,8 +201,4 @@ function bodyBytesAtMost(request: PackedRequest): number {
     for (const name of item.dataClasses) bytes += 3 + 6 * name.length;
   }
   return bytes;
-}
-
-function sortItems<A extends IntentAtom>(request: PackedRequest<A>): PackedRequest<A> {
-  return request.sort((a, b) => (a.item.breachId < b.item.breachId ? -1 : a.item.breachId > b.item.breachId ? 1 : 0));
 }
