@@ -122,7 +122,10 @@ export function claimPending(db: WritableDB, now: string): ClaimedRow[] {
     .raw()
     .all() as [number, string, string, string, string, number, number, number][];
   if (rows.length === 0) return [];
-  statement(db, `UPDATE outbox SET sent_version = version, in_doubt = 1, attempts = attempts + 1, updated_at = ? WHERE state = 'pending'`).run(now);
+  // OR FAIL: a statement that may stop half-way would otherwise keep a copy of every page it
+  // changes in a temporary file (SQLite's statement journal), thousands of writes for nothing:
+  // the claim is its own transaction, and a failure of this statement rolls all of it back.
+  statement(db, `UPDATE OR FAIL outbox SET sent_version = version, in_doubt = 1, attempts = attempts + 1, updated_at = ? WHERE state = 'pending'`).run(now);
   const claimed: ClaimedRow[] = [];
   for (const [id, email, breachId, classKey, dataClass, resolved, version, inDoubt] of rows) {
     claimed.push({ id, email, breachId, classKey, dataClass, resolved: resolved === 1, version, inDoubt: inDoubt === 1 });
