@@ -108,46 +108,29 @@ export function allIntents(db: ReadableDB): Map<string, Map<string, Map<string, 
 }
 
 /** What a send needs of a row: its current intent, and whether an earlier send of it may have landed. */
-export interface ClaimedRow {
-  id: number;
-  email: string;
-  breachId: string;
-  classKey: string;
-  dataClass: string;
-  resolved: boolean;
-  version: number;
-  inDoubt: boolean;
-}
+export type ClaimedRow = Pick<OutboxRow, 'id' | 'email' | 'breachId' | 'classKey' | 'dataClass' | 'resolved' | 'version' | 'inDoubt'>;
 
 /**
- * Claims every row waiting to be sent, oldest first: puts the current intent of each on the wire
- * and marks it in doubt (as {@link markInFlight}), and returns them as they were read. Call in
- * a transaction, so no row becomes pending between the read and the update. One read of the
- * columns a send needs, one update through the state index: thousands of rows, two statements.
+ * Claims every row waiting to be sent: puts the current intent of each on the wire and marks it
+ * in doubt (as {@link markInFlight}), and returns them as they were read. Call in a transaction,
+ * so no row becomes pending between the read and the update. One read of the columns a send
+ * needs, one update through the state index: thousands of rows, two statements. Rows come by
+ * (breach, email, class), the order the packer groups them in, so it has nothing left to sort.
  */
 export function claimPending(db: WritableDB, now: string): ClaimedRow[] {
-  const rows = statement(db, `SELECT id, email, breach_id, class_key, data_class, resolved, version, in_doubt FROM outbox WHERE state = 'pending' ORDER BY id`).raw().all() as [
-    number,
-    string,
-    string,
-    string,
-    string,
-    number,
-    number,
-    number,
-  ][];
+  const rows = statement(db, `SELECT id, email, breach_id, class_key, data_class, resolved, version, in_doubt FROM outbox WHERE state = 'pending' ORDER BY breach_id, email, class_key`)
+    .raw()
+    .all() as [number, string, string, string, string, number, number, number][];
   if (rows.length === 0) return [];
-  statement(db, `UPDATE outbox SET sent_version = version, in_doubt = 1, attempts = attempts + 1, updated_at = ? WHERE state = 'pending'`).run(now);
-  return rows.map(([id, email, breachId, classKey, dataClass, resolved, version, inDoubt]) => ({
-    id,
-    email,
-    breachId,
-    classKey,
-    dataClass,
-    resolved: resolved === 1,
-    version,
-    inDoubt: inDoubt === 1,
-  }));
+  // OR FAIL: a statement that may stop half-way would otherwise keep a copy of every page it
+  // changes in a temporary file (SQLite's statement journal), thousands of writes for nothing:
+  // the claim is its own transaction, and a failure of this statement rolls all of it back.
+  statement(db, `UPDATE OR FAIL outbox SET sent_version = version, in_doubt = 1, attempts = attempts + 1, updated_at = ? WHERE state = 'pending'`).run(now);
+  const claimed: ClaimedRow[] = [];
+  for (const [id, email, breachId, classKey, dataClass, resolved, version, inDoubt] of rows) {
+    claimed.push({ id, email, breachId, classKey, dataClass, resolved: resolved === 1, version, inDoubt: inDoubt === 1 });
+  }
+  return claimed;
 }
 
 /**
@@ -162,17 +145,18 @@ export function markInFlight(db: WritableDB, ids: readonly number[], now: string
 }
 
 /**
- * The service accepted these intents (row id and the version sent). A row goes unless the person
- * made a newer intent meanwhile; that one stays pending and is sent next, no longer in doubt: the
- * service now holds exactly what the confirmed state says (sends are one at a time, so no other
- * send of the row is out). One statement each for thousands of intents.
+ * The service accepted the intents on the wire for these rows. A row goes unless the person made a
+ * newer intent meanwhile (its `version` moved past `sent_version`, the intent this flush claimed
+ * and sent); that one stays pending and is sent next, no longer in doubt: the service now holds
+ * exactly what the confirmed state says (sends are one at a time, so no other send of the row is
+ * out). One statement for thousands of rows, by id alone: the row itself says what was sent.
  */
-export function settleDeliveredMany(db: WritableDB, sent: readonly { id: number; version: number }[]): void {
-  const json = JSON.stringify(sent.map(({ id, version }) => [id, version]));
-  const deleted = statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json).changes;
+export function settleDeliveredMany(db: WritableDB, ids: readonly number[]): void {
+  const json = JSON.stringify(ids);
+  const deleted = statement(db, 'DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?)) AND version = sent_version').run(json).changes;
   // Every row sent was deleted (nobody toggled meanwhile, the usual case): none is left to update.
-  if (deleted === sent.length) return;
-  statement(db, 'UPDATE outbox SET sent_version = NULL, in_doubt = 0 WHERE (id, sent_version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);
+  if (deleted === ids.length) return;
+  statement(db, 'UPDATE outbox SET sent_version = NULL, in_doubt = 0 WHERE id IN (SELECT value FROM json_each(?)) AND sent_version IS NOT NULL').run(json);
 }
 
 /**

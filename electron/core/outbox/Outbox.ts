@@ -1,7 +1,7 @@
 import { dataClassKey, emailKey, ResolveInput, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError } from '../api/ApiError.ts';
 import { classifyError, needsSignIn, type ErrorKind } from '../api/errorKind.ts';
-import { accountRowsOf, confirmResolutions, getBreach, recomputeOverlay } from '../db/breachQueries.ts';
+import { accountRowsOf, confirmResolutions, getBreaches, recomputeOverlay, type StoredBreach } from '../db/breachQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import {
   claimPending,
@@ -54,6 +54,16 @@ export interface OutboxOptions {
    * (state `local`, shown as such) instead of being sent and failing. Default: everything.
    */
   canSend?: (intent: { resolved: boolean; classKey: string }) => boolean;
+}
+
+/** A breach named by toggles being recorded, with what checking and writing them needs. */
+interface RecordTarget {
+  breach: StoredBreach;
+  /** email → codes of the classes the service confirmed resolved, emails in order. */
+  confirmed: Map<string, Set<number>>;
+  /** class key → the breach's spelling of the class. */
+  spelling: Map<string, string>;
+  codeOf: Map<string, number>;
 }
 
 /** A claimed intent on its way: `version` is the one sent, `inDoubt` what the row was before this claim. */
@@ -136,16 +146,13 @@ export class Outbox {
     const intents = this.#db
       .transaction(() => {
         let count = 0;
-        const touched = new Set<string>();
+        const targets = this.#targetsOf(parsed.map((input) => input.breachId));
         for (const input of parsed) {
-          const breach = getBreach(this.#db, input.breachId);
-          if (!breach) throw new UnknownTargetError(`breach "${input.breachId}" is not among this account's breaches`);
-          // One read of the breach's accounts: who it affects, and what the service confirmed for each.
-          const confirmed = new Map(accountRowsOf(this.#db, [breach.id]).map((account) => [account.email, new Set(account.resolved)]));
+          const target = targets.get(input.breachId);
+          if (!target) throw new UnknownTargetError(`breach "${input.breachId}" is not among this account's breaches`);
+          const { breach, confirmed, spelling, codeOf } = target;
           const emails = input.emails ? [...new Set(input.emails.map(emailKey))] : [...confirmed.keys()];
           for (const email of emails) if (!confirmed.has(email)) throw new UnknownTargetError(`breach "${breach.id}" does not affect ${email} in this account`);
-          const spelling = new Map(breach.dataClasses.map((name) => [dataClassKey(name), name]));
-          const codeOf = new Map(breach.dataClasses.map((name, i) => [dataClassKey(name), breach.classCodes[i]!]));
           const keys = input.dataClasses ? [...new Set(input.dataClasses.map(dataClassKey))] : [...spelling.keys()];
           for (const key of keys) if (!spelling.has(key)) throw new UnknownTargetError(`breach "${breach.id}" has no data class "${key}"`);
           for (const email of emails) {
@@ -157,14 +164,37 @@ export class Outbox {
               count++;
             }
           }
-          touched.add(breach.id);
         }
-        recomputeOverlay(this.#db, touched);
+        recomputeOverlay(this.#db, targets.keys());
         return count;
       })
       .immediate();
     this.#changed();
     return { intents };
+  }
+
+  /**
+   * What recording needs of the breaches named, read once for all the inputs of a call (a
+   * hundred toggles name a few dozen breaches): each breach, its classes by key, and who it
+   * affects with what the service confirmed for each. The confirmed state does not move while
+   * recording, so one read serves every input. Breaches the store does not know are left out.
+   */
+  #targetsOf(breachIds: readonly string[]): Map<string, RecordTarget> {
+    const ids = [...new Set(breachIds)];
+    const targets = new Map<string, RecordTarget>();
+    for (const breach of getBreaches(this.#db, ids).values()) {
+      const spelling = new Map<string, string>();
+      const codeOf = new Map<string, number>();
+      breach.dataClasses.forEach((name, i) => {
+        const key = dataClassKey(name);
+        spelling.set(key, name);
+        codeOf.set(key, breach.classCodes[i]!);
+      });
+      targets.set(breach.id, { breach, confirmed: new Map(), spelling, codeOf });
+    }
+    // By breach, then email: each breach's accounts in email order, as the inputs without emails name them.
+    for (const account of accountRowsOf(this.#db, [...targets.keys()])) targets.get(account.breachId)!.confirmed.set(account.email, new Set(account.resolved));
+    return targets;
   }
 
   /** Every row, oldest first, or those in one state. */
@@ -324,13 +354,17 @@ export class Outbox {
   }
 
   #settleDelivered(request: PackedRequest<Atom>): number {
-    const atoms = request.flatMap((packed) => packed.atoms);
+    const atoms: Atom[] = [];
+    for (const packed of request) for (const atom of packed.atoms) atoms.push(atom);
     // Lost to a power cut, these rows are sent again: the service answers the same.
     relaxedDurability(this.#db, () =>
       this.#db
         .transaction(() => {
           confirmResolutions(this.#db, atoms);
-          settleDeliveredMany(this.#db, atoms);
+          settleDeliveredMany(
+            this.#db,
+            atoms.map((atom) => atom.id),
+          );
         })
         .immediate(),
     );

@@ -46,59 +46,89 @@ export const CONTRACT_LIMITS: PackLimits = {
 export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS): PackedRequest<A>[] {
   const items = buildItems(atoms, limits);
   if (items.length === 0) return [];
-  const byBreach = new Map<string, PackedItem<A>[]>();
-  for (const packed of items) {
-    const list = byBreach.get(packed.item.breachId);
-    if (list) list.push(packed);
-    else byBreach.set(packed.item.breachId, [packed]);
-  }
+  // Items come grouped by breach, breaches in order: one pass finds each breach's run.
   let widest = 0;
-  for (const list of byBreach.values()) widest = Math.max(widest, list.length);
+  for (let start = 0, end = 0; start < items.length; start = end) {
+    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) end++;
+    widest = Math.max(widest, end - start);
+  }
   const count = Math.max(widest, Math.ceil(items.length / limits.maxItems));
   const requests: PackedRequest<A>[] = Array.from({ length: count }, () => []);
   const order = requests.map((_, index) => index);
-  for (const breachId of [...byBreach.keys()].sort()) {
-    const list = byBreach.get(breachId)!;
+  for (let start = 0, end = 0; start < items.length; start = end) {
+    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) end++;
+    if (end - start === 1) {
+      // Most breaches make one item: the least-loaded request (the first of equals) takes it.
+      let least = 0;
+      for (let r = 1; r < count; r++) if (requests[r]!.length < requests[least]!.length) least = r;
+      requests[least]!.push(items[start]!);
+      continue;
+    }
     order.sort((a, b) => requests[a]!.length - requests[b]!.length || a - b);
-    list.forEach((packed, i) => requests[order[i]!]!.push(packed));
+    for (let i = start; i < end; i++) requests[order[i - start]!]!.push(items[i]!);
   }
   return requests.flatMap((request) => fitBytes(request, limits));
 }
 
-/** The items for a set of intents, before they are spread over requests. */
+/**
+ * The items for a set of intents, before they are spread over requests: grouped by breach, in
+ * breach order. Thousands of intents per flush, in one sort by (breach, email, class): a flush
+ * claims its rows in that order, so the sort only confirms it; every group below is then a run
+ * of neighbours, built in order, with no keys sorted again.
+ */
 export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS): PackedItem<A>[] {
-  // breach → direction → email → class key → atom
-  const tree = new Map<string, Map<boolean, Map<string, Map<string, A>>>>();
-  for (const atom of atoms) {
-    let byDirection = tree.get(atom.breachId);
-    if (!byDirection) tree.set(atom.breachId, (byDirection = new Map()));
-    // The same (breach, email, class) twice, in either direction: found in the tree itself, no key built per atom.
-    if (byDirection.get(true)?.get(atom.email)?.has(atom.classKey) || byDirection.get(false)?.get(atom.email)?.has(atom.classKey)) {
-      throw new Error(`packIntents: intent for ${atom.breachId}/${atom.email}/${atom.classKey} given twice`);
-    }
-    let byEmail = byDirection.get(atom.resolved);
-    if (!byEmail) byDirection.set(atom.resolved, (byEmail = new Map()));
-    let byClass = byEmail.get(atom.email);
-    if (!byClass) byEmail.set(atom.email, (byClass = new Map()));
-    byClass.set(atom.classKey, atom);
-  }
-
+  const sorted = [...atoms].sort(byCell);
   const items: PackedItem<A>[] = [];
-  for (const breachId of [...tree.keys()].sort()) {
-    const byDirection = tree.get(breachId)!;
+  const wanted: A[] = [];
+  let end: number;
+  for (let start = 0; start < sorted.length; start = end) {
+    const breachId = sorted[start]!.breachId;
+    end = start + 1;
+    while (end < sorted.length && sorted[end]!.breachId === breachId) {
+      // The same (breach, email, class) twice, in either direction: neighbours once sorted.
+      if (sorted[end]!.email === sorted[end - 1]!.email && sorted[end]!.classKey === sorted[end - 1]!.classKey) {
+        throw new Error(`packIntents: intent for ${breachId}/${sorted[end]!.email}/${sorted[end]!.classKey} given twice`);
+      }
+      end++;
+    }
     for (const resolved of [true, false]) {
-      const byEmail = byDirection.get(resolved);
-      if (!byEmail) continue;
+      wanted.length = 0;
+      let oneEmail = true;
+      for (let i = start; i < end; i++) {
+        const atom = sorted[i]!;
+        if (atom.resolved !== resolved) continue;
+        if (wanted.length > 0 && atom.email !== wanted[0]!.email) oneEmail = false;
+        wanted.push(atom);
+      }
+      if (wanted.length === 0) continue;
+      if (oneEmail) {
+        // One email (most breaches name one address): its classes, in order, cut into items.
+        for (let k = 0; k < wanted.length; k += limits.maxDataClassesPerItem) {
+          const chunk = wanted.slice(k, k + limits.maxDataClassesPerItem);
+          const dataClasses: string[] = [];
+          for (const atom of chunk) dataClasses.push(atom.dataClass);
+          items.push({ item: { breachId, dataClasses, resolved, emails: [chunk[0]!.email] }, atoms: chunk });
+        }
+        continue;
+      }
+      // email → class key → atom, both in order.
+      const byEmail = new Map<string, Map<string, A>>();
+      for (const atom of wanted) {
+        const byClass = byEmail.get(atom.email);
+        if (byClass) byClass.set(atom.classKey, atom);
+        else byEmail.set(atom.email, new Map([[atom.classKey, atom]]));
+      }
       for (const group of cheaperGrouping(byEmail)) {
         for (let e = 0; e < group.emails.length; e += limits.maxEmailsPerItem) {
           const emailChunk = group.emails.slice(e, e + limits.maxEmailsPerItem);
           for (let k = 0; k < group.keys.length; k += limits.maxDataClassesPerItem) {
             const keyChunk = group.keys.slice(k, k + limits.maxDataClassesPerItem);
-            const chunkAtoms = emailChunk.flatMap((email) => keyChunk.map((key) => byEmail.get(email)!.get(key)!));
-            items.push({
-              item: { breachId, dataClasses: keyChunk.map((key) => byEmail.get(emailChunk[0]!)!.get(key)!.dataClass), resolved, emails: emailChunk },
-              atoms: chunkAtoms,
-            });
+            const chunkAtoms: A[] = [];
+            for (const email of emailChunk) {
+              const byClass = byEmail.get(email)!;
+              for (const key of keyChunk) chunkAtoms.push(byClass.get(key)!);
+            }
+            items.push({ item: { breachId, dataClasses: chunkAtoms.slice(0, keyChunk.length).map((atom) => atom.dataClass), resolved, emails: emailChunk }, atoms: chunkAtoms });
           }
         }
       }
@@ -107,21 +137,23 @@ export function buildItems<A extends IntentAtom>(atoms: readonly A[], limits: Pa
   return items;
 }
 
+function byCell(a: IntentAtom, b: IntentAtom): number {
+  if (a.breachId !== b.breachId) return a.breachId < b.breachId ? -1 : 1;
+  if (a.email !== b.email) return a.email < b.email ? -1 : 1;
+  return a.classKey < b.classKey ? -1 : a.classKey > b.classKey ? 1 : 0;
+}
+
 /**
  * An item covers emails × classes, so the intents of one breach and direction must be cut into
  * such rectangles. Two cuts are cheap to compute: emails that want the same classes, or classes
  * wanted by the same emails. The smaller one wins (the smallest cover is NP-hard in general).
+ * `byEmail` holds two emails or more, each with its class keys, all in order.
  */
 function cheaperGrouping<A>(byEmail: Map<string, Map<string, A>>): { keys: string[]; emails: string[] }[] {
-  // One email (most breaches name one address): both cuts are that email × its classes.
-  if (byEmail.size === 1) {
-    const [email, byClass] = byEmail.entries().next().value!;
-    return [{ keys: [...byClass.keys()].sort(), emails: [email] }];
-  }
   const byClassSet = new Map<string, { keys: string[]; emails: string[] }>();
   const emailsByKey = new Map<string, string[]>();
-  for (const email of [...byEmail.keys()].sort()) {
-    const keys = [...byEmail.get(email)!.keys()].sort();
+  for (const [email, byClass] of byEmail) {
+    const keys = [...byClass.keys()];
     const signature = keys.join('\u0000');
     const group = byClassSet.get(signature);
     if (group) group.emails.push(email);
@@ -149,7 +181,7 @@ export function requestBody(request: PackedRequest): string {
 }
 
 function fitBytes<A extends IntentAtom>(request: PackedRequest<A>, limits: PackLimits): PackedRequest<A>[] {
-  if (request.length <= 1 || bodyBytesAtMost(request) <= limits.maxBodyBytes || Buffer.byteLength(requestBody(request)) <= limits.maxBodyBytes) return [sortItems(request)];
+  if (request.length <= 1 || bodyBytesAtMost(request) <= limits.maxBodyBytes || Buffer.byteLength(requestBody(request)) <= limits.maxBodyBytes) return [request];
   const middle = Math.ceil(request.length / 2);
   return [...fitBytes(request.slice(0, middle), limits), ...fitBytes(request.slice(middle), limits)];
 }
@@ -169,8 +201,4 @@ function bodyBytesAtMost(request: PackedRequest): number {
     for (const name of item.dataClasses) bytes += 3 + 6 * name.length;
   }
   return bytes;
-}
-
-function sortItems<A extends IntentAtom>(request: PackedRequest<A>): PackedRequest<A> {
-  return request.sort((a, b) => (a.item.breachId < b.item.breachId ? -1 : a.item.breachId > b.item.breachId ? 1 : 0));
 }
