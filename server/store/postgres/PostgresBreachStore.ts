@@ -80,6 +80,8 @@ export interface PostgresStoreOptions {
 export class PostgresBreachStore implements BreachStore {
   readonly #pool: pg.Pool;
   readonly #where: string;
+  /** Account reads under `check`, asked together (see {@link AccountReadBatch}). */
+  readonly #accountReads = new AccountReadBatch((requests) => this.#readAccounts(requests));
   #catalog: CatalogSnapshot | undefined;
   #closed = false;
   /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
@@ -276,18 +278,27 @@ export class PostgresBreachStore implements BreachStore {
       this.#accounts.set(sub, { generation, account: account && copyAccount(account) });
       return { account, changeStamp };
     }
-    const { rows } = await this.#query<{ emails: string[] | null; deleted: boolean | null; catalog: string; revisions: Record<string, number | string> }>({
-      name: 'breach-account-read',
-      text: `WITH a AS (SELECT emails, deleted FROM accounts WHERE sub = $1),
-                  e AS (SELECT DISTINCT email FROM unnest(CASE WHEN EXISTS (SELECT 1 FROM a) THEN ARRAY(SELECT jsonb_array_elements_text(emails) FROM a) ELSE $2::text[] END) AS e(email))
-             SELECT (SELECT emails FROM a) AS emails, (SELECT deleted FROM a) AS deleted,
+    return this.#accountReads.read(sub, emailList(fallbackEmails));
+  }
+
+  /** One round trip for several account reads: each account with its change stamps, in the order asked. */
+  async #readAccounts(requests: readonly AccountReadRequest[]): Promise<AccountRead[]> {
+    const { rows } = await this.#query<{ i: number; emails: string[] | null; deleted: boolean | null; catalog: string; revisions: Record<string, number | string> | null }>({
+      name: 'breach-accounts-read',
+      text: `WITH q AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS q (i integer, sub text, fallback text[])),
+                  a AS (SELECT q.i, q.fallback, acc.emails, acc.deleted FROM q LEFT JOIN accounts AS acc ON acc.sub = q.sub),
+                  e AS (SELECT DISTINCT a.i, e.email FROM a CROSS JOIN LATERAL
+                          unnest(CASE WHEN a.emails IS NOT NULL THEN ARRAY(SELECT jsonb_array_elements_text(a.emails)) ELSE a.fallback END) AS e (email))
+             SELECT a.i, a.emails, a.deleted,
                     (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
-                    coalesce((SELECT jsonb_object_agg(e.email, coalesce(r.revision, 0)) FROM e LEFT JOIN email_revisions AS r USING (email)), '{}'::jsonb) AS revisions`,
-      values: [sub, emailList(fallbackEmails)],
+                    (SELECT jsonb_object_agg(e.email, coalesce(r.revision, 0)) FROM e LEFT JOIN email_revisions AS r USING (email) WHERE e.i = a.i) AS revisions
+             FROM a ORDER BY a.i`,
+      values: [JSON.stringify(requests.map((request, i) => ({ i, sub: request.sub, fallback: request.fallback })))],
     });
-    const row = rows[0]!;
-    const account = row.emails === null ? undefined : { sub, emails: row.emails, deleted: row.deleted === true };
-    return { account, changeStamp: stampsOf(row.catalog, new Map(Object.entries(row.revisions).map(([email, revision]) => [email, String(revision)]))) };
+    return rows.map((row) => {
+      const account = row.emails === null ? undefined : { sub: requests[row.i]!.sub, emails: row.emails, deleted: row.deleted === true };
+      return { account, changeStamp: stampsOf(row.catalog, new Map(Object.entries(row.revisions ?? {}).map(([email, revision]) => [email, String(revision)]))) };
+    });
   }
 
   async putAccount(account: Account): Promise<void> {
@@ -545,4 +556,52 @@ function copyAccount(account: Account): Account {
 
 function emailList(emails: readonly string[]): string[] {
   return [...new Set(emails.map(emailKey))];
+}
+
+interface AccountReadRequest {
+  sub: string;
+  fallback: string[];
+}
+
+/**
+ * Account reads asked in the same turn of the event loop go to the database together, in one
+ * query sent on the next turn: under load most requests are for a few accounts, and each
+ * then costs a share of one round trip instead of one of its own. No read is answered from a
+ * query that started before it was asked (each batch is sent after its last read joined it), so
+ * a read still sees every write committed before it was asked, whichever instance wrote it, as
+ * one query per read did. Identical reads in a batch are asked once.
+ */
+export class AccountReadBatch {
+  readonly #readMany: (requests: readonly AccountReadRequest[]) => Promise<AccountRead[]>;
+  #waiting: { request: AccountReadRequest; key: string; resolve(read: AccountRead): void; reject(error: unknown): void }[] = [];
+
+  constructor(readMany: (requests: readonly AccountReadRequest[]) => Promise<AccountRead[]>) {
+    this.#readMany = readMany;
+  }
+
+  read(sub: string, fallback: string[]): Promise<AccountRead> {
+    return new Promise((resolve, reject) => {
+      if (this.#waiting.length === 0) setImmediate(() => void this.#send());
+      this.#waiting.push({ request: { sub, fallback }, key: JSON.stringify([sub, fallback]), resolve, reject });
+    });
+  }
+
+  async #send(): Promise<void> {
+    const batch = this.#waiting;
+    this.#waiting = [];
+    const distinct = new Map<string, AccountReadRequest>();
+    for (const { key, request } of batch) if (!distinct.has(key)) distinct.set(key, request);
+    const keys = [...distinct.keys()];
+    try {
+      const reads = await this.#readMany([...distinct.values()]);
+      const byKey = new Map(keys.map((key, i) => [key, reads[i]!]));
+      // Each caller its own account object, as one query per read gave.
+      for (const { key, resolve } of batch) {
+        const read = byKey.get(key)!;
+        resolve({ account: read.account && copyAccount(read.account), changeStamp: read.changeStamp });
+      }
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+    }
+  }
 }

@@ -132,6 +132,72 @@ describe('readAccount under LISTEN/NOTIFY', () => {
   });
 });
 
+describe('readAccount under the per-request check', () => {
+  it('asks the reads of one turn in one query, identical ones once, each with its own account and stamps', async (ctx) => {
+    const url = await database(ctx);
+    await withStore(url, async (store) => {
+      await store.putAccount({ sub: 'alice', emails: ['a@example.com', 'shared@example.com'], deleted: false });
+      await store.putAccount({ sub: 'bob', emails: ['b@example.com'], deleted: true });
+      await store.setExposures('a@example.com', ['Adobe']);
+      const queries = vi.spyOn(pg.Pool.prototype, 'query');
+      ctx.onTestFinished(() => queries.mockRestore());
+      const reads = await Promise.all([
+        store.readAccount('alice', []),
+        store.readAccount('bob', []),
+        store.readAccount('alice', []),
+        store.readAccount('nobody', ['Fallback@Example.com', 'a@example.com']),
+      ]);
+      expect(queries).toHaveBeenCalledTimes(1);
+      queries.mockRestore();
+      expect(reads.map((read) => read.account)).toEqual([
+        { sub: 'alice', emails: ['a@example.com', 'shared@example.com'], deleted: false },
+        { sub: 'bob', emails: ['b@example.com'], deleted: true },
+        { sub: 'alice', emails: ['a@example.com', 'shared@example.com'], deleted: false },
+        undefined,
+      ]);
+      expect(reads[0]!.account).not.toBe(reads[2]!.account);
+      // The same stamps as one read alone gives (a fallback's addresses for an unknown account).
+      const alone = await store.readAccount('alice', []);
+      expect(reads[0]!.changeStamp(['a@example.com', 'shared@example.com'])).toBe(alone.changeStamp(['a@example.com', 'shared@example.com']));
+      expect(reads[3]!.changeStamp(['fallback@example.com', 'a@example.com'])).toBe(
+        (await store.readAccount('nobody', ['fallback@example.com', 'a@example.com'])).changeStamp(['fallback@example.com', 'a@example.com']),
+      );
+      expect(() => reads[1]!.changeStamp(['a@example.com'])).toThrow(/did not cover/);
+    });
+  });
+
+  it("never answers a read from a query that started before it was asked: another instance's write committed before the read is seen", async (ctx) => {
+    const url = await database(ctx);
+    await withStore(url, async (writer) => {
+      const reader = await openPostgresBreachStore({ url });
+      ctx.onTestFinished(() => reader.close());
+      await writer.putAccount({ sub: 'alice', emails: ['a@example.com'], deleted: false });
+      for (let round = 0; round < 20; round++) {
+        // Reads in flight while the other instance writes; the read asked after the write commits sees it.
+        const inFlight = Promise.all([reader.readAccount('alice', []), reader.readAccount('alice', [])]);
+        const before = (await reader.readAccount('alice', [])).changeStamp(['a@example.com']);
+        await writer.setExposures('a@example.com', round % 2 === 0 ? ['Adobe'] : []);
+        const after = (await reader.readAccount('alice', [])).changeStamp(['a@example.com']);
+        expect(after).not.toBe(before);
+        await inFlight;
+      }
+    });
+  });
+
+  it('a failed query fails every read of its batch, and the next reads ask again', async (ctx) => {
+    const url = await database(ctx);
+    await withStore(url, async (store) => {
+      await store.putAccount({ sub: 'alice', emails: ['a@example.com'], deleted: false });
+      const queries = vi.spyOn(pg.Pool.prototype, 'query').mockRejectedValueOnce(new Error('connection lost'));
+      ctx.onTestFinished(() => queries.mockRestore());
+      const failed = await Promise.allSettled([store.readAccount('alice', []), store.readAccount('bob', [])]);
+      expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+      queries.mockRestore();
+      expect((await store.readAccount('alice', [])).account?.emails).toEqual(['a@example.com']);
+    });
+  });
+});
+
 describe('an unreachable PostgreSQL', () => {
   it('fails to open with a message naming host and port, never the password', async () => {
     // A port that was free a moment ago: nothing listens there.
