@@ -80,6 +80,11 @@ export interface RtdbGrant {
   readonly query: DbQuery | undefined;
   /** `timeout=`: how long a read may take before it is answered 400, in milliseconds. */
   readonly timeoutMs: number | undefined;
+  /**
+   * Authenticates the request's credential again: false once it no longer holds (a revoked
+   * sign-in or database secret, a deleted account). A stream asks it while it runs.
+   */
+  readonly credentialValid: () => Promise<boolean>;
 }
 const DECIDED = Symbol('the realtime database access decision ran');
 
@@ -189,7 +194,28 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
     const rawPath = rest.slice(0, -'.json'.length);
     const wantsEtag = (req.headers['x-firebase-etag'] ?? '').toString().toLowerCase() === 'true';
     const stream = method === 'GET' && /\btext\/event-stream\b/.test(req.headers.accept ?? '');
-    const grant = (path: DbPath | undefined): RtdbGrant => ({ [DECIDED]: true, caller, method, path, stream, shallow: shallow === 'true', print: print ?? undefined, wantsEtag, query, timeoutMs });
+    const credentialValid = async () => {
+      try {
+        await authenticateRtdb(req, url.searchParams, deps);
+        return true;
+      } catch (error) {
+        if (error instanceof RtdbAuthError) return false;
+        throw error;
+      }
+    };
+    const grant = (path: DbPath | undefined): RtdbGrant => ({
+      [DECIDED]: true,
+      caller,
+      method,
+      path,
+      stream,
+      shallow: shallow === 'true',
+      print: print ?? undefined,
+      wantsEtag,
+      query,
+      timeoutMs,
+      credentialValid,
+    });
 
     // The rules are the database's configuration: only full-access credentials see or change them.
     if (rawPath === '/.settings/rules') {
@@ -240,6 +266,8 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
         canRead: () => canRead(caller, path),
         onRulesReplaced,
         expiresAt: typeof exp === 'number' ? exp * 1000 : undefined,
+        // Anonymous readers have no credential to lose (the rules decide, and are asked again).
+        ...(caller.kind === 'anonymous' ? {} : { credentialValid: grant.credentialValid }),
         now,
         ...(deps.keepAliveMs ? { keepAliveMs: deps.keepAliveMs } : {}),
         logger,

@@ -7,6 +7,8 @@ import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbSto
 
 /** An idle stream sends `keep-alive` this often, so proxies and clients know it is alive. */
 export const KEEP_ALIVE_MS = 30_000;
+/** How stale a stream's last check of its credential may be when it sends a change. */
+export const CREDENTIAL_RECHECK_MS = 1_000;
 /** Timers cannot wait longer than this (2^31 - 1 ms); a later expiry is checked again then. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -21,6 +23,12 @@ export interface StreamOptions {
   onRulesReplaced: Event<void>;
   /** When the caller's credential expires (ms since the epoch): the stream ends with `auth_revoked`. */
   expiresAt: number | undefined;
+  /**
+   * Checks the caller's credential again (a revoked sign-in, a revoked database secret, a deleted
+   * account): false ends the stream with `auth_revoked`. Asked at each keep-alive and before
+   * sending a change, at most once per {@link CREDENTIAL_RECHECK_MS}.
+   */
+  credentialValid?: () => Promise<boolean>;
   now: () => number;
   keepAliveMs?: number;
   logger: Logger;
@@ -50,7 +58,7 @@ type Pending = 'all' | Map<string, DbPath> | undefined;
  * after a change at or above it (or one whose paths are unknown), a `put` of the whole value at
  * "/" when it differs from the last one sent. Changes come written through this instance or, via
  * the store's notices, any other. Also `keep-alive` while idle, `cancel` when the rules stop
- * permitting the read, `auth_revoked` when the credential expires. Changes are coalesced while a
+ * permitting the read, `auth_revoked` when the credential expires or is revoked. Changes are coalesced while a
  * read runs. Sending only what changed keeps a change's cost to its own size: sending the whole
  * value to each of 200 streams of a large location held up every other request for seconds.
  */
@@ -90,6 +98,23 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
     }
   };
 
+  let credentialCheckedAt = options.now();
+  /** False when the credential no longer holds (the stream has then ended with `auth_revoked`). */
+  const credentialHolds = async (force: boolean): Promise<boolean> => {
+    if (!options.credentialValid || (!force && options.now() - credentialCheckedAt < CREDENTIAL_RECHECK_MS)) return true;
+    credentialCheckedAt = options.now();
+    let valid: boolean;
+    try {
+      valid = await options.credentialValid();
+    } catch (error) {
+      // The database behind the check is away: the stream goes on; the next check asks again.
+      logger.warn({ err: error, path: '/' + path.join('/') }, "a streaming read could not check its caller's credential again");
+      return true;
+    }
+    if (!valid) end({ name: 'auth_revoked', data: '"credential is no longer valid"' });
+    return valid;
+  };
+
   const refresh = async (): Promise<void> => {
     // Until the first put is written, changes wait (sent after it: puts are idempotent).
     if (!started || reading || pending === undefined) return;
@@ -99,6 +124,7 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
         const work = pending;
         pending = undefined;
         try {
+          if (!(await credentialHolds(false))) return;
           if (!(await options.canRead())) return end({ name: 'cancel', data: 'null' });
           if (work === 'all') {
             const snapshot = await store.snapshot(path);
@@ -154,13 +180,13 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
 
   options.req.on('close', () => end());
   res.on('close', () => end());
-  const keepAlive = () => {
-    if (ended) return;
+  const keepAlive = async () => {
+    if (ended || !(await credentialHolds(true)) || ended) return;
     res.write('event: keep-alive\ndata: null\n\n');
     if (pending) void refresh();
-    timers[0] = setTimeout(keepAlive, options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
+    timers[0] = setTimeout(() => void keepAlive(), options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
   };
-  timers[0] = setTimeout(keepAlive, options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
+  timers[0] = setTimeout(() => void keepAlive(), options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
   if (options.expiresAt !== undefined) {
     const expire = () => {
       const left = options.expiresAt! - options.now();

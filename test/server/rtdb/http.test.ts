@@ -8,6 +8,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_SCOPES, fetchServiceAccountToken, ServiceAccountKey, ServiceAccountTokenError } from '../../../electron/core/feed/serviceAccountToken.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
+import { CREDENTIAL_RECHECK_MS } from '../../../server/rtdb/stream.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { openEventStream } from '../../support/eventStream.ts';
 import { STORE_KINDS } from './stores.ts';
@@ -359,6 +360,25 @@ describe.each(STORE_KINDS)('the realtime database over HTTP on %s', (kind) => {
         expect(await stream.next('auth_revoked at the expiry', 10_000)).toEqual({ event: 'auth_revoked', data: 'credential is no longer valid' });
       } finally {
         stream.close();
+      }
+    });
+
+    it('ends with auth_revoked, sending nothing more, once its credential is revoked (a legacy secret)', async () => {
+      const { id, secret } = await dev<{ id: string; secret: string }>('/rtdb-secrets');
+      const headers = { authorization: `Bearer ${await adminToken()}` };
+      const stream = await openEventStream(`${db}/catalog/breaches/Revoked.json?auth=${secret}`);
+      try {
+        expect(await stream.next('the first put')).toEqual({ event: 'put', data: { path: '/', data: null } });
+        expect((await call('catalog/breaches/Revoked', { method: 'PUT', body: { title: 'Seen' }, headers })).status).toBe(200);
+        expect(await stream.next('the put while the secret holds')).toEqual({ event: 'put', data: { path: '/', data: { title: 'Seen' } } });
+        await dev(`/rtdb-secrets/${id}`, undefined, 'DELETE');
+        // Past the stream's last check of its credential (at most a second old when it sends a change).
+        await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_RECHECK_MS + 100));
+        expect((await call('catalog/breaches/Revoked', { method: 'PUT', body: { title: 'Not for a revoked secret' }, headers })).status).toBe(200);
+        expect(await stream.next('auth_revoked instead of the put')).toEqual({ event: 'auth_revoked', data: 'credential is no longer valid' });
+      } finally {
+        stream.close();
+        await call('catalog/breaches/Revoked', { method: 'DELETE', headers });
       }
     });
 
