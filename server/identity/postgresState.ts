@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { generateKeys, parseKeySet, type IdentityKeys, type KeyFile } from './keys.ts';
-import type { OidcSqliteStore } from './sqliteAdapter.ts';
+import type { OidcStateStore } from './sqliteAdapter.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const KEY_SET_NAME = 'current';
@@ -33,10 +33,10 @@ async function readKeySet(pool: pg.Pool): Promise<IdentityKeys | undefined> {
  * SQLite adapter: expiry enforced on read, expired rows purged now and then, `consumed` a column
  * so consuming is one atomic update.
  */
-export function openOidcPostgresStore(pool: pg.Pool): OidcSqliteStore & { purgeExpiredAsync(): Promise<number> } {
+export function openOidcPostgresStore(pool: pg.Pool): OidcStateStore {
   const live = '(expires_at IS NULL OR expires_at > now())';
-  const purgeExpiredAsync = async (): Promise<number> => (await pool.query('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= now()')).rowCount ?? 0;
-  const timer = setInterval(() => void purgeExpiredAsync().catch(() => {}), PURGE_INTERVAL_MS);
+  const purgeExpired = async (): Promise<number> => (await pool.query('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= now()')).rowCount ?? 0;
+  const timer = setInterval(() => void purgeExpired().catch(() => {}), PURGE_INTERVAL_MS);
   timer.unref();
 
   const one = async (sql: string, values: unknown[]): Promise<AdapterPayload | undefined> => {
@@ -75,11 +75,7 @@ export function openOidcPostgresStore(pool: pg.Pool): OidcSqliteStore & { purgeE
 
   return {
     adapterFactory: adapterFor,
-    purgeExpired: () => {
-      void purgeExpiredAsync();
-      return 0;
-    },
-    purgeExpiredAsync,
+    purgeExpired,
     close() {
       clearInterval(timer);
     },

@@ -11,10 +11,11 @@ import { OIDC_MIGRATIONS } from './migrations/index.ts';
  * Expiry is enforced on read (an expired row is never returned) and rows are purged
  * periodically; `consumed` is a column rather than part of the JSON so consuming is atomic.
  */
-export interface OidcSqliteStore {
+/** Where the identity provider keeps its grants, sessions, codes and tokens: a SQLite file, or PostgreSQL (postgresState.ts). */
+export interface OidcStateStore {
   adapterFactory: AdapterFactory;
-  /** Deletes expired rows; returns how many. */
-  purgeExpired(): number;
+  /** Deletes expired rows; answers how many. */
+  purgeExpired(): Promise<number>;
   close(): void;
 }
 
@@ -25,7 +26,7 @@ interface Row {
   consumed_at: number | null;
 }
 
-export function openOidcSqliteStore(file: string): OidcSqliteStore {
+export function openOidcSqliteStore(file: string): OidcStateStore {
   // Refresh tokens and grants: readable by their owner only.
   if (file !== ':memory:') preparePrivateDatabaseFile(file);
   const db = new Database(file);
@@ -93,7 +94,7 @@ export function openOidcSqliteStore(file: string): OidcSqliteStore {
 
   return {
     adapterFactory: adapterFor,
-    purgeExpired,
+    purgeExpired: async () => purgeExpired(),
     close() {
       clearInterval(timer);
       db.close();

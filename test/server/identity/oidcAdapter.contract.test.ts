@@ -27,7 +27,7 @@ async function open(ctx: TestContext, dialect: Dialect): Promise<{ store: Adapte
     if (dialect === 'sqlite') {
       const store = openOidcSqliteStore(place.file);
       ctx.onTestFinished(() => store.close());
-      return { adapterFactory: store.adapterFactory, purge: async () => store.purgeExpired() };
+      return { adapterFactory: store.adapterFactory, purge: () => store.purgeExpired() };
     }
     const pool = createPool({ url: place.url, max: 2, onIdleError: () => {} });
     const store = openOidcPostgresStore(pool);
@@ -35,7 +35,7 @@ async function open(ctx: TestContext, dialect: Dialect): Promise<{ store: Adapte
       store.close();
       await pool.end();
     });
-    return { adapterFactory: store.adapterFactory, purge: () => store.purgeExpiredAsync() };
+    return { adapterFactory: store.adapterFactory, purge: () => store.purgeExpired() };
   };
   const store = await instance();
   return {
