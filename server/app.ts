@@ -8,7 +8,7 @@ import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
-import { changedDetailIds, DETAILS_PATH, detailsReader } from './rtdb/openRtdbStore.ts';
+import { changedDetailIds, DETAILS_PATH, detailsReader } from './rtdb/detailsFeed.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
 import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';

@@ -1,13 +1,20 @@
-import { ConfigError } from '../config.ts';
-import { openRtdbStore, type RtdbStoreChoice } from './openRtdbStore.ts';
+import { ConfigError, type ServiceConfig } from '../config.ts';
+import { createLogger } from '../log.ts';
+import { openStorage } from '../store/openStorage.ts';
 
 /**
  * `npm run server -- rtdb-secret create|list|revoke ID --data DIR [--database-url URL]`: works on
  * the database directly (the SQLite file, or PostgreSQL shared by the instances), so it also
  * works while the service runs and takes effect on the next request of every instance.
  */
-export async function runSecretCommand(choice: RtdbStoreChoice, command: { action: 'create' | 'list' | 'revoke'; id?: string | undefined }, print: (line: string) => void): Promise<void> {
-  const store = await openRtdbStore(choice);
+export async function runSecretCommand(
+  config: Pick<ServiceConfig, 'dataDir' | 'databaseUrl' | 'databaseInvalidation'>,
+  command: { action: 'create' | 'list' | 'revoke'; id?: string | undefined },
+  print: (line: string) => void,
+): Promise<void> {
+  // The service's one storage seam (it migrates PostgreSQL first), with the smallest pool.
+  const storage = await openStorage({ ...config, databasePoolSize: 1 }, createLogger({ level: 'warn' }));
+  const store = storage.rtdb;
   try {
     if (command.action === 'create') {
       const { id, secret } = await store.createSecret();
@@ -23,6 +30,6 @@ export async function runSecretCommand(choice: RtdbStoreChoice, command: { actio
       print(`revoked ${command.id}`);
     }
   } finally {
-    await store.close();
+    await storage.close();
   }
 }

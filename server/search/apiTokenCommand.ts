@@ -1,10 +1,7 @@
-import path from 'node:path';
 import { ConfigError, type CommandLine, type ServiceConfig } from '../config.ts';
-import { ApiTokenRequest, type ApiTokenInfo, type ApiTokenStore } from './ApiTokenStore.ts';
-import { API_TOKENS_FILE } from './index.ts';
-import { migratePostgresAt } from '../store/postgres/migrate.ts';
-import { openPostgresSearchStorage } from './postgresStorage.ts';
-import { SqliteApiTokenStore } from './SqliteApiTokenStore.ts';
+import { createLogger } from '../log.ts';
+import { openStorage } from '../store/openStorage.ts';
+import { ApiTokenRequest, type ApiTokenInfo } from './ApiTokenStore.ts';
 
 function describe(info: ApiTokenInfo, now = Date.now()): string {
   const state = info.revokedAt
@@ -24,11 +21,10 @@ function describe(info: ApiTokenInfo, now = Date.now()): string {
  * data folder's token file.
  */
 export async function runApiTokenCommand(config: ServiceConfig, command: NonNullable<CommandLine['apiToken']>, print: (line: string) => void, expiresIn?: number): Promise<void> {
-  // Opened without openStorage: the database is migrated here, as openStorage would.
-  if (config.databaseUrl) await migratePostgresAt(config.databaseUrl);
-  const storage = config.databaseUrl ? await openPostgresSearchStorage({ url: config.databaseUrl, poolSize: 1, readDetails: () => ({}) }) : undefined;
-  const tokens: ApiTokenStore = storage?.tokens ?? new SqliteApiTokenStore(path.join(config.dataDir, API_TOKENS_FILE));
+  // The service's one storage seam (it migrates PostgreSQL first); the index is never read here.
+  const storage = await openStorage({ ...config, databasePoolSize: 1 }, createLogger({ level: 'warn' }));
   try {
+    const { tokens } = await storage.search({ readDetails: () => ({}), readDetailsOf: () => undefined });
     if (command.action === 'list') {
       const all = await tokens.list();
       print(all.length === 0 ? 'no API tokens' : all.map((info) => describe(info)).join('\n'));
@@ -47,7 +43,6 @@ export async function runApiTokenCommand(config: ServiceConfig, command: NonNull
       print(token);
     }
   } finally {
-    await tokens.close();
-    await storage?.close();
+    await storage.close();
   }
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { ServiceConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
-import { RTDB_FILE } from '../rtdb/openRtdbStore.ts';
+import { RTDB_FILE } from '../rtdb/detailsFeed.ts';
 import type { RtdbStore } from '../rtdb/RtdbStore.ts';
 import { SqliteRtdbStore } from '../rtdb/SqliteRtdbStore.ts';
 import { CatalogSearchIndex, type CatalogReader } from '../search/CatalogSearchIndex.ts';

@@ -10,7 +10,7 @@ import type { Breach } from '../../shared/api/index.ts';
 import type { BreachDetails } from '../../shared/catalog/index.ts';
 import { parseMetadataFilter, BREACH_FILTER_FIELDS, type SearchOptions } from '../../shared/search/index.ts';
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
-import { changedDetailIds } from '../../server/rtdb/openRtdbStore.ts';
+import { changedDetailIds } from '../../server/rtdb/detailsFeed.ts';
 import { CatalogSearchIndex } from '../../server/search/CatalogSearchIndex.ts';
 import { openSqliteBreachStore, type SqliteBreachStore } from '../../server/store/SqliteBreachStore.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService } from '../../server/app.ts';
-import { RTDB_FILE } from '../../server/rtdb/openRtdbStore.ts';
+import { RTDB_FILE } from '../../server/rtdb/detailsFeed.ts';
 import { SqliteRtdbStore } from '../../server/rtdb/SqliteRtdbStore.ts';
 import { freePort, isListening } from '../core/auth/harness.ts';
 

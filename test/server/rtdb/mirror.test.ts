@@ -3,7 +3,7 @@
 // its change event is an Emitter (shared/base): a listener that throws is reported and the ones
 // after it still hear the change, and disposing the reader stops it following the store.
 import { describe, expect, it } from 'vitest';
-import { DETAILS_PATH, detailsReader } from '../../../server/rtdb/openRtdbStore.ts';
+import { DETAILS_PATH, detailsReader } from '../../../server/rtdb/detailsFeed.ts';
 import type { LocationChange } from '../../../server/rtdb/mirror.ts';
 import type { RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { STORE_KINDS, useRtdbStores } from './stores.ts';

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Emitter } from '../../shared/base/Emitter.ts';
 import { DisposableStore } from '../../shared/base/lifecycle.ts';
 import type { DbPath } from './paths.ts';
@@ -22,37 +21,6 @@ export function changedDetailIds(paths: readonly DbPath[] | undefined): string[]
     ids.push(path[DETAILS_PATH.length]!);
   }
   return ids;
-}
-
-export interface RtdbStoreChoice {
-  dataDir: string;
-  /** PostgreSQL, shared by instances; without it the SQLite file `rtdb.db` in the data folder. */
-  databaseUrl?: string | undefined;
-  databasePoolSize?: number | undefined;
-}
-
-export interface RtdbStoreReporting {
-  /** Told when a PostgreSQL connection fails (the server went away); the next request reconnects. */
-  onConnectionError?: (error: Error) => void;
-  /** Told when a watcher of the store throws (the others still hear the change); the console by default. */
-  onWatcherError?: (error: unknown) => void;
-}
-
-/** The realtime database's store alone, on the same choice as the breach store (the rtdb-secret command). */
-export async function openRtdbStore(choice: RtdbStoreChoice, reporting: RtdbStoreReporting = {}): Promise<RtdbStore> {
-  const onWatcherError = reporting.onWatcherError ? { onWatcherError: reporting.onWatcherError } : {};
-  if (!choice.databaseUrl) return new SqliteRtdbStore(path.join(choice.dataDir, RTDB_FILE), onWatcherError);
-  // A few connections: database requests are a small part of the service's load.
-  // Loaded only here, so the SQLite path (and the small commands) never load the driver.
-  const [{ openPostgresRtdbStore }, { migratePostgresAt }] = await Promise.all([import('./PostgresRtdbStore.ts'), import('../store/postgres/migrate.ts')]);
-  // Opened without openStorage (the rtdb-secret command): migrated here, as openStorage would.
-  await migratePostgresAt(choice.databaseUrl);
-  return openPostgresRtdbStore({
-    url: choice.databaseUrl,
-    poolSize: Math.max(2, Math.ceil((choice.databasePoolSize ?? 10) / 2)),
-    onConnectionError: reporting.onConnectionError ?? (() => {}),
-    ...onWatcherError,
-  });
 }
 
 /**
