@@ -38,25 +38,79 @@ export const CONTRACT_LIMITS: PackLimits = {
  *
  * Items: per breach and direction, emails that want the same set of classes share one item.
  * Requests: a breach may appear once per request, so a breach with g items needs g requests,
- * and n items need ⌈n / maxItems⌉; R = the larger of the two is also enough. Each breach's items
- * go to its g least-loaded requests, which keeps loads within one of each other, so no request
- * exceeds ⌈n / R⌉ ≤ maxItems. A request over the byte limit (only with extreme emails or names)
- * is halved until it fits.
+ * and n items need ⌈n / maxItems⌉; R = the larger of the two is also enough. A request over the byte limit (only with extreme
+ * emails or names) is halved until it fits.
+ *
+ * Which items share a request: runs of neighbours in storage. `position` says where an atom's
+ * row is stored (the outbox passes its row id; by default, the order given); breaches are taken
+ * in the order of their first row and fill the requests one after the other, a breach of several
+ * items taking the next requests with room (so a request may hold more than ⌈n / R⌉, never more
+ * than maxItems). Settling a request then deletes rows that share
+ * pages, instead of a third of the rows of every page of the table once per request: fewer
+ * pages written to the WAL per flush (docs/decisions.md). Should that fill leave a breach
+ * without enough distinct requests with room, every breach is spread over the least-loaded
+ * requests instead, which always fits.
  */
-export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS): PackedRequest<A>[] {
+export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS, position: (atom: A, index: number) => number = (_, index) => index): PackedRequest<A>[] {
   const items = buildItems(atoms, limits);
   if (items.length === 0) return [];
+  const firstAt = new Map<string, number>();
+  atoms.forEach((atom, index) => {
+    const at = position(atom, index);
+    const seen = firstAt.get(atom.breachId);
+    if (seen === undefined || at < seen) firstAt.set(atom.breachId, at);
+  });
   // Items come grouped by breach, breaches in order: one pass finds each breach's run.
+  const runs: BreachRun[] = [];
   let widest = 0;
   for (let start = 0, end = 0; start < items.length; start = end) {
     while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) end++;
+    runs.push({ start, end, at: firstAt.get(items[start]!.item.breachId)! });
     widest = Math.max(widest, end - start);
   }
   const count = Math.max(widest, Math.ceil(items.length / limits.maxItems));
+  const requests = inStorageOrder(items, runs, count, limits.maxItems) ?? leastLoaded(items, runs, count);
+  return requests.flatMap((request) => fitBytes(request, limits));
+}
+
+/** A breach's items, `items[start, end)`, and where its first row is stored. */
+interface BreachRun {
+  start: number;
+  end: number;
+  at: number;
+}
+
+/**
+ * Fills `count` requests with breaches in storage order, moving to the next request once one holds
+ * ⌈n / count⌉ items. A breach of several items puts the rest in the requests after it (up to
+ * `maxItems` each, wrapping round at the end), so the last breaches never run out of distinct
+ * requests while a request still has room under the contract. Undefined when one does, or when
+ * a request is left empty (not expected: the widest breach, or the last of ⌈n / maxItems⌉
+ * requests, reaches every one).
+ */
+function inStorageOrder<A extends IntentAtom>(items: readonly PackedItem<A>[], runs: readonly BreachRun[], count: number, maxItems: number): PackedRequest<A>[] | undefined {
+  const share = Math.ceil(items.length / count);
+  const requests: PackedRequest<A>[] = Array.from({ length: count }, () => []);
+  let cursor = 0;
+  for (const run of [...runs].sort((a, b) => a.at - b.at)) {
+    while (cursor < count - 1 && requests[cursor]!.length >= share) cursor++;
+    // Each item of the breach in a different request: this one, then the next ones with room.
+    let next = cursor;
+    for (let i = run.start; i < run.end; i++) {
+      while (next < cursor + count && requests[next % count]!.length >= maxItems) next++;
+      if (next >= cursor + count) return undefined;
+      requests[next % count]!.push(items[i]!);
+      next++;
+    }
+  }
+  return requests.every((request) => request.length > 0) ? requests : undefined;
+}
+
+/** Each breach's items to its g least-loaded requests: loads stay within one of each other, so none exceeds ⌈n / count⌉. */
+function leastLoaded<A extends IntentAtom>(items: readonly PackedItem<A>[], runs: readonly BreachRun[], count: number): PackedRequest<A>[] {
   const requests: PackedRequest<A>[] = Array.from({ length: count }, () => []);
   const order = requests.map((_, index) => index);
-  for (let start = 0, end = 0; start < items.length; start = end) {
-    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) end++;
+  for (const { start, end } of runs) {
     if (end - start === 1) {
       // Most breaches make one item: the least-loaded request (the first of equals) takes it.
       let least = 0;
@@ -67,7 +121,7 @@ export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: P
     order.sort((a, b) => requests[a]!.length - requests[b]!.length || a - b);
     for (let i = start; i < end; i++) requests[order[i - start]!]!.push(items[i]!);
   }
-  return requests.flatMap((request) => fitBytes(request, limits));
+  return requests;
 }
 
 /**
