@@ -51,21 +51,24 @@ export const CONTRACT_LIMITS: PackLimits = {
  * without enough distinct requests with room, every breach is spread over the least-loaded
  * requests instead, which always fits.
  */
-export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS, position: (atom: A, index: number) => number = (_, index) => index): PackedRequest<A>[] {
+export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS, position?: (atom: A) => number): PackedRequest<A>[] {
   const items = buildItems(atoms, limits);
   if (items.length === 0) return [];
-  const firstAt = new Map<string, number>();
-  atoms.forEach((atom, index) => {
-    const at = position(atom, index);
-    const seen = firstAt.get(atom.breachId);
-    if (seen === undefined || at < seen) firstAt.set(atom.breachId, at);
-  });
-  // Items come grouped by breach, breaches in order: one pass finds each breach's run.
+  let positionOf = position;
+  if (!positionOf) {
+    const given = new Map<A, number>(atoms.map((atom, index) => [atom, index]));
+    positionOf = (atom) => given.get(atom)!;
+  }
+  // Items come grouped by breach, breaches in order: one pass finds each breach's run and its first row.
   const runs: BreachRun[] = [];
   let widest = 0;
   for (let start = 0, end = 0; start < items.length; start = end) {
-    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) end++;
-    runs.push({ start, end, at: firstAt.get(items[start]!.item.breachId)! });
+    let at = Infinity;
+    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) {
+      for (const atom of items[end]!.atoms) at = Math.min(at, positionOf(atom));
+      end++;
+    }
+    runs.push({ start, end, at });
     widest = Math.max(widest, end - start);
   }
   const count = Math.max(widest, Math.ceil(items.length / limits.maxItems));
@@ -81,26 +84,39 @@ interface BreachRun {
 }
 
 /**
- * Fills `count` requests with breaches in storage order, moving to the next request once one holds
- * ⌈n / count⌉ items. A breach of several items puts the rest in the requests after it (up to
- * `maxItems` each, wrapping round at the end), so the last breaches never run out of distinct
- * requests while a request still has room under the contract. Undefined when one does, or when
- * a request is left empty (not expected: the widest breach, or the last of ⌈n / maxItems⌉
- * requests, reaches every one).
+ * Takes breaches in storage order, a run of ⌈breaches / count⌉ of them per request: each breach's
+ * first item goes to its run's request, each other item to the nearest request (the next, the
+ * previous, then further) that the breach is not in yet (a breach appears once per request) and
+ * that holds fewer than ⌈n / count⌉ items, or failing that fewer than `maxItems`. Neighbouring
+ * requests hold neighbouring rows, so a breach split over two still dirties pages of the same
+ * stretch of the table. Undefined when a breach finds no request with room, or a request is left
+ * empty; neither is expected.
  */
 function inStorageOrder<A extends IntentAtom>(items: readonly PackedItem<A>[], runs: readonly BreachRun[], count: number, maxItems: number): PackedRequest<A>[] | undefined {
+  const perRequest = Math.ceil(runs.length / count);
   const share = Math.ceil(items.length / count);
   const requests: PackedRequest<A>[] = Array.from({ length: count }, () => []);
-  let cursor = 0;
-  for (const run of [...runs].sort((a, b) => a.at - b.at)) {
-    while (cursor < count - 1 && requests[cursor]!.length >= share) cursor++;
-    // Each item of the breach in a different request: this one, then the next ones with room.
-    let next = cursor;
-    for (let i = run.start; i < run.end; i++) {
-      while (next < cursor + count && requests[next % count]!.length >= maxItems) next++;
-      if (next >= cursor + count) return undefined;
-      requests[next % count]!.push(items[i]!);
-      next++;
+  const usedBy = new Array<number>(count).fill(-1);
+  const ordered = [...runs].sort((a, b) => a.at - b.at);
+  const fits = (q: number, breach: number, limit: number): boolean => q >= 0 && q < count && usedBy[q] !== breach && requests[q]!.length < limit;
+  const nearest = (home: number, breach: number): number => {
+    for (const limit of [share, maxItems]) {
+      for (let distance = 1; distance < count; distance++) {
+        if (fits(home + distance, breach, limit)) return home + distance;
+        if (fits(home - distance, breach, limit)) return home - distance;
+      }
+    }
+    return -1;
+  };
+
+  for (let r = 0; r < ordered.length; r++) {
+    const { start, end } = ordered[r]!;
+    const home = Math.floor(r / perRequest);
+    for (let i = start; i < end; i++) {
+      const target = i === start && requests[home]!.length < maxItems ? home : nearest(home, r);
+      if (target < 0) return undefined;
+      requests[target]!.push(items[i]!);
+      usedBy[target] = r;
     }
   }
   return requests.every((request) => request.length > 0) ? requests : undefined;
