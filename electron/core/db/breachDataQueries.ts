@@ -100,8 +100,9 @@ export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string):
     // The body says its source too; the header is the contract's word, the body's is the fallback.
     const headers = { source: answer.headers.source ?? answer.checks.source, pending: answer.headers.pending ?? answer.checks.addresses.filter((a) => a.state === 'pending').length };
     recordBreachDataHeaders(db, headers, now);
+    // Validated once, when the answer was read (readChecksAnswer), and again whenever it is read back.
     statement(db, "UPDATE breach_data SET checks_json = ?, checks_served = 'yes', listed_json = ?, updated_at = ? WHERE id = 1").run(
-      JSON.stringify(UserChecks.parse(answer.checks)),
+      JSON.stringify(answer.checks),
       JSON.stringify(listedAddresses(db, answer.checks)),
       now,
     );

@@ -263,7 +263,8 @@ export class Outbox {
       if (claimed.length === 0) break;
       for (const atom of claimed) touched.add(atom.breachId);
       totals.breachIds = [...touched];
-      const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits);
+      // Requests by runs of row ids: each settle then writes its own pages of the table.
+      const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits, (atom) => atom.id);
       let planned = queue.length;
       let remaining = claimed.length;
       // The request sent while the one before it was being settled (see below), with its answer to come.

@@ -38,25 +38,95 @@ export const CONTRACT_LIMITS: PackLimits = {
  *
  * Items: per breach and direction, emails that want the same set of classes share one item.
  * Requests: a breach may appear once per request, so a breach with g items needs g requests,
- * and n items need ⌈n / maxItems⌉; R = the larger of the two is also enough. Each breach's items
- * go to its g least-loaded requests, which keeps loads within one of each other, so no request
- * exceeds ⌈n / R⌉ ≤ maxItems. A request over the byte limit (only with extreme emails or names)
- * is halved until it fits.
+ * and n items need ⌈n / maxItems⌉; R = the larger of the two is also enough. A request over the byte limit (only with extreme
+ * emails or names) is halved until it fits.
+ *
+ * Which items share a request: runs of neighbours in storage. `position` says where an atom's
+ * row is stored (the outbox passes its row id; by default, the order given); breaches are taken
+ * in the order of their first row and fill the requests one after the other, a breach of several
+ * items taking the next requests with room (so a request may hold more than ⌈n / R⌉, never more
+ * than maxItems). Settling a request then deletes rows that share
+ * pages, instead of a third of the rows of every page of the table once per request: fewer
+ * pages written to the WAL per flush (docs/decisions.md). Should that fill leave a breach
+ * without enough distinct requests with room, every breach is spread over the least-loaded
+ * requests instead, which always fits.
  */
-export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS): PackedRequest<A>[] {
+export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: PackLimits = CONTRACT_LIMITS, position?: (atom: A) => number): PackedRequest<A>[] {
   const items = buildItems(atoms, limits);
   if (items.length === 0) return [];
-  // Items come grouped by breach, breaches in order: one pass finds each breach's run.
+  let positionOf = position;
+  if (!positionOf) {
+    const given = new Map<A, number>(atoms.map((atom, index) => [atom, index]));
+    positionOf = (atom) => given.get(atom)!;
+  }
+  // Items come grouped by breach, breaches in order: one pass finds each breach's run and its first row.
+  const runs: BreachRun[] = [];
   let widest = 0;
   for (let start = 0, end = 0; start < items.length; start = end) {
-    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) end++;
+    let at = Infinity;
+    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) {
+      for (const atom of items[end]!.atoms) at = Math.min(at, positionOf(atom));
+      end++;
+    }
+    runs.push({ start, end, at });
     widest = Math.max(widest, end - start);
   }
   const count = Math.max(widest, Math.ceil(items.length / limits.maxItems));
+  const requests = inStorageOrder(items, runs, count, limits.maxItems) ?? leastLoaded(items, runs, count);
+  return requests.flatMap((request) => fitBytes(request, limits));
+}
+
+/** A breach's items, `items[start, end)`, and where its first row is stored. */
+interface BreachRun {
+  start: number;
+  end: number;
+  at: number;
+}
+
+/**
+ * Takes breaches in storage order, a run of ⌈breaches / count⌉ of them per request: each breach's
+ * first item goes to its run's request, each other item to the nearest request (the next, the
+ * previous, then further) that the breach is not in yet (a breach appears once per request) and
+ * that holds fewer than ⌈n / count⌉ items, or failing that fewer than `maxItems`. Neighbouring
+ * requests hold neighbouring rows, so a breach split over two still dirties pages of the same
+ * stretch of the table. Undefined when a breach finds no request with room, or a request is left
+ * empty; neither is expected.
+ */
+function inStorageOrder<A extends IntentAtom>(items: readonly PackedItem<A>[], runs: readonly BreachRun[], count: number, maxItems: number): PackedRequest<A>[] | undefined {
+  const perRequest = Math.ceil(runs.length / count);
+  const share = Math.ceil(items.length / count);
+  const requests: PackedRequest<A>[] = Array.from({ length: count }, () => []);
+  const usedBy = new Array<number>(count).fill(-1);
+  const ordered = [...runs].sort((a, b) => a.at - b.at);
+  const fits = (q: number, breach: number, limit: number): boolean => q >= 0 && q < count && usedBy[q] !== breach && requests[q]!.length < limit;
+  const nearest = (home: number, breach: number): number => {
+    for (const limit of [share, maxItems]) {
+      for (let distance = 1; distance < count; distance++) {
+        if (fits(home + distance, breach, limit)) return home + distance;
+        if (fits(home - distance, breach, limit)) return home - distance;
+      }
+    }
+    return -1;
+  };
+
+  for (let r = 0; r < ordered.length; r++) {
+    const { start, end } = ordered[r]!;
+    const home = Math.floor(r / perRequest);
+    for (let i = start; i < end; i++) {
+      const target = i === start && requests[home]!.length < maxItems ? home : nearest(home, r);
+      if (target < 0) return undefined;
+      requests[target]!.push(items[i]!);
+      usedBy[target] = r;
+    }
+  }
+  return requests.every((request) => request.length > 0) ? requests : undefined;
+}
+
+/** Each breach's items to its g least-loaded requests: loads stay within one of each other, so none exceeds ⌈n / count⌉. */
+function leastLoaded<A extends IntentAtom>(items: readonly PackedItem<A>[], runs: readonly BreachRun[], count: number): PackedRequest<A>[] {
   const requests: PackedRequest<A>[] = Array.from({ length: count }, () => []);
   const order = requests.map((_, index) => index);
-  for (let start = 0, end = 0; start < items.length; start = end) {
-    while (end < items.length && items[end]!.item.breachId === items[start]!.item.breachId) end++;
+  for (const { start, end } of runs) {
     if (end - start === 1) {
       // Most breaches make one item: the least-loaded request (the first of equals) takes it.
       let least = 0;
@@ -67,7 +137,7 @@ export function packIntents<A extends IntentAtom>(atoms: readonly A[], limits: P
     order.sort((a, b) => requests[a]!.length - requests[b]!.length || a - b);
     for (let i = start; i < end; i++) requests[order[i - start]!]!.push(items[i]!);
   }
-  return requests.flatMap((request) => fitBytes(request, limits));
+  return requests;
 }
 
 /**

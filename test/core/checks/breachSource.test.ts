@@ -278,7 +278,7 @@ describe('migration 50', () => {
     const db = new Database(':memory:');
     try {
       migrate(db, { target: 40, now: () => FROZEN_NOW });
-      migrate(db, { now: () => FROZEN_NOW });
+      migrate(db, { target: 50, now: () => FROZEN_NOW });
       expect(schemaVersion(db)).toBe(50);
       expect(db.prepare('SELECT * FROM breach_data').all()).toEqual([
         { id: 1, source: null, pending: null, checks_json: null, checks_served: 'unknown', listed_json: null, updated_at: null, demo_cleared_at: null },

@@ -175,6 +175,36 @@ describe('migration 40 (outbox rows remember a send that may have landed)', () =
   });
 });
 
+describe('migration 60 (the outbox without its state index)', () => {
+  it('drops the index and keeps every row, the key the upsert needs, and the plan of the claim', () => {
+    const db = emptyDatabase();
+    updateToVersion(db, 50);
+    db.exec(`
+      INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, sent_version, state, failure_reason, created_at, updated_at, in_doubt) VALUES
+        ('a@example.com', 'B', 'passwords', 'Passwords', 1, 2, 2, 'pending', NULL, 'now', 'now', 1),
+        ('a@example.com', 'C', 'passwords', 'Passwords', 0, 1, NULL, 'failed', 'refused', 'now', 'now', 0);
+    `);
+    const indexes = () => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'outbox' ORDER BY name").pluck().all();
+    expect(indexes()).toEqual(['outbox_by_state', 'sqlite_autoindex_outbox_1']);
+    updateToVersion(db, 60);
+    expect(indexes()).toEqual(['sqlite_autoindex_outbox_1']);
+    expect(db.prepare('SELECT breach_id, state, sent_version, in_doubt FROM outbox ORDER BY id').raw().all()).toEqual([
+      ['B', 'pending', 2, 1],
+      ['C', 'failed', null, 0],
+    ]);
+    // The claim reads in the key's order: no sort of thousands of rows.
+    const plan = (db.prepare("EXPLAIN QUERY PLAN SELECT id FROM outbox WHERE state = 'pending' ORDER BY breach_id, email, class_key").raw().all() as unknown[][]).map((row) => String(row[3]));
+    expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO outbox (email, breach_id, class_key, data_class, resolved, version, state, created_at, updated_at) VALUES ('a@example.com', 'B', 'passwords', 'Passwords', 0, 1, 'pending', 'now', 'now')",
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
+  });
+});
+
 describe('openAccountDatabase', () => {
   it('names the file by account id, opens in WAL with full sync, private to the user', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'account-db-'));

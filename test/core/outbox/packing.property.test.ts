@@ -78,6 +78,60 @@ describe('packIntents', () => {
     expect(requests).toHaveLength(Math.ceil(400 / Limits.maxItems));
   });
 
+  it('keeps the contract and the fewest requests wherever the rows are stored', () => {
+    fc.assert(
+      fc.property(
+        atoms.chain((input) => fc.tuple(fc.constant(input), fc.array(fc.integer({ min: 1, max: 10_000 }), { minLength: input.length, maxLength: input.length }))),
+        limits,
+        ([input, rowIds], lim) => {
+          const roomy = { ...lim, maxBodyBytes: CONTRACT_LIMITS.maxBodyBytes };
+          const position = (atom: IntentAtom) => rowIds[input.indexOf(atom)]!;
+          const requests = packIntents(input, roomy, position);
+          const covered = requests.flatMap((request) => request.flatMap((packed) => packed.atoms.map(key)));
+          expect(covered.sort()).toEqual(input.map(key).sort());
+          for (const request of requests) {
+            expect(request.length).toBeGreaterThan(0);
+            expect(request.length).toBeLessThanOrEqual(roomy.maxItems);
+            expect(new Set(request.map((p) => p.item.breachId)).size).toBe(request.length);
+          }
+          expect(requests).toHaveLength(packIntents(input, roomy).length);
+        },
+      ),
+      { seed: 11, numRuns: 400 },
+    );
+  });
+
+  it('gives each request a run of neighbouring rows, so a settle writes its own pages', () => {
+    // One email and one direction per breach (one item each), breaches stored in a shuffled order.
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(
+          Array.from({ length: 60 }, (_, i) => i),
+          { minLength: 60 },
+        ),
+        fc.integer({ min: 2, max: 7 }),
+        (storage, maxItems) => {
+          const input: IntentAtom[] = [];
+          const rowOf = new Map<IntentAtom, number>();
+          storage.forEach((breach, slot) => {
+            for (const [c, dataClass] of CLASSES.slice(0, 3).entries()) {
+              const atom: IntentAtom = { breachId: `B${String(breach).padStart(2, '0')}`, email: EMAILS[0]!, dataClass, classKey: dataClassKey(dataClass), resolved: true };
+              input.push(atom);
+              rowOf.set(atom, slot * 3 + c + 1);
+            }
+          });
+          const requests = packIntents(input, { ...CONTRACT_LIMITS, maxItems }, (atom) => rowOf.get(atom)!);
+          const spans = requests.map((request) => {
+            const rows = request.flatMap((packed) => packed.atoms.map((atom) => rowOf.get(atom)!));
+            return [Math.min(...rows), Math.max(...rows)] as const;
+          });
+          for (let r = 1; r < spans.length; r++) expect(spans[r]![0], `request ${r} starts after request ${r - 1} ends`).toBeGreaterThan(spans[r - 1]![1]);
+        },
+      ),
+      { seed: 12, numRuns: 200 },
+    );
+  });
+
   it('refuses the same intent twice (the outbox coalesces before packing)', () => {
     const atom: IntentAtom = { breachId: 'A', email: 'a@x.example', dataClass: 'Passwords', classKey: 'passwords', resolved: true };
     expect(() => packIntents([atom, { ...atom, resolved: false }])).toThrow(/given twice/);
