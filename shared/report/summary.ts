@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FIX_GROUP_IDS } from './fixSteps.ts';
-import { nextFix } from './fixGroups.ts';
+import { fixGroupSpec, nextFix, type FixGroupId } from './fixGroups.ts';
 import { resolvedPerWeek } from './progress.ts';
 import type { Report } from './report.ts';
 
@@ -34,10 +34,21 @@ export const ReportSummary = z.strictObject({
 });
 export type ReportSummary = z.infer<typeof ReportSummary>;
 
+/** The summary's "What to do next" for a group with something left. */
+export function nextStep(id: FixGroupId, unresolved: number, breaches: number): NonNullable<ReportSummary['next']> {
+  const spec = fixGroupSpec(id);
+  return { id, title: spec.title, why: spec.why, unresolved, breaches };
+}
+
+/**
+ * The summary of a whole report. The core answers `report-summary` from aggregates over the
+ * account database instead (electron/core/queries/reportSummary.ts), held to the same answer as
+ * this by a property test; this one serves reports that exist anyway (tests, fakes).
+ */
 export function summarizeReport(report: Report, now: number): ReportSummary {
   const next = nextFix(report);
   const progress = resolvedPerWeek(report, { weeks: PROGRESS_WEEKS, now });
   if (!next) return { progress };
   const breaches = next.targets.filter((target) => target.unresolved > 0).length;
-  return { next: { id: next.id, title: next.spec.title, why: next.spec.why, unresolved: next.unresolved, breaches }, progress };
+  return { next: nextStep(next.id, next.unresolved, breaches), progress };
 }

@@ -9,6 +9,7 @@ import type { ReadableDB } from '../db/Interface.ts';
 import type { Report } from '../../../shared/report/report.ts';
 import { summarizeReport } from '../../../shared/report/summary.ts';
 import { queryBreaches } from '../queries/localQueries.ts';
+import { summarizeLocal } from '../queries/reportSummary.ts';
 import { toBreachDetail } from '../views/breachViews.ts';
 import { accountCreditsHibp } from '../checks/hibpCredit.ts';
 
@@ -59,7 +60,12 @@ export function createReportHandlers({ sessions, changes, accountEmail, host, po
   };
   return {
     'report-get': currentReport,
-    'report-summary': () => summarizeReport(currentReport(), now()),
+    // From aggregates, not the report: the overview asks this as it opens, and in the browser host
+    // the core's thread is also the one serving the page (queries/reportSummary.ts).
+    'report-summary': () => {
+      const session = sessions.get();
+      return session ? summarizeLocal(session.db, { now: now(), policy: policy() }) : summarizeReport(currentReport(), now());
+    },
     'fix-apply': ({ intents, resolved }) => {
       // All or nothing: an unknown breach, email or class throws UnknownTargetError ("not-found") and records nothing.
       const { intents: changed } = sessions.require().sync.outbox.record(intents.map((intent) => ({ ...intent, resolved })));

@@ -15,7 +15,7 @@ import { CurrentSession } from '../../../electron/core/session/CurrentSession.ts
 import { DataChanges } from '../../../electron/core/status/DataChanges.ts';
 import type { DataChange } from '../../../shared/ipc/index.ts';
 import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
-import { reportRows } from '../../../shared/report/index.ts';
+import { reportRows, summarizeReport } from '../../../shared/report/index.ts';
 import { item, snapshot } from '../helpers/fixtures.ts';
 
 const ALICE = { accountId: 'b'.repeat(32), issuer: 'http://127.0.0.1:1', subject: 'alice', email: 'alice@example.com' };
@@ -80,6 +80,27 @@ describe('report-get', () => {
   it('signed out: an empty report, not an error', async () => {
     const { router } = await core({ signedIn: false });
     expect(await router.invoke('report-get', {})).toMatchObject({ breaches: [], includesHibp: false });
+  });
+});
+
+describe('report-summary', () => {
+  it('answers what summarizing report-get answers (from aggregates, not the report), queued changes included, under both policies', async () => {
+    for (const showSensitive of [false, true]) {
+      const { router } = await core({ showSensitive });
+      await router.invoke('fix-apply', { intents: [{ breachId: 'Adobe', emails: [B], dataClasses: ['Passwords'] }], resolved: true });
+      const summary = await router.invoke('report-summary', {});
+      expect(summary).toEqual(summarizeReport(await router.invoke('report-get', {}), NOW));
+      // Passwords: A's confirmed (2025, before the twelve weeks), B's queued (no time yet); hints left for both.
+      expect(summary.next).toMatchObject({ id: 'passwords', unresolved: 2, breaches: 1 });
+      expect(summary.progress).toMatchObject({ before: 1, unknownDate: 1 });
+    }
+  });
+
+  it('signed out: nothing next, empty weeks', async () => {
+    const { router } = await core({ signedIn: false });
+    const summary = await router.invoke('report-summary', {});
+    expect(summary.next).toBeUndefined();
+    expect(summary.progress.weeks.every((week) => week.count === 0)).toBe(true);
   });
 });
 
