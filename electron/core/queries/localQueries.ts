@@ -144,7 +144,8 @@ function materialize(db: ReadableDB, rows: readonly [...BreachRow, ...unknown[]]
     const breachedAccounts = (accountsOf.get(id) ?? []).map((account): LocalAccountState => {
       const confirmed = new Set(account.resolved);
       const wished = intents.get(id + '\u0000' + account.email);
-      const state: LocalAccountState = { email: account.email, resolvedDataClasses: {}, pending: [], failed: [] };
+      // No prototype: a class named `__proto__` or `constructor` is a key like any other.
+      const state: LocalAccountState = { email: account.email, resolvedDataClasses: Object.create(null) as LocalAccountState['resolvedDataClasses'], pending: [], failed: [] };
       const shown = (code: number): { resolvedAt?: string } => (account.resolvedAt[code] !== undefined && confirmed.has(code) ? { resolvedAt: account.resolvedAt[code] } : {});
       dataClasses.forEach((name, index) => {
         const code = classCodes[index]!;

@@ -50,7 +50,7 @@ export function toBreachDetail(item: LocalBreach, isNew: boolean, hibp: boolean)
       const local = new Set(account.localOnly ?? []);
       const cells = new Map<string, CellState>();
       for (const name of item.breach.dataClasses) {
-        const resolved = account.resolvedDataClasses[name];
+        const resolved = Object.hasOwn(account.resolvedDataClasses, name) ? account.resolvedDataClasses[name] : undefined;
         const reason = failed.get(name);
         cells.set(dataClassLabel(name), {
           resolved: resolved !== undefined,
