@@ -69,7 +69,7 @@ export class TripleStore {
   replace(triples: Iterable<Triple>): { triples: number; nodes: number } {
     return this.database.transaction(() => {
       this.database.exec('DELETE FROM triple; DELETE FROM node;');
-      const inserted = this.#insert(triples, new Set());
+      const inserted = this.#insert(triples);
       const nodes = this.database
         .prepare(`INSERT INTO node (dcid, name, types) ${nodeRowsOf('SELECT subject AS id FROM triple UNION SELECT object_id FROM triple WHERE object_id IS NOT NULL')}`)
         .run().changes;
@@ -92,7 +92,7 @@ export class TripleStore {
     return this.database.transaction(() => {
       const list = JSON.stringify(subjects);
       this.#statement('DELETE FROM triple WHERE subject IN (SELECT value FROM json_each(?))').run(list);
-      const inserted = this.#insert(triples, new Set());
+      const inserted = this.#insert(triples);
       // A node's row (name, types) comes from its own triples alone: only the subjects' rows change.
       this.#statement('DELETE FROM node WHERE dcid IN (SELECT value FROM json_each(?))').run(list);
       this.#statement(`INSERT INTO node (dcid, name, types) ${nodeRowsOf('SELECT DISTINCT value AS id FROM json_each(?)')}`).run(list);
@@ -101,8 +101,9 @@ export class TripleStore {
     })();
   }
 
-  /** Inserts triples not yet in `seen` (duplicates collapse); answers how many went in. */
-  #insert(triples: Iterable<Triple>, seen: Set<string>): number {
+  /** Inserts triples, duplicates collapsing; answers how many went in. */
+  #insert(triples: Iterable<Triple>): number {
+    const seen = new Set<string>();
     const insert = this.#statement('INSERT INTO triple (subject, predicate, object_id, object_value, provenance) VALUES (?, ?, ?, ?, ?)');
     for (const triple of triples) {
       const isNode = triple.objectId !== undefined;

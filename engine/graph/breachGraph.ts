@@ -118,15 +118,21 @@ export interface BreachChange {
   breach: Breach | undefined;
 }
 
-interface UpdatePlan {
+/** What {@link updateBreachGraph} will write, worked out from the graph as it stands. */
+export interface BreachGraphPlan {
   changed: Map<string, Breach | undefined>;
   /** Every domain and data class node the changed breaches pointed at, before or after. */
   nodes: Set<string>;
   /** Each of those nodes still pointed at, and the breach (first by id) that names it. */
   namedBy: Map<string, string>;
+  /**
+   * The unchanged breaches whose records the update asks `breachOf` for (those naming a node),
+   * so a caller whose catalog answers asynchronously (PostgreSQL) can read them first.
+   */
+  reads: string[];
 }
 
-function planUpdate(store: TripleStore, changes: readonly BreachChange[]): UpdatePlan {
+export function planBreachGraphUpdate(store: TripleStore, changes: readonly BreachChange[]): BreachGraphPlan {
   const changed = new Map(changes.map((change) => [change.id, change.breach]));
   const nodes = new Set<string>();
   for (const [id, breach] of changed) {
@@ -153,17 +159,8 @@ function planUpdate(store: TripleStore, changes: readonly BreachChange[]): Updat
     for (const [id, breach] of changed) if (breach && nodeNameFrom(breach, node) !== undefined) consider(id);
     if (first !== undefined) namedBy.set(node, first);
   }
-  return { changed, nodes, namedBy };
-}
-
-/**
- * The unchanged breaches whose records {@link updateBreachGraph} will ask `breachOf` for (the
- * first, by id, pointing at a node a change touches), so a caller whose catalog answers
- * asynchronously (PostgreSQL) can read them first.
- */
-export function breachesNamingNodes(store: TripleStore, changes: readonly BreachChange[]): string[] {
-  const plan = planUpdate(store, changes);
-  return [...new Set([...plan.namedBy.values()].filter((id) => !plan.changed.has(id)))];
+  const reads = [...new Set([...namedBy.values()].filter((id) => !changed.has(id)))];
+  return { changed, nodes, namedBy, reads };
 }
 
 /**
@@ -172,11 +169,17 @@ export function breachesNamingNodes(store: TripleStore, changes: readonly Breach
  * is named again from the first breach (in id order) that still points at it, or leaves the
  * graph with the last one. `breachOf` reads an unchanged breach's record (the catalog's). The
  * graph is then the one {@link replaceGraph} would build from the whole catalog (a property
- * test holds them equal), in one transaction and one new generation.
+ * test holds them equal), in one transaction and one new generation. `plan` is the one
+ * {@link planBreachGraphUpdate} made of the same changes, when the caller needed it first (the
+ * graph must not have changed since).
  */
-export function updateBreachGraph(store: TripleStore, changes: readonly BreachChange[], breachOf: (id: string) => Breach | undefined): { triples: number } {
+export function updateBreachGraph(
+  store: TripleStore,
+  changes: readonly BreachChange[],
+  breachOf: (id: string) => Breach | undefined,
+  plan: BreachGraphPlan = planBreachGraphUpdate(store, changes),
+): { triples: number } {
   if (changes.length === 0) return { triples: 0 };
-  const plan = planUpdate(store, changes);
   const triples: Triple[] = [];
   const add = collector(triples);
   for (const breach of plan.changed.values()) if (breach) addBreach(add, breach);

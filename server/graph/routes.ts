@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { breachesNamingNodes, GraphOutOfStepError, replaceGraph, updateBreachGraph } from '../../engine/graph/breachGraph.ts';
+import { GraphOutOfStepError, planBreachGraphUpdate, replaceGraph, updateBreachGraph } from '../../engine/graph/breachGraph.ts';
 import { GraphQueryError, NodeQueryEngine } from '../../engine/graph/NodeQueryEngine.ts';
 import { TripleStore } from '../../engine/graph/TripleStore.ts';
 import { NodeRequest } from '../../shared/graph/index.ts';
@@ -68,9 +68,11 @@ export function createGraphRoutes(options: GraphRoutesOptions) {
     const read = async (id: string) => [id, await log.getBreach(id)] as const;
     const changes = (await Promise.all([...unique].map(read))).map(([id, breach]) => ({ id, breach }));
     // The records that name the nodes the changes touch, read before the graph is written (one transaction).
-    const naming = new Map(await Promise.all(breachesNamingNodes(triples, changes).map(read)));
+    const plan = planBreachGraphUpdate(triples, changes);
+    // The builds are one at a time (`building`), so the graph the plan was made of is still the one written.
+    const naming = new Map(await Promise.all(plan.reads.map(read)));
     try {
-      updateBreachGraph(triples, changes, (id) => naming.get(id));
+      updateBreachGraph(triples, changes, (id) => naming.get(id), plan);
       return true;
     } catch (error) {
       // One transaction: a failed update wrote nothing, and the whole build sets things right.

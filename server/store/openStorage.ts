@@ -84,13 +84,15 @@ function openSqliteStorage(dataDir: string): ServiceStorage {
     sqlite.close();
     throw error;
   }
+  // This process is the catalog's only writer: the store's own log names what changed.
+  const catalogLog = { catalogChangesSince: sqlite.catalogChangesSince.bind(sqlite), getBreach: sqlite.getBreach.bind(sqlite) };
   const opened: SearchStorage[] = [];
   // Its own connection to the breach store's file: the budget is written with synchronous = FULL.
   let lookups: LookupStore | undefined;
   return {
     dialect: 'sqlite',
     breaches,
-    catalogLog: { catalogChangesSince: sqlite.catalogChangesSince.bind(sqlite), getBreach: sqlite.getBreach.bind(sqlite) },
+    catalogLog,
     rtdb,
     async search(details) {
       const tokens = new SqliteApiTokenStore(path.join(dataDir, API_TOKENS_FILE));
@@ -98,8 +100,7 @@ function openSqliteStorage(dataDir: string): ServiceStorage {
       const index = new CatalogSearchIndex({
         catalogRevision: () => sqlite.catalogRevision(),
         listBreaches: () => sqlite.listBreaches(),
-        catalogChangesSince: sqlite.catalogChangesSince.bind(sqlite),
-        getBreach: sqlite.getBreach.bind(sqlite),
+        ...catalogLog,
         readDetails: details.readDetails,
         readDetailsOf: details.readDetailsOf,
       });

@@ -166,34 +166,49 @@ describe('the graph key', () => {
   });
 });
 
-describe('the graph follows the catalog, not the people', () => {
-  it('reads the catalog again only when the catalog changed: resolutions and exposures cost the graph nothing', async () => {
-    const store = memoryStore(DEMO);
-    let catalogReads = 0;
-    const counted = asyncBreachStore(store);
-    const listBreaches = counted.listBreaches.bind(counted);
-    counted.listBreaches = () => (catalogReads++, listBreaches());
-    const handle = createGraphRoutes({ store: counted, apiKey: 'k' });
-    const server = createServer(
-      (req, res) => void handle(req, res, parseRequestTarget(req)).catch((error: unknown) => sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, String(error)))),
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const breachIds = async () => ((await (await post(origin, { nodes: ['Breach'], property: '<-typeOf' }, 'k')).json()) as NodeResponse).data.Breach!.arcs!.typeOf!.nodes.map((n) => n.dcid);
-    try {
-      await breachIds();
-      expect(catalogReads).toBe(1);
-      store.setExposures('someone@example.com', [DEMO[0]!.id]);
-      store.applyResolutionChanges([{ email: 'someone@example.com', breachId: DEMO[0]!.id, dataClass: DEMO[0]!.dataClasses[0]!, resolved: true }], new Date().toISOString());
-      await breachIds();
-      expect(catalogReads).toBe(1);
-      store.putBreach(breach('ZzGraphLate'));
-      expect(await breachIds()).toContain('ZzGraphLate');
-      expect(catalogReads).toBe(2);
-    } finally {
+/** The graph routes alone on a loopback server; `close` stops it and the routes. */
+async function serveRoutes(handle: ReturnType<typeof createGraphRoutes>): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = createServer(
+    (req, res) => void handle(req, res, parseRequestTarget(req)).catch((error: unknown) => sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, String(error)))),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       handle.close();
+    },
+  };
+}
+
+/** The store the service would hand the routes, counting how often they read the whole catalog. */
+function countingCatalogReads(store: ReturnType<typeof memoryStore>) {
+  const counted = asyncBreachStore(store);
+  const listBreaches = counted.listBreaches.bind(counted);
+  const reads = { count: 0 };
+  counted.listBreaches = () => (reads.count++, listBreaches());
+  return { counted, reads };
+}
+
+describe('the graph follows the catalog, not the people', () => {
+  it('reads the catalog again only when the catalog changed: resolutions and exposures cost the graph nothing', async () => {
+    const store = memoryStore(DEMO);
+    const { counted, reads } = countingCatalogReads(store);
+    const { origin, close } = await serveRoutes(createGraphRoutes({ store: counted, apiKey: 'k' }));
+    const breachIds = async () => ((await (await post(origin, { nodes: ['Breach'], property: '<-typeOf' }, 'k')).json()) as NodeResponse).data.Breach!.arcs!.typeOf!.nodes.map((n) => n.dcid);
+    try {
+      await breachIds();
+      expect(reads.count).toBe(1);
+      store.setExposures('someone@example.com', [DEMO[0]!.id]);
+      store.applyResolutionChanges([{ email: 'someone@example.com', breachId: DEMO[0]!.id, dataClass: DEMO[0]!.dataClasses[0]!, resolved: true }], new Date().toISOString());
+      await breachIds();
+      expect(reads.count).toBe(1);
+      store.putBreach(breach('ZzGraphLate'));
+      expect(await breachIds()).toContain('ZzGraphLate');
+      expect(reads.count).toBe(2);
+    } finally {
+      await close();
       store.close();
     }
   });
@@ -202,34 +217,21 @@ describe('the graph follows the catalog, not the people', () => {
 describe('the graph follows one breach at the cost of one breach (the catalog log)', () => {
   it('applies single writes without reading the catalog, answering as a whole build does; reads it whole after a bulk load', async () => {
     const store = memoryStore(DEMO);
-    let catalogReads = 0;
-    const counted = asyncBreachStore(store);
-    const listBreaches = counted.listBreaches.bind(counted);
-    counted.listBreaches = () => (catalogReads++, listBreaches());
-    const handle = createGraphRoutes({ store: counted, catalogLog: store, apiKey: 'k' });
-    const server = createServer(
-      (req, res) => void handle(req, res, parseRequestTarget(req)).catch((error: unknown) => sendProblem(res, error instanceof HttpProblem ? error : new HttpProblem(500, String(error)))),
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { counted, reads } = countingCatalogReads(store);
+    const { origin, close } = await serveRoutes(createGraphRoutes({ store: counted, catalogLog: store, apiKey: 'k' }));
     const ask = async (nodes: string[], property: string) => ((await (await post(origin, { nodes, property }, 'k')).json()) as NodeResponse).data;
     /** The same questions of a graph built whole from the catalog as it is now. */
     const wholeAnswer = async (nodes: string[], property: string) => {
-      const fresh = createGraphRoutes({ store: asyncBreachStore(memoryStore(store.listBreaches())), apiKey: 'k' });
-      const freshServer = createServer((req, res) => void fresh(req, res, parseRequestTarget(req)));
-      await new Promise<void>((resolve) => freshServer.listen(0, '127.0.0.1', resolve));
+      const fresh = await serveRoutes(createGraphRoutes({ store: asyncBreachStore(memoryStore(store.listBreaches())), apiKey: 'k' }));
       try {
-        const freshOrigin = `http://127.0.0.1:${(freshServer.address() as AddressInfo).port}`;
-        return ((await (await post(freshOrigin, { nodes, property }, 'k')).json()) as NodeResponse).data;
+        return ((await (await post(fresh.origin, { nodes, property }, 'k')).json()) as NodeResponse).data;
       } finally {
-        freshServer.closeAllConnections();
-        await new Promise((resolve) => freshServer.close(resolve));
-        fresh.close();
+        await fresh.close();
       }
     };
     try {
       await ask(['Breach'], '<-typeOf');
-      expect(catalogReads).toBe(1);
+      expect(reads.count).toBe(1);
       // A new breach with a new domain and a data class spelled differently from the catalog's.
       store.putBreach(breach('AaaGraphFirst', { domain: 'Graph-First.example', dataClasses: ['email ADDRESSES', 'Graph-only secrets'] }));
       // And a change of an existing breach's domain.
@@ -243,14 +245,12 @@ describe('the graph follows one breach at the cost of one breach (the catalog lo
       for (const [nodes, property] of questions) expect(await ask(nodes, property)).toEqual(await wholeAnswer(nodes, property));
       // The first breach in id order names a node: the new one, in its own spelling.
       expect((await ask(['dataClass/email-addresses'], '->name'))['dataClass/email-addresses']!.arcs!.name!.nodes[0]!.value).toBe('email ADDRESSES');
-      expect(catalogReads).toBe(1);
+      expect(reads.count).toBe(1);
       store.putBreaches([breach('ZzBulk1'), breach('ZzBulk2')]);
       expect(JSON.stringify(await ask(['Breach'], '<-typeOf'))).toContain('ZzBulk2');
-      expect(catalogReads).toBe(2);
+      expect(reads.count).toBe(2);
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      handle.close();
+      await close();
       store.close();
     }
   });

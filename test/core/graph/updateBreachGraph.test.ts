@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { breachesNamingNodes, replaceGraph, updateBreachGraph, type BreachChange } from '../../../engine/graph/breachGraph.ts';
+import { planBreachGraphUpdate, replaceGraph, updateBreachGraph, type BreachChange } from '../../../engine/graph/breachGraph.ts';
 import { TripleStore } from '../../../engine/graph/TripleStore.ts';
 import type { Breach } from '../../../shared/api/index.ts';
 import { breach } from './helpers.ts';
@@ -59,8 +59,8 @@ describe('updating the breach graph breach by breach', () => {
               changed.add('put' in s ? s.put.id : s.remove);
             }
             const changes: BreachChange[] = [...changed].map((id) => ({ id, breach: catalog.get(id) }));
-            // Only the records breachesNamingNodes names are asked for (what an asynchronous catalog reads first).
-            const naming = new Set(breachesNamingNodes(store, changes));
+            // Only the records the plan names are asked for (what an asynchronous catalog reads first).
+            const naming = new Set(planBreachGraphUpdate(store, changes).reads);
             updateBreachGraph(store, changes, (id) => {
               expect(naming.has(id)).toBe(true);
               return catalog.get(id);
