@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { AuthStatus } from '../../shared/ipc/views.ts';
+import { isOlderView } from '../../shared/ipc/viewOrder.ts';
 import { setAccount } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
@@ -25,7 +26,13 @@ export function accountOf(status: AuthStatus): string | undefined {
 export const useAuth = create<AuthStore>()((rawSet, get) => {
   // Every status this window learns passes the account scope first: a change of account resets
   // every store holding account data before the new status draws anything.
+  // A status computed before the one shown (an answer that crossed an event) is dropped whole:
+  // it would take the window back to the previous account or state.
   const set = (patch: Partial<AuthStore>) => {
+    if (patch.status && isOlderView(patch.status, get().status)) {
+      const { status: _older, ...rest } = patch;
+      patch = rest;
+    }
     if (patch.status) setAccount(accountOf(patch.status));
     rawSet(patch);
   };

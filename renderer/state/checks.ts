@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView } from '../../shared/ipc/checks.ts';
+import { isOlderView } from '../../shared/ipc/viewOrder.ts';
 import { invoke, toUiError, type UiError } from '../lib/core.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
 
@@ -16,17 +17,20 @@ interface ChecksStore {
   setSource(input: { choice: BreachSourceView['choice'] & string; apiKey?: string; forgetKey?: boolean }): Promise<BreachSourceView>;
 }
 
-export const useChecks = create<ChecksStore>()((set) => ({
+export const useChecks = create<ChecksStore>()((set, get) => ({
   view: UNKNOWN_CHECKS,
   async load() {
     try {
-      set({ view: await invoke('checks-get', {}), error: undefined });
+      get().apply(await invoke('checks-get', {}));
+      set({ error: undefined });
     } catch (error) {
       set({ error: toUiError(error).message });
     }
   },
   apply(view) {
-    set({ view });
+    // An answer asked before a sync can arrive after that sync's event (they travel separately):
+    // keep the newer, or the demo label and the checks would fall back to "unknown" until the next sync.
+    if (!isOlderView(view, get().view)) set({ view });
   },
   async loadSource() {
     try {

@@ -1,4 +1,5 @@
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
+import { unnumbered } from '../../shared/ipc/viewOrder.ts';
 import { currentAccount, onAccountChange } from '../lib/accountScope.ts';
 import { listen, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
@@ -12,6 +13,17 @@ import { useChecks } from './checks.ts';
 
 export async function loadInitial(): Promise<void> {
   await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load(), useChecks.getState().load()]);
+}
+
+/**
+ * The core numbers its views per process (shared/ipc/viewOrder.ts). While the connection is down
+ * the core may restart and count from 1 again: what this window holds keeps its content but not
+ * its number, so the first views of the core that answers next replace it.
+ */
+function forgetViewNumbers(): void {
+  useAuth.setState((state) => ({ status: unnumbered(state.status) }));
+  useSync.setState((state) => ({ status: unnumbered(state.status) }));
+  useChecks.setState((state) => ({ view: unnumbered(state.view) }));
 }
 
 /** Subscribes the stores to the core's events; returns the cleanup. */
@@ -48,8 +60,10 @@ export function connectEvents(): () => void {
     listen('open-breach', ({ id }) => useRoute.getState().openBreach(id)),
     onConnection((connected) => {
       useSync.getState().setConnected(connected);
-      if (!connected) wasDisconnected = true;
-      else if (wasDisconnected) {
+      if (!connected) {
+        wasDisconnected = true;
+        forgetViewNumbers();
+      } else if (wasDisconnected) {
         // Events sent while the stream was down are lost: ask again for everything.
         wasDisconnected = false;
         connectedBefore = true;

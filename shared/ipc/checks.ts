@@ -23,6 +23,11 @@ export const ChecksView = z.object({
   updatedAt: IsoDateTime.nullable(),
   /** When invented (demo) exposures were removed from this machine because the source became real. */
   demoClearedAt: IsoDateTime.nullable(),
+  /**
+   * When the core computed this view, as a count that only grows (./viewOrder.ts): the answer to
+   * `checks-get` and a `checks-changed` event travel separately, and the later-computed one wins.
+   */
+  seq: z.int().nonnegative().optional(),
 });
 export type ChecksView = z.infer<typeof ChecksView>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isOlderView } from './viewOrder.ts';
 import { ApiContract, Breach, IsoDateTime } from '../api/index.ts';
 import { SearchRemoteInstance } from '../search/api.ts';
 import { BreachDetails } from '../catalog/details.ts';
@@ -113,6 +114,11 @@ export const AuthStatus = z.object({
   error: z.string().optional(),
   /** Only while `state` is 'signing-in'. */
   signIn: PendingSignIn.optional(),
+  /**
+   * When the core computed this status, as a count that only grows (./viewOrder.ts): an answer
+   * to `auth-status` and an `auth-changed` event travel separately, and the later-computed one wins.
+   */
+  seq: z.int().nonnegative().optional(),
 });
 export type AuthStatus = z.infer<typeof AuthStatus>;
 
@@ -144,7 +150,7 @@ export type SyncStatus = z.infer<typeof SyncStatus>;
 
 /** Whether `incoming` was computed before `current` (so must not replace it). */
 export function isOlderSyncStatus(incoming: SyncStatus, current: SyncStatus | undefined): boolean {
-  return current?.seq !== undefined && incoming.seq !== undefined && incoming.seq < current.seq;
+  return isOlderView(incoming, current);
 }
 
 export const Overview = z.object({

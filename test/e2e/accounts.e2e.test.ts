@@ -22,7 +22,7 @@ const PAGES = [
   { link: 'Settings', heading: 'Settings' },
 ] as const;
 
-describe('one account after another in the same window', () => {
+describe('one account after another in the same window', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

@@ -30,7 +30,7 @@ const NEW_BREACH = { id: 'E2EFreshLeak', domain: 'freshleak.example', breachDate
 
 type ListQuery = ChannelInput<'breaches-list'>;
 
-describe('the review UI in Chromium against the real stack', () => {
+describe('the review UI in Chromium against the real stack', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

@@ -15,7 +15,7 @@ const OUT = path.join(SCREENSHOT_DIR, 'breach-data');
 const DEMO_LABEL = 'Demo data — these breaches are invented.';
 const PASSWORD = 'P@ssw0rd';
 
-describe('breach data in Chromium against the real stack', () => {
+describe('breach data in Chromium against the real stack', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

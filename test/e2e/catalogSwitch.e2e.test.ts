@@ -11,7 +11,7 @@ import { captureScreen, E2E, ensureRendererBuilt, launchChromium, seriousFinding
 const HIBP_FILE = path.resolve(import.meta.dirname, '../../../shared/fixtures/hibp/breaches.json');
 const ALICE = 'alice@example.com';
 
-describe('a catalog switch under a signed-in person (Chromium)', () => {
+describe('a catalog switch under a signed-in person (Chromium)', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

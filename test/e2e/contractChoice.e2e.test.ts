@@ -9,7 +9,7 @@ import { devCall, E2E, ensureRendererBuilt, eventually, launchChromium } from '.
 
 const EMAIL = 'alice@example.com';
 
-describe('choosing the API contract in Chromium', () => {
+describe('choosing the API contract in Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

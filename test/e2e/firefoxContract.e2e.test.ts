@@ -10,7 +10,7 @@ import { devCall, E2E, ensureRendererBuilt, eventually, launchChromium } from '.
 
 const EMAIL = 'alice@example.com';
 
-describe('the newer Monitor contract in Chromium', () => {
+describe('the newer Monitor contract in Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
   let older: E2E;
   let newer: E2E | undefined;

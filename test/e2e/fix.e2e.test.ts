@@ -22,7 +22,7 @@ const SIZES = [
   { width: 1440, height: 900 },
 ] as const;
 
-describe('guided fix and reports in Chromium against the real stack', () => {
+describe('guided fix and reports in Chromium against the real stack', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

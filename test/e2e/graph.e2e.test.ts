@@ -59,7 +59,7 @@ async function tableNodes(region: Locator): Promise<string[]> {
   return region.locator('table tbody td .graph-target-text code').allTextContents();
 }
 
-describe('the graph pane in Chromium against the real stack', () => {
+describe('the graph pane in Chromium against the real stack', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

@@ -20,7 +20,7 @@ const WORK = 'alice.work@example.com';
 const NET = 'alice@example.net';
 const OUT = path.join(SCREENSHOT_DIR, 'breach-data');
 
-describe('real breach data from Have I Been Pwned (stand-in), end to end', () => {
+describe('real breach data from Have I Been Pwned (stand-in), end to end', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

@@ -11,7 +11,7 @@ import { E2E, ensureRendererBuilt, launchChromium } from './harness.ts';
 
 const SHOTS = process.env.BREACH_MONITOR_SHOTS;
 
-describe('an open tab across a restart of the app', () => {
+describe('an open tab across a restart of the app', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

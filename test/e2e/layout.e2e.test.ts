@@ -39,7 +39,7 @@ const FRESH_BREACH = {
   isSensitive: false,
 };
 
-describe('layout and counts in Chromium against the real stack', () => {
+describe('layout and counts in Chromium against the real stack', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;
@@ -162,6 +162,8 @@ describe('layout and counts in Chromium against the real stack', () => {
   it('a banner does not move the page, and the list shows at least six rows at 1024×768', async () => {
     await nav('Breaches');
     await list().waitFor();
+    // The service's data is demo: its label is part of the page the banner must not move.
+    await page.getByRole('status').filter({ hasText: 'Demo data — these breaches are invented.' }).waitFor();
     await page.setViewportSize(SMALL);
     await settle(page);
     const main = page.getByRole('main');

@@ -51,7 +51,7 @@ async function holdingProxy(target: string) {
   };
 }
 
-describe('the Search page in Chromium against the real stack', () => {
+describe('the Search page in Chromium against the real stack', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E;
   let page: Page;

@@ -17,7 +17,7 @@ async function signInOnProvider(tab: Page, email: string): Promise<void> {
   await tab.getByRole('heading').waitFor({ timeout: 10_000 });
 }
 
-describe('sign-in when no browser opens, in Chromium against the real stack', () => {
+describe('sign-in when no browser opens, in Chromium against the real stack', { timeout: 60_000 }, () => {
   let browser: Browser;
   let e2e: E2E | undefined;
 

@@ -21,7 +21,7 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
-describe('status and errors in words a person can act on', () => {
+describe('status and errors in words a person can act on', { timeout: 60_000 }, () => {
   let browser: Browser;
 
   beforeAll(async () => {

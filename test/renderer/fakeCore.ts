@@ -153,6 +153,18 @@ export class FakeCore {
     return () => set.delete(listener);
   };
 
+  #connectionListeners = new Set<(connected: boolean) => void>();
+
+  /** As the browser host's transport does: its event stream can drop and come back. */
+  onConnection = (listener: (connected: boolean) => void): (() => void) => {
+    this.#connectionListeners.add(listener);
+    return () => this.#connectionListeners.delete(listener);
+  };
+
+  setConnected(connected: boolean): void {
+    for (const listener of this.#connectionListeners) listener(connected);
+  }
+
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
     const checked = events[event].parse(payload);
     for (const listener of this.#listeners.get(event) ?? []) listener(checked);

@@ -6,6 +6,7 @@ import type { StoreApi } from 'zustand';
 import { App } from '../../renderer/App.tsx';
 import { useAuth } from '../../renderer/state/auth.ts';
 import { useBreaches } from '../../renderer/state/breaches.ts';
+import { useChecks } from '../../renderer/state/checks.ts';
 import { useDetail } from '../../renderer/state/detail.ts';
 import { useNotices } from '../../renderer/state/notices.ts';
 import { useNextSteps } from '../../renderer/state/nextSteps.ts';
@@ -42,7 +43,7 @@ afterEach(() => {
   // Also forgets the list's module state (the latest filters asked, a prefetched answer).
   useBreaches.getState().reset();
   resetAccountScope();
-  [useAuth, useBreaches, useDetail, useNextSteps, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
+  [useAuth, useBreaches, useChecks, useDetail, useNextSteps, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });
   localStorage.clear();

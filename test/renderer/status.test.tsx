@@ -2,6 +2,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { useAuth } from '../../renderer/state/auth.ts';
 import { useSync } from '../../renderer/state/sync.ts';
 import { ALICE } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
@@ -143,5 +144,43 @@ describe('status when answers and events cross', () => {
     core.emit = emit;
     act(() => held.splice(0).forEach((deliver) => deliver()));
     await waitFor(() => expect(document.querySelector('.statusbar-sync')).toHaveTextContent(/Last synced (just now|1 minute ago)/));
+  });
+  test('a status answer computed before a sign-in’s event does not sign the window out again', async () => {
+    const { core } = renderApp({ auth: { state: 'signed-out', account: undefined, remembered: true, seq: 1 } });
+    await screen.findByRole('button', { name: 'Sign in' });
+    // The window asks for the status (as it does when its event stream opens); the answer,
+    // "signed out", is held in transit while the sign-in completes and its event arrives.
+    let release!: () => void;
+    const inTransit = new Promise<void>((resolve) => (release = resolve));
+    const invoke = core.invoke.bind(core);
+    core.invoke = async (channel, args) => {
+      const answer = await invoke(channel, args);
+      if (channel === 'auth-status') await inTransit;
+      return answer;
+    };
+    const asked = useAuth.getState().load();
+    core.auth = { state: 'signed-in', account: { accountId: 'acc-1', issuer: core.settings.issuer, email: ALICE }, remembered: true, seq: 2 };
+    act(() => core.emit('auth-changed', core.auth));
+    await screen.findByRole('navigation', { name: 'Main' });
+    release();
+    await act(async () => {
+      await asked;
+    });
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sign in' })).not.toBeInTheDocument();
+    expect(useAuth.getState().status?.state).toBe('signed-in');
+  });
+  test('after the connection drops, a restarted core counting from 1 again is heard', async () => {
+    const signedIn = { state: 'signed-in' as const, account: { accountId: 'acc-1', issuer: 'http://127.0.0.1:6060/oidc', email: ALICE }, remembered: true };
+    const { core } = renderApp({ auth: { ...signedIn, seq: 40 }, sync: { seq: 41 } });
+    await screen.findByRole('navigation', { name: 'Main' });
+    await waitFor(() => expect(useAuth.getState().status?.seq).toBe(40));
+    act(() => core.setConnected(false));
+    // The core restarted while the stream was down: its views are numbered from 1 again.
+    core.auth = { state: 'signed-out', remembered: true, seq: 1 };
+    core.sync = { ...core.sync, lastSyncAt: undefined, seq: 2 };
+    act(() => core.setConnected(true));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(useSync.getState().status?.seq).toBe(2);
   });
 });

@@ -21,6 +21,9 @@ export interface CurrentAuthOptions {
 
 export type AuthStatusListener = (status: AuthStatus) => Promise<void> | void;
 
+/** Views are numbered in the order they are computed, for the whole process (`AuthStatus.seq`). */
+let authViewsComputed = 0;
+
 /**
  * The sign-in the app uses right now. Switching to another service replaces the AuthService;
  * everything else holds this instead, so a switch needs no rewiring: API calls take their
@@ -74,9 +77,12 @@ export class CurrentAuth {
     return this.#service.status();
   }
 
-  /** The status as a UI may see it (never a token). */
+  /**
+   * The status as a UI may see it (never a token), numbered in the order computed
+   * (`AuthStatus.seq`): a window keeps the later of an answer and an event that crossed.
+   */
   view(status: AuthStatus = this.#service.status()): AuthStatusView {
-    return toAuthView(status, this.#options.remembered, this.#options.secretsKeptIn);
+    return { ...toAuthView(status, this.#options.remembered, this.#options.secretsKeptIn), seq: ++authViewsComputed };
   }
 
   /** After the service or issuer changed (only while signed out). */

@@ -44,7 +44,8 @@ export class ChecksPublisher {
 
   publish(): ChecksView {
     const view = this.#options.read() ?? UNKNOWN_CHECKS;
-    const key = JSON.stringify(view);
+    // What the view says, not when it was read: a new number alone is not a change.
+    const key = JSON.stringify({ ...view, seq: undefined });
     if (key !== this.#last) {
       this.#last = key;
       this.#options.emit(view);

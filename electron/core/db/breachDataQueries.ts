@@ -19,16 +19,23 @@ interface Row {
   demo_cleared_at: string | null;
 }
 
-/** The account's breach-data row as the UI sees it. A stored answer that no longer parses counts as unknown. */
+/** Views are numbered in the order they are read, for the whole process (`ChecksView.seq`). */
+let viewsRead = 0;
+
+/**
+ * The account's breach-data row as the UI sees it, numbered (`seq`) so a window keeps the latest
+ * of an answer and an event that crossed. A stored answer that no longer parses counts as unknown.
+ */
 export function readChecksView(db: ReadableDB): ChecksView {
   const row = statement(db, 'SELECT source, pending, checks_json, checks_served, updated_at, demo_cleared_at FROM breach_data WHERE id = 1').get() as Row | undefined;
-  if (!row) return ChecksView.parse({ source: 'unknown', pending: null, checks: null, checksServed: 'unknown', updatedAt: null, demoClearedAt: null });
+  const seq = ++viewsRead;
+  if (!row) return ChecksView.parse({ source: 'unknown', pending: null, checks: null, checksServed: 'unknown', updatedAt: null, demoClearedAt: null, seq });
   let checks: UserChecks | null = null;
   if (row.checks_json !== null) {
     const parsed = UserChecks.safeParse(JSON.parse(row.checks_json));
     if (parsed.success) checks = parsed.data;
   }
-  return { source: row.source ?? 'unknown', pending: row.pending, checks, checksServed: row.checks_served, updatedAt: row.updated_at, demoClearedAt: row.demo_cleared_at };
+  return { source: row.source ?? 'unknown', pending: row.pending, checks, checksServed: row.checks_served, updatedAt: row.updated_at, demoClearedAt: row.demo_cleared_at, seq };
 }
 
 export function storedSource(db: ReadableDB): BreachDataSource | undefined {

@@ -258,7 +258,9 @@ describe('ChecksPublisher', () => {
     let view: ChecksView = pendingView('2026-11-26T09:00:30Z');
     const emitted: ChecksView[] = [];
     let syncs = 0;
-    const publisher = new ChecksPublisher({ read: () => view, emit: (next) => emitted.push(next), syncSoon: () => syncs++, timers, now: () => timers.now });
+    let reads = 0;
+    // Each read is numbered (as readChecksView does): a new number alone is not a change.
+    const publisher = new ChecksPublisher({ read: () => ({ ...view, seq: ++reads }), emit: (next) => emitted.push(next), syncSoon: () => syncs++, timers, now: () => timers.now });
     publisher.publish();
     publisher.publish();
     expect(emitted).toHaveLength(1);
@@ -285,7 +287,10 @@ describe('migration 50', () => {
       ]);
       expect(() => db.prepare("UPDATE breach_data SET source = 'real'").run()).toThrow(/CHECK/);
       expect(() => db.prepare('INSERT INTO breach_data (id) VALUES (2)').run()).toThrow(/CHECK/);
-      expect(readChecksView(db as never)).toEqual(UNKNOWN_CHECKS);
+      expect(readChecksView(db as never)).toEqual({ ...UNKNOWN_CHECKS, seq: expect.any(Number) });
+      // Numbered in the order read, so a window keeps the later of an answer and an event.
+      const first = readChecksView(db as never).seq!;
+      expect(readChecksView(db as never).seq!).toBeGreaterThan(first);
     } finally {
       db.close();
     }
