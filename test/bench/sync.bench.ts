@@ -357,10 +357,11 @@ function child<T>(role: string, args: CoreArgs, entry = SELF): Promise<T> {
  * This file bundled the way the app ships the core (vite/rolldown, better-sqlite3 left
  * external), for the RSS figure: run from `.ts` sources, Node's type stripper alone holds tens
  * of megabytes the app never loads. Written under node_modules/.cache so the bundle resolves
- * better-sqlite3 like the app does.
+ * better-sqlite3 like the app does, in a folder of this run's own (two runs at once, e.g. from
+ * two worktrees sharing node_modules, would otherwise empty each other's bundle), removed after.
  */
 async function bundleSelf(): Promise<string | undefined> {
-  const outDir = path.join(ROOT, 'node_modules', '.cache', 'bench-sync');
+  const outDir = bundleDir;
   try {
     const { build } = await import('vite');
     await build({
@@ -376,6 +377,8 @@ async function bundleSelf(): Promise<string | undefined> {
     return undefined;
   }
 }
+
+const bundleDir = path.join(ROOT, 'node_modules', '.cache', `bench-sync-${process.pid}`);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-sync-'));
@@ -445,6 +448,7 @@ async function main(): Promise<void> {
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(bundleDir, { recursive: true, force: true });
   }
 
   console.log(`\nbench:sync — ${RUNS} runs per sync figure (median), ${QUERY_RUNS} per query; heavy user: ${BENCH_USERS.heavy.emails} emails, ${BENCH_USERS.heavy.breaches} breaches`);
