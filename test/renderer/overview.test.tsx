@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fillYears } from '../../renderer/features/overview/OverviewPage.tsx';
 import { ALICE, BOB, FakeCore } from './fakeCore.ts';
@@ -75,6 +76,24 @@ describe('overview', () => {
     release();
     await waitFor(() => expect(within(screen.getByRole('region', { name: 'Fixed per week' })).getByRole('table', { name: 'Items fixed per week' })).toBeInTheDocument());
     expect(screen.getByRole('region', { name: 'Fixed per week' })).not.toHaveAttribute('aria-busy');
+  });
+
+  test('"What to do next" says so when its summary fails, and asks again on request', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore({});
+    core.failures.set('report-summary', { code: 'internal', message: 'The local database is locked.' });
+    renderApp({ core, hash: '#/overview' });
+    const card = await screen.findByRole('region', { name: 'What to do next' });
+    const alert = await within(card).findByRole('alert');
+    expect(alert).toHaveTextContent('The next step couldn’t be worked out: The local database is locked.');
+    // "Fixed per week" comes from the same summary: it steps aside rather than wait.
+    expect(screen.queryByRole('region', { name: 'Fixed per week' })).toBeNull();
+    await expectAccessible();
+    core.failures.delete('report-summary');
+    await user.click(within(card).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(within(card).queryByRole('alert')).toBeNull());
+    expect(await within(card).findByRole('link', { name: /^Start with/ })).toBeInTheDocument();
+    expect(core.callsOf('report-summary')).toHaveLength(2);
   });
 
   test('the chart below the fold is fetched and drawn only once its card scrolls into view', async () => {

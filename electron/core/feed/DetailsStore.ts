@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { BreachDetails, type CatalogDetails } from '../../../shared/catalog/index.ts';
 import { openPrivateDatabase } from '../../../engine/db/openPrivateDatabase.ts';
+import { migrateSchema } from '../../../shared/db/migrations.ts';
+import { DETAILS_MIGRATIONS } from './migrations/index.ts';
 
 export interface FeedState {
   url: string;
@@ -20,10 +22,10 @@ export class DetailsStore {
 
   constructor(file: string) {
     this.#db = openPrivateDatabase(file, { synchronous: 'NORMAL' }, (db) => {
-      db.exec(`
-        CREATE TABLE IF NOT EXISTS details (id TEXT PRIMARY KEY, details TEXT NOT NULL CHECK (json_valid(details))) STRICT, WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS feed_state (only INTEGER PRIMARY KEY CHECK (only = 1), url TEXT NOT NULL, etag TEXT, synced_at TEXT NOT NULL, count INTEGER NOT NULL) STRICT;
-      `);
+      migrateSchema(db, DETAILS_MIGRATIONS, {
+        tooNew: (found, known) =>
+          new Error(`${file} has schema version ${found}, newer than this app knows (latest ${known}); update Breach Monitor, or remove that file (the catalog's details are downloaded again)`),
+      });
     });
   }
 

@@ -9,7 +9,7 @@ import { useNextSteps } from '../../state/nextSteps.ts';
 
 /** The Overview's lead: the most urgent group with something left, and a link into the guided fix there. */
 export function WhatToDoNext() {
-  const { summary, load } = useNextSteps();
+  const { summary, error, load } = useNextSteps();
   const headingId = useId();
   // The report reads every breach, so it waits for the browser to be idle after the overview
   // draws: a person who moves on at once (to the list) does not wait behind it. Only its summary
@@ -18,7 +18,17 @@ export function WhatToDoNext() {
   const next = summary?.next;
 
   let body;
-  if (!summary) body = <Skeleton lines={2} />;
+  // Without its summary the card would wait forever: say why, and offer to ask again.
+  if (!summary && error)
+    body = (
+      <div className="next-error" role="alert">
+        <p className="card-note">The next step couldn’t be worked out: {error}</p>
+        <button type="button" className="button button-small" onClick={() => void load()}>
+          Try again
+        </button>
+      </div>
+    );
+  else if (!summary) body = <Skeleton lines={2} />;
   else if (!next)
     body = (
       <p className="next-done">

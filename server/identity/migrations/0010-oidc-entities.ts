@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { createOrAdopt } from '../../store/adoptOrCreate.ts';
+import { createOrAdopt } from '../../../engine/db/createOrAdopt.ts';
 
 /**
  * oidc-provider's storage contract on one table (grants, sessions, codes, tokens). Files written

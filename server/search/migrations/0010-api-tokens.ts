@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { createOrAdopt } from '../../store/adoptOrCreate.ts';
+import { createOrAdopt } from '../../../engine/db/createOrAdopt.ts';
 
 /**
  * API tokens: only the SHA-256 of each secret is kept. Files written before this list (tables made
