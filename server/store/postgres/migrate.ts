@@ -4,7 +4,7 @@ import { LEGACY_VERSION_TABLES, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, ty
 import { createPool, unreachable } from './pool.ts';
 
 /** Held while migrating, so instances starting together migrate once, one after another. */
-const MIGRATION_LOCK = 0x6272_6561; // "brea"
+export const MIGRATION_LOCK = 0x6272_6561; // "brea"
 
 /** The one table the database's schema version lives in. */
 export const SCHEMA_VERSION_TABLE = 'schema_version';
@@ -35,6 +35,11 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Postgr
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
+    // Not under the pool's statement timeout: waiting for another instance's migration, and a
+    // migration itself (a table rewritten), may take longer than any one query should, and a
+    // second instance starting beside the first must wait for it, not fail. Reset before the
+    // connection goes back to the pool.
+    await client.query('SET statement_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await client.query('BEGIN');
@@ -51,6 +56,7 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Postgr
       if (!broken) await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch((unlock: Error) => (broken = unlock));
     }
   } finally {
+    if (!broken) await client.query('RESET statement_timeout').catch((reset: Error) => (broken = reset));
     client.release(broken);
   }
 }

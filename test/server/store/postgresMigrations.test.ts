@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { parseCommandLine } from '../../../server/config.ts';
 import { runSecretCommand } from '../../../server/rtdb/secretCommand.ts';
 import { runApiTokenCommand } from '../../../server/search/apiTokenCommand.ts';
-import { migratePostgres } from '../../../server/store/postgres/migrate.ts';
+import { MIGRATION_LOCK, migratePostgres } from '../../../server/store/postgres/migrate.ts';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
 import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
@@ -147,6 +147,27 @@ describe('the one PostgreSQL migration list', () => {
         await other.end();
       }
       expect((await tables(pool)).filter((name) => name.endsWith('schema_version'))).toEqual(['schema_version']);
+    });
+  });
+
+  it('an instance waits for another one migrating longer than its statement timeout, then finds it done; its connection keeps the timeout after', async (ctx) => {
+    await withPool(ctx, async (pool, url) => {
+      // The pool's queries may take 300 ms at most; the other instance holds the lock for 1.5 s.
+      await migratePostgres(pool);
+      const strict = new pg.Pool({ connectionString: url, max: 1, statement_timeout: 300 });
+      const holder = await pool.connect();
+      try {
+        await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        const waiting = migratePostgres(strict);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+        expect(await waiting).toEqual({ from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION, applied: [], adopted: [] });
+        expect((await strict.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows).toEqual([{ statement_timeout: '300ms' }]);
+        await expect(strict.query('SELECT pg_sleep(1)')).rejects.toThrow(/statement timeout/);
+      } finally {
+        holder.release();
+        await strict.end();
+      }
     });
   });
 
