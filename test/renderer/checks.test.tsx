@@ -154,14 +154,7 @@ describe('demo data is labelled wherever exposures are shown', () => {
     core.checks = { ...UNKNOWN_CHECKS, seq: 1 };
     renderApp({ core, hash: '#/overview' });
     expect(await screen.findByRole('heading', { name: 'Overview', level: 1 })).toBeInTheDocument();
-    let release!: () => void;
-    const inTransit = new Promise<void>((resolve) => (release = resolve));
-    const invoke = core.invoke.bind(core);
-    core.invoke = async (channel, args) => {
-      const answer = await invoke(channel, args);
-      if (channel === 'checks-get') await inTransit;
-      return answer;
-    };
+    const release = core.delayAnswers('checks-get');
     const asked = useChecks.getState().load();
     const demo: ChecksView = { source: 'demo', pending: 0, checks: null, checksServed: 'no', updatedAt: at(0), demoClearedAt: null, seq: 2 };
     core.checks = demo;

@@ -143,7 +143,9 @@ export class FakeCore {
     if (failure) throw failure;
     const result = await this.#handle(name, parsed.data as never);
     // A double that answers outside the schema would let the UI pass against lies.
-    return channels[name].output.parse(result);
+    const answer = channels[name].output.parse(result);
+    await this.inTransit.get(name);
+    return answer;
   };
 
   on = (event: string, listener: (payload: unknown) => void): (() => void) => {
@@ -175,6 +177,22 @@ export class FakeCore {
   }
 
   /** Holds every answer of `channel` (or those whose parsed arguments `which` picks) until the returned function is called. */
+  readonly inTransit = new Map<ChannelName, Promise<void>>();
+
+  /**
+   * Answers of `channel` are computed at once but reach the page only when the returned function
+   * is called: an answer that travels slower than the events sent after it (the browser host's
+   * HTTP and its event stream are separate connections).
+   */
+  delayAnswers(channel: ChannelName): () => void {
+    let release!: () => void;
+    this.inTransit.set(channel, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.inTransit.delete(channel);
+      release();
+    };
+  }
+
   hold(channel: ChannelName, which: (args: unknown) => boolean = () => true): () => void {
     let release!: () => void;
     this.gates.set(channel, { released: new Promise<void>((resolve) => (release = resolve)), which });

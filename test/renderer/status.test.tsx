@@ -102,14 +102,7 @@ describe('status when answers and events cross', () => {
     await screen.findByText('Online');
     // The window asks for the status while a sync is pulling; the answer is held in transit.
     core.sync = { ...core.sync, phase: 'pulling', seq: 5 };
-    let release!: () => void;
-    const inTransit = new Promise<void>((resolve) => (release = resolve));
-    const invoke = core.invoke.bind(core);
-    core.invoke = async (channel, args) => {
-      const answer = await invoke(channel, args);
-      if (channel === 'sync-status') await inTransit;
-      return answer;
-    };
+    const release = core.delayAnswers('sync-status');
     const asked = useSync.getState().load();
     // The sync ends and its event arrives first.
     act(() => core.setSync({ phase: 'idle', lastSyncAt: new Date().toISOString(), seq: 6 }));
@@ -150,14 +143,7 @@ describe('status when answers and events cross', () => {
     await screen.findByRole('button', { name: 'Sign in' });
     // The window asks for the status (as it does when its event stream opens); the answer,
     // "signed out", is held in transit while the sign-in completes and its event arrives.
-    let release!: () => void;
-    const inTransit = new Promise<void>((resolve) => (release = resolve));
-    const invoke = core.invoke.bind(core);
-    core.invoke = async (channel, args) => {
-      const answer = await invoke(channel, args);
-      if (channel === 'auth-status') await inTransit;
-      return answer;
-    };
+    const release = core.delayAnswers('auth-status');
     const asked = useAuth.getState().load();
     core.auth = { state: 'signed-in', account: { accountId: 'acc-1', issuer: core.settings.issuer, email: ALICE }, remembered: true, seq: 2 };
     act(() => core.emit('auth-changed', core.auth));
