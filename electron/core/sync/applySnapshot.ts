@@ -25,15 +25,24 @@ export interface Snapshot {
  * Replaces the account's server state with a snapshot of `GET /user/breaches`, in one
  * transaction: the breaches, who they affect and what the service says is resolved, the ETag,
  * and the overlay columns (computed here against the outbox, which the snapshot never touches).
- * Returns what changed since the previous snapshot.
+ * Returns what changed since the previous snapshot. `andThen` writes what goes with the snapshot
+ * (the answers that followed it) in the same transaction, after it.
  *
  * Tolerant of servers that differ from ours (CONTRACT.md): emails and data class names in any
  * case, duplicates, resolved names the breach does not list (kept, but they resolve nothing),
  * no `resolvedAt`.
  */
-export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = new Date()): SnapshotDiff {
+export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = new Date(), andThen?: () => void): SnapshotDiff {
   // A snapshot lost to a power cut is simply pulled again (its ETag rolls back with it).
-  return relaxedDurability(db, () => db.transaction(() => write(db, snapshot, now.toISOString())).immediate());
+  return relaxedDurability(db, () =>
+    db
+      .transaction(() => {
+        const diff = write(db, snapshot, now.toISOString());
+        andThen?.();
+        return diff;
+      })
+      .immediate(),
+  );
 }
 
 function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
