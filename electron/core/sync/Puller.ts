@@ -82,8 +82,12 @@ export class Puller {
     const early = pending.answers;
     let checks: { checks?: ChecksOutcome; checksError?: string } = {};
     let diff: SnapshotDiff;
+    let accountsPerEmail: ReadonlyMap<string, number> | undefined;
     try {
-      diff = applySnapshot(this.#db, snapshot, now, early && (() => (checks = this.#recordFollowUps(early, firstSync, now.toISOString()))));
+      diff = applySnapshot(this.#db, snapshot, now, (written) => {
+        accountsPerEmail = written.accountsPerEmail;
+        if (early) checks = this.#recordFollowUps(early, firstSync, now.toISOString(), accountsPerEmail);
+      });
     } catch (error) {
       pending.abandon();
       throw error;
@@ -91,7 +95,10 @@ export class Puller {
     if (!early) {
       const answers = await pending.settled;
       if (signal?.aborted) throw signal.reason;
-      relaxedDurability(this.#db, () => this.#db.transaction(() => (checks = this.#recordFollowUps(answers, firstSync, this.#now().toISOString()))).immediate());
+      // The snapshot's counts still hold unless its breaches were removed meanwhile (demo data
+      // cleared, which forgets the ETag too); then they are counted from the table.
+      const counted = getSyncState(this.#db, 'etag') === answer.etag ? accountsPerEmail : undefined;
+      relaxedDurability(this.#db, () => this.#db.transaction(() => (checks = this.#recordFollowUps(answers, firstSync, this.#now().toISOString(), counted))).immediate());
     }
     return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes, ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}), ...checks };
   }
@@ -142,8 +149,8 @@ export class Puller {
    * here (a failed check says why; the next new snapshot asks for the catalog changes again),
    * each part in a savepoint of its own. A sync cancelled while they come records neither.
    */
-  #recordFollowUps([checks, changes]: FollowUpAnswers, firstSync: boolean, now: string): { checks?: ChecksOutcome; checksError?: string } {
-    const outcome = this.#recordChecks(checks, now);
+  #recordFollowUps([checks, changes]: FollowUpAnswers, firstSync: boolean, now: string, accountsPerEmail?: ReadonlyMap<string, number>): { checks?: ChecksOutcome; checksError?: string } {
+    const outcome = this.#recordChecks(checks, now, accountsPerEmail);
     if (changes?.ok && changes.value) {
       try {
         this.#db.transaction(() => recordCatalogChanges(this.#db, changes.value!, firstSync))();
@@ -155,11 +162,11 @@ export class Puller {
   }
 
   /** Records an answer of `GET /user/checks` in a savepoint (a failure to record it rolls back only it), and says how it went. */
-  #recordChecks(checks: Fetched<ChecksAnswer> | undefined, now: string): { checks?: ChecksOutcome; checksError?: string } {
+  #recordChecks(checks: Fetched<ChecksAnswer> | undefined, now: string, accountsPerEmail?: ReadonlyMap<string, number>): { checks?: ChecksOutcome; checksError?: string } {
     if (!checks) return {};
     if (!checks.ok) return { checks: 'failed', checksError: describe(checks.error) };
     try {
-      recordChecks(this.#db, checks.value, now);
+      recordChecks(this.#db, checks.value, now, accountsPerEmail);
       return { checks: checks.value.status === 'served' ? 'recorded' : 'not-served' };
     } catch (error) {
       return { checks: 'failed', checksError: describe(error) };

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogChange } from '../../../shared/api/index.ts';
 import type { ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
-import { readChecksView, type ChecksAnswer } from '../../../electron/core/db/breachDataQueries.ts';
+import { readChecksView, recordChecks, type ChecksAnswer } from '../../../electron/core/db/breachDataQueries.ts';
 import type { WritableDB } from '../../../electron/core/db/Interface.ts';
 import { listBreaches } from '../../../electron/core/db/breachQueries.ts';
 import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';
@@ -121,5 +121,41 @@ describe('the commits of a pull', () => {
     release();
     expect(await pulled).toMatchObject({ status: 'applied', checks: 'recorded' });
     expect(commits).toEqual([1, 1]);
+  });
+});
+
+describe('the addresses a new list already holds (listed_json)', () => {
+  it('are the same counted while the snapshot is written as counted from the stored table', async () => {
+    const B = 'b@example.com';
+    const items = [
+      item({ id: 'Adobe', accounts: { [A]: [], [B]: [] } }),
+      item({ id: 'Canva', accounts: { [A]: [], 'B@Example.com': [] } }),
+      item({ id: 'Dropbox', accounts: { [B.toUpperCase()]: [] } }),
+    ];
+    const addresses = [
+      { email: A, state: 'checked' as const, checkedAt: '2026-01-01T00:00:00.000Z', nextCheckAt: null, breachCount: 2, viaDomainSearch: false },
+      { email: B, state: 'checked' as const, checkedAt: '2026-01-01T00:00:00.000Z', nextCheckAt: null, breachCount: 4, viaDomainSearch: false },
+    ];
+    const checks: ChecksAnswer = { ...CHECKS, checks: { ...(CHECKS as Extract<ChecksAnswer, { status: 'served' }>).checks, addresses } };
+    for (const early of [true, false]) {
+      const db = memoryDatabase();
+      const puller = new Puller({
+        db,
+        client: {
+          listBreaches: async (_query, options) => {
+            if (early) options?.onListed?.();
+            await new Promise((resolve) => setTimeout(resolve, early ? 5 : 0));
+            return { ...LIST, items };
+          },
+          getChecks: async () => checks,
+        },
+      });
+      expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'recorded' });
+      const written = db.prepare('SELECT listed_json FROM breach_data').pluck().get();
+      // A has its 2 breaches here; B's check found 4 and 3 are here.
+      expect(written).toBe(JSON.stringify([A]));
+      recordChecks(db, checks, '2026-01-02T00:00:00.000Z');
+      expect(db.prepare('SELECT listed_json FROM breach_data').pluck().get()).toBe(written);
+    }
   });
 });
