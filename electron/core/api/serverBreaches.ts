@@ -38,8 +38,9 @@ type Account = ServerUserBreach['breachedAccounts'][number];
 /**
  * `GET /user/breaches` as the client accepts it (`ServerUserBreachList`, the definition), read
  * in one pass. The heavy user's 2,000 breaches cost zod several times JSON.parse, on every full
- * sync; this walks the parsed JSON once, checks each field the way the schema does and copies
- * only the fields the schema keeps. Anything it does not accept goes to the schema itself,
+ * sync; this walks the parsed JSON once and checks each field the way the schema does. An
+ * answer with nothing the schema would strip or rewrite (our service's) is kept as parsed;
+ * another is copied with only the fields the schema keeps. Anything it does not accept goes to the schema itself,
  * whose error names the path — so the two can only differ in speed (a property test holds them
  * to the same answers).
  */
@@ -52,6 +53,60 @@ export function readServerBreaches(json: unknown): { ok: true; items: ServerUser
 
 /** The one-pass reader alone: undefined where it does not accept (exported for the property test against the schema). */
 export function readServerBreachesFast(json: unknown): ServerUserBreach[] | undefined {
+  // What our service sends is already exactly the schema's output (no other fields, no null
+  // states): checked in place, it is kept as parsed rather than copied, object by object.
+  return isExactly(json) ? json : readCopying(json);
+}
+
+/**
+ * True when `json` is what the schema accepts and returns unchanged: every field as the schema
+ * checks it, and no field the schema would strip or rewrite (an unknown key, a null state).
+ */
+function isExactly(json: unknown): json is ServerUserBreach[] {
+  if (!Array.isArray(json)) return false;
+  for (let i = 0; i < json.length; i++) {
+    const raw: unknown = json[i];
+    if (!isPlain(raw)) return false;
+    const breach = raw.breach;
+    const accounts = raw.breachedAccounts;
+    if (!isPlain(breach) || !Array.isArray(accounts)) return false;
+    const removedFromCatalogAt = raw.removedFromCatalogAt;
+    if (removedFromCatalogAt !== undefined && !filled(removedFromCatalogAt)) return false;
+    if (keyCount(raw) !== ('removedFromCatalogAt' in raw ? 3 : 2)) return false;
+    const { id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive } = breach;
+    if (!filled(id) || typeof domain !== 'string' || !filled(breachDate) || !filled(addedDate) || !filled(modifiedDate) || typeof isSensitive !== 'boolean') return false;
+    if (!Array.isArray(dataClasses) || keyCount(breach) !== 7) return false;
+    for (let k = 0; k < dataClasses.length; k++) if (typeof dataClasses[k] !== 'string') return false;
+    for (let j = 0; j < accounts.length; j++) {
+      const account: unknown = accounts[j];
+      if (!isPlain(account) || !filled(account.email) || keyCount(account) !== 2) return false;
+      const resolved = account.resolvedDataClasses;
+      if (!isPlain(resolved)) return false;
+      for (const name in resolved) {
+        if (name === '__proto__' || !Object.hasOwn(resolved, name)) return false;
+        const state: unknown = resolved[name];
+        if (!isPlain(state)) return false;
+        const count = keyCount(state);
+        if (count > 1 || (count === 1 && typeof state.resolvedAt !== 'string')) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** An object as JSON.parse makes it (the schema's output is one: another prototype is copied). */
+function isPlain(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** How many enumerable keys `value` has (own and inherited: a plain object has only its own). */
+function keyCount(value: object): number {
+  let count = 0;
+  for (const _ in value) count++;
+  return count;
+}
+
+function readCopying(json: unknown): ServerUserBreach[] | undefined {
   if (!Array.isArray(json)) return undefined;
   const items = new Array<ServerUserBreach>(json.length);
   for (let i = 0; i < json.length; i++) {

@@ -50,10 +50,11 @@ export function dynamicStatement(db: ReadableDB, sql: string, limit = 256): Stat
  * next FULL commit syncs the log up to and including it, and a lost commit rolls back whole.
  */
 export function relaxedDurability<T>(db: WritableDB, write: () => T): T {
-  db.pragma('synchronous = NORMAL');
+  // Prepared once per connection (`db.pragma` compiles its statement on every call).
+  statement(db, 'PRAGMA synchronous = NORMAL').run();
   try {
     return write();
   } finally {
-    db.pragma('synchronous = FULL');
+    statement(db, 'PRAGMA synchronous = FULL').run();
   }
 }

@@ -97,8 +97,12 @@ export function clearDemoExposures(db: WritableDB, now: string): number {
 /** `GET /user/checks` answered (validated against the contract) or said it does not serve it (404). */
 export type ChecksAnswer = { status: 'served'; checks: UserChecks; headers: BreachDataHeaderValues } | { status: 'not-served' };
 
-/** Records an answer of `GET /user/checks` in one transaction. */
-export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string): void {
+/**
+ * Records an answer of `GET /user/checks` in one transaction. `accountsPerEmail`: how many of the
+ * stored breaches name each email, when the caller has just written them (a snapshot counts them
+ * as it writes); otherwise they are counted from the table.
+ */
+export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string, accountsPerEmail?: ReadonlyMap<string, number>): void {
   db.transaction(() => {
     if (answer.status === 'not-served') {
       statement(db, "UPDATE breach_data SET checks_json = NULL, checks_served = 'no', listed_json = NULL WHERE id = 1").run();
@@ -106,14 +110,21 @@ export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string):
     }
     // The body says its source too; the header is the contract's word, the body's is the fallback.
     const headers = { source: answer.headers.source ?? answer.checks.source, pending: answer.headers.pending ?? answer.checks.addresses.filter((a) => a.state === 'pending').length };
-    recordBreachDataHeaders(db, headers, now);
+    const { demoCleared } = recordBreachDataHeaders(db, headers, now);
+    // Breaches removed just now (demo data left behind) are no longer what the caller counted.
+    const listed = demoCleared === 0 && accountsPerEmail ? accountsPerEmail : storedAccountsPerEmail(db);
     // Validated once, when the answer was read (readChecksAnswer), and again whenever it is read back.
     statement(db, "UPDATE breach_data SET checks_json = ?, checks_served = 'yes', listed_json = ?, updated_at = ? WHERE id = 1").run(
       JSON.stringify(answer.checks),
-      JSON.stringify(listedAddresses(db, answer.checks)),
+      JSON.stringify(listedAddresses(listed, answer.checks)),
       now,
     );
   }).immediate();
+}
+
+/** Email → how many stored breaches name it. */
+function storedAccountsPerEmail(db: ReadableDB): Map<string, number> {
+  return new Map(statement(db, 'SELECT email, count(*) FROM breached_accounts GROUP BY email').raw().all() as [string, number][]);
 }
 
 /**
@@ -122,8 +133,7 @@ export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string):
  * checks answer (or whose breaches the service's catalog does not have yet) is not among them
  * until the list catches up, so what its first check found is never announced as new.
  */
-function listedAddresses(db: ReadableDB, checks: UserChecks): string[] {
-  const listed = new Map((statement(db, 'SELECT email, count(*) AS n FROM breached_accounts GROUP BY email').all() as { email: string; n: number }[]).map((row) => [row.email, row.n]));
+function listedAddresses(listed: ReadonlyMap<string, number>, checks: UserChecks): string[] {
   return checks.addresses
     .filter((address) => address.state !== 'pending' && address.checkedAt !== null && address.breachCount !== null)
     .map((address) => ({ key: emailKey(address.email), found: address.breachCount! }))

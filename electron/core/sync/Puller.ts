@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import type { CatalogChange } from '../../../shared/api/index.ts';
-import { recordChecks, recordListHeaders, type ChecksAnswer } from '../db/breachDataQueries.ts';
+import { recordChecks, recordListHeaders, type BreachDataHeaderValues, type ChecksAnswer } from '../db/breachDataQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
-import { getSyncState } from '../db/syncStateQueries.ts';
+import { getSyncState, setSyncState } from '../db/syncStateQueries.ts';
 import { applySnapshot } from './applySnapshot.ts';
 import { recordCatalogChanges } from './catalogChanges.ts';
 import type { SnapshotDiff } from './diff.ts';
@@ -49,7 +49,7 @@ export class Puller {
     const etag = getSyncState(this.#db, 'etag');
     // What follows a new list (the checks, the catalog changes) is asked for as soon as the
     // list's headers are in: the service has computed the list by then, so the answers are no
-    // older than it, and their round trips overlap reading, checking and writing the list.
+    // older than it, and their round trips overlap reading and checking the list.
     let followUps: FollowUps | undefined;
     const startFollowUps = (): FollowUps => (followUps ??= this.#requestFollowUps(signal));
     let answer: Awaited<ReturnType<PullerOptions['client']['listBreaches']>>;
@@ -59,113 +59,138 @@ export class Puller {
       followUps?.abandon();
       throw error;
     }
-    if (answer.status === 304) {
-      const breachData = answer.breachData;
-      const { demoCleared } = breachData ? this.#db.transaction(() => recordListHeaders(this.#db, breachData, this.#now().toISOString())).immediate() : { demoCleared: 0 };
-      return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...(await this.#pullChecks(signal)) };
-    }
+    if (answer.status === 304) return this.#unchanged(answer.breachData, signal);
     // One turn of the event loop before the snapshot's synchronous write: the follow-ups'
-    // requests are not all on the wire yet (fetch writes them in later turns), and a heavy
-    // user's write holds the loop for milliseconds; given the turn, the service answers them
-    // while the snapshot is written instead of after.
+    // requests are not all on the wire yet (fetch writes them in later turns), and their answers
+    // may be in and not yet read. A heavy user's write holds the loop for milliseconds: given
+    // the turn, the service answers them while the snapshot is written instead of after.
     if (followUps) await nextTurn();
     if (signal?.aborted || options.isStale?.()) {
       followUps?.abandon();
       signal?.throwIfAborted();
       return { status: 'stale' };
     }
-    options.onApplying?.(answer.items.length);
-    const firstSync = getSyncState(this.#db, 'baselineAt') === undefined;
     // A client that cannot say when the headers came (tests' fakes) is asked now, still after the list.
     const pending = startFollowUps();
+    options.onApplying?.(answer.items.length);
+    const now = this.#now();
+    const firstSync = getSyncState(this.#db, 'baselineAt') === undefined;
+    const snapshot = { items: answer.items, etag: answer.etag, ...(answer.breachData ? { breachData: answer.breachData } : {}) };
+    // Answers already in (a big list takes longer to read than they take to come) are written
+    // with the snapshot, in its commit; otherwise the snapshot is written while they come, and
+    // they are recorded in a second commit.
+    const early = pending.answers;
+    let checks: { checks?: ChecksOutcome; checksError?: string } = {};
     let diff: SnapshotDiff;
+    let accountsPerEmail: ReadonlyMap<string, number> | undefined;
     try {
-      diff = applySnapshot(this.#db, { items: answer.items, etag: answer.etag, ...(answer.breachData ? { breachData: answer.breachData } : {}) }, this.#now());
+      diff = applySnapshot(this.#db, snapshot, now, (written) => {
+        accountsPerEmail = written.accountsPerEmail;
+        if (early) checks = this.#recordFollowUps(early, firstSync, now.toISOString(), accountsPerEmail);
+      });
     } catch (error) {
       pending.abandon();
       throw error;
     }
-    const checks = this.#recordFollowUps(await pending.settled, firstSync, signal);
+    if (!early) {
+      const answers = await pending.settled;
+      if (signal?.aborted) throw signal.reason;
+      // The snapshot's counts still hold unless its breaches were removed meanwhile (demo data
+      // cleared, which forgets the ETag too); then they are counted from the table.
+      const counted = getSyncState(this.#db, 'etag') === answer.etag ? accountsPerEmail : undefined;
+      relaxedDurability(this.#db, () => this.#db.transaction(() => (checks = this.#recordFollowUps(answers, firstSync, this.#now().toISOString(), counted))).immediate());
+    }
     return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes, ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}), ...checks };
   }
 
-  /** The checks after the breaches (304 path): their failure never fails the pull (the list is what matters; the checks show next time). */
-  async #pullChecks(signal: AbortSignal | undefined): Promise<{ checks?: ChecksOutcome; checksError?: string }> {
-    if (!this.#client.getChecks) return {};
-    try {
-      const answer = await this.#client.getChecks(signal);
-      recordChecks(this.#db, answer, this.#now().toISOString());
-      return { checks: answer.status === 'served' ? 'recorded' : 'not-served' };
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      return { checks: 'failed', checksError: describe(error) };
-    }
+  /**
+   * A 304: the list's headers, the checks and the time of this sync, in one commit. Relaxed
+   * durability, as for a new snapshot: a power cut can only lose what the next pull asks for
+   * again. The checks' failure never fails the pull (the list is what matters; they show next time).
+   */
+  async #unchanged(breachData: BreachDataHeaderValues | undefined, signal: AbortSignal | undefined): Promise<PullResult> {
+    const client = this.#client;
+    const fetched = client.getChecks ? await settle((s) => client.getChecks!(s), signal) : undefined;
+    if (fetched && !fetched.ok && signal?.aborted) throw fetched.error;
+    const now = this.#now().toISOString();
+    let demoCleared = 0;
+    let outcome: { checks?: ChecksOutcome; checksError?: string } = {};
+    relaxedDurability(this.#db, () =>
+      this.#db
+        .transaction(() => {
+          if (breachData) ({ demoCleared } = recordListHeaders(this.#db, breachData, now));
+          outcome = this.#recordChecks(fetched, now);
+          setSyncState(this.#db, 'lastSyncAt', now);
+        })
+        .immediate(),
+    );
+    return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...outcome };
   }
 
   /** Sends `GET /user/checks` and `GET /user/catalog-changes` together (where the client has them); the answers never reject. */
   #requestFollowUps(signal: AbortSignal | undefined): FollowUps {
     const abandoned = new AbortController();
     const combined = signal ? AbortSignal.any([signal, abandoned.signal]) : abandoned.signal;
-    const settle = <T>(request: ((signal: AbortSignal) => Promise<T>) | undefined): Promise<Fetched<T> | undefined> =>
-      request
-        ? request(combined).then(
-            (value): Fetched<T> => ({ ok: true, value }),
-            (error: unknown): Fetched<T> => ({ ok: false, error }),
-          )
-        : Promise.resolve(undefined);
     const client = this.#client;
-    return {
-      settled: Promise.all([settle(client.getChecks && ((s) => client.getChecks!(s))), settle(client.catalogChanges && ((s) => client.catalogChanges!(s)))]),
+    const followUps: FollowUps = {
+      settled: Promise.all([client.getChecks && settle((s) => client.getChecks!(s), combined), client.catalogChanges && settle((s) => client.catalogChanges!(s), combined)]).then(
+        (answers) => (followUps.answers = answers),
+      ),
+      answers: undefined,
       abandon: () => abandoned.abort(new DOMException('the list was not applied', 'AbortError')),
     };
+    return followUps;
   }
 
   /**
-   * Records the follow-ups of an applied list in one commit. Best effort: the snapshot is applied
-   * whatever happens here (a failed check says why; the next new snapshot asks for the catalog
-   * changes again); only a cancelled sync throws, as it did when each was asked in turn (checks
-   * cancelled: nothing recorded; catalog changes cancelled: the checks recorded). Relaxed
-   * durability, like the snapshot it follows: both are asked for again at the next pull, and a
-   * power cut can only leave the snapshot without them, as a crash between the two commits can.
+   * Records the follow-ups of an applied list, in the caller's transaction (the snapshot's, or
+   * a relaxed one right after it: both are asked for again at the next pull, so a power cut can
+   * only leave the snapshot without them). Best effort: the snapshot is applied whatever happens
+   * here (a failed check says why; the next new snapshot asks for the catalog changes again),
+   * each part in a savepoint of its own. A sync cancelled while they come records neither.
    */
-  #recordFollowUps(
-    [checks, changes]: [Fetched<ChecksAnswer> | undefined, Fetched<CatalogChange[] | undefined> | undefined],
-    firstSync: boolean,
-    signal: AbortSignal | undefined,
-  ): { checks?: ChecksOutcome; checksError?: string } {
-    if (checks && !checks.ok && signal?.aborted) throw checks.error;
-    let outcome: { checks?: ChecksOutcome; checksError?: string } = {};
-    relaxedDurability(this.#db, () =>
-      this.#db
-        .transaction(() => {
-          if (checks?.ok) {
-            try {
-              recordChecks(this.#db, checks.value, this.#now().toISOString());
-              outcome = { checks: checks.value.status === 'served' ? 'recorded' : 'not-served' };
-            } catch (error) {
-              outcome = { checks: 'failed', checksError: describe(error) };
-            }
-          } else if (checks) outcome = { checks: 'failed', checksError: describe(checks.error) };
-          if (changes?.ok && changes.value) {
-            try {
-              this.#db.transaction(() => recordCatalogChanges(this.#db, changes.value!, firstSync))();
-            } catch {
-              // best effort, as above
-            }
-          }
-        })
-        .immediate(),
-    );
-    if (changes && !changes.ok && signal?.aborted) throw changes.error;
+  #recordFollowUps([checks, changes]: FollowUpAnswers, firstSync: boolean, now: string, accountsPerEmail?: ReadonlyMap<string, number>): { checks?: ChecksOutcome; checksError?: string } {
+    const outcome = this.#recordChecks(checks, now, accountsPerEmail);
+    if (changes?.ok && changes.value) {
+      try {
+        this.#db.transaction(() => recordCatalogChanges(this.#db, changes.value!, firstSync))();
+      } catch {
+        // best effort, as above
+      }
+    }
     return outcome;
   }
+
+  /** Records an answer of `GET /user/checks` in a savepoint (a failure to record it rolls back only it), and says how it went. */
+  #recordChecks(checks: Fetched<ChecksAnswer> | undefined, now: string, accountsPerEmail?: ReadonlyMap<string, number>): { checks?: ChecksOutcome; checksError?: string } {
+    if (!checks) return {};
+    if (!checks.ok) return { checks: 'failed', checksError: describe(checks.error) };
+    try {
+      recordChecks(this.#db, checks.value, now, accountsPerEmail);
+      return { checks: checks.value.status === 'served' ? 'recorded' : 'not-served' };
+    } catch (error) {
+      return { checks: 'failed', checksError: describe(error) };
+    }
+  }
+}
+
+/** Runs a request; its answer or its failure, never a rejection. */
+function settle<T>(request: (signal?: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<Fetched<T>> {
+  return request(signal).then(
+    (value): Fetched<T> => ({ ok: true, value }),
+    (error: unknown): Fetched<T> => ({ ok: false, error }),
+  );
 }
 
 /** One follow-up answer, or why there is none. */
 type Fetched<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
+type FollowUpAnswers = [Fetched<ChecksAnswer> | undefined, Fetched<CatalogChange[] | undefined> | undefined];
+
 interface FollowUps {
-  readonly settled: Promise<[Fetched<ChecksAnswer> | undefined, Fetched<CatalogChange[] | undefined> | undefined]>;
+  readonly settled: Promise<FollowUpAnswers>;
+  /** The answers once both are in; undefined until then. */
+  answers: FollowUpAnswers | undefined;
   /** The list will not be applied: the follow-ups in flight are cancelled and their answers dropped. */
   abandon(): void;
 }

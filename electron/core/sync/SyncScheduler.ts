@@ -270,8 +270,8 @@ export class SyncScheduler {
       if (pull.status !== 'stale') break;
     }
     this.#backoff.succeed();
-    // An applied snapshot recorded the time in its own transaction.
-    if (pull?.status !== 'applied') setSyncState(this.#db, 'lastSyncAt', new Date(this.#now()).toISOString());
+    // A pull that applied a snapshot or found none recorded the time in its own transaction.
+    if (pull?.status !== 'applied' && pull?.status !== 'unchanged') setSyncState(this.#db, 'lastSyncAt', new Date(this.#now()).toISOString());
     return this.#report(trigger, 'ok', startedAt, { push, pull, ...(pull?.status === 'applied' ? { diff: pull.diff } : {}) });
   }
 

@@ -25,18 +25,33 @@ export interface Snapshot {
  * Replaces the account's server state with a snapshot of `GET /user/breaches`, in one
  * transaction: the breaches, who they affect and what the service says is resolved, the ETag,
  * and the overlay columns (computed here against the outbox, which the snapshot never touches).
- * Returns what changed since the previous snapshot.
+ * Returns what changed since the previous snapshot. `andThen` writes what goes with the snapshot
+ * (the answers that followed it) in the same transaction, after it.
  *
  * Tolerant of servers that differ from ours (CONTRACT.md): emails and data class names in any
  * case, duplicates, resolved names the breach does not list (kept, but they resolve nothing),
  * no `resolvedAt`.
  */
-export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = new Date()): SnapshotDiff {
+export function applySnapshot(db: WritableDB, snapshot: Snapshot, now: Date = new Date(), andThen?: (written: SnapshotWritten) => void): SnapshotDiff {
   // A snapshot lost to a power cut is simply pulled again (its ETag rolls back with it).
-  return relaxedDurability(db, () => db.transaction(() => write(db, snapshot, now.toISOString())).immediate());
+  return relaxedDurability(db, () =>
+    db
+      .transaction(() => {
+        const written = write(db, snapshot, now.toISOString());
+        andThen?.(written);
+        return written.diff;
+      })
+      .immediate(),
+  );
 }
 
-function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
+/** What a snapshot wrote: the diff, and how many of its breaches name each (email-keyed) address. */
+export interface SnapshotWritten {
+  diff: SnapshotDiff;
+  accountsPerEmail: ReadonlyMap<string, number>;
+}
+
+function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotWritten {
   // First: a move from demo to real data removes the invented breaches, so this snapshot is a new baseline.
   const { demoCleared } = snapshot.breachData ? recordListHeaders(db, snapshot.breachData, now) : { demoCleared: 0 };
   const baseline = getSyncState(db, 'baselineAt') === undefined;
@@ -68,6 +83,7 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
     if (key === undefined) emailKeys.set(email, (key = emailKey(email)));
     return key;
   };
+  const accountsPerEmail = new Map<string, number>();
 
   const breaches: Breach[] = [];
   const ids = new Set<string>();
@@ -102,6 +118,7 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
       const email = emailOf(account.email);
       if (email === '' || emails.includes(email)) continue;
       emails.push(email);
+      accountsPerEmail.set(email, (accountsPerEmail.get(email) ?? 0) + 1);
       let confirmed: Set<number> | undefined;
       let times: Record<number, string> | undefined;
       for (const name in account.resolvedDataClasses) {
@@ -160,5 +177,5 @@ function write(db: WritableDB, snapshot: Snapshot, now: string): SnapshotDiff {
   // The pull is the last step of a sync: recording it here saves a commit.
   setSyncState(db, 'lastSyncAt', now);
   if (baseline) setSyncState(db, 'baselineAt', now);
-  return demoCleared ? { ...diff, demoCleared } : diff;
+  return { diff: demoCleared ? { ...diff, demoCleared } : diff, accountsPerEmail };
 }

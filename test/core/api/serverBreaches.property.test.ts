@@ -66,6 +66,21 @@ describe('readServerBreaches', () => {
     if (!read.ok) expect(read.error.issues[0]!.path).toEqual([0, 'breach', 'isSensitive']);
   });
 
+  it('keeps an answer that is already exactly the schema output as parsed, and copies one that is not', () => {
+    const exact = [
+      {
+        breach: { id: 'A', domain: 'a.example', breachDate: '2020-01-01', addedDate: 'x', modifiedDate: 'x', dataClasses: ['Passwords'], isSensitive: false },
+        removedFromCatalogAt: '2026-01-01T00:00:00Z',
+        breachedAccounts: [{ email: 'a@example.com', resolvedDataClasses: { Passwords: { resolvedAt: '2026-01-01T00:00:00Z' }, Names: {} } }],
+      },
+    ];
+    expect(readServerBreachesFast(exact)).toBe(exact);
+    const extra = [{ ...exact[0]!, breach: { ...exact[0]!.breach, title: 'A' } }];
+    const copied = readServerBreachesFast(extra)!;
+    expect(copied).not.toBe(extra);
+    expect(copied).toStrictEqual(exact);
+  });
+
   it('reads a null resolution state as resolved without a time, as the schema does', () => {
     const json = [
       {
