@@ -1,6 +1,6 @@
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
 import { unnumbered } from '../../shared/ipc/viewOrder.ts';
-import { currentAccount, onAccountChange } from '../lib/accountScope.ts';
+import { accountTicket, currentAccount, onAccountChange } from '../lib/accountScope.ts';
 import { listen, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
 import { onDataChanged, onDidChangeElsewhere } from './dataEvents.ts';
@@ -44,9 +44,12 @@ export function connectEvents(): () => void {
     ),
     listen('auth-changed', (status) => {
       const before = useAuth.getState().status?.state;
-      // A change of account resets every store as the status is applied (lib/accountScope.ts).
+      const account = accountTicket();
+      // A change of account resets every store as the status is applied (lib/accountScope.ts),
+      // and the hook above asks for the new account's data; asked here only when the account
+      // stayed (signed in again after its session ended), so a sign-in asks once, not twice.
       useAuth.getState().apply(status);
-      if (before !== 'signed-in' && status.state === 'signed-in') {
+      if (before !== 'signed-in' && status.state === 'signed-in' && account.current()) {
         void Promise.all([refreshFor(EVERYTHING), useSync.getState().load()]);
       }
     }),

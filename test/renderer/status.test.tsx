@@ -170,3 +170,35 @@ describe('status when answers and events cross', () => {
     expect(useSync.getState().status?.seq).toBe(2);
   });
 });
+
+describe('asking for an account’s data', () => {
+  test('a fresh sign-in asks for the new account’s data once; signing in again to the same account asks again', async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ auth: { state: 'signed-out', account: undefined, remembered: true }, hash: '#/overview' });
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('navigation', { name: 'Main' });
+    await waitFor(() => expect(core.callsOf('sync-status').length).toBeGreaterThan(0));
+    // Let every answer and event of the sign-in land, then count.
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    const afterSignIn = core.callsOf('sync-status').length;
+    const overviewAsks = core.callsOf('overview-get').length;
+    // Everything the page asked once the sign-in was sent: each of the account's data once.
+    const asked = core.calls.slice(core.calls.findIndex((call) => call.channel === 'auth-sign-in')).map((call) => call.channel);
+    for (const channel of ['sync-status', 'overview-get', 'breaches-list', 'breaches-domains', 'breaches-data-classes']) {
+      expect(
+        asked.filter((name) => name === channel),
+        channel,
+      ).toHaveLength(1);
+    }
+
+    // The session ended and the same person signs in again: no change of account, so the
+    // status event is what asks for the data again.
+    const account = core.auth.account!;
+    act(() => core.emit('auth-changed', { state: 'sign-in-needed', account, remembered: true }));
+    act(() => core.emit('auth-changed', { state: 'signed-in', account, remembered: true }));
+    await waitFor(() => expect(core.callsOf('sync-status').length).toBe(afterSignIn + 1));
+    await waitFor(() => expect(core.callsOf('overview-get').length).toBe(overviewAsks + 1));
+  });
+});
