@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { isOlderSyncStatus, type SyncStatus } from '../../shared/ipc/views.ts';
+import type { SyncStatus } from '../../shared/ipc/views.ts';
+import { isOlderView } from '../../shared/ipc/viewOrder.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
 
@@ -29,7 +30,7 @@ export const useSync = create<SyncStore>()((set, get) => ({
   },
   apply(status) {
     // An answer can arrive after an event computed later (they travel separately): keep the newer.
-    if (!isOlderSyncStatus(status, get().status)) set({ status });
+    if (!isOlderView(status, get().status)) set({ status });
   },
   setConnected(connected) {
     set({ connected });

@@ -9,6 +9,16 @@ export interface NumberedView {
   seq?: number | undefined;
 }
 
+let viewsComputed = 0;
+
+/**
+ * The next number for a view the core computes (sync line, sign-in status, checks): one count
+ * for the whole process, so numbers only grow, whichever view they stamp.
+ */
+export function nextViewSeq(): number {
+  return ++viewsComputed;
+}
+
 /** Whether `incoming` was computed before `current` (so must not replace it). */
 export function isOlderView(incoming: NumberedView, current: NumberedView | undefined): boolean {
   return current?.seq !== undefined && incoming.seq !== undefined && incoming.seq < current.seq;

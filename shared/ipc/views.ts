@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isOlderView } from './viewOrder.ts';
 import { ApiContract, Breach, IsoDateTime } from '../api/index.ts';
 import { SearchRemoteInstance } from '../search/api.ts';
 import { BreachDetails } from '../catalog/details.ts';
@@ -147,11 +146,6 @@ export const SyncStatus = z.object({
   seq: z.int().nonnegative().optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
-
-/** Whether `incoming` was computed before `current` (so must not replace it). */
-export function isOlderSyncStatus(incoming: SyncStatus, current: SyncStatus | undefined): boolean {
-  return isOlderView(incoming, current);
-}
 
 export const Overview = z.object({
   /** Every breach the policy shows (sensitive ones only when the person opted in). */

@@ -1,4 +1,5 @@
 import type { AuthStatus as AuthStatusView } from '../../../shared/ipc/index.ts';
+import { nextViewSeq } from '../../../shared/ipc/viewOrder.ts';
 import { SignInRequiredError, type AccessTokenSource } from '../api/AccessTokenSource.ts';
 import { Emitter } from '../../../shared/base/Emitter.ts';
 import type { Disposable } from '../../../shared/base/lifecycle.ts';
@@ -20,9 +21,6 @@ export interface CurrentAuthOptions {
 }
 
 export type AuthStatusListener = (status: AuthStatus) => Promise<void> | void;
-
-/** Views are numbered in the order they are computed, for the whole process (`AuthStatus.seq`). */
-let authViewsComputed = 0;
 
 /**
  * The sign-in the app uses right now. Switching to another service replaces the AuthService;
@@ -82,7 +80,7 @@ export class CurrentAuth {
    * (`AuthStatus.seq`): a window keeps the later of an answer and an event that crossed.
    */
   view(status: AuthStatus = this.#service.status()): AuthStatusView {
-    return { ...toAuthView(status, this.#options.remembered, this.#options.secretsKeptIn), seq: ++authViewsComputed };
+    return { ...toAuthView(status, this.#options.remembered, this.#options.secretsKeptIn), seq: nextViewSeq() };
   }
 
   /** After the service or issuer changed (only while signed out). */

@@ -1,4 +1,5 @@
 import { emailKey, UserChecks, type BreachDataSource } from '../../../shared/api/index.ts';
+import { nextViewSeq } from '../../../shared/ipc/viewOrder.ts';
 import { ChecksView } from '../../../shared/ipc/index.ts';
 import { clearServerState } from './breachQueries.ts';
 import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
@@ -19,16 +20,13 @@ interface Row {
   demo_cleared_at: string | null;
 }
 
-/** Views are numbered in the order they are read, for the whole process (`ChecksView.seq`). */
-let viewsRead = 0;
-
 /**
  * The account's breach-data row as the UI sees it, numbered (`seq`) so a window keeps the latest
  * of an answer and an event that crossed. A stored answer that no longer parses counts as unknown.
  */
 export function readChecksView(db: ReadableDB): ChecksView {
   const row = statement(db, 'SELECT source, pending, checks_json, checks_served, updated_at, demo_cleared_at FROM breach_data WHERE id = 1').get() as Row | undefined;
-  const seq = ++viewsRead;
+  const seq = nextViewSeq();
   if (!row) return ChecksView.parse({ source: 'unknown', pending: null, checks: null, checksServed: 'unknown', updatedAt: null, demoClearedAt: null, seq });
   let checks: UserChecks | null = null;
   if (row.checks_json !== null) {

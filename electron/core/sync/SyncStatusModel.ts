@@ -1,4 +1,5 @@
 import type { SyncStatus as SyncStatusView } from '../../../shared/ipc/index.ts';
+import { nextViewSeq } from '../../../shared/ipc/viewOrder.ts';
 import type { ReadableDB } from '../db/Interface.ts';
 import { getSyncState } from '../db/syncStateQueries.ts';
 import type { OutboxSummary } from '../outbox/types.ts';
@@ -22,9 +23,6 @@ export interface SyncStatusInputs {
  * one failed. It remembers only what the scheduler reports as it goes (progress, the last
  * error); everything else is read when the view is asked for, so it cannot drift.
  */
-/** Views are numbered in the order they are computed, for the whole process (see `SyncStatus.seq`). */
-let viewsComputed = 0;
-
 export class SyncStatusModel {
   #progress: SyncProgress | undefined;
   #lastError: string | undefined;
@@ -61,7 +59,7 @@ export class SyncStatusModel {
       pending: inputs.outbox ? inputs.outbox.pending + inputs.outbox.sending : 0,
       failed: inputs.outbox?.failed ?? 0,
       ...(progress?.phase === 'push' && progress.push ? { progress: { done: progress.push.requests, total: progress.push.plannedRequests } } : {}),
-      seq: ++viewsComputed,
+      seq: nextViewSeq(),
     };
   }
 }

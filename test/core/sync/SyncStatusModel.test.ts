@@ -1,4 +1,5 @@
-import { isOlderSyncStatus, SyncStatus } from '../../../shared/ipc/views.ts';
+import { SyncStatus } from '../../../shared/ipc/views.ts';
+import { isOlderView } from '../../../shared/ipc/viewOrder.ts';
 import { describe, expect, it } from 'vitest';
 import { setSyncState } from '../../../electron/core/db/syncStateQueries.ts';
 import { OnlineState } from '../../../electron/core/sync/OnlineState.ts';
@@ -106,14 +107,14 @@ describe('sync status views are numbered in the order they are computed', () => 
     const third = SyncStatus.parse(a.view(inputs));
     expect(first.seq).toBeLessThan(second.seq!);
     expect(second.seq).toBeLessThan(third.seq!);
-    expect(isOlderSyncStatus(first, third)).toBe(true);
-    expect(isOlderSyncStatus(third, first)).toBe(false);
+    expect(isOlderView(first, third)).toBe(true);
+    expect(isOlderView(third, first)).toBe(false);
   });
 
   it('a view without seq (an older core) is never taken for older', () => {
-    const plain = { online: true, phase: 'idle' as const, pending: 0, failed: 0 };
-    expect(isOlderSyncStatus(plain, { ...plain, seq: 9 })).toBe(false);
-    expect(isOlderSyncStatus({ ...plain, seq: 1 }, plain)).toBe(false);
-    expect(isOlderSyncStatus({ ...plain, seq: 1 }, undefined)).toBe(false);
+    const plain: SyncStatus = { online: true, phase: 'idle', pending: 0, failed: 0 };
+    expect(isOlderView(plain, { ...plain, seq: 9 })).toBe(false);
+    expect(isOlderView({ ...plain, seq: 1 }, plain)).toBe(false);
+    expect(isOlderView({ ...plain, seq: 1 }, undefined)).toBe(false);
   });
 });
