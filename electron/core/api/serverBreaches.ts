@@ -73,10 +73,7 @@ function isExactly(json: unknown): json is ServerUserBreach[] {
     const removedFromCatalogAt = raw.removedFromCatalogAt;
     if (removedFromCatalogAt !== undefined && !filled(removedFromCatalogAt)) return false;
     if (keyCount(raw) !== ('removedFromCatalogAt' in raw ? 3 : 2)) return false;
-    const { id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive } = breach;
-    if (!filled(id) || typeof domain !== 'string' || !filled(breachDate) || !filled(addedDate) || !filled(modifiedDate) || typeof isSensitive !== 'boolean') return false;
-    if (!Array.isArray(dataClasses) || keyCount(breach) !== 7) return false;
-    for (let k = 0; k < dataClasses.length; k++) if (typeof dataClasses[k] !== 'string') return false;
+    if (!isBreachFields(breach) || keyCount(breach) !== 7) return false;
     for (let j = 0; j < accounts.length; j++) {
       const account: unknown = accounts[j];
       if (!isPlain(account) || !filled(account.email) || keyCount(account) !== 2) return false;
@@ -115,9 +112,8 @@ function readCopying(json: unknown): ServerUserBreach[] | undefined {
     const breach = raw.breach;
     const accounts = raw.breachedAccounts;
     if (!isRecord(breach) || !Array.isArray(accounts)) return undefined;
+    if (!isBreachFields(breach)) return undefined;
     const { id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive } = breach;
-    if (!filled(id) || typeof domain !== 'string' || !filled(breachDate) || !filled(addedDate) || !filled(modifiedDate) || typeof isSensitive !== 'boolean') return undefined;
-    if (!Array.isArray(dataClasses) || !dataClasses.every((name) => typeof name === 'string')) return undefined;
     const removedFromCatalogAt = raw.removedFromCatalogAt;
     if (removedFromCatalogAt !== undefined && !filled(removedFromCatalogAt)) return undefined;
     const breachedAccounts = new Array<Account>(accounts.length);
@@ -136,12 +132,21 @@ function readCopying(json: unknown): ServerUserBreach[] | undefined {
       }
       breachedAccounts[j] = { email: account.email, resolvedDataClasses: resolved };
     }
-    const item: ServerUserBreach = { breach: { id, domain, breachDate, addedDate, modifiedDate, dataClasses: [...(dataClasses as string[])], isSensitive }, breachedAccounts };
+    const item: ServerUserBreach = { breach: { id, domain, breachDate, addedDate, modifiedDate, dataClasses: [...dataClasses], isSensitive }, breachedAccounts };
     // Only when present, as zod leaves an absent optional key out.
     if (removedFromCatalogAt !== undefined) item.removedFromCatalogAt = removedFromCatalogAt;
     items[i] = item;
   }
   return items;
+}
+
+/** The breach's fields as `ServerBreach` checks them (what else the object holds is the caller's to judge). */
+function isBreachFields(breach: Record<string, unknown>): breach is Record<string, unknown> & ServerUserBreach['breach'] {
+  const { id, domain, breachDate, addedDate, modifiedDate, dataClasses, isSensitive } = breach;
+  if (!filled(id) || typeof domain !== 'string' || !filled(breachDate) || !filled(addedDate) || !filled(modifiedDate) || typeof isSensitive !== 'boolean') return false;
+  if (!Array.isArray(dataClasses)) return false;
+  for (let k = 0; k < dataClasses.length; k++) if (typeof dataClasses[k] !== 'string') return false;
+  return true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
