@@ -148,8 +148,8 @@ export function markInFlight(db: WritableDB, ids: readonly number[], now: string
  * The service accepted the intents on the wire for these rows. A row goes unless the person made a
  * newer intent meanwhile (its `version` moved past `sent_version`, the intent this flush claimed
  * and sent); that one stays pending and is sent next, no longer in doubt: the service now holds
- * exactly what the confirmed state says (sends are one at a time, so no other send of the row is
- * out). One statement for thousands of rows, by id alone: the row itself says what was sent.
+ * exactly what the confirmed state says (a row is in one request of a flush, so no other send of
+ * it is out). One statement for thousands of rows, by id alone: the row itself says what was sent.
  */
 export function settleDeliveredMany(db: WritableDB, ids: readonly number[]): void {
   const json = JSON.stringify(ids);

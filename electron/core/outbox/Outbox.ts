@@ -71,6 +71,30 @@ type Atom = Intent;
 
 const NO_ACCOUNT_WAIT_MS = 60 * 60_000;
 
+/**
+ * Requests on the wire at once. With one, the service waited idle while each answer travelled
+ * back and the next request came; with two, it has the next request as it finishes one, and
+ * this process settles the answered one meanwhile. The requests of a pass hold disjoint rows, so
+ * the order the service applies them in does not matter.
+ */
+const ON_THE_WIRE = 2;
+
+/** A request sent, with its answer to come (a rejection is the failure). */
+interface Sent {
+  request: PackedRequest<Atom>;
+  answer: Promise<void>;
+}
+
+/**
+ * What a stopped flush puts back. `unsent`: never sent in this flush, or refused with nothing
+ * applied — as much in doubt as before the claim. `unanswered`: requests whose outcome is
+ * unknown — in doubt now.
+ */
+interface StoppedRows {
+  unsent: PackedRequest<Atom>[];
+  unanswered?: PackedRequest<Atom>[];
+}
+
 /** Rows re-toggled while on the wire become pending again; a few passes pick them up in the same flush. */
 const MAX_PASSES = 3;
 
@@ -78,7 +102,7 @@ const MAX_PASSES = 3;
  * The durable queue of the person's resolution changes (STYLE.md §5).
  *
  * `record` writes the intent and the optimistic overlay in one transaction; `flush` packs
- * pending intents into contract-valid requests, sends them one at a time, isolates refused
+ * pending intents into contract-valid requests, sends them (two on the wire at once), isolates refused
  * items by splitting, and backs off on transient failures. Delivery is at least once: a row
  * leaves only after a 2xx for its exact version, and the operation is idempotent per
  * (email, data class, breach), so sending again after a crash or a lost answer is safe.
@@ -242,7 +266,7 @@ export class Outbox {
     return this.#running;
   }
 
-  /** Lets a running flush finish its current request and stops taking new ones. */
+  /** Lets a running flush finish the requests on the wire and stops sending new ones. */
   async shutdown(): Promise<void> {
     this.#closed = true;
     await this.#running?.catch(() => undefined);
@@ -267,19 +291,21 @@ export class Outbox {
       const queue: PackedRequest<Atom>[] = packIntents(claimed, this.#limits, (atom) => atom.id);
       let planned = queue.length;
       let remaining = claimed.length;
-      // The request sent while the one before it was being settled (see below), with its answer to come.
-      let next: { request: PackedRequest<Atom>; answer: Promise<void> } | undefined;
-      while (queue.length > 0 || next) {
-        let request: PackedRequest<Atom>;
-        let answer: Promise<void>;
-        if (next) {
-          ({ request, answer } = next);
-          next = undefined;
-        } else {
-          if (this.#closed || signal?.aborted) return this.#stop('cancelled', totals, { unsent: queue }, 'cancelled');
-          request = queue.shift()!;
-          answer = this.#post(request, signal);
+      // Sent and not yet answered, oldest first: up to ON_THE_WIRE at once (see below).
+      const onTheWire: Sent[] = [];
+      const send = () => {
+        while (onTheWire.length < ON_THE_WIRE && queue.length > 0 && !this.#closed && !signal?.aborted) {
+          const request = queue.shift()!;
+          const answer = this.#post(request, signal);
+          // Its failure is handled when it is awaited.
+          answer.catch(() => undefined);
+          onTheWire.push({ request, answer });
         }
+      };
+      while (queue.length > 0 || onTheWire.length > 0) {
+        send();
+        if (onTheWire.length === 0) return this.#stop('cancelled', totals, { unsent: queue }, 'cancelled');
+        const { request, answer } = onTheWire.shift()!;
         try {
           await answer;
         } catch (error) {
@@ -294,9 +320,20 @@ export class Outbox {
               remaining -= blame.length;
             }
           } else {
-            // Sent and not applied, or sent with the outcome unknown: the two are put back differently.
-            const landed = verdict === 'cancelled' || mayHaveLanded(classifyError(error));
-            const rows = landed ? { unsent: queue, unanswered: request } : { unsent: [request, ...queue] };
+            // The flush stops. What is still on the wire is waited for, so a delivered request
+            // is settled rather than sent again, and one whose outcome is unknown is in doubt.
+            const rows = { unsent: [...queue], unanswered: [] as PackedRequest<Atom>[] };
+            (verdict === 'cancelled' || mayHaveLanded(classifyError(error)) ? rows.unanswered : rows.unsent).push(request);
+            for (const other of onTheWire.splice(0)) {
+              const outcome = await settleOf(other.answer);
+              if (outcome.ok) {
+                totals.requests++;
+                totals.delivered += this.#settleDelivered(other.request);
+              } else {
+                totals.requests++;
+                (isRefusedOrUnsent(outcome.error, signal) ? rows.unsent : rows.unanswered).push(other.request);
+              }
+            }
             if (verdict === 'cancelled') return this.#stop('cancelled', totals, rows, 'cancelled');
             if (verdict === 'sign-in') return this.#stop('sign-in-needed', totals, rows, describe(error));
             return this.#stop('backoff', totals, rows, describe(error), error);
@@ -305,18 +342,11 @@ export class Outbox {
           continue;
         }
         totals.requests++;
-        // The next request goes out before this one is settled, so the service works on it while
-        // this one's thousands of rows are settled here. Still one request on the wire at a time;
-        // the rows of the two are disjoint, and a toggle in between is one made after the
+        // The wire is filled again before this request's thousands of rows are settled here
+        // (synchronously), so the service always has the next one to work on. The rows of the
+        // requests of a pass are disjoint, and a toggle in between is one made after the
         // service's answer, which settling already allows for.
-        if (queue.length > 0 && !this.#closed && !signal?.aborted) {
-          const following = queue.shift()!;
-          next = { request: following, answer: this.#post(following, signal) };
-          // Its failure is handled when it is awaited, after this settles.
-          next.answer.catch(() => undefined);
-          // A turn of the event loop, so the request is written before the synchronous settling.
-          await new Promise((resolve) => setTimeout(resolve, 0));
-        }
+        send();
         totals.delivered += this.#settleDelivered(request);
         remaining -= request.reduce((n, packed) => n + packed.atoms.length, 0);
         onProgress?.({ phase: 'push', requests: totals.requests, plannedRequests: planned, delivered: totals.delivered, failed: totals.failed, remaining });
@@ -390,15 +420,11 @@ export class Outbox {
     return count;
   }
 
-  /**
-   * Ends a flush early: what was claimed and not delivered goes back to pending. `unsent`: never
-   * sent in this flush, or refused with nothing applied — as much in doubt as before the claim.
-   * `unanswered`: the request whose outcome is unknown — in doubt now.
-   */
+  /** Ends a flush early: what was claimed and not delivered goes back to pending (see {@link StoppedRows}). */
   #stop(
     status: 'cancelled' | 'sign-in-needed' | 'backoff',
     totals: { requests: number; delivered: number; failed: number; breachIds: string[] },
-    { unsent, unanswered }: { unsent: PackedRequest<Atom>[]; unanswered?: PackedRequest<Atom> },
+    { unsent, unanswered = [] }: StoppedRows,
     message: string,
     error?: unknown,
   ): FlushResult {
@@ -406,7 +432,7 @@ export class Outbox {
     this.#db
       .transaction(() => {
         for (const request of unsent) for (const packed of request) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version, atom.inDoubt);
-        for (const packed of unanswered ?? []) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version, true);
+        for (const request of unanswered) for (const packed of request) for (const atom of packed.atoms) releaseInFlight(this.#db, atom.id, atom.version, true);
       })
       .immediate();
     this.#changed();
@@ -450,6 +476,20 @@ function toItem(row: OutboxRow): OutboxItem {
 }
 
 type Verdict = 'refused' | 'sign-in' | 'transient' | 'cancelled';
+
+/** An answer's outcome, never rejecting. */
+function settleOf(answer: Promise<void>): Promise<{ ok: true } | { ok: false; error: unknown }> {
+  return answer.then(
+    () => ({ ok: true as const }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/** A failed request that certainly changed nothing at the service (refused, or never sent as far as anyone can tell). */
+function isRefusedOrUnsent(error: unknown, signal: AbortSignal | undefined): boolean {
+  const verdict = classify(error, signal);
+  return verdict !== 'cancelled' && (verdict === 'refused' || !mayHaveLanded(classifyError(error)));
+}
 
 /**
  * What the outbox does about a failed request, from the shared error kinds: the request's

@@ -3,7 +3,9 @@ import type { ResolutionItem } from '../../../shared/api/index.ts';
 import type { WritableDB } from '../../../electron/core/db/Interface.ts';
 import { markInFlight, pendingRows } from '../../../electron/core/db/outboxQueries.ts';
 import { UnknownTargetError } from '../../../electron/core/outbox/errors.ts';
+import { ApiError } from '../../../electron/core/api/ApiError.ts';
 import { Outbox, type ResolutionSender } from '../../../electron/core/outbox/Outbox.ts';
+import { CONTRACT_LIMITS } from '../../../electron/core/outbox/packing.ts';
 import { getLocalBreach, queryBreaches } from '../../../electron/core/queries/localQueries.ts';
 import { Puller } from '../../../electron/core/sync/Puller.ts';
 import { canSendUnderFirefox } from '../../../electron/core/api/FirefoxMonitorClient.ts';
@@ -268,6 +270,119 @@ describe('Outbox.flush', () => {
     expect(seen[0]).toEqual({ pending: 1, sending: 0, failed: 0 });
     expect(seen.at(-1)).toEqual({ pending: 0, sending: 0, failed: 0 });
     expect(await outbox.flush()).toMatchObject({ status: 'cancelled' });
+  });
+});
+
+/**
+ * A service whose answers the test gives: each request waits until `answer` is called, which
+ * either applies it at the contract server or fails it with the error given.
+ */
+function gatedSender(server: ContractServer) {
+  const requests: { breachIds: string[]; answer(error?: Error): Promise<void> }[] = [];
+  const wire = { now: 0, most: 0 };
+  const sender: ResolutionSender = {
+    postResolutions(items) {
+      wire.now++;
+      wire.most = Math.max(wire.most, wire.now);
+      return new Promise<void>((resolve, reject) => {
+        requests.push({
+          breachIds: items.map((item) => item.breachId),
+          async answer(error) {
+            wire.now--;
+            if (error) reject(error);
+            else await server.postResolutions(items).then(resolve, reject);
+            await turns();
+          },
+        });
+      });
+    },
+  };
+  return { sender, requests, wire };
+}
+
+/** A few turns of the event loop: what the outbox does next has happened. */
+async function turns(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('Outbox.flush with two requests on the wire', () => {
+  // One item per request: One, Two and Three (all of A's classes each) make three requests.
+  async function threeRequests() {
+    const { db, server } = await setup();
+    const gate = gatedSender(server);
+    const outbox = new Outbox({ db, sender: gate.sender, now: () => FROZEN_NOW.getTime(), random: () => 0.5, limits: { ...CONTRACT_LIMITS, maxItems: 1 } });
+    for (const breachId of ['One', 'Two', 'Three']) outbox.record([{ breachId, emails: [A], resolved: true }]);
+    const rowsOf = (breachId: string) => pendingRows(db).filter((row) => row.breachId === breachId);
+    return { db, server, outbox, ...gate, rowsOf };
+  }
+
+  it('sends the next request before the one before it is answered, never more than two at once', async () => {
+    const { server, outbox, requests, wire } = await threeRequests();
+    const flushing = outbox.flush();
+    await turns();
+    // The service has the second request while it works on the first.
+    expect(requests.map((r) => r.breachIds)).toEqual([['One'], ['Two']]);
+    await requests[0]!.answer();
+    expect(requests).toHaveLength(3);
+    await requests[1]!.answer();
+    await requests[2]!.answer();
+    expect(await flushing).toMatchObject({ status: 'done', requests: 3, delivered: 7, failed: 0 });
+    expect(wire.most).toBe(2);
+    expect(server.resolvedKeys().size).toBe(7);
+    expect(outbox.summary()).toEqual({ pending: 0, sending: 0, failed: 0 });
+  });
+
+  it('a request that fails while the next is on the wire: the next is settled when it is delivered, the failed one is in doubt, the unsent one as it was', async () => {
+    const { server, outbox, requests, rowsOf } = await threeRequests();
+    const flushing = outbox.flush();
+    await turns();
+    await requests[0]!.answer(new ApiError('server', 'unavailable', { status: 503 }));
+    // The flush stops sending, but waits for what is already on the wire.
+    expect(requests).toHaveLength(2);
+    await requests[1]!.answer();
+    expect(await flushing).toMatchObject({ status: 'backoff', requests: 2, delivered: 3, failed: 0 });
+    expect([...server.resolvedKeys()].every((key) => key.startsWith('Two|'))).toBe(true);
+    expect(rowsOf('Two')).toEqual([]);
+    expect(rowsOf('One').map((row) => [row.inDoubt, row.sentVersion])).toEqual([
+      [true, null],
+      [true, null],
+      [true, null],
+    ]);
+    expect(rowsOf('Three').map((row) => [row.inDoubt, row.sentVersion])).toEqual([[false, null]]);
+    expect(outbox.summary()).toEqual({ pending: 4, sending: 0, failed: 0 });
+  });
+
+  it.each([
+    ['a 429 (nothing applied)', () => new ApiError('rate-limited', 'slow down', { status: 429 }), false],
+    ['a timeout (outcome unknown)', () => new ApiError('timeout', 'the service did not answer within 5 s'), true],
+  ] as const)('when the request on the wire fails too, after %s its rows are in doubt only if its send may have landed', async (_, error, inDoubt) => {
+    const { outbox, requests, rowsOf } = await threeRequests();
+    const flushing = outbox.flush();
+    await turns();
+    await requests[0]!.answer(new ApiError('server', 'unavailable', { status: 503 }));
+    await requests[1]!.answer(error());
+    expect(await flushing).toMatchObject({ status: 'backoff', requests: 2, delivered: 0 });
+    expect(rowsOf('One').every((row) => row.inDoubt && row.sentVersion === null)).toBe(true);
+    expect(rowsOf('Two').map((row) => [row.inDoubt, row.sentVersion])).toEqual([
+      [inDoubt, null],
+      [inDoubt, null],
+      [inDoubt, null],
+    ]);
+    expect(outbox.summary()).toEqual({ pending: 7, sending: 0, failed: 0 });
+  });
+
+  it('a request the service refuses is split and sent again while the next one is delivered', async () => {
+    const { server, outbox, requests, wire } = await threeRequests();
+    // The service no longer lists Usernames for One: it refuses that class (400, with a pointer).
+    server.store.putBreach(catalogBreach('One', ['Email addresses', 'Passwords']));
+    const flushing = outbox.flush();
+    await turns();
+    expect(requests.map((r) => r.breachIds)).toEqual([['One'], ['Two']]);
+    for (let answered = 0; answered < requests.length; answered++) await requests[answered]!.answer();
+    expect(await flushing).toMatchObject({ status: 'done', delivered: 6, failed: 1 });
+    expect(outbox.items('failed')).toMatchObject([{ breachId: 'One', dataClass: 'Usernames', failure: { status: 400 } }]);
+    expect(server.resolvedKeys().size).toBe(6);
+    expect(wire.most).toBe(2);
   });
 });
 
