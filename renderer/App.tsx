@@ -107,10 +107,15 @@ onAccountChange(() => scrollPositions.clear());
  * the next. Keyed by screen, plus the breach of a fix page (each its own page).
  */
 function useScrollPerScreen(main: RefObject<HTMLElement | null>, key: string): void {
+  const shown = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
     const element = main.current;
     if (!element) return;
-    element.scrollTop = scrollPositions.get(key) ?? 0;
+    const saved = scrollPositions.get(key);
+    // A new `<main>` is at its top: setting it there would only make the browser lay out the
+    // whole new page in the middle of its first render (writing scrollTop needs a layout).
+    if (saved !== undefined || shown.current !== undefined) element.scrollTop = saved ?? 0;
+    shown.current = key;
     const remember = () => scrollPositions.set(key, element.scrollTop);
     element.addEventListener('scroll', remember, { passive: true });
     return () => element.removeEventListener('scroll', remember);

@@ -1,6 +1,15 @@
+// One formatter for every count: `toLocaleString('en')` sets one up on each call, which showed
+// as milliseconds of a first render that writes a few dozen counts.
+const countFormat = new Intl.NumberFormat('en');
+
+/** A count as the UI writes it (English digit grouping: 12,345). */
+export function formatCount(count: number): string {
+  return countFormat.format(count);
+}
+
 /** English plurals are enough for this UI; one function keeps the wording consistent. */
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 // Dates follow the person's locale (undefined = the system's); the words around them are English.

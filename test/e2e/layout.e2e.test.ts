@@ -181,6 +181,14 @@ describe('layout and counts in Chromium against the real stack', { timeout: 60_0
     // Soft: the screenshots below are taken whatever these say.
     expect.soft((await list().boundingBox())!.y, 'the banner pushed the list down').toBe(before.list.y);
     expect.soft(await main.boundingBox(), 'the banner took room from the page').toEqual(before.main);
+    // The scrolling areas get the stack's height (and a margin) as room at their end, so their
+    // last lines can scroll out from under the banner.
+    const room = await page.evaluate(`(() => {
+      const stack = document.querySelector('.banner-stack');
+      return { stack: stack.getBoundingClientRect().height, room: getComputedStyle(stack.parentElement).getPropertyValue('--banner-stack-height').trim() };
+    })()`);
+    expect.soft(room, 'the room kept for the banners').toEqual({ stack: expect.any(Number) as unknown, room: `${Math.round((room as { stack: number }).stack) + 24}px` });
+    expect.soft((room as { stack: number }).stack, 'the banner stack has a height').toBeGreaterThan(0);
     await everyWay('breaches-banner', async (size) => {
       const rows = await visibleRows();
       return size === SMALL && rows < 6 ? [`only ${rows} rows of the list are in view`] : [];
@@ -321,4 +329,31 @@ describe('layout and counts in Chromium against the real stack', { timeout: 60_0
     await answers.evaluate((section) => section.scrollIntoView({ block: 'start' }));
     await everyWay('graph-same-data-answers');
   }, 120_000);
+
+  it("the year chart's code is fetched once its card scrolls into view, not before", async () => {
+    await page.setViewportSize(SMALL);
+    const asked: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (/\/YearChart-[\w-]+\.js$/.test(new URL(request.url()).pathname)) asked.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      // A new document: nothing of the chart is loaded yet.
+      await e2e.openApp();
+      const card = page.getByRole('region', { name: 'Breaches over time' });
+      await card.waitFor();
+      await settle(page);
+      // Two frames more: an observer that found the card in view has said so by now.
+      await page.evaluate(`new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))`);
+      await expect.poll(() => card.locator('[data-waiting="until-seen"]').count()).toBe(1);
+      expect(await card.evaluate((node) => (node as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top)).toBeGreaterThan(SMALL.height);
+      expect(asked, 'asked while out of view').toEqual([]);
+      await card.scrollIntoViewIfNeeded();
+      await eventually('the chart to be asked once in view', async () => asked.length === 1, 10_000);
+      await card.locator('svg').first().waitFor({ timeout: 10_000 });
+    } finally {
+      page.off('request', onRequest);
+      await page.setViewportSize(LARGE);
+    }
+  }, 90_000);
 });

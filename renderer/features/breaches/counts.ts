@@ -1,6 +1,6 @@
 import { dataClassKey } from '../../../shared/api/primitives.ts';
 import type { BreachList } from '../../../shared/ipc/views.ts';
-import { plural } from '../../lib/format.ts';
+import { formatCount, plural } from '../../lib/format.ts';
 import type { Filters } from '../../lib/urlState.ts';
 
 function countFor(list: BreachList, name: string): [string, number] | undefined {
@@ -38,12 +38,12 @@ export function countsText(list: BreachList, filters: Filters, hiddenByYou = 0):
   const parts = [plural(list.total, 'breach', 'breaches')];
   const named = filters.unresolvedDataClasses.length > 0 ? filters.unresolvedDataClasses : filters.dataClasses;
   if (named.length > 0) {
-    for (const [name, count] of named.slice(0, 3).map((entry) => countFor(list, entry) ?? ([entry, 0] as [string, number]))) parts.push(`${count.toLocaleString('en')} with unresolved ${name}`);
+    for (const [name, count] of named.slice(0, 3).map((entry) => countFor(list, entry) ?? ([entry, 0] as [string, number]))) parts.push(`${formatCount(count)} with unresolved ${name}`);
   } else if (list.total > 0 && list.rows.length === list.total) {
     const open = list.rows.filter((row) => row.unresolved > 0).length;
-    parts.push(open === 0 ? 'nothing left to fix' : `${open.toLocaleString('en')} with something to fix`);
+    parts.push(open === 0 ? 'nothing left to fix' : `${formatCount(open)} with something to fix`);
   }
-  if (hiddenByYou > 0) parts.push(`${hiddenByYou.toLocaleString('en')} hidden by you`);
+  if (hiddenByYou > 0) parts.push(`${formatCount(hiddenByYou)} hidden by you`);
   if (list.hiddenSensitive > 0) parts.push(`${plural(list.hiddenSensitive, 'sensitive breach', 'sensitive breaches')} hidden`);
   return parts.join(' · ');
 }

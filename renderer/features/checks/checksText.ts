@@ -1,6 +1,6 @@
 import type { AddressCheck, UserChecks } from '../../../shared/api/checks.ts';
 import type { ChecksView } from '../../../shared/ipc/checks.ts';
-import { formatDateTime, plural } from '../../lib/format.ts';
+import { formatCount, formatDateTime, plural } from '../../lib/format.ts';
 
 /** Addresses the service has not checked yet: its header's count, else the body's pending addresses, else none known. */
 export function pendingCount(view: ChecksView): number {
@@ -11,7 +11,7 @@ export function pendingCount(view: ChecksView): number {
 export function checkingLine(view: ChecksView): string | undefined {
   const pending = pendingCount(view);
   if (pending === 0) return undefined;
-  return pending === 1 ? 'Checking one of your addresses…' : `Checking ${pending.toLocaleString('en')} of your addresses…`;
+  return pending === 1 ? 'Checking one of your addresses…' : `Checking ${formatCount(pending)} of your addresses…`;
 }
 
 /** How far the checks are: addresses checked (or failed) of all, when the service lists them. */

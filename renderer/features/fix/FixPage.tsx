@@ -3,7 +3,7 @@ import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { toUiError } from '../../lib/core.ts';
-import { plural } from '../../lib/format.ts';
+import { formatCount, plural } from '../../lib/format.ts';
 import { EMPTY_FILTERS, formatHash } from '../../lib/urlState.ts';
 import { applyFix, useReport } from '../../state/report.ts';
 import { useRoute } from '../../state/route.ts';
@@ -120,7 +120,7 @@ function FixGroupCard({ group, number, focus, single }: { group: FixGroupState; 
         <h2 id={headingId} className="card-title fix-title" ref={heading} tabIndex={-1}>
           {group.spec.title}
         </h2>
-        <span className={done ? 'fix-status fix-status-done' : 'fix-status'}>{done ? 'Done' : `${group.unresolved.toLocaleString('en')} of ${plural(group.total, 'item')} left`}</span>
+        <span className={done ? 'fix-status fix-status-done' : 'fix-status'}>{done ? 'Done' : `${formatCount(group.unresolved)} of ${plural(group.total, 'item')} left`}</span>
       </div>
       <p className="card-note">{group.spec.why}</p>
       <ol className="fix-steps">

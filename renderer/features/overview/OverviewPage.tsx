@@ -3,7 +3,7 @@ import { lazyRetrying } from '../../lib/lazyRetrying.ts';
 import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
-import { plural } from '../../lib/format.ts';
+import { formatCount, plural } from '../../lib/format.ts';
 import { whenIdle } from '../../lib/whenIdle.ts';
 import { whenInView } from '../../lib/whenInView.ts';
 import { EMPTY_FILTERS, formatHash, type Filters } from '../../lib/urlState.ts';
@@ -100,7 +100,7 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
         {/* The one sensitive policy: counted only when the person opted in; otherwise their number, and where to change it. */}
         <Kpi
           label="Breaches"
-          value={overview.breaches.toLocaleString('en')}
+          value={formatCount(overview.breaches)}
           detail={
             overview.sensitiveBreaches === 0
               ? undefined
@@ -110,9 +110,9 @@ function OverviewBody({ overview, pending }: { overview: Overview; pending: numb
           }
           href={overview.sensitiveBreaches > 0 && !overview.sensitiveShown ? SENSITIVE_SETTING_HREF : breachesLink(overview.sensitiveBreaches > 0 ? { includeSensitive: true } : {})}
         />
-        <Kpi label="Left to fix" value={unresolved.toLocaleString('en')} detail="email × data class" tone={unresolved > 0 ? 'todo' : 'done'} />
-        <Kpi label="Email addresses with something to fix" value={exposedEmails.toLocaleString('en')} />
-        <Kpi label="Changes queued" value={pending.toLocaleString('en')} detail={pending > 0 ? 'sent at the next sync' : 'nothing waiting'} />
+        <Kpi label="Left to fix" value={formatCount(unresolved)} detail="email × data class" tone={unresolved > 0 ? 'todo' : 'done'} />
+        <Kpi label="Email addresses with something to fix" value={formatCount(exposedEmails)} />
+        <Kpi label="Changes queued" value={formatCount(pending)} detail={pending > 0 ? 'sent at the next sync' : 'nothing waiting'} />
       </div>
       <div className="overview-grid">
         <BarList
@@ -217,7 +217,7 @@ function BarList({ title, items, empty, linkLabel }: { title: string; items: Bar
                 <span className="bar-fill" style={{ width: `${Math.max(2, (item.count / max) * 100)}%` }} />
               </span>
               <span className="bar-count tabular" aria-hidden="true">
-                {item.count.toLocaleString('en')}
+                {formatCount(item.count)}
               </span>
             </li>
           ))}

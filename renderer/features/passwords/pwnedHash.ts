@@ -1,3 +1,5 @@
+import { formatCount } from '../../lib/format.ts';
+
 /**
  * The password's SHA-1 in upper-case hex, split as the range API needs it: the 5-character
  * prefix that is sent, and the 35-character suffix that never leaves this page. WebCrypto, so
@@ -14,5 +16,5 @@ export async function sha1Parts(password: string): Promise<{ prefix: string; suf
 /** "Seen 52,256 times in breaches — never use it" / "Not found in any known breach". */
 export function pwnedVerdict(count: number): string {
   if (count === 0) return 'Not found in any known breach.';
-  return `Seen ${count.toLocaleString('en')} ${count === 1 ? 'time' : 'times'} in breaches — never use it.`;
+  return `Seen ${formatCount(count)} ${count === 1 ? 'time' : 'times'} in breaches — never use it.`;
 }

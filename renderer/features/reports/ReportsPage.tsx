@@ -3,7 +3,7 @@ import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { ErrorState, Skeleton } from '../../components/States.tsx';
 import { downloadText } from '../../lib/download.ts';
-import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
+import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { inBrowserHost, toUiError } from '../../lib/core.ts';
 import { saveReportPdf, useReport } from '../../state/report.ts';
 import type { Report, ReportBreach } from '../../../shared/report/report.ts';
@@ -102,7 +102,7 @@ function PrintableReport({ report }: { report: Report }) {
           Made <time dateTime={report.generatedAt}>{formatDateTime(report.generatedAt)}</time>
         </p>
         <p className="report-summary">
-          {plural(report.breaches.length, 'breach', 'breaches')} · {plural(emails, 'email address', 'email addresses')} · {fixed.toLocaleString('en')} of {plural(rows.length, 'item')} fixed
+          {plural(report.breaches.length, 'breach', 'breaches')} · {plural(emails, 'email address', 'email addresses')} · {formatCount(fixed)} of {plural(rows.length, 'item')} fixed
         </p>
       </header>
       {report.breaches.length === 0 ? <p className="card-empty">No breaches in your data.</p> : report.breaches.map((item) => <BreachSection key={item.breach.id} item={item} />)}

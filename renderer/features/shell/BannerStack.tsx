@@ -13,9 +13,15 @@ export function BannerStack({ children }: { children: ReactNode }) {
     const element = stack.current;
     const host = element?.parentElement;
     if (!element || !host) return;
-    const update = () => host.style.setProperty('--banner-stack-height', `${element.offsetHeight ? element.offsetHeight + 24 : 0}px`);
-    update();
-    const observer = new ResizeObserver(update);
+    // The observer's first answer comes after the first layout and before that frame is painted:
+    // reading the height here instead (offsetHeight) would lay out the whole new page in the
+    // middle of React's commit, and again once this property changed it. No banner: no property
+    // (the style sheets fall back to 0px), so an empty stack changes nothing about the page.
+    const observer = new ResizeObserver(([entry]) => {
+      const height = entry?.borderBoxSize[0]?.blockSize ?? element.offsetHeight;
+      if (height > 0) host.style.setProperty('--banner-stack-height', `${Math.round(height) + 24}px`);
+      else host.style.removeProperty('--banner-stack-height');
+    });
     observer.observe(element);
     return () => {
       observer.disconnect();

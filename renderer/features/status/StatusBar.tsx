@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { inWords } from '../../lib/errorText.ts';
-import { formatDateTime, formatRelative, plural } from '../../lib/format.ts';
+import { formatCount, formatDateTime, formatRelative, plural } from '../../lib/format.ts';
 import { isSyncing, useSync } from '../../state/sync.ts';
 import type { SyncStatus } from '../../../shared/ipc/views.ts';
 
@@ -50,7 +50,7 @@ export function StatusBar() {
                 <>
                   <progress className="progress" aria-label="Sync progress" value={status.progress.done} max={status.progress.total} />
                   <span className="muted tabular">
-                    {status.progress.done.toLocaleString('en')} of {status.progress.total.toLocaleString('en')}
+                    {formatCount(status.progress.done)} of {formatCount(status.progress.total)}
                   </span>
                 </>
               ) : (
