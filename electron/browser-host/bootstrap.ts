@@ -35,12 +35,13 @@ export function appLoadingTags(indexHtml: string): string {
 const ASSET_URL = /^\.\/assets\/[\w.-]+$/;
 
 /**
- * Hints that fetch the app's code and styles from the first moment of the bootstrap page, while
- * it exchanges its code: a module preload (fetched and compiled, not run) for each module script
- * and module preload of `appTags`, a style preload for each style sheet, at the address they
- * take under `/app/` (the host serves `/app/assets/` without a session). The tags the page
- * inserts after the exchange then find them fetched. Each keeps its tag's `crossorigin`, so
- * the browser matches the preload to the later request.
+ * What of the app the bootstrap page loads from its first moment, while it exchanges its code,
+ * at the address each takes under `/app/` (the host serves `/app/assets/` without a session): a
+ * module preload (fetched and compiled, not run) for each module script and module preload of
+ * `appTags`, and the style sheets themselves (public styles; the page's status line is drawn in
+ * the app's style). The scripts run only once the exchange has succeeded, inserted by the
+ * bootstrap script, and find their modules fetched. Each keeps its tag's `crossorigin`, so the
+ * browser matches the preload to the later request.
  */
 export function appPreloadHints(appTags: string): string {
   const hints: string[] = [];
@@ -53,7 +54,7 @@ export function appPreloadHints(appTags: string): string {
     const href = `/app/${url.slice('./'.length)}`;
     const rel = tag.startsWith('<script') ? (attribute('type')?.[1] === 'module' ? 'modulepreload' : undefined) : attribute('rel')?.[1];
     if (rel === 'modulepreload') hints.push(`<link rel="modulepreload"${crossorigin} href="${href}">`);
-    else if (rel === 'stylesheet') hints.push(`<link rel="preload" as="style"${crossorigin} href="${href}">`);
+    else if (rel === 'stylesheet') hints.push(`<link rel="stylesheet"${crossorigin} href="${href}">`);
   }
   return hints.join('\n');
 }
@@ -81,6 +82,9 @@ ${appTags}
 }
 
 export const BOOTSTRAP_JS = `(async () => {
+  // The style sheets in the head load as the page is parsed (after this script): which have ended, and how.
+  const ended = new Map();
+  for (const type of ['load', 'error']) document.addEventListener(type, (event) => { if (event.target.localName === 'link') ended.set(event.target, type); }, true);
   const params = new URLSearchParams(location.hash.slice(1));
   const code = params.get('code');
   params.delete('code');
@@ -112,13 +116,18 @@ export const BOOTSTRAP_JS = `(async () => {
   const tags = [...document.getElementById('app-tags').content.children];
   const scripts = tags.filter((tag) => tag.localName === 'script');
   const styles = [];
+  const applied = (link) => new Promise((resolve) => {
+    const end = (type) => { if (type === 'error') failed(); resolve(); };
+    if (link.sheet || ended.has(link)) return end(ended.get(link));
+    link.addEventListener('load', () => end('load'));
+    link.addEventListener('error', () => end('error'));
+  });
   for (const tag of tags.filter((tag) => tag.localName === 'link')) {
     const link = document.importNode(tag, true);
-    if (link.rel === 'stylesheet') styles.push(new Promise((resolve) => {
-      link.addEventListener('load', resolve);
-      link.addEventListener('error', () => { failed(); resolve(); });
-    }));
-    document.head.append(link);
+    // Already in the head since the page was parsed (appPreloadHints): wait for it, do not load it twice.
+    const present = [...document.head.querySelectorAll('link')].find((other) => other.rel === link.rel && other.href === link.href);
+    if (link.rel === 'stylesheet') styles.push(applied(present ?? link));
+    if (!present) document.head.append(link);
   }
   // Module scripts are fetched now, beside the style sheets, and run once those apply, as the
   // app's own page would run them (no first frame without its styles).

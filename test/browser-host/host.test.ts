@@ -148,7 +148,7 @@ describe('browser host', () => {
     const page = await raw(port, { path: '/' });
     const head = /<head>([\s\S]*?)<\/head>/.exec(page.body)?.[1] ?? '';
     expect(head).toContain('<link rel="modulepreload" href="/app/assets/app.js">');
-    expect(head).toContain('<link rel="preload" as="style" crossorigin href="/app/assets/app.css">');
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/app/assets/app.css">');
     expect(head).not.toContain('favicon'); // only the public assets, not the app's other files
   });
 

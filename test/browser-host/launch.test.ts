@@ -176,6 +176,10 @@ describe('the launch link in a real browser', () => {
     expect(await tab.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.injected)).toBeUndefined();
     // The app's style sheet was applied before its script ran (no unstyled first frame).
     expect(await tab.page.locator('#facts').textContent()).toBe('styled: yes; session held: yes');
+    // Loaded once, from the head, where the page had it from its first moment.
+    expect(await tab.page.locator('link[rel="stylesheet"]').count()).toBe(1);
+    expect(answers().filter((answer) => answer === 'GET /app/assets/app.css 200')).toHaveLength(1);
+    expect(answers().filter((answer) => answer === 'GET /app/assets/app.js 200')).toHaveLength(1);
     // One document: the bootstrap page became the app (no second page load after the exchange).
     expect(tab.documents).toEqual([`${host.origin}/`]);
     // Its address is the app's, as a reload needs it, and names no code.
