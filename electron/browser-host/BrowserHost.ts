@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BatchRequest, MAX_BATCH, type BatchResponse, type EventMark, type StreamHello } from '../../shared/ipc/protocol.ts';
 import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
 import type { EventBus } from '../core/events/EventBus.ts';
 import type { Router } from '../core/handlers/Router.ts';
 import { appLoadingTags, BOOTSTRAP_CSP, bootstrapHtml } from './bootstrap.ts';
 import { RequestGuard } from './guards.ts';
-import { resolveRendererFile } from './staticFiles.ts';
+import { resolvePublicAsset, resolveRendererFile } from './staticFiles.ts';
 
 const MAX_BODY = 1024 * 1024;
+/** Event names the host sends itself on a stream, beside the core's. */
+const HELLO_EVENT = 'hello';
 const HEARTBEAT_MS = 15_000;
 
 export interface BrowserHostOptions {
@@ -57,6 +60,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const guard = new RequestGuard(secret, port, options.now ? { now: options.now } : {});
   /** Open event streams and how to detach each from the bus. */
   const streams = new Map<ServerResponse, () => void>();
+  // Counts what the bus has sent, so answers and streams can say where they stood (EventMark).
+  // Subscribed first: a stream subscribed later hears each event after this count includes it.
+  const instance = randomBytes(6).toString('base64url');
+  let eventsSent = 0;
+  const counting = options.bus.subscribe(() => void eventsSent++);
+  const eventMark = (): EventMark => `${instance}.${eventsSent}`;
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     void handle(req, res).catch(() => {
@@ -86,6 +95,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
     if (pathname === '/app' || pathname.startsWith('/app/')) {
       if (method !== 'GET' && method !== 'HEAD') return refuse(res, 405, 'Method not allowed.');
+      // The bundler's hashed code and styles hold no data and are the same for everyone: served
+      // without the session, so the bootstrap page fetches them while it exchanges its code. The
+      // Host, Origin and Sec-Fetch-Site checks above still stand before them; same-origin
+      // resource policy and nosniff come with every answer (SECURITY_HEADERS).
+      const asset = await resolvePublicAsset(options.rendererDir, pathname.slice('/app'.length));
+      if (asset) return send(res, 200, asset.type, asset.body);
       if (!guard.hasSession(req)) return refuse(res, 401, 'Refused: open the link Breach Monitor printed when it started.');
       const file = await resolveRendererFile(options.rendererDir, pathname.slice('/app'.length) || '/');
       if (!file) return refuse(res, 404, 'Not found.');
@@ -95,38 +110,73 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (pathname.startsWith('/api/')) {
       if (!guard.hasSecretHeader(req)) return refuse(res, 401, 'Refused: missing or wrong key.');
       if (pathname === '/api/invoke' && method === 'POST') return invoke(req, res);
+      if (pathname === '/api/batch' && method === 'POST') return batch(req, res);
       if (pathname === '/api/events' && method === 'GET') return openEventStream(res);
     }
     refuse(res, 404, 'Not found.');
   }
 
-  async function invoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, 'Expected JSON.');
+  /** The request's body parsed as JSON (`undefined` when it is not JSON), or a refusal already sent (false). */
+  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | false> {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      refuse(res, 415, 'Expected JSON.');
+      return false;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_BODY) return refuse(res, 413, 'Request too large.');
+      if (size > MAX_BODY) {
+        refuse(res, 413, 'Request too large.');
+        return false;
+      }
       chunks.push(chunk);
     }
-    let message: unknown;
     try {
-      message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
     } catch {
-      message = undefined; // the router answers "malformed-message" with its reason
+      return { body: undefined };
     }
-    const response = await options.router.dispatch(message);
+  }
+
+  async function invoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const message = await jsonBody(req, res);
+    if (!message) return;
+    // Not JSON: the router answers "malformed-message" with its reason.
+    const response = await options.router.dispatch(message.body);
     send(res, 200, 'application/json; charset=utf-8', JSON.stringify(response), { 'cache-control': 'no-store' });
+  }
+
+  /** Several envelopes in one round trip (a page's first answers), each answered as `invoke` would, with the event mark before them. */
+  async function batch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const message = await jsonBody(req, res);
+    if (!message) return;
+    const parsed = BatchRequest.safeParse(message.body);
+    if (!parsed.success)
+      return refuse(
+        res,
+        400,
+        `Expected {"requests": [1 to ${MAX_BATCH} request envelopes]}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}.`,
+      );
+    // Taken before any answer is computed: an event sent while they are computed moves the
+    // count past this mark, so a stream opened later cannot claim nothing happened since.
+    const mark = eventMark();
+    const responses = await Promise.all(parsed.data.requests.map((request) => options.router.dispatch(request)));
+    const answer: BatchResponse = { mark, responses };
+    send(res, 200, 'application/json; charset=utf-8', JSON.stringify(answer), { 'cache-control': 'no-store' });
   }
 
   function openEventStream(res: ServerResponse): void {
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
-    res.write(': connected\n\n');
     // A stream that has ended gets nothing more: events can still be emitted while it closes.
     const write = (text: string) => {
       if (!res.writableEnded && !res.destroyed) res.write(text);
     };
+    // The mark and the subscription in one synchronous step: every event after the mark reaches
+    // this stream, none before it does.
+    const hello: StreamHello = { mark: eventMark() };
     const subscription = options.bus.subscribe((event, payload) => write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`));
+    write(`event: ${HELLO_EVENT}\ndata: ${JSON.stringify(hello)}\n\n`);
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const detach = () => {
@@ -142,6 +192,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     origin: `http://127.0.0.1:${port}`,
     launchUrl: () => `http://127.0.0.1:${port}/#code=${guard.issueLaunchCode()}`,
     async close() {
+      counting.dispose();
       for (const [stream, detach] of [...streams]) {
         detach();
         stream.end();

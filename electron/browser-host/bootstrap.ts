@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
 
 /**
- * The only thing the browser host serves without a session: a page with no data and, inline, the
+ * What the browser host serves without a session, besides the app's hashed code and styles (public,
+ * the same for everyone): a page with no data and, inline, the
  * script that reads the one-time launch code from the URL fragment (fragments never reach a
  * server or its logs), removes it from the address bar and history at once, exchanges it for a
  * session (cookie for the app's files, token for API calls, kept in sessionStorage, which is per
@@ -17,6 +18,9 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
  * replacing the status line. One document instead of two saves a page load on every launch
  * (docs/decisions.md, "The bootstrap page becomes the app").
  *
+ * Preload hints in its head ({@link appPreloadHints}) fetch the app's code and styles while the
+ * exchange runs; nothing of the app runs before the exchange has succeeded.
+ *
  * The script is inline, so the exchange starts as the page is parsed rather than one round trip
  * later; the page's Content-Security-Policy allows that one script by its SHA-256 hash (CSP
  * Level 2 hash-source), never `'unsafe-inline'` (see {@link BOOTSTRAP_CSP}).
@@ -25,6 +29,34 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
 /** The tags of the built renderer's index.html that load the app: `<link>`s and `<script>`s, as written there. */
 export function appLoadingTags(indexHtml: string): string {
   return (indexHtml.match(/<link\b[^>]*>|<script\b[^>]*>[\s\S]*?<\/script\s*>/gi) ?? []).join('\n');
+}
+
+/** A file of the built renderer's `assets/` folder, as index.html names it (relative to `/app/`). */
+const ASSET_URL = /^\.\/assets\/[\w.-]+$/;
+
+/**
+ * What of the app the bootstrap page loads from its first moment, while it exchanges its code,
+ * at the address each takes under `/app/` (the host serves `/app/assets/` without a session): a
+ * module preload (fetched and compiled, not run) for each module script and module preload of
+ * `appTags`, and the style sheets themselves (public styles; the page's status line is drawn in
+ * the app's style). The scripts run only once the exchange has succeeded, inserted by the
+ * bootstrap script, and find their modules fetched. Each keeps its tag's `crossorigin`, so the
+ * browser matches the preload to the later request.
+ */
+export function appPreloadHints(appTags: string): string {
+  const hints: string[] = [];
+  for (const tag of appTags.match(/<(?:link|script)\b[^>]*>/gi) ?? []) {
+    const attribute = (name: string) => new RegExp(`\\s${name}(?:\\s*=\\s*"([^"]*)")?(?=[\\s/>])`, 'i').exec(tag);
+    const url = (tag.startsWith('<script') ? attribute('src') : attribute('href'))?.[1];
+    if (!url || !ASSET_URL.test(url)) continue;
+    const cors = attribute('crossorigin');
+    const crossorigin = cors ? (cors[1] === 'use-credentials' ? ' crossorigin="use-credentials"' : ' crossorigin') : '';
+    const href = `/app/${url.slice('./'.length)}`;
+    const rel = tag.startsWith('<script') ? (attribute('type')?.[1] === 'module' ? 'modulepreload' : undefined) : attribute('rel')?.[1];
+    if (rel === 'modulepreload') hints.push(`<link rel="modulepreload"${crossorigin} href="${href}">`);
+    else if (rel === 'stylesheet') hints.push(`<link rel="stylesheet"${crossorigin} href="${href}">`);
+  }
+  return hints.join('\n');
 }
 
 /** The bootstrap page, holding the app's loading tags (see {@link appLoadingTags}) inert until the exchange. */
@@ -36,32 +68,39 @@ export function bootstrapHtml(appTags: string): string {
 <title>Breach Monitor</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<script>${BOOTSTRAP_JS}</script>
+${appPreloadHints(appTags)}
 </head>
 <body>
 <template id="app-tags">
 ${appTags}
 </template>
 <div id="root"><main class="boot"><p id="status" role="status">Opening Breach Monitor…</p></main></div>
-<script>${BOOTSTRAP_JS}</script>
 </body>
 </html>
 `;
 }
 
 export const BOOTSTRAP_JS = `(async () => {
-  const status = document.getElementById('status');
-  const say = (text) => { status.textContent = text; };
+  // The style sheets in the head load as the page is parsed (after this script): which have ended, and how.
+  const ended = new Map();
+  for (const type of ['load', 'error']) document.addEventListener(type, (event) => { if (event.target.localName === 'link') ended.set(event.target, type); }, true);
   const params = new URLSearchParams(location.hash.slice(1));
   const code = params.get('code');
   params.delete('code');
   history.replaceState(null, '', location.pathname);
   const stored = sessionStorage.getItem('monitor-secret');
-  if (!code && !stored) {
+  // Sent first, from the head: the page's preload hints (below) and the rest of its parsing
+  // follow while the host answers.
+  const exchange = code || stored ? fetch('/__session', { method: 'POST', headers: code ? { 'x-monitor-code': code } : { 'x-monitor-secret': stored } }) : undefined;
+  if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
+  const status = document.getElementById('status');
+  const say = (text) => { status.textContent = text; };
+  if (!exchange) {
     say('This address is missing its code. Open the newest link that Breach Monitor printed.');
     return;
   }
-  const headers = code ? { 'x-monitor-code': code } : { 'x-monitor-secret': stored };
-  const response = await fetch('/__session', { method: 'POST', headers });
+  const response = await exchange;
   if (!response.ok) {
     sessionStorage.removeItem('monitor-secret');
     say('This link was already used, has expired (links work once, for two minutes) or is from an earlier launch. Open the newest link Breach Monitor printed (press Enter in its terminal for a new one).');
@@ -77,13 +116,18 @@ export const BOOTSTRAP_JS = `(async () => {
   const tags = [...document.getElementById('app-tags').content.children];
   const scripts = tags.filter((tag) => tag.localName === 'script');
   const styles = [];
+  const applied = (link) => new Promise((resolve) => {
+    const end = (type) => { if (type === 'error') failed(); resolve(); };
+    if (link.sheet || ended.has(link)) return end(ended.get(link));
+    link.addEventListener('load', () => end('load'));
+    link.addEventListener('error', () => end('error'));
+  });
   for (const tag of tags.filter((tag) => tag.localName === 'link')) {
     const link = document.importNode(tag, true);
-    if (link.rel === 'stylesheet') styles.push(new Promise((resolve) => {
-      link.addEventListener('load', resolve);
-      link.addEventListener('error', () => { failed(); resolve(); });
-    }));
-    document.head.append(link);
+    // Already in the head since the page was parsed (appPreloadHints): wait for it, do not load it twice.
+    const present = [...document.head.querySelectorAll('link')].find((other) => other.rel === link.rel && other.href === link.href);
+    if (link.rel === 'stylesheet') styles.push(applied(present ?? link));
+    if (!present) document.head.append(link);
   }
   // Module scripts are fetched now, beside the style sheets, and run once those apply, as the
   // app's own page would run them (no first frame without its styles).

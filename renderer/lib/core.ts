@@ -79,3 +79,8 @@ export function listen<E extends EventName>(event: E, listener: (payload: EventP
 export function onConnection(listener: (connected: boolean) => void): () => void {
   return monitor().onConnection?.(listener) ?? (() => {});
 }
+
+/** Whether a change may have come as an event this window never heard, between its first answers and its event stream opening (true where the transport cannot tell). */
+export function missedSinceFirstAnswers(): boolean {
+  return monitor().missedSinceFirstAnswers?.() ?? true;
+}

@@ -13,6 +13,13 @@ export interface MonitorBridge {
    * what it may have missed. The MessagePort in Electron never drops while the window lives.
    */
   onConnection?(listener: (connected: boolean) => void): () => void;
+  /**
+   * Optional: whether this window may have missed a change since its first answers, those asked
+   * before its event stream was open (`early.ts`). False only when the stream, as it first
+   * opened, said no event had been sent since they were computed; asked when the connection
+   * first reports open.
+   */
+  missedSinceFirstAnswers?(): boolean;
 }
 
 declare global {

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { ChannelInput } from '../../shared/ipc/contract.ts';
 import type { BreachList } from '../../shared/ipc/views.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
@@ -16,6 +17,11 @@ export const FIRST_WINDOW = 40;
 export const REST_AFTER_CHANGE_MS = 500;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The question for the first rows of a list: its query, cut to {@link FIRST_WINDOW} rows. */
+export function firstRowsQuery(filters: Filters): ChannelInput<'breaches-list'> {
+  return { ...toListQuery(filters), limit: FIRST_WINDOW };
+}
 
 interface BreachesStore {
   /**
@@ -80,7 +86,7 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
       const shown = get();
       const refiltered = shown.list !== undefined && shown.filters !== undefined && !sameFilters(shown.filters, filters);
       if (early || !shown.list || refiltered) {
-        const first = await (early ?? invoke('breaches-list', { ...query, limit: FIRST_WINDOW }));
+        const first = await (early ?? invoke('breaches-list', firstRowsQuery(filters)));
         if (!current()) return;
         const partial = first.rows.length < first.total;
         set({ list: first, partial, filters, loading: false });
@@ -105,9 +111,8 @@ export const useBreaches = create<BreachesStore>()((set, get) => ({
   },
   prefetch(filters) {
     if (get().list || requested || early) return;
-    const query = toListQuery(filters);
-    const answer = invoke('breaches-list', { ...query, limit: FIRST_WINDOW });
-    early = { key: JSON.stringify(query), answer };
+    const answer = invoke('breaches-list', firstRowsQuery(filters));
+    early = { key: JSON.stringify(toListQuery(filters)), answer };
     answer.then(
       (list) => {
         // Only while nothing newer asked: a load takes over from here.

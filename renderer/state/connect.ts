@@ -1,7 +1,7 @@
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
 import { unnumbered } from '../../shared/ipc/viewOrder.ts';
 import { accountTicket, currentAccount, onAccountChange } from '../lib/accountScope.ts';
-import { listen, onConnection } from '../lib/core.ts';
+import { listen, missedSinceFirstAnswers, onConnection } from '../lib/core.ts';
 import { useAuth } from './auth.ts';
 import { onDataChanged, onDidChangeElsewhere } from './dataEvents.ts';
 import { useNotices } from './notices.ts';
@@ -73,10 +73,13 @@ export function connectEvents(): () => void {
         void loadInitial().then(() => refreshFor(EVERYTHING));
       } else if (!connectedBefore) {
         // The first answers were asked before the stream was open (lib/early.ts): a change in
-        // between (a sync ending) came as an event nobody heard. Open now, nothing more is
-        // missed, so those answers are asked once more.
+        // between (a sync ending) came as an event nobody heard. The transport says whether any
+        // event was sent between those answers and the stream's start; if one may have been,
+        // everything shown is asked again, as after a reconnect. Otherwise what the window
+        // holds is current, and asking it again would only load the core and the page while
+        // the person starts using it.
         connectedBefore = true;
-        void loadInitial();
+        if (missedSinceFirstAnswers()) void loadInitial().then(() => refreshFor(EVERYTHING));
       }
     }),
   ];

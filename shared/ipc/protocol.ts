@@ -57,3 +57,27 @@ export class CoreError extends Error {
     this.issues = issues;
   }
 }
+
+/**
+ * Where a host's stream of push events stood: `<host instance>.<events sent so far>`. The browser
+ * host stamps its batched answers with the mark taken before computing them, and opens each event
+ * stream with a hello carrying the mark at which that stream started: equal marks mean no event
+ * was sent in between, so a window holding those answers has missed nothing.
+ */
+export const EventMark = z.string().regex(/^[\w-]{1,32}\.\d{1,15}$/);
+export type EventMark = z.infer<typeof EventMark>;
+
+/** The most requests one batch may carry: a window's first answers, not a bulk interface. */
+export const MAX_BATCH = 16;
+
+/** `POST /api/batch` on the browser host: several request envelopes in one round trip, each answered as `/api/invoke` would. */
+export const BatchRequest = z.strictObject({ requests: z.array(z.unknown()).min(1).max(MAX_BATCH) });
+export type BatchRequest = z.infer<typeof BatchRequest>;
+
+/** The answers, in the order asked, and the event mark taken before any was computed. */
+export const BatchResponse = z.object({ mark: EventMark, responses: z.array(ResponseMessage) });
+export type BatchResponse = z.infer<typeof BatchResponse>;
+
+/** The first message of the browser host's event stream (`event: hello`): the mark at which it started. */
+export const StreamHello = z.object({ mark: EventMark });
+export type StreamHello = z.infer<typeof StreamHello>;

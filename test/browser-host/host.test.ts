@@ -1,6 +1,6 @@
 // The browser host's door: only this launch's page, on this listener's exact origin, gets in.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,9 +53,19 @@ describe('browser host', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'bm-host-'));
     const rendererDir = path.join(dir, 'renderer');
     mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
-    writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="./assets/app.js"></script>');
+    writeFileSync(
+      path.join(rendererDir, 'index.html'),
+      '<!doctype html><title>app</title><link rel="icon" href="./favicon.svg"><script type="module" src="./assets/app.js"></script><link rel="stylesheet" crossorigin href="./assets/app.css">',
+    );
+    writeFileSync(path.join(rendererDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("app")');
+    writeFileSync(path.join(rendererDir, 'assets', 'app.css'), 'body { margin: 0 }');
+    writeFileSync(path.join(rendererDir, 'assets', 'app.js.map'), '{"version":3,"sources":[],"mappings":""}');
+    writeFileSync(path.join(rendererDir, 'assets', 'notes.txt'), 'not an asset type');
     writeFileSync(path.join(dir, 'outside.txt'), 'must never be served');
+    // A link inside assets/ to a file outside it must not carry the sessionless rule outside.
+    symlinkSync(path.join(dir, 'outside.txt'), path.join(rendererDir, 'assets', 'link-out.js'));
+    symlinkSync(path.join(rendererDir, 'index.html'), path.join(rendererDir, 'assets', 'alias.js'));
     core = await startCore({ dataDir: path.join(dir, 'data'), keychain: false, host: createBrowserHostBridge({ log: () => {} }) });
     host = await startBrowserHost({ router: core.router, bus: core.bus, rendererDir, secret: SECRET, now: () => now });
     port = Number(new URL(host.origin).port);
@@ -127,10 +137,79 @@ describe('browser host', () => {
     expect(page.body.match(/<script\b/g)).toHaveLength(2); // the inline one, and the app's inside the inert template
     expect(page.headers['cache-control']).toBe('no-store');
     // It carries what loads the app, inert (a template's scripts never run), for after the exchange.
-    expect(page.body).toMatch(/<template id="app-tags">\s*<script type="module" src="\.\/assets\/app\.js"><\/script>\s*<\/template>/);
+    expect(page.body).toMatch(
+      /<template id="app-tags">\s*<link rel="icon" href="\.\/favicon\.svg">\s*<script type="module" src="\.\/assets\/app\.js"><\/script>\s*<link rel="stylesheet" crossorigin href="\.\/assets\/app\.css">\s*<\/template>/,
+    );
     expect(page.body).toContain('<div id="root">');
     expect((await raw(port, { path: '/app/' })).status).toBe(401);
-    expect((await raw(port, { path: '/app/assets/app.js' })).status).toBe(401);
+  });
+
+  it("fetches the app's hashed code and styles from the bootstrap page's head, before the exchange", async () => {
+    const page = await raw(port, { path: '/' });
+    const head = /<head>([\s\S]*?)<\/head>/.exec(page.body)?.[1] ?? '';
+    expect(head).toContain('<link rel="modulepreload" href="/app/assets/app.js">');
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/app/assets/app.css">');
+    expect(head).not.toContain('favicon'); // only the public assets, not the app's other files
+  });
+
+  it("serves the app's hashed assets without a session: public code, same-origin only, never data", async () => {
+    for (const [file, type] of [
+      ['/app/assets/app.js', 'text/javascript; charset=utf-8'],
+      ['/app/assets/app.css', 'text/css; charset=utf-8'],
+    ] as const) {
+      const asset = await raw(port, { path: file });
+      expect(asset.status, file).toBe(200);
+      expect(asset.headers['content-type'], file).toBe(type);
+      expect(asset.headers['cross-origin-resource-policy'], file).toBe('same-origin');
+      expect(asset.headers['x-content-type-options'], file).toBe('nosniff');
+      expect(asset.headers['set-cookie'], file).toBeUndefined();
+    }
+    // Without a session: not the app's page (at any route, or as an extension-less asset), not
+    // a source map, not a file outside assets/, not one reached by an encoded or dotted path.
+    for (const attempt of [
+      '/app/',
+      '/app/index.html',
+      '/app/breaches',
+      '/app/assets/',
+      '/app/assets/breaches',
+      '/app/assets/app.js.map',
+      '/app/assets/notes.txt',
+      '/app/favicon.svg',
+      '/app/assets/../index.html',
+      '/app/assets/%2e%2e/index.html',
+      '/app/assets/..%2findex.html',
+      '/app/assets/%2e%2e%2f%2e%2e%2foutside.txt',
+      '/app/assets/.hidden.js',
+      '/app/assets/link-out.js',
+      '/app/assets/alias.js',
+    ]) {
+      const response = await raw(port, { path: attempt });
+      expect(response.status, attempt).not.toBe(200);
+      expect(response.body, attempt).not.toContain('<title>app</title>');
+      expect(response.body, attempt).not.toContain('must never be served');
+    }
+    // Those with the cookie are still the app's (the page's reload path).
+    expect((await raw(port, { path: '/app/assets/app.js.map', headers: { cookie } })).status).toBe(200);
+    // The session's doors stay shut without it: API calls and the event stream.
+    const call = JSON.stringify({ type: 'request', id: 1, channel: 'auth-status', args: {} });
+    expect((await raw(port, { method: 'POST', path: '/api/invoke', headers: { 'content-type': 'application/json' }, body: call })).status).toBe(401);
+    expect((await raw(port, { path: '/api/events' })).status).toBe(401);
+    // Only GET and HEAD.
+    expect((await raw(port, { method: 'POST', path: '/app/assets/app.js' })).status).toBe(405);
+  });
+
+  it("refuses the app's assets to a wrong Host (DNS rebinding) and to other sites", async () => {
+    for (const hostHeader of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1']) {
+      const response = await raw(port, { path: '/app/assets/app.js', headers: { host: hostHeader } });
+      expect(response.status, hostHeader).toBe(403);
+      expect(response.body, hostHeader).not.toContain('console.log');
+    }
+    const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: `http://127.0.0.1:${port + 1}` }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }];
+    for (const headers of foreign) {
+      const response = await raw(port, { path: '/app/assets/app.js', headers });
+      expect(response.status, JSON.stringify(headers)).toBe(403);
+      expect(response.body, JSON.stringify(headers)).not.toContain('console.log');
+    }
   });
 
   it('says so when the renderer is not built, instead of a page that could never load the app', async () => {
@@ -216,6 +295,93 @@ describe('browser host', () => {
     expect(sameSiteOtherPort.status).toBe(403);
     const noHeaderFormPost = await raw(port, { method: 'POST', path: '/api/invoke', headers: { cookie, 'content-type': 'text/plain' }, body: call });
     expect(noHeaderFormPost.status).toBe(401);
+  });
+
+  /** Reads an event stream until `until` matches what came, then closes it; resolves with the text. */
+  function readStream(until: RegExp, then?: () => void): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      let text = '';
+      const req = request({ host: '127.0.0.1', port, path: '/api/events', headers: { 'x-monitor-secret': SESSION } }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (until.test(text)) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+        then?.();
+      });
+      req.on('error', (error) => (until.test(text) ? resolve(text) : reject(error)));
+      req.end();
+    });
+  }
+
+  const helloMark = (text: string) => (JSON.parse(/^event: hello\ndata: (.*)\n\n/.exec(text)?.[1] ?? 'null') as { mark: string } | null)?.mark;
+
+  async function batchOf(requests: unknown[]): Promise<{ status: number; body: string }> {
+    return raw(port, { method: 'POST', path: '/api/batch', headers: { 'x-monitor-secret': SESSION, 'content-type': 'application/json' }, body: JSON.stringify({ requests }) });
+  }
+
+  it('answers a batch of requests in one round trip, in order, each as /api/invoke would, with the event mark before them', async () => {
+    const answer = await batchOf([
+      { type: 'request', id: 1, channel: 'auth-status', args: {} },
+      { type: 'request', id: 2, channel: 'no-such-channel', args: {} },
+      { type: 'request', id: 3, channel: 'sync-status', args: {} },
+      'not an envelope',
+    ]);
+    expect(answer.status).toBe(200);
+    const { mark, responses } = JSON.parse(answer.body) as { mark: string; responses: { id: unknown; ok: boolean; error?: { code: string } }[] };
+    expect(mark).toMatch(/^[\w-]+\.\d+$/);
+    expect(responses.map((response) => [response.id, response.ok, response.error?.code])).toEqual([
+      [1, true, undefined],
+      [2, false, 'unknown-channel'],
+      [3, true, undefined],
+      [null, false, 'malformed-message'],
+    ]);
+  });
+
+  it('refuses a batch that is not a short list of requests, or comes without the session token', async () => {
+    const envelope = { type: 'request', id: 1, channel: 'auth-status', args: {} };
+    for (const body of [{}, { requests: [] }, { requests: envelope }, { requests: Array.from({ length: 17 }, () => envelope) }, { requests: [envelope], more: 1 }]) {
+      const refused = await raw(port, { method: 'POST', path: '/api/batch', headers: { 'x-monitor-secret': SESSION, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(refused.status, JSON.stringify(body).slice(0, 60)).toBe(400);
+      expect(refused.body).toMatch(/Expected \{"requests": \[1 to 16 request envelopes\]\}: \S/);
+    }
+    expect((await raw(port, { method: 'POST', path: '/api/batch', headers: { 'x-monitor-secret': SESSION, 'content-type': 'application/json' }, body: '{not json' })).status).toBe(400);
+    expect(
+      (await raw(port, { method: 'POST', path: '/api/batch', headers: { 'x-monitor-secret': SESSION, 'content-type': 'text/plain' }, body: JSON.stringify({ requests: [envelope] }) })).status,
+    ).toBe(415);
+    expect((await raw(port, { method: 'POST', path: '/api/batch', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ requests: [envelope] }) })).status).toBe(401);
+    expect(
+      (
+        await raw(port, {
+          method: 'POST',
+          path: '/api/batch',
+          headers: { 'x-monitor-secret': SESSION, 'content-type': 'application/json', origin: 'https://evil.example' },
+          body: JSON.stringify({ requests: [envelope] }),
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it("opens each event stream with a hello carrying the mark it started at: equal to a batch's when no event came between", async () => {
+    const envelope = { type: 'request', id: 1, channel: 'auth-status', args: {} };
+    const before = (JSON.parse((await batchOf([envelope])).body) as { mark: string }).mark;
+    const quiet = await readStream(/^event: hello\n.*\n\n/);
+    expect(helloMark(quiet)).toBe(before);
+    // An event after the batch: the next stream starts at another mark, and hears what comes after its hello.
+    const moved = await readStream(/event: sync-changed/, () => core.signal('offline'));
+    core.signal('online');
+    const after = helloMark(moved);
+    expect(after).toBeDefined();
+    expect(moved.indexOf('event: hello')).toBe(0);
+    const next = (JSON.parse((await batchOf([envelope])).body) as { mark: string }).mark;
+    expect(next).not.toBe(before);
+    // Same host instance, a count that only grows.
+    const [instance, count] = before.split('.');
+    expect(next.split('.')[0]).toBe(instance);
+    expect(Number(next.split('.')[1])).toBeGreaterThan(Number(count));
   });
 
   it('streams core events to a page that holds a session', async () => {

@@ -160,14 +160,26 @@ describe('the launch link in a real browser', () => {
     const answers = await hostAnswers(tab.page, host.origin);
     await tab.page.goto(link);
     await expect.poll(() => tab.page.getByRole('heading', { name: 'The app' }).count(), { timeout: 10_000 }).toBe(1);
-    // The exchange is the page's own inline script: nothing is asked between the page and the exchange.
-    await expect.poll(() => answers().slice(0, 2), { timeout: 5_000 }).toEqual(['GET / 200', 'POST /__session 200']);
+    // The exchange is the page's own inline script: nothing but the app's public files (preloaded) is asked between the page and the exchange.
+    await expect
+      .poll(
+        () =>
+          answers()
+            .filter((answer) => !/^GET \/app\/assets\//.test(answer))
+            .slice(0, 2),
+        { timeout: 5_000 },
+      )
+      .toEqual(['GET / 200', 'POST /__session 200']);
     // (Besides the app's files, and the browser's own look for a /favicon.ico.)
     expect(answers().filter((answer) => !/^GET \/app\/\S+ 200$|^GET \/favicon\.ico /.test(answer))).toEqual(['GET / 200', 'POST /__session 200']);
     // Its policy allows that one script by hash, not inline scripts: one the app adds does not run.
     expect(await tab.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { dataset: Record<string, string> } } }).document.documentElement.dataset.injected)).toBeUndefined();
     // The app's style sheet was applied before its script ran (no unstyled first frame).
     expect(await tab.page.locator('#facts').textContent()).toBe('styled: yes; session held: yes');
+    // Loaded once, from the head, where the page had it from its first moment.
+    expect(await tab.page.locator('link[rel="stylesheet"]').count()).toBe(1);
+    expect(answers().filter((answer) => answer === 'GET /app/assets/app.css 200')).toHaveLength(1);
+    expect(answers().filter((answer) => answer === 'GET /app/assets/app.js 200')).toHaveLength(1);
     // One document: the bootstrap page became the app (no second page load after the exchange).
     expect(tab.documents).toEqual([`${host.origin}/`]);
     // Its address is the app's, as a reload needs it, and names no code.
@@ -211,15 +223,21 @@ describe('the launch link in a real browser', () => {
     ] as const) {
       if (name === 'expired') now += LAUNCH_CODE_TTL_MS;
       const tab = await freshTab();
-      const appFiles: string[] = [];
-      tab.page.on('request', (request) => {
-        if (new URL(request.url()).pathname.startsWith('/app/')) appFiles.push(request.url());
-      });
+      const answers = await hostAnswers(tab.page, host.origin);
       await tab.page.goto(url);
       await expect.poll(() => tab.page.getByRole('status').textContent(), { timeout: 10_000 }).toMatch(/already used, has expired/);
       expect(tab.page.url(), name).not.toContain(new URL(url).hash.slice(1));
       expect(await tab.page.evaluate(() => sessionStorage.getItem('monitor-secret')), name).toBeNull();
-      expect(appFiles, name).toEqual([]);
+      // The app's public code was fetched all the same (the page's preload hints ask for it
+      // while the exchange runs, not after it) but never ran, and nothing else
+      // of the app was asked or given: no app page, no API call.
+      expect(await tab.page.getByRole('heading', { name: 'The app' }).count(), name).toBe(0);
+      expect(
+        answers()
+          .filter((answer) => !answer.startsWith('GET /favicon.ico '))
+          .sort(),
+        name,
+      ).toEqual(['GET / 200', 'GET /app/assets/app.css 200', 'GET /app/assets/app.js 200', 'POST /__session 401']);
       await tab.close();
     }
   });
@@ -257,15 +275,17 @@ describe('the launch link in a real browser', () => {
             await attempt(`${target}/__session`, { method: 'POST', mode: 'no-cors' }),
             await attempt(`${target}/api/invoke`, { method: 'POST', mode: 'no-cors', body: '{"type":"request","id":1,"channel":"auth-status","args":{}}' }),
             await attempt(`${target}/app/`, { mode: 'no-cors' }),
+            // The app's public code, served without a session, is still not another site's.
+            await attempt(`${target}/app/assets/app.js`, { mode: 'no-cors' }),
           ];
         },
         { target: host.origin, code },
       );
       // The page learns nothing (a refused preflight; the other answers are not its to read)…
-      expect(outcomes, origin).toEqual(['failed', 'failed', 'failed', 'failed']);
+      expect(outcomes, origin).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
       // …and the host answered each with its refusal of the Origin, not with a missing session.
-      await expect.poll(() => answers().length, { timeout: 5_000 }).toBe(4);
-      expect(answers().sort(), origin).toEqual(['GET /app/ 403', 'OPTIONS /__session 403', 'POST /__session 403', 'POST /api/invoke 403']);
+      await expect.poll(() => answers().length, { timeout: 5_000 }).toBe(5);
+      expect(answers().sort(), origin).toEqual(['GET /app/ 403', 'GET /app/assets/app.js 403', 'OPTIONS /__session 403', 'POST /__session 403', 'POST /api/invoke 403']);
       await tab.close();
     }
     // The code survived both pages' attempts: the person's own tab still opens the app with it.

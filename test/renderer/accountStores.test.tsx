@@ -99,6 +99,7 @@ const MODULE_STATE: Record<string, 'reset with the account' | { appWide: string 
   'renderer/state/detail.ts#sequence': 'reset with the account',
   'renderer/state/detail.ts#toggles': 'reset with the account',
   'renderer/state/overview.ts#sequence': 'reset with the account',
+  'renderer/state/overview.ts#firstScreenLoad': 'reset with the account',
   'renderer/state/nextSteps.ts#sequence': 'reset with the account',
   'renderer/state/report.ts#sequence': 'reset with the account',
 };

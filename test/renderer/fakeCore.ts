@@ -163,6 +163,15 @@ export class FakeCore {
     return () => this.#connectionListeners.delete(listener);
   };
 
+  /**
+   * What the transport says, as the connection first opens, about the first answers: the
+   * browser host's stream hello ("no event since they were computed") when false; true by
+   * default, as a transport that cannot tell.
+   */
+  firstAnswersMissed = true;
+
+  missedSinceFirstAnswers = (): boolean => this.firstAnswersMissed;
+
   setConnected(connected: boolean): void {
     for (const listener of this.#connectionListeners) listener(connected);
   }

@@ -111,38 +111,174 @@ describe('HTTP monitor', () => {
     monitor.close();
   });
 
-  test('preloaded channels are asked at once; the first invoke with no arguments takes that answer, later ones ask again', async () => {
-    const asked: string[] = [];
+  /** A browser host's `/api/batch` and `/api/events` over `answer`, with event mark `mark` (changed by the test as events would). */
+  function fakeHost(answer: (channel: string, args: unknown) => unknown, options: { mark?: () => string; hello?: boolean } = {}) {
+    const batches: { channel: string; args: unknown }[][] = [];
+    const singles: { channel: string; args: unknown }[] = [];
+    let streams = 0;
+    const mark = options.mark ?? (() => 'host1.0');
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      if (String(url) === '/api/events') {
+        streams++;
+        return new Response(streamOf(options.hello === false ? [] : [`event: hello\ndata: ${JSON.stringify({ mark: mark() })}\n\n`], true), { headers: { 'content-type': 'text/event-stream' } });
+      }
+      const body = JSON.parse(String(init?.body)) as { requests?: { id: number; channel: string; args: unknown }[]; id: number; channel: string; args: unknown };
+      if (String(url) === '/api/batch') {
+        batches.push(body.requests!.map(({ channel, args }) => ({ channel, args })));
+        const taken = mark();
+        return Response.json({ mark: taken, responses: body.requests!.map((request) => ({ type: 'response', id: request.id, ok: true, result: answer(request.channel, request.args) })) });
+      }
+      singles.push({ channel: body.channel, args: body.args });
+      return Response.json({ type: 'response', id: body.id, ok: true, result: answer(body.channel, body.args) });
+    };
+    return { fetch, batches, singles, streams: () => streams };
+  }
+
+  test('preloaded requests go at once, one round trip per batch; the first invoke of the same question takes that answer, later ones ask again', async () => {
     let answers = 0;
+    const host = fakeHost((channel) => ({ channel, answer: ++answers }));
     const monitor = createHttpMonitor({
       getSecret: () => 'k',
-      preload: ['auth-status', 'sync-status'],
-      fetch: async (_url, init) => {
-        const body = JSON.parse(String(init?.body)) as { id: number; channel: string };
-        asked.push(body.channel);
-        return Response.json({ type: 'response', id: body.id, ok: true, result: { answer: ++answers } });
-      },
+      fetch: host.fetch,
+      preload: [[{ channel: 'auth-status' }, { channel: 'sync-status' }], [{ channel: 'breaches-list', args: { sort: 'name', limit: 40 } }]],
     });
-    // Asked before anyone invokes, in the order given.
-    expect(asked).toEqual(['auth-status', 'sync-status']);
-    await expect(monitor.invoke('sync-status', {})).resolves.toEqual({ answer: 2 });
-    expect(asked).toHaveLength(2);
-    // Taken once: the next call is a new request; arguments other than {} never take a preloaded answer.
-    await expect(monitor.invoke('sync-status', {})).resolves.toEqual({ answer: 3 });
-    await expect(monitor.invoke('auth-status', { other: true })).resolves.toEqual({ answer: 4 });
-    await expect(monitor.invoke('auth-status', {})).resolves.toEqual({ answer: 1 });
-    expect(asked).toEqual(['auth-status', 'sync-status', 'sync-status', 'auth-status']);
+    // Asked before anyone invokes: two batches, in the order given, arguments `{}` when left out.
+    expect(host.batches).toEqual([
+      [
+        { channel: 'auth-status', args: {} },
+        { channel: 'sync-status', args: {} },
+      ],
+      [{ channel: 'breaches-list', args: { sort: 'name', limit: 40 } }],
+    ]);
+    await expect(monitor.invoke('sync-status', {})).resolves.toEqual({ channel: 'sync-status', answer: 2 });
+    // The same arguments in another key order are the same question.
+    await expect(monitor.invoke('breaches-list', { limit: 40, sort: 'name' })).resolves.toEqual({ channel: 'breaches-list', answer: 3 });
+    expect(host.singles).toEqual([]);
+    // Taken once: the next call is a new request; other arguments never take a preloaded answer.
+    await expect(monitor.invoke('sync-status', {})).resolves.toEqual({ channel: 'sync-status', answer: 4 });
+    await expect(monitor.invoke('auth-status', { other: true })).resolves.toEqual({ channel: 'auth-status', answer: 5 });
+    await expect(monitor.invoke('auth-status', undefined)).resolves.toEqual({ channel: 'auth-status', answer: 1 });
+    expect(host.singles.map((single) => single.channel)).toEqual(['sync-status', 'auth-status']);
     monitor.close();
   });
 
-  test('a preloaded call that fails rejects its taker with the usual error, and is no unhandled rejection when never taken', async () => {
-    const monitor = createHttpMonitor({
-      preload: ['auth-status', 'settings-get'],
+  test('a preloaded batch that fails rejects its takers with the usual error, and is no unhandled rejection when never taken', async () => {
+    const down = createHttpMonitor({
+      preload: [[{ channel: 'auth-status' }, { channel: 'settings-get' }]],
       fetch: async () => {
         throw new TypeError('fetch failed');
       },
     });
-    await expect(monitor.invoke('auth-status', {})).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(down.invoke('auth-status', {})).rejects.toMatchObject({ code: 'unavailable' });
+    // One answer of a batch may fail alone, with the core's words.
+    const partly = createHttpMonitor({
+      getSecret: () => 'k',
+      preload: [[{ channel: 'auth-status' }, { channel: 'breach-get', args: { id: 'X' } }]],
+      fetch: async (_url, init) => {
+        const { requests } = JSON.parse(String(init?.body)) as { requests: { id: number }[] };
+        return Response.json({
+          mark: 'h.0',
+          responses: [
+            { type: 'response', id: requests[0]!.id, ok: true, result: { state: 'signed-out' } },
+            { type: 'response', id: requests[1]!.id, ok: false, error: { code: 'not-found', message: 'no breach "X"' } },
+          ],
+        });
+      },
+    });
+    await expect(partly.invoke('breach-get', { id: 'X' })).rejects.toEqual({ code: 'not-found', message: 'no breach "X"' });
+    await expect(partly.invoke('auth-status', {})).resolves.toEqual({ state: 'signed-out' });
+    // An answer that is not the batch asked (another count, other ids, no mark) is refused in words.
+    for (const wrong of [
+      (ids: number[]) => ({ mark: 'h.0', responses: [{ type: 'response', id: ids[0], ok: true, result: 1 }] }),
+      (ids: number[]) => ({ mark: 'h.0', responses: ids.map((id) => ({ type: 'response', id: id + 100, ok: true, result: 1 })) }),
+      (ids: number[]) => ({ responses: ids.map((id) => ({ type: 'response', id, ok: true, result: 1 })) }),
+    ]) {
+      const monitor = createHttpMonitor({
+        getSecret: () => 'k',
+        preload: [[{ channel: 'auth-status' }, { channel: 'sync-status' }]],
+        fetch: async (_url, init) => Response.json(wrong((JSON.parse(String(init?.body)) as { requests: { id: number }[] }).requests.map((request) => request.id))),
+      });
+      await expect(monitor.invoke('sync-status', {})).rejects.toMatchObject({ code: 'internal', message: expect.stringContaining('cannot read') });
+    }
+    for (const monitor of [down, partly]) monitor.close();
+  });
+
+  test('the stream’s hello says whether an event was sent since the first answers; connected is reported after it', async () => {
+    const heard: [boolean, boolean][] = [];
+    let events = 0;
+    const host = fakeHost(() => ({}), { mark: () => `host1.${events}` });
+    const quiet = createHttpMonitor({ getSecret: () => 'k', fetch: host.fetch, preload: [[{ channel: 'auth-status' }], [{ channel: 'overview-get' }]] });
+    await quiet.invoke('auth-status', {});
+    await quiet.invoke('overview-get', {});
+    quiet.onConnection?.((connected) => heard.push([connected, quiet.missedSinceFirstAnswers()]));
+    await expect.poll(() => heard).toEqual([[true, false]]);
+    quiet.close();
+
+    // An event between the answers and the stream (the host's count moved): a change may be missed.
+    const moved = createHttpMonitor({ getSecret: () => 'k', fetch: host.fetch, preload: [[{ channel: 'auth-status' }]] });
+    await moved.invoke('auth-status', {});
+    events++;
+    const heardMoved: [boolean, boolean][] = [];
+    moved.onConnection?.((connected) => heardMoved.push([connected, moved.missedSinceFirstAnswers()]));
+    await expect.poll(() => heardMoved).toEqual([[true, true]]);
+    moved.close();
+
+    // The same count on another host instance (restarted in between) is not the same mark.
+    const restarted = fakeHost(() => ({}), { mark: () => `host2.${events}` });
+    let batchAnswered = false;
+    const other = createHttpMonitor({
+      getSecret: () => 'k',
+      fetch: async (url, init) => {
+        if (String(url) === '/api/batch') {
+          batchAnswered = true;
+          return host.fetch(url, init);
+        }
+        return restarted.fetch(url, init);
+      },
+      preload: [[{ channel: 'auth-status' }]],
+    });
+    await expect.poll(() => batchAnswered).toBe(true);
+    await other.invoke('auth-status', {});
+    const heardOther: boolean[] = [];
+    other.onConnection?.(() => heardOther.push(other.missedSinceFirstAnswers()));
+    await expect.poll(() => heardOther).toEqual([true]);
+    other.close();
+
+    // Nothing preloaded, or a stream without a hello: the transport cannot vouch for anything.
+    const none = createHttpMonitor({ getSecret: () => 'k', fetch: host.fetch });
+    const heardNone: boolean[] = [];
+    none.onConnection?.(() => heardNone.push(none.missedSinceFirstAnswers()));
+    await expect.poll(() => heardNone).toEqual([true]);
+    none.close();
+    const silent = fakeHost(() => ({}), { hello: false });
+    const mute = createHttpMonitor({
+      getSecret: () => 'k',
+      fetch: async (url, init) =>
+        String(url) === '/api/events'
+          ? new Response(streamOf(['event: data-changed\ndata: {"reason":"sync"}\n\n'], true), { headers: { 'content-type': 'text/event-stream' } })
+          : silent.fetch(url, init),
+      preload: [[{ channel: 'auth-status' }]],
+    });
+    const heardMute: boolean[] = [];
+    const got: unknown[] = [];
+    mute.on('data-changed', (payload) => got.push(payload));
+    mute.onConnection?.(() => heardMute.push(mute.missedSinceFirstAnswers()));
+    // …and its first message is an event like any other.
+    await expect.poll(() => got).toEqual([{ reason: 'sync' }]);
+    expect(heardMute).toEqual([true]);
+    mute.close();
+  });
+
+  test('a preloaded answer not taken when the stream opens is dropped: the next invoke asks the core', async () => {
+    let answers = 0;
+    const host = fakeHost(() => ({ answer: ++answers }));
+    const monitor = createHttpMonitor({ getSecret: () => 'k', fetch: host.fetch, preload: [[{ channel: 'auth-status' }], [{ channel: 'overview-get' }]] });
+    await monitor.invoke('auth-status', {});
+    const opened: boolean[] = [];
+    monitor.onConnection?.((connected) => opened.push(connected));
+    await expect.poll(() => opened).toEqual([true]);
+    await expect(monitor.invoke('overview-get', {})).resolves.toEqual({ answer: 3 });
+    expect(host.singles).toEqual([{ channel: 'overview-get', args: {} }]);
     monitor.close();
   });
 

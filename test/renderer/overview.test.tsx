@@ -3,6 +3,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test } from 'vitest';
 import { fillYears } from '../../renderer/features/overview/OverviewPage.tsx';
+import { loadInitial } from '../../renderer/state/connect.ts';
+import { loadOverviewForFirstScreen } from '../../renderer/state/overview.ts';
 import { ALICE, BOB, FakeCore } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
@@ -110,6 +112,26 @@ describe('overview', () => {
     act(() => viewport.scrollTo(card));
     await waitFor(() => expect(card.querySelector('.chart:not([data-waiting])')).not.toBeNull());
     expect(viewport.watched()).toEqual([]);
+  });
+
+  test('an overview asked for the first screen before the first render is drawn at once and not asked again; the next opening asks', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore({});
+    window.monitor = core;
+    // As main.tsx does when the overview is the first screen: asked with the first answers, before anything draws.
+    await Promise.all([loadInitial(), loadOverviewForFirstScreen()]);
+    expect(core.callsOf('overview-get')).toHaveLength(1);
+    renderApp({ core, hash: '#/overview' });
+    // The figures are there in the first frame: no skeleton first.
+    expect(screen.getByRole('heading', { name: 'Unresolved by data class' })).toBeInTheDocument();
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(core.callsOf('overview-get')).toHaveLength(1);
+    // Opened again later: asked again, as every opening but the first screen's.
+    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: /^Breaches/ }));
+    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: /^Overview/ }));
+    await waitFor(() => expect(core.callsOf('overview-get')).toHaveLength(2));
   });
 
   test('nothing synced yet is a designed state', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { useAuth } from '../../renderer/state/auth.ts';
 import { useSync } from '../../renderer/state/sync.ts';
 import { ALICE } from './fakeCore.ts';
-import { expectAccessible, renderApp } from './setup.tsx';
+import { expectAccessible, renderApp, settle } from './setup.tsx';
 
 describe('status bar and banners', () => {
   test('online, last sync, and Sync now', async () => {
@@ -200,5 +200,36 @@ describe('asking for an account’s data', () => {
     act(() => core.emit('auth-changed', { state: 'signed-in', account, remembered: true }));
     await waitFor(() => expect(core.callsOf('sync-status').length).toBe(afterSignIn + 1));
     await waitFor(() => expect(core.callsOf('overview-get').length).toBe(overviewAsks + 1));
+  });
+});
+
+describe('the event stream opening for the first time', () => {
+  const FIRST_ANSWERS = ['auth-status', 'sync-status', 'settings-get', 'checks-get'];
+  const SHOWN = ['overview-get', 'breaches-list'];
+
+  /** The page drawn and quiet, with its event stream not yet open (as the browser host's page is before its hello). */
+  async function openedQuietly(missed: boolean) {
+    const { core } = renderApp({ hash: '#/overview' });
+    core.firstAnswersMissed = missed;
+    await screen.findByRole('navigation', { name: 'Main' });
+    await settle();
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    const before = core.calls.length;
+    act(() => core.setConnected(true));
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    return core.calls.slice(before).map((call) => call.channel);
+  }
+
+  test('asks nothing again when the transport says no event was sent since the first answers', async () => {
+    expect(await openedQuietly(false)).toEqual([]);
+  });
+
+  test('asks the first answers and everything shown again when an event may have been missed', async () => {
+    const asked = await openedQuietly(true);
+    for (const channel of [...FIRST_ANSWERS, ...SHOWN]) expect(asked, channel).toContain(channel);
   });
 });

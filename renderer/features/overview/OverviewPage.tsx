@@ -36,12 +36,12 @@ function breachesLink(update: Partial<Filters>): string {
 }
 
 export function OverviewPage() {
-  const { overview, loading, error, load } = useOverview();
+  const { overview, loading, error, load, loadOnShow } = useOverview();
   const sync = useSync((s) => s.status);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    void loadOnShow();
+  }, [loadOnShow]);
 
   let body;
   if (error && !overview) body = <ErrorState title="The overview couldn’t be loaded" message={error} onRetry={() => void load()} />;
