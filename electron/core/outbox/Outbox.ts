@@ -323,16 +323,12 @@ export class Outbox {
             // The flush stops. What is still on the wire is waited for, so a delivered request
             // is settled rather than sent again, and one whose outcome is unknown is in doubt.
             const rows = { unsent: [...queue], unanswered: [] as PackedRequest<Atom>[] };
-            (verdict === 'cancelled' || mayHaveLanded(classifyError(error)) ? rows.unanswered : rows.unsent).push(request);
+            (changedNothing(error, signal) ? rows.unsent : rows.unanswered).push(request);
             for (const other of onTheWire.splice(0)) {
               const outcome = await settleOf(other.answer);
-              if (outcome.ok) {
-                totals.requests++;
-                totals.delivered += this.#settleDelivered(other.request);
-              } else {
-                totals.requests++;
-                (isRefusedOrUnsent(outcome.error, signal) ? rows.unsent : rows.unanswered).push(other.request);
-              }
+              totals.requests++;
+              if (outcome.ok) totals.delivered += this.#settleDelivered(other.request);
+              else (changedNothing(outcome.error, signal) ? rows.unsent : rows.unanswered).push(other.request);
             }
             if (verdict === 'cancelled') return this.#stop('cancelled', totals, rows, 'cancelled');
             if (verdict === 'sign-in') return this.#stop('sign-in-needed', totals, rows, describe(error));
@@ -485,8 +481,8 @@ function settleOf(answer: Promise<void>): Promise<{ ok: true } | { ok: false; er
   );
 }
 
-/** A failed request that certainly changed nothing at the service (refused, or never sent as far as anyone can tell). */
-function isRefusedOrUnsent(error: unknown, signal: AbortSignal | undefined): boolean {
+/** A failed request that certainly changed nothing at the service (refused, or never sent as far as anyone can tell); otherwise its rows are in doubt. */
+function changedNothing(error: unknown, signal: AbortSignal | undefined): boolean {
   const verdict = classify(error, signal);
   return verdict !== 'cancelled' && (verdict === 'refused' || !mayHaveLanded(classifyError(error)));
 }
