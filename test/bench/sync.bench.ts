@@ -10,7 +10,9 @@
 // (for a small user the request is most of the cost). The floor without the GET is still
 // reported (`floor_without_get`), so a ratio can be compared with runs from before this change,
 // and so is the core process's CPU time for both (`cpu`, `floor_cpu`), which a shared machine
-// moves much less than wall time.
+// moves much less than wall time. Where the time goes around the service's answers is reported
+// beside the sync and flush figures (`requests`, `to_first_request`, `after_last_answer`), from
+// the core's requests timed through the fetch it is given.
 // The core runs in a child process (this file with --core), and its peak RSS in another
 // (--rss), so the harness's own memory does not count. Last line: one JSON object.
 import { fork } from 'node:child_process';
@@ -66,8 +68,44 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
+/** One request of the core: when it was sent, and when its answer's headers came (performance.now()). */
+interface WireEntry {
+  method: string;
+  sentAt: number;
+  answeredAt?: number;
+}
+
+/**
+ * The core's requests as they go on the wire, through the fetch it is given: where a sync or a
+ * flush spends its time between its requests (before the first is sent, after the last answer).
+ * Only two clock reads per request.
+ */
+const wires = new WeakMap<AccountSync, WireEntry[]>();
+
 function openCore(args: CoreArgs, sub: string, name: string, tokens: DevTokenSource): AccountSync {
-  return openAccountSync({ file: path.join(args.dir, `${name}.db`), apiBaseUrl: `${args.origin}/api/v1`, tokens, pushDelayMs: -1 });
+  const wire: WireEntry[] = [];
+  const timed: typeof fetch = async (input, init) => {
+    const entry: WireEntry = { method: init?.method ?? 'GET', sentAt: performance.now() };
+    wire.push(entry);
+    const response = await fetch(input, init);
+    entry.answeredAt = performance.now();
+    return response;
+  };
+  const sync = openAccountSync({ file: path.join(args.dir, `${name}.db`), apiBaseUrl: `${args.origin}/api/v1`, tokens, pushDelayMs: -1, fetch: timed });
+  wires.set(sync, wire);
+  return sync;
+}
+
+/** The requests `sync` sent from now on: call the result once the work is done. */
+function wireFrom(sync: AccountSync): () => WireEntry[] {
+  const wire = wires.get(sync)!;
+  const from = wire.length;
+  return () => wire.slice(from);
+}
+
+/** From the last answer's headers to `endedAt`: what the work did once nothing more was to come. */
+function afterLastAnswer(entries: readonly WireEntry[], endedAt: number): number {
+  return endedAt - Math.max(...entries.map((entry) => entry.answeredAt ?? endedAt));
 }
 
 /**
@@ -124,15 +162,20 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
   const floorCpu: number[] = [];
   const get: number[] = [];
   const resync: number[] = [];
+  const tail: number[] = [];
+  let requests = 0;
   let kept: AccountSync | undefined;
   for (let run = 0; run < RUNS + 1; run++) {
     const sync = openCore(args, sub, `${user}-${run}`, tokens);
     let applying = 0;
     const progress = sync.scheduler.onProgress((event) => event.phase === 'apply' && (applying = performance.now()));
     const cpuBefore = cpuMs();
+    const sent = wireFrom(sync);
     let started = performance.now();
     const report = await sync.scheduler.syncNow();
-    const fullMs = performance.now() - started;
+    const ended = performance.now();
+    const fullMs = ended - started;
+    const wire = sent();
     const fullCpuMs = cpuMs() - cpuBefore;
     const toApplyMs = applying - started;
     progress.dispose();
@@ -147,6 +190,8 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
       continue;
     }
     full.push(fullMs);
+    tail.push(afterLastAnswer(wire, ended));
+    requests = Math.max(requests, wire.length);
     fullCpu.push(fullCpuMs);
     toApply.push(toApplyMs);
     resync.push(resyncMs);
@@ -177,6 +222,11 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
     write: round(median(full.map((ms, i) => ms - toApply[i]!))),
     // The floor's GET alone.
     http_get: round(median(get)),
+    // The sync's requests (the list, then what follows it: the checks, the catalog changes; the
+    // floor sends one), and what it did after the last answer's headers came (their bodies read,
+    // and what is recorded after the snapshot).
+    requests,
+    after_last_answer: round(median(tail)),
     bytes: body.length,
     breaches: (JSON.parse(body) as unknown[]).length,
   };
@@ -239,6 +289,10 @@ interface FlushRun {
   bareMs: number;
   freshMs: number;
   recordMs: number;
+  /** From the flush's start to its first request sent: reading and claiming the rows, packing them. */
+  toFirstRequestMs: number;
+  /** From the last answer's headers to the flush's end: settling the last request. */
+  afterLastAnswerMs: number;
   requests: number;
   items: number;
   minimum: number;
@@ -268,9 +322,14 @@ async function flushOnce(sync: AccountSync, post: (body: string) => Promise<void
   const minimum = Math.max(...perBreach.values(), Math.ceil(items.length / 1000));
   const bodies = packIntents(atoms).map(requestBody);
 
+  const sent = wireFrom(sync);
   started = performance.now();
   const result = await sync.outbox.flush();
-  const flushMs = performance.now() - started;
+  const ended = performance.now();
+  const flushMs = ended - started;
+  const wire = sent();
+  const toFirstRequestMs = (wire[0]?.sentAt ?? ended) - started;
+  const afterLastAnswerMs = afterLastAnswer(wire, ended);
   if (result.status !== 'done' || result.delivered !== TOGGLES || result.failed !== 0) throw new Error(`flush: ${JSON.stringify(result)}`);
 
   started = performance.now();
@@ -285,7 +344,7 @@ async function flushOnce(sync: AccountSync, post: (body: string) => Promise<void
   started = performance.now();
   for (const body of bodies) await post(body);
   const freshMs = performance.now() - started;
-  return { flushMs, bareMs, freshMs, recordMs, requests: result.requests, items: items.length, minimum };
+  return { flushMs, bareMs, freshMs, recordMs, toFirstRequestMs, afterLastAnswerMs, requests: result.requests, items: items.length, minimum };
 }
 
 /**
@@ -320,6 +379,10 @@ async function measureFlush(args: CoreArgs, sync: AccountSync, metrics: Record<s
     floor_requests: Math.max(...runs.map((run) => run.minimum)),
     items: runs[0]!.items,
     record_ms: round(median(runs.map((run) => run.recordMs))),
+    // Where the flush's time goes besides the service's: before its first request is sent, and
+    // after its last answer came (medians).
+    to_first_request: round(median(runs.map((run) => run.toFirstRequestMs))),
+    after_last_answer: round(median(runs.map((run) => run.afterLastAnswerMs))),
   };
 }
 
@@ -498,8 +561,12 @@ async function main(): Promise<void> {
     `peak RSS: ${rssFigure.value} MB as shipped (${rssFigure.before_account} MB before the account was opened); from .ts sources ${rssFigure.from_sources} MB (${rssFigure.from_sources_before_account} MB before)`,
   );
   console.log(
-    `flush (median of ${flush.runs}; first ${flush.first} ms, ${flush.min}–${flush.max} ms): ${flush.requests} requests for ${TOGGLES} toggles in ${flush.items} items (fewest possible: ${flush.floor_requests}); recording them took ${flush.record_ms} ms; the same bodies bare with the service writing them: ${flush.floor_writing} ms (${flush.ratio_writing}×)`,
+    `flush (median of ${flush.runs}; first ${flush.first} ms, ${flush.min}–${flush.max} ms): ${flush.requests} requests for ${TOGGLES} toggles in ${flush.items} items (fewest possible: ${flush.floor_requests}); recording them took ${flush.record_ms} ms; the same bodies bare with the service writing them: ${flush.floor_writing} ms (${flush.ratio_writing}×); ${flush.to_first_request} ms until its first request was sent, ${flush.after_last_answer} ms after its last answer came`,
   );
+  for (const user of ['typical', 'heavy'] as const) {
+    const sync = metrics[`full_sync_${user}`]!;
+    console.log(`full sync (${user}): ${sync.requests} requests (the floor: 1); ${sync.until_write} ms until the write began, ${sync.after_last_answer} ms after the last answer came`);
+  }
   console.log(JSON.stringify({ bench: 'sync', metrics }));
 }
 

@@ -4,7 +4,11 @@
 //   navigation_to_list      a fresh browser profile opens the app's link, the person clicks
 //                           Breaches: until the first row is on screen and the list takes focus
 //                           (`driver_click`: what the driver's click alone takes on a still page,
-//                           part of this figure and of none of its floor)
+//                           part of this figure and of none of its floor). Beside it, where the
+//                           time goes: `to_shell` (until the first frame showing the main
+//                           navigation), `shell_to_click` (until the click reaches the page: the
+//                           driver's click on a page still settling after its first render) and
+//                           `click_to_list` (the click to the list's first interactive frame)
 //   reload_to_list          reload of #/breaches (session kept): until the same
 //   filter_text_to_repaint  typing in the search box: from the input event to the first frame
 //                           that shows the core's answer (the UI waits 150 ms for typing to pause)
@@ -125,6 +129,24 @@ function watchListInteractive(interactive: () => number | false): void {
     const shown = interactive();
     if (shown === false) w.requestAnimationFrame(frame);
     else w.__listShown = shown;
+  };
+  w.requestAnimationFrame(frame);
+}
+
+/**
+ * Runs in every document of a navigation's browser context before its own scripts (an init
+ * script, beside {@link watchListInteractive}): keeps the first frame in which the main
+ * navigation shows its Breaches link (`__shellShown`) and when the first click reached the
+ * document (`__clicked`), both in epoch ms, so a launch's time can be split into its steps.
+ */
+function watchLaunchSteps(): void {
+  const w = globalThis as unknown as PageGlobals & { __shellShown?: number; __clicked?: number };
+  const now = () => w.performance.timeOrigin + w.performance.now();
+  w.document.addEventListener('click', () => (w.__clicked ??= now()), { capture: true });
+  const frame = () => {
+    const link = w.document.querySelector('nav[aria-label="Main"] a[href^="#/breaches"]');
+    if (link) w.__shellShown = now();
+    else w.requestAnimationFrame(frame);
   };
   w.requestAnimationFrame(frame);
 }
@@ -317,7 +339,7 @@ async function newPage(browser: Browser): Promise<Page> {
 async function newWatchedPage(browser: Browser): Promise<Page> {
   const page = await newPage(browser);
   // The two functions go in as their source, the way Playwright sends functions to the page.
-  await page.context().addInitScript({ content: `(${watchListInteractive.toString()})(${listInteractive.toString()});` });
+  await page.context().addInitScript({ content: `(${watchListInteractive.toString()})(${listInteractive.toString()});\n(${watchLaunchSteps.toString()})();` });
   return page;
 }
 
@@ -369,7 +391,15 @@ async function driverClick(page: Page): Promise<number> {
   return ((await handle.jsonValue()) as number) - asked;
 }
 
-async function measureNavigation(browser: Browser, app: BrowserApp, floorOrigin: string): Promise<{ open: number[]; reload: number[]; floor: number[]; click: number[] }> {
+/** A launch's steps, in ms (see {@link watchLaunchSteps}). */
+interface LaunchSteps {
+  toShell: number[];
+  shellToClick: number[];
+  clickToList: number[];
+}
+
+async function measureNavigation(browser: Browser, app: BrowserApp, floorOrigin: string): Promise<{ open: number[]; reload: number[]; floor: number[]; click: number[]; steps: LaunchSteps }> {
+  const steps: LaunchSteps = { toShell: [], shellToClick: [], clickToList: [] };
   const open: number[] = [];
   const reload: number[] = [];
   const floor: number[] = [];
@@ -381,6 +411,11 @@ async function measureNavigation(browser: Browser, app: BrowserApp, floorOrigin:
     await page.goto(app.launchUrl());
     await clickWhenShown(page, 'Breaches');
     const shown = await firstInteractiveFrame(page);
+    const { shell, clicked } = await page.evaluate(() => {
+      const w = globalThis as unknown as { __shellShown?: number; __clicked?: number };
+      return { shell: w.__shellShown, clicked: w.__clicked };
+    });
+    if (shell === undefined || clicked === undefined) throw new Error('the launch did not show the navigation, or the click never reached the page');
     const reloadStarted = Date.now();
     await page.reload();
     const reloaded = await firstInteractiveFrame(page);
@@ -394,11 +429,14 @@ async function measureNavigation(browser: Browser, app: BrowserApp, floorOrigin:
     await floorPage.context().close();
     if (run === 0) continue;
     open.push(shown - started);
+    steps.toShell.push(shell - started);
+    steps.shellToClick.push(clicked - shell);
+    steps.clickToList.push(shown - clicked);
     reload.push(reloaded - reloadStarted);
     floor.push(floorShown - floorStarted);
     click.push(clickCost);
   }
-  return { open, reload, floor, click };
+  return { open, reload, floor, click, steps };
 }
 
 type ListQuery = ChannelInput<'breaches-list'>;
@@ -598,7 +636,13 @@ async function main(): Promise<void> {
     console.log(`heavy user: ${heavy.emails} emails, ${heavy.breaches} breaches; ${RUNS} runs per figure${builtNow ? ' (renderer built first)' : ''}`);
     const navigation = await measureNavigation(browser, app, floorServer.origin);
     const floorNav = median(navigation.floor);
-    metrics.navigation_to_list = metric(median(navigation.open), floorNav, { p95: round(quantile(navigation.open, 0.95)), driver_click: round(median(navigation.click)) });
+    metrics.navigation_to_list = metric(median(navigation.open), floorNav, {
+      p95: round(quantile(navigation.open, 0.95)),
+      driver_click: round(median(navigation.click)),
+      to_shell: round(median(navigation.steps.toShell)),
+      shell_to_click: round(median(navigation.steps.shellToClick)),
+      click_to_list: round(median(navigation.steps.clickToList)),
+    });
     metrics.reload_to_list = metric(median(navigation.reload), floorNav, { p95: round(quantile(navigation.reload, 0.95)) });
 
     const page = await newPage(browser);
@@ -649,6 +693,11 @@ async function main(): Promise<void> {
   console.log('\nmetric                    value ms   floor ms   ratio');
   for (const [name, m] of Object.entries(metrics))
     console.log(`${name.padEnd(24)} ${String(m.value).padStart(9)}  ${String(m.floor).padStart(9)}  ${String(m.ratio).padStart(6)}${m.unit === 'ms' ? '' : `  (${m.unit})`}`);
+  const launch = metrics.navigation_to_list;
+  if (launch)
+    console.log(
+      `navigation_to_list: ${launch.to_shell} ms to the navigation's first frame, ${launch.shell_to_click} ms until the click reached the page (the driver's click alone on a still page: ${launch.driver_click} ms), ${launch.click_to_list} ms from the click to the list`,
+    );
   console.log(JSON.stringify({ bench: 'ui', metrics }));
 }
 
