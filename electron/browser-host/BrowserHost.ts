@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BatchRequest, MAX_BATCH, type BatchResponse, type EventMark, type StreamHello } from '../../shared/ipc/protocol.ts';
+import { BatchRequest, MAX_BATCH, STREAM_HELLO_EVENT, type BatchResponse, type EventMark, type StreamHello } from '../../shared/ipc/protocol.ts';
 import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
 import type { EventBus } from '../core/events/EventBus.ts';
 import type { Router } from '../core/handlers/Router.ts';
@@ -10,8 +10,6 @@ import { RequestGuard } from './guards.ts';
 import { resolvePublicAsset, resolveRendererFile } from './staticFiles.ts';
 
 const MAX_BODY = 1024 * 1024;
-/** Event names the host sends itself on a stream, beside the core's. */
-const HELLO_EVENT = 'hello';
 const HEARTBEAT_MS = 15_000;
 
 export interface BrowserHostOptions {
@@ -176,7 +174,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // this stream, none before it does.
     const hello: StreamHello = { mark: eventMark() };
     const subscription = options.bus.subscribe((event, payload) => write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`));
-    write(`event: ${HELLO_EVENT}\ndata: ${JSON.stringify(hello)}\n\n`);
+    write(`event: ${STREAM_HELLO_EVENT}\ndata: ${JSON.stringify(hello)}\n\n`);
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const detach = () => {

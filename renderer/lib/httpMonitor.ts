@@ -1,5 +1,5 @@
 import { Emitter } from '../../shared/base/Emitter.ts';
-import { BatchResponse, StreamHello, type EventMark, type IpcError, type RequestMessage, type ResponseMessage } from '../../shared/ipc/protocol.ts';
+import { BatchResponse, STREAM_HELLO_EVENT, StreamHello, type EventMark, type IpcError, type RequestMessage, type ResponseMessage } from '../../shared/ipc/protocol.ts';
 import type { MonitorBridge } from './monitor.ts';
 import { SseParser } from './sse.ts';
 
@@ -202,9 +202,9 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
       const parser = new SseParser((message) => {
         if (first) {
           first = false;
-          greet(message.event === HELLO_EVENT ? message.data : undefined);
+          greet(message.event === STREAM_HELLO_EVENT ? message.data : undefined);
           setConnected(true);
-          if (message.event === HELLO_EVENT) return;
+          if (message.event === STREAM_HELLO_EVENT) return;
         }
         dispatch(message.event, message.data);
       });
@@ -246,9 +246,6 @@ export function createHttpMonitor(options: HttpMonitorOptions = {}): MonitorBrid
     },
   };
 }
-
-/** The host's own first message on an event stream (shared/ipc/protocol.ts, StreamHello). */
-const HELLO_EVENT = 'hello';
 
 /** A channel's answer from its envelope: the result, or the core's error as an IpcError. */
 function resultOf(message: ResponseMessage): unknown {

@@ -78,6 +78,9 @@ export type BatchRequest = z.infer<typeof BatchRequest>;
 export const BatchResponse = z.object({ mark: EventMark, responses: z.array(ResponseMessage) });
 export type BatchResponse = z.infer<typeof BatchResponse>;
 
+/** The event name of the browser host's first message on a stream, beside the core's event names. */
+export const STREAM_HELLO_EVENT = 'hello';
+
 /** The first message of the browser host's event stream (`event: hello`): the mark at which it started. */
 export const StreamHello = z.object({ mark: EventMark });
 export type StreamHello = z.infer<typeof StreamHello>;
