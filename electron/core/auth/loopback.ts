@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { renderCallbackPage } from './callbackPage.ts';
 import { SignInError } from './errors.ts';
+import type { Settled } from '../../../shared/base/settled.ts';
 
 export interface LoopbackOptions<T> {
   /** 0 lets the system pick a free port. */
@@ -27,8 +28,6 @@ export interface LoopbackRedirect<T> {
   close(): Promise<void>;
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
 const HOST = '127.0.0.1';
 // After a settled sign-in the browser may hold keep-alive sockets; give the last page this long to flush.
 const DRAIN_MS = 1000;
@@ -48,7 +47,7 @@ export async function openLoopbackRedirect<T>(options: LoopbackOptions<T>): Prom
   const port = (server.address() as AddressInfo).port;
   const redirectUri = `http://${HOST}:${port}${options.path}`;
 
-  let settled: Outcome<T> | undefined;
+  let settled: Settled<T> | undefined;
   let resolveResult!: (value: T) => void;
   let rejectResult!: (error: unknown) => void;
   const result = new Promise<T>((resolve, reject) => {
@@ -71,7 +70,7 @@ export async function openLoopbackRedirect<T>(options: LoopbackOptions<T>): Prom
     return closing;
   };
 
-  function settle(outcome: Outcome<T>): void {
+  function settle(outcome: Settled<T>): void {
     if (settled) return;
     settled = outcome;
     if (outcome.ok) resolveResult(outcome.value);

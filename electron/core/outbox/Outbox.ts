@@ -19,6 +19,7 @@ import {
   type OutboxRow,
 } from '../db/outboxQueries.ts';
 import { Emitter, type Event } from '../../../shared/base/Emitter.ts';
+import { settled } from '../../../shared/base/settled.ts';
 import { BackoffState, type BackoffPolicy } from '../api/backoff.ts';
 import { UnknownTargetError } from './errors.ts';
 import { isolateRefused } from './isolation.ts';
@@ -325,7 +326,7 @@ export class Outbox {
             const rows = { unsent: [...queue], unanswered: [] as PackedRequest<Atom>[] };
             (changedNothing(error, signal) ? rows.unsent : rows.unanswered).push(request);
             for (const other of onTheWire.splice(0)) {
-              const outcome = await settleOf(other.answer);
+              const outcome = await settled(other.answer);
               totals.requests++;
               if (outcome.ok) totals.delivered += this.#settleDelivered(other.request);
               else (changedNothing(outcome.error, signal) ? rows.unsent : rows.unanswered).push(other.request);
@@ -472,14 +473,6 @@ function toItem(row: OutboxRow): OutboxItem {
 }
 
 type Verdict = 'refused' | 'sign-in' | 'transient' | 'cancelled';
-
-/** An answer's outcome, never rejecting. */
-function settleOf(answer: Promise<void>): Promise<{ ok: true } | { ok: false; error: unknown }> {
-  return answer.then(
-    () => ({ ok: true as const }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-}
 
 /** A failed request that certainly changed nothing at the service (refused, or never sent as far as anyone can tell); otherwise its rows are in doubt. */
 function changedNothing(error: unknown, signal: AbortSignal | undefined): boolean {

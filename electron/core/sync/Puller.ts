@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { settled, type Settled } from '../../../shared/base/settled.ts';
 import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import type { CatalogChange } from '../../../shared/api/index.ts';
 import { recordChecks, recordListHeaders, type BreachDataHeaderValues, type ChecksAnswer } from '../db/breachDataQueries.ts';
@@ -110,7 +111,7 @@ export class Puller {
    */
   async #unchanged(breachData: BreachDataHeaderValues | undefined, signal: AbortSignal | undefined): Promise<PullResult> {
     const client = this.#client;
-    const fetched = client.getChecks ? await settle((s) => client.getChecks!(s), signal) : undefined;
+    const fetched = client.getChecks ? await settled(client.getChecks(signal)) : undefined;
     if (fetched && !fetched.ok && signal?.aborted) throw fetched.error;
     const now = this.#now().toISOString();
     let demoCleared = 0;
@@ -133,7 +134,7 @@ export class Puller {
     const combined = signal ? AbortSignal.any([signal, abandoned.signal]) : abandoned.signal;
     const client = this.#client;
     const followUps: FollowUps = {
-      settled: Promise.all([client.getChecks && settle((s) => client.getChecks!(s), combined), client.catalogChanges && settle((s) => client.catalogChanges!(s), combined)]).then(
+      settled: Promise.all([client.getChecks && settled(client.getChecks(combined)), client.catalogChanges && settled(client.catalogChanges(combined))]).then(
         (answers) => (followUps.answers = answers),
       ),
       answers: undefined,
@@ -162,7 +163,7 @@ export class Puller {
   }
 
   /** Records an answer of `GET /user/checks` in a savepoint (a failure to record it rolls back only it), and says how it went. */
-  #recordChecks(checks: Fetched<ChecksAnswer> | undefined, now: string, accountsPerEmail?: ReadonlyMap<string, number>): { checks?: ChecksOutcome; checksError?: string } {
+  #recordChecks(checks: Settled<ChecksAnswer> | undefined, now: string, accountsPerEmail?: ReadonlyMap<string, number>): { checks?: ChecksOutcome; checksError?: string } {
     if (!checks) return {};
     if (!checks.ok) return { checks: 'failed', checksError: describe(checks.error) };
     try {
@@ -174,18 +175,7 @@ export class Puller {
   }
 }
 
-/** Runs a request; its answer or its failure, never a rejection. */
-function settle<T>(request: (signal?: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<Fetched<T>> {
-  return request(signal).then(
-    (value): Fetched<T> => ({ ok: true, value }),
-    (error: unknown): Fetched<T> => ({ ok: false, error }),
-  );
-}
-
-/** One follow-up answer, or why there is none. */
-type Fetched<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-type FollowUpAnswers = [Fetched<ChecksAnswer> | undefined, Fetched<CatalogChange[] | undefined> | undefined];
+type FollowUpAnswers = [Settled<ChecksAnswer> | undefined, Settled<CatalogChange[] | undefined> | undefined];
 
 interface FollowUps {
   readonly settled: Promise<FollowUpAnswers>;
