@@ -70,7 +70,6 @@ function cpuMs(): number {
 
 /** One request of the core: when it was sent, and when its answer's headers came (performance.now()). */
 interface WireEntry {
-  method: string;
   sentAt: number;
   answeredAt?: number;
 }
@@ -85,7 +84,7 @@ const wires = new WeakMap<AccountSync, WireEntry[]>();
 function openCore(args: CoreArgs, sub: string, name: string, tokens: DevTokenSource): AccountSync {
   const wire: WireEntry[] = [];
   const timed: typeof fetch = async (input, init) => {
-    const entry: WireEntry = { method: init?.method ?? 'GET', sentAt: performance.now() };
+    const entry: WireEntry = { sentAt: performance.now() };
     wire.push(entry);
     const response = await fetch(input, init);
     entry.answeredAt = performance.now();

@@ -373,18 +373,11 @@ async function waitInteractive(page: Page): Promise<number> {
 
 /**
  * What the driver's click alone costs: from asking for it to the click event in the page, on the
- * floor's page once its list shows (a link and nothing running). navigation_to_list holds one such
- * click and its floor none: reported beside it, so the figure can be read for what the app adds.
+ * floor's page once its list shows (a link and nothing running; a page from
+ * {@link newWatchedPage}, whose init script keeps the click's time). navigation_to_list holds one
+ * such click and its floor none: reported beside it, so the figure can be read for what the app adds.
  */
 async function driverClick(page: Page): Promise<number> {
-  await page.evaluate(() => {
-    const w = globalThis as unknown as {
-      document: { addEventListener(type: string, listener: () => void, capture: boolean): void };
-      performance: { now(): number; timeOrigin: number };
-      __clicked?: number;
-    };
-    w.document.addEventListener('click', () => (w.__clicked ??= w.performance.timeOrigin + w.performance.now()), true);
-  });
   const asked = Date.now();
   await clickWhenShown(page, 'Breaches');
   const handle = await page.waitForFunction(() => (globalThis as unknown as { __clicked?: number }).__clicked ?? false, undefined, { polling: 'raf', timeout: 30_000 });
