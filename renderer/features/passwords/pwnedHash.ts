@@ -1,4 +1,4 @@
-import { formatCount } from '../../lib/format.ts';
+import { plural } from '../../lib/format.ts';
 
 /**
  * The password's SHA-1 in upper-case hex, split as the range API needs it: the 5-character
@@ -16,5 +16,5 @@ export async function sha1Parts(password: string): Promise<{ prefix: string; suf
 /** "Seen 52,256 times in breaches — never use it" / "Not found in any known breach". */
 export function pwnedVerdict(count: number): string {
   if (count === 0) return 'Not found in any known breach.';
-  return `Seen ${formatCount(count)} ${count === 1 ? 'time' : 'times'} in breaches — never use it.`;
+  return `Seen ${plural(count, 'time')} in breaches — never use it.`;
 }
