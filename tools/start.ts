@@ -9,6 +9,7 @@ import { DEFAULT_PORT, userDataDir } from '../server/config.ts';
 import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launchPage.ts';
 import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
+import { bundlerProblem } from './bundlerReady.ts';
 import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
 import { LocalServiceRunner } from './localServiceRunner.ts';
 import { launchFor, savedChoice } from '../electron/core/checks/BreachSource.ts';
@@ -47,6 +48,16 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/** Runs a build (vite or electron-vite), first saying what to do where the bundler cannot load (tools/bundlerReady.ts). */
+async function build(npx: string, args: string[]): Promise<void> {
+  const problem = await bundlerProblem();
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+  run(npx, args);
+}
+
 /** The reference service as the default account server, run for the saved choice (tools/localServiceRunner.ts). */
 function localService(): LocalServiceRunner {
   return new LocalServiceRunner({ port: SERVICE_PORT, dataDir: path.join(APP_DATA, 'service'), log: (line) => console.log(line) });
@@ -76,7 +87,7 @@ async function main(): Promise<void> {
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
   const electron = electronBinary();
   if (electron) {
-    run(npx, ['electron-vite', 'build']);
+    await build(npx, ['electron-vite', 'build']);
     // The desktop app's default account server is the local reference service, started for the
     // person's saved choice (it cannot restart it from inside Electron: the choice applies at the next start).
     const service = localService();
@@ -90,7 +101,7 @@ async function main(): Promise<void> {
 
   console.log('The Electron runtime is not installed on this machine, so Breach Monitor opens in your web browser instead.');
   // Tests that run this file build the renderer once themselves (they share out/ with other tests).
-  if (process.env.BREACH_MONITOR_SKIP_BUILD !== '1') run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  if (process.env.BREACH_MONITOR_SKIP_BUILD !== '1') await build(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   const dataDir = path.join(APP_DATA, 'app');
   const log = (line: string) => console.log(line);
   const service = localService();

@@ -1,0 +1,28 @@
+// Whether the bundler can load here: vite, which builds the renderer (`npm start`) and runs the
+// tests (vitest), stands on rolldown, whose native binding is an optional dependency. Installed
+// with `npm ci --omit=optional` (to leave keytar out), the binding is left out too, and vite
+// and vitest stop with "Cannot find native binding" and a stack trace. `npm test` runs this
+// first, and `npm start` asks it before building, so a person reads what to do instead.
+
+/** Undefined when vite loads; otherwise what is wrong and how to mend it, in a sentence or two. */
+export async function bundlerProblem(): Promise<string | undefined> {
+  try {
+    await import('vite');
+    return undefined;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return [
+      `The bundler (vite, on rolldown) cannot load here: ${reason}`,
+      'Its native binding is an optional dependency, which `npm ci --omit=optional` leaves out. Install with plain `npm ci`:',
+      'keytar, also optional, is skipped by itself where it cannot build (no libsecret), and the app and the tests work without it (docs/testing.md).',
+    ].join('\n');
+  }
+}
+
+if (import.meta.main) {
+  const problem = await bundlerProblem();
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+}
