@@ -5,7 +5,7 @@
 // first, and `npm start` asks it before building, so a person reads what to do instead.
 
 /** Undefined when vite loads; otherwise what is wrong and how to mend it, in a sentence or two. */
-export async function bundlerProblem(): Promise<string | undefined> {
+async function bundlerProblem(): Promise<string | undefined> {
   try {
     await import('vite');
     return undefined;
@@ -19,10 +19,12 @@ export async function bundlerProblem(): Promise<string | undefined> {
   }
 }
 
-if (import.meta.main) {
+/** Says what to do and exits 1 where the bundler cannot load; returns where it can. */
+export async function exitUnlessBundlerLoads(): Promise<void> {
   const problem = await bundlerProblem();
-  if (problem) {
-    console.error(problem);
-    process.exit(1);
-  }
+  if (!problem) return;
+  console.error(problem);
+  process.exit(1);
 }
+
+if (import.meta.main) await exitUnlessBundlerLoads();

@@ -9,7 +9,7 @@ import { DEFAULT_PORT, userDataDir } from '../server/config.ts';
 import { openLaunchPage, type LaunchPage } from '../electron/browser-host/launchPage.ts';
 import { openFileInSystemBrowser } from '../electron/browser-host/systemBrowser.ts';
 import { ROOT, startBrowserApp } from './browserApp.ts';
-import { bundlerProblem } from './bundlerReady.ts';
+import { exitUnlessBundlerLoads } from './bundlerReady.ts';
 import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
 import { LocalServiceRunner } from './localServiceRunner.ts';
 import { launchFor, savedChoice } from '../electron/core/checks/BreachSource.ts';
@@ -50,11 +50,7 @@ function run(command: string, args: string[]): void {
 
 /** Runs a build (vite or electron-vite), first saying what to do where the bundler cannot load (tools/bundlerReady.ts). */
 async function build(npx: string, args: string[]): Promise<void> {
-  const problem = await bundlerProblem();
-  if (problem) {
-    console.error(problem);
-    process.exit(1);
-  }
+  await exitUnlessBundlerLoads();
   run(npx, args);
 }
 
