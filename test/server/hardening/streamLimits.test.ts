@@ -228,7 +228,8 @@ describe('a stream past its maximum lifetime', () => {
       let event = await source.next('the change');
       while (!(event.type === 'put' && JSON.stringify(event.data).includes('dark'))) event = await source.next('the change');
       expect(event.data).toEqual({ path: '/', data: { theme: 'dark' } });
-      expect(running.service.rtdbStreams.open()).toBe(1);
+      // The ended stream's slot was released (the new one may be between lifetimes itself).
+      expect(running.service.rtdbStreams.open()).toBeLessThanOrEqual(1);
     } finally {
       await source.close();
     }
