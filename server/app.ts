@@ -11,6 +11,7 @@ import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
 import { changedDetailIds, DETAILS_PATH, detailsReader } from './rtdb/detailsFeed.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
+import type { StreamStats } from './rtdb/streamSlots.ts';
 import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
@@ -51,6 +52,8 @@ export interface RunningService {
   store: BreachStore;
   /** The realtime database's storage (details feed, people's preferences, secrets). */
   rtdb: RtdbStore;
+  /** The realtime database's open streaming reads: how many, and the bytes their readers left unread. */
+  rtdbStreams: StreamStats;
   /** What loading the catalog at start changed and left out (also logged). */
   catalogReport: CatalogLoadReport;
   /** The search interface (`/client/v4/accounts/{accountId}/…`): its index and API tokens. */
@@ -205,6 +208,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
       findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
       // Revocations reach ID tokens of this service's own provider (an external one keeps its own).
       ...(identity ? { isGrantLive: identity.isGrantLive } : {}),
+      streams: config,
     }),
   );
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
@@ -270,6 +274,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     demoUsers: identity ? DEMO_USERS : [],
     store,
     rtdb,
+    rtdbStreams: rtdbMount.streams,
     catalogReport,
     search,
     breachData,

@@ -32,6 +32,25 @@ export const HTTP_LIMIT_DEFAULTS = {
   maxConnections: 1024,
   maxConnectionsPerIp: 256,
 } as const;
+/**
+ * Limits on the realtime database's streaming reads (server/rtdb/streamSlots.ts, stream.ts). A
+ * stream keeps its connection busy for as long as it is open, so the connection caps' rule (the
+ * oldest quiet connection makes way) never frees one: the stream caps stay below the connection
+ * caps (checked at start; unset, they are half of the service's connection cap and a quarter of an
+ * address's), so three quarters of an address's slots and half of the service's are always left
+ * to ordinary requests. A person's app streams nothing (it polls with ETags); 16
+ * streams per person leave room for scripts and several devices. A stream is ended (and its client
+ * reconnects) after an hour, and once its reader leaves 8 MB unread.
+ */
+const STREAM_SHARE_OF_CONNECTIONS = 1 / 2;
+const STREAM_SHARE_OF_ADDRESS_CONNECTIONS = 1 / 4;
+export const STREAM_LIMIT_DEFAULTS = {
+  maxStreams: HTTP_LIMIT_DEFAULTS.maxConnections * STREAM_SHARE_OF_CONNECTIONS,
+  maxStreamsPerIp: HTTP_LIMIT_DEFAULTS.maxConnectionsPerIp * STREAM_SHARE_OF_ADDRESS_CONNECTIONS,
+  maxStreamsPerPerson: 16,
+  streamMaxLifetimeMs: 3_600_000,
+  streamBufferBytes: 8 * 1024 * 1024,
+};
 /** How long a stopping service lets requests in flight finish before it closes their connections. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** Longest access-token lifetime (`exp - iat`) the API accepts by default: 24 hours. */
@@ -100,6 +119,19 @@ export const ServiceConfig = z
     maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
     /** Open connections from one address (an IPv6 /64), with the same rule. */
     maxConnectionsPerIp: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnectionsPerIp),
+    /** Open streaming reads (`Accept: text/event-stream`) in all, below `maxConnections` (0: none); unset, half of it. */
+    maxStreams: z.int().min(0).optional(),
+    /** Open streaming reads from one address (an IPv6 /64), below `maxConnectionsPerIp`; unset, a quarter of it. */
+    maxStreamsPerIp: z.int().min(0).optional(),
+    /** Open streaming reads of one signed-in caller; their oldest makes way for their newest. */
+    maxStreamsPerPerson: z.int().min(1).default(STREAM_LIMIT_DEFAULTS.maxStreamsPerPerson),
+    /** A stream ends with `reconnect` after this long (its client opens it again). */
+    streamMaxLifetimeMs: z.int().min(1000).default(STREAM_LIMIT_DEFAULTS.streamMaxLifetimeMs),
+    /** A stream whose reader leaves more than this many bytes unread ends with `reconnect`. */
+    streamBufferBytes: z
+      .int()
+      .min(64 * 1024)
+      .default(STREAM_LIMIT_DEFAULTS.streamBufferBytes),
     /** On SIGTERM (or `close()`), requests in flight get this long to finish before their connections are closed. */
     shutdownGraceMs: z.int().min(0).default(DEFAULT_SHUTDOWN_GRACE_MS),
     /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
@@ -124,6 +156,21 @@ export const ServiceConfig = z
       .default('local'),
   })
   .superRefine((config, context) => {
+    // Streams never make way for other connections: at the connection cap they would lock everyone else out.
+    if (config.maxStreams !== undefined && config.maxStreams >= config.maxConnections) {
+      context.addIssue({
+        code: 'custom',
+        path: ['maxStreams'],
+        message: `must be below maxConnections (${config.maxConnections}), so open streams always leave room for ordinary requests`,
+      });
+    }
+    if (config.maxStreamsPerIp !== undefined && config.maxStreamsPerIp >= config.maxConnectionsPerIp) {
+      context.addIssue({
+        code: 'custom',
+        path: ['maxStreamsPerIp'],
+        message: `must be below maxConnectionsPerIp (${config.maxConnectionsPerIp}), so one address's streams always leave it room for ordinary requests`,
+      });
+    }
     if (config.demo === true && config.hibpApiKey !== undefined) {
       context.addIssue({
         code: 'custom',
@@ -158,7 +205,13 @@ export const ServiceConfig = z
         message: `listening on ${config.host} needs --issuer (an external OpenID provider): the built-in development provider accepts any password and runs only on loopback`,
       });
     }
-  });
+  })
+  // Unset stream caps follow the connection caps (512 and 64 with theirs at their defaults).
+  .transform((config) => ({
+    ...config,
+    maxStreams: config.maxStreams ?? Math.floor(config.maxConnections * STREAM_SHARE_OF_CONNECTIONS),
+    maxStreamsPerIp: config.maxStreamsPerIp ?? Math.floor(config.maxConnectionsPerIp * STREAM_SHARE_OF_ADDRESS_CONNECTIONS),
+  }));
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
 
@@ -218,6 +271,11 @@ const OPTIONS = {
   'idle-timeout': { type: 'string' },
   'max-connections-per-ip': { type: 'string' },
   'shutdown-grace': { type: 'string' },
+  'max-streams': { type: 'string' },
+  'max-streams-per-ip': { type: 'string' },
+  'max-streams-per-person': { type: 'string' },
+  'stream-max-lifetime': { type: 'string' },
+  'stream-buffer': { type: 'string' },
   'database-url': { type: 'string' },
   'identity-origin': { type: 'string' },
   'database-invalidation': { type: 'string' },
@@ -318,6 +376,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       idleTimeoutMs: number('idleTimeoutMs', pick(values['idle-timeout'], env.BREACH_SERVICE_IDLE_TIMEOUT)),
       maxConnectionsPerIp: number('maxConnectionsPerIp', pick(values['max-connections-per-ip'], env.BREACH_SERVICE_MAX_CONNECTIONS_PER_IP)),
       shutdownGraceMs: number('shutdownGraceMs', pick(values['shutdown-grace'], env.BREACH_SERVICE_SHUTDOWN_GRACE)),
+      maxStreams: number('maxStreams', pick(values['max-streams'], env.BREACH_SERVICE_MAX_STREAMS)),
+      maxStreamsPerIp: number('maxStreamsPerIp', pick(values['max-streams-per-ip'], env.BREACH_SERVICE_MAX_STREAMS_PER_IP)),
+      maxStreamsPerPerson: number('maxStreamsPerPerson', pick(values['max-streams-per-person'], env.BREACH_SERVICE_MAX_STREAMS_PER_PERSON)),
+      streamMaxLifetimeMs: number('streamMaxLifetimeMs', pick(values['stream-max-lifetime'], env.BREACH_SERVICE_STREAM_MAX_LIFETIME)),
+      streamBufferBytes: number('streamBufferBytes', pick(values['stream-buffer'], env.BREACH_SERVICE_STREAM_BUFFER)),
       databaseUrl: pick(values['database-url'], env.BREACH_SERVICE_DATABASE_URL),
       identityOrigin: pick(values['identity-origin'], env.BREACH_SERVICE_IDENTITY_ORIGIN),
       databaseInvalidation: pick(values['database-invalidation'], env.BREACH_SERVICE_DATABASE_INVALIDATION),

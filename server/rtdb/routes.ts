@@ -15,6 +15,9 @@ import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './r
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
 import { hasServerValues, resolveServerValues, ServerValueError, withStandIns } from './serverValues.ts';
 import { streamLocation } from './stream.ts';
+import { StreamSlots, type StreamSlotLimits, type StreamStats } from './streamSlots.ts';
+import { addressKey } from '../http/connections.ts';
+import { STREAM_LIMIT_DEFAULTS } from '../config.ts';
 import { flatten, record, type DbValue } from './tree.ts';
 
 export const RTDB_PREFIX = '/rtdb';
@@ -41,6 +44,8 @@ const WRITE_SIZE_LIMITS = new Set(['tiny', 'small', 'medium', 'large', 'unlimite
 /** Firebase's `timeout` takes `<n>ms`, `<n>s` or `<n>min`, at most 15 minutes. */
 const TIMEOUT = /^([1-9]\d{0,8})(ms|s|min)$/;
 const MAX_TIMEOUT_MS = 15 * 60_000;
+/** Seconds a stream refused at a cap is asked to wait (`Retry-After`). */
+const STREAM_REFUSED_RETRY_AFTER_SEC = 30;
 const LEGACY_WARNING = '299 - "Database secrets are a legacy credential and are discouraged; use a service account or an ID token"';
 
 /** An answer in the database's own error shape, `{"error": "..."}`. */
@@ -62,6 +67,8 @@ export interface RtdbRoutesDeps extends RtdbAuthOptions {
   now?: () => number;
   /** How often an idle stream sends `keep-alive` (30 s by default). */
   keepAliveMs?: number;
+  /** Caps, lifetime and buffer of streaming reads (the service's config; {@link STREAM_LIMIT_DEFAULTS} by default). */
+  streams?: StreamSlotLimits & { streamMaxLifetimeMs: number; streamBufferBytes: number };
 }
 
 /** What the access decision settled, handed to the handler; only {@link createRtdbRoutes}'s `access` makes one. */
@@ -101,6 +108,8 @@ export interface RtdbMount extends Disposable {
   refuse(res: ServerResponse, error: unknown): boolean;
   /** Stops following the store's changes (open streams end with their connections). */
   dispose(): void;
+  /** The open streaming reads: how many, and what they hold unread. */
+  readonly streams: StreamStats;
 }
 
 const WRITE_METHODS = new Set(['PUT', 'PATCH', 'POST', 'DELETE']);
@@ -119,6 +128,8 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
   const { store, logger } = deps;
   const now = deps.now ?? Date.now;
   const nextPushId = createPushIdGenerator(now);
+  const streamLimits = deps.streams ?? STREAM_LIMIT_DEFAULTS;
+  const streamSlots = new StreamSlots(streamLimits);
   let rules: CompiledRules = compileRules(await readStoredRules(store));
   let rulesRead = 0;
   // What the mount follows and tells, dropped together when it is disposed.
@@ -163,6 +174,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       return true;
     },
     dispose: () => subscriptions.dispose(),
+    streams: streamSlots,
   };
 
   async function access(req: IncomingMessage, url: URL): Promise<RtdbGrant> {
@@ -258,6 +270,13 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       if (grant.shallow || wantsEtag) throw new RtdbError(400, 'streaming reads take neither shallow nor X-Firebase-ETag');
       if (grant.query) throw new RtdbError(400, 'streaming reads of a query are not supported by this database; stream the location and filter it');
       const exp = caller.kind === 'user' ? (caller.auth.token as { exp?: unknown }).exp : undefined;
+      const slot = streamSlots.take(addressKey(req.socket.remoteAddress ?? ''), streamOwner(caller));
+      if ('refused' in slot) {
+        const limit = slot.refused === 'address' ? `${streamLimits.maxStreamsPerIp} from one address` : `${streamLimits.maxStreams} in all`;
+        throw new RtdbError(429, `Too many streaming reads are open (at most ${limit}); close one or try again later`, {
+          headers: { 'retry-after': String(STREAM_REFUSED_RETRY_AFTER_SEC) },
+        });
+      }
       return streamLocation({
         req,
         res,
@@ -270,6 +289,10 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
         ...(caller.kind === 'anonymous' ? {} : { credentialValid: grant.credentialValid }),
         now,
         ...(deps.keepAliveMs ? { keepAliveMs: deps.keepAliveMs } : {}),
+        slot,
+        slots: streamSlots,
+        maxLifetimeMs: streamLimits.streamMaxLifetimeMs,
+        bufferBytes: streamLimits.streamBufferBytes,
         logger,
       });
     }
@@ -397,6 +420,18 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
     replaceRules(compiled);
     logger.info({ by: caller.kind === 'admin' ? caller.via : caller.kind }, 'realtime database rules replaced');
     send(res, 200, { status: 'ok' });
+  }
+}
+
+/** Whose streams a caller's count against (undefined: anonymous, the first to make way). */
+function streamOwner(caller: RtdbCaller): string | undefined {
+  switch (caller.kind) {
+    case 'anonymous':
+      return undefined;
+    case 'user':
+      return `user:${caller.auth.uid}`;
+    case 'admin':
+      return caller.via === 'secret' ? `secret:${caller.secretId}` : `service-account:${caller.clientEmail}`;
   }
 }
 

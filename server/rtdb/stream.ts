@@ -4,6 +4,7 @@ import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
 import type { Logger } from '../log.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbStore } from './RtdbStore.ts';
+import type { StreamSlot, StreamSlots } from './streamSlots.ts';
 
 /** An idle stream sends `keep-alive` this often, so proxies and clients know it is alive. */
 export const KEEP_ALIVE_MS = 30_000;
@@ -11,6 +12,28 @@ export const KEEP_ALIVE_MS = 30_000;
 export const CREDENTIAL_RECHECK_MS = 1_000;
 /** Timers cannot wait longer than this (2^31 - 1 ms); a later expiry is checked again then. */
 const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * An ended stream whose reader has not taken what was written (a paused reader never does) is
+ * closed this long after its end, so it holds neither its buffer nor its connection for good.
+ */
+export const END_GRACE_MS = 10_000;
+/** A stream's lifetime is its maximum less up to this share of it, so streams opened together do not all reconnect together. */
+const LIFETIME_JITTER = 0.1;
+
+/**
+ * Why the service ended a stream with the `reconnect` event, and the `retry:` (milliseconds) sent
+ * with it, which an `EventSource` waits before it opens the stream again. The data is
+ * `{"reason": …}`; a client opens the stream again and gets the whole value in its first `put`.
+ */
+export const RECONNECT_RETRY_MS = {
+  /** The stream was open for the service's maximum lifetime (`--stream-max-lifetime`). */
+  'max-lifetime': 1_000,
+  /** Its reader left more than `--stream-buffer` bytes unread: it missed nothing it cannot read again. */
+  'slow-reader': 5_000,
+  /** An anonymous stream made room for a signed-in caller's, or a caller's oldest stream for their newest. */
+  'making-room': 30_000,
+} as const;
+export type ReconnectReason = keyof typeof RECONNECT_RETRY_MS;
 
 export interface StreamOptions {
   req: IncomingMessage;
@@ -31,6 +54,13 @@ export interface StreamOptions {
   credentialValid?: () => Promise<boolean>;
   now: () => number;
   keepAliveMs?: number;
+  /** The stream's place under the service's caps: released when it ends; asked to make way, it ends. */
+  slot: StreamSlot;
+  slots: StreamSlots;
+  /** The stream ends with `reconnect` after this long (less a little jitter). */
+  maxLifetimeMs: number;
+  /** Unread bytes past which the next write ends the stream with `reconnect` instead. */
+  bufferBytes: number;
   logger: Logger;
 }
 
@@ -61,6 +91,13 @@ type Pending = 'all' | Map<string, DbPath> | undefined;
  * permitting the read, `auth_revoked` when the credential expires or is revoked. Changes are coalesced while a
  * read runs. Sending only what changed keeps a change's cost to its own size: sending the whole
  * value to each of 200 streams of a large location held up every other request for seconds.
+ *
+ * Bounded (an addition to the real interface, for a service that holds every stream in one
+ * process): a stream lives at most `maxLifetimeMs`; a reader that leaves more than `bufferBytes`
+ * unread is not written to again (the service kept every frame for a paused reader: 100 MB for
+ * 100 MB written); a stream may be asked to make room (`slot`). Each ends with `reconnect`
+ * (`{"reason": …}` and a `retry:`, see {@link RECONNECT_RETRY_MS}); its connection is closed
+ * {@link END_GRACE_MS} later if its reader has not taken what was left.
  */
 export async function streamLocation(options: StreamOptions): Promise<void> {
   const { res, store, path, logger } = options;
@@ -74,12 +111,27 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   const timers: NodeJS.Timeout[] = [];
   subscriptions.add(toDisposable(() => timers.forEach((timer) => clearTimeout(timer))));
 
-  const end = (event?: { name: string; data: string }) => {
+  const end = (event?: { name: string; data: string; retryMs?: number }) => {
     if (ended) return;
     ended = true;
     subscriptions.dispose();
-    if (event && !res.writableEnded) res.write(`event: ${event.name}\ndata: ${event.data}\n\n`);
+    options.slots.release(options.slot);
+    if (event && !res.writableEnded) res.write(`event: ${event.name}\n${event.retryMs === undefined ? '' : `retry: ${event.retryMs}\n`}data: ${event.data}\n\n`);
     res.end();
+    if (!res.closed) {
+      const grace = setTimeout(() => res.destroy(), END_GRACE_MS).unref();
+      res.once('close', () => clearTimeout(grace));
+    }
+  };
+  const reconnect = (reason: ReconnectReason) => end({ name: 'reconnect', data: JSON.stringify({ reason }), retryMs: RECONNECT_RETRY_MS[reason] });
+  /** Writes `frame`, unless the reader has left more than the bound unread: then the stream ends instead. */
+  const send = (frame: Buffer | string): boolean => {
+    if (res.writableLength > options.bufferBytes) {
+      reconnect('slow-reader');
+      return false;
+    }
+    res.write(frame);
+    return true;
   };
 
   const note = (change: RtdbChange | 'all') => {
@@ -130,15 +182,14 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
             const snapshot = await store.snapshot(path);
             if (ended || snapshot.etag === lastEtag) continue;
             lastEtag = snapshot.etag;
-            res.write(putFrame(snapshot, '/'));
+            if (!send(putFrame(snapshot, '/'))) return;
             continue;
           }
           // The whole value is no longer what was last sent whole.
           lastEtag = undefined;
           for (const [key, below] of work) {
             const snapshot = await store.snapshot([...path, ...below]);
-            if (ended) return;
-            res.write(putFrame(snapshot, '/' + key));
+            if (ended || !send(putFrame(snapshot, '/' + key))) return;
           }
         } catch (error) {
           // The database is away: the listener keeps its last value; the next notice or keep-alive sends all of it again.
@@ -175,18 +226,24 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
     void refresh();
   } catch (error) {
     subscriptions.dispose();
+    options.slots.release(options.slot);
     throw error;
   }
-
+  options.slots.watch(res);
   options.req.on('close', () => end());
   res.on('close', () => end());
+  // Its reader left, or it was asked to make way, while its first read ran.
+  if (res.closed) return end();
+  if (options.slot.madeWay) return reconnect('making-room');
+  options.slot.makeWay = () => reconnect('making-room');
   const keepAlive = async () => {
-    if (ended || !(await credentialHolds(true)) || ended) return;
-    res.write('event: keep-alive\ndata: null\n\n');
+    if (ended || !(await credentialHolds(true)) || ended || !send('event: keep-alive\ndata: null\n\n')) return;
     if (pending) void refresh();
     timers[0] = setTimeout(() => void keepAlive(), options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
   };
   timers[0] = setTimeout(() => void keepAlive(), options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
+  const lifetimeMs = options.maxLifetimeMs - Math.floor(Math.random() * options.maxLifetimeMs * LIFETIME_JITTER);
+  timers[2] = setTimeout(() => reconnect('max-lifetime'), Math.min(lifetimeMs, MAX_TIMER_MS)).unref();
   if (options.expiresAt !== undefined) {
     const expire = () => {
       const left = options.expiresAt! - options.now();

@@ -8,6 +8,7 @@
 // Beside each, the service's own event-loop delay (test/bench/loopDelayProbe.ts), which is the
 // stall itself, apart from how busy the machine or the measuring client is.
 // Also the median time of a shallow GET of that large location (beside the small GET's median).
+// And the realtime database's streams under pressure, on a service of their own (hardening/streams.ts).
 // The heavy client runs in its own process (this file with --heavy), so its own work does not
 // delay the measuring client. The acceptance bar: p99 within 100 ms of the floor.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -18,11 +19,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_WRITE_VALUES } from '../../server/rtdb/routes.ts';
 import { startProcess, stopProcess } from './processes.ts';
+import { measureStreams } from './hardening/streams.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 4) * 1000;
 const READY = /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 const STREAMS = 200;
 const WATCHED_PARTS = 25;
+/** sse_fanout_200's streams are one person's from one address: above the default stream caps. */
+const STREAM_CAPS_FOR_FANOUT = ['--max-streams-per-ip', String(STREAMS + 1), '--max-streams-per-person', String(STREAMS)];
 
 type Heavy = 'refused_15mb_write' | 'largest_write' | 'sse_fanout_200';
 
@@ -137,7 +141,10 @@ async function measureUnder(kind: Heavy, origin: string, idToken: string): Promi
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-hardening-'));
-  const { child, match } = await startProcess(['--import', './test/bench/loopDelayProbe.ts', 'server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--log-level', 'warn'], READY);
+  const { child, match } = await startProcess(
+    ['--import', './test/bench/loopDelayProbe.ts', 'server/main.ts', '--port', '0', '--dev', '--data', dataDir, '--log-level', 'warn', ...STREAM_CAPS_FOR_FANOUT],
+    READY,
+  );
   /** The service's event-loop delay since the last call (test/bench/loopDelayProbe.ts). */
   const loopDelay = () =>
     new Promise<{ p99: number; max: number }>((resolve) => {
@@ -201,6 +208,7 @@ async function main(): Promise<void> {
     }
     console.log(`shallow GET of a location of ${WATCHED_PARTS} children, 50,000 leaves: median ${round(shallowMs)} ms (the full GET of it: ${round(fullMs)} ms)`);
     metrics.shallow_get_large_location = { value: round(shallowMs), unit: 'ms', floor: round(percentile(floor, 0.5)), ratio: round(shallowMs / percentile(floor, 0.5)) };
+    if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes('streams')) Object.assign(metrics, await measureStreams());
     console.log(JSON.stringify({ bench: 'hardening', metrics }));
   } finally {
     await stopProcess(child);

@@ -9,7 +9,8 @@ import { openEventStream } from '../../support/eventStream.ts';
 
 const STREAMS = 50;
 
-const running = useDevService();
+// One person's streams: more than a person may hold by default (server/config.ts, STREAM_LIMIT_DEFAULTS).
+const running = useDevService({ maxStreamsPerPerson: STREAMS });
 let idToken: string;
 beforeAll(async () => {
   idToken = await devIdToken(running.service.url, 'alice');
