@@ -7,7 +7,7 @@ import { renderLogoutPrompt, renderMessagePage, type RenderedPage } from './page
 import type { UserDirectory } from './users.ts';
 
 export const DESKTOP_CLIENT_ID = 'breach-monitor-desktop';
-/** Native clients may use any port on these (RFC 8252 §7.3); oidc-provider ignores the port when matching. */
+/** Native clients may use any port on these but 0 (RFC 8252 §7.3; refuseUnlistenableLoopbackPorts); oidc-provider ignores the port when matching. */
 export const DESKTOP_REDIRECT_URIS = ['http://127.0.0.1/callback'];
 /** The last one is the newer Monitor contract's scope (`/api/firefox/v1` requires it). */
 export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access', MONITOR_SCOPE];
@@ -136,6 +136,7 @@ export function buildProvider(settings: ProviderSettings): Provider {
   const provider = new Provider(settings.issuer, configuration);
   // Loopback only: never believe X-Forwarded-* here.
   provider.proxy = false;
+  refuseUnlistenableLoopbackPorts(provider);
   provider.use(offlineAccessImpliesConsent);
 
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => {
@@ -148,6 +149,31 @@ export function buildProvider(settings: ProviderSettings): Provider {
   provider.on('authorization.error', logRefusal('authorization.error'));
   provider.on('revocation.error', logRefusal('revocation.error'));
   return provider;
+}
+
+/**
+ * RFC 8252 §7.3: a native client listens on a loopback port it opened and names that port in its
+ * redirect URI; oidc-provider accepts any port for a registered loopback URI. Port 0 asks the
+ * operating system for any free port when listening, so no client ever listens on it: the browser
+ * would be sent nowhere, with the code in the address. The check wraps the provider's own (its
+ * Client class is made per provider instance), so both redirect URIs and post-logout redirect
+ * URIs are refused with oidc-provider's usual error.
+ */
+function refuseUnlistenableLoopbackPorts(provider: Provider): void {
+  const client = provider.Client.prototype;
+  const redirectUriAllowed = client.redirectUriAllowed;
+  const postLogoutRedirectUriAllowed = client.postLogoutRedirectUriAllowed;
+  client.redirectUriAllowed = function (this: typeof client, uri: string) {
+    return !namesPortZero(uri) && redirectUriAllowed.call(this, uri);
+  };
+  client.postLogoutRedirectUriAllowed = function (this: typeof client, uri: string) {
+    return !namesPortZero(uri) && postLogoutRedirectUriAllowed.call(this, uri);
+  };
+}
+
+function namesPortZero(uri: string): boolean {
+  // WHATWG URL parsing reads `:00` as port 0 too.
+  return URL.canParse(uri) && new URL(uri).port === '0';
 }
 
 /**

@@ -186,6 +186,30 @@ describe('authorization code flow with PKCE', () => {
     expect(response.headers.get('location')).toBeNull();
   });
 
+  it('refuses a loopback redirect URI on port 0, which no client listens on (RFC 8252 §7.3), and accepts any real port', async () => {
+    for (const redirectUri of ['http://127.0.0.1:0/callback', 'http://127.0.0.1:00/callback', 'http://[::1]:0/callback']) {
+      const browser = new Browser();
+      const start = authorizationUrl(server.idp, { codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256', redirectUri });
+      const response = await browser.request(start);
+      expect(response.status, redirectUri).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('redirect_uri');
+    }
+    const { code, verifier: codeVerifier, browser } = await signIn(server.idp, 'alice@example.com');
+    expect(code).toEqual(expect.any(String));
+    const { body } = await exchangeCode(server.idp, code, codeVerifier);
+    // Nor may signing out send the browser there.
+    const logout = await browser.request(
+      `${server.idp.issuer}/session/end?${new URLSearchParams({ id_token_hint: body.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:0/callback' }).toString()}`,
+    );
+    expect(logout.status).toBe(400);
+    expect(await logout.text()).toContain('post_logout_redirect_uri');
+    const fine = await browser.request(
+      `${server.idp.issuer}/session/end?${new URLSearchParams({ id_token_hint: body.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:53682/callback' }).toString()}`,
+    );
+    expect(fine.status).toBe(200);
+  });
+
   it('rejects a resource indicator other than the API', async () => {
     const browser = new Browser();
     const start = authorizationUrl(server.idp, {
