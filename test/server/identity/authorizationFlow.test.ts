@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtAccessTokenVerifier } from '../../../server/auth/jwtVerifier.ts';
@@ -337,6 +339,32 @@ describe('RP-initiated logout', () => {
     expect(html).toContain('Sign out?');
     expect(html).toMatch(/<form[^>]*id="op\.logoutForm"/);
     expect(html).toMatch(/<button[^>]*name="logout"[^>]*>Sign out<\/button>/);
+  });
+
+  it("says the sign-out is incomplete, and what to do, when the app's sign-in could not be ended", async () => {
+    const own = await startIdentityServer();
+    let db: Database.Database | undefined;
+    try {
+      const { code, verifier: codeVerifier, browser } = await signIn(own.idp, 'alice@example.com');
+      const { body } = await exchangeCode(own.idp, code, codeVerifier);
+      // The provider's storage refuses to delete the grant's refresh tokens.
+      db = new Database(join(own.dataDir, 'identity', 'provider.db'));
+      db.exec("CREATE TRIGGER refuse_revocation BEFORE DELETE ON oidc_entities WHEN OLD.model = 'RefreshToken' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+      const start = new URL(`${own.idp.issuer}/session/end`);
+      const html = await (await browser.request(start)).text();
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+      const answer = await browser.submitForm(formAction(html, start), { xsrf, logout: 'yes' });
+      expect(answer.status).toBe(500);
+      const page = await answer.text();
+      expect(page).toContain('Sign-out incomplete');
+      expect(page).toContain('Sign out in the app');
+      expect(own.logLines.join('')).toContain('signing out could not end the grants of the session');
+      // Nothing was ended, as the page says: the app is still signed in until it signs out itself.
+      expect((await refresh(own.idp, body.refresh_token!)).status).toBe(200);
+    } finally {
+      db?.close();
+      await own.close();
+    }
   });
 });
 
