@@ -124,12 +124,16 @@ export function renderMessagePage(title: string, message: string): RenderedPage 
   );
 }
 
+/** What the page after signing out says (provider.ts `endGrantsAtSignOut` makes it true). */
+export const SIGNED_OUT_MESSAGE = 'You are signed out, and so is Breach Monitor wherever it signed in through this browser. You can close this window.';
+
 /** `form` is oidc-provider's own logout form (it carries the xsrf token); it is trusted markup. */
 export function renderLogoutPrompt(form: string): RenderedPage {
   return page(
     'Sign out',
     `<h1>Sign out?</h1>
 <p>Do you want to sign out of the Breach Monitor development identity provider?</p>
+<p>Signing out here also signs Breach Monitor out wherever it signed in through this browser: the app asks you to sign in again. To keep the app signed in, choose Stay signed in.</p>
 ${form}
 <div class="actions">
 <button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>Sign out</button>

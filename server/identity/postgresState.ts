@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { generateKeys, parseKeySet, type IdentityKeys, type KeyFile } from './keys.ts';
 import type { OidcStateStore } from './sqliteAdapter.ts';
+import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifiers.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const KEY_SET_NAME = 'current';
@@ -31,7 +32,8 @@ async function readKeySet(pool: pg.Pool): Promise<IdentityKeys | undefined> {
 /**
  * oidc-provider's storage contract on PostgreSQL (table `oidc_models`), the same rules as the
  * SQLite adapter: expiry enforced on read, expired rows purged now and then, `consumed` a column
- * so consuming is one atomic update.
+ * so consuming is one atomic update, ids kept as hashes and payloads without them
+ * (storedIdentifiers.ts; migration 90 hashed the rows stored before).
  */
 export function openOidcPostgresStore(pool: pg.Pool): OidcStateStore {
   const live = '(expires_at IS NULL OR expires_at > now())';
@@ -39,11 +41,12 @@ export function openOidcPostgresStore(pool: pg.Pool): OidcStateStore {
   const timer = setInterval(() => void purgeExpired().catch(() => {}), PURGE_INTERVAL_MS);
   timer.unref();
 
-  const one = async (sql: string, values: unknown[]): Promise<AdapterPayload | undefined> => {
+  const one = async (model: string, id: string | undefined, sql: string, values: unknown[]): Promise<AdapterPayload | undefined> => {
     const { rows } = await pool.query<{ payload: AdapterPayload; consumed_at: number | null }>(sql, values);
     const row = rows[0];
     if (!row) return undefined;
-    return row.consumed_at === null ? row.payload : { ...row.payload, consumed: Number(row.consumed_at) };
+    const payload = fromStoredPayload(model, id, row.payload);
+    return row.consumed_at === null ? payload : { ...payload, consumed: Number(row.consumed_at) };
   };
   const select = 'SELECT payload, consumed_at FROM oidc_models';
 
@@ -55,17 +58,25 @@ export function openOidcPostgresStore(pool: pg.Pool): OidcStateStore {
            VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $7::integer) END, NULL)
            ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
              uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`,
-          [model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, typeof expiresIn === 'number' ? expiresIn : null],
+          [
+            model,
+            storedIdOf(id),
+            JSON.stringify(toStoredPayload(model, id, payload)),
+            payload.grantId ?? null,
+            payload.userCode ?? null,
+            payload.uid ?? null,
+            typeof expiresIn === 'number' ? expiresIn : null,
+          ],
         );
       },
-      find: (id: string) => one(`${select} WHERE model = $1 AND id = $2 AND ${live}`, [model, id]),
-      findByUid: (uid: string) => one(`${select} WHERE model = $1 AND uid = $2 AND ${live} LIMIT 1`, [model, uid]),
-      findByUserCode: (userCode: string) => one(`${select} WHERE model = $1 AND user_code = $2 AND ${live} LIMIT 1`, [model, userCode]),
+      find: (id: string) => one(model, id, `${select} WHERE model = $1 AND id = $2 AND ${live}`, [model, storedIdOf(id)]),
+      findByUid: (uid: string) => one(model, undefined, `${select} WHERE model = $1 AND uid = $2 AND ${live} LIMIT 1`, [model, uid]),
+      findByUserCode: (userCode: string) => one(model, undefined, `${select} WHERE model = $1 AND user_code = $2 AND ${live} LIMIT 1`, [model, userCode]),
       async consume(id: string) {
-        await pool.query('UPDATE oidc_models SET consumed_at = extract(epoch FROM now())::bigint WHERE model = $1 AND id = $2', [model, id]);
+        await pool.query('UPDATE oidc_models SET consumed_at = extract(epoch FROM now())::bigint WHERE model = $1 AND id = $2', [model, storedIdOf(id)]);
       },
       async destroy(id: string) {
-        await pool.query('DELETE FROM oidc_models WHERE model = $1 AND id = $2', [model, id]);
+        await pool.query('DELETE FROM oidc_models WHERE model = $1 AND id = $2', [model, storedIdOf(id)]);
       },
       async revokeByGrantId(grantId: string) {
         await pool.query('DELETE FROM oidc_models WHERE model = $1 AND grant_id = $2', [model, grantId]);

@@ -3,11 +3,11 @@ import { MONITOR_SCOPE } from '../../shared/api/index.ts';
 import type { Logger } from '../log.ts';
 import type { IdentityKeys } from './keys.ts';
 import { pageHeaders } from './http.ts';
-import { renderLogoutPrompt, renderMessagePage, type RenderedPage } from './pages.ts';
+import { renderLogoutPrompt, renderMessagePage, SIGNED_OUT_MESSAGE, type RenderedPage } from './pages.ts';
 import type { UserDirectory } from './users.ts';
 
 export const DESKTOP_CLIENT_ID = 'breach-monitor-desktop';
-/** Native clients may use any port on these (RFC 8252 §7.3); oidc-provider ignores the port when matching. */
+/** Native clients may use any port on these but 0 (RFC 8252 §7.3; refuseUnlistenableLoopbackPorts); oidc-provider ignores the port when matching. */
 export const DESKTOP_REDIRECT_URIS = ['http://127.0.0.1/callback'];
 /** The last one is the newer Monitor contract's scope (`/api/firefox/v1` requires it). */
 export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'offline_access', MONITOR_SCOPE];
@@ -87,7 +87,7 @@ export function buildProvider(settings: ProviderSettings): Provider {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => respond(ctx, 200, renderLogoutPrompt(form)),
-        postLogoutSuccessSource: (ctx) => respond(ctx, 200, renderMessagePage('Signed out', 'You are signed out. You can close this window.')),
+        postLogoutSuccessSource: (ctx) => respond(ctx, 200, renderMessagePage('Signed out', SIGNED_OUT_MESSAGE)),
       },
       resourceIndicators: {
         enabled: true,
@@ -136,7 +136,9 @@ export function buildProvider(settings: ProviderSettings): Provider {
   const provider = new Provider(settings.issuer, configuration);
   // Loopback only: never believe X-Forwarded-* here.
   provider.proxy = false;
+  refuseUnlistenableLoopbackPorts(provider);
   provider.use(offlineAccessImpliesConsent);
+  provider.use(endGrantsAtSignOut(provider, settings.logger));
 
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => {
     settings.logger.error({ err: error }, 'identity provider server error');
@@ -148,6 +150,31 @@ export function buildProvider(settings: ProviderSettings): Provider {
   provider.on('authorization.error', logRefusal('authorization.error'));
   provider.on('revocation.error', logRefusal('revocation.error'));
   return provider;
+}
+
+/**
+ * RFC 8252 §7.3: a native client listens on a loopback port it opened and names that port in its
+ * redirect URI; oidc-provider accepts any port for a registered loopback URI. Port 0 asks the
+ * operating system for any free port when listening, so no client ever listens on it: the browser
+ * would be sent nowhere, with the code in the address. The check wraps the provider's own (its
+ * Client class is made per provider instance), so both redirect URIs and post-logout redirect
+ * URIs are refused with oidc-provider's usual error.
+ */
+function refuseUnlistenableLoopbackPorts(provider: Provider): void {
+  const client = provider.Client.prototype;
+  const redirectUriAllowed = client.redirectUriAllowed;
+  const postLogoutRedirectUriAllowed = client.postLogoutRedirectUriAllowed;
+  client.redirectUriAllowed = function (this: typeof client, uri: string) {
+    return !namesPortZero(uri) && redirectUriAllowed.call(this, uri);
+  };
+  client.postLogoutRedirectUriAllowed = function (this: typeof client, uri: string) {
+    return !namesPortZero(uri) && postLogoutRedirectUriAllowed.call(this, uri);
+  };
+}
+
+function namesPortZero(uri: string): boolean {
+  // WHATWG URL parsing reads `:00` as port 0 too.
+  return URL.canParse(uri) && new URL(uri).port === '0';
 }
 
 /**
@@ -165,6 +192,34 @@ async function offlineAccessImpliesConsent(ctx: KoaContextWithOIDC, next: () => 
     }
   }
   await next();
+}
+
+/**
+ * Signing out at the provider ("Sign out", `logout=yes` on `/session/end/confirm`) ends every
+ * sign-in made through that browser session: each grant the session holds loses its refresh
+ * tokens and codes and is destroyed, so refreshing fails, ID tokens naming it are refused by the
+ * realtime database and its open streams end with `auth_revoked` (docs/security.md, "Sign-out").
+ * oidc-provider itself keeps a grant that carries `offline_access` (`persistsLogout`), which is
+ * every grant of the desktop app. Runs after the provider checked the form's xsrf token and
+ * destroyed the session (the 303), before that answer reaches the browser; "Stay signed in"
+ * ends nothing.
+ */
+function endGrantsAtSignOut(provider: Provider, logger: Logger) {
+  return async function (ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+    await next();
+    const { oidc } = ctx;
+    if (oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || !oidc.params?.logout) return;
+    const grantIds = Object.values(oidc.session?.authorizations ?? {}).flatMap(({ grantId }) => (grantId ? [grantId] : []));
+    try {
+      for (const grantId of grantIds) {
+        await Promise.all([provider.RefreshToken, provider.AuthorizationCode, provider.AccessToken].map((model) => model.revokeByGrantId(grantId)));
+        await provider.Grant.adapter.destroy(grantId);
+      }
+    } catch (error) {
+      logger.error({ err: error }, 'signing out could not end the grants of the session');
+      respond(ctx, 500, renderMessagePage('Sign-out incomplete', 'You are signed out here, but Breach Monitor could not be signed out: its storage failed. Sign out in the app to end its sign-in.'));
+    }
+  };
 }
 
 function respond(ctx: KoaContextWithOIDC, status: number, page: RenderedPage): void {

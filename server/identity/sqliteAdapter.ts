@@ -3,6 +3,7 @@ import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { migrate } from '../store/migrate.ts';
 import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
 import { OIDC_MIGRATIONS } from './migrations/index.ts';
+import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifiers.ts';
 
 /**
  * oidc-provider's storage contract on one SQLite table, so grants, refresh tokens and
@@ -10,6 +11,8 @@ import { OIDC_MIGRATIONS } from './migrations/index.ts';
  *
  * Expiry is enforced on read (an expired row is never returned) and rows are purged
  * periodically; `consumed` is a column rather than part of the JSON so consuming is atomic.
+ * Ids are kept as hashes and payloads without them (storedIdentifiers.ts): the file holds no
+ * refresh token, code or session cookie in clear.
  */
 /** Where the identity provider keeps its grants, sessions, codes and tokens: a SQLite file, or PostgreSQL (postgresState.ts). */
 export interface OidcStateStore {
@@ -32,7 +35,13 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
-  migrate(db, OIDC_MIGRATIONS);
+  const { from } = migrate(db, OIDC_MIGRATIONS);
+  // Migration 20 replaced clear ids by their hashes; rewrite the file and empty the log so the
+  // clear values are not left behind in freed pages or old log frames.
+  if (from < 20) {
+    db.exec('VACUUM');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  }
 
   const live = '(expires_at IS NULL OR expires_at > @now)';
   const statements = {
@@ -63,8 +72,8 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
       async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
         statements.upsert.run({
           model,
-          id,
-          payload: JSON.stringify(payload),
+          id: storedIdOf(id),
+          payload: JSON.stringify(toStoredPayload(model, id, payload)),
           grantId: payload.grantId ?? null,
           userCode: payload.userCode ?? null,
           uid: payload.uid ?? null,
@@ -72,19 +81,19 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
         });
       },
       async find(id: string) {
-        return toPayload(statements.findById.get({ model, id, now: epochSeconds() }));
+        return toPayload(model, id, statements.findById.get({ model, id: storedIdOf(id), now: epochSeconds() }));
       },
       async findByUid(uid: string) {
-        return toPayload(statements.findByUid.get({ model, uid, now: epochSeconds() }));
+        return toPayload(model, undefined, statements.findByUid.get({ model, uid, now: epochSeconds() }));
       },
       async findByUserCode(userCode: string) {
-        return toPayload(statements.findByUserCode.get({ model, userCode, now: epochSeconds() }));
+        return toPayload(model, undefined, statements.findByUserCode.get({ model, userCode, now: epochSeconds() }));
       },
       async consume(id: string) {
-        statements.consume.run({ model, id, now: epochSeconds() });
+        statements.consume.run({ model, id: storedIdOf(id), now: epochSeconds() });
       },
       async destroy(id: string) {
-        statements.destroy.run({ model, id });
+        statements.destroy.run({ model, id: storedIdOf(id) });
       },
       async revokeByGrantId(grantId: string) {
         statements.revokeByGrantId.run({ model, grantId });
@@ -102,9 +111,9 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
   };
 }
 
-function toPayload(row: Row | undefined): AdapterPayload | undefined {
+function toPayload(model: string, id: string | undefined, row: Row | undefined): AdapterPayload | undefined {
   if (!row) return undefined;
-  const payload = JSON.parse(row.payload) as AdapterPayload;
+  const payload = fromStoredPayload(model, id, JSON.parse(row.payload) as AdapterPayload);
   return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
 }
 

@@ -171,7 +171,12 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     }
     const params: Params = { account: '', namespace: SEARCH_NAMESPACE, instance: '', item: '', job: '' };
     found.names.forEach((name, i) => (params[name] = decode(match![i + 1]!)));
-    await authenticateApiToken(req, tokens, params.account, handler.scope, now());
+    const token = await authenticateApiToken(req, tokens, params.account, handler.scope, now());
+    // The token holds for the path's account; this mount serves one account only, so a token
+    // made for another (`api-token create --account-id other`, same store) reads nothing here.
+    if (params.account !== accountId) {
+      throw new SearchError(403, SearchCodes.wrongAccount, `the API token ${token.id} is for account "${params.account}", which this service does not serve`);
+    }
     if (!namespaces.has(params.namespace)) {
       throw new SearchError(404, SearchCodes.notFound, `no namespace "${params.namespace}" in account "${accountId}"; namespaces: ${[...namespaces.keys()].join(', ')}`);
     }

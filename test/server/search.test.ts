@@ -401,6 +401,30 @@ describe.each(STORES)('on $name', (store) => {
       await failure(await post(`${running.url}/client/v4/accounts/other/ai-search/instances/breaches/search`, { query: 'a' }), 403, SearchCodes.wrongAccount);
     });
 
+    it("a token of another account reads nothing under that account's path: the mount serves only its own account", async () => {
+      // `api-token create --account-id other` on the same store: a token valid for "other", whose
+      // path then names the same account as the token.
+      const { config, apiToken } = parseCommandLine(
+        ['api-token', 'create', '--scopes', 'ai-search:read,ai-search:run', '--account-id', 'other', '--data', running.dataDir, ...(databaseUrl ? ['--database-url', databaseUrl] : [])],
+        {},
+      );
+      const lines: string[] = [];
+      await runApiTokenCommand(config, apiToken!, (line) => lines.push(line));
+      const other = /^(bmst_\S+)$/m.exec(lines.join('\n'))![1]!;
+      const otherBase = `${running.url}/client/v4/accounts/other`;
+      for (const response of [
+        await post(`${otherBase}/ai-search/instances/breaches/search`, { query: 'Adobe' }, other),
+        await post(`${otherBase}/ai-search/namespaces/default/chat/completions`, { messages: [{ role: 'user', content: 'Adobe' }] }, other),
+        await post(`${otherBase}/legacy-rag/rags/breaches/search`, { query: 'Adobe' }, other),
+        await fetch(`${otherBase}/ai-search/namespaces/default/instances/breaches/items`, { headers: { authorization: `Bearer ${other}` } }),
+        await fetch(`${otherBase}/ai-search/namespaces`, { headers: { authorization: `Bearer ${other}` } }),
+      ]) {
+        expect(await failure(response, 403, SearchCodes.wrongAccount)).toContain('"other"');
+      }
+      // Nor does it read this service's own account.
+      await failure(await post(SEARCH(), { query: 'Adobe' }, other), 403, SearchCodes.wrongAccount);
+    });
+
     it('the development surface validates token requests', async () => {
       const response = await fetch(`${running.url}/__dev/api-tokens`, {
         method: 'POST',

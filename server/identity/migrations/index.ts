@@ -1,9 +1,13 @@
 import type { Migration } from '../../store/migrations/index.ts';
 import { updateToSchemaVersion10 } from './0010-oidc-entities.ts';
+import { updateToSchemaVersion20 } from './0020-hashed-ids.ts';
 
 /**
  * The development identity provider's file (`identity/provider.db`), a database of its own: its
  * own list, run by the project's one runner (shared/db/migrations.ts). Forward-only and
  * append-only.
  */
-export const OIDC_MIGRATIONS: readonly Migration[] = [{ version: 10, name: 'oidc-entities', up: updateToSchemaVersion10 }];
+export const OIDC_MIGRATIONS: readonly Migration[] = [
+  { version: 10, name: 'oidc-entities', up: updateToSchemaVersion10 },
+  { version: 20, name: 'hashed-ids', up: updateToSchemaVersion20 },
+];

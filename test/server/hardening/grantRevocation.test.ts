@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../server/app.ts';
+import { CREDENTIAL_RECHECK_MS } from '../../../server/rtdb/stream.ts';
+import { openEventStream } from '../../support/eventStream.ts';
 import { serviceStores } from '../../support/postgres.ts';
-import { exchangeCode, refresh, signIn } from '../identity/harness.ts';
+import { exchangeCode, formAction, refresh, signIn, type Browser } from '../identity/harness.ts';
 
 const STORES = await serviceStores();
 
@@ -57,6 +59,62 @@ describe.each(STORES)('revoking a grant on $name', (store) => {
     const again = await signIn(idp, 'alice@example.com', { scope: 'openid email offline_access' });
     const fresh = await exchangeCode(idp, again.code, again.verifier);
     expect((await readOwn(fresh.body.id_token!)).status).toBe(200);
+  });
+
+  /** The provider's own sign-out page, answered "Sign out" (`logout=yes`) or "Stay signed in". */
+  async function signOutAtProvider(browser: Browser, choice: 'sign out' | 'stay signed in'): Promise<string> {
+    const start = new URL(`${service.identity!.issuer}/session/end`);
+    const prompt = await browser.request(start);
+    const html = await prompt.text();
+    expect(html).toContain('Signing out here also signs Breach Monitor out wherever it signed in through this browser');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+    const action = formAction(html, start);
+    const confirmed = await browser.submitForm(action, choice === 'sign out' ? { xsrf, logout: 'yes' } : { xsrf });
+    expect(confirmed.status).toBe(303);
+    return (await browser.request(new URL(confirmed.headers.get('location')!, action))).text();
+  }
+  const writeOwn = (idToken: string, theme: string) =>
+    fetch(`${service.url}/rtdb/users/alice/preferences.json?auth=${idToken}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ theme }) });
+
+  it("signing out at the provider ends the sign-ins made through that browser: refresh, ID token and open stream; another device's stays", async () => {
+    const idp = service.identity!;
+    const desktop = await signIn(idp, 'alice@example.com', { scope: 'openid email offline_access' });
+    const { body } = await exchangeCode(idp, desktop.code, desktop.verifier);
+    const other = await signIn(idp, 'alice@example.com', { scope: 'openid email offline_access' });
+    const otherDevice = (await exchangeCode(idp, other.code, other.verifier)).body;
+    const stream = await openEventStream(`${service.url}/rtdb/users/alice.json?auth=${body.id_token!}`);
+    try {
+      await stream.next('the first put');
+      expect((await writeOwn(otherDevice.id_token!, 'dark')).status).toBe(200);
+      expect(await stream.next('the change while signed in')).toMatchObject({ event: 'put', data: { path: '/preferences' } });
+
+      expect(await signOutAtProvider(desktop.browser, 'sign out')).toContain('so is Breach Monitor');
+
+      const refused = await refresh(idp, body.refresh_token!);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('invalid_grant');
+      const read = await readOwn(body.id_token!);
+      expect(read.status).toBe(401);
+      expect(((await read.json()) as { error: string }).error).toMatch(/revoked/);
+      // Past the stream's last check of its credential (at most a second old when it sends a change).
+      await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_RECHECK_MS + 100));
+      expect((await writeOwn(otherDevice.id_token!, 'light')).status).toBe(200);
+      expect(await stream.next('auth_revoked instead of the change')).toEqual({ event: 'auth_revoked', data: 'credential is no longer valid' });
+    } finally {
+      stream.close();
+    }
+    // The sign-in made through another browser is another grant: it keeps working.
+    expect((await refresh(idp, otherDevice.refresh_token!)).status).toBe(200);
+    expect((await readOwn(otherDevice.id_token!)).status).toBe(200);
+  });
+
+  it('"Stay signed in" on the provider\'s sign-out page ends nothing', async () => {
+    const idp = service.identity!;
+    const desktop = await signIn(idp, 'alice@example.com', { scope: 'openid email offline_access' });
+    const { body } = await exchangeCode(idp, desktop.code, desktop.verifier);
+    await signOutAtProvider(desktop.browser, 'stay signed in');
+    expect((await refresh(idp, body.refresh_token!)).status).toBe(200);
+    expect((await readOwn(body.id_token!)).status).toBe(200);
   });
 
   it('answers a request to revoke an access token (a short-lived JWT) without revoking anything else', async () => {

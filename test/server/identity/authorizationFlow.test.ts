@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtAccessTokenVerifier } from '../../../server/auth/jwtVerifier.ts';
@@ -186,6 +188,30 @@ describe('authorization code flow with PKCE', () => {
     expect(response.headers.get('location')).toBeNull();
   });
 
+  it('refuses a loopback redirect URI on port 0, which no client listens on (RFC 8252 §7.3), and accepts any real port', async () => {
+    for (const redirectUri of ['http://127.0.0.1:0/callback', 'http://127.0.0.1:00/callback', 'http://[::1]:0/callback']) {
+      const browser = new Browser();
+      const start = authorizationUrl(server.idp, { codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256', redirectUri });
+      const response = await browser.request(start);
+      expect(response.status, redirectUri).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('redirect_uri');
+    }
+    const { code, verifier: codeVerifier, browser } = await signIn(server.idp, 'alice@example.com');
+    expect(code).toEqual(expect.any(String));
+    const { body } = await exchangeCode(server.idp, code, codeVerifier);
+    // Nor may signing out send the browser there.
+    const logout = await browser.request(
+      `${server.idp.issuer}/session/end?${new URLSearchParams({ id_token_hint: body.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:0/callback' }).toString()}`,
+    );
+    expect(logout.status).toBe(400);
+    expect(await logout.text()).toContain('post_logout_redirect_uri');
+    const fine = await browser.request(
+      `${server.idp.issuer}/session/end?${new URLSearchParams({ id_token_hint: body.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:53682/callback' }).toString()}`,
+    );
+    expect(fine.status).toBe(200);
+  });
+
   it('rejects a resource indicator other than the API', async () => {
     const browser = new Browser();
     const start = authorizationUrl(server.idp, {
@@ -313,6 +339,32 @@ describe('RP-initiated logout', () => {
     expect(html).toContain('Sign out?');
     expect(html).toMatch(/<form[^>]*id="op\.logoutForm"/);
     expect(html).toMatch(/<button[^>]*name="logout"[^>]*>Sign out<\/button>/);
+  });
+
+  it("says the sign-out is incomplete, and what to do, when the app's sign-in could not be ended", async () => {
+    const own = await startIdentityServer();
+    let db: Database.Database | undefined;
+    try {
+      const { code, verifier: codeVerifier, browser } = await signIn(own.idp, 'alice@example.com');
+      const { body } = await exchangeCode(own.idp, code, codeVerifier);
+      // The provider's storage refuses to delete the grant's refresh tokens.
+      db = new Database(join(own.dataDir, 'identity', 'provider.db'));
+      db.exec("CREATE TRIGGER refuse_revocation BEFORE DELETE ON oidc_entities WHEN OLD.model = 'RefreshToken' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+      const start = new URL(`${own.idp.issuer}/session/end`);
+      const html = await (await browser.request(start)).text();
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+      const answer = await browser.submitForm(formAction(html, start), { xsrf, logout: 'yes' });
+      expect(answer.status).toBe(500);
+      const page = await answer.text();
+      expect(page).toContain('Sign-out incomplete');
+      expect(page).toContain('Sign out in the app');
+      expect(own.logLines.join('')).toContain('signing out could not end the grants of the session');
+      // Nothing was ended, as the page says: the app is still signed in until it signs out itself.
+      expect((await refresh(own.idp, body.refresh_token!)).status).toBe(200);
+    } finally {
+      db?.close();
+      await own.close();
+    }
   });
 });
 

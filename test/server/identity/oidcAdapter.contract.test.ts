@@ -1,16 +1,20 @@
 // oidc-provider's storage contract (grants, tokens, sessions, codes), one suite run on the SQLite
 // adapter (server/identity/sqliteAdapter.ts) and the PostgreSQL one (postgresState.ts) alike:
 // payloads per model, lookups by id, uid and user code, consumption, destruction, revocation by
-// grant within a model, expiry enforced on read and purged, and another instance (or a restart)
-// finding what one stored. Expiry is moved in the database rather than by waiting: each dialect's
-// `age` takes seconds off every expiry, as time passing would.
+// grant within a model, expiry enforced on read and purged, another instance (or a restart)
+// finding what one stored, and ids (tokens, codes, session cookies) kept only as hashes, rows of
+// the previous version hashed by the migration. Expiry is moved in the database rather than by
+// waiting: each dialect's `age` takes seconds off every expiry, as time passing would. A payload
+// found by its id carries that id as `jti`, as oidc-provider writes every payload.
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { AdapterFactory } from 'oidc-provider';
 import { openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
 import { openOidcSqliteStore } from '../../../server/identity/sqliteAdapter.ts';
+import { storedIdOf } from '../../../server/identity/storedIdentifiers.ts';
 import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
-import { DIALECTS, useStoreDialects, type Dialect } from '../../support/storeDialects.ts';
+import { DIALECTS, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 
 // The breach store's PostgreSQL migrations create the identity tables.
 const dialects = useStoreDialects({ preparePostgres: async (url) => void (await migratePostgresAt(url)) });
@@ -21,7 +25,7 @@ interface Adapters {
   purge(): Promise<number>;
 }
 
-async function open(ctx: TestContext, dialect: Dialect): Promise<{ store: Adapters; another(): Promise<Adapters>; age(seconds: number): Promise<void> }> {
+async function open(ctx: TestContext, dialect: Dialect): Promise<{ store: Adapters; another(): Promise<Adapters>; age(seconds: number): Promise<void>; place: DialectPlace }> {
   const place = (await dialects.place(dialect)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
   const instance = async (): Promise<Adapters> => {
     if (dialect === 'sqlite') {
@@ -39,6 +43,7 @@ async function open(ctx: TestContext, dialect: Dialect): Promise<{ store: Adapte
   };
   const store = await instance();
   return {
+    place,
     store,
     another: instance,
     age: (seconds) =>
@@ -56,11 +61,11 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
     const tokens = store.adapterFactory('RefreshToken');
     const codes = store.adapterFactory('AuthorizationCode');
     await tokens.upsert('id1', { accountId: 'alice', grantId: 'g1' }, 60);
-    expect(await tokens.find('id1')).toEqual({ accountId: 'alice', grantId: 'g1' });
+    expect(await tokens.find('id1')).toEqual({ jti: 'id1', accountId: 'alice', grantId: 'g1' });
     expect(await codes.find('id1')).toBeUndefined();
     expect(await tokens.find('nope')).toBeUndefined();
     await tokens.upsert('id1', { accountId: 'bob' }, 60);
-    expect(await tokens.find('id1')).toEqual({ accountId: 'bob' });
+    expect(await tokens.find('id1')).toEqual({ jti: 'id1', accountId: 'bob' });
   });
 
   it('marks consumption without losing the payload; storing it again starts unconsumed', async (ctx) => {
@@ -68,11 +73,11 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
     const codes = store.adapterFactory('AuthorizationCode');
     await codes.upsert('c1', { accountId: 'alice' }, 60);
     await codes.consume('c1');
-    expect(await codes.find('c1')).toEqual({ accountId: 'alice', consumed: expect.any(Number) });
+    expect(await codes.find('c1')).toEqual({ jti: 'c1', accountId: 'alice', consumed: expect.any(Number) });
     const { consumed } = (await codes.find('c1')) as { consumed: number };
     expect(Math.abs(consumed - Date.now() / 1000)).toBeLessThan(60);
     await codes.upsert('c1', { accountId: 'alice' }, 60);
-    expect(await codes.find('c1')).toEqual({ accountId: 'alice' });
+    expect(await codes.find('c1')).toEqual({ jti: 'c1', accountId: 'alice' });
   });
 
   it('finds by uid and by user code within the model; destroys', async (ctx) => {
@@ -103,8 +108,8 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
     await tokens.revokeByGrantId('g1');
     expect(await tokens.find('r1')).toBeUndefined();
     expect(await tokens.find('r2')).toBeUndefined();
-    expect(await tokens.find('r3')).toEqual({ grantId: 'g2' });
-    expect(await accessTokens.find('a1')).toEqual({ grantId: 'g1' });
+    expect(await tokens.find('r3')).toEqual({ jti: 'r3', grantId: 'g2' });
+    expect(await accessTokens.find('a1')).toEqual({ jti: 'a1', grantId: 'g1' });
   });
 
   it('never returns a row past its expiry, by any lookup, and purges exactly those', async (ctx) => {
@@ -133,9 +138,83 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
     await store.adapterFactory('AuthorizationCode').upsert('c1', { accountId: 'alice', grantId: 'g1' }, 60);
     await store.adapterFactory('AuthorizationCode').consume('c1');
     const other = await another();
-    expect(await other.adapterFactory('Grant').find('g1')).toEqual({ accountId: 'alice' });
+    expect(await other.adapterFactory('Grant').find('g1')).toEqual({ jti: 'g1', accountId: 'alice' });
     expect(await other.adapterFactory('AuthorizationCode').find('c1')).toMatchObject({ consumed: expect.any(Number) });
     await other.adapterFactory('AuthorizationCode').revokeByGrantId('g1');
     expect(await store.adapterFactory('AuthorizationCode').find('c1')).toBeUndefined();
+  });
+
+  const table = dialect === 'sqlite' ? 'oidc_entities' : 'oidc_models';
+  /** Every row as its columns' text, as anyone reading the table would see it. */
+  const rawRows = async (place: DialectPlace) => JSON.stringify(await place.rows(`SELECT * FROM ${table}`));
+
+  it('keeps ids only as hashes: neither the id nor jti in the row, an interaction without its session cookie or own id; found by the presented id', async (ctx) => {
+    const { store, place } = await open(ctx, dialect);
+    const refreshToken = 'rt_3Vq9xKp2LmN8wYz4AbCdEfGhIjKlMnOpQrStUvWxYz0';
+    const sessionId = 'ses_Zx8Wv7Ut6Sr5Qp4On3Ml2Kj';
+    const interactionId = 'int_Hg1Fe2Dc3Ba4Zy5Xw6Vu7';
+    await store.adapterFactory('RefreshToken').upsert(refreshToken, { jti: refreshToken, grantId: 'g1', sessionUid: 'u1' }, 60);
+    await store.adapterFactory('Session').upsert(sessionId, { jti: sessionId, uid: 'u1', accountId: 'alice' }, 60);
+    await store
+      .adapterFactory('Interaction')
+      .upsert(interactionId, { jti: interactionId, returnTo: `http://127.0.0.1:1/oidc/auth/${interactionId}`, session: { accountId: 'alice', uid: 'u1', cookie: sessionId } }, 60);
+    const raw = await rawRows(place);
+    for (const secret of [refreshToken, sessionId, interactionId]) expect(raw).not.toContain(secret);
+    expect(raw).toContain(storedIdOf(refreshToken));
+
+    expect(await store.adapterFactory('RefreshToken').find(refreshToken)).toEqual({ jti: refreshToken, grantId: 'g1', sessionUid: 'u1' });
+    expect(await store.adapterFactory('RefreshToken').find(storedIdOf(refreshToken))).toBeUndefined();
+    expect(await store.adapterFactory('Session').findByUid('u1')).toEqual({ uid: 'u1', accountId: 'alice' });
+    expect(await store.adapterFactory('Interaction').find(interactionId)).toEqual({
+      jti: interactionId,
+      returnTo: `http://127.0.0.1:1/oidc/auth/${interactionId}`,
+      session: { accountId: 'alice', uid: 'u1' },
+    });
+    await store.adapterFactory('RefreshToken').consume(refreshToken);
+    expect(await store.adapterFactory('RefreshToken').find(refreshToken)).toMatchObject({ consumed: expect.any(Number) });
+    await store.adapterFactory('Session').destroy(sessionId);
+    expect(await store.adapterFactory('Session').find(sessionId)).toBeUndefined();
+  });
+
+  it('hashes the rows the previous version stored in clear, which keep working; drops interactions under way', async (ctx) => {
+    const { store, place } = await open(ctx, dialect);
+    // The previous version's rows: the clear id in `id` and again as `jti`.
+    const refreshToken = 'rt_old9xKp2LmN8wYz4AbCdEfGhIjKlMnOpQrStUvWxYz0';
+    const sessionId = 'ses_old7Ut6Sr5Qp4On3Ml2Kj';
+    const interactionId = 'int_old2Dc3Ba4Zy5Xw6Vu7';
+    const rows: [string, string, Record<string, unknown>, string | null, string | null][] = [
+      ['RefreshToken', refreshToken, { jti: refreshToken, accountId: 'alice', grantId: 'g1' }, 'g1', null],
+      ['Session', sessionId, { jti: sessionId, uid: 'u1', accountId: 'alice' }, null, 'u1'],
+      ['Interaction', interactionId, { jti: interactionId, session: { cookie: sessionId } }, null, null],
+    ];
+    const expiry = dialect === 'sqlite' ? String(Math.floor(Date.now() / 1000) + 3600) : "now() + interval '1 hour'";
+    const inserts = rows
+      .map(
+        ([model, id, payload, grantId, uid]) =>
+          `INSERT INTO ${table} (model, id, payload, grant_id, uid, expires_at) VALUES ('${model}', '${id}', '${JSON.stringify(payload)}', ${grantId ? `'${grantId}'` : 'NULL'}, ${uid ? `'${uid}'` : 'NULL'}, ${expiry});`,
+      )
+      .join('');
+    let adapters = store.adapterFactory;
+    if (dialect === 'sqlite') {
+      // The file as the previous version left it; this version migrates it when it opens it.
+      await place.exec(`PRAGMA user_version = 10; ${inserts}`);
+      const reopened = openOidcSqliteStore(place.file);
+      ctx.onTestFinished(() => reopened.close());
+      adapters = reopened.adapterFactory;
+    } else {
+      await place.exec(`UPDATE schema_version SET version = 80; ${inserts}`);
+      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90] });
+    }
+    expect(await adapters('RefreshToken').find(refreshToken)).toEqual({ jti: refreshToken, accountId: 'alice', grantId: 'g1' });
+    expect(await adapters('Session').find(sessionId)).toEqual({ jti: sessionId, uid: 'u1', accountId: 'alice' });
+    expect(await adapters('Session').findByUid('u1')).toEqual({ uid: 'u1', accountId: 'alice' });
+    expect(await adapters('Interaction').find(interactionId)).toBeUndefined();
+    const raw = await rawRows(place);
+    for (const secret of [refreshToken, sessionId, interactionId]) expect(raw).not.toContain(secret);
+    if (dialect === 'sqlite') {
+      // Nor anywhere in the file or its log: the migration rewrote the file (VACUUM).
+      const bytes = Buffer.concat([readFileSync(place.file), ...(existsSync(`${place.file}-wal`) ? [readFileSync(`${place.file}-wal`)] : [])]).toString('latin1');
+      for (const secret of [refreshToken, sessionId, interactionId]) expect(bytes).not.toContain(secret);
+    }
   });
 });

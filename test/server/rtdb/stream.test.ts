@@ -1,5 +1,6 @@
 // The streaming read's own timing, on the routes alone (a real HTTP server and SQLite store):
-// keep-alive while idle, and nothing left running once the client goes.
+// keep-alive while idle, nothing left running once the client goes, and an idle stream whose
+// credential is revoked ending at its next keep-alive (docs/security.md, "Known residue").
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/log.ts';
 import { createRtdbRoutes, type RtdbMount } from '../../../server/rtdb/routes.ts';
 import { SqliteRtdbStore } from '../../../server/rtdb/SqliteRtdbStore.ts';
+import { openEventStream } from '../../support/eventStream.ts';
 import { eventually } from '../../support/waitFor.ts';
 
 let dir: string;
@@ -17,6 +19,8 @@ let handler: RtdbMount;
 let server: Server;
 let origin: string;
 const watchers = () => store.watcherCount;
+/** The legacy database secrets that hold right now (revoking one is deleting it here). */
+const liveSecrets = new Set<string>();
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'rtdb-stream-'));
@@ -28,7 +32,7 @@ beforeAll(async () => {
     idTokens: undefined,
     isAccountActive: () => true,
     serviceAccounts: undefined,
-    findLiveSecret: async () => undefined,
+    findLiveSecret: async (secret) => (liveSecrets.has(secret) ? 'secret-1' : undefined),
   });
   // The access decision first, then the handler: the order the service's router keeps.
   server = createServer((req, res) => {
@@ -84,5 +88,18 @@ describe('a streaming read', () => {
     other.dispose();
     other.dispose();
     expect(watchers()).toBe(1);
+  });
+
+  it('an idle stream whose credential is revoked ends with auth_revoked at its next keep-alive, with no change to send', async () => {
+    liveSecrets.add('idle-secret');
+    const stream = await openEventStream(`${origin}/rtdb/catalog.json?auth=idle-secret`);
+    try {
+      expect(await stream.next('the first put')).toEqual({ event: 'put', data: { path: '/', data: null } });
+      liveSecrets.delete('idle-secret');
+      expect(await stream.next('auth_revoked at the next keep-alive')).toEqual({ event: 'auth_revoked', data: 'credential is no longer valid' });
+    } finally {
+      stream.close();
+    }
+    await eventually('the ended stream to stop watching the store', () => watchers() === 1);
   });
 });

@@ -56,6 +56,8 @@ interface FileKind {
   /** Opens the file with this code and returns what it reads of the row (closing it after). */
   readBack(file: string): Promise<unknown>;
   expected: unknown;
+  /** The file's version once this code opened it: the last of its list. */
+  version: number;
 }
 
 const KINDS: FileKind[] = [
@@ -87,6 +89,7 @@ const KINDS: FileKind[] = [
       }
     },
     expected: { id: TOKEN.row.id, name: 'kept', scopes: ['ai-search:read'] },
+    version: 10,
   },
   {
     name: "the identity provider's file",
@@ -108,15 +111,17 @@ const KINDS: FileKind[] = [
         store.close();
       }
     },
-    expected: { byId: { accountId: 'alice', uid: 'uid-1' }, byUid: { accountId: 'alice', uid: 'uid-1' } },
+    // Found by its id, a payload carries that id as `jti`, as oidc-provider wrote it (migration 20 hashed the id).
+    expected: { byId: { accountId: 'alice', uid: 'uid-1', jti: 'session-1' }, byUid: { accountId: 'alice', uid: 'uid-1' } },
+    version: 20,
   },
 ];
 
 describe.each(KINDS)('$name', (kind) => {
-  it('a new file is created at version 10 by its list', async () => {
+  it('a new file is created at the last version of its list', async () => {
     const file = newFile(kind.file);
     expect(await kind.readBack(file)).not.toEqual(kind.expected);
-    expect(schemaOf(file).userVersion).toBe(10);
+    expect(schemaOf(file).userVersion).toBe(kind.version);
   });
 
   it("a file of the previous release (its tables, user_version 0) is adopted with its data and ends with a new file's schema", async () => {
@@ -130,7 +135,7 @@ describe.each(KINDS)('$name', (kind) => {
     });
     expect(schemaOf(file).userVersion).toBe(0);
     expect(await kind.readBack(file)).toEqual(kind.expected);
-    expect(schemaOf(file).userVersion).toBe(10);
+    expect(schemaOf(file).userVersion).toBe(kind.version);
     expect(schemaOf(file)).toEqual(schemaOf(fresh));
     // Opened again: nothing left to run, the row still there.
     expect(await kind.readBack(file)).toEqual(kind.expected);
@@ -144,11 +149,11 @@ describe.each(KINDS)('$name', (kind) => {
     expect(schemaOf(file)).toEqual(before);
   });
 
-  it('a file of a newer release (user_version above 10) is refused', async () => {
+  it('a file of a newer release (user_version above its list) is refused', async () => {
     const file = newFile(kind.file);
     await kind.readBack(file);
-    withDb(file, (db) => db.pragma('user_version = 20'));
-    await expect(kind.readBack(file)).rejects.toMatchObject({ name: 'SchemaTooNewError', found: 20, known: 10 });
+    withDb(file, (db) => db.pragma(`user_version = ${kind.version + 10}`));
+    await expect(kind.readBack(file)).rejects.toMatchObject({ name: 'SchemaTooNewError', found: kind.version + 10, known: kind.version });
   });
 });
 
