@@ -75,9 +75,10 @@ export class ServiceWatch implements Disposable {
     if (this.#disposed) return;
     const before = this.#answering;
     this.#answering = answering;
-    if (answering !== before) this.#options.onChange(answering, before);
     const interval = answering ? (this.#options.answeringIntervalMs ?? SERVICE_WATCH_DEFAULTS.answeringIntervalMs) : (this.#options.silentIntervalMs ?? SERVICE_WATCH_DEFAULTS.silentIntervalMs);
+    // Armed before the listener runs: a listener that throws cannot stop the watch.
     this.#timer = this.#timers.setTimeout(() => void this.#knockAndRearm(), interval);
+    if (answering !== before) this.#options.onChange(answering, before);
   }
 
   /** True when the port accepts a connection within the timeout. */
