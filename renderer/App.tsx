@@ -73,8 +73,8 @@ const TITLES = {
   settings: 'Settings',
 } as const;
 
-/** Screens that show the person's exposures: they carry the demo label while the data is invented. */
-const EXPOSURE_SCREENS: ReadonlySet<string> = new Set(['overview', 'fix', 'breaches', 'reports']);
+/** Screens that show the person's breaches: they carry the demo label while the data is invented. */
+const EXPOSURE_SCREENS: ReadonlySet<string> = new Set(['overview', 'fix', 'breaches', 'reports', 'graph']);
 
 function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TITLES }) {
   switch (screen) {

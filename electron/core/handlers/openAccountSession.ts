@@ -14,6 +14,7 @@ import type { SettingsStore } from '../settings/SettingsStore.ts';
 import type { DataChanges } from '../status/DataChanges.ts';
 import type { StatusPublisher } from '../status/StatusPublisher.ts';
 import type { OnlineState } from '../sync/OnlineState.ts';
+import { ServiceWatch } from '../sync/ServiceWatch.ts';
 import type { SyncStatusModel } from '../sync/SyncStatusModel.ts';
 import type { NewBreachMarks } from '../views/NewBreachMarks.ts';
 import { afterSync } from './afterSync.ts';
@@ -46,10 +47,11 @@ export interface AccountSessionWiring {
  */
 export function openAccountSession(account: AccountRef, wiring: AccountSessionWiring): AccountSession {
   const { settings, feed, logger, marks, syncStatus, status, checks, subscriptions } = wiring;
+  const apiBaseUrl = apiBaseFor(settings.get().serviceUrl, contractOf(settings.get()));
   const session = AccountSession.open({
     dataDir: wiring.dataDir,
     account,
-    apiBaseUrl: apiBaseFor(settings.get().serviceUrl, contractOf(settings.get())),
+    apiBaseUrl,
     contract: contractOf(settings.get()),
     // The newer contract's items carry only ids: details come from the feed, synced first when one is missing.
     details: { getMany: (ids) => feed.details(ids), refresh: async () => void (await feed.sync()) },
@@ -92,6 +94,22 @@ export function openAccountSession(account: AccountRef, wiring: AccountSessionWi
   );
   // Counts only (pending, failed): the data events come from the toggles and the syncs.
   subscriptions.add(outbox.onDidChange(() => status.publish()));
+  // Offline is told within seconds while the person is idle, and Online again as soon as the
+  // service answers, which also ends the wait the outage caused and syncs (docs/sync.md, "Online").
+  // An injected fetch stands for the network in tests: there is no real address to knock on.
+  if (!wiring.fetch) {
+    const watch = subscriptions.add(
+      new ServiceWatch({
+        url: apiBaseUrl,
+        onChange: (answering, before) => {
+          wiring.online.signal(answering);
+          status.publish();
+          if (answering && before === false) scheduler.notifyOnline();
+        },
+      }),
+    );
+    watch.start();
+  }
   void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
   return session;
 }
