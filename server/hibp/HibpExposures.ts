@@ -2,6 +2,7 @@ import type { AddressCheck, UserChecks } from '../../shared/api/index.ts';
 import type { ExposureSource, Knowledge, Pending } from '../api/exposureSource.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { Clock } from './clock.ts';
+import { boundStealerDomains } from './stealerDomains.ts';
 import { HIBP_ATTRIBUTION } from './client.ts';
 import { DEFAULT_RPM, type LookupQueue } from './LookupQueue.ts';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
@@ -73,9 +74,9 @@ export class HibpExposures implements ExposureSource {
         entries: state.stealerLogs
           ? emails.flatMap((email) => {
               const row = rows.get(email);
-              return row?.stealerDomains && row.stealerDomains.length > 0 && row.stealerCheckedAt !== null
-                ? [{ email, domains: [...row.stealerDomains].sort(), checkedAt: iso(row.stealerCheckedAt)! }]
-                : [];
+              // Bounded again as served: rows stored before the answer was checked may hold anything.
+              const domains = row?.stealerDomains ? boundStealerDomains(row.stealerDomains).domains : [];
+              return domains.length > 0 && row!.stealerCheckedAt !== null ? [{ email, domains, checkedAt: iso(row!.stealerCheckedAt)! }] : [];
             })
           : [],
       },
