@@ -108,7 +108,8 @@ export class HibpExposures implements ExposureSource {
    * plus a window for every Rpm lookups ahead of it. An estimate; null while nothing is scheduled.
    */
   async #expectedAt(row: AddressCheckRow, state: SourceState, now: number): Promise<number | null> {
-    if (row.dueAt === null || state.problem?.code === 'key-refused') return null;
+    // Nothing is looked up with a refused key or from an address that is not HIBP's: no time to promise.
+    if (row.dueAt === null || state.problem?.code === 'key-refused' || state.problem?.code === 'wrong-address') return null;
     const start = Math.max(row.dueAt, now, state.blockedUntil, state.backoffUntil);
     if (row.dueAt > now) return start;
     const ahead = row.viaDomain ? 0 : await this.#lookups.aheadOf(row.email, now);

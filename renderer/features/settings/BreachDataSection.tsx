@@ -146,7 +146,7 @@ export function BreachDataSection() {
             open={Boolean(source?.hibpUrl) || hibpUrlError !== undefined}
           />
         ) : null}
-        {choice === 'hibp' && source?.choice === 'hibp' ? <HibpProblem /> : null}
+        {choice === 'hibp' ? <HibpProblem /> : null}
         {demoData && choice !== 'demo' ? <p className="form-note">Switching removes the invented demo breaches from this computer.</p> : null}
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={busy}>

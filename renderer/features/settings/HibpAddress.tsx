@@ -3,8 +3,13 @@ import { useChecks } from '../../state/checks.ts';
 import { DEFAULT_HIBP_URL } from '../../../shared/ipc/checks.ts';
 import { PROBLEM_ACTIONS } from '../checks/checksText.ts';
 
-/** The problems that are about Have I Been Pwned itself: its address, the key, reaching it, its rate limit. */
-const HIBP_PROBLEMS = new Set(['wrong-address', 'key-refused', 'source-unreachable', 'rate-limited']);
+/** The problems that are about Have I Been Pwned itself (its address, the key, reaching it, its rate limit), with what to do here, in Settings. */
+const HERE: Partial<Record<string, string>> = {
+  'wrong-address': 'Correct the address above (or leave it empty for haveibeenpwned.com), then choose “Use this”.',
+  'key-refused': 'Paste the key again above, or get a new one at haveibeenpwned.com/API/Key, then choose “Use this”.',
+  'source-unreachable': PROBLEM_ACTIONS['source-unreachable'],
+  'rate-limited': PROBLEM_ACTIONS['rate-limited'],
+};
 
 /**
  * The advanced part of the Have I Been Pwned choice: another address that answers like its API v3
@@ -36,10 +41,11 @@ export function HibpAddressField({ id, value, onChange, error, open }: { id: str
  */
 export function HibpProblem() {
   const problem = useChecks((s) => s.view.checks?.problem);
-  if (!problem || !HIBP_PROBLEMS.has(problem.code)) return null;
+  const action = problem ? HERE[problem.code] : undefined;
+  if (!problem || action === undefined) return null;
   return (
     <p className="form-message is-error hibp-problem" role="alert">
-      <strong>{problem.detail}</strong> {PROBLEM_ACTIONS[problem.code]}
+      <strong>{problem.detail}</strong> {action}
     </p>
   );
 }
