@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, parseCommandLine } from '../../../server/config.ts';
 import { HibpClient } from '../../../server/hibp/client.ts';
 import { systemClock } from '../../../server/hibp/clock.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../server/hibp/retryAfter.ts';
@@ -73,6 +74,17 @@ describe('waits of any length', () => {
     });
     expect(fired).toBe(1);
     expect(warnings).toBe(0);
+  });
+});
+
+describe('timeouts in the configuration', () => {
+  it('are at most 2³¹ − 1 ms, the longest a timer holds, saying so', () => {
+    const data = { BREACH_SERVICE_DATA: '/tmp/unused-breach-service' };
+    for (const flag of ['--hibp-timeout', '--headers-timeout', '--request-timeout', '--keep-alive-timeout', '--idle-timeout', '--shutdown-grace']) {
+      expect(() => parseCommandLine([flag, String(MAX_TIMER_MS + 1)], data), flag).toThrow(ConfigError);
+      expect(() => parseCommandLine([flag, String(MAX_TIMER_MS + 1)], data), flag).toThrow(/at most 2147483647 ms/);
+      expect(() => parseCommandLine([flag, String(MAX_TIMER_MS)], data), flag).not.toThrow();
+    }
   });
 });
 
