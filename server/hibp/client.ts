@@ -192,7 +192,8 @@ export class HibpClient {
         throw new HibpError('bad-request', `${what}: HIBP refused the parameter (400)`, { status: 400 });
       case 401:
       case 403:
-        throw new HibpError('key-refused', `${what}: HIBP refused the API key (${response.status})${quoted}`, { status: response.status });
+        // Without a key (the catalog), a 401/403 refuses the client, not a key.
+        throw new HibpError('key-refused', `${what}: HIBP refused ${options.keyed === false ? 'the request' : 'the API key'} (${response.status})${quoted}`, { status: response.status });
       case 429: {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
         return Promise.reject(
