@@ -8,7 +8,8 @@ import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
-import { changedDetailIds, DETAILS_PATH, detailsReader } from './rtdb/detailsFeed.ts';
+import { changedDetailIds, DETAILS_PATH, detailsFeedWriter, detailsPathOf, detailsReader, fromFeedValue } from './rtdb/detailsFeed.ts';
+import { feedKeyOf } from '../shared/catalog/index.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
 import type { StreamStats } from './rtdb/streamSlots.ts';
@@ -94,9 +95,14 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   const storage = await openStorage(config, logger);
   opened.add(toAsyncDisposable(() => storage.close()));
   const { breaches: store, rtdb } = storage;
+  // One writer for every whole-feed write: a breach the feed cannot hold is logged once, not at each refresh.
+  const writeDetails = detailsFeedWriter(
+    (value) => rtdb.transaction((tx) => tx.write([{ path: DETAILS_PATH, value }])),
+    (id, problem) => logger.warn({ breach: id.slice(0, 80) }, `the breach ${JSON.stringify(id.slice(0, 80))} is left out of the details feed: ${problem}`),
+  );
   let catalogReport = await loadCatalog({
     store,
-    writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+    writeDetails,
     catalogFile: config.catalogFile,
     demo: breachDataSource(config) === 'demo',
     logger,
@@ -111,8 +117,9 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   );
   // The search interface's API tokens and index sit beside the breach store: SQLite or PostgreSQL.
   const searchStorage = await storage.search({
-    readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
-    readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
+    // The feed is keyed by feed keys (`Foo%2EBar`); the index by breach ids (`Foo.Bar`).
+    readDetails: () => parseDetailsRecord(fromFeedValue(details.get(DETAILS_PATH))),
+    readDetailsOf: (id) => parseDetailsRecord(fromFeedValue({ [feedKeyOf(id)]: details.get(detailsPathOf(id)) }))[id],
   });
   // Closed with the storage too; first, so the index stops reading the details feed before it goes.
   opened.add(toAsyncDisposable(() => searchStorage.close()));
@@ -159,7 +166,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     config,
     store,
     lookups: () => storage.lookups(),
-    writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+    writeDetails,
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
   });
@@ -193,7 +200,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
           faults: { 'firefox-v1': firefox.faults },
           putDetails: (breaches) => {
             const generated = demoDetailsFor(breaches);
-            return rtdb.transaction((tx) => tx.write(breaches.map((breach) => ({ path: [...DETAILS_PATH, breach.id], value: generated[breach.id]! }))));
+            return rtdb.transaction((tx) => tx.write(breaches.map((breach) => ({ path: detailsPathOf(breach.id), value: generated[breach.id]! }))));
           },
         })
       : undefined;

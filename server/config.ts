@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { Email, LOCAL_SERVICE_PORT, type BreachDataSource } from '../shared/api/index.ts';
 import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
+import { MAX_TIMER_MS } from './timers.ts';
 
 export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
@@ -60,6 +61,8 @@ export const DEFAULT_CATALOG_REFRESH_SEC = 6 * 3600;
 /** A checked address is looked up again after a week (a breach added to the catalog makes it due sooner). */
 export const DEFAULT_RECHECK_INTERVAL_SEC = 7 * 24 * 3600;
 export const DEFAULT_HIBP_TIMEOUT_MS = 10_000;
+/** Waits in milliseconds are armed as timers, which Node holds only up to 2³¹ − 1 ms (longer ones fire after 1 ms). */
+const TIMER_LIMIT = `must be at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest wait a timer holds`;
 
 /** 127.0.0.0/8, ::1 and `localhost`: addresses no other machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -90,7 +93,7 @@ export const ServiceConfig = z
       )
       .default([]),
     /** No answer from HIBP within this long counts as a failure (the queue backs off). */
-    hibpTimeoutMs: z.int().min(100).default(DEFAULT_HIBP_TIMEOUT_MS),
+    hibpTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(DEFAULT_HIBP_TIMEOUT_MS),
     /** How often the catalog is fetched again from HIBP (without `catalogFile`). */
     catalogRefreshSec: z.int().min(60).default(DEFAULT_CATALOG_REFRESH_SEC),
     /** How long a checked address stays checked before it is looked up again. */
@@ -109,12 +112,12 @@ export const ServiceConfig = z
     /** Access tokens whose lifetime (`exp - iat`) is longer get 401. */
     maxTokenLifetimeSec: z.int().min(60).default(DEFAULT_MAX_TOKEN_LIFETIME_SEC),
     /** Time to receive a request's headers, and its whole body. */
-    headersTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.headersTimeoutMs),
-    requestTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
+    headersTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.headersTimeoutMs),
+    requestTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
     /** An idle kept-alive connection is closed after this long. */
-    keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
+    keepAliveTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
     /** A connection that has sent nothing for this long is closed. */
-    idleTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.idleTimeoutMs),
+    idleTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.idleTimeoutMs),
     /** Open connections in all; beyond it the oldest idle one makes way, or the new one is closed when none is idle. */
     maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
     /** Open connections from one address (an IPv6 /64), with the same rule. */
@@ -133,7 +136,7 @@ export const ServiceConfig = z
       .min(64 * 1024)
       .default(STREAM_LIMIT_DEFAULTS.streamBufferBytes),
     /** On SIGTERM (or `close()`), requests in flight get this long to finish before their connections are closed. */
-    shutdownGraceMs: z.int().min(0).default(DEFAULT_SHUTDOWN_GRACE_MS),
+    shutdownGraceMs: z.int().min(0).max(MAX_TIMER_MS, TIMER_LIMIT).default(DEFAULT_SHUTDOWN_GRACE_MS),
     /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
     databaseUrl: z
       .string()

@@ -64,6 +64,8 @@ export interface ServiceProcess {
 
 /** The variable the service reads its Have I Been Pwned key from (`--hibp-api-key` would put it on a command line). */
 export const HIBP_KEY_VARIABLE = 'BREACH_SERVICE_HIBP_API_KEY';
+/** The variable the service reads another Have I Been Pwned address from (`--hibp-url`). */
+export const HIBP_URL_VARIABLE = 'BREACH_SERVICE_HIBP_URL';
 
 /**
  * The arguments and environment for a launch. Demo data: `--dev` (which implies `--demo`).
@@ -81,6 +83,8 @@ export function serviceLaunchCommand(options: { port: number; dataDir: string; l
     delete childEnv.BREACH_SERVICE_DEMO;
   }
   if (launch.source === 'hibp') childEnv[HIBP_KEY_VARIABLE] = launch.apiKey;
+  // The address the person named in Settings; without one, the shell's (or HIBP's own) stays.
+  if (launch.source === 'hibp' && launch.hibpUrl) childEnv[HIBP_URL_VARIABLE] = launch.hibpUrl;
   return { args, env: childEnv };
 }
 

@@ -37,7 +37,7 @@ export interface HostBridge {
  * (`none`: the person chose their key but it is not kept any more; the service then says it has
  * no source, and invents nothing).
  */
-export type LocalServiceLaunch = { source: 'hibp'; apiKey: string } | { source: 'demo' } | { source: 'none' };
+export type LocalServiceLaunch = { source: 'hibp'; apiKey: string; /** Another HIBP API v3 address (`BREACH_SERVICE_HIBP_URL`). */ hibpUrl?: string } | { source: 'demo' } | { source: 'none' };
 
 export interface LocalServiceControl {
   /** Restarts the service for `launch`; resolves once it answers, rejects with a sentence a person can read. */

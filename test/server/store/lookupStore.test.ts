@@ -132,6 +132,15 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     expect((await store.takeSlot(T + 40_001, 100, WINDOW, 10_000)).granted).toBe(true);
   });
 
+  it('brings a hold later than the bound back to it, in one step, leaving shorter holds and the rest alone', async () => {
+    const store = await fresh();
+    await store.updateState({ rpm: 50, blockedUntil: T + 999_999_999_000, backoffUntil: T + 5_000, problem: { code: 'rate-limited', detail: 'wait' } });
+    const before = await store.clampHolds(T + 86_400_000);
+    expect(before).toMatchObject({ blockedUntil: T + 999_999_999_000, backoffUntil: T + 5_000 });
+    expect(await store.state()).toMatchObject({ rpm: 50, blockedUntil: T + 86_400_000, backoffUntil: T + 5_000, problem: { code: 'rate-limited', detail: 'wait' } });
+    expect(await store.takeSlot(T + 86_400_000, 100, WINDOW, 10_000)).toMatchObject({ granted: true });
+  });
+
   it('keeps the problem and Rpm every instance reads; a reset clears the back-off', async () => {
     const store = await fresh();
     await store.updateState({ rpm: 50, stealerLogs: true, problem: { code: 'source-unreachable', detail: 'down' }, failures: 2, backoffUntil: T + 10_000 });
