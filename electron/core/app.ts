@@ -218,7 +218,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       const session = sessions.get();
       return session && { db: session.db, client: new BreachAlertClient({ baseUrl: settings.get().serviceUrl, tokens: auth.tokens, ...fetchOption }) };
     },
-    ownService: () => settings.get().breachSource === 'hibp' && settings.get().serviceUrl === base.apiBaseUrl,
     emit: (view) => bus.emit('addresses-changed', view),
     onForgotten: () => {
       const session = sessions.get();

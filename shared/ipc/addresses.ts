@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, IsoDateTime, UserEmail, VerificationCode } from '../api/index.ts';
+import { Email, EmailVerificationMode, IsoDateTime, PersonEmail, VerifyEmailRequest } from '../api/index.ts';
 
 /**
  * The person's addresses as the UI shows them (Settings → Your addresses, the first run): what the
@@ -8,22 +8,23 @@ import { Email, IsoDateTime, UserEmail, VerificationCode } from '../api/index.ts
 export const AddressesView = z.object({
   /** Whether the service lets the app manage addresses: `no` after a 404 (an older or another party's service); `unknown` until it answered once. */
   served: z.enum(['yes', 'no', 'unknown']),
-  addresses: z.array(UserEmail),
+  addresses: z.array(PersonEmail),
   /** When the service last listed them; null while it never did. */
   updatedAt: IsoDateTime.nullable(),
   /** Why the last refresh did not reach the service (offline, refused), in a sentence; null when it did. */
   problem: z.string().nullable(),
   /**
-   * The service is the person's own, on this computer, started by the app with their key: they
-   * are its operator, so an added address is verified at once, without a code by email.
+   * How the service proves an added address (its `email-verification` header): `code` by email;
+   * `operator`: the service is the person's own, on this computer, so an added address is verified
+   * at once; `unavailable`: it cannot send codes, so no address can be added. Null until it said.
    */
-  ownService: z.boolean(),
+  verification: EmailVerificationMode.nullable(),
   /** When the core computed this view (./viewOrder.ts): an answer and an event that crossed keep the later. */
   seq: z.int().nonnegative().optional(),
 });
 export type AddressesView = z.infer<typeof AddressesView>;
 
-export const UNKNOWN_ADDRESSES: AddressesView = { served: 'unknown', addresses: [], updatedAt: null, problem: null, ownService: false };
+export const UNKNOWN_ADDRESSES: AddressesView = { served: 'unknown', addresses: [], updatedAt: null, problem: null, verification: null };
 
 /** What removing an address takes with it, counted on this computer, for the confirmation. */
 export const AddressRemoval = z.object({
@@ -38,4 +39,4 @@ export const AddressRemoval = z.object({
 export type AddressRemoval = z.infer<typeof AddressRemoval>;
 
 export const AddressInput = z.strictObject({ email: Email });
-export const AddressCodeInput = z.strictObject({ email: Email, code: VerificationCode });
+export const AddressCodeInput = z.strictObject({ email: Email, code: VerifyEmailRequest.shape.code });

@@ -13,8 +13,6 @@ export type UserEmailsApi = Pick<BreachAlertClient, 'listEmails' | 'addEmail' | 
 export interface AddressBookOptions {
   /** The open account's database and a client of its service's `/api/v1`; undefined when nobody is signed in. */
   open(): { db: WritableDB; client: UserEmailsApi } | undefined;
-  /** Whether the service is the person's own, started by the app on this computer with their key. */
-  ownService(): boolean;
   /** The `addresses-changed` event. */
   emit(view: AddressesView): void;
   /** An address and its exposures left this computer: the views re-query, the checks are re-published. */
@@ -52,7 +50,7 @@ export class AddressBook {
   view(): AddressesView {
     const open = this.#options.open();
     if (!open) return { ...UNKNOWN_ADDRESSES, seq: nextViewSeq() };
-    return { ...readAddresses(open.db), ownService: this.#options.ownService(), seq: nextViewSeq() };
+    return { ...readAddresses(open.db), seq: nextViewSeq() };
   }
 
   /** Lists the addresses again; a failure is kept as the view's `problem` (never thrown: the stored list still shows). */
@@ -146,15 +144,17 @@ export class AddressBook {
    */
   #words(action: Action, error: unknown, field?: 'email' | 'code'): Error {
     if (error instanceof ApiError) {
-      if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server') {
+      if (error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'server' && error.status !== 503)) {
         return new CoreError('unavailable', `${NEEDS_SERVICE[action]}, which cannot be reached right now (${error.detail}). Try again when you are online.`);
       }
       if (error.status === 404 && action !== 'remove' && action !== 'verify' && action !== 'resend') {
         return new CoreError('unavailable', 'This service does not let the app manage addresses: it monitors the address you signed in with.');
       }
       if (error.status === 409) return new CoreError('conflict', error.detail, field ? [{ path: field, message: error.detail }] : undefined);
-      if (error.kind === 'rate-limited') return new CoreError('unavailable', error.detail);
-      if (error.kind === 'invalid' || error.status === 404) {
+      // Too many codes sent, or a service that cannot send any: its own sentence says which.
+      if (error.kind === 'rate-limited' || error.status === 503) return new CoreError('unavailable', error.detail);
+      // Wrong, expired or too often tried codes (400, 410, 422), a malformed address, the limit of addresses: the service's sentence.
+      if (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403) {
         const onField = error.fieldErrors[0]?.message ?? error.detail;
         return new CoreError('invalid-arguments', error.detail, field ? [{ path: field, message: onField }] : undefined);
       }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CatalogChanges, Email, ProblemFieldError, UserEmail, UserEmailList, toBreachSearchParams, type BreachQueryInput, type CatalogChange, type ResolutionItem } from '../../../shared/api/index.ts';
+import { CatalogChanges, Email, EMAIL_VERIFICATION_HEADER, EmailVerificationMode, PersonEmail, PersonEmailList, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, type CatalogChange, type ResolutionItem } from '../../../shared/api/index.ts';
 import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
@@ -105,7 +105,7 @@ export class BreachAlertClient {
    * `GET /user/emails` (a person's addresses, CONTRACT "A person's addresses"); undefined from a
    * service that does not serve it (404): it then knows only the addresses sign-in gave it.
    */
-  async listEmails(signal?: AbortSignal): Promise<UserEmailList | undefined> {
+  async listEmails(signal?: AbortSignal): Promise<{ emails: PersonEmailList; verification: EmailVerificationMode | undefined } | undefined> {
     let response: Response;
     try {
       response = await this.#send('GET', '/user/emails', undefined, {}, signal);
@@ -113,13 +113,14 @@ export class BreachAlertClient {
       if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;
     }
-    return readAnswer(UserEmailList, 'addresses', response);
+    const verification = EmailVerificationMode.safeParse(response.headers.get(EMAIL_VERIFICATION_HEADER));
+    return { emails: await readAnswer(PersonEmailList, 'addresses', response), verification: verification.success ? verification.data : undefined };
   }
 
   /** `POST /user/emails`: the address as the service now lists it (`verified: false` where it sent a code). */
-  async addEmail(email: string, signal?: AbortSignal): Promise<UserEmail> {
+  async addEmail(email: string, signal?: AbortSignal): Promise<PersonEmail> {
     const response = await this.#send('POST', '/user/emails', JSON.stringify({ email }), { 'content-type': 'application/json' }, signal);
-    return readAnswer(UserEmail, 'the added address', response);
+    return readAnswer(PersonEmail, 'the added address', response);
   }
 
   /** `DELETE /user/emails/{email}`: the address, its exposures and resolutions leave the service. */

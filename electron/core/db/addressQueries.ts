@@ -1,4 +1,4 @@
-import { emailKey, UserEmailList, UserChecks, type UserEmail } from '../../../shared/api/index.ts';
+import { emailKey, EmailVerificationMode, PersonEmailList, UserChecks, type PersonEmail } from '../../../shared/api/index.ts';
 import type { AddressRemoval } from '../../../shared/ipc/index.ts';
 import { parseCodeList } from './codeLists.ts';
 import { markGone, recomputeOverlay } from './breachQueries.ts';
@@ -8,6 +8,7 @@ import { getSyncState, setSyncState } from './syncStateQueries.ts';
 interface Row {
   emails_json: string | null;
   served: 'yes' | 'no' | 'unknown';
+  verification: string | null;
   updated_at: string | null;
   error: string | null;
 }
@@ -15,26 +16,33 @@ interface Row {
 /** What is stored of the service's list; a stored answer that no longer parses counts as none. */
 export interface StoredAddresses {
   served: 'yes' | 'no' | 'unknown';
-  addresses: UserEmail[];
+  addresses: PersonEmail[];
+  verification: EmailVerificationMode | null;
   updatedAt: string | null;
   problem: string | null;
 }
 
 export function readAddresses(db: ReadableDB): StoredAddresses {
-  const row = statement(db, 'SELECT emails_json, served, updated_at, error FROM user_emails WHERE id = 1').get() as Row | undefined;
-  if (!row) return { served: 'unknown', addresses: [], updatedAt: null, problem: null };
-  let addresses: UserEmail[] = [];
+  const row = statement(db, 'SELECT emails_json, served, verification, updated_at, error FROM user_emails WHERE id = 1').get() as Row | undefined;
+  if (!row) return { served: 'unknown', addresses: [], verification: null, updatedAt: null, problem: null };
+  let addresses: PersonEmail[] = [];
   if (row.emails_json !== null) {
-    const parsed = UserEmailList.safeParse(JSON.parse(row.emails_json));
+    const parsed = PersonEmailList.safeParse(JSON.parse(row.emails_json));
     if (parsed.success) addresses = parsed.data;
   }
-  return { served: row.served, addresses, updatedAt: row.updated_at, problem: row.error };
+  const verification = EmailVerificationMode.safeParse(row.verification);
+  return { served: row.served, addresses, verification: verification.success ? verification.data : null, updatedAt: row.updated_at, problem: row.error };
 }
 
 /** Records an answer of `GET /user/emails` (undefined: the service does not serve it). */
-export function recordAddresses(db: WritableDB, list: UserEmailList | undefined, now: string): void {
-  if (list === undefined) statement(db, "UPDATE user_emails SET emails_json = NULL, served = 'no', updated_at = ?, error = NULL WHERE id = 1").run(now);
-  else statement(db, "UPDATE user_emails SET emails_json = ?, served = 'yes', updated_at = ?, error = NULL WHERE id = 1").run(JSON.stringify(list), now);
+export function recordAddresses(db: WritableDB, list: { emails: PersonEmailList; verification: EmailVerificationMode | undefined } | undefined, now: string): void {
+  if (list === undefined) statement(db, "UPDATE user_emails SET emails_json = NULL, served = 'no', verification = NULL, updated_at = ?, error = NULL WHERE id = 1").run(now);
+  else
+    statement(db, "UPDATE user_emails SET emails_json = ?, served = 'yes', verification = ?, updated_at = ?, error = NULL WHERE id = 1").run(
+      JSON.stringify(list.emails),
+      list.verification ?? null,
+      now,
+    );
 }
 
 /** Why the last refresh failed; what was listed before stays. */
@@ -43,7 +51,7 @@ export function recordAddressesProblem(db: WritableDB, problem: string): void {
 }
 
 /** One address as the service answered for it (added, or listed again), replacing what was stored of it. */
-export function recordAddress(db: WritableDB, address: UserEmail): void {
+export function recordAddress(db: WritableDB, address: PersonEmail): void {
   const current = readAddresses(db).addresses.filter((stored) => emailKey(stored.email) !== emailKey(address.email));
   statement(db, "UPDATE user_emails SET emails_json = ?, served = 'yes' WHERE id = 1").run(JSON.stringify([...current, address]));
 }

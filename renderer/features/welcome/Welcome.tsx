@@ -12,6 +12,7 @@ import { HibpApiKey, type BreachSourceChoice } from '../../../shared/ipc/checks.
 import { KeyHint } from './KeyHint.tsx';
 import { ContractChoice } from './ContractChoice.tsx';
 import type { ApiContract } from '../../../shared/api/firefox.ts';
+import { useFirstRun } from '../../state/firstRun.ts';
 
 type Choice = BreachSourceChoice;
 
@@ -31,6 +32,7 @@ export function Welcome() {
   const [keyError, setKeyError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<string>();
+  const setAddressesStep = useFirstRun((s) => s.setAddressesStep);
   const id = useId();
 
   useEffect(() => {
@@ -63,8 +65,9 @@ export function Welcome() {
         }
       }
     }
-    // Before sign-in: the newer contract's scope is asked for when signing in.
-    if (settings && contract !== (settings.apiContract ?? 'v1')) {
+    // Before sign-in: the newer contract's scope is asked for when signing in. Only a service
+    // the person connects to is asked about its contract; the local service speaks either.
+    if (choice === 'service' && settings && contract !== (settings.apiContract ?? 'v1')) {
       try {
         await save({ apiContract: contract });
       } catch (error) {
@@ -95,6 +98,8 @@ export function Welcome() {
       else setSaveError(`Your choice could not be saved: ${uiError.message}`);
       return;
     }
+    // With their own key, the person monitors no address yet: the first run goes on with "Your addresses".
+    setAddressesStep(choice === 'hibp');
     await auth.signIn();
   }
 
@@ -177,6 +182,8 @@ export function Welcome() {
                   error={fieldErrors.issuer}
                   placeholder="https://accounts.example.com"
                 />
+                {/* Which of the service's two contracts to speak: a question only a service someone else runs raises. */}
+                <ContractChoice value={contract} onChange={setContract} disabled={signingIn} />
               </div>
             ) : null}
             <label className="radio-card">
@@ -187,8 +194,6 @@ export function Welcome() {
               </span>
             </label>
           </fieldset>
-          {/* Every choice talks to a breach-alert service (the local one for a key or demo data): each offers both contracts. */}
-          <ContractChoice value={contract} onChange={setContract} disabled={signingIn} />
 
           {signingIn ? (
             <div className="signin-progress">
