@@ -15,7 +15,9 @@ import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
 import { AsyncDisposableStore, toAsyncDisposable } from '../shared/base/lifecycle.ts';
-import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { breachDataSource, emailVerificationMode, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { PersonEmails, type CodeRules } from './api/PersonEmails.ts';
+import { createSmtpMailer } from './mail/verificationMailer.ts';
 import type { Clock } from './hibp/clock.ts';
 import { startBreachData, type BreachData } from './hibp/index.ts';
 import { createDevRoutes } from './dev/routes.ts';
@@ -71,7 +73,14 @@ export interface RunningService {
  * `dev`, the development surface. Listens first so the issuer can carry the real port; until
  * everything is ready, requests are answered 503 with `Retry-After` (never left unanswered).
  */
-export async function startService(input: ServiceConfigInput, options: { logger?: Logger; clock?: Clock } = {}): Promise<RunningService> {
+export interface ServiceOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** Shorter code limits than EmailRules' (tests of expiry and limits). */
+  codeRules?: CodeRules;
+}
+
+export async function startService(input: ServiceConfigInput, options: ServiceOptions = {}): Promise<RunningService> {
   const config = parseServiceConfig(input);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
@@ -87,7 +96,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 }
 
 /** The start itself: each part it opens goes into `opened` before the next step can fail. */
-async function openService(config: ServiceConfig, logger: Logger, options: { clock?: Clock }, opened: AsyncDisposableStore): Promise<RunningService> {
+async function openService(config: ServiceConfig, logger: Logger, options: ServiceOptions, opened: AsyncDisposableStore): Promise<RunningService> {
   const storage = await openStorage(config, logger);
   opened.add(toAsyncDisposable(() => storage.close()));
   const { breaches: store, rtdb } = storage;
@@ -163,9 +172,25 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   opened.add(toAsyncDisposable(() => breachData.close()));
   if (breachData.catalogReport) catalogReport = breachData.catalogReport;
   const clock = options.clock;
-  const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails), clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
+  const accounts = new AccountDirectory(store, config.extraEmails, config.maxEmails);
+  const service = new BreachAlertService(store, accounts, clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
+  const verificationMode = emailVerificationMode(config);
+  const mailer = verificationMode === 'code' && config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.smtpFrom }) : undefined;
+  if (mailer) opened.add(toAsyncDisposable(() => mailer.close()));
+  const emails = new PersonEmails({
+    store,
+    accounts,
+    service,
+    mode: verificationMode,
+    mailer,
+    maxEmails: config.maxEmails,
+    serviceName: config.publicOrigin ?? url,
+    now: clock ? () => clock.now() : () => Date.now(),
+    ...(options.codeRules ? { rules: options.codeRules } : {}),
+    logger: logger.child({ component: 'emails' }),
+  });
   const verifyToken = cachingVerifier(verifier);
-  const api = createApiRoutes(service, verifyToken, { logger });
+  const api = createApiRoutes(service, verifyToken, { logger, emails });
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.

@@ -53,7 +53,7 @@ export type EmailVerifiedBy = z.infer<typeof EmailVerifiedBy>;
 export const PersonEmail = z
   .object({
     email: Email.meta({ description: 'The address, lower-cased' }),
-    verified: z.boolean().meta({ description: 'Proven to be the person\'s: only verified addresses are looked up, listed in `/user/breaches` and counted' }),
+    verified: z.boolean().meta({ description: "Proven to be the person's: only verified addresses are looked up, listed in `/user/breaches` and counted" }),
     verifiedBy: EmailVerifiedBy.nullable().meta({ description: 'How it was proven; null while unverified' }),
     origin: PersonEmailOrigin,
     removable: z.boolean().meta({ description: '`DELETE /user/emails/{email}` removes it (only addresses the person added)' }),

@@ -6,6 +6,7 @@ import { rtdbInitialSql } from './0050-rtdb-initial.ts';
 import { searchApiTokensAndIndexSql } from './0060-search-api-tokens-and-index.ts';
 import { searchIndexDetailsFingerprintSql } from './0070-search-index-details-fingerprint.ts';
 import { incrementalCatalogReadersSql } from './0080-incremental-catalog-readers.ts';
+import { personEmailsSql } from './0090-person-emails.ts';
 
 /**
  * The version tables of the layout released before this list: each component (breach store,
@@ -45,6 +46,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 60, name: 'search-api-tokens-and-index', sql: searchApiTokensAndIndexSql, replaces: { table: 'search_schema_version', version: 10 } },
   { version: 70, name: 'search-index-details-fingerprint', sql: searchIndexDetailsFingerprintSql, replaces: { table: 'search_schema_version', version: 20 } },
   { version: 80, name: 'incremental-catalog-readers', sql: incrementalCatalogReadersSql },
+  { version: 90, name: 'person-emails', sql: personEmailsSql },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
