@@ -144,19 +144,20 @@ export class AddressBook {
    */
   #words(action: Action, error: unknown, field?: 'email' | 'code'): Error {
     if (error instanceof ApiError) {
-      if (error.kind === 'network' || error.kind === 'timeout' || (error.kind === 'server' && error.status !== 503)) {
+      if (error.kind === 'network' || error.kind === 'timeout') {
         return new CoreError('unavailable', `${NEEDS_SERVICE[action]}, which cannot be reached right now (${error.detail}). Try again when you are online.`);
       }
-      if (error.status === 404 && action !== 'remove' && action !== 'verify' && action !== 'resend') {
+      if (error.status === 404 && (action === 'list' || action === 'add')) {
         return new CoreError('unavailable', 'This service does not let the app manage addresses: it monitors the address you signed in with.');
       }
-      if (error.status === 409) return new CoreError('conflict', error.detail, field ? [{ path: field, message: error.detail }] : undefined);
-      // Too many codes sent, or a service that cannot send any: its own sentence says which.
-      if (error.kind === 'rate-limited' || error.status === 503) return new CoreError('unavailable', error.detail);
-      // Wrong, expired or too often tried codes (400, 410, 422), a malformed address, the limit of addresses: the service's sentence.
+      const said = sentence(error.detail);
+      const issues = field ? [{ path: field, message: said }] : undefined;
+      if (error.status === 409) return new CoreError('conflict', said, issues);
+      // Too many codes or tries, a code that could not be sent, a service that cannot send any: its own sentence says which.
+      if (error.kind === 'rate-limited' || error.kind === 'server') return new CoreError('unavailable', said, issues);
+      // Wrong or expired codes (400, 410), a malformed address, the limit of addresses (422): the service's sentence, on the field.
       if (error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403) {
-        const onField = error.fieldErrors[0]?.message ?? error.detail;
-        return new CoreError('invalid-arguments', error.detail, field ? [{ path: field, message: onField }] : undefined);
+        return new CoreError('invalid-arguments', said, issues);
       }
     }
     if (classifyError(error) === 'auth-needed') return new CoreError('sign-in-required', 'Sign in again to manage your addresses.');
@@ -166,4 +167,11 @@ export class AddressBook {
   #now(): string {
     return (this.#options.now ?? (() => new Date()))().toISOString();
   }
+}
+
+/** The service's words as a sentence: a capital first, a full stop last. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }

@@ -16,6 +16,16 @@ import { openAccountSync, type AccountSync } from '../../../electron/core/sync/o
 import { DevTokenSource } from '../helpers/devTokens.ts';
 import { startDevService, type DevService } from '../helpers/devService.ts';
 import type { AddressesView } from '../../../shared/ipc/addresses.ts';
+import { startService, type RunningService } from '../../../server/app.ts';
+import { TestSmtpServer } from '../../support/smtpServer.ts';
+import { tokenFor } from '../../support/personEmails.ts';
+import { openAccountDatabase } from '../../../electron/core/db/openAccountDatabase.ts';
+import { tempDir } from '../auth/harness.ts';
+import { rmSync } from 'node:fs';
+import { CHANNEL_NAMES } from '../../../shared/ipc/contract.ts';
+import { Router } from '../../../electron/core/handlers/Router.ts';
+import { combineHandlers } from '../../../electron/core/handlers/combineHandlers.ts';
+import { createAddressHandlers } from '../../../electron/core/handlers/addressHandlers.ts';
 
 const MAIN = 'dana@example.com';
 const SIDE = 'dana.side@example.com';
@@ -100,6 +110,17 @@ describe('forgetting an address on this computer', () => {
 });
 
 describe("the service's /user/emails through the core", () => {
+  it('the channels refuse what is not an address or a code at the door, naming the field, before anything reaches the service', async () => {
+    await service.createUser('kim', { 'kim@example.com': [] });
+    const { book } = personWith('kim');
+    const others = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => Promise.reject(new Error(`${channel} is not part of this test`))]));
+    const router = new Router(combineHandlers({ ...others, ...createAddressHandlers({ addresses: book }) } as never));
+    await expect(router.invoke('addresses-add', { email: 'kim at example' })).rejects.toMatchObject({ code: 'invalid-arguments', issues: [{ path: 'email' }] });
+    await expect(router.invoke('addresses-verify', { email: 'kim@example.com', code: '12ab' } as never)).rejects.toMatchObject({ code: 'invalid-arguments', issues: [{ path: 'code' }] });
+    await expect(router.invoke('addresses-remove', { email: 'kim@example.com', extra: true } as never)).rejects.toMatchObject({ code: 'invalid-arguments' });
+    expect((await router.invoke('addresses-get', { refresh: true })).addresses.map((address) => address.email)).toEqual(['kim@example.com']);
+  });
+
   it('lists, adds (verified at once by the operator’s own service), and keeps the list for offline', async () => {
     await service.createUser('finn', { 'finn@example.com': [] });
     const { sync, book, events } = personWith('finn');
@@ -173,5 +194,52 @@ describe("the service's /user/emails through the core", () => {
     const view = await dead.refresh();
     expect(view.addresses.map((address) => address.email)).toEqual(['ivan@example.com']);
     expect(view.problem).toMatch(/^Your addresses could not be listed again/);
+  });
+});
+
+describe('a service several people use: the code sent by email', () => {
+  let shared: RunningService;
+  let smtp: TestSmtpServer;
+  const dataDir = tempDir('core-addresses-smtp');
+
+  beforeAll(async () => {
+    smtp = await TestSmtpServer.start();
+    shared = await startService({ port: 0, dataDir, smtpUrl: smtp.url, logLevel: 'silent' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await shared?.close();
+    await smtp?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('an added address waits for its code; a wrong one is refused on the field in the service’s words; sending again and the right code verify it', async () => {
+    const token = await tokenFor(shared, 'jo', { email: 'jo@example.com', emailVerified: true });
+    const database = openAccountDatabase(':memory:');
+    const tokens = { getAccessToken: async () => token, refreshAfterUnauthorized: async () => token };
+    const book = new AddressBook({
+      open: () => ({ db: database.db, client: new BreachAlertClient({ baseUrl: shared.apiBaseUrl, tokens, timeoutMs: 5_000 }) }),
+      emit: () => {},
+      onForgotten: () => {},
+      syncSoon: () => {},
+    });
+    try {
+      const added = await book.add('jo.side@example.com');
+      expect(added.verification).toBe('code');
+      expect(added.addresses.find((address) => address.email === 'jo.side@example.com')).toMatchObject({ verified: false, state: 'unverified' });
+      const first = smtp.lastCode('jo.side@example.com');
+      const wrong = first === '000000' ? '111111' : '000000';
+      const refused = (await book.verify('jo.side@example.com', wrong).catch((error: unknown) => error)) as CoreError;
+      expect(refused.code).toBe('invalid-arguments');
+      expect(refused.issues?.[0]).toEqual({ path: 'code', message: expect.stringMatching(/^That is not the code sent to jo\.side@example\.com: \d tries? left/) });
+      await book.resend('jo.side@example.com');
+      expect(smtp.to('jo.side@example.com')).toHaveLength(2);
+      const verified = await book.verify('jo.side@example.com', smtp.lastCode('jo.side@example.com'));
+      expect(verified.addresses.find((address) => address.email === 'jo.side@example.com')).toMatchObject({ verified: true, verifiedBy: 'code' });
+      // Verified: no code to send any more, said as the service says it.
+      await expect(book.resend('jo.side@example.com')).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/^Jo\.side@example\.com is verified already/) });
+    } finally {
+      database.close();
+    }
   });
 });
