@@ -40,13 +40,15 @@ export function Welcome() {
   }, [loadSource]);
 
   // Start from what the core has, once it answers: the saved choice, else another service when one is set, else demo data.
+  // A host that runs the local service itself (`npm start`, on whichever port) points a first run at it: that is no other service.
+  const hostRunsLocalService = source?.localService === 'restarted';
   useEffect(() => {
     if (!settings) return;
-    setChoice(settings.breachSource ?? (isLocalService(settings.serviceUrl) ? 'demo' : 'service'));
+    setChoice(settings.breachSource ?? (isLocalService(settings.serviceUrl) || hostRunsLocalService ? 'demo' : 'service'));
     setServiceUrl(settings.serviceUrl);
     setIssuer(settings.issuer);
     setContract(settings.apiContract ?? 'v1');
-  }, [settings]);
+  }, [settings, hostRunsLocalService]);
 
   async function signIn() {
     setSaveError(undefined);
@@ -132,7 +134,7 @@ export function Welcome() {
               <input type="radio" name={`${id}-source`} value="hibp" checked={choice === 'hibp'} onChange={() => setChoice('hibp')} />
               <span>
                 <span className="radio-card-title">Check my addresses with Have I Been Pwned</span>
-                <span className="radio-card-detail">Real breaches, with your own API key. The app runs its local service with it.</span>
+                <span className="radio-card-detail">Real breaches, with your own API key. Your addresses are checked from this computer, for you alone.</span>
               </span>
             </label>
             {choice === 'hibp' ? (
@@ -190,7 +192,7 @@ export function Welcome() {
               <input type="radio" name={`${id}-source`} value="demo" checked={choice === 'demo'} onChange={() => setChoice('demo')} />
               <span>
                 <span className="radio-card-title">Try it with demo data</span>
-                <span className="radio-card-detail">Invented breaches from the local reference service, labelled as demo everywhere</span>
+                <span className="radio-card-detail">Invented breaches, labelled as demo everywhere: a tour of the app</span>
               </span>
             </label>
           </fieldset>
