@@ -145,6 +145,7 @@ function AddressRow({ address, onRemoved }: { address: PersonEmail; onRemoved():
   const [error, setError] = useState<string>();
   const removeButton = useRef<HTMLButtonElement>(null);
   const id = useId();
+  const breached = address.state === 'checked' && (address.breachCount ?? 0) > 0;
 
   async function askToRemove() {
     setError(undefined);
@@ -156,9 +157,9 @@ function AddressRow({ address, onRemoved }: { address: PersonEmail; onRemoved():
   }
 
   return (
-    <li className={`your-address your-address-${address.state}`} aria-labelledby={`${id}-email`} aria-describedby={`${id}-state`}>
+    <li className={`your-address your-address-${breached ? 'breached' : address.state}`} aria-labelledby={`${id}-email`} aria-describedby={`${id}-state`}>
       <div className="your-address-line">
-        <Icon name={ICONS[address.state]} />
+        <Icon name={breached ? 'alert' : ICONS[address.state]} />
         <span className="address-email" id={`${id}-email`}>
           {address.email}
         </span>
