@@ -28,7 +28,7 @@ import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { createLimitedServer } from './http/connections.ts';
 import { serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
-import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, loadOrCreateOwnerSecret, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
@@ -139,6 +139,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
   const hostNames = serviceHostNames(port, ownOrigins);
 
   let identity: DevIdentityProvider | undefined;
+  const demoUsers = breachDataSource(config) === 'demo' ? DEMO_USERS : [];
   let verifier: AccessTokenVerifier;
   let jwksUrl: string;
   if (config.issuer) {
@@ -150,7 +151,10 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
       audience: config.audience,
       ...storage.identity,
       logger,
-      users: DEMO_USERS,
+      // Demo users only with demo data (`--demo`, or `--dev` without a key): a service on real
+      // data signs in nobody with an invented password (docs/auth.md).
+      users: demoUsers,
+      ...(config.owner ? { ownerSecret: loadOrCreateOwnerSecret(config.dataDir) } : {}),
       isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
       serviceAccounts: rtdb,
     });
@@ -292,7 +296,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
     issuer,
     audience: config.audience,
     dataDir: config.dataDir,
-    demoUsers: identity ? DEMO_USERS : [],
+    demoUsers: identity ? demoUsers : [],
     store,
     rtdb,
     catalogReport,

@@ -10,7 +10,7 @@ import type { BreachAlertService, Caller } from './BreachAlertService.ts';
 import { codeMatches, hashCode, newCode } from './verificationCodes.ts';
 
 /** The limits of codes, in seconds and counts (EmailRules' by default; tests may shorten them). */
-export type CodeRules = Pick<typeof EmailRules, 'codeLifetimeSec' | 'maxCodeAttempts' | 'sendWindowSec' | 'maxSendsPerAddress' | 'maxSendsPerPerson'>;
+export type CodeRules = Record<'codeLifetimeSec' | 'maxCodeAttempts' | 'sendWindowSec' | 'maxSendsPerAddress' | 'maxSendsPerPerson', number>;
 
 export interface PersonEmailsOptions {
   store: BreachStore;
