@@ -68,10 +68,8 @@ export class AddressBook {
 
   async add(email: string): Promise<AddressesView> {
     const { db, client } = this.#require();
+    // The service decides what is already listed: this computer's copy may be behind it.
     const key = emailKey(email);
-    if (readAddresses(db).addresses.some((address) => emailKey(address.email) === key)) {
-      throw new CoreError('conflict', `${key} is already one of your addresses.`, [{ path: 'email', message: 'This address is already in your list' }]);
-    }
     try {
       recordAddress(db, await client.addEmail(key));
     } catch (error) {
