@@ -164,6 +164,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         dataDir: path.join(options.dataDir, 'auth'),
         secrets: secrets.store,
         secretsWarning: secrets.warning,
+        // The person's own loopback service signs them in as its owner, without a browser.
+        ownerSecret: () => options.host.localService?.ownerSecret?.(clientConfig().issuer),
         deleteAccountData: async (account) => {
           await sessions.closeIf(account.accountId);
           deleteAccountDatabase(options.dataDir, account);

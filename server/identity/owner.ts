@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs
 import { join } from 'node:path';
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
+import { OwnerSignIn } from '../../shared/api/index.ts';
 import { isLoopbackHost } from '../config.ts';
 import type { Logger } from '../log.ts';
 
@@ -14,14 +15,14 @@ import type { Logger } from '../log.ts';
 // browser. Only over loopback, only for the desktop client, only with the secret.
 
 /** The grant type (an absolute URI, as RFC 6749 §4.5 asks of extension grants). */
-export const OWNER_GRANT_TYPE = 'urn:breach-monitor:params:oauth:grant-type:owner';
+export const OWNER_GRANT_TYPE = OwnerSignIn.grantType;
 /** The token request parameter that carries the secret. */
-export const OWNER_SECRET_PARAMETER = 'owner_secret';
+export const OWNER_SECRET_PARAMETER = OwnerSignIn.secretParameter;
 /** The account the owner signs in as; it has no address of its own (they come from /user/emails). */
-export const OWNER_SUB = 'owner';
+export const OWNER_SUB = OwnerSignIn.subject;
 export const OWNER_NAME = 'Owner of this computer';
 /** The secret's file in the service's data folder. */
-export const OWNER_SECRET_FILE = 'owner-secret';
+export const OWNER_SECRET_FILE = OwnerSignIn.secretFile;
 
 /** Scopes the owner may ask for: everything the desktop client may, no email (the owner has none). */
 const OWNER_OIDC_SCOPES = ['openid', 'profile', 'offline_access'];
@@ -54,15 +55,6 @@ export function loadOrCreateOwnerSecret(dataDir: string): string {
   const secret = readFileSync(file, 'utf8').trim();
   if (secret.length < 32) throw new Error(`${file} does not hold an owner secret: remove it, and a new one is made at the next start`);
   return secret;
-}
-
-/** Reads the owner secret the way the app's core does: the file, trimmed; undefined when there is none. */
-export function readOwnerSecret(dataDir: string): string | undefined {
-  try {
-    return readFileSync(join(dataDir, OWNER_SECRET_FILE), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
 }
 
 export interface OwnerGrantSettings {
