@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { CatalogChanges, Email, EMAIL_VERIFICATION_HEADER, EmailVerificationMode, PersonEmail, PersonEmailList, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, type CatalogChange, type ResolutionItem } from '../../../shared/api/index.ts';
+import {
+  CatalogChanges,
+  Email,
+  EMAIL_VERIFICATION_HEADER,
+  EmailVerificationMode,
+  PersonEmail,
+  PersonEmailList,
+  ProblemFieldError,
+  toBreachSearchParams,
+  type BreachQueryInput,
+  type CatalogChange,
+  type ResolutionItem,
+} from '../../../shared/api/index.ts';
 import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
