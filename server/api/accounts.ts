@@ -43,12 +43,6 @@ export class AccountDirectory {
     const stamp = verified.length === 0 ? read.changeStamp(emails) : await this.#store.changeStamp(emails);
     return { sub, emails, deleted: known.deleted, stamp, added };
   }
-
-  /** The addresses the service's side sets for `sub` (the account's records, or `--extra-emails`). */
-  async serviceEmails(sub: string): Promise<string[]> {
-    const account = await this.#store.getAccount(sub);
-    return normalizeEmails(account ? account.emails : (this.#extras.get(sub) ?? []), this.#maxEmails);
-  }
 }
 
 export function normalizeEmails(emails: readonly string[], max: number = Limits.maxMonitoredEmails): string[] {
