@@ -17,7 +17,9 @@ import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
 import { AsyncDisposableStore, toAsyncDisposable } from '../shared/base/lifecycle.ts';
-import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { breachDataSource, emailVerificationMode, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { PersonEmails, type CodeRules } from './api/PersonEmails.ts';
+import { createSmtpMailer } from './mail/verificationMailer.ts';
 import type { Clock } from './hibp/clock.ts';
 import { startBreachData, type BreachData } from './hibp/index.ts';
 import { createDevRoutes } from './dev/routes.ts';
@@ -28,7 +30,7 @@ import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { createLimitedServer } from './http/connections.ts';
 import { serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
-import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, loadOrCreateOwnerSecret, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
@@ -75,7 +77,14 @@ export interface RunningService {
  * `dev`, the development surface. Listens first so the issuer can carry the real port; until
  * everything is ready, requests are answered 503 with `Retry-After` (never left unanswered).
  */
-export async function startService(input: ServiceConfigInput, options: { logger?: Logger; clock?: Clock } = {}): Promise<RunningService> {
+export interface ServiceOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** Shorter code limits than EmailRules' (tests of expiry and limits). */
+  codeRules?: CodeRules;
+}
+
+export async function startService(input: ServiceConfigInput, options: ServiceOptions = {}): Promise<RunningService> {
   const config = parseServiceConfig(input);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
@@ -91,7 +100,7 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 }
 
 /** The start itself: each part it opens goes into `opened` before the next step can fail. */
-async function openService(config: ServiceConfig, logger: Logger, options: { clock?: Clock }, opened: AsyncDisposableStore): Promise<RunningService> {
+async function openService(config: ServiceConfig, logger: Logger, options: ServiceOptions, opened: AsyncDisposableStore): Promise<RunningService> {
   const storage = await openStorage(config, logger);
   opened.add(toAsyncDisposable(() => storage.close()));
   const { breaches: store, rtdb } = storage;
@@ -140,6 +149,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   const hostNames = serviceHostNames(port, ownOrigins);
 
   let identity: DevIdentityProvider | undefined;
+  const demoUsers = breachDataSource(config) === 'demo' ? DEMO_USERS : [];
   let verifier: AccessTokenVerifier;
   let jwksUrl: string;
   if (config.issuer) {
@@ -151,7 +161,10 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
       audience: config.audience,
       ...storage.identity,
       logger,
-      users: DEMO_USERS,
+      // Demo users only with demo data (`--demo`, or `--dev` without a key): a service on real
+      // data signs in nobody with an invented password (docs/auth.md).
+      users: demoUsers,
+      ...(config.owner ? { ownerSecret: loadOrCreateOwnerSecret(config.dataDir) } : {}),
       isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
       serviceAccounts: rtdb,
     });
@@ -173,9 +186,25 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   opened.add(toAsyncDisposable(() => breachData.close()));
   if (breachData.catalogReport) catalogReport = breachData.catalogReport;
   const clock = options.clock;
-  const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails), clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
+  const accounts = new AccountDirectory(store, config.extraEmails, config.maxEmails);
+  const service = new BreachAlertService(store, accounts, clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
+  const verificationMode = emailVerificationMode(config);
+  const mailer = verificationMode === 'code' && config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.smtpFrom }) : undefined;
+  if (mailer) opened.add(toAsyncDisposable(() => mailer.close()));
+  const emails = new PersonEmails({
+    store,
+    accounts,
+    service,
+    mode: verificationMode,
+    mailer,
+    maxEmails: config.maxEmails,
+    serviceName: config.publicOrigin ?? url,
+    now: clock ? () => clock.now() : () => Date.now(),
+    ...(options.codeRules ? { rules: options.codeRules } : {}),
+    logger: logger.child({ component: 'emails' }),
+  });
   const verifyToken = cachingVerifier(verifier);
-  const api = createApiRoutes(service, verifyToken, { logger });
+  const api = createApiRoutes(service, verifyToken, { logger, emails });
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.
@@ -278,7 +307,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     issuer,
     audience: config.audience,
     dataDir: config.dataDir,
-    demoUsers: identity ? DEMO_USERS : [],
+    demoUsers: identity ? demoUsers : [],
     store,
     rtdb,
     rtdbStreams: rtdbMount.streams,

@@ -42,6 +42,12 @@ export type LocalServiceLaunch = { source: 'hibp'; apiKey: string; /** Another H
 export interface LocalServiceControl {
   /** Restarts the service for `launch`; resolves once it answers, rejects with a sentence a person can read. */
   apply(launch: LocalServiceLaunch): Promise<void>;
+  /**
+   * The owner secret of the service this host started for the person on real data (`--owner`,
+   * read from its data folder, docs/auth.md), when `issuer` is that service's; undefined for any
+   * other issuer, for demo data (its demo users sign in), and for a service the host did not start.
+   */
+  ownerSecret?(issuer: string): string | undefined;
 }
 
 export interface SecretCipher {

@@ -55,6 +55,7 @@ export class HibpExposures implements ExposureSource {
         nextCheckAt: iso(row ? await this.#expectedAt(row, state, now) : null),
         breachCount: row?.checkedAt != null ? row.breachCount : null,
         viaDomainSearch: row?.viaDomain ?? this.#domains.has(domainOf(email)),
+        problem: row?.problem ?? null,
       });
     }
     const unchecked = addresses.filter((address) => address.checkedAt === null && address.nextCheckAt !== null);

@@ -33,6 +33,7 @@ export const AddressCheck = z
     nextCheckAt: IsoDateTime.nullable().meta({ description: 'When the queue expects to look it up next; null when no check is scheduled' }),
     breachCount: z.int().min(0).nullable().meta({ description: 'Breaches the source reported at the last check; null until checked' }),
     viaDomainSearch: z.boolean().meta({ description: 'Checked through a domain search of its whole domain rather than one by one' }),
+    problem: z.string().nullable().optional().meta({ description: 'Why the last try failed (state `failed`), a sentence; null otherwise. Absent from services that do not say' }),
   })
   .meta({ id: 'AddressCheck' });
 export type AddressCheck = z.infer<typeof AddressCheck>;

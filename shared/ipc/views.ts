@@ -114,6 +114,11 @@ export const AuthStatus = z.object({
   /** Only while `state` is 'signing-in'. */
   signIn: PendingSignIn.optional(),
   /**
+   * True when signing in needs no browser: the service is the person's own, started by the app,
+   * which signs them in as its owner. The sign-in control then says "Continue" (docs/auth.md).
+   */
+  ownerSignIn: z.boolean().optional(),
+  /**
    * When the core computed this status, as a count that only grows (./viewOrder.ts): an answer
    * to `auth-status` and an `auth-changed` event travel separately, and the later-computed one wins.
    */

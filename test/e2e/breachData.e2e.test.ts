@@ -58,13 +58,15 @@ describe('breach data in Chromium against the real stack', { timeout: 60_000 }, 
   it('first run: three honest choices, found by role and name; the key is asked for with where to get one', async () => {
     const group = page.getByRole('group', { name: 'Breach data' });
     await group.waitFor();
-    await expect(group.getByRole('radio').count()).resolves.toBe(3);
     const hibp = group.getByRole('radio', { name: /Check my addresses with Have I Been Pwned/ });
     const service = group.getByRole('radio', { name: /Connect to a breach-alert service/ });
     const demo = group.getByRole('radio', { name: /Try it with demo data/ });
-    // The harness's service is not on the local port: the existing flow (connect to a service) is preselected.
+    // The harness's service is not on the local port: the existing flow (connect to a service) is
+    // preselected, with its contract's two choices under it; the other choices raise no contract.
     expect(await service.isChecked()).toBe(true);
+    await expect(group.getByRole('radio').count()).resolves.toBe(5);
     await hibp.check();
+    await expect(group.getByRole('radio').count()).resolves.toBe(3);
     const key = page.getByLabel('Have I Been Pwned API key');
     await key.waitFor();
     expect(await key.getAttribute('type')).toBe('password');

@@ -4,6 +4,7 @@ import type { DisposableStore } from '../../../shared/base/lifecycle.ts';
 import type { EventPayload } from '../../../shared/ipc/index.ts';
 import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
 import type { AuthLogger } from '../auth/log.ts';
+import type { AddressBook } from '../addresses/AddressBook.ts';
 import type { ChecksPublisher } from '../checks/ChecksPublisher.ts';
 import type { DetailsFeed } from '../feed/DetailsFeed.ts';
 import { syncAfterBreachSync } from '../feed/syncAfterBreachSync.ts';
@@ -35,6 +36,8 @@ export interface AccountSessionWiring {
   changes: DataChanges;
   status: Pick<StatusPublisher, 'dataChanged' | 'publish'>;
   checks: Pick<ChecksPublisher, 'publish'>;
+  /** The person's addresses: listed again after every sync. */
+  addresses?: Pick<AddressBook, 'refresh' | 'publish'>;
   announceNewBreaches(breaches: EventPayload<'breaches-new'>['breaches']): void;
   /** Where the session's subscriptions are kept: its owner disposes them when the session closes. */
   subscriptions: DisposableStore;
@@ -72,8 +75,11 @@ export function openAccountSession(account: AccountRef, wiring: AccountSessionWi
     }),
   );
   checks.publish();
+  wiring.addresses?.publish();
   subscriptions.add(
     scheduler.onDidSync((report) => {
+      // Listed again with every sync (what the checks found, an address verified elsewhere); a failure is kept in the view.
+      void wiring.addresses?.refresh().catch((error: unknown) => logger.warn('addresses: could not be listed', { error: String(error) }));
       void syncAfterBreachSync(feed, { onUpdated: () => wiring.changes.changed('sync'), logger });
       if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
       checks.publish();
