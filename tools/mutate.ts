@@ -87,12 +87,22 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'rtdb-if-match-before-rules',
+    // The whole condition, readability check included, ahead of the rules (the second copy after
+    // them never runs): the anonymous cases are refused before their body is read and cannot tell,
+    // only a rule that reads the body can (issue 35, finding 9: this passed every test).
     rule: 'a conditional write is decided by the rules before its ETag is compared (issue 26, finding 1)',
     file: 'server/rtdb/routes.ts',
-    find: '    const outcome = await store.transaction(async (tx) => {',
-    replace:
-      '    const outcome = await store.transaction(async (tx) => {\n      if (ifMatch !== undefined) { const c = await tx.snapshot(path); if (ifMatch !== c.etag) return { status: 412 as const, current: c.value, currentEtag: c.etag }; }',
-    tests: ['test/server/hardening/routeWalk.test.ts', 'test/server/hardening/attackerFindings.test.ts'],
+    find: "      // The rules first: a condition compared before them would tell anyone the data's ETag, or,\n",
+    replace: `      if (ifMatch !== undefined) {
+        const { value: current, etag: currentEtag } = await tx.snapshot(path);
+        if (ifMatch !== currentEtag) {
+          // Only a caller who may read the location learns what it holds (the real database's 412 carries it).
+          const readable = caller.kind === 'admin' || (await canRead(caller, path, (location) => tx.get(location)));
+          return readable ? { status: 412 as const, current, currentEtag } : { status: 412 as const };
+        }
+      }
+      // The rules first: a condition compared before them would tell anyone the data's ETag, or,\n`,
+    tests: ['test/server/hardening/attackerFindings.test.ts', 'test/server/hardening/routeWalk.test.ts'],
   },
   {
     name: 'rtdb-tree-with-prototype',
@@ -186,6 +196,38 @@ export const MUTATIONS: Mutation[] = [
     find: "\n         UNION ALL SELECT id, breach->'dataClasses' FROM removed_breaches WHERE id = ANY($1::text[]) AND id NOT IN (SELECT id FROM breaches)`",
     replace: '`',
     tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
+  // The lookup queue's order (issue 35, finding 9): a re-check chosen before a never-checked
+  // address passed every test until one case made both due at once.
+  {
+    name: 'lookup-sqlite-rechecks-first',
+    rule: 'SQLite hands out a never-checked address before a re-check due at the same time',
+    file: 'server/store/SqliteLookupStore.ts',
+    find: 'const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1`);',
+    replace:
+      'const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND due_at <= ? AND lease_until <= ? AND (checked_at IS NULL OR seen_at >= ?) ORDER BY checked_at IS NULL, checked_at, added_at, email LIMIT 1`, active);',
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  {
+    name: 'lookup-postgres-rechecks-first',
+    rule: 'PostgreSQL hands out a never-checked address before a re-check due at the same time',
+    file: 'server/store/postgres/PostgresLookupStore.ts',
+    find: `        \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
+         ORDER BY added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,
+      );`,
+    replace: `        \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND due_at <= $1 AND lease_until <= $1 AND (checked_at IS NULL OR seen_at >= $2)
+         ORDER BY checked_at NULLS LAST, added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,
+        true,
+      );`,
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  {
+    name: 'sensitive-breach-notified',
+    rule: 'a new sensitive breach reaches neither the banner nor the OS notification while sensitive breaches are hidden (issue 35, finding 9)',
+    file: 'electron/core/handlers/afterSync.ts',
+    find: '    deps.notifier.newBreaches(fresh);',
+    replace: '    deps.notifier.newBreaches(marked);',
+    tests: ['test/core/handlers/afterSync.test.ts', 'test/core/sensitivePolicy.test.ts'],
   },
 ];
 
