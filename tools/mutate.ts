@@ -229,6 +229,22 @@ export const MUTATIONS: Mutation[] = [
     replace: '    deps.notifier.newBreaches(marked);',
     tests: ['test/core/handlers/afterSync.test.ts', 'test/core/sensitivePolicy.test.ts'],
   },
+  {
+    name: 'search-index-kept-after-sign-out',
+    rule: "signing out lets the account's in-memory search index go (issue 35, finding 9)",
+    file: 'electron/core/app.ts',
+    find: '      // Nothing of the account stays in memory: its search index goes with it.\n      closeSearch();\n',
+    replace: '',
+    tests: ['test/core/app.test.ts'],
+  },
+  {
+    name: 'hibp-key-in-summary',
+    rule: 'the start-up summary names the HIBP key by its last 4 characters only (issue 35, finding 9)',
+    file: 'server/hibp/index.ts',
+    find: "  const key = `key ${describeHibpKey(config.hibpApiKey ?? '')}`;",
+    replace: "  const key = `key ${config.hibpApiKey ?? ''}`;",
+    tests: ['test/server/hibp/startupSummary.test.ts', 'test/server/hibp/config.test.ts', 'test/server/hibp/exposures.test.ts'],
+  },
 ];
 
 interface Outcome {
