@@ -245,6 +245,14 @@ export const MUTATIONS: Mutation[] = [
     replace: "  const key = `key ${config.hibpApiKey ?? ''}`;",
     tests: ['test/server/hibp/startupSummary.test.ts', 'test/server/hibp/config.test.ts', 'test/server/hibp/exposures.test.ts'],
   },
+  {
+    name: 'contract-suite-sqlite-only',
+    rule: 'every store-contract suite runs on PostgreSQL as on SQLite (issue 35, finding 9: a suite run on SQLite alone passed)',
+    file: 'test/server/store/breachStore.contract.test.ts',
+    find: "describe.each(DIALECTS)('the breach store contract on %s'",
+    replace: "describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite'))('the breach store contract on %s'",
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
 ];
 
 interface Outcome {
@@ -279,16 +287,19 @@ function run(mutation: Mutation): Outcome {
   restore = () => writeFileSync(file, original);
   try {
     writeFileSync(file, original.slice(0, at) + mutation.replace + original.slice(at + mutation.find.length));
-    spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...mutation.tests, '--reporter=json', `--outputFile=${report}`], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+    // The dialect-parity reporter too (test/support/dialectParity.ts): a suite that ran fewer tests on one dialect is caught by the run, not by a test.
+    const run = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...mutation.tests, '--reporter=json', `--outputFile.json=${report}`, '--reporter=./test/support/dialectParity.ts'],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     const json = JSON.parse(readFileSync(report, 'utf8')) as VitestJson;
     const by = json.testResults.flatMap((file) => {
       const failed = file.assertionResults.filter((test) => test.status === 'failed').map((test) => `${path.relative(ROOT, file.name)} > ${test.fullName}`);
       // A file that fails before any test ran (the mutation broke loading it) counts too.
       return failed.length > 0 || file.status !== 'failed' ? failed : [`${path.relative(ROOT, file.name)} (failed to run: ${(file.message ?? '').split('\n')[0]})`];
     });
+    by.push(...(run.stderr.match(/✗ dialect parity: .*/g) ?? []));
     return { name: mutation.name, caught: by.length > 0, by, seconds: Math.round((Date.now() - started) / 1000) };
   } finally {
     restore();
