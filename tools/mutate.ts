@@ -33,8 +33,8 @@ export const MUTATIONS: Mutation[] = [
     name: 'outbox-settle-any-version',
     rule: 'a delivered row leaves only if the version sent is still its version',
     file: 'electron/core/db/outboxQueries.ts',
-    find: "statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);",
-    replace: "statement(db, 'DELETE FROM outbox WHERE id IN (SELECT value->>0 FROM json_each(?))').run(json);",
+    find: "'DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?)) AND version = sent_version').run(json).changes;",
+    replace: "'DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))').run(json).changes;",
     tests: ['test/core/outbox'],
   },
   {
