@@ -72,6 +72,8 @@ export interface Core {
    * every one is 0, or a subscription outlived its owner.
    */
   listenerCounts(): Record<'bus' | 'auth' | 'scheduler' | 'outbox', number>;
+  /** Whether the embedded search holds an account's index in memory: never once that account signed out. */
+  searchIndexOpen(): boolean;
   close(): Promise<void>;
 }
 
@@ -245,7 +247,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   );
 
   // The channels: each feature's slice of the map (handlers/), merged and served by one router.
-  const { close: closeSearch, ...searchHandlers } = createSearchHandlers({
+  const {
+    close: closeSearch,
+    indexOpen: searchIndexOpen,
+    ...searchHandlers
+  } = createSearchHandlers({
     sessions,
     settings,
     secrets: accountSecrets,
@@ -319,6 +325,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       scheduler: lastSync?.deref()?.scheduler.listenerCount ?? 0,
       outbox: lastSync?.deref()?.outbox.listenerCount ?? 0,
     }),
+    searchIndexOpen,
     async close() {
       checks.stop();
       await auth.close();

@@ -77,6 +77,19 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     expect(rows.has('unknown@x.example')).toBe(false);
   });
 
+  it('hands out a never-checked address before a re-check due at the same time (issue 35, finding 9)', async () => {
+    const store = await fresh();
+    await store.track(['old@x.example'], T, []);
+    expect(await store.claim(T, T + 5, 'me', false)).toEqual({ kind: 'account', email: 'old@x.example' });
+    await store.accountChecked('old@x.example', T + 1, 0, T + 10);
+    // Both due at T + 20: the re-check since T + 10, the new address since it was added.
+    await store.track(['new@x.example'], T + 20, []);
+    expect(await store.waiting(T + 20, false)).toBe(2);
+    expect(await store.claim(T + 20, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'new@x.example' });
+    expect(await store.claim(T + 20, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'old@x.example' });
+    expect(await store.aheadOf('new@x.example', T + 20)).toBe(0);
+  });
+
   it('stops re-checking an address nobody has asked about for 30 days, until someone does', async () => {
     const store = await fresh();
     await store.track(['a@x.example'], T, []);
