@@ -202,8 +202,9 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
       ctx.onTestFinished(() => reopened.close());
       adapters = reopened.adapterFactory;
     } else {
-      await place.exec(`UPDATE schema_version SET version = 80; ${inserts}`);
-      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90] });
+      // The schema as version 80 left it: what later migrations made goes, and is made again.
+      await place.exec(`DROP TABLE person_emails, verification_sends; UPDATE schema_version SET version = 80; ${inserts}`);
+      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90, 100] });
     }
     expect(await adapters('RefreshToken').find(refreshToken)).toEqual({ jti: refreshToken, accountId: 'alice', grantId: 'g1' });
     expect(await adapters('Session').find(sessionId)).toEqual({ jti: sessionId, uid: 'u1', accountId: 'alice' });
