@@ -274,8 +274,17 @@ export function questionSet(account: readonly FixtureBreach[] = fixtureAccount()
   const named = all.filter((b) => titleCounts.get(b.title.toLowerCase()) === 1 && /^[A-Za-z][A-Za-z0-9]{4,}$/.test(b.title) && b.domain && domainCounts.get(b.domain) === 1);
   const spread = (list: readonly FixtureBreach[], n: number) => Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]!);
   for (const b of spread(named, 8)) add('domainOrName', 'core', `breaches of ${b.domain}`, [b]);
-  for (const b of spread(named.slice(3), 8)) add('domainOrName', 'core', `what happened with ${b.title}?`, [b]);
-  for (const b of spread(named.slice(5), 3)) add('domainOrName', 'paraphrase', `was I in the ${b.title.toLowerCase()} breach`, [b]);
+  // A name reaches every breach whose title holds it ("LinkedIn" reaches "LinkedIn Scraped Data").
+  const words = (title: string) =>
+    ` ${
+      title
+        .toLowerCase()
+        .match(/[a-z0-9]+/g)
+        ?.join(' ') ?? ''
+    } `;
+  const titled = (b: FixtureBreach) => where((other) => words(other.title).includes(words(b.title)));
+  for (const b of spread(named.slice(3), 8)) add('domainOrName', 'core', `what happened with ${b.title}?`, titled(b));
+  for (const b of spread(named.slice(5), 3)) add('domainOrName', 'paraphrase', `was I in the ${b.title.toLowerCase()} breach`, titled(b));
   for (const b of spread(named.slice(7), 2)) add('domainOrName', 'paraphrase', `www.${b.domain}`, [b]);
 
   // ---- Size: largest, smallest, top N, over and under a number of accounts.

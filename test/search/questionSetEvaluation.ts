@@ -6,6 +6,7 @@ import type { Breach } from '../../shared/api/breach.ts';
 import * as search from '../../shared/search/index.ts';
 import { compileFilters } from '../../renderer/features/search/compileFilters.ts';
 import { withQuestion } from '../../renderer/features/search/questionChips.ts';
+import { EmbeddedSearch } from '../../electron/core/search/EmbeddedSearch.ts';
 import { EVALUATION_CHIPS } from './evaluation.ts';
 import { DIMENSIONS, type Dimension, type FixtureBreach, type SetQuestion } from './questionSet.ts';
 
@@ -14,7 +15,7 @@ export interface Asked {
   ids: string[];
   sentence?: string | undefined;
 }
-export type Asker = (question: string) => Asked;
+export type Asker = (question: string) => Asked | Promise<Asked>;
 
 /** The fixture account's breaches as the embedded engine indexes them. */
 export function fixtureDocuments(account: readonly FixtureBreach[]): search.BreachSearchDocument[] {
@@ -46,6 +47,27 @@ export function chipsAsker(account: readonly FixtureBreach[], now: number): Aske
   };
 }
 
+/** The fixture account's state as the app's core reads it from the local store. */
+export function fixtureStates(account: readonly FixtureBreach[]): search.AccountStates {
+  return new Map(account.map((breach) => [breach.id, { emails: breach.emails, resolution: breach.resolution, isNew: breach.isNew }]));
+}
+
+/**
+ * The app's pipeline since issue 36: the question as the Search page sends it (no chip set by
+ * hand, sensitive breaches counted), answered by the embedded engine over the fixture account —
+ * understood there as on the reference service, the person's state read from the account.
+ */
+export function embeddedAsker(account: readonly FixtureBreach[], now: number): Asker & { close(): void } {
+  const docs = fixtureDocuments(account);
+  const states = fixtureStates(account);
+  const engine = new EmbeddedSearch({ version: () => 1, documents: () => docs, account: () => states });
+  const ask = async (question: string): Promise<Asked> => {
+    const outcome = await engine.run({ query: question, answer: false, maxResults: docs.length, now });
+    return { ids: outcome.chunks.map((chunk) => search.breachIdOfKey(chunk.item.key)!), sentence: outcome.sentence };
+  };
+  return Object.assign(ask, { close: () => engine.close() });
+}
+
 export interface Tally {
   right: number;
   total: number;
@@ -64,19 +86,20 @@ export function isRight(question: SetQuestion, asked: Asked): boolean {
   return listRight && (question.sentence === undefined || asked.sentence === question.sentence);
 }
 
-export function scoreSet(questions: readonly SetQuestion[], ask: Asker): SetScore {
+export async function scoreSet(questions: readonly SetQuestion[], ask: Asker): Promise<SetScore> {
   const byDimension = Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, { all: { right: 0, total: 0 }, core: { right: 0, total: 0 } }])) as SetScore['byDimension'];
   const overall: Tally = { right: 0, total: 0 };
-  const scored = questions.map((question) => {
-    const asked = ask(question.question);
+  const scored: SetScore['questions'] = [];
+  for (const question of questions) {
+    const asked = await ask(question.question);
     const right = isRight(question, asked);
     const tallies = [byDimension[question.dimension].all, overall, ...(question.form === 'core' || question.form === 'mixed' ? [byDimension[question.dimension].core] : [])];
     for (const tally of tallies) {
       tally.total += 1;
       if (right) tally.right += 1;
     }
-    return { question, asked, right };
-  });
+    scored.push({ question, asked, right });
+  }
   return { questions: scored, byDimension, overall };
 }
 

@@ -26,7 +26,7 @@ describe('the question table over the Have I Been Pwned catalog', () => {
     expect(understood(placeholder.question).sort()).toEqual([...placeholder.expected].sort());
     const { remaining, filter, scores } = understood.explain(placeholder.question);
     expect(remaining).toBe('');
-    expect(filter).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: Date.parse('2021-01-01T00:00:00Z') / 1000 } });
+    expect(filter).toEqual({ dataClasses: { $in: ['Passwords'] }, breachDate: { $gte: Date.parse('2021-01-01T00:00:00Z') / 1000 } });
     expect(scores.every((score) => score === 1)).toBe(true);
   });
 
