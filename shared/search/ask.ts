@@ -225,8 +225,13 @@ export interface AskOptions {
 
 export interface AskPlan {
   parts: QueryPart[];
-  /** The words the engine ranks. */
+  /** The words left once the parts are read. */
   remaining: string;
+  /**
+   * The words the engine ranks: the remaining ones, or none when the question names a breach
+   * ("what happened with LinkedIn in 2021"): the name decides, and the other words are about it.
+   */
+  ranked: string;
   /** Whether every match must be fetched (the question filters, orders or counts after ranking). */
   needsAll: boolean;
 }
@@ -236,7 +241,8 @@ export function planAsk(text: string, options: AskOptions): AskPlan {
   const { parts, remaining } = understandQuery(text, { now: options.now, dataClasses: options.dataClasses, names: options.names });
   const needsAll =
     questionFilter(parts) !== undefined || questionOrder(parts) !== undefined || parts.some((part) => part.kind === 'count') || (options.account !== undefined && asksAboutPerson(parts));
-  return { parts, remaining, needsAll };
+  const ranked = parts.some((part) => part.kind === 'name') ? '' : remaining;
+  return { parts, remaining, ranked, needsAll };
 }
 
 /**

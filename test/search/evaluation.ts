@@ -46,7 +46,7 @@ export function understoodAnswerer(now: number): Answerer & { explain(question: 
   const hand = compileFilters(EVALUATION_CHIPS);
   const run = (question: string) => {
     const plan = search.planAsk(question, { now, dataClasses, names: index.names() });
-    const found = index.search({ query: plan.remaining, filter: hand, maxResults: docs.length });
+    const found = index.search({ query: plan.ranked, filter: hand, maxResults: docs.length });
     const { hits } = search.finishAsk(plan, found, docs.length);
     return { remaining: plan.remaining, filter: search.questionFilter(plan.parts), hits };
   };

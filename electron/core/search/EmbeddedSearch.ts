@@ -53,13 +53,13 @@ export class EmbeddedSearch implements SearchEngine {
     const account = this.#source.account?.();
     const plan = planAsk(request.query, { now: request.now, dataClasses: this.#index.dataClasses(), names: this.#index.names(), account });
     const maxResults = request.maxResults ?? DEFAULT_MAX_RESULTS;
-    const hits = this.#index.search({ query: plan.remaining, filter, maxResults: plan.needsAll ? ALL : maxResults });
+    const hits = this.#index.search({ query: plan.ranked, filter, maxResults: plan.needsAll ? ALL : maxResults });
     const { hits: kept, total, sentence } = finishAsk(plan, hits, maxResults, account);
     const chunks = kept.map(toChunk);
     const found = { searchQuery: request.query, chunks, total, ...(sentence !== undefined ? { sentence } : {}) };
     onEvent({ type: 'chunks', ...found, answerKind: request.answer ? 'extractive' : undefined });
     if (!request.answer) return { ...found, answer: undefined };
-    const text = extractiveAnswer(plan.remaining, chunks);
+    const text = extractiveAnswer(request.query, chunks);
     for (const piece of answerPieces(text)) onEvent({ type: 'delta', text: piece });
     return { ...found, answer: { text, kind: 'extractive' } };
   }
