@@ -226,16 +226,16 @@ function SearchResults({ filtersHash, parts, remaining }: { filtersHash: ReturnT
       ) : (
         <>
           {run.sentence ? (
-            <p className="search-sentence" role="status" aria-label="Answer">
-              {run.sentence}
+            <p className="search-sentence">
+              <span role="status">{run.sentence}</span>
               {demo ? <span className="badge search-demo-badge">Demo data</span> : null}
             </p>
           ) : null}
-          <p className="search-count" role={run.sentence ? undefined : 'status'}>
-            {matchCount(run.chunks.length, run.maxResults, run.total)}
-            {demo ? ' (invented demo breaches)' : ''}
+          <p className="search-count">
+            <span role={run.sentence ? undefined : 'status'}>{matchCount(run.chunks.length, run.maxResults, run.total)}</span>
+            {demo ? <span className="muted"> — invented demo breaches</span> : null}
           </p>
-          <ol className="search-chunks" aria-label={demo ? 'Matching breaches (demo data)' : 'Matching breaches'}>
+          <ol className="search-chunks" aria-label="Matching breaches">
             {run.chunks.map((chunk) => {
               const breachId = breachIdOfKey(chunk.item.key) ?? chunk.item.key;
               const { domain, breachDate, pwnCount } = chunk.item.metadata;
@@ -268,7 +268,7 @@ function SearchResults({ filtersHash, parts, remaining }: { filtersHash: ReturnT
         </>
       )}
       {run.wantsAnswer && run.chunks !== undefined ? (
-        <section className="card search-answer" aria-label="Answer in words">
+        <section className="card search-answer" aria-label="Answer">
           <h2 className="card-title">
             Answer{' '}
             {run.answerKind ? (
