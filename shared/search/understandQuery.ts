@@ -486,7 +486,7 @@ const STATE_PHRASES: readonly { words: string; state: BreachState }[] = [
   ...['partly', 'partially', 'half', 'part'].flatMap((lead) => ['fixed', 'resolved'].map((end) => ({ words: `${lead} ${end}`, state: 'partly' as const }))),
   ...['partly-fixed', 'partially-fixed', 'half-fixed'].map((words) => ({ words, state: 'partly' as const })),
   ...['fixed', 'resolved', 'dealt with', 'handled'].map((words) => ({ words, state: 'fixed' as const })),
-  ...['unfixed', 'unresolved', 'outstanding'].map((words) => ({ words, state: 'unfixed' as const })),
+  ...['unfixed', 'unresolved', 'outstanding', 'to fix', 'need fixing', 'needs fixing', 'to be fixed', 'to resolve'].map((words) => ({ words, state: 'unfixed' as const })),
   ...['new', 'newly found', 'brand new'].map((words) => ({ words, state: 'new' as const })),
 ];
 
@@ -554,8 +554,10 @@ function accountsAt(tokens: readonly string[], i: number): Found | undefined {
   const amount = amountAt(tokens, i + length);
   if (!amount) return undefined;
   const end = i + length + amount.length;
-  if (!ACCOUNT_UNITS.has(tokens[end] ?? '')) return undefined;
-  const text = tokens.slice(i, end + 1).join(' ');
+  // "over 1 million accounts"; "bigger than 1 million" says accounts too (a multiplier is no year).
+  const unit = ACCOUNT_UNITS.has(tokens[end] ?? '') ? 1 : amount.length === 2 || /[kmb]$/.test(tokens[i + length]!) ? 0 : undefined;
+  if (unit === undefined) return undefined;
+  const text = tokens.slice(i, end + unit).join(' ');
   const n = amount.value;
   const part: QueryPart =
     lead === 'more'
@@ -565,8 +567,10 @@ function accountsAt(tokens: readonly string[], i: number): Found | undefined {
         : lead === 'less'
           ? { kind: 'accounts', key: `accounts:<${n}`, label: `Under ${formatCount(n)} accounts`, text, max: n }
           : { kind: 'accounts', key: `accounts:<${n + 1}`, label: `At most ${formatCount(n)} accounts`, text, max: n + 1 };
-  return { part, length: end + 1 - i };
+  return { part, length: end + unit - i };
 }
+
+const PLURAL_NOUNS = new Set(['breaches', 'leaks', 'hacks', 'ones', 'incidents']);
 
 /** "the biggest breach" (1), "the 5 largest" (5), "top 3 … by size", "the largest breaches" (all, ordered). */
 function orderAt(tokens: readonly string[], i: number): Found | undefined {
@@ -590,7 +594,14 @@ function orderAt(tokens: readonly string[], i: number): Found | undefined {
     return { part: { kind: 'order', key: 'order:pwnCount:desc', label: `${limit} largest`, text, order: { by: 'pwnCount', direction: 'desc' }, limit }, length: at - i };
   }
   if (!superlative || (limit === undefined && i !== at && !top)) return undefined;
-  const length = at - i + tokensOf(superlative.words).length;
+  let length = at - i + tokensOf(superlative.words).length;
+  // "the largest 3 breaches": the number after the superlative.
+  const after = limit === undefined ? amountAt(tokens, i + length) : undefined;
+  // Only before a plural noun, which the part keeps, so it reads the same again.
+  if (after && after.length === 1 && after.value >= 1 && after.value <= 1000 && PLURAL_NOUNS.has(tokens[i + length + 1] ?? '')) {
+    limit = after.value;
+    length += 2;
+  }
   const text = tokens.slice(i, i + length).join(' ');
   if (limit === undefined) {
     // "the biggest breach" is one; "the largest breaches" every one, largest first.

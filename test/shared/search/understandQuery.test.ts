@@ -137,6 +137,9 @@ describe('understandQuery', () => {
     ['credit cards', ['Credit cards']],
     ['passowrds', ['Passwords']],
     ['bigest breach', ['The largest']],
+    ['largest 3 breaches', ['3 largest']],
+    ['breaches bigger than 1 million', ['Over 1,000,000 accounts']],
+    ['breaches I still need to fix', ['Not fixed']],
   ])('reads %j', (query, labels) => {
     expect(brief(understand(query).parts)).toEqual(labels);
   });
