@@ -229,6 +229,12 @@ export function questionSet(account: readonly FixtureBreach[] = fixtureAccount()
   );
   add(
     'flag',
+    'paraphrase',
+    "show me breaches that weren't verified",
+    where((b) => !b.isVerified),
+  );
+  add(
+    'flag',
     'typo',
     `${swapTypo('unverified')} breaches`,
     where((b) => !b.isVerified),
@@ -264,6 +270,7 @@ export function questionSet(account: readonly FixtureBreach[] = fixtureAccount()
   add('date', 'core', 'the latest breach', latest.slice(0, 1), { ordered: true, sentence: `${latest[0]!.title}, breached on ${latest[0]!.breachDay}` });
   add('date', 'core', 'the 3 most recent breaches', latest.slice(0, 3), { ordered: true });
   add('date', 'core', 'the oldest breach', oldest.slice(0, 1), { ordered: true, sentence: `${oldest[0]!.title}, breached on ${oldest[0]!.breachDay}` });
+  add('date', 'paraphrase', 'what are my most recent breaches', latest, { ordered: true });
   add('date', 'paraphrase', 'my newest breach', latest.slice(0, 1), { ordered: true, sentence: `${latest[0]!.title}, breached on ${latest[0]!.breachDay}` });
 
   // ---- Domains and breach names: a spread of breaches with a domain and a title no other has.
@@ -323,6 +330,13 @@ export function questionSet(account: readonly FixtureBreach[] = fixtureAccount()
     where((b) => b.pwnCount > 10_000_000),
   );
   add('size', 'paraphrase', 'the 2 smallest breaches', smallest.slice(0, 2), { ordered: true, sentence: topSentence(smallest.slice(0, 2), 'smallest') });
+  add('size', 'paraphrase', 'largest 3 breaches', largest.slice(0, 3), { ordered: true, sentence: topSentence(largest.slice(0, 3), 'largest') });
+  add(
+    'size',
+    'paraphrase',
+    'breaches bigger than 1 million',
+    where((b) => b.pwnCount > 1_000_000),
+  );
   add('size', 'typo', 'the bigest breach', largest.slice(0, 1), { ordered: true, sentence: sizeSentence(largest[0]!) });
   add('size', 'typo', 'the 5 lagrest breaches', largest.slice(0, 5), { ordered: true, sentence: topSentence(largest.slice(0, 5), 'largest') });
 
@@ -395,6 +409,12 @@ export function questionSet(account: readonly FixtureBreach[] = fixtureAccount()
   );
   add(
     'state',
+    'paraphrase',
+    'breaches I still need to fix',
+    where((b) => b.resolution !== 'fixed'),
+  );
+  add(
+    'state',
     'typo',
     'breaches I havent fixed',
     where((b) => b.resolution !== 'fixed'),
@@ -457,6 +477,12 @@ export function questionSet(account: readonly FixtureBreach[] = fixtureAccount()
   );
   add(
     'negation',
+    'paraphrase',
+    'breaches that leaked passwords but not phone numbers',
+    where((b) => has(b, 'Passwords') && !b.dataClasses.includes('Phone numbers')),
+  );
+  add(
+    'negation',
     'typo',
     `breaches without ${swapTypo('passwords')}`,
     where((b) => !has(b, 'Passwords')),
@@ -507,6 +533,12 @@ export function questionSet(account: readonly FixtureBreach[] = fixtureAccount()
     'paraphrase',
     where((b) => has(b, 'IP addresses')),
     'exposed your IP addresses',
+  );
+  howMany(
+    'how many of my breaches are unresolved',
+    'paraphrase',
+    where((b) => b.resolution !== 'fixed'),
+    'match',
   );
   howMany(
     `how many breaches leaked my ${swapTypo('passwords')}?`,
