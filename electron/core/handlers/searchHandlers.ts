@@ -7,6 +7,7 @@ import {
   MAX_SET_VALUES,
   parseMetadataFilter,
   personKeys,
+  questionFilter,
   understandQuery,
   type MetadataFilter,
   type SearchRemoteInstance,
@@ -80,9 +81,13 @@ export function createSearchHandlers({ sessions, settings, secrets, emit, detail
         // person's own state ("breaches I haven't fixed"), which only this store knows: it is sent
         // as the keys of those breaches.
         const { parts } = understandQuery(query, { now });
+        // The question's own filter goes too, in the fields every instance has, so an instance
+        // that does not understand questions (another AI Search instance) still applies it; the
+        // chips set by hand and the sensitive policy win where both say a field.
+        sent = withKnownFields(questionFilter(parts), checked);
         const person = personKeys(parts, accountStates(session.db));
-        if (person) sent = { ...checked, key: { $in: keysToSend(person.map(itemKey)) } };
-        else if (onlyMine) sent = { ...checked, key: { $in: myBreachKeys(session) } };
+        if (person) sent = { ...sent, key: { $in: keysToSend(person.map(itemKey)) } };
+        else if (onlyMine) sent = { ...sent, key: { $in: myBreachKeys(session) } };
         const page = maxResults ?? DEFAULT_MAX_RESULTS;
         sentenceOf = (chunks) =>
           answerSentence(
@@ -119,6 +124,15 @@ export function createSearchHandlers({ sessions, settings, secrets, emit, detail
       embedded = undefined;
     },
   });
+}
+
+/** The question's filter in the fields an instance's schema has (not the catalog's other flags), under the checked filter. */
+function withKnownFields(question: MetadataFilter | undefined, checked: MetadataFilter | undefined): MetadataFilter | undefined {
+  const fits = ([field, condition]: [string, unknown]) =>
+    Object.hasOwn(BREACH_FILTER_FIELDS, field) && !(field === 'key' && typeof condition === 'object' && condition !== null && ((condition as { $in?: unknown[] }).$in?.length ?? 0) > MAX_SET_VALUES);
+  const known = Object.fromEntries(Object.entries(question ?? {}).filter(fits));
+  const merged = { ...known, ...checked };
+  return Object.keys(merged).length > 0 ? merged : undefined;
 }
 
 function withSentence<T extends object>(event: T, sentence: string | undefined): T {

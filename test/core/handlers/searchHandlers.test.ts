@@ -142,6 +142,15 @@ describe('search channels', () => {
     expect(offline.chunks.every((c) => unfixed.includes(c.item.key))).toBe(true);
   });
 
+  it("remote: the question's own filter is sent too, under the sensitive policy, so an instance that reads only filters applies it", async () => {
+    const { router } = await core();
+    const { token } = await service.search.tokens.create('local', { scopes: ['ai-search:read'] });
+    await router.invoke('search-remote-set', { baseUrl: `${service.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false, token });
+    const result = await router.invoke('search-run', { requestId: 'r7', engine: 'remote', query: 'sensitive unverified breaches since 2019 with passwords', maxResults: 50 });
+    expect(result.filters).toEqual({ isSensitive: false, isVerified: false, dataClasses: { $in: ['Passwords'] }, breachDate: { $gte: Date.parse('2019-01-01T00:00:00Z') / 1000 } });
+    expect(result.chunks).toEqual([]);
+  });
+
   it('refuses an invalid instance at the door', async () => {
     const { router } = await core();
     const answer = await router.dispatch({ type: 'request', id: 1, channel: 'search-remote-set', args: { baseUrl: 'ftp://x', accountId: 'a b', name: 'n', legacy: false } });
