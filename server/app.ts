@@ -149,7 +149,11 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
   const hostNames = serviceHostNames(port, ownOrigins);
 
   let identity: DevIdentityProvider | undefined;
-  const demoUsers = breachDataSource(config) === 'demo' ? DEMO_USERS : [];
+  // Demo users with demo data (`--demo`, or `--dev` without a key), and with the development
+  // surface (`--dev`, loopback only), which mints tokens for any subject anyway: a tester's
+  // convenience that gives nobody more. A service on real data as the app starts it (a key or
+  // none, never `--dev`) has none: its person signs in as the owner (docs/auth.md).
+  const demoUsers = breachDataSource(config) === 'demo' || config.dev ? DEMO_USERS : [];
   let verifier: AccessTokenVerifier;
   let jwksUrl: string;
   if (config.issuer) {
@@ -161,8 +165,6 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
       audience: config.audience,
       ...storage.identity,
       logger,
-      // Demo users only with demo data (`--demo`, or `--dev` without a key): a service on real
-      // data signs in nobody with an invented password (docs/auth.md).
       users: demoUsers,
       ...(config.owner ? { ownerSecret: loadOrCreateOwnerSecret(config.dataDir) } : {}),
       isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,

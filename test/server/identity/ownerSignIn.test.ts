@@ -150,7 +150,7 @@ describe('no demo users in real mode', () => {
     expect(page.html).not.toContain('alice@example.com');
   });
 
-  it('has them with demo data (--dev implies --demo without a key)', async () => {
+  it('has them with demo data (--dev implies --demo without a key) and the development surface', async () => {
     const service = await start({ owner: false, dev: true });
     expect(service.demoUsers.map((user) => user.email)).toEqual(['alice@example.com', 'bob@example.com', 'carol@example.com']);
     const page = await signInPage(service);
