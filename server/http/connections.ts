@@ -150,8 +150,14 @@ export function createLimitedServer(limits: ConnectionLimits, onClientError: (er
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const connection of [...open.values()]) {
         if (isQuiet(connection)) close(connection);
-        // A stream has no end of its own; its client reconnects (to another instance, or later).
-        for (const res of connection.active) if (res.headersSent && isEventStream(res)) res.end();
+        // A stream has no end of its own; its client reconnects (to another instance, or later),
+        // told so by the stream's own last event where it has one.
+        for (const res of connection.active) {
+          if (!res.headersSent || !isEventStream(res)) continue;
+          const endForShutdown = shutdownEnds.get(res);
+          if (endForShutdown) endForShutdown();
+          else res.end();
+        }
       }
       // Not unref'd: a stopping service stays up until its requests are done or the grace is over.
       const timer = setTimeout(() => {
@@ -162,6 +168,17 @@ export function createLimitedServer(limits: ConnectionLimits, onClientError: (er
       clearTimeout(timer);
     },
   };
+}
+
+/** How each event stream that has a last event of its own ends when the service stops (see {@link endOnShutdown}). */
+const shutdownEnds = new WeakMap<ServerResponse, () => void>();
+
+/**
+ * Registers how an event stream ends when the service drains: `end` writes the stream's last
+ * event (e.g. `reconnect`) and ends it. Without one, a draining service just ends the stream.
+ */
+export function endOnShutdown(res: ServerResponse, end: () => void): void {
+  shutdownEnds.set(res, end);
 }
 
 function isEventStream(res: ServerResponse): boolean {
