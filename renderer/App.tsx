@@ -12,6 +12,8 @@ import { Nav } from './features/shell/Nav.tsx';
 import { DisconnectedBanner, NewBreachesBanner, ServiceNoticeBanner, SignInBanner } from './features/status/Banners.tsx';
 import { StatusBar } from './features/status/StatusBar.tsx';
 import { Welcome } from './features/welcome/Welcome.tsx';
+import { WelcomeAddresses } from './features/welcome/WelcomeAddresses.tsx';
+import { useFirstRun } from './state/firstRun.ts';
 import { ChecksBanner } from './features/checks/ChecksBanner.tsx';
 import { DemoLabel } from './features/checks/DemoLabel.tsx';
 import { PasswordCheckPage } from './features/passwords/PasswordCheckPage.tsx';
@@ -32,6 +34,7 @@ export interface AppProps {
 export function App({ searchDelayMs, initialLoad }: AppProps) {
   const auth = useAuth();
   const state = effectiveAuthState(auth);
+  const addressesStep = useFirstRun((s) => s.addressesStep);
 
   useEffect(() => {
     const stopRouter = startRouter();
@@ -58,6 +61,8 @@ export function App({ searchDelayMs, initialLoad }: AppProps) {
   }
   // A returning person whose session ended keeps their data: the shell with a banner, not the door.
   if (state === 'signed-out' || (state === 'signing-in' && !auth.status?.account)) return <Welcome />;
+  // The first run with the person's own key goes on with the addresses to watch.
+  if (addressesStep && state === 'signed-in') return <WelcomeAddresses />;
   // Keyed by account: what the pages keep of their own (a typed query, an open form) starts afresh for another person.
   return <Shell key={auth.status?.account?.accountId} searchDelayMs={searchDelayMs} />;
 }
@@ -73,8 +78,8 @@ const TITLES = {
   settings: 'Settings',
 } as const;
 
-/** Screens that show the person's exposures: they carry the demo label while the data is invented. */
-const EXPOSURE_SCREENS: ReadonlySet<string> = new Set(['overview', 'fix', 'breaches', 'reports']);
+/** Screens that show the person's breaches: they carry the demo label while the data is invented. */
+const EXPOSURE_SCREENS: ReadonlySet<string> = new Set(['overview', 'fix', 'breaches', 'reports', 'graph']);
 
 function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TITLES }) {
   switch (screen) {

@@ -8,7 +8,8 @@ import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
-import { changedDetailIds, DETAILS_PATH, detailsReader } from './rtdb/detailsFeed.ts';
+import { changedDetailIds, DETAILS_PATH, detailsFeedWriter, detailsPathOf, detailsReader, fromFeedValue } from './rtdb/detailsFeed.ts';
+import { feedKeyOf } from '../shared/catalog/index.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
 import { createRtdbRoutes } from './rtdb/routes.ts';
 import type { StreamStats } from './rtdb/streamSlots.ts';
@@ -16,7 +17,9 @@ import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
 import { AsyncDisposableStore, toAsyncDisposable } from '../shared/base/lifecycle.ts';
-import { breachDataSource, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { breachDataSource, emailVerificationMode, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { PersonEmails, type CodeRules } from './api/PersonEmails.ts';
+import { createSmtpMailer } from './mail/verificationMailer.ts';
 import type { Clock } from './hibp/clock.ts';
 import { startBreachData, type BreachData } from './hibp/index.ts';
 import { createDevRoutes } from './dev/routes.ts';
@@ -27,7 +30,7 @@ import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { createLimitedServer } from './http/connections.ts';
 import { serviceHostNames } from './http/hostGate.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
-import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, loadOrCreateOwnerSecret, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH } from './openapi/document.ts';
 import type { BreachStore } from './store/BreachStore.ts';
@@ -74,7 +77,14 @@ export interface RunningService {
  * `dev`, the development surface. Listens first so the issuer can carry the real port; until
  * everything is ready, requests are answered 503 with `Retry-After` (never left unanswered).
  */
-export async function startService(input: ServiceConfigInput, options: { logger?: Logger; clock?: Clock } = {}): Promise<RunningService> {
+export interface ServiceOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** Shorter code limits than EmailRules' (tests of expiry and limits). */
+  codeRules?: CodeRules;
+}
+
+export async function startService(input: ServiceConfigInput, options: ServiceOptions = {}): Promise<RunningService> {
   const config = parseServiceConfig(input);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   ensurePrivateDir(config.dataDir);
@@ -90,13 +100,18 @@ export async function startService(input: ServiceConfigInput, options: { logger?
 }
 
 /** The start itself: each part it opens goes into `opened` before the next step can fail. */
-async function openService(config: ServiceConfig, logger: Logger, options: { clock?: Clock }, opened: AsyncDisposableStore): Promise<RunningService> {
+async function openService(config: ServiceConfig, logger: Logger, options: ServiceOptions, opened: AsyncDisposableStore): Promise<RunningService> {
   const storage = await openStorage(config, logger);
   opened.add(toAsyncDisposable(() => storage.close()));
   const { breaches: store, rtdb } = storage;
+  // One writer for every whole-feed write: a breach the feed cannot hold is logged once, not at each refresh.
+  const writeDetails = detailsFeedWriter(
+    (value) => rtdb.transaction((tx) => tx.write([{ path: DETAILS_PATH, value }])),
+    (id, problem) => logger.warn({ breach: id.slice(0, 80) }, `the breach ${JSON.stringify(id.slice(0, 80))} is left out of the details feed: ${problem}`),
+  );
   let catalogReport = await loadCatalog({
     store,
-    writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+    writeDetails,
     catalogFile: config.catalogFile,
     demo: breachDataSource(config) === 'demo',
     logger,
@@ -111,8 +126,9 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   );
   // The search interface's API tokens and index sit beside the breach store: SQLite or PostgreSQL.
   const searchStorage = await storage.search({
-    readDetails: () => parseDetailsRecord(details.get(DETAILS_PATH)),
-    readDetailsOf: (id) => parseDetailsRecord({ [id]: details.get([...DETAILS_PATH, id]) })[id],
+    // The feed is keyed by feed keys (`Foo%2EBar`); the index by breach ids (`Foo.Bar`).
+    readDetails: () => parseDetailsRecord(fromFeedValue(details.get(DETAILS_PATH))),
+    readDetailsOf: (id) => parseDetailsRecord(fromFeedValue({ [feedKeyOf(id)]: details.get(detailsPathOf(id)) }))[id],
   });
   // Closed with the storage too; first, so the index stops reading the details feed before it goes.
   opened.add(toAsyncDisposable(() => searchStorage.close()));
@@ -133,6 +149,11 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
   const hostNames = serviceHostNames(port, ownOrigins);
 
   let identity: DevIdentityProvider | undefined;
+  // Demo users with demo data (`--demo`, or `--dev` without a key), and with the development
+  // surface (`--dev`, loopback only), which mints tokens for any subject anyway: a tester's
+  // convenience that gives nobody more. A service on real data as the app starts it (a key or
+  // none, never `--dev`) has none: its person signs in as the owner (docs/auth.md).
+  const demoUsers = breachDataSource(config) === 'demo' || config.dev ? DEMO_USERS : [];
   let verifier: AccessTokenVerifier;
   let jwksUrl: string;
   if (config.issuer) {
@@ -144,7 +165,8 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
       audience: config.audience,
       ...storage.identity,
       logger,
-      users: DEMO_USERS,
+      users: demoUsers,
+      ...(config.owner ? { ownerSecret: loadOrCreateOwnerSecret(config.dataDir) } : {}),
       isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
       serviceAccounts: rtdb,
     });
@@ -159,16 +181,32 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     config,
     store,
     lookups: () => storage.lookups(),
-    writeDetails: (value) => rtdb.transaction((tx) => tx.write([{ path: ['catalog', 'breaches'], value }])),
+    writeDetails,
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   opened.add(toAsyncDisposable(() => breachData.close()));
   if (breachData.catalogReport) catalogReport = breachData.catalogReport;
   const clock = options.clock;
-  const service = new BreachAlertService(store, new AccountDirectory(store, config.extraEmails), clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
+  const accounts = new AccountDirectory(store, config.extraEmails, config.maxEmails);
+  const service = new BreachAlertService(store, accounts, clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
+  const verificationMode = emailVerificationMode(config);
+  const mailer = verificationMode === 'code' && config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.smtpFrom }) : undefined;
+  if (mailer) opened.add(toAsyncDisposable(() => mailer.close()));
+  const emails = new PersonEmails({
+    store,
+    accounts,
+    service,
+    mode: verificationMode,
+    mailer,
+    maxEmails: config.maxEmails,
+    serviceName: config.publicOrigin ?? url,
+    now: clock ? () => clock.now() : () => Date.now(),
+    ...(options.codeRules ? { rules: options.codeRules } : {}),
+    logger: logger.child({ component: 'emails' }),
+  });
   const verifyToken = cachingVerifier(verifier);
-  const api = createApiRoutes(service, verifyToken, { logger });
+  const api = createApiRoutes(service, verifyToken, { logger, emails });
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.
@@ -193,7 +231,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
           faults: { 'firefox-v1': firefox.faults },
           putDetails: (breaches) => {
             const generated = demoDetailsFor(breaches);
-            return rtdb.transaction((tx) => tx.write(breaches.map((breach) => ({ path: [...DETAILS_PATH, breach.id], value: generated[breach.id]! }))));
+            return rtdb.transaction((tx) => tx.write(breaches.map((breach) => ({ path: detailsPathOf(breach.id), value: generated[breach.id]! }))));
           },
         })
       : undefined;
@@ -271,7 +309,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: { clo
     issuer,
     audience: config.audience,
     dataDir: config.dataDir,
-    demoUsers: identity ? DEMO_USERS : [],
+    demoUsers: identity ? demoUsers : [],
     store,
     rtdb,
     rtdbStreams: rtdbMount.streams,

@@ -3,8 +3,9 @@ import { homedir, platform } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { Email, LOCAL_SERVICE_PORT, type BreachDataSource } from '../shared/api/index.ts';
+import { Email, EmailRules, LOCAL_SERVICE_PORT, type BreachDataSource, type EmailVerificationMode } from '../shared/api/index.ts';
 import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
+import { MAX_TIMER_MS } from './timers.ts';
 
 export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
@@ -62,6 +63,8 @@ export const DEFAULT_CATALOG_REFRESH_SEC = 6 * 3600;
 /** A checked address is looked up again after a week (a breach added to the catalog makes it due sooner). */
 export const DEFAULT_RECHECK_INTERVAL_SEC = 7 * 24 * 3600;
 export const DEFAULT_HIBP_TIMEOUT_MS = 10_000;
+/** Waits in milliseconds are armed as timers, which Node holds only up to 2³¹ − 1 ms (longer ones fire after 1 ms). */
+const TIMER_LIMIT = `must be at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest wait a timer holds`;
 
 /** 127.0.0.0/8, ::1 and `localhost`: addresses no other machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -92,7 +95,7 @@ export const ServiceConfig = z
       )
       .default([]),
     /** No answer from HIBP within this long counts as a failure (the queue backs off). */
-    hibpTimeoutMs: z.int().min(100).default(DEFAULT_HIBP_TIMEOUT_MS),
+    hibpTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(DEFAULT_HIBP_TIMEOUT_MS),
     /** How often the catalog is fetched again from HIBP (without `catalogFile`). */
     catalogRefreshSec: z.int().min(60).default(DEFAULT_CATALOG_REFRESH_SEC),
     /** How long a checked address stays checked before it is looked up again. */
@@ -103,6 +106,24 @@ export const ServiceConfig = z
     audience: z.string().min(1).default(DEFAULT_AUDIENCE),
     jwksUrl: z.url().optional(),
     extraEmails: z.record(z.string(), z.array(Email)).default(DEFAULT_EXTRA_EMAILS),
+    /** Addresses one person may list (`/user/emails`), the identity account's own included. */
+    maxEmails: z.int().min(1).max(1000).default(EmailRules.defaultMaxEmails),
+    /**
+     * The mail server verification codes go through: `smtps://host[:465]` (TLS) or
+     * `smtp://host[:587]` (STARTTLS, required off loopback); may carry `user:password@`. Never logged.
+     */
+    smtpUrl: z
+      .url()
+      .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// (STARTTLS) or smtps:// (TLS) URL')
+      .optional(),
+    /** The From of verification messages. */
+    smtpFrom: z.string().trim().min(3).default('Breach Monitor <breach-monitor@localhost>'),
+    /**
+     * The person's own service, started by the app on their machine: the person is its operator
+     * (addresses they add are verified at once) and signs in as its owner with the secret in the
+     * data folder (server/identity/owner.ts). Loopback only, with the built-in provider.
+     */
+    owner: z.boolean().default(false),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** API key of the graph endpoint (`/v2/node`); with `dev` and none given, `dev-key`; otherwise the endpoint refuses everything. */
     graphKey: z.string().min(1).optional(),
@@ -111,14 +132,14 @@ export const ServiceConfig = z
     /** Access tokens whose lifetime (`exp - iat`) is longer get 401. */
     maxTokenLifetimeSec: z.int().min(60).default(DEFAULT_MAX_TOKEN_LIFETIME_SEC),
     /** Time to receive a request's headers, and its whole body. */
-    headersTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.headersTimeoutMs),
-    requestTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
+    headersTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.headersTimeoutMs),
+    requestTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.requestTimeoutMs),
     /** An idle kept-alive connection is closed after this long. */
-    keepAliveTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
+    keepAliveTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
     /** A connection that has sent nothing for this long is closed. */
-    idleTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.idleTimeoutMs),
+    idleTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.idleTimeoutMs),
     /** An answer whose reader takes none of what is waiting to be sent for this long loses its connection. */
-    sendTimeoutMs: z.int().min(100).default(HTTP_LIMIT_DEFAULTS.sendTimeoutMs),
+    sendTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.sendTimeoutMs),
     /** Open connections in all; beyond it the oldest idle one makes way, or the new one is closed when none is idle. */
     maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
     /** Open connections from one address (an IPv6 /64), with the same rule. */
@@ -137,7 +158,7 @@ export const ServiceConfig = z
       .min(64 * 1024)
       .default(STREAM_LIMIT_DEFAULTS.streamBufferBytes),
     /** On SIGTERM (or `close()`), requests in flight get this long to finish before their connections are closed. */
-    shutdownGraceMs: z.int().min(0).default(DEFAULT_SHUTDOWN_GRACE_MS),
+    shutdownGraceMs: z.int().min(0).max(MAX_TIMER_MS, TIMER_LIMIT).default(DEFAULT_SHUTDOWN_GRACE_MS),
     /** PostgreSQL instead of the SQLite file in `dataDir`: shared by every instance given the same URL. */
     databaseUrl: z
       .string()
@@ -192,9 +213,23 @@ export const ServiceConfig = z
         });
       }
     }
+    if (config.owner && config.issuer) {
+      context.addIssue({
+        code: 'custom',
+        path: ['owner'],
+        message: '--owner signs the owner in through the built-in identity provider, and --issuer replaces it: give one of them, not both',
+      });
+    }
     // The exposure rules: what is safe on loopback (any-password sign-in, token minting) must
     // never be reachable from another machine.
     if (isLoopbackHost(config.host)) return;
+    if (config.owner) {
+      context.addIssue({
+        code: 'custom',
+        path: ['owner'],
+        message: `--owner makes whoever holds the data folder's owner secret the operator, so it runs only on a loopback address, not on ${config.host}`,
+      });
+    }
     if (config.dev) {
       context.addIssue({
         code: 'custom',
@@ -226,6 +261,16 @@ export type ServiceConfigInput = z.input<typeof ServiceConfig>;
 export function breachDataSource(config: Pick<ServiceConfig, 'demo' | 'dev' | 'hibpApiKey'>): BreachDataSource {
   if (config.demo ?? (config.dev && config.hibpApiKey === undefined)) return 'demo';
   return config.hibpApiKey !== undefined ? 'hibp' : 'none';
+}
+
+/**
+ * How the service proves that an added address is the person's: `operator` on the person's own
+ * loopback service (`--owner`, or `--dev`, whose surface mints tokens for any subject anyway, so a
+ * message would prove nothing), `code` with a mail server, otherwise `unavailable`.
+ */
+export function emailVerificationMode(config: Pick<ServiceConfig, 'owner' | 'dev' | 'host' | 'smtpUrl'>): EmailVerificationMode {
+  if ((config.owner || config.dev) && isLoopbackHost(config.host)) return 'operator';
+  return config.smtpUrl ? 'code' : 'unavailable';
 }
 
 /** Where a person's applications keep data on this platform. */
@@ -266,6 +311,10 @@ const OPTIONS = {
   'log-level': { type: 'string' },
   'graph-key': { type: 'string' },
   'extra-emails': { type: 'string' },
+  'max-emails': { type: 'string' },
+  'smtp-url': { type: 'string' },
+  'smtp-from': { type: 'string' },
+  owner: { type: 'boolean' },
   'public-origin': { type: 'string' },
   'max-token-lifetime': { type: 'string' },
   'headers-timeout': { type: 'string' },
@@ -359,7 +408,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       host: pick(values.host, env.BREACH_SERVICE_HOST),
       dataDir: pick(values.data, env.BREACH_SERVICE_DATA) ?? path.join(userDataDir(), 'breach-monitor', 'service'),
       dev: values.dev ?? (env.BREACH_SERVICE_DEV === '1' || env.BREACH_SERVICE_DEV === 'true'),
-      demo: values.demo ?? envFlag(env.BREACH_SERVICE_DEMO),
+      demo: values.demo ?? envFlag(env.BREACH_SERVICE_DEMO, 'BREACH_SERVICE_DEMO'),
       hibpApiKey: pick(values['hibp-api-key'], env.BREACH_SERVICE_HIBP_API_KEY),
       hibpUrl: pick(values['hibp-url'], env.BREACH_SERVICE_HIBP_URL),
       hibpDomains: values['hibp-domain'] ?? env.BREACH_SERVICE_HIBP_DOMAINS?.split(',').filter((domain) => domain.trim() !== ''),
@@ -393,6 +442,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       databasePoolSize: number('databasePoolSize', pick(values['database-pool-size'], env.BREACH_SERVICE_DATABASE_POOL_SIZE)),
       accountId: pick(values['account-id'], env.BREACH_SERVICE_ACCOUNT_ID),
       extraEmails: readExtraEmails(pick(values['extra-emails'], env.BREACH_SERVICE_EXTRA_EMAILS)),
+      maxEmails: number('maxEmails', pick(values['max-emails'], env.BREACH_SERVICE_MAX_EMAILS)),
+      smtpUrl: pick(values['smtp-url'], env.BREACH_SERVICE_SMTP_URL),
+      smtpFrom: pick(values['smtp-from'], env.BREACH_SERVICE_SMTP_FROM),
+      owner: values.owner ?? envFlag(env.BREACH_SERVICE_OWNER, 'BREACH_SERVICE_OWNER'),
     }),
   );
   return {
@@ -405,11 +458,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
 }
 
 /** `1`/`true` on, `0`/`false` off, unset or empty: not given. */
-function envFlag(value: string | undefined): boolean | undefined {
+function envFlag(value: string | undefined, name: string): boolean | undefined {
   if (value === undefined || value === '') return undefined;
   if (value === '1' || value === 'true') return true;
   if (value === '0' || value === 'false') return false;
-  throw new ConfigError(`BREACH_SERVICE_DEMO: use 1, true, 0 or false, not "${value}"`);
+  throw new ConfigError(`${name}: use 1, true, 0 or false, not "${value}"`);
 }
 
 function parseSecretCommand(args: string[]): NonNullable<CommandLine['secret']> {

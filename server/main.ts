@@ -34,7 +34,12 @@ const HELP = `Breach-alert reference service
   --issuer    an external OpenID provider; without it the development provider runs at /oidc
   --account-id ID  account of the search interface, /client/v4/accounts/ID/ai-search/… (default local)
   --extra-emails FILE  JSON {"<subject>": ["email", ...]}: emails monitored besides the token's
-Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _DEMO, _HIBP_API_KEY, _HIBP_URL, _HIBP_DOMAINS (comma-separated), _HIBP_TIMEOUT, _CATALOG_REFRESH, _RECHECK_INTERVAL, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, _ACCOUNT_ID, GRAPH_API_KEY, LOG_LEVEL.
+  --max-emails N       addresses one person may list at /api/v1/user/emails, theirs included (20)
+  --smtp-url URL       smtps://host:465 or smtp://host:587 (STARTTLS): sends codes that prove added addresses
+  --smtp-from FROM     the From of those messages ("Breach Monitor <breach-monitor@localhost>")
+  --owner              the person's own loopback service (started by the app): they sign in as its owner
+      with the secret in DIR/owner-secret, and addresses they add are verified at once (they are the operator)
+Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _DEMO, _HIBP_API_KEY, _HIBP_URL, _HIBP_DOMAINS (comma-separated), _HIBP_TIMEOUT, _CATALOG_REFRESH, _RECHECK_INTERVAL, _CATALOG, _ISSUER, _AUDIENCE, _JWKS_URL, _EXTRA_EMAILS, _MAX_EMAILS, _SMTP_URL, _SMTP_FROM, _OWNER, _ACCOUNT_ID, GRAPH_API_KEY, LOG_LEVEL.
   --graph-key KEY      API key of /v2/node (GRAPH_API_KEY; with --dev and none set: dev-key)
   --host ADDRESS       beyond loopback needs --issuer and refuses --dev
   --public-origin URL  the origin clients use, when not a loopback name (accepted in Host)

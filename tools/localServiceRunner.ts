@@ -1,6 +1,9 @@
 // The local reference service as `npm start` owns it: started for the person's breach-data
 // choice, and restarted for a new one (`HostBridge.localService`). One it did not start (already
 // running on the port) or a port another program holds is used or left alone, never restarted.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { OwnerSignIn } from '../shared/api/localService.ts';
 import type { LocalServiceControl, LocalServiceLaunch } from '../electron/core/host.ts';
 import { portTakenMessage, portUse, startServiceProcess, type ServiceEndpoints, type ServiceProcess } from './referenceService.ts';
 
@@ -67,6 +70,21 @@ export class LocalServiceRunner implements LocalServiceControl {
     await this.#startOwn(launch);
   }
 
+  /**
+   * The owner secret of the service it started on real data (`--owner`), for that service's
+   * issuer only: read from the service's data folder as the same OS user, never sent elsewhere.
+   */
+  ownerSecret(issuer: string): string | undefined {
+    const started = this.#process;
+    if (!started || started.child.exitCode !== null || this.#launch?.source === 'demo') return undefined;
+    if (trimSlashes(started.endpoints.issuer) !== trimSlashes(issuer)) return undefined;
+    try {
+      return readFileSync(path.join(this.#options.dataDir, OwnerSignIn.secretFile), 'utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Stops the service it started; one still starting is stopped as soon as it answers. */
   async stop(): Promise<void> {
     this.#stopping = true;
@@ -93,7 +111,7 @@ export class LocalServiceRunner implements LocalServiceControl {
     this.#launch = launch;
     this.#endpoints = started.endpoints;
     log(
-      `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; ${DATA_FROM[launch.source]}; demo users: alice@example.com, bob@example.com, carol@example.com; any password). ` +
+      `Reference service: ${started.endpoints.apiBaseUrl} (process ${started.child.pid}; ${DATA_FROM[launch.source]}; ${launch.source === 'demo' ? 'demo users: alice@example.com, bob@example.com, carol@example.com; any password' : 'you sign in as its owner, with no password'}). ` +
         `It runs on its own: stop it with kill ${started.child.pid}, start it again with ${started.restartCommand}.`,
     );
     void started.exited.then((code) => {
@@ -106,4 +124,8 @@ export class LocalServiceRunner implements LocalServiceControl {
 function sameLaunch(a: LocalServiceLaunch | undefined, b: LocalServiceLaunch): boolean {
   if (!a || a.source !== b.source) return false;
   return a.source !== 'hibp' || (b.source === 'hibp' && a.apiKey === b.apiKey);
+}
+
+function trimSlashes(url: string): string {
+  return url.replace(/\/+$/, '');
 }

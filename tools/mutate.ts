@@ -33,8 +33,8 @@ export const MUTATIONS: Mutation[] = [
     name: 'outbox-settle-any-version',
     rule: 'a delivered row leaves only if the version sent is still its version',
     file: 'electron/core/db/outboxQueries.ts',
-    find: "statement(db, 'DELETE FROM outbox WHERE (id, version) IN (SELECT value->>0, value->>1 FROM json_each(?))').run(json);",
-    replace: "statement(db, 'DELETE FROM outbox WHERE id IN (SELECT value->>0 FROM json_each(?))').run(json);",
+    find: "'DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?)) AND version = sent_version').run(json).changes;",
+    replace: "'DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))').run(json).changes;",
     tests: ['test/core/outbox'],
   },
   {
@@ -87,12 +87,22 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'rtdb-if-match-before-rules',
+    // The whole condition, readability check included, ahead of the rules (the second copy after
+    // them never runs): the anonymous cases are refused before their body is read and cannot tell,
+    // only a rule that reads the body can (issue 35, finding 9: this passed every test).
     rule: 'a conditional write is decided by the rules before its ETag is compared (issue 26, finding 1)',
     file: 'server/rtdb/routes.ts',
-    find: '    const outcome = await store.transaction(async (tx) => {',
-    replace:
-      '    const outcome = await store.transaction(async (tx) => {\n      if (ifMatch !== undefined) { const c = await tx.snapshot(path); if (ifMatch !== c.etag) return { status: 412 as const, current: c.value, currentEtag: c.etag }; }',
-    tests: ['test/server/hardening/routeWalk.test.ts', 'test/server/hardening/attackerFindings.test.ts'],
+    find: "      // The rules first: a condition compared before them would tell anyone the data's ETag, or,\n",
+    replace: `      if (ifMatch !== undefined) {
+        const { value: current, etag: currentEtag } = await tx.snapshot(path);
+        if (ifMatch !== currentEtag) {
+          // Only a caller who may read the location learns what it holds (the real database's 412 carries it).
+          const readable = caller.kind === 'admin' || (await canRead(caller, path, (location) => tx.get(location)));
+          return readable ? { status: 412 as const, current, currentEtag } : { status: 412 as const };
+        }
+      }
+      // The rules first: a condition compared before them would tell anyone the data's ETag, or,\n`,
+    tests: ['test/server/hardening/attackerFindings.test.ts', 'test/server/hardening/routeWalk.test.ts'],
   },
   {
     name: 'rtdb-tree-with-prototype',
@@ -187,6 +197,62 @@ export const MUTATIONS: Mutation[] = [
     replace: '`',
     tests: ['test/server/store/breachStore.contract.test.ts'],
   },
+  // The lookup queue's order (issue 35, finding 9): a re-check chosen before a never-checked
+  // address passed every test until one case made both due at once.
+  {
+    name: 'lookup-sqlite-rechecks-first',
+    rule: 'SQLite hands out a never-checked address before a re-check due at the same time',
+    file: 'server/store/SqliteLookupStore.ts',
+    find: 'const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1`);',
+    replace:
+      'const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND due_at <= ? AND lease_until <= ? AND (checked_at IS NULL OR seen_at >= ?) ORDER BY checked_at IS NULL, checked_at, added_at, email LIMIT 1`, active);',
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  {
+    name: 'lookup-postgres-rechecks-first',
+    rule: 'PostgreSQL hands out a never-checked address before a re-check due at the same time',
+    file: 'server/store/postgres/PostgresLookupStore.ts',
+    find: `        \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
+         ORDER BY added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,
+      );`,
+    replace: `        \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND due_at <= $1 AND lease_until <= $1 AND (checked_at IS NULL OR seen_at >= $2)
+         ORDER BY checked_at NULLS LAST, added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,
+        true,
+      );`,
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  {
+    name: 'sensitive-breach-notified',
+    rule: 'a new sensitive breach reaches neither the banner nor the OS notification while sensitive breaches are hidden (issue 35, finding 9)',
+    file: 'electron/core/handlers/afterSync.ts',
+    find: '    deps.notifier.newBreaches(fresh);',
+    replace: '    deps.notifier.newBreaches(marked);',
+    tests: ['test/core/handlers/afterSync.test.ts', 'test/core/sensitivePolicy.test.ts'],
+  },
+  {
+    name: 'search-index-kept-after-sign-out',
+    rule: "signing out lets the account's in-memory search index go (issue 35, finding 9)",
+    file: 'electron/core/app.ts',
+    find: '      // Nothing of the account stays in memory: its search index goes with it.\n      closeSearch();\n',
+    replace: '',
+    tests: ['test/core/app.test.ts'],
+  },
+  {
+    name: 'hibp-key-in-summary',
+    rule: 'the start-up summary names the HIBP key by its last 4 characters only (issue 35, finding 9)',
+    file: 'server/hibp/index.ts',
+    find: "  const key = `key ${describeHibpKey(config.hibpApiKey ?? '')}`;",
+    replace: "  const key = `key ${config.hibpApiKey ?? ''}`;",
+    tests: ['test/server/hibp/startupSummary.test.ts', 'test/server/hibp/config.test.ts', 'test/server/hibp/exposures.test.ts'],
+  },
+  {
+    name: 'contract-suite-sqlite-only',
+    rule: 'every store-contract suite runs on PostgreSQL as on SQLite (issue 35, finding 9: a suite run on SQLite alone passed)',
+    file: 'test/server/store/breachStore.contract.test.ts',
+    find: "describe.each(DIALECTS)('the breach store contract on %s'",
+    replace: "describe.each(DIALECTS.filter((dialect) => dialect === 'sqlite'))('the breach store contract on %s'",
+    tests: ['test/server/store/breachStore.contract.test.ts'],
+  },
 ];
 
 interface Outcome {
@@ -221,16 +287,19 @@ function run(mutation: Mutation): Outcome {
   restore = () => writeFileSync(file, original);
   try {
     writeFileSync(file, original.slice(0, at) + mutation.replace + original.slice(at + mutation.find.length));
-    spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...mutation.tests, '--reporter=json', `--outputFile=${report}`], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+    // The dialect-parity reporter too (test/support/dialectParity.ts): a suite that ran fewer tests on one dialect is caught by the run, not by a test.
+    const run = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...mutation.tests, '--reporter=json', `--outputFile.json=${report}`, '--reporter=./test/support/dialectParity.ts'],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     const json = JSON.parse(readFileSync(report, 'utf8')) as VitestJson;
     const by = json.testResults.flatMap((file) => {
       const failed = file.assertionResults.filter((test) => test.status === 'failed').map((test) => `${path.relative(ROOT, file.name)} > ${test.fullName}`);
       // A file that fails before any test ran (the mutation broke loading it) counts too.
       return failed.length > 0 || file.status !== 'failed' ? failed : [`${path.relative(ROOT, file.name)} (failed to run: ${(file.message ?? '').split('\n')[0]})`];
     });
+    by.push(...(run.stderr.match(/✗ dialect parity: .*/g) ?? []));
     return { name: mutation.name, caught: by.length > 0, by, seconds: Math.round((Date.now() - started) / 1000) };
   } finally {
     restore();

@@ -64,15 +64,20 @@ export interface ServiceProcess {
 
 /** The variable the service reads its Have I Been Pwned key from (`--hibp-api-key` would put it on a command line). */
 export const HIBP_KEY_VARIABLE = 'BREACH_SERVICE_HIBP_API_KEY';
+/** The variable the service reads another Have I Been Pwned address from (`--hibp-url`). */
+export const HIBP_URL_VARIABLE = 'BREACH_SERVICE_HIBP_URL';
 
 /**
  * The arguments and environment for a launch. Demo data: `--dev` (which implies `--demo`).
  * The person's key, or none: no `--dev` (and no `BREACH_SERVICE_DEV` / `BREACH_SERVICE_DEMO`
- * inherited), so nothing is invented; the key only in the child's environment.
+ * inherited), so nothing is invented; `--owner`, so the person signs in as its owner; the key
+ * only in the child's environment.
  */
 export function serviceLaunchCommand(options: { port: number; dataDir: string; launch?: LocalServiceLaunch }, env: NodeJS.ProcessEnv = process.env): { args: string[]; env: NodeJS.ProcessEnv } {
   const launch = options.launch ?? { source: 'demo' };
-  const args = ['server/main.ts', '--port', String(options.port), '--data', options.dataDir, ...(launch.source === 'demo' ? ['--dev'] : [])];
+  // Real data or none: the person is the service's owner (--owner: they sign in with the secret
+  // in its data folder, and their addresses are verified at once); demo data has its demo users.
+  const args = ['server/main.ts', '--port', String(options.port), '--data', options.dataDir, ...(launch.source === 'demo' ? ['--dev'] : ['--owner'])];
   const childEnv: NodeJS.ProcessEnv = { ...env, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' };
   delete childEnv[HIBP_KEY_VARIABLE];
   if (launch.source !== 'demo') {
@@ -81,6 +86,8 @@ export function serviceLaunchCommand(options: { port: number; dataDir: string; l
     delete childEnv.BREACH_SERVICE_DEMO;
   }
   if (launch.source === 'hibp') childEnv[HIBP_KEY_VARIABLE] = launch.apiKey;
+  // The address the person named in Settings; without one, the shell's (or HIBP's own) stays.
+  if (launch.source === 'hibp' && launch.hibpUrl) childEnv[HIBP_URL_VARIABLE] = launch.hibpUrl;
   return { args, env: childEnv };
 }
 
@@ -116,8 +123,8 @@ export async function startServiceProcess(options: { port: number; dataDir: stri
     // The key is never printed: the command names the variable it goes in.
     restartCommand:
       options.launch?.source === 'hibp'
-        ? `${HIBP_KEY_VARIABLE}=<your key> npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))}`
-        : `npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))} --dev`,
+        ? `${HIBP_KEY_VARIABLE}=<your key> npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))} --owner`
+        : `npm run server -- --port ${options.port} --data ${JSON.stringify(path.resolve(options.dataDir))} ${options.launch?.source === 'none' ? '--owner' : '--dev'}`,
     exited,
     async stop() {
       if (ended) return;

@@ -12,7 +12,7 @@ import { ROOT, startBrowserApp } from './browserApp.ts';
 import { exitUnlessBundlerLoads } from './bundlerReady.ts';
 import { loadHostState, newHostSecret, saveHostState } from './hostState.ts';
 import { LocalServiceRunner } from './localServiceRunner.ts';
-import { launchFor, savedChoice } from '../electron/core/checks/BreachSource.ts';
+import { launchFor, savedChoice, savedHibpUrl } from '../electron/core/checks/BreachSource.ts';
 import { chooseSecretStore } from '../electron/core/auth/secrets/chooseSecretStore.ts';
 import type { LocalServiceLaunch } from '../electron/core/host.ts';
 
@@ -75,7 +75,7 @@ async function savedLaunch(dataDir: string): Promise<LocalServiceLaunch> {
   const choice = savedChoice(dataDir);
   if (choice !== 'hibp') return { source: 'demo' };
   const { store } = await chooseSecretStore();
-  return (await launchFor(choice, store)) ?? { source: 'demo' };
+  return (await launchFor(choice, store, savedHibpUrl(dataDir))) ?? { source: 'demo' };
 }
 
 async function main(): Promise<void> {

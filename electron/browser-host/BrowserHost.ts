@@ -11,6 +11,14 @@ import { resolvePublicAsset, resolveRendererFile } from './staticFiles.ts';
 
 const MAX_BODY = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
+/**
+ * Bytes an event stream may hold unsent (its reader is not reading: a frozen or suspended tab).
+ * Past it the stream is cut; the page reconnects and asks again for everything
+ * (renderer/state/connect.ts), as after any drop.
+ */
+export const MAX_STREAM_BUFFER_BYTES = 4 * 1024 * 1024;
+/** Event streams open at once (one per window of the app); one more is refused with 503 until one closes. */
+export const MAX_EVENT_STREAMS = 32;
 
 export interface BrowserHostOptions {
   router: Router;
@@ -165,10 +173,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 
   function openEventStream(res: ServerResponse): void {
+    // Refused rather than the oldest closed: windows past the cap would otherwise take turns closing each other.
+    if (streams.size >= MAX_EVENT_STREAMS) return refuse(res, 503, `Refused: ${MAX_EVENT_STREAMS} windows of the app are already open; close one.`);
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     // A stream that has ended gets nothing more: events can still be emitted while it closes.
+    // One whose reader stopped is cut once its unsent bytes pass the bound, never kept without end.
     const write = (text: string) => {
-      if (!res.writableEnded && !res.destroyed) res.write(text);
+      if (res.writableEnded || res.destroyed) return;
+      res.write(text);
+      // Its 'close' then detaches it from the bus.
+      if (res.writableLength > MAX_STREAM_BUFFER_BYTES) res.destroy();
     };
     // The mark and the subscription in one synchronous step: every event after the mark reaches
     // this stream, none before it does.

@@ -6,6 +6,8 @@ import { AuthService, chooseSecretStore, silentLogger, type AuthLogger, type Cli
 import { baseClientConfig, clientConfigFor } from './auth/clientConfigFor.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
 import { hostEncryptedFile } from './auth/secrets/hostCipher.ts';
+import { AddressBook } from './addresses/AddressBook.ts';
+import { BreachAlertClient } from './api/BreachAlertClient.ts';
 import { BreachSource } from './checks/BreachSource.ts';
 import { ChecksPublisher } from './checks/ChecksPublisher.ts';
 import { listPending, readChecksView } from './db/breachDataQueries.ts';
@@ -15,6 +17,7 @@ import { DetailsStore } from './feed/DetailsStore.ts';
 import { LocalPreferences } from './feed/LocalPreferences.ts';
 import { LogoCache } from './feed/LogoCache.ts';
 import { RemoteGraphEndpoints } from './graph/RemoteGraphEndpoints.ts';
+import { createAddressHandlers } from './handlers/addressHandlers.ts';
 import { createAuthHandlers } from './handlers/authHandlers.ts';
 import { createBreachHandlers } from './handlers/breachHandlers.ts';
 import { createChecksHandlers } from './handlers/checksHandlers.ts';
@@ -69,6 +72,8 @@ export interface Core {
    * every one is 0, or a subscription outlived its owner.
    */
   listenerCounts(): Record<'bus' | 'auth' | 'scheduler' | 'outbox', number>;
+  /** Whether the embedded search holds an account's index in memory: never once that account signed out. */
+  searchIndexOpen(): boolean;
   close(): Promise<void>;
 }
 
@@ -133,6 +138,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         changes,
         status,
         checks,
+        addresses,
         announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
         subscriptions: sessionSubscriptions,
       });
@@ -147,6 +153,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       syncStatus.reset();
       changes.changed('sign-out');
       checks.publish();
+      addresses.publish();
     },
   });
   const auth = new CurrentAuth({
@@ -159,6 +166,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         dataDir: path.join(options.dataDir, 'auth'),
         secrets: secrets.store,
         secretsWarning: secrets.warning,
+        // The person's own loopback service signs them in as its owner, without a browser.
+        ownerSecret: () => options.host.localService?.ownerSecret?.(clientConfig().issuer),
         deleteAccountData: async (account) => {
           await sessions.closeIf(account.accountId);
           deleteAccountDatabase(options.dataDir, account);
@@ -207,6 +216,22 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       return session ? listPending(session.db) : undefined;
     },
   });
+  // The person's addresses at their service (`/user/emails`, always under its /api/v1, whichever contract syncs).
+  const addresses = new AddressBook({
+    open: () => {
+      const session = sessions.get();
+      return session && { db: session.db, client: new BreachAlertClient({ baseUrl: settings.get().serviceUrl, tokens: auth.tokens, ...fetchOption }) };
+    },
+    emit: (view) => bus.emit('addresses-changed', view),
+    onForgotten: () => {
+      const session = sessions.get();
+      if (session) marks.load(session.db);
+      session?.rebuildGraph();
+      changes.changed('sync');
+      checks.publish();
+    },
+    syncSoon: () => void sessions.get()?.sync.scheduler.syncNow('manual'),
+  });
   const changes = new DataChanges((change) => {
     status.dataChanged();
     bus.emit('data-changed', change);
@@ -222,7 +247,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   );
 
   // The channels: each feature's slice of the map (handlers/), merged and served by one router.
-  const { close: closeSearch, ...searchHandlers } = createSearchHandlers({
+  const {
+    close: closeSearch,
+    indexOpen: searchIndexOpen,
+    ...searchHandlers
+  } = createSearchHandlers({
     sessions,
     settings,
     secrets: accountSecrets,
@@ -268,6 +297,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       settingsHandlers,
       createChecksHandlers({ sessions, source: breachSource, publish: () => checks.publish() }),
       createPasswordHandlers({ settings, ...fetchOption }),
+      createAddressHandlers({ addresses }),
       // The host's opener: the channel admits only http(s) addresses, and the main process checks again before shell.openExternal.
       createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
     ),
@@ -295,6 +325,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       scheduler: lastSync?.deref()?.scheduler.listenerCount ?? 0,
       outbox: lastSync?.deref()?.outbox.listenerCount ?? 0,
     }),
+    searchIndexOpen,
     async close() {
       checks.stop();
       await auth.close();

@@ -37,11 +37,17 @@ export interface HostBridge {
  * (`none`: the person chose their key but it is not kept any more; the service then says it has
  * no source, and invents nothing).
  */
-export type LocalServiceLaunch = { source: 'hibp'; apiKey: string } | { source: 'demo' } | { source: 'none' };
+export type LocalServiceLaunch = { source: 'hibp'; apiKey: string; /** Another HIBP API v3 address (`BREACH_SERVICE_HIBP_URL`). */ hibpUrl?: string } | { source: 'demo' } | { source: 'none' };
 
 export interface LocalServiceControl {
   /** Restarts the service for `launch`; resolves once it answers, rejects with a sentence a person can read. */
   apply(launch: LocalServiceLaunch): Promise<void>;
+  /**
+   * The owner secret of the service this host started for the person on real data (`--owner`,
+   * read from its data folder, docs/auth.md), when `issuer` is that service's; undefined for any
+   * other issuer, for demo data (its demo users sign in), and for a service the host did not start.
+   */
+  ownerSecret?(issuer: string): string | undefined;
 }
 
 export interface SecretCipher {

@@ -1,8 +1,7 @@
-import { createWriteStream, mkdirSync, renameSync, statSync, type WriteStream } from 'node:fs';
-import path from 'node:path';
 import { MessageChannelMain, utilityProcess, type MessagePortMain, type UtilityProcess, type WebContents } from 'electron';
 import type { HostSignal, HostToCore } from '../../shared/ipc/host.ts';
 import { PORT_DELIVERY_CHANNEL } from '../../shared/ipc/monitorApi.ts';
+import { openRotatingLog } from './rotatingLog.ts';
 
 export const CORE_SERVICE_NAME = 'Breach Monitor core';
 
@@ -43,7 +42,7 @@ export function startCoreProcess(options: CoreProcessOptions): CoreProcess {
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const now = options.now ?? Date.now;
   const renderers = new Set<WebContents>();
-  const log = openLog(options.logPath);
+  const log = openRotatingLog(options.logPath);
   let child: UtilityProcess | undefined;
   let startedAt = 0;
   let delay = backoff.initialMs;
@@ -126,19 +125,4 @@ export function startCoreProcess(options: CoreProcessOptions): CoreProcess {
       return stopping;
     },
   };
-}
-
-const LOG_LIMIT_BYTES = 5 * 1024 * 1024;
-
-/** Appends to the core's log, keeping one previous file once it grows past a few megabytes. */
-function openLog(file: string): WriteStream {
-  mkdirSync(path.dirname(file), { recursive: true });
-  try {
-    if (statSync(file).size > LOG_LIMIT_BYTES) renameSync(file, `${file}.1`);
-  } catch {
-    // No log yet.
-  }
-  const stream = createWriteStream(file, { flags: 'a' });
-  stream.on('error', (error) => console.warn('the core log cannot be written', error));
-  return stream;
 }

@@ -6,7 +6,7 @@ export interface TextFieldProps {
   label: string;
   value: string;
   onChange(value: string): void;
-  type?: 'url' | 'number' | 'password' | 'text';
+  type?: 'url' | 'number' | 'password' | 'text' | 'email';
   /** Says what belongs here; read out with the field. */
   hint?: ReactNode;
   /** Says what is wrong; marks the field invalid and is read out with it. */
@@ -29,7 +29,7 @@ export function TextField({ id, label, value, onChange, type = 'text', hint, err
         id={id}
         className={type === 'number' ? 'input input-number' : 'input'}
         type={type}
-        inputMode={type === 'number' ? 'numeric' : type === 'url' ? 'url' : undefined}
+        inputMode={type === 'number' ? 'numeric' : type === 'url' ? 'url' : type === 'email' ? 'email' : undefined}
         spellCheck={false}
         autoComplete={autoComplete ?? (type === 'password' ? 'off' : undefined)}
         min={min}

@@ -14,7 +14,7 @@ interface ChecksStore {
   apply(view: ChecksView): void;
   loadSource(): Promise<void>;
   /** Rejects with the core's UiError (issues name `apiKey`). */
-  setSource(input: { choice: BreachSourceView['choice'] & string; apiKey?: string; forgetKey?: boolean }): Promise<BreachSourceView>;
+  setSource(input: { choice: BreachSourceView['choice'] & string; apiKey?: string; forgetKey?: boolean; hibpUrl?: string | null }): Promise<BreachSourceView>;
 }
 
 export const useChecks = create<ChecksStore>()((set, get) => ({

@@ -10,6 +10,7 @@ import { useRoute } from './route.ts';
 import { useSettings } from './settings.ts';
 import { useSync } from './sync.ts';
 import { useChecks } from './checks.ts';
+import { useAddresses } from './addresses.ts';
 
 export async function loadInitial(): Promise<void> {
   await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load(), useChecks.getState().load()]);
@@ -24,6 +25,7 @@ function forgetViewNumbers(): void {
   useAuth.setState((state) => ({ status: unnumbered(state.status) }));
   useSync.setState((state) => ({ status: unnumbered(state.status) }));
   useChecks.setState((state) => ({ view: unnumbered(state.view) }));
+  useAddresses.setState((state) => ({ view: unnumbered(state.view) }));
 }
 
 /** Subscribes the stores to the core's events; returns the cleanup. */
@@ -39,7 +41,7 @@ export function connectEvents(): () => void {
     // first sync can arrive before either).
     onAccountChange(() =>
       queueMicrotask(() => {
-        if (currentAccount() !== undefined) void Promise.all([refreshFor(EVERYTHING), useSync.getState().load(), useChecks.getState().load()]);
+        if (currentAccount() !== undefined) void Promise.all([refreshFor(EVERYTHING), useSync.getState().load(), useChecks.getState().load(), useAddresses.getState().load()]);
       }),
     ),
     listen('auth-changed', (status) => {
@@ -55,6 +57,7 @@ export function connectEvents(): () => void {
     }),
     listen('sync-changed', (status) => useSync.getState().apply(status)),
     listen('checks-changed', (view) => useChecks.getState().apply(view)),
+    listen('addresses-changed', (view) => useAddresses.getState().apply(view)),
     listen('data-changed', (change) => {
       onDataChanged(change);
       if (change.reason === 'sync' && useNotices.getState().newBreaches.length > 0) void useNotices.getState().forgetGone();

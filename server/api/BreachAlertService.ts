@@ -51,6 +51,14 @@ export class BreachAlertService {
     return this.#source.pending(account.emails);
   }
 
+  /**
+   * Tells the source of addresses just proven the caller's: a lookup queue tracks them (new ones
+   * are looked up first) instead of waiting for the next answer that names them.
+   */
+  async notice(emails: readonly string[]): Promise<void> {
+    await this.#source.pending(emails);
+  }
+
   /** `GET /user/checks`. */
   checks(account: MonitoredAccount): Promise<UserChecks> {
     return this.#source.checks(account.emails, () => this.#catalogList());

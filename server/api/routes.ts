@@ -9,6 +9,8 @@ import { authenticate as authenticateBearer } from './authenticate.ts';
 import type { BreachAlertService, Caller } from './BreachAlertService.ts';
 import type { Pending } from './exposureSource.ts';
 import { ResponseCache } from './ResponseCache.ts';
+import { handleEmailRoutes } from './emailRoutes.ts';
+import type { PersonEmails } from './PersonEmails.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -16,7 +18,7 @@ export const API_PREFIX = '/api/v1';
  * The API under `/api/v1`: `access` (the router runs it first) verifies the bearer token every
  * route needs; `handle` answers with the caller it settled, false for paths it does not own.
  */
-export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, options: { cache?: ResponseCache; logger?: Logger } = {}) {
+export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, options: { cache?: ResponseCache; logger?: Logger; emails?: PersonEmails } = {}) {
   const cache = options.cache ?? new ResponseCache();
   const access = (req: IncomingMessage): Promise<Caller> => authenticateBearer(req, verifier, options.logger);
   return { access, handle: handleApi };
@@ -80,7 +82,7 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         return true;
       }
       default:
-        return false;
+        return options.emails ? handleEmailRoutes(req, res, path, caller, service, options.emails, allow) : false;
     }
   }
 }

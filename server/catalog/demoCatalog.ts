@@ -6,6 +6,7 @@ import {
   COMPANY_QUALIFIERS,
   COMPANY_SUFFIXES,
   DATA_CLASS_WEIGHTS,
+  DEMO_DOMAIN_SUFFIX,
   DOMAINLESS_SUFFIXES,
   EMAIL_ADDRESSES,
   EXTRA_CLASS_COUNT_WEIGHTS,
@@ -13,7 +14,6 @@ import {
   INTIMATE_DATA_CLASSES,
   PASSWORDS,
   SENSITIVE_SUFFIXES,
-  TLDS,
 } from './demoWords.ts';
 import { createRng, type Rng } from './prng.ts';
 
@@ -130,8 +130,11 @@ function drawCompanyBreach(rng: Rng, ids: Set<string>, companies: Company[], isS
   }
   const suffixes = isSensitive && rng.chance(0.7) ? SENSITIVE_SUFFIXES : COMPANY_SUFFIXES;
   const name = newCompanyName(rng, ids, suffixes);
-  const [tld] = TLDS[rng.weightedIndex(TLDS.map(([, weight]) => weight))] as readonly [string, number];
-  const company = { name, domain: `${name.toLowerCase()}.${tld}` };
+  // Where a top-level domain (.com, .net, …) was drawn, one draw stays, so every later draw is
+  // what it was: the catalog's ids, dates and data classes did not move when its domains became
+  // reserved names.
+  rng.next();
+  const company = { name, domain: `${name.toLowerCase()}.${DEMO_DOMAIN_SUFFIX}` };
   companies.push(company);
   return company;
 }

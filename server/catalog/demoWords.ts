@@ -159,24 +159,12 @@ export const COMPANY_QUALIFIERS: readonly string[] = ['Central', 'Connect', 'Dir
 /** Breaches without a domain are typically combo lists and scrapes not tied to one site. */
 export const DOMAINLESS_SUFFIXES: readonly string[] = ['ComboList', 'Compilation', 'Dump', 'Leak', 'Scrape'];
 
-export const TLDS: readonly (readonly [tld: string, weight: number])[] = [
-  ['com', 60],
-  ['net', 8],
-  ['org', 6],
-  ['io', 6],
-  ['co', 4],
-  ['co.uk', 3],
-  ['de', 3],
-  ['app', 2],
-  ['fr', 2],
-  ['com.br', 2],
-  ['ru', 2],
-  ['in', 1],
-  ['jp', 1],
-  ['gg', 1],
-  ['me', 1],
-  ['nl', 1],
-];
+/**
+ * Every invented breach's domain is a name under `.example`, reserved for examples by RFC 2606
+ * (section 2) and never delegated: a demo link cannot lead to a real site, nor to one that someone
+ * registers later (`starlingguild.com` could be anybody's).
+ */
+export const DEMO_DOMAIN_SUFFIX = 'example';
 
 export const EMAIL_ADDRESSES = 'Email addresses';
 export const PASSWORDS = 'Passwords';

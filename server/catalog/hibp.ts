@@ -46,8 +46,17 @@ export interface HibpImport {
   skipped: Record<HibpSkipReason, number>;
   /** Which records were left out of the breach-alert catalog and why, in file order. */
   skippedBreaches: { id: string; reason: HibpSkipReason }[];
-  /** Details of every record, kept or skipped (their flags say why): the details feed. */
+  /** Details of every record, kept or skipped (their flags say why): the details feed. Keyed by name, without a prototype. */
   details: CatalogDetails;
+  /** Lenient reading only: records left out because they are not valid (the rest is used). */
+  rejected: RejectedRecord[];
+}
+
+/** A record a lenient reading left out: where it was, its name when it has one, and the first problem. */
+export interface RejectedRecord {
+  index: number;
+  name: string | undefined;
+  problem: string;
 }
 
 /** A catalog file that cannot be used; `index` and `field` locate the first bad record. */
@@ -92,25 +101,38 @@ export function loadHibpCatalog(path: string): HibpImport {
 
 /**
  * Validates every record (a skipped record must still be well-formed: a file with a broken
- * record is a broken file) and converts the kept ones to {@link Breach}.
+ * record is a broken file) and converts the kept ones to {@link Breach}. `lenient` (HIBP's own
+ * answer, fetched unattended): a record that is not valid, or repeats a name, is left out and
+ * listed in `rejected` instead, so one odd record costs only itself, never the catalog.
+ * Whatever HIBP names a breach (`Foo.Bar`, `__proto__`) is its id: `details` has no prototype.
  */
-export function parseHibpCatalog(json: unknown): HibpImport {
+export function parseHibpCatalog(json: unknown, options: { lenient?: boolean } = {}): HibpImport {
   if (!Array.isArray(json)) throw new HibpCatalogError('a HIBP catalog must be a JSON array of breach records');
   const skipped: Record<HibpSkipReason, number> = { retired: 0, fabricated: 0, spamList: 0 };
   const breaches: Breach[] = [];
   const skippedBreaches: HibpImport['skippedBreaches'] = [];
-  const details: CatalogDetails = {};
+  const details = Object.create(null) as CatalogDetails;
+  const rejected: RejectedRecord[] = [];
   const firstIndexOfName = new Map<string, number>();
   json.forEach((raw: unknown, index) => {
     const parsed = HibpBreachRecord.safeParse(raw);
-    if (!parsed.success) throw recordError(index, raw, parsed.error.issues);
+    if (!parsed.success) {
+      const error = recordError(index, raw, parsed.error.issues);
+      if (!options.lenient) throw error;
+      rejected.push({ index, name: isObject(raw) && typeof raw.Name === 'string' ? raw.Name : undefined, problem: error.message });
+      return;
+    }
     const record = parsed.data;
     const earlier = firstIndexOfName.get(record.Name);
-    if (earlier !== undefined)
-      throw new HibpCatalogError(`record ${index} ("${record.Name}"), field "Name": duplicate of record ${earlier}; breach names must be unique`, {
+    if (earlier !== undefined) {
+      const error = new HibpCatalogError(`record ${index} ("${record.Name}"), field "Name": duplicate of record ${earlier}; breach names must be unique`, {
         index,
         field: 'Name',
       });
+      if (!options.lenient) throw error;
+      rejected.push({ index, name: record.Name, problem: error.message });
+      return;
+    }
     firstIndexOfName.set(record.Name, index);
     const reason = skipReason(record);
     details[record.Name] = hibpRecordToDetails(record);
@@ -120,7 +142,7 @@ export function parseHibpCatalog(json: unknown): HibpImport {
     } else breaches.push(hibpRecordToBreach(record));
   });
   breaches.sort((a, b) => compareIds(a.id, b.id));
-  return { breaches, total: json.length, skipped, skippedBreaches, details };
+  return { breaches, total: json.length, skipped, skippedBreaches, details, rejected };
 }
 
 export function skipReason(record: HibpBreachRecord): HibpSkipReason | undefined {

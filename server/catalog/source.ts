@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Breach } from '../../shared/api/index.ts';
 import type { CatalogDetails } from '../../shared/catalog/index.ts';
 import { demoBreachDetails } from './demoDetails.ts';
-import { loadHibpCatalog, parseHibpCatalog, type HibpSkipReason } from './hibp.ts';
+import { loadHibpCatalog, parseHibpCatalog, type HibpSkipReason, type RejectedRecord } from './hibp.ts';
 
 /**
  * Where the service's catalog comes from, and everything it holds: the breach-alert records
@@ -23,6 +23,8 @@ export interface CatalogSource {
   total: number;
   /** Records left out of the breach-alert catalog, with the reason. */
   skipped: { id: string; reason: HibpSkipReason }[];
+  /** Records of HIBP's answer left out because they are not valid (see `parseHibpCatalog`'s lenient reading). */
+  rejected?: RejectedRecord[];
 }
 
 export const DEMO_CATALOG_URL = new URL('../../resources/demo-catalog.json', import.meta.url);
@@ -39,10 +41,13 @@ export function loadDemoCatalog(): CatalogSource {
   return { origin: 'demo', file: undefined, breaches, details: demoDetailsFor(breaches), total: breaches.length, skipped: [] };
 }
 
-/** Have I Been Pwned's `GET breaches` answer; throws `HibpCatalogError` naming the bad record. */
+/**
+ * Have I Been Pwned's `GET breaches` answer, read leniently: a record that is not valid is left
+ * out and listed in `rejected`; throws `HibpCatalogError` only when the answer is not an array.
+ */
 export function hibpCatalogSource(json: unknown): CatalogSource {
-  const imported = parseHibpCatalog(json);
-  return { origin: 'hibp', file: undefined, breaches: imported.breaches, details: imported.details, total: imported.total, skipped: imported.skippedBreaches };
+  const imported = parseHibpCatalog(json, { lenient: true });
+  return { origin: 'hibp', file: undefined, breaches: imported.breaches, details: imported.details, total: imported.total, skipped: imported.skippedBreaches, rejected: imported.rejected };
 }
 
 export function loadCatalogSource(file?: string): CatalogSource {

@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import { HibpError, type HibpClient } from './client.ts';
 import { DEFAULT_RPM } from './LookupQueue.ts';
 import type { LookupStore } from './LookupStore.ts';
+import { RetryAfterNotice } from './retryAfter.ts';
 import { WorkerLoop } from './WorkerLoop.ts';
 
 export interface CatalogRefresherOptions {
@@ -52,9 +53,13 @@ export class CatalogRefresher {
   #lastFetch = Number.NEGATIVE_INFINITY;
   #nextAt = 0;
   #applied: string | undefined;
+  readonly #longWait: RetryAfterNotice;
+  /** Records of HIBP's answer already said to be left out: each is logged once, not at every refresh. */
+  readonly #toldRejected = new Set<string>();
 
   constructor(options: CatalogRefresherOptions) {
     this.#o = options;
+    this.#longWait = new RetryAfterNotice(options.logger);
     this.#loop = new WorkerLoop(options.clock, () => this.#turn());
   }
 
@@ -75,6 +80,8 @@ export class CatalogRefresher {
     } catch (error) {
       if (!(error instanceof HibpError)) throw error;
       if (error.kind === 'rate-limited') {
+        // retry-after is at most a day (the client bounds it); said once when it asked for more.
+        this.#longWait.note(error);
         const until = clock.now() + (error.retryAfterMs ?? 60_000);
         await lookups.updateState({ blockedUntil: until });
         this.#nextAt = until;
@@ -91,6 +98,12 @@ export class CatalogRefresher {
 
   async #apply(source: CatalogSource): Promise<CatalogLoadReport> {
     const { store, writeDetails, lookups, clock, logger, onDue } = this.#o;
+    for (const record of source.rejected ?? []) {
+      const name = record.name === undefined ? `#${record.index}` : record.name.slice(0, 80);
+      if (this.#toldRejected.has(name)) continue;
+      this.#toldRejected.add(name);
+      logger.warn({ breach: name }, `a record of the Have I Been Pwned catalog is left out (the rest is used): ${record.problem.slice(0, 300)}`);
+    }
     const previous = await store.listBreaches();
     const fingerprint = JSON.stringify([source.breaches, source.details]);
     const report = compareCatalogs(

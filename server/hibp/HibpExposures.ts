@@ -2,6 +2,7 @@ import type { AddressCheck, UserChecks } from '../../shared/api/index.ts';
 import type { ExposureSource, Knowledge, Pending } from '../api/exposureSource.ts';
 import type { BreachStore } from '../store/BreachStore.ts';
 import type { Clock } from './clock.ts';
+import { boundStealerDomains } from './stealerDomains.ts';
 import { HIBP_ATTRIBUTION } from './client.ts';
 import { DEFAULT_RPM, type LookupQueue } from './LookupQueue.ts';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
@@ -54,6 +55,7 @@ export class HibpExposures implements ExposureSource {
         nextCheckAt: iso(row ? await this.#expectedAt(row, state, now) : null),
         breachCount: row?.checkedAt != null ? row.breachCount : null,
         viaDomainSearch: row?.viaDomain ?? this.#domains.has(domainOf(email)),
+        problem: row?.problem ?? null,
       });
     }
     const unchecked = addresses.filter((address) => address.checkedAt === null && address.nextCheckAt !== null);
@@ -73,9 +75,9 @@ export class HibpExposures implements ExposureSource {
         entries: state.stealerLogs
           ? emails.flatMap((email) => {
               const row = rows.get(email);
-              return row?.stealerDomains && row.stealerDomains.length > 0 && row.stealerCheckedAt !== null
-                ? [{ email, domains: [...row.stealerDomains].sort(), checkedAt: iso(row.stealerCheckedAt)! }]
-                : [];
+              // Bounded again as served: rows stored before the answer was checked may hold anything.
+              const domains = row?.stealerDomains ? boundStealerDomains(row.stealerDomains).domains : [];
+              return domains.length > 0 && row!.stealerCheckedAt !== null ? [{ email, domains, checkedAt: iso(row!.stealerCheckedAt)! }] : [];
             })
           : [],
       },
@@ -107,7 +109,8 @@ export class HibpExposures implements ExposureSource {
    * plus a window for every Rpm lookups ahead of it. An estimate; null while nothing is scheduled.
    */
   async #expectedAt(row: AddressCheckRow, state: SourceState, now: number): Promise<number | null> {
-    if (row.dueAt === null || state.problem?.code === 'key-refused') return null;
+    // Nothing is looked up with a refused key or from an address that is not HIBP's: no time to promise.
+    if (row.dueAt === null || state.problem?.code === 'key-refused' || state.problem?.code === 'wrong-address') return null;
     const start = Math.max(row.dueAt, now, state.blockedUntil, state.backoffUntil);
     if (row.dueAt > now) return start;
     const ahead = row.viaDomain ? 0 : await this.#lookups.aheadOf(row.email, now);

@@ -6,6 +6,8 @@ import type { BreachStore } from '../store/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { HibpError, type HibpClient } from './client.ts';
 import { aliasOf, type LookupJob, type LookupStore, type SourceState } from './LookupStore.ts';
+import { RetryAfterNotice } from './retryAfter.ts';
+import { wrongAddressProblem } from './wrongAddress.ts';
 import { WorkerLoop } from './WorkerLoop.ts';
 
 /** Until `subscription/status` says otherwise: the lowest plan's rate limit (Pwned 1, 10 a minute). */
@@ -57,12 +59,14 @@ export class LookupQueue {
   readonly #loop: WorkerLoop;
   #statusKnown = false;
   #statusRetryAt = 0;
+  readonly #longWait: RetryAfterNotice;
   /** `--hibp-domain`, less any HIBP refused to search. */
   #domains: string[];
 
   constructor(options: LookupQueueOptions) {
     this.#o = options;
     this.#domains = [...options.domains];
+    this.#longWait = new RetryAfterNotice(options.logger);
     this.#loop = new WorkerLoop(options.clock, () => this.#turn());
   }
 
@@ -155,7 +159,12 @@ export class LookupQueue {
         await lookups.domainChecked(job.domain, now, now + recheckMs, counts);
         await this.#noteNames([...lowered.values()].flat());
       } else {
-        const domains = await client.stealerLogsByEmail(job.email);
+        const { domains, dropped } = await client.stealerLogsByEmail(job.email);
+        if (dropped > 0)
+          this.#o.logger.warn(
+            { emailRef: emailRef(job.email), dropped, kept: domains.length },
+            `HIBP's stealer-log answer had ${dropped} entr${dropped === 1 ? 'y' : 'ies'} that are not website domains (or beyond the ${domains.length} kept); left out`,
+          );
         const now = clock.now();
         await lookups.stealerChecked(job.email, now, domains, now + recheckMs);
       }
@@ -176,7 +185,8 @@ export class LookupQueue {
     }
     switch (error.kind) {
       case 'rate-limited': {
-        // No request from any instance before retry-after has passed; without one, a minute.
+        // No request from any instance before retry-after has passed (at most a day); without one, a minute.
+        this.#longWait.note(error);
         const until = now + (error.retryAfterMs ?? RATE_WINDOW_MS);
         await lookups.updateState({
           blockedUntil: until,
@@ -266,9 +276,21 @@ export class LookupQueue {
         logger.error(problem.detail);
         this.#statusRetryAt = clock.now() + KEY_RETRY_MS;
       } else if (error.kind === 'rate-limited') {
+        this.#longWait.note(error);
         const until = clock.now() + (error.retryAfterMs ?? RATE_WINDOW_MS);
-        await lookups.updateState({ blockedUntil: until });
+        await lookups.updateState({
+          blockedUntil: until,
+          problem: { code: 'rate-limited', detail: `Have I Been Pwned asked this service to wait until ${new Date(until).toISOString()} (HTTP 429); checks start then.` },
+        });
         this.#statusRetryAt = until;
+      } else if (error.kind === 'wrong-address') {
+        // Not HIBP's API at all: asked again after a pause, in case the address starts answering.
+        const failures = before.failures + 1;
+        const pause = Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
+        const problem = wrongAddressProblem(client.baseUrl);
+        await lookups.updateState({ failures, backoffUntil: clock.now() + pause, problem });
+        logger.error(`${problem.detail} (${error.message}; asked again in ${Math.ceil(pause / 1000)} s)`);
+        this.#statusRetryAt = clock.now() + pause;
       } else {
         const failures = before.failures + 1;
         const pause = Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);

@@ -96,6 +96,12 @@ export interface LookupStore {
   /** When the requests still in the budget's memory were sent after `after`, across instances, oldest first. */
   sentSince(after: number): Promise<number[]>;
   state(): Promise<SourceState>;
+  /**
+   * Brings a hold (`blockedUntil`, `backoffUntil`) later than `latest` back to `latest`, in one
+   * transaction: a hold stored by an older version, or from a `retry-after` no one should obey,
+   * cannot outlive the bound. Answers the state as it was before.
+   */
+  clampHolds(latest: number): Promise<SourceState>;
   /** Changes the shared source state; `blockedUntil`/`backoffUntil` only ever move later unless `reset`. */
   updateState(patch: Partial<SourceState>, options?: { reset?: boolean }): Promise<SourceState>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { breaches as fetchBreaches, RateLimitError } from 'hibp';
 import { z } from 'zod';
+import { parseRetryAfter } from './retryAfter.ts';
+import { boundStealerDomains } from './stealerDomains.ts';
 
 export { HIBP_ATTRIBUTION, HIBP_DEFAULT_URL } from './constants.ts';
 
@@ -22,21 +23,29 @@ export type HibpFailureKind =
   /** 400: HIBP will never accept this parameter (e.g. a malformed address). */
   | 'bad-request'
   /** 2xx with a body that is not what the documentation describes. */
-  | 'bad-answer';
+  | 'bad-answer'
+  /**
+   * The base URL does not answer like HIBP's API v3: `subscription/status` (which every key has)
+   * or `breaches` answered 404, or a body that is not JSON of the documented shape.
+   */
+  | 'wrong-address';
 
 /** A failed request to HIBP. Its message never carries the key, nor the address asked about. */
 export class HibpError extends Error {
   readonly kind: HibpFailureKind;
   readonly status: number | undefined;
-  /** From `retry-after` on a 429 (whole seconds, per the documentation), in milliseconds. */
+  /** From `retry-after` on a 429 (seconds or an HTTP-date), in milliseconds, at most `MAX_RETRY_AFTER_MS`. */
   readonly retryAfterMs: number | undefined;
+  /** What `retry-after` asked for, when that was more than the service takes (`retryAfterMs`). */
+  readonly retryAfterAskedMs: number | undefined;
 
-  constructor(kind: HibpFailureKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(kind: HibpFailureKind, message: string, options: { status?: number; retryAfterMs?: number; retryAfterAskedMs?: number; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HibpError';
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.retryAfterAskedMs = options.retryAfterAskedMs;
   }
 }
 
@@ -53,7 +62,8 @@ export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
 
 const TruncatedBreaches = z.array(z.object({ Name: z.string().min(1) }));
 const BreachNames = z.array(z.string().min(1));
-const StealerLogDomains = z.array(z.string().min(1));
+/** Characters of an error answer's body quoted in a message (a log line): enough for HIBP's sentences, never a whole page. */
+export const MAX_BODY_EXCERPT = 200;
 
 export interface HibpClientOptions {
   baseUrl: string;
@@ -63,11 +73,11 @@ export interface HibpClientOptions {
 }
 
 /**
- * Have I Been Pwned's API v3. The catalog (`GET breaches`, no key) goes through the `hibp`
- * package. The keyed endpoints are fetched here: the package turns every non-2xx answer into a
- * plain `Error` without its status, so a refused key (401), a blocked client (403) and HIBP being
- * down (5xx) cannot be told apart, and the queue must treat them differently (stop and say so;
- * back off and retry).
+ * Have I Been Pwned's API v3, fetched here rather than through the `hibp` package: the package
+ * turns every non-2xx answer into a plain `Error` without its status (a refused key (401), a
+ * blocked client (403) and HIBP being down (5xx) cannot be told apart, and the queue must treat
+ * them differently), reads `retry-after` as whole seconds only (RFC 9110 also allows an
+ * HTTP-date), and puts a 401's whole body into its message (a log line of any length).
  */
 export class HibpClient {
   readonly #baseUrl: string;
@@ -86,23 +96,38 @@ export class HibpClient {
     return this.#apiKey !== undefined;
   }
 
-  /** `GET breaches`: every breach record HIBP holds (JSON, validated by the catalog importer). */
-  async breaches(): Promise<unknown> {
-    try {
-      return await fetchBreaches({ baseUrl: this.#baseUrl, timeoutMs: this.#timeoutMs, userAgent: this.#userAgent });
-    } catch (error) {
-      if (error instanceof RateLimitError) {
-        const seconds = error.retryAfterSeconds;
-        throw new HibpError('rate-limited', 'HIBP answered 429 to GET breaches', { status: 429, ...(seconds !== undefined && Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {}) });
-      }
-      throw new HibpError('unavailable', `GET breaches failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
+  get baseUrl(): string {
+    return this.#baseUrl;
   }
 
-  /** `GET subscription/status`: the key's plan, rate limit (Rpm) and whether stealer logs are included. */
+  /** `GET breaches` (no key: "Authorisation is not required"): every breach record HIBP holds (JSON, validated by the catalog importer). */
+  async breaches(): Promise<unknown> {
+    const body = await this.#get('breaches', 'GET breaches', { keyed: false });
+    // The catalog always exists: a 404 means the base is not HIBP's API v3.
+    if (body === null) throw new HibpError('wrong-address', `GET breaches: ${this.#baseUrl}/breaches answered 404 (not found)`, { status: 404 });
+    return body;
+  }
+
+  /**
+   * `GET subscription/status`: the key's plan, rate limit (Rpm) and whether stealer logs are
+   * included. Every key has one, so a 404 or a body of another shape means the base URL is not
+   * HIBP's API v3 (`wrong-address`).
+   */
   async subscriptionStatus(): Promise<SubscriptionStatus> {
-    const body = await this.#get('subscription/status', 'GET subscription/status');
-    return parse(SubscriptionStatus, body, 'subscription/status');
+    let body: unknown;
+    try {
+      body = await this.#get('subscription/status', 'GET subscription/status');
+    } catch (error) {
+      if (error instanceof HibpError && error.kind === 'bad-answer')
+        throw new HibpError('wrong-address', error.message, { ...(error.status === undefined ? {} : { status: error.status }), cause: error });
+      throw error;
+    }
+    if (body === null) throw new HibpError('wrong-address', `GET subscription/status: ${this.#baseUrl}/subscription/status answered 404 (not found)`, { status: 404 });
+    try {
+      return parse(SubscriptionStatus, body, 'subscription/status');
+    } catch (error) {
+      throw new HibpError('wrong-address', (error as Error).message, { cause: error });
+    }
   }
 
   /**
@@ -125,17 +150,22 @@ export class HibpClient {
     return parseBreachedDomain(body);
   }
 
-  /** `GET stealerlogsbyemail/{email}`: website domains an infostealer captured credentials for; `[]` for a 404. */
-  async stealerLogsByEmail(email: string): Promise<string[]> {
+  /**
+   * `GET stealerlogsbyemail/{email}`: website domains an infostealer captured credentials for
+   * (`[]` for a 404), each a valid domain name, at most {@link MAX_STEALER_DOMAINS}: what is not
+   * one is left out and counted in `dropped` (see `stealerDomains.ts`).
+   */
+  async stealerLogsByEmail(email: string): Promise<{ domains: string[]; dropped: number }> {
     const body = await this.#get(`stealerlogsbyemail/${encodeURIComponent(email)}`, 'GET stealerlogsbyemail');
-    if (body === null) return [];
-    return [...new Set(parse(StealerLogDomains, body, 'stealerlogsbyemail'))].sort();
+    if (body === null) return { domains: [], dropped: 0 };
+    if (!Array.isArray(body)) throw new HibpError('bad-answer', 'stealerlogsbyemail: the answer is not what HIBP documents (body: expected an array of website domains)');
+    return boundStealerDomains(body);
   }
 
   /** The JSON body, or null for a 404; anything else that is not 2xx is a {@link HibpError}. */
-  async #get(pathAndQuery: string, what: string): Promise<unknown> {
+  async #get(pathAndQuery: string, what: string, options: { keyed?: boolean } = {}): Promise<unknown> {
     const headers: Record<string, string> = { 'user-agent': this.#userAgent, accept: 'application/json' };
-    if (this.#apiKey !== undefined) headers['hibp-api-key'] = this.#apiKey;
+    if (this.#apiKey !== undefined && options.keyed !== false) headers['hibp-api-key'] = this.#apiKey;
     let response: Response;
     try {
       response = await fetch(`${this.#baseUrl}/${pathAndQuery}`, { headers, signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'error' });
@@ -154,23 +184,57 @@ export class HibpClient {
         throw new HibpError('bad-answer', `${what}: the answer is not JSON`, { status: response.status, cause: error });
       }
     }
-    await response.body?.cancel();
+    // HIBP's error bodies are a sentence ("Access denied due to invalid hibp-api-key."): a bounded excerpt, never the whole body.
+    const said = await bodyExcerpt(response);
+    const quoted = said ? `: ${JSON.stringify(said)}` : '';
     switch (response.status) {
       case 400:
         throw new HibpError('bad-request', `${what}: HIBP refused the parameter (400)`, { status: 400 });
       case 401:
       case 403:
-        throw new HibpError('key-refused', `${what}: HIBP refused the API key (${response.status})`, { status: response.status });
+        // Without a key (the catalog), a 401/403 refuses the client, not a key.
+        throw new HibpError('key-refused', `${what}: HIBP refused ${options.keyed === false ? 'the request' : 'the API key'} (${response.status})${quoted}`, { status: response.status });
       case 429: {
-        const seconds = Number(response.headers.get('retry-after'));
+        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), Date.now());
         return Promise.reject(
-          new HibpError('rate-limited', `${what}: HIBP answered 429 (rate limit)`, { status: 429, ...(Number.isFinite(seconds) && seconds >= 0 ? { retryAfterMs: seconds * 1000 } : {}) }),
+          new HibpError('rate-limited', `${what}: HIBP answered 429 (rate limit)`, {
+            status: 429,
+            ...(retryAfter ? { retryAfterMs: retryAfter.ms, ...(retryAfter.askedMs > retryAfter.ms ? { retryAfterAskedMs: retryAfter.askedMs } : {}) } : {}),
+          }),
         );
       }
       default:
-        throw new HibpError(response.status >= 500 ? 'unavailable' : 'bad-answer', `${what}: HIBP answered ${response.status}`, { status: response.status });
+        throw new HibpError(response.status >= 500 ? 'unavailable' : 'bad-answer', `${what}: HIBP answered ${response.status}${quoted}`, { status: response.status });
     }
   }
+}
+
+/**
+ * The first {@link MAX_BODY_EXCERPT} characters of an error answer's body, control characters
+ * replaced (a log line stays one line); the rest is never read. Empty when there is none.
+ */
+export async function bodyExcerpt(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    // Each UTF-8 byte is at most one character: MAX_BODY_EXCERPT × 4 bytes always hold enough.
+    let bytes = 0;
+    while (bytes < MAX_BODY_EXCERPT * 4) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A body cut short says what it said so far.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return clean.length > MAX_BODY_EXCERPT ? `${clean.slice(0, MAX_BODY_EXCERPT)}…` : clean;
 }
 
 /**

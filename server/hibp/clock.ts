@@ -1,3 +1,5 @@
+import { setLongTimeout } from '../timers.ts';
+
 /**
  * Time as the lookup queue sees it. Injected so tests can run minutes of rate-limited demand in
  * moments (see `test/support/simulatedClock.ts`); the service uses {@link systemClock}.
@@ -15,11 +17,12 @@ export const systemClock: Clock = {
     new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();
       const done = () => {
-        clearTimeout(timer);
+        timer.cancel();
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, Math.max(0, ms));
+      // Any length: a hold of days (HIBP's retry-after, a back-off) must not become a 1 ms timer.
+      const timer = setLongTimeout(done, ms);
       signal?.addEventListener('abort', done, { once: true });
     }),
 };

@@ -11,6 +11,7 @@ import { describeHibpKey, HIBP_ATTRIBUTION } from './constants.ts';
 import { HibpExposures } from './HibpExposures.ts';
 import { LookupQueue } from './LookupQueue.ts';
 import type { LookupStore, SourceState } from './LookupStore.ts';
+import { MAX_RETRY_AFTER_MS } from './retryAfter.ts';
 
 /** Counted against the budget a second longer than HIBP's minute: see `windowMarginMs`. */
 export const WINDOW_MARGIN_MS = 1000;
@@ -64,6 +65,7 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
   }
 
   const lookups = options.lookups();
+  await boundStoredHold(lookups, clock.now(), logger);
   const client = new HibpClient({ baseUrl: config.hibpUrl, apiKey: config.hibpApiKey, timeoutMs: config.hibpTimeoutMs });
   let queue: LookupQueue | undefined;
   let refresher: CatalogRefresher | undefined;
@@ -137,6 +139,22 @@ export async function startBreachData(options: BreachDataOptions): Promise<Breac
     await queue?.stop();
     throw error;
   }
+}
+
+/**
+ * A hold stored by an earlier run (a `retry-after` from before it was bounded, or from a clock
+ * far ahead) is brought back to at most a day from now, before anything reads it: otherwise one
+ * answer could stop every lookup for years, across restarts.
+ */
+async function boundStoredHold(lookups: LookupStore, now: number, logger: Logger): Promise<void> {
+  const latest = now + MAX_RETRY_AFTER_MS;
+  const before = await lookups.clampHolds(latest);
+  const stored = Math.max(before.blockedUntil, before.backoffUntil);
+  if (stored > latest)
+    logger.warn(
+      { storedUntil: Number.isFinite(stored) && stored < 8.64e15 ? new Date(stored).toISOString() : stored, until: new Date(latest).toISOString() },
+      'the stored hold on Have I Been Pwned requests lasted longer than a day; it now ends within a day',
+    );
 }
 
 function describeState(config: ServiceConfig, state: SourceState): string {

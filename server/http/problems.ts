@@ -9,10 +9,15 @@ const TITLES: Record<number, string> = {
   405: 'Method not allowed',
   406: 'Not acceptable',
   408: 'Request timeout',
+  409: 'Conflict',
+  410: 'Gone',
   413: 'Request body too large',
   415: 'Unsupported media type',
   421: 'Misdirected request',
+  422: 'Unprocessable content',
+  429: 'Too many requests',
   500: 'Internal server error',
+  502: 'Bad gateway',
   503: 'Service unavailable',
 };
 

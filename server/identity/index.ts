@@ -11,11 +11,13 @@ import { loadOrCreateIdentityKeysIn, openOidcPostgresStore } from './postgresSta
 import { openOidcSqliteStore } from './sqliteAdapter.ts';
 import { INTERACTION_LIMIT_DEFAULTS, withRequestingClient, type InteractionLimits } from './interactionLimits.ts';
 import { createUserDirectory, DEMO_USERS, type DemoUser } from './users.ts';
+import { OWNER_SUB } from './owner.ts';
 import { createIdTokenMinter, type MintIdTokenOptions } from './mintIdToken.ts';
 import { createServiceAccounts, SERVICE_ACCOUNT_TOKEN_PATH, type ServiceAccountDirectory, type ServiceAccounts } from './serviceAccounts.ts';
 
 export { DEMO_USERS, type DemoUser } from './users.ts';
 export { DESKTOP_CLIENT_ID, DESKTOP_REDIRECT_URIS } from './provider.ts';
+export { loadOrCreateOwnerSecret, OWNER_GRANT_TYPE, OWNER_SECRET_FILE, OWNER_SECRET_PARAMETER, OWNER_SUB } from './owner.ts';
 export type { MintAccessTokenOptions } from './mintAccessToken.ts';
 
 export const DEFAULT_API_AUDIENCE = 'urn:breach-monitor:api';
@@ -43,6 +45,8 @@ export interface DevIdentityProviderOptions {
   databasePool?: pg.Pool | undefined;
   /** Where service accounts are kept; without it the JWT-bearer token endpoint is not mounted. */
   serviceAccounts?: ServiceAccountDirectory;
+  /** The owner secret (`--owner`, server/identity/owner.ts): the desktop client may trade it for the owner's tokens over loopback. */
+  ownerSecret?: string | undefined;
   /** Caps on sign-ins under way (interactionLimits.ts); tests make them small. */
   interactionLimits?: InteractionLimits | undefined;
 }
@@ -80,6 +84,8 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const interactionsPath = `${mountPath}/interaction`;
   const logger = options.logger.child({ component: 'identity' });
   const users = createUserDirectory(options.users ?? DEMO_USERS, options.isAccountActive);
+  const isAccountActive = options.isAccountActive ?? (() => true);
+  const ownerSecret = options.ownerSecret;
 
   const dir = join(options.dataDir, 'identity');
   const pool =
@@ -99,6 +105,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     users,
     accessTokenTtlSec: options.accessTokenTtlSec ?? 15 * 60,
     logger,
+    ...(ownerSecret ? { owner: { secret: ownerSecret, isActive: async () => isAccountActive(OWNER_SUB) } } : {}),
   });
   const providerCallback = provider.callback();
   const interactions = createInteractionHandler({ provider, basePath: interactionsPath, users, logger });

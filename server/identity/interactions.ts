@@ -17,6 +17,10 @@ export interface InteractionRoutesOptions {
 
 export type InteractionHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** What the sign-in page says on a service without demo users (docs/auth.md). */
+export const NO_PASSWORD_SIGN_IN =
+  'This breach-alert service runs on real data, so it has no demo users and nobody signs in here with a password. If it runs on your computer for you, go back to Breach Monitor and choose Continue: the app signs you in as its owner. To let other people sign in, start the service with an identity provider (--issuer).';
+
 const ROUTE = /^\/([A-Za-z0-9_-]{1,64})(?:\/(login|confirm))?\/?$/;
 
 /**
@@ -60,6 +64,8 @@ export function createInteractionHandler(options: InteractionRoutesOptions): Int
   }
 
   async function showLogin(res: ServerResponse, interaction: Interaction, self: string, form?: { email: string; error: string }) {
+    // No demo users (a service on real data): nobody signs in here with a password.
+    if (users.users.length === 0) return sendPage(res, 403, renderMessagePage('No sign-in here', NO_PASSWORD_SIGN_IN));
     const hint = typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined;
     const view = {
       action: `${self}/login`,

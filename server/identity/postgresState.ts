@@ -56,8 +56,8 @@ export function openOidcPostgresStore(pool: pg.Pool, interactionLimits: Interact
   };
   const select = 'SELECT payload, consumed_at FROM oidc_models';
 
-  const upsertSql = `INSERT INTO oidc_models (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at, client_key)
-     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $7::integer) END, NULL, $8)
+  const upsertSql = `INSERT INTO oidc_models (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at, client_key, client_seq)
+     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $7::integer) END, NULL, $8, $9)
      ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
        uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`;
 
@@ -75,9 +75,11 @@ export function openOidcPostgresStore(pool: pg.Pool, interactionLimits: Interact
           await client.query(
             `DELETE FROM oidc_models WHERE model = 'Interaction' AND client_key = $1 AND id NOT IN (
                SELECT id FROM oidc_models WHERE model = 'Interaction' AND client_key = $1 AND ${live}
-               ORDER BY expires_at DESC LIMIT $2)`,
+               ORDER BY client_seq DESC LIMIT $2)`,
             [clientKey, interactionLimits.perAddress - 1],
           );
+          const { rows: next } = await client.query<{ next: string }>(`SELECT coalesce(max(client_seq), 0) + 1 AS next FROM oidc_models WHERE model = 'Interaction' AND client_key = $1`, [clientKey]);
+          values[8] = Number(next[0]!.next);
         }
         const { rows } = await client.query<{ count: string }>(`SELECT count(*) AS count FROM oidc_models WHERE model = 'Interaction' AND ${live}`);
         if (!continuing && Number(rows[0]!.count) >= interactionLimits.total) throw new SignInsFullError();
@@ -99,6 +101,7 @@ export function openOidcPostgresStore(pool: pg.Pool, interactionLimits: Interact
           payload.uid ?? null,
           typeof expiresIn === 'number' ? expiresIn : null,
           clientKey,
+          null,
         ];
         if (model === 'Interaction') await admitInteraction(values, storedIdOf(id), clientKey, requesting.continuing);
         else await pool.query(upsertSql, values);

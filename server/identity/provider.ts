@@ -6,6 +6,7 @@ import type { IdentityKeys } from './keys.ts';
 import { pageHeaders } from './http.ts';
 import { renderLogoutPrompt, renderMessagePage, SIGNED_OUT_MESSAGE, type RenderedPage } from './pages.ts';
 import type { UserDirectory } from './users.ts';
+import { OWNER_GRANT_TYPE, OWNER_NAME, OWNER_SUB, registerOwnerGrant } from './owner.ts';
 
 export const DESKTOP_CLIENT_ID = 'breach-monitor-desktop';
 /** Native clients may use any port on these but 0 (RFC 8252 §7.3; refuseUnlistenableLoopbackPorts); oidc-provider ignores the port when matching. */
@@ -23,12 +24,21 @@ export interface ProviderSettings {
   users: UserDirectory;
   accessTokenTtlSec: number;
   logger: Logger;
+  /** The owner's sign-in (server/identity/owner.ts): its secret, and whether the owner account is still active. */
+  owner?: { secret: string; isActive: () => Promise<boolean> } | undefined;
 }
 
 const DAY = 24 * 60 * 60;
 
 export function buildProvider(settings: ProviderSettings): Provider {
-  const { audience, users, accessTokenTtlSec } = settings;
+  const { audience, users, accessTokenTtlSec, owner } = settings;
+  const resourceServerInfo = {
+    audience,
+    scope: SUPPORTED_SCOPES.join(' '),
+    accessTokenTTL: accessTokenTtlSec,
+    accessTokenFormat: 'jwt' as const,
+    jwt: { sign: { alg: 'RS256' as const } },
+  };
 
   const configuration: Configuration = {
     adapter: settings.adapter,
@@ -41,7 +51,7 @@ export function buildProvider(settings: ProviderSettings): Provider {
         token_endpoint_auth_method: 'none',
         redirect_uris: DESKTOP_REDIRECT_URIS,
         post_logout_redirect_uris: DESKTOP_REDIRECT_URIS,
-        grant_types: ['authorization_code', 'refresh_token'],
+        grant_types: ['authorization_code', 'refresh_token', ...(owner ? [OWNER_GRANT_TYPE] : [])],
         response_types: ['code'],
       },
     ],
@@ -98,17 +108,16 @@ export function buildProvider(settings: ProviderSettings): Provider {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator, client) => {
           if (indicator !== audience || client.clientId !== DESKTOP_CLIENT_ID) throw new errors.InvalidTarget();
-          return {
-            audience,
-            scope: SUPPORTED_SCOPES.join(' '),
-            accessTokenTTL: accessTokenTtlSec,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
-          };
+          return resourceServerInfo;
         },
       },
     },
     findAccount: async (_ctx, sub, token): Promise<Account | undefined> => {
+      if (owner && sub === OWNER_SUB) {
+        if (!(await owner.isActive())) return undefined;
+        // The owner has no address of its own: the addresses they monitor come from /user/emails.
+        return { accountId: OWNER_SUB, claims: () => ({ sub: OWNER_SUB, name: OWNER_NAME, ...(token?.grantId ? { gid: token.grantId } : {}) }) };
+      }
       const user = users.bySub(sub);
       // An account that is gone fails every grant that looks it up: refresh, code exchange, session reuse.
       if (!user || !(await users.isActive(sub))) return undefined;
@@ -144,6 +153,7 @@ export function buildProvider(settings: ProviderSettings): Provider {
   refuseUnlistenableLoopbackPorts(provider);
   provider.use(offlineAccessImpliesConsent);
   provider.use(endGrantsAtSignOut(provider, settings.logger));
+  if (owner) registerOwnerGrant(provider, { secret: owner.secret, audience, resourceServerInfo, clientId: DESKTOP_CLIENT_ID, logger: settings.logger });
 
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => {
     settings.logger.error({ err: error }, 'identity provider server error');

@@ -48,8 +48,8 @@ export function openOidcSqliteStore(file: string, interactionLimits: Interaction
   const live = '(expires_at IS NULL OR expires_at > @now)';
   const statements = {
     upsert: db.prepare(`
-      INSERT INTO oidc_entities (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at, client_key)
-      VALUES (@model, @id, @payload, @grantId, @userCode, @uid, @expiresAt, NULL, @clientKey)
+      INSERT INTO oidc_entities (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at, client_key, client_seq)
+      VALUES (@model, @id, @payload, @grantId, @userCode, @uid, @expiresAt, NULL, @clientKey, @clientSeq)
       ON CONFLICT (model, id) DO UPDATE SET
         payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
         uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`),
@@ -68,7 +68,8 @@ export function openOidcSqliteStore(file: string, interactionLimits: Interaction
     dropClientsOldest: db.prepare(`
       DELETE FROM oidc_entities WHERE model = 'Interaction' AND client_key = @clientKey AND id NOT IN (
         SELECT id FROM oidc_entities WHERE model = 'Interaction' AND client_key = @clientKey AND ${live}
-        ORDER BY expires_at DESC LIMIT @keep)`),
+        ORDER BY client_seq DESC LIMIT @keep)`),
+    nextClientSeq: db.prepare<{ clientKey: string }, { next: number }>("SELECT coalesce(max(client_seq), 0) + 1 AS next FROM oidc_entities WHERE model = 'Interaction' AND client_key = @clientKey"),
   };
 
   type UpsertRow = Parameters<typeof statements.upsert.run>[0];
@@ -76,10 +77,13 @@ export function openOidcSqliteStore(file: string, interactionLimits: Interaction
    * Stores a new interaction within the caps: the client's oldest make way for it, or, with the
    * provider full, it is refused. Replacing one (a sign-in moving on) is never refused.
    */
-  const admitInteraction = db.transaction((row: UpsertRow & { id: string; clientKey: string | null }, continuing: boolean) => {
+  const admitInteraction = db.transaction((row: UpsertRow & { id: string; clientKey: string | null; clientSeq: number | null }, continuing: boolean) => {
     if (!statements.exists.get({ model: 'Interaction', id: row.id })) {
       const now = epochSeconds();
-      if (row.clientKey !== null) statements.dropClientsOldest.run({ clientKey: row.clientKey, keep: interactionLimits.perAddress - 1, now });
+      if (row.clientKey !== null) {
+        statements.dropClientsOldest.run({ clientKey: row.clientKey, keep: interactionLimits.perAddress - 1, now });
+        row.clientSeq = statements.nextClientSeq.get({ clientKey: row.clientKey })!.next;
+      }
       if (!continuing && statements.liveInteractions.get({ now })!.count >= interactionLimits.total) throw new SignInsFullError();
     }
     statements.upsert.run(row);
@@ -103,6 +107,7 @@ export function openOidcSqliteStore(file: string, interactionLimits: Interaction
           uid: payload.uid ?? null,
           expiresAt: typeof expiresIn === 'number' ? epochSeconds() + expiresIn : null,
           clientKey: model === 'Interaction' ? (requesting.clientKey ?? null) : null,
+          clientSeq: null as number | null,
         };
         if (model === 'Interaction') admitInteraction.immediate(row, requesting.continuing);
         else statements.upsert.run(row);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { stringify } from 'yaml';
 import * as api from '../../shared/api/index.ts';
 import { BREACH_DATA_HEADERS } from './breachDataHeaders.ts';
+import { EMAIL_SCHEMAS, emailPaths } from './emailPaths.ts';
 import { FIREFOX_SCHEMAS, firefoxPaths } from './firefoxPaths.ts';
 import { SEARCH_EXTRA_SCHEMAS, SEARCH_SCHEMAS, searchPaths } from './searchPaths.ts';
 
@@ -53,6 +54,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     SourceProblemCode: api.SourceProblemCode,
     UserChecks: api.UserChecks,
     CatalogChanges: api.CatalogChanges,
+    ...EMAIL_SCHEMAS,
     ...FIREFOX_SCHEMAS,
     ...SEARCH_SCHEMAS,
   };
@@ -71,7 +73,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Breach Alerts API (Breach Monitor reference service)',
       version: '1.0',
       description:
-        "Creating a monitoring user, listing the breaches that affect its monitored emails, and recording which data classes are resolved. The same service also speaks the newer Monitor contract (`/api/firefox/v1`, paths under `/firefox/v1` with their own server) and the search interface (`/client/v4`, seed 002, paths under `/accounts` with their own server). Decisions where the contract is silent: CONTRACT.md. Breach data in the demo catalog is generated; real catalogs come from Have I Been Pwned (CC BY 4.0). Where exposures come from is said on every answer that carries them: `breach-data: hibp` (looked up with Have I Been Pwned, credit it where the data is shown), `breach-data: demo` (invented by a service started with `--demo` or `--dev`: never real, label it), `breach-data: none` (no source: nothing is known); `breach-checks-pending` counts the caller's addresses not checked yet, which are absent from the lists (unknown, never clean). `GET /user/checks` says what is known per address.",
+        "Creating a monitoring user, listing the breaches that affect its monitored emails, and recording which data classes are resolved. The same service also speaks the newer Monitor contract (`/api/firefox/v1`, paths under `/firefox/v1` with their own server) and the search interface (`/client/v4`, seed 002, paths under `/accounts` with their own server). Decisions where the contract is silent: CONTRACT.md. Breach data in the demo catalog is generated; real catalogs come from Have I Been Pwned (CC BY 4.0). Where exposures come from is said on every answer that carries them: `breach-data: hibp` (looked up with Have I Been Pwned, credit it where the data is shown), `breach-data: demo` (invented by a service started with `--demo` or `--dev`: never real, label it), `breach-data: none` (no source: nothing is known); `breach-checks-pending` counts the caller's addresses not checked yet, which are absent from the lists (unknown, never clean). `GET /user/checks` says what is known per address. A person's addresses (`/user/emails`, our extension): adding, proving (a code by email, or at once on the person's own loopback service where they are the operator) and removing the addresses monitored.",
     },
     servers: [{ url: 'http://localhost:6060/api/v1', description: 'Local development' }],
     security: [{ bearer: [] }],
@@ -159,6 +161,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      ...emailPaths(),
       ...firefoxPaths(),
       ...searchPaths(),
     },

@@ -7,6 +7,35 @@ export interface Account {
   deleted: boolean;
 }
 
+/** How an address the person added was proven theirs (the others are vouched for elsewhere). */
+export type AddedEmailProof = 'code' | 'operator';
+
+/** One address a person added (`POST /user/emails`). Times are milliseconds since the epoch. */
+export interface PersonEmailRow {
+  email: string;
+  addedAt: number;
+  verifiedAt: number | null;
+  verifiedBy: AddedEmailProof | null;
+  /** The last code sent, hashed (server/api/verificationCodes.ts); null when none is waiting. */
+  codeHash: string | null;
+  codeExpiresAt: number | null;
+  /** Entries of the last code so far, wrong or right. */
+  codeAttempts: number;
+}
+
+/** A code about to be sent, with the limits its send must stay within (one transaction). */
+export interface CodeSend {
+  codeHash: string;
+  expiresAt: number;
+  at: number;
+  /** Sends at or after this count against the limits. */
+  since: number;
+  perAddress: number;
+  perPerson: number;
+}
+
+export type CodeSendResult = 'recorded' | 'address-limit' | 'person-limit' | 'missing' | 'verified';
+
 /** A resolved (email, data class, breach). `dataClass` is the breach's own spelling. */
 export interface ResolutionRow {
   email: string;
@@ -125,6 +154,30 @@ export interface SyncBreachStore {
    */
   applyResolutionChanges(changes: readonly ResolutionChange[], now: string): void;
 
+  // A person's addresses (`/user/emails`): the ones they added, verified or not
+  /** `sub`'s added addresses, oldest first. */
+  personEmails(sub: string): PersonEmailRow[];
+  /**
+   * Adds `email` for `sub` (verified at once when `verifiedBy` is given) unless it is listed
+   * already (`exists`) or `sub` has `maxRows` added addresses (`full`).
+   */
+  addPersonEmail(sub: string, email: string, at: number, verifiedBy: AddedEmailProof | null, maxRows: number): 'added' | 'exists' | 'full';
+  /**
+   * Records a code's send and makes it the address's code (attempts start again), unless the
+   * sends since `send.since` to the address or for the person reached their limit, the address
+   * is not listed, or it is verified already. Sends stay counted when the address is removed.
+   */
+  recordCodeSend(sub: string, email: string, send: CodeSend): CodeSendResult;
+  /** Counts one entry of the address's code and answers the row as it is after it. */
+  countCodeAttempt(sub: string, email: string): PersonEmailRow | undefined;
+  /** The code was right: verified by it from `at` on, the code gone. False when not listed. */
+  markEmailVerified(sub: string, email: string, at: number): boolean;
+  /**
+   * Removes `sub`'s added `email` in one transaction and, when nobody else lists it, everything
+   * known about the address: exposures, resolutions, catalog changes, lookup state.
+   */
+  removePersonEmail(sub: string, email: string): boolean;
+
   /** Increases on every write; lets callers cache derived answers. */
   revision(): number;
   /**
@@ -203,6 +256,12 @@ const STORE_METHODS = [
   'catalogChanges',
   'getResolutions',
   'applyResolutionChanges',
+  'personEmails',
+  'addPersonEmail',
+  'recordCodeSend',
+  'countCodeAttempt',
+  'markEmailVerified',
+  'removePersonEmail',
   'revision',
   'changeStamp',
   'close',

@@ -6,6 +6,10 @@ import {
   stampsOf,
   type Account,
   type AccountRead,
+  type AddedEmailProof,
+  type CodeSend,
+  type CodeSendResult,
+  type PersonEmailRow,
   type CatalogReplacement,
   type LoadedCatalog,
   type RemovedBreach,
@@ -29,6 +33,7 @@ import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breach
 import { migrate, schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 import { preparePrivateDatabaseFile } from './privateFiles.ts';
+import { SqlitePersonEmails } from './SqlitePersonEmails.ts';
 
 /** Remembered account lookups before the memory is cleared and filled again. */
 const MAX_REMEMBERED_SUBJECTS = 10_000;
@@ -103,6 +108,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   readonly #createUser: Transaction<(sub: string, now: string) => boolean>;
   readonly #setExposures: Transaction<(email: string, breachIds: readonly string[], invented: boolean) => void>;
   readonly #applyResolutionChanges: Transaction<(changes: readonly ResolutionChange[], now: string) => Set<string>>;
+  readonly #personEmails: SqlitePersonEmails;
 
   /** Takes over a database already migrated to the latest schema; see {@link openSqliteBreachStore}. */
   constructor(db: SqliteDatabase) {
@@ -186,6 +192,7 @@ export class SqliteBreachStore implements SyncBreachStore {
       for (const id of breachIds) sql.insertExposure.run(email, id);
       bump();
     });
+    this.#personEmails = new SqlitePersonEmails(db, (email) => this.#emailChanges.set(email, ++this.#counter));
     this.#applyResolutionChanges = db.transaction((changes: readonly ResolutionChange[], now: string) => {
       const catalog = this.#snapshot();
       const changedEmails = new Set<string>();
@@ -332,6 +339,30 @@ export class SqliteBreachStore implements SyncBreachStore {
     validResolvedAt(now);
     if (changes.length === 0) return;
     for (const email of this.#applyResolutionChanges.immediate(changes, now)) this.#emailChanges.set(email, ++this.#counter);
+  }
+
+  personEmails(sub: string): PersonEmailRow[] {
+    return this.#personEmails.personEmails(sub);
+  }
+
+  addPersonEmail(sub: string, email: string, at: number, verifiedBy: AddedEmailProof | null, maxRows: number): 'added' | 'exists' | 'full' {
+    return this.#personEmails.addPersonEmail(sub, email, at, verifiedBy, maxRows);
+  }
+
+  recordCodeSend(sub: string, email: string, send: CodeSend): CodeSendResult {
+    return this.#personEmails.recordCodeSend(sub, email, send);
+  }
+
+  countCodeAttempt(sub: string, email: string): PersonEmailRow | undefined {
+    return this.#personEmails.countCodeAttempt(sub, email);
+  }
+
+  markEmailVerified(sub: string, email: string, at: number): boolean {
+    return this.#personEmails.markEmailVerified(sub, email, at);
+  }
+
+  removePersonEmail(sub: string, email: string): boolean {
+    return this.#personEmails.removePersonEmail(sub, email);
   }
 
   revision(): number {

@@ -264,6 +264,14 @@ export class SqliteLookupStore implements LookupStore {
     return fromState(this.#db.prepare('SELECT * FROM source_state WHERE id = 1').get() as StateRecord);
   }
 
+  async clampHolds(latest: number): Promise<SourceState> {
+    return this.#immediate(() => {
+      const before = fromState(this.#db.prepare('SELECT * FROM source_state WHERE id = 1').get() as StateRecord);
+      this.#db.prepare('UPDATE source_state SET blocked_until = MIN(blocked_until, ?), backoff_until = MIN(backoff_until, ?) WHERE id = 1').run(latest, latest);
+      return before;
+    });
+  }
+
   async updateState(patch: Partial<SourceState>, options: { reset?: boolean } = {}): Promise<SourceState> {
     return this.#immediate(() => {
       const current = fromState(this.#db.prepare('SELECT * FROM source_state WHERE id = 1').get() as StateRecord);

@@ -33,21 +33,42 @@ export const AddressCheck = z
     nextCheckAt: IsoDateTime.nullable().meta({ description: 'When the queue expects to look it up next; null when no check is scheduled' }),
     breachCount: z.int().min(0).nullable().meta({ description: 'Breaches the source reported at the last check; null until checked' }),
     viaDomainSearch: z.boolean().meta({ description: 'Checked through a domain search of its whole domain rather than one by one' }),
+    problem: z.string().nullable().optional().meta({ description: 'Why the last try failed (state `failed`), a sentence; null otherwise. Absent from services that do not say' }),
   })
   .meta({ id: 'AddressCheck' });
 export type AddressCheck = z.infer<typeof AddressCheck>;
+
+/**
+ * A website domain of a stealer log: a DNS name, lower case (RFC 1035 §2.3.4 and RFC 1123 §2.1:
+ * at most 253 characters, labels of 1–63 letters, digits and hyphens, not starting or ending
+ * with a hyphen). HIBP documents the answer as "an array of … domains" (the website domains
+ * "that the email address has been seen on", https://haveibeenpwned.com/API/v3#StealerLogsForEmail).
+ */
+export const StealerLogDomain = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/, 'must be a website domain (letters, digits, hyphens and dots)');
+/**
+ * Website domains kept per address. HIBP names no limit; a person's stealer logs name tens of
+ * sites, and what is shown must stay readable and bounded.
+ */
+export const MAX_STEALER_DOMAINS = 1000;
 
 /** Websites whose credentials an infostealer captured for one address (HIBP stealer logs). */
 export const StealerLogEntry = z
   .object({
     email: Email,
-    domains: z.array(z.string().min(1)).meta({ description: 'Website domains, sorted' }),
+    domains: z.array(StealerLogDomain).max(MAX_STEALER_DOMAINS).meta({ description: 'Website domains, sorted' }),
     checkedAt: IsoDateTime,
   })
   .meta({ id: 'StealerLogEntry' });
 export type StealerLogEntry = z.infer<typeof StealerLogEntry>;
 
-export const SourceProblemCode = z.enum(['no-source', 'key-refused', 'source-unreachable', 'rate-limited']).meta({ id: 'SourceProblemCode' });
+/**
+ * `wrong-address`: the configured base URL does not answer like Have I Been Pwned's API v3
+ * (`subscription/status` answered 404, or not with the documented JSON).
+ */
+export const SourceProblemCode = z.enum(['no-source', 'key-refused', 'source-unreachable', 'rate-limited', 'wrong-address']).meta({ id: 'SourceProblemCode' });
 export type SourceProblemCode = z.infer<typeof SourceProblemCode>;
 
 /** Body of `GET /user/checks`: what the service knows about the caller's addresses, and what it does not yet. */

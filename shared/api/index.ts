@@ -10,3 +10,4 @@ export * from './firefox.ts';
 export * from './checks.ts';
 export * from './sensitive.ts';
 export * from './catalogChanges.ts';
+export * from './emails.ts';

@@ -1,2 +1,3 @@
 export * from './details.ts';
 export * from './preferences.ts';
+export * from './feedKeys.ts';

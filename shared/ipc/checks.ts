@@ -53,6 +53,21 @@ export const HibpApiKey = z
   .max(128, 'an API key is at most 128 characters')
   .regex(/^[A-Za-z0-9-]+$/, 'an API key has only letters, digits and "-" (no spaces)');
 
+/** Have I Been Pwned's API v3, where the local service asks unless the person names another address. */
+export const DEFAULT_HIBP_URL = 'https://haveibeenpwned.com/api/v3';
+
+/**
+ * Another address that answers like Have I Been Pwned's API v3 (a proxy, a cache, a compatible
+ * service): the base its endpoints hang from, e.g. `https://proxy.example/api/v3`. Plain http
+ * only on this computer (`127.0.0.1`, `localhost`): the key travels with every request.
+ */
+export const HibpUrl = z.url({ protocol: /^https?$/, error: 'Enter a full address, such as https://haveibeenpwned.com/api/v3.' }).refine((value) => {
+  // Runs after a failed URL check too: what is not a URL is that check's to say.
+  if (!URL.canParse(value)) return true;
+  const url = new URL(value);
+  return url.protocol === 'https:' || /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i.test(url.hostname);
+}, 'Use an https:// address: your key is sent with every request (plain http only on this computer, such as http://127.0.0.1:…).');
+
 /** What the UI may know of the choice and the key: never the key, only its last four characters. */
 export const BreachSourceView = z.object({
   choice: BreachSourceChoice.nullable(),
@@ -71,6 +86,8 @@ export const BreachSourceView = z.object({
   demoCleared: z.int().min(0).optional(),
   /** A sentence about the local service when it did not follow (it could not be restarted). */
   problem: z.string().optional(),
+  /** The Have I Been Pwned address the local service asks, when the person named one; absent: {@link DEFAULT_HIBP_URL}. */
+  hibpUrl: z.string().optional(),
 });
 export type BreachSourceView = z.infer<typeof BreachSourceView>;
 
@@ -80,6 +97,8 @@ export const BreachSourceSet = z.strictObject({
   apiKey: HibpApiKey.optional(),
   /** Forget the kept key (for example when leaving `hibp`). */
   forgetKey: z.boolean().optional(),
+  /** Another Have I Been Pwned address for the local service; null goes back to {@link DEFAULT_HIBP_URL}. */
+  hibpUrl: HibpUrl.nullable().optional(),
 });
 
 /** The first five hexadecimal characters of a SHA-1, upper case: all that leaves the app of a password (k-anonymity). */
@@ -92,3 +111,27 @@ export const PwnedRange = z.object({
 export type PwnedRange = z.infer<typeof PwnedRange>;
 
 export const DEFAULT_PWNED_PASSWORDS_URL = 'https://api.pwnedpasswords.com';
+
+/**
+ * Whether breaches the account's service sent are Have I Been Pwned's data (CC BY 4.0, to be
+ * credited), from what the service said of them: the `breach-data` header of its answers and the
+ * `source` of `GET /user/checks` (shared/api/checks.ts), kept per account in `breach_data`.
+ *
+ * - `demo`: invented by a service started with `--demo`/`--dev` — ours, not credited, unless the
+ *   checks answer names whom to credit (`attribution`: demo exposures over Have I Been Pwned's
+ *   catalog file, whose titles and descriptions are shown).
+ * - `hibp`: looked up with Have I Been Pwned — credited.
+ * - `none`: no source now; what is still stored came from an earlier source, and never a demo one
+ *   (demo exposures are removed when the source changes) — credited.
+ * - unsaid: an older or another party's service speaking only the base contract, whose catalog
+ *   is Have I Been Pwned's (CONTRACT.md) — credited. Crediting too often costs a line; too rarely
+ *   breaks the licence.
+ */
+export function creditsHibp(source: BreachDataSource | undefined, attribution: string | null = null): boolean {
+  return source !== 'demo' || attribution !== null;
+}
+
+/** {@link creditsHibp} for what the service last said (`unknown`: it never said). */
+export function viewCreditsHibp(view: ChecksView): boolean {
+  return creditsHibp(view.source === 'unknown' ? undefined : view.source, view.checks?.attribution ?? null);
+}

@@ -10,6 +10,7 @@ import { Preferences } from '../catalog/preferences.ts';
 import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
 import { PdfFileName } from './host.ts';
 import { BreachSourceSet, BreachSourceView, ChecksView, PwnedPrefix, PwnedRange } from './checks.ts';
+import { AddressCodeInput, AddressesView, AddressInput, AddressRemoval } from './addresses.ts';
 
 const Empty = z.strictObject({});
 
@@ -193,6 +194,18 @@ export const channels = {
    * only these 5 characters; the schema admits nothing else, so no more of a password can reach the core.
    */
   'passwords-range': { input: z.strictObject({ prefix: PwnedPrefix }), output: PwnedRange },
+  /** The person's addresses as last listed by the service; `refresh` asks it first (what it cannot reach is said in `problem`). */
+  'addresses-get': { input: z.strictObject({ refresh: z.boolean().optional() }), output: AddressesView },
+  /** Adds an address at the service (needs it: offline is refused in words); a code goes to it unless the service is the person's own. */
+  'addresses-add': { input: AddressInput, output: AddressesView },
+  /** What removing an address would take with it on this computer, for the confirmation. */
+  'addresses-removal': { input: AddressInput, output: AddressRemoval },
+  /** Removes an address at the service, then its exposures and resolutions here, in one transaction. */
+  'addresses-remove': { input: AddressInput, output: AddressesView },
+  /** The code the person received for an address. */
+  'addresses-verify': { input: AddressCodeInput, output: AddressesView },
+  /** Sends the code again. */
+  'addresses-resend': { input: AddressInput, output: AddressesView },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SearchChunk } from '../search/api.ts';
 import { AuthStatus, SyncStatus } from './views.ts';
 import { ChecksView } from './checks.ts';
+import { AddressesView } from './addresses.ts';
 
 /**
  * Why local data changed. `resolution`: a toggle was recorded; `outbox`: failed changes were
@@ -34,6 +35,8 @@ export const events = {
   'breaches-new': z.object({ breaches: z.array(z.object({ id: z.string(), breachDate: z.string(), dataClasses: z.array(z.string()), emails: z.array(z.string()) })) }),
   /** What the service says about its source and the address checks changed (after a sync, a switch of source, a sign-out). */
   'checks-changed': ChecksView,
+  /** The person's addresses changed (listed again after a sync, added, removed, verified). */
+  'addresses-changed': AddressesView,
   /** Ask the UI to show one breach (a notification was clicked). */
   'open-breach': z.object({ id: z.string() }),
   /** A search run's results as they arrive: the chunks first, then the answer in pieces. */

@@ -5,3 +5,4 @@ export * from './views.ts';
 export * from './host.ts';
 export * from './feed.ts';
 export * from './checks.ts';
+export * from './addresses.ts';

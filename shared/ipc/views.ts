@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiContract, Breach, IsoDateTime } from '../api/index.ts';
 import { SearchRemoteInstance } from '../search/api.ts';
 import { BreachDetails } from '../catalog/details.ts';
-import { BreachSourceChoice } from './checks.ts';
+import { BreachSourceChoice, HibpUrl } from './checks.ts';
 
 /** The state of one (email, data class) of a breach, as the person sees it: server state overlaid with queued intents. */
 export const CellState = z.object({
@@ -114,6 +114,11 @@ export const AuthStatus = z.object({
   /** Only while `state` is 'signing-in'. */
   signIn: PendingSignIn.optional(),
   /**
+   * True when signing in needs no browser: the service is the person's own, started by the app,
+   * which signs them in as its owner. The sign-in control then says "Continue" (docs/auth.md).
+   */
+  ownerSignIn: z.boolean().optional(),
+  /**
    * When the core computed this status, as a count that only grows (./viewOrder.ts): an answer
    * to `auth-status` and an `auth-changed` event travel separately, and the later-computed one wins.
    */
@@ -201,6 +206,8 @@ export const Settings = z.object({
   breachSource: BreachSourceChoice.optional(),
   /** Pwned Passwords' range API; default `https://api.pwnedpasswords.com` (a proxy or a test double otherwise). */
   pwnedPasswordsUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** Have I Been Pwned's API v3 for the local service; default `https://haveibeenpwned.com/api/v3` (a proxy or a compatible service otherwise). */
+  hibpUrl: HibpUrl.optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -217,6 +224,7 @@ export const SettingsChange = Settings.partial()
     apiContract: Settings.shape.apiContract.unwrap().nullable().optional(),
     signUpUrl: Settings.shape.signUpUrl.unwrap().nullable().optional(),
     pwnedPasswordsUrl: Settings.shape.pwnedPasswordsUrl.unwrap().nullable().optional(),
+    hibpUrl: Settings.shape.hibpUrl.unwrap().nullable().optional(),
   })
   .strict();
 export type SettingsChange = z.infer<typeof SettingsChange>;

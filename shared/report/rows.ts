@@ -52,9 +52,19 @@ export function csvField(value: string | boolean): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * Invented exposures say so inside the file, where a spreadsheet shows it: a first column,
+ * `notice`, holding {@link DEMO_NOTICE} on every row, so no row copied or filtered elsewhere
+ * loses it. A column rather than a line above the header: the first line stays the header, so
+ * tools that read the columns by name read a demo file as they read a real one. Real data keeps
+ * the columns it always had.
+ */
+export const CSV_DEMO_COLUMN = 'notice';
+
 export function toCsv(report: Report): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const row of reportRows(report)) lines.push(CSV_COLUMNS.map((column) => csvField(row[column])).join(','));
+  const notice = report.demo ? [CSV_DEMO_COLUMN] : [];
+  const lines = [[...notice, ...CSV_COLUMNS].join(',')];
+  for (const row of reportRows(report)) lines.push([...(report.demo ? [csvField(DEMO_NOTICE)] : []), ...CSV_COLUMNS.map((column) => csvField(row[column]))].join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -78,7 +88,7 @@ export function toJsonExport(report: Report): string {
 /** The label of invented exposures, in every export of them. */
 export const DEMO_NOTICE = 'Demo data — these breaches are invented';
 
-/** `breach-monitor-report-2026-11-24.csv`; `breach-monitor-DEMO-report-…` for invented data (a CSV has no place for a label, its name does). */
+/** `breach-monitor-report-2026-11-24.csv`; `breach-monitor-DEMO-report-…` for invented data (the name says it before the file is opened; inside, the exports say it too). */
 export function exportFileName(report: Report, extension: 'csv' | 'json' | 'html' | 'pdf'): string {
   return `breach-monitor-${report.demo ? 'DEMO-' : ''}report-${report.generatedAt.slice(0, 10)}.${extension}`;
 }

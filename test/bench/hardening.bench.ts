@@ -5,6 +5,8 @@
 //   largest_write        permitted writes of the largest size taken (MAX_WRITE_VALUES values)
 //   sse_fanout_200       200 streaming reads of a location of 25 × MAX_WRITE_VALUES values (0.7 MB),
 //                        one leaf of it written every 100 ms
+//   retry_after_idle     idle CPU and log lines for 60 s after a 429 with retry-after 999999999
+//                        (test/bench/hardening/retryAfter.ts)
 // Beside each, the service's own event-loop delay (test/bench/loopDelayProbe.ts), which is the
 // stall itself, apart from how busy the machine or the measuring client is.
 // Also the median time of a shallow GET of that large location (beside the small GET's median).
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_WRITE_VALUES } from '../../server/rtdb/routes.ts';
+import { measureIdleAfterHugeRetryAfter } from './hardening/retryAfter.ts';
 import { startProcess, stopProcess } from './processes.ts';
 import { measureStreams } from './hardening/streams.ts';
 
@@ -209,6 +212,7 @@ async function main(): Promise<void> {
     console.log(`shallow GET of a location of ${WATCHED_PARTS} children, 50,000 leaves: median ${round(shallowMs)} ms (the full GET of it: ${round(fullMs)} ms)`);
     metrics.shallow_get_large_location = { value: round(shallowMs), unit: 'ms', floor: round(percentile(floor, 0.5)), ratio: round(shallowMs / percentile(floor, 0.5)) };
     if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes('streams')) Object.assign(metrics, await measureStreams());
+    if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes('retry_after_idle')) Object.assign(metrics, await measureIdleAfterHugeRetryAfter());
     console.log(JSON.stringify({ bench: 'hardening', metrics }));
   } finally {
     await stopProcess(child);

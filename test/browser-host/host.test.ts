@@ -2,12 +2,15 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/waitFor.ts';
 import { startCore, type Core } from '../../electron/core/app.ts';
 import { createBrowserHostBridge } from '../../electron/browser-host/browserHostBridge.ts';
-import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/BrowserHost.ts';
+import { MAX_EVENT_STREAMS, MAX_STREAM_BUFFER_BYTES, startBrowserHost, type BrowserHost } from '../../electron/browser-host/BrowserHost.ts';
 import { LAUNCH_CODE_TTL_MS } from '../../electron/browser-host/guards.ts';
 
 const SECRET = 'test-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -403,5 +406,67 @@ describe('browser host', () => {
       req.end();
     });
     expect(events.join('')).toMatch(/event: sync-changed\ndata: \{.*"online":false/);
+  });
+
+  /** An event stream on a raw socket: resolves once the host's hello arrived; the socket is left as given. */
+  function openStream(): Promise<{ socket: Socket; status: number; received: () => number }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      let text = '';
+      let bytes = 0;
+      const onData = (chunk: Buffer) => {
+        bytes += chunk.length;
+        text += chunk.toString('latin1');
+        const status = Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0);
+        if (status === 200 && text.includes('event: hello')) resolve({ socket, status, received: () => bytes });
+        else if (status !== 0 && status !== 200) resolve({ socket, status, received: () => bytes });
+      };
+      socket.on('data', onData);
+      socket.on('error', reject);
+      socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-monitor-secret: ${SESSION}\r\n\r\n`);
+    });
+  }
+
+  it('cuts an event stream whose page stopped reading once its unsent events pass the bound, and lets it go (issue 35)', async () => {
+    const stream = await openStream();
+    expect(stream.status).toBe(200);
+    const withStream = core.bus.listenerCount;
+    const closed = new Promise<void>((resolve) => stream.socket.once('close', () => resolve()));
+    // The page stops reading (a suspended tab): nothing more leaves the kernel's buffers.
+    stream.socket.pause();
+    const event = { requestId: 'paused-reader', event: { type: 'delta' as const, text: 'x'.repeat(256 * 1024) } };
+    const sent = 8 * Math.ceil(MAX_STREAM_BUFFER_BYTES / (256 * 1024));
+    for (let i = 0; i < sent; i++) core.bus.emit('search-event', event);
+    // Without a bound every one of those would stay queued for the stream, and its subscription with it.
+    await eventually('the paused stream detached from the bus', () => core.bus.listenerCount < withStream, 5000);
+    // Read again, the page gets what the kernel held and then the end: the host cut the stream.
+    stream.socket.resume();
+    await Promise.race([closed, delay(5000).then(() => Promise.reject(new Error('the stream was not cut: it is still open')))]);
+    expect(stream.received()).toBeLessThan(sent * 256 * 1024);
+  });
+
+  it(`refuses an event stream past ${MAX_EVENT_STREAMS} open ones with 503, and opens one again once another closes (issue 35)`, async () => {
+    const open: Socket[] = [];
+    try {
+      let refused: number | undefined;
+      for (let i = 0; i <= MAX_EVENT_STREAMS && refused === undefined; i++) {
+        const stream = await openStream();
+        open.push(stream.socket);
+        if (stream.status !== 200) refused = stream.status;
+      }
+      expect(refused).toBe(503);
+      open.shift()!.destroy();
+      await eventually(
+        'a stream opens once another closed',
+        async () => {
+          const again = await openStream();
+          open.push(again.socket);
+          return again.status === 200;
+        },
+        5000,
+      );
+    } finally {
+      for (const socket of open) socket.destroy();
+    }
   });
 });

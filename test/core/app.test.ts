@@ -179,8 +179,13 @@ describe('the core over its channels', () => {
     expect(status.account.accountId).toMatch(/^[0-9a-f]{32}$/);
     const file = accountDatabasePath(dataDir, reference.service.issuer, 'alice');
     expect(existsSync(file)).toBe(true);
+    // A search builds the account's index in memory; signing out lets it go (issue 35, finding 9).
+    expect((await call<{ chunks: unknown[] }>('search-run', { requestId: 'before-sign-out', query: '' })).chunks.length).toBeGreaterThan(0);
+    expect(core.searchIndexOpen()).toBe(true);
     expect(await call('auth-sign-out', { deleteLocalData: true })).toMatchObject({ state: 'signed-out' });
+    expect(core.searchIndexOpen()).toBe(false);
     expect(existsSync(file)).toBe(false);
     expect(await call('breaches-list', {})).toMatchObject({ total: 0 });
+    expect(await invoke('search-run', { requestId: 'after-sign-out', query: '' })).toMatchObject({ ok: false, error: { code: 'sign-in-required' } });
   });
 });

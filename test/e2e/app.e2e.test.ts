@@ -176,10 +176,10 @@ describe('the review UI in Chromium against the real stack', { timeout: 60_000 }
     }
 
     const domain = page.getByRole('combobox', { name: 'Domain' });
-    await domain.fill('oakshop.com');
+    await domain.fill('oakshop.example');
     await domain.press('Enter');
-    expect(await expectFiltered({ domain: 'oakshop.com' })).toEqual(['OakShop']);
-    expect(hashParams(page).get('domain')).toBe('oakshop.com');
+    expect(await expectFiltered({ domain: 'oakshop.example' })).toEqual(['OakShop']);
+    expect(hashParams(page).get('domain')).toBe('oakshop.example');
     await domain.fill('');
     await domain.press('Enter');
     await expectFiltered({});
@@ -236,12 +236,12 @@ describe('the review UI in Chromium against the real stack', { timeout: 60_000 }
     await clearFilters();
 
     const domain = page.getByRole('combobox', { name: 'Domain' });
-    await domain.fill('juniperhealthdirect.com');
+    await domain.fill('juniperhealthdirect.example');
     await domain.press('Enter');
     await pickInPopover(page, 'Unresolved data classes', { Passwords: true, 'Phone numbers': true });
-    expect(await expectFiltered({ domain: 'juniperhealthdirect.com', unresolvedDataClasses: ['Passwords', 'Phone numbers'] })).toEqual(['JuniperHealthDirect']);
+    expect(await expectFiltered({ domain: 'juniperhealthdirect.example', unresolvedDataClasses: ['Passwords', 'Phone numbers'] })).toEqual(['JuniperHealthDirect']);
     await pickInPopover(page, 'Data classes', { Usernames: true });
-    expect(await expectFiltered({ domain: 'juniperhealthdirect.com', dataClasses: ['Usernames'], unresolvedDataClasses: ['Passwords', 'Phone numbers'] })).toEqual([]);
+    expect(await expectFiltered({ domain: 'juniperhealthdirect.example', dataClasses: ['Usernames'], unresolvedDataClasses: ['Passwords', 'Phone numbers'] })).toEqual([]);
     await page.getByRole('heading', { name: 'No breaches match these filters' }).waitFor();
     await page.getByRole('button', { name: 'Show all breaches' }).click();
     await expectFiltered({ sort: 'name' });
@@ -260,11 +260,11 @@ describe('the review UI in Chromium against the real stack', { timeout: 60_000 }
       .waitFor();
     expect(hashParams(page).has('filter')).toBe(false);
 
-    const filter = { domain: { $in: ['oakshop.com'] }, dataClasses: 'Passwords' };
+    const filter = { domain: { $in: ['oakshop.example'] }, dataClasses: 'Passwords' };
     await field.fill(JSON.stringify(filter));
     await page.getByRole('button', { name: 'Apply filter' }).click();
     const answer = await expectListMatchesCore(e2e, { metadataFilter: filter });
-    const remote = await e2e.serviceBreaches({ includeSensitive: false, domain: 'oakshop.com', dataClasses: ['Passwords'] });
+    const remote = await e2e.serviceBreaches({ includeSensitive: false, domain: 'oakshop.example', dataClasses: ['Passwords'] });
     expect(answer.rows.map((row) => row.breach.id).sort()).toEqual(remote.map((item) => item.breach.id).sort());
     expect(JSON.parse(hashParams(page).get('filter') ?? 'null')).toEqual(filter);
     await page.getByRole('button', { name: 'Remove advanced filter', exact: true }).click();

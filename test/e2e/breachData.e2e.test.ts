@@ -1,7 +1,8 @@
 // Where breach data comes from, end to end in Chromium: the real reference service started with
 // `--dev` (so it serves invented data and says `breach-data: demo`), the real core and the
 // browser host. The first-run screen's three choices by role and name; the demo label on every
-// screen that shows exposures and on none that does not; "Check a password" against the
+// screen that shows exposures (the Graph page and its answers too, never credited to Have I
+// Been Pwned) and on none that does not; "Check a password" against the
 // Pwned Passwords stand-in, asserting what reached it; screenshots in light and dark with axe.
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -57,13 +58,15 @@ describe('breach data in Chromium against the real stack', { timeout: 60_000 }, 
   it('first run: three honest choices, found by role and name; the key is asked for with where to get one', async () => {
     const group = page.getByRole('group', { name: 'Breach data' });
     await group.waitFor();
-    await expect(group.getByRole('radio').count()).resolves.toBe(3);
     const hibp = group.getByRole('radio', { name: /Check my addresses with Have I Been Pwned/ });
     const service = group.getByRole('radio', { name: /Connect to a breach-alert service/ });
     const demo = group.getByRole('radio', { name: /Try it with demo data/ });
-    // The harness's service is not on the local port: the existing flow (connect to a service) is preselected.
+    // The harness's service is not on the local port: the existing flow (connect to a service) is
+    // preselected, with its contract's two choices under it; the other choices raise no contract.
     expect(await service.isChecked()).toBe(true);
+    await expect(group.getByRole('radio').count()).resolves.toBe(5);
     await hibp.check();
+    await expect(group.getByRole('radio').count()).resolves.toBe(3);
     const key = page.getByLabel('Have I Been Pwned API key');
     await key.waitFor();
     expect(await key.getAttribute('type')).toBe('password');
@@ -103,6 +106,20 @@ describe('breach data in Chromium against the real stack', { timeout: 60_000 }, 
     expect(await demoLabel().isVisible()).toBe(false);
     expect(await page.getByRole('note').filter({ hasText: DEMO_LABEL }).isVisible()).toBe(true);
     await page.emulateMedia({ media: 'screen' });
+
+    // The Graph page and each of its answers: the embedded engine answers from these invented
+    // breaches, so the page carries the band, each answer its own label, and nothing credits
+    // Have I Been Pwned with them.
+    const breach = list.rows.find((row) => !row.breach.isSensitive)!.breach.id;
+    await page.evaluate(`location.hash = ${JSON.stringify(`#/graph?nodes=${encodeURIComponent(breach)}&property=${encodeURIComponent('->dataClass')}`)}`);
+    await page.getByRole('heading', { name: 'Graph', level: 1 }).waitFor();
+    const answer = page.getByRole('region', { name: `The data this breach exposed: ${breach}` });
+    await answer.getByRole('table').waitFor();
+    expect(await demoLabel().count()).toBe(1);
+    expect(await answer.getByText('Demo data (invented)').isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: /Have I Been Pwned/ }).count()).toBe(0);
+    expect(await page.getByText('CC BY 4.0').count()).toBe(0);
+    await capture('graph-demo');
 
     // The detail of one breach, beside the list.
     await nav('Breaches');

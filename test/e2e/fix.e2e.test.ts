@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { fixGroupOf } from '../../shared/report/fixGroups.ts';
 import { plural } from '../../renderer/lib/format.ts';
 import { summarizeReport } from '../../shared/report/summary.ts';
-import { CSV_COLUMNS } from '../../shared/report/rows.ts';
+import { CSV_COLUMNS, CSV_DEMO_COLUMN, DEMO_NOTICE } from '../../shared/report/rows.ts';
 import { runAxe } from './axe.ts';
 import { E2E, ensureRendererBuilt, eventually, launchChromium, pressSyncNow, SCREENSHOT_DIR, seriousFindings, settle, unnamedControls, until, type ScreenAudit } from './harness.ts';
 import { parseCsv } from '../support/csv.ts';
@@ -191,7 +191,7 @@ describe('guided fix and reports in Chromium against the real stack', { timeout:
 
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), csvButton.click()]);
     const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
-    // The --dev service's data is invented: the file names say so (a CSV has no room for a label).
+    // The --dev service's data is invented: the file names say so, and so does each file inside.
     expect(csvDownload.suggestedFilename()).toMatch(/^breach-monitor-DEMO-report-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(jsonDownload.suggestedFilename()).toMatch(/^breach-monitor-DEMO-report-\d{4}-\d{2}-\d{2}\.json$/);
     const csvText = readFileSync((await csvDownload.path())!, 'utf8');
@@ -221,8 +221,11 @@ describe('guided fix and reports in Chromium against the real stack', { timeout:
         }),
       ),
     );
-    const table = parseCsv(csvText);
-    expect(table[0]).toEqual([...CSV_COLUMNS]);
+    const rowsRead = parseCsv(csvText);
+    // The CSV's first column, shown by any spreadsheet, says on every row that the data is invented.
+    expect(rowsRead[0]).toEqual([CSV_DEMO_COLUMN, ...CSV_COLUMNS]);
+    expect(rowsRead.slice(1).every((row) => row[0] === DEMO_NOTICE)).toBe(true);
+    const table = rowsRead.map((row) => row.slice(1));
     const key = (row: string[]) => `${row[0]}|${row[4]}|${row[5]}`;
     const sort = (rows: string[][]) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
     expect(sort(table.slice(1))).toEqual(sort(expected));

@@ -106,4 +106,18 @@ describe('real breach data from Have I Been Pwned (stand-in), end to end', { tim
     expect(hibp.requests.every((request) => request.userAgent !== undefined && request.userAgent !== '')).toBe(true);
     expect(hibp.busiestMinute(KEY)).toBeLessThanOrEqual(10);
   });
+
+  it('the Graph page credits Have I Been Pwned for its breaches and labels nothing as demo', async () => {
+    await page.evaluate(`location.hash = ${JSON.stringify(`#/graph?nodes=Adobe&property=${encodeURIComponent('->dataClass')}`)}`);
+    await page.getByRole('heading', { name: 'Graph', level: 1 }).waitFor();
+    const answer = page.getByRole('region', { name: 'The data this breach exposed: Adobe' });
+    await answer.getByRole('table').waitFor();
+    expect(
+      await page
+        .locator('.graph-credit')
+        .getByRole('link', { name: /Have I Been Pwned/ })
+        .count(),
+    ).toBe(1);
+    expect(await page.getByText(/Demo data/).count()).toBe(0);
+  });
 });

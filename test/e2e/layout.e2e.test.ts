@@ -129,6 +129,35 @@ describe('layout and counts in Chromium against the real stack', { timeout: 60_0
     expect.soft(problems).toEqual([]);
   }
 
+  /**
+   * Every header and queue message cut with "…" (the status bar, the queued-changes notice) can
+   * be read whole: it takes focus, and then a tooltip shows its whole text, which is also its
+   * accessible description. `expectCut`: at this size at least one of them is cut (else this
+   * would check nothing).
+   */
+  async function cutMessagesUnreadable(expectCut: boolean): Promise<string[]> {
+    const cut =
+      (await page.evaluate(`(() => [...document.querySelectorAll('[data-cut]')].forEach((el) => el.removeAttribute('data-cut')) ?? [...document.querySelectorAll('.statusbar *, .detail-pending-slot *')]
+      .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
+      .map((el, index) => { el.setAttribute('data-cut', String(index)); return { text: el.textContent, tabIndex: el.tabIndex, describedBy: el.getAttribute('aria-describedby') }; }))()`)) as {
+        text: string;
+        tabIndex: number;
+        describedBy: string | null;
+      }[];
+    const problems: string[] = [];
+    if (expectCut && cut.length === 0) problems.push('no message is cut at this size: nothing was checked');
+    for (const [index, message] of cut.entries()) {
+      if (message.tabIndex !== 0) problems.push(`"${message.text}" is cut and cannot take focus`);
+      const line = page.locator(`[data-cut="${index}"]`);
+      await line.focus();
+      const tooltip = page.getByRole('tooltip').filter({ hasText: message.text });
+      if (!(await tooltip.isVisible())) problems.push(`"${message.text}" is cut and no tooltip shows it whole on focus`);
+      else if ((await line.getAttribute('aria-describedby')) !== (await tooltip.getAttribute('id'))) problems.push(`"${message.text}": the tooltip is not its accessible description`);
+      await line.blur();
+    }
+    return problems;
+  }
+
   async function openBreach(id: string): Promise<Locator> {
     await page.getByRole('searchbox', { name: 'Search breaches' }).fill(id);
     await list()
@@ -217,9 +246,14 @@ describe('layout and counts in Chromium against the real stack', { timeout: 60_0
       await syncNow();
       await statusBar().getByText('Offline', { exact: true }).waitFor();
       await article.getByText('2 changes queued.').waitFor();
-      await everyWay('detail-queued-offline', async () =>
-        controlsOutside(detailPane(), [page.getByRole('button', { name: 'Close breach detail' }), article.getByRole('button', { name: 'Mark all resolved' }), article.getByText('2 changes queued.')]),
-      );
+      await everyWay('detail-queued-offline', async (size) => [
+        ...(await controlsOutside(detailPane(), [
+          page.getByRole('button', { name: 'Close breach detail' }),
+          article.getByRole('button', { name: 'Mark all resolved' }),
+          article.getByText('2 changes queued.'),
+        ])),
+        ...(await cutMessagesUnreadable(size === SMALL)),
+      ]);
       await page.getByRole('button', { name: 'Close breach detail' }).click();
       await page.getByRole('searchbox', { name: 'Search breaches' }).fill('');
       await until('the whole list', async () => expect(await visibleRows()).toBeGreaterThan(1));

@@ -5,7 +5,7 @@ import { FakeNotification, resetElectron } from './fakeElectron.ts';
 
 vi.mock('electron', async () => (await import('./fakeElectron.ts')).electron);
 
-const { createNotifier } = await import('../../electron/main/notifications.ts');
+const { createNotifier, MAX_LIVE_NOTIFICATIONS } = await import('../../electron/main/notifications.ts');
 
 beforeEach(() => resetElectron());
 
@@ -82,6 +82,18 @@ describe('notifier', () => {
     createNotifier({ onClick }).show(newBreachesNotification([adobe, dropbox])!);
     FakeNotification.instances[0]!.emit('click');
     expect(onClick).toHaveBeenCalledWith(undefined);
+  });
+
+  it(`holds at most ${MAX_LIVE_NOTIFICATIONS} notifications nobody closed, the newest, for their clicks (issue 35, bounds)`, () => {
+    const onClick = vi.fn();
+    const notifier = createNotifier({ onClick });
+    // A notification centre that keeps every one and never says it closed.
+    for (let i = 0; i < 100; i++) notifier.show(newBreachesNotification([{ ...adobe, id: `Breach${i}` }])!);
+    const held = FakeNotification.instances.filter((shown) => shown.listenerCount('click') > 0);
+    expect(held).toEqual(FakeNotification.instances.slice(-MAX_LIVE_NOTIFICATIONS));
+    FakeNotification.instances.at(-MAX_LIVE_NOTIFICATIONS)!.emit('click');
+    FakeNotification.instances[0]!.emit('click');
+    expect(onClick.mock.calls).toEqual([[`Breach${100 - MAX_LIVE_NOTIFICATIONS}`]]);
   });
 
   it('shows nothing where the OS has no notifications', () => {

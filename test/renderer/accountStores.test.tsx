@@ -43,6 +43,11 @@ const STORES: Record<string, Placement> = {
   'renderer/state/settings.ts#useSettings': { kind: 'app-wide', why: "the app's settings, the same whoever signs in" },
   'renderer/state/theme.ts#useTheme': { kind: 'app-wide', why: 'the light or dark theme of the window' },
   'renderer/state/breachMedia.ts#useBreachMedia': { kind: 'app-wide', why: "logos of the public catalog from the details feed, which is the app's (configured by URL), not an account's" },
+  'renderer/state/firstRun.ts#useFirstRun': {
+    kind: 'app-wide',
+    why: 'the first run goes on after the sign-in it started: set before the account exists, it must outlive the change of account',
+  },
+  'renderer/state/addresses.ts#useAddresses': { kind: 'account', sample: { error: 'alice' } },
   'renderer/state/breaches.ts#useBreaches': { kind: 'account', sample: { list: { rows: [{ id: 'AshleyMadison' }] }, filters: EMPTY_FILTERS, error: 'alice' } },
   'renderer/state/checks.ts#useChecks': {
     kind: 'account',

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-// The API contract as a choice a person makes: on the welcome screen for every source of breach
-// data, and in Settings as one guided switch (never a refusal), saying what happens to queued changes.
+// The API contract as a choice a person makes: on the welcome screen under "Connect to a
+// breach-alert service" (the only choice that raises it), and in Settings as one guided switch
+// (never a refusal), saying what happens to queued changes.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
@@ -10,27 +11,31 @@ import { expectAccessible, renderApp } from './setup.tsx';
 const signedOut = { auth: { state: 'signed-out' as const, account: undefined, remembered: true } };
 
 describe('choosing the API contract', () => {
-  test('the welcome screen offers both contracts, in plain words, for every source of breach data', async () => {
+  test('the first screen asks only where breach data comes from; the contract is a question of "Connect to a breach-alert service"', async () => {
     const user = userEvent.setup();
     renderApp(signedOut);
-    const contract = await screen.findByRole('group', { name: 'API contract' });
+    await screen.findByRole('group', { name: 'Breach data' });
+    // The person's own key and demo data run on the local service, which speaks either contract: no question.
+    for (const source of [/Check my addresses with Have I Been Pwned/, /Try it with demo data/]) {
+      await user.click(screen.getByRole('radio', { name: source }));
+      expect(screen.queryByRole('group', { name: 'API contract' })).toBeNull();
+      expect(screen.queryByText(/Mozilla Monitor for Firefox/)).toBeNull();
+    }
+    await user.click(screen.getByRole('radio', { name: /Connect to a breach-alert service/ }));
+    const contract = screen.getByRole('group', { name: 'API contract' });
     const original = within(contract).getByRole('radio', { name: /Breach Alerts API \(the original\)/ });
     const newer = within(contract).getByRole('radio', { name: /Mozilla Monitor for Firefox \(the newer one\)/ });
     expect(original).toBeChecked();
     expect(newer).not.toBeChecked();
     expect(within(contract).getByText(/only leaked passwords and email addresses can be marked as dealt with/)).toBeInTheDocument();
-    // Under "Connect to a breach-alert service", and with the local service (a key, demo data) alike.
-    for (const source of [/Connect to a breach-alert service/, /Check my addresses with Have I Been Pwned/, /Try it with demo data/]) {
-      await user.click(screen.getByRole('radio', { name: source }));
-      expect(screen.getByRole('group', { name: 'API contract' })).toBeInTheDocument();
-    }
     await expectAccessible();
   });
 
   test('the chosen contract is saved before signing in (its scope is asked for at sign-in)', async () => {
     const user = userEvent.setup();
     const { core } = renderApp(signedOut);
-    await user.click(await screen.findByRole('radio', { name: /Mozilla Monitor for Firefox/ }));
+    await user.click(await screen.findByRole('radio', { name: /Connect to a breach-alert service/ }));
+    await user.click(screen.getByRole('radio', { name: /Mozilla Monitor for Firefox/ }));
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(core.callsOf('auth-sign-in')).toHaveLength(1));
     expect(core.callsOf('settings-set')).toEqual([{ apiContract: 'firefox-v1' }]);

@@ -23,6 +23,7 @@ import { isHiddenByDefault, type BreachDetails } from '../../shared/catalog/deta
 import { compileFilter } from '../../shared/search/filter.ts';
 import { summarizeReport } from '../../shared/report/summary.ts';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView, type PwnedRange } from '../../shared/ipc/checks.ts';
+import { UNKNOWN_ADDRESSES, type AddressesView } from '../../shared/ipc/addresses.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
 import { matchesListText, understandListText } from '../../shared/search/listText.ts';
 import { DEFAULT_SETTINGS } from '../support/settings.ts';
@@ -108,6 +109,8 @@ export class FakeCore {
   readonly #graphCache = new Map<string, GraphQueryResult>();
   /** What the service said about its source and each address (the core's `checks-get`). */
   checks: ChecksView = UNKNOWN_CHECKS;
+  /** The person's addresses as a service that sends codes would list them (`addresses-*`). */
+  addresses: AddressesView = { ...UNKNOWN_ADDRESSES, served: 'yes', verification: 'code' };
   /** The kept Have I Been Pwned key (the core keeps it in the keychain and never returns it). */
   hibpKey: string | undefined;
   keyRemembered = true;
@@ -381,8 +384,40 @@ export class FakeCore {
         this.pwnedPrefixes.push(prefix);
         return { entries: this.pwnedRanges.get(prefix) ?? [] };
       },
+      'addresses-get': () => this.addresses,
+      'addresses-add': ({ email }) => {
+        const key = emailKey(email);
+        if (this.addresses.addresses.some((address) => address.email === key)) throw ipcError('conflict', `${key} is already on your list`, [{ path: 'email', message: 'is already on your list' }]);
+        const added = {
+          email: key,
+          verified: false,
+          verifiedBy: null,
+          origin: 'added' as const,
+          removable: true,
+          state: 'unverified' as const,
+          addedAt: this.#now().toISOString(),
+          breachCount: null,
+          checkedAt: null,
+          problem: null,
+          codeExpiresAt: null,
+        };
+        return this.#setAddresses([...this.addresses.addresses, added]);
+      },
+      'addresses-removal': ({ email }) => ({ email: emailKey(email), breaches: 0, onlyThisAddress: 0, resolutions: 0 }),
+      'addresses-remove': ({ email }) => this.#setAddresses(this.addresses.addresses.filter((address) => address.email !== emailKey(email))),
+      'addresses-verify': ({ email }) =>
+        this.#setAddresses(
+          this.addresses.addresses.map((address) => (address.email === emailKey(email) ? { ...address, verified: true, verifiedBy: 'code' as const, state: 'pending' as const } : address)),
+        ),
+      'addresses-resend': () => this.addresses,
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
+  }
+
+  #setAddresses(addresses: AddressesView['addresses']): AddressesView {
+    this.addresses = { ...this.addresses, addresses };
+    this.emit('addresses-changed', this.addresses);
+    return this.addresses;
   }
 
   #sourceView(): BreachSourceView {

@@ -8,6 +8,7 @@ import { describeExpression } from '../../renderer/features/graph/ExpressionBuil
 import { formatHash, parseHash } from '../../renderer/lib/urlState.ts';
 import { parseExpression } from '../../shared/graph/expression.ts';
 import type { NodeResponse } from '../../shared/graph/response.ts';
+import { UNKNOWN_CHECKS } from '../../shared/ipc/checks.ts';
 import { FakeCore, FakeGraph } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
 
@@ -406,6 +407,40 @@ describe('graph pane', () => {
     await user.click(screen.getByRole('button', { name: 'Run query' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('could not be reached');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  test('invented breaches are labelled on the page and on each answer, never credited to Have I Been Pwned', async () => {
+    const core = new FakeCore();
+    core.checks = { ...UNKNOWN_CHECKS, source: 'demo', updatedAt: '2026-01-01T00:00:00Z' };
+    renderApp({ core, hash: graphHash(['Adobe'], '->dataClass') });
+    const root = await screen.findByRole('region', { name: 'The data this breach exposed: Adobe' });
+    await waitFor(() => expect(within(root).getByRole('table')).toBeInTheDocument());
+    expect(screen.getByText('Demo data — these breaches are invented.')).toBeInTheDocument();
+    expect(within(root).getByText('Demo data (invented)')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Have I Been Pwned/ })).toBeNull();
+    expect(screen.queryByText(/CC BY 4\.0/)).toBeNull();
+    await expectAccessible();
+  });
+
+  test('Have I Been Pwned’s breaches are credited and not labelled; a remote endpoint’s answers claim neither', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    core.checks = { ...UNKNOWN_CHECKS, source: 'hibp', updatedAt: '2026-01-01T00:00:00Z' };
+    core.graphRemoteUrl = 'https://graph.example';
+    core.graphKeys.set('https://graph.example', 'sekret');
+    renderApp({ core, hash: graphHash(['Adobe'], '->dataClass') });
+    const root = await screen.findByRole('region', { name: 'The data this breach exposed: Adobe' });
+    await waitFor(() => expect(within(root).getByRole('table')).toBeInTheDocument());
+    expect(screen.getByRole('link', { name: /Have I Been Pwned/ })).toBeInTheDocument();
+    expect(screen.queryByText('Demo data — these breaches are invented.')).toBeNull();
+    expect(within(root).queryByText('Demo data (invented)')).toBeNull();
+
+    await user.click(screen.getByRole('radio', { name: /Remote endpoint/ }));
+    await user.click(screen.getByRole('button', { name: 'Run query' }));
+    const remote = await screen.findByRole('region', { name: 'The data this breach exposed: Adobe' });
+    await waitFor(() => expect(within(remote).getByText('from the remote endpoint', { exact: false })).toBeInTheDocument());
+    expect(screen.queryByRole('link', { name: /Have I Been Pwned/ })).toBeNull();
+    expect(screen.getByText(/Answers from the remote endpoint are its own data/)).toBeInTheDocument();
   });
 
   test('the engine’s refusal is shown as it says it', async () => {

@@ -64,7 +64,7 @@ describe('Have I Been Pwned is credited only where its data is shown', () => {
   const demo = {
     breach: {
       id: 'AmberBank',
-      domain: 'amberbank.org',
+      domain: 'amberbank.example',
       breachDate: '2020-01-01',
       addedDate: '2020-02-01T00:00:00Z',
       modifiedDate: '2020-02-01T00:00:00Z',

@@ -71,6 +71,23 @@ describe('status bar and banners', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Sign-in needed' })).toBeNull());
   });
 
+  test("sign-in needed on the person's own service: Continue, and no browser to wait for", async () => {
+    const user = userEvent.setup();
+    const { core } = renderApp({ hash: '#/breaches', auth: { state: 'sign-in-needed', ownerSignIn: true } });
+    await screen.findByRole('region', { name: 'Sign-in needed' });
+    expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
+    await expectAccessible();
+    core.signInBehaviour = 'hang';
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(/Signing you in…/)).toBeInTheDocument();
+    expect(screen.queryByText(/browser\.$/)).toBeNull();
+    expect(screen.queryByRole('link', { name: /Open the sign-in page/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    core.signInBehaviour = 'succeed';
+    await user.click(await screen.findByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Sign-in needed' })).toBeNull());
+  });
+
   test('new breaches and open-breach events', async () => {
     const user = userEvent.setup();
     const { core } = renderApp({ hash: '#/overview' });

@@ -21,6 +21,11 @@ describe('server/openapi.yaml', () => {
       '/user/checks',
       '/user/catalog-changes',
       '/user/breaches/resolutions',
+      // A person's addresses (our extension).
+      '/user/emails',
+      '/user/emails/{email}',
+      '/user/emails/{email}/verification',
+      '/user/emails/{email}/verification-code',
       // The newer Monitor contract and the search interface, each path item with its own server.
       '/firefox/v1/user/breaches',
       '/firefox/v1/user/breaches/resolutions',

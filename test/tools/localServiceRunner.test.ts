@@ -1,7 +1,8 @@
 // The local service `npm start` owns, restarted for the person's breach-data choice: a real
 // `server/main.ts` process. Demo data runs with --dev; the person's Have I Been Pwned key reaches
 // the restarted service only through its environment (the HIBP stand-in sees it used), never its
-// command line; a service it did not start is never restarted.
+// command line, and the person signs in as its owner (--owner, the secret in its data folder); a
+// service it did not start is never restarted.
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, tempDir } from '../core/auth/harness.ts';
@@ -48,6 +49,8 @@ describe('LocalServiceRunner', () => {
     const demoPid = local.process!.child.pid!;
     if (process.platform === 'linux') expect(procFile(demoPid, 'cmdline')).toContain('--dev');
     expect(lines.at(-1)).toContain('demo data, invented and labelled');
+    // Demo data has its demo users: no owner sign-in.
+    expect(local.ownerSecret(endpoints!.issuer)).toBeUndefined();
     // Choosing what already runs restarts nothing.
     await local.apply({ source: 'demo' });
     expect(local.process!.child.pid).toBe(demoPid);
@@ -58,6 +61,7 @@ describe('LocalServiceRunner', () => {
     if (process.platform === 'linux') {
       const commandLine = procFile(pid, 'cmdline');
       expect(commandLine).not.toContain('--dev');
+      expect(commandLine).toContain('--owner');
       expect(commandLine.join(' ')).not.toContain(KEY);
       expect(procFile(pid, 'environ')).toContain(`BREACH_SERVICE_HIBP_API_KEY=${KEY}`);
     }
@@ -66,6 +70,11 @@ describe('LocalServiceRunner', () => {
     expect(lines.join('\n')).not.toContain(KEY);
     expect(lines.at(-1)).toContain('your Have I Been Pwned key');
     expect(lines.at(-1)).toContain('BREACH_SERVICE_HIBP_API_KEY=<your key>');
+    // On real data the person is the owner: the secret of its data folder, for its own issuer only.
+    expect(lines.at(-1)).toContain('you sign in as its owner, with no password');
+    const secret = local.ownerSecret(endpoints!.issuer);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(local.ownerSecret('http://127.0.0.1:1/oidc')).toBeUndefined();
     // The old one stopped on purpose: not reported as "stopped".
     expect(lines.some((line) => line.startsWith('The reference service stopped'))).toBe(false);
   }, 60_000);

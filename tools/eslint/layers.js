@@ -101,7 +101,7 @@ export const CORE_TIERS = [
   ['db'], // the account database: queries and migrations
   ['api'], // the service's clients, their errors, their backoff
   ['auth', 'queries'], // sign-in and secrets; local filters over the database
-  ['outbox', 'feed', 'graph', 'search', 'passwords'], // features over the database and the service
+  ['outbox', 'feed', 'graph', 'search', 'passwords', 'addresses'], // features over the database and the service
   ['sync'], // push (the outbox) then pull
   ['session'], // one account open: its database, sync and graph
   ['checks', 'status'], // what the open account's breach data and sync line say

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { CatalogChanges, Email, ProblemFieldError, toBreachSearchParams, type BreachQueryInput, type CatalogChange, type ResolutionItem } from '../../../shared/api/index.ts';
+import {
+  CatalogChanges,
+  Email,
+  EMAIL_VERIFICATION_HEADER,
+  EmailVerificationMode,
+  PersonEmail,
+  PersonEmailList,
+  ProblemFieldError,
+  toBreachSearchParams,
+  type BreachQueryInput,
+  type CatalogChange,
+  type ResolutionItem,
+} from '../../../shared/api/index.ts';
 import { ApiError, kindOfStatus, parseRetryAfter } from './ApiError.ts';
 import type { AccessTokenSource } from './AccessTokenSource.ts';
 import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
@@ -101,6 +113,46 @@ export class BreachAlertClient {
     return parsed.data.changes;
   }
 
+  /**
+   * `GET /user/emails` (a person's addresses, CONTRACT "A person's addresses"); undefined from a
+   * service that does not serve it (404): it then knows only the addresses sign-in gave it.
+   */
+  async listEmails(signal?: AbortSignal): Promise<{ emails: PersonEmailList; verification: EmailVerificationMode | undefined } | undefined> {
+    let response: Response;
+    try {
+      response = await this.#send('GET', '/user/emails', undefined, {}, signal);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+    const verification = EmailVerificationMode.safeParse(response.headers.get(EMAIL_VERIFICATION_HEADER));
+    return { emails: await readAnswer(PersonEmailList, 'addresses', response), verification: verification.success ? verification.data : undefined };
+  }
+
+  /** `POST /user/emails`: the address as the service now lists it (`verified: false` where it sent a code). */
+  async addEmail(email: string, signal?: AbortSignal): Promise<PersonEmail> {
+    const response = await this.#send('POST', '/user/emails', JSON.stringify({ email }), { 'content-type': 'application/json' }, signal);
+    return readAnswer(PersonEmail, 'the added address', response);
+  }
+
+  /** `DELETE /user/emails/{email}`: the address, its exposures and resolutions leave the service. */
+  async removeEmail(email: string, signal?: AbortSignal): Promise<void> {
+    const response = await this.#send('DELETE', `/user/emails/${encodeURIComponent(email)}`, undefined, {}, signal);
+    await response.arrayBuffer();
+  }
+
+  /** `POST /user/emails/{email}/verification` with the code the person received. */
+  async verifyEmail(email: string, code: string, signal?: AbortSignal): Promise<void> {
+    const response = await this.#send('POST', `/user/emails/${encodeURIComponent(email)}/verification`, JSON.stringify({ code }), { 'content-type': 'application/json' }, signal);
+    await response.arrayBuffer();
+  }
+
+  /** `POST /user/emails/{email}/verification-code`: sends the code again. */
+  async resendVerificationCode(email: string, signal?: AbortSignal): Promise<void> {
+    const response = await this.#send('POST', `/user/emails/${encodeURIComponent(email)}/verification-code`, undefined, {}, signal);
+    await response.arrayBuffer();
+  }
+
   /** `POST /user/breaches/resolutions`: resolves on any 2xx. */
   async postResolutions(items: readonly ResolutionItem[], signal?: AbortSignal): Promise<void> {
     const response = await this.#send('POST', '/user/breaches/resolutions', JSON.stringify(items), { 'content-type': 'application/json' }, signal);
@@ -141,6 +193,16 @@ async function errorFrom(response: Response): Promise<ApiError> {
     fieldErrors: problem.success ? (problem.data.errors ?? []) : [],
     ...(response.headers.has('retry-after') ? { retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) } : {}),
   });
+}
+
+/** A 2xx body checked against its schema; an answer of another shape is a protocol error naming where. */
+async function readAnswer<T>(schema: z.ZodType<T>, what: string, response: Response): Promise<T> {
+  const parsed = schema.safeParse(safeJson(await response.text()));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ApiError('protocol', `the service sent ${what} in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });
+  }
+  return parsed.data;
 }
 
 function safeJson(text: string): unknown {

@@ -12,7 +12,8 @@ import { describeError, redactingLogger, silentLogger, type AuthLogger } from '.
 import { ProviderClient } from './ProviderClient.ts';
 import { Redactor } from './redact.ts';
 import type { SecretKey, SecretStore } from './secrets/SecretStore.ts';
-import { SignInFlow, type BrowserOpener, type PendingSignIn } from './SignInFlow.ts';
+import { signInAsOwner } from './OwnerSignIn.ts';
+import { SignInFlow, type BrowserOpener, type PendingSignIn, type SignInFlowResult } from './SignInFlow.ts';
 import { TokenManager, type TokenManagerOptions } from './TokenManager.ts';
 
 export type { AuthState };
@@ -36,6 +37,11 @@ export interface AuthStatus {
   error: string | undefined;
   /** While signing in: the authorization link and whether a browser opened it. */
   signIn?: PendingSignIn | undefined;
+  /**
+   * True when signing in needs no browser: the configured service is the person's own, started
+   * by the app (`--owner`), so the app signs them in as its owner (the UI offers "Continue").
+   */
+  ownerSignIn?: boolean | undefined;
 }
 
 export interface AuthServiceOptions {
@@ -52,6 +58,12 @@ export interface AuthServiceOptions {
   /** For the provider and the API alike. */
   fetch?: typeof fetch | undefined;
   now?: (() => number) | undefined;
+  /**
+   * The owner secret of the configured service when it is the person's own loopback service the
+   * app started with `--owner` (read from its data folder); undefined otherwise. With it, signing
+   * in trades the secret for tokens instead of opening a browser (docs/auth.md).
+   */
+  ownerSecret?: (() => string | undefined) | undefined;
 }
 
 export interface SignInRequest {
@@ -86,6 +98,7 @@ export class AuthService implements Disposable {
   readonly #provider: ProviderClient;
   readonly #flow: SignInFlow;
   readonly #statusChanges = new Emitter<AuthStatus>();
+  readonly #ownerSecret: () => string | undefined;
 
   #state: AuthState = 'signed-out';
   #account: SignedInAccount | undefined;
@@ -106,6 +119,7 @@ export class AuthService implements Disposable {
     this.#now = options.now ?? Date.now;
     this.#provider = new ProviderClient(this.#config, { fetch: this.#fetch, now: this.#now });
     this.#flow = new SignInFlow(this.#provider, { logger: this.#logger, now: this.#now, redactor: this.#redactor });
+    this.#ownerSecret = options.ownerSecret ?? (() => undefined);
   }
 
   status(): AuthStatus {
@@ -115,7 +129,18 @@ export class AuthService implements Disposable {
       warning: this.#secretsWarning ?? this.#persistWarning,
       error: this.#error,
       ...(this.#state === 'signing-in' && this.#pending ? { signIn: { ...this.#pending } } : {}),
+      ...(this.#state !== 'signed-in' && this.#ownerSecretNow() !== undefined ? { ownerSignIn: true } : {}),
     };
+  }
+
+  /** The owner secret, or undefined when there is none (or it cannot be read: then the browser it is). */
+  #ownerSecretNow(): string | undefined {
+    try {
+      return this.#ownerSecret();
+    } catch (error) {
+      this.#logger.warn('auth: the owner secret could not be read', describeError(error));
+      return undefined;
+    }
   }
 
   readonly onDidChangeStatus: Event<AuthStatus> = this.#statusChanges.event;
@@ -246,23 +271,34 @@ export class AuthService implements Disposable {
     let tokens: TokenManager | undefined;
     let registered = false;
     try {
-      const result = await this.#flow.run({
-        opener,
-        signal,
-        onPending: (pending) => {
-          if (signal.aborted || this.#state !== 'signing-in') return;
-          this.#pending = pending;
-          this.#emit();
-        },
-        loginHint: previous.account?.email,
-        // Signed out, the person may want another account than the provider's session holds.
-        chooseAccount: previous.account === undefined,
-        finish: async ({ identity, tokens: issued }) => {
-          const account = toAccount(identity.issuer, identity.subject, identity.email);
-          tokens = await TokenManager.start(this.#tokenOptions(account), issued);
-          registered = await this.#register(tokens, signal);
-        },
-      });
+      const secret = this.#ownerSecretNow();
+      if (secret !== undefined) this.#redactor.add(secret);
+      const finish = async ({ identity, tokens: issued }: SignInFlowResult) => {
+        const account = toAccount(identity.issuer, identity.subject, identity.email);
+        tokens = await TokenManager.start(this.#tokenOptions(account), issued);
+        registered = await this.#register(tokens, signal);
+      };
+      // The person's own loopback service: signed in as its owner, without a browser.
+      const result =
+        secret !== undefined
+          ? await signInAsOwner(this.#provider, secret, this.#now).then(async (owner) => {
+              if (signal.aborted) throw new SignInError('cancelled', 'The sign-in was cancelled.');
+              await finish(owner);
+              return owner;
+            })
+          : await this.#flow.run({
+              opener,
+              signal,
+              onPending: (pending) => {
+                if (signal.aborted || this.#state !== 'signing-in') return;
+                this.#pending = pending;
+                this.#emit();
+              },
+              loginHint: previous.account?.email,
+              // Signed out, the person may want another account than the provider's session holds.
+              chooseAccount: previous.account === undefined,
+              finish,
+            });
       const account = toAccount(result.identity.issuer, result.identity.subject, result.identity.email);
       if (!tokens) throw new Error('the sign-in finished without tokens');
       if (previous.account && previous.account.accountId !== account.accountId) {

@@ -151,5 +151,6 @@ export function toAuthView(status: AuthStatus, remembered: boolean, secretsKeptI
     ...(status.warning ? { warning: status.warning } : {}),
     ...(status.error ? { error: status.error } : {}),
     ...(status.signIn ? { signIn: status.signIn } : {}),
+    ...(status.ownerSignIn ? { ownerSignIn: true } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SETTINGS_FILE } from '../settings/SettingsStore.ts';
-import { BreachSourceChoice, CoreError, type BreachSourceView, type Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
+import { BreachSourceChoice, CoreError, HibpUrl, type BreachSourceView, type Settings, type SettingsChange } from '../../../shared/ipc/index.ts';
 import type { SecretStore } from '../auth/secrets/SecretStore.ts';
 import { clearDemoExposures, storedSource } from '../db/breachDataQueries.ts';
 import type { LocalServiceControl, LocalServiceLaunch } from '../host.ts';
@@ -13,19 +13,29 @@ import { HIBP_API_KEY_SECRET, keyHint, readHibpApiKey } from './hibpKey.ts';
  * labelled); `hibp` without a kept key (a session-only store, a forgotten key) is `none`, never
  * demo: the person asked for real data.
  */
-export async function launchFor(choice: BreachSourceChoice | undefined, secrets: Pick<SecretStore, 'get'>): Promise<LocalServiceLaunch | undefined> {
+export async function launchFor(choice: BreachSourceChoice | undefined, secrets: Pick<SecretStore, 'get'>, hibpUrl?: string): Promise<LocalServiceLaunch | undefined> {
   if (choice === 'service') return undefined;
   if (choice !== 'hibp') return { source: 'demo' };
   const apiKey = await readHibpApiKey(secrets);
-  return apiKey ? { source: 'hibp', apiKey } : { source: 'none' };
+  return apiKey ? { source: 'hibp', apiKey, ...(hibpUrl ? { hibpUrl } : {}) } : { source: 'none' };
 }
 
 /** The saved choice in `<dataDir>/settings.json` (read by `npm start` before the app starts); undefined when absent or unreadable. */
 export function savedChoice(dataDir: string): BreachSourceChoice | undefined {
+  const parsed = BreachSourceChoice.safeParse(savedSetting(dataDir, 'breachSource'));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The Have I Been Pwned address saved beside the choice (`npm start` starts the local service with it); undefined when none is valid. */
+export function savedHibpUrl(dataDir: string): string | undefined {
+  const parsed = HibpUrl.safeParse(savedSetting(dataDir, 'hibpUrl'));
+  return parsed.success ? parsed.data : undefined;
+}
+
+function savedSetting(dataDir: string, key: string): unknown {
   try {
-    const raw = JSON.parse(readFileSync(path.join(dataDir, SETTINGS_FILE), 'utf8')) as { breachSource?: unknown };
-    const parsed = BreachSourceChoice.safeParse(raw.breachSource);
-    return parsed.success ? parsed.data : undefined;
+    const raw = JSON.parse(readFileSync(path.join(dataDir, SETTINGS_FILE), 'utf8')) as Record<string, unknown>;
+    return Object.hasOwn(raw, key) ? raw[key] : undefined;
   } catch {
     return undefined;
   }
@@ -67,23 +77,24 @@ export class BreachSource {
       keyHint: key ? keyHint(key) : null,
       keyRemembered: this.#options.secrets.persistent,
       localService: this.#options.localService ? 'restarted' : 'next-start',
+      ...(this.#options.settings.get().hibpUrl ? { hibpUrl: this.#options.settings.get().hibpUrl } : {}),
       ...extra,
     };
   }
 
   /** The launch the local service needs for the saved choice; undefined when the person uses another service. */
   async launch(choice: BreachSourceChoice | undefined = this.#options.settings.get().breachSource): Promise<LocalServiceLaunch | undefined> {
-    return launchFor(choice, this.#options.secrets);
+    return launchFor(choice, this.#options.secrets, this.#options.settings.get().hibpUrl);
   }
 
-  async set(input: { choice: BreachSourceChoice; apiKey?: string | undefined; forgetKey?: boolean | undefined }): Promise<BreachSourceView> {
+  async set(input: { choice: BreachSourceChoice; apiKey?: string | undefined; forgetKey?: boolean | undefined; hibpUrl?: string | null | undefined }): Promise<BreachSourceView> {
     const { secrets } = this.#options;
     if (input.choice === 'hibp' && !input.apiKey && !(await readHibpApiKey(secrets))) {
       throw new CoreError('invalid-arguments', 'Paste your Have I Been Pwned API key to check your addresses with it.', [{ path: 'apiKey', message: 'Paste your API key' }]);
     }
     // The local service's choices use the local service; signing out first is the settings channel's rule.
     const local = input.choice === 'service' ? {} : { ...this.#options.localEndpoints };
-    await this.#options.applySettings({ ...local, breachSource: input.choice });
+    await this.#options.applySettings({ ...local, breachSource: input.choice, ...(input.hibpUrl !== undefined ? { hibpUrl: input.hibpUrl } : {}) });
     if (input.apiKey) await secrets.set(HIBP_API_KEY_SECRET, input.apiKey);
     if (input.forgetKey) await secrets.delete(HIBP_API_KEY_SECRET);
 

@@ -59,8 +59,8 @@ export class LogoCache {
       const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       const ext = TYPES[type];
       if (!response.ok || !ext) throw new Error(`not an image (${response.status} ${type})`);
-      const bytes = Buffer.from(await response.arrayBuffer());
-      if (bytes.length === 0 || bytes.length > MAX_BYTES) throw new Error(`size ${bytes.length}`);
+      const bytes = await readAtMost(response, MAX_BYTES);
+      if (bytes.length === 0) throw new Error('empty');
       mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
       const file = path.join(this.#dir, `${key}.${ext}`);
       writeFileSync(`${file}.tmp`, bytes, { mode: 0o600 });
@@ -86,11 +86,38 @@ export class LogoCache {
 }
 
 /**
+ * The body, read only as far as `limit` bytes: a longer one (declared or sent) is refused and
+ * its download stopped there, so a hostile host cannot fill the app's memory for the whole timeout.
+ */
+async function readAtMost(response: Response, limit: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await response.body?.cancel();
+    throw new Error(`size ${declared}`);
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw new Error(`size over ${limit}`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
  * Where a catalog may send the core for a logo: the feed's own origin, or https to a public host.
  * A hostile catalog must not make the core probe the person's machine or network (loopback,
  * private and link-local addresses, `localhost`), which the browser's own rules would have
  * stopped for a page (docs/security.md). A public name that resolves to a private address is not
- * caught here (DNS rebinding); the fetch takes only images of at most 1 MB and shows nothing else.
+ * caught here (DNS rebinding); the fetch takes only images of at most 256 KB and shows nothing else.
  */
 export function mayFetchLogo(url: URL, base: string): boolean {
   let feedOrigin: string | undefined;

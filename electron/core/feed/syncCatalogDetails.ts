@@ -1,4 +1,4 @@
-import { BreachDetails, type CatalogDetails } from '../../../shared/catalog/index.ts';
+import { BreachDetails, idOfFeedKey, type CatalogDetails } from '../../../shared/catalog/index.ts';
 import { ApiError } from '../api/ApiError.ts';
 import type { DetailsStore } from './DetailsStore.ts';
 import type { RealtimeDatabaseClient } from './RealtimeDatabaseClient.ts';
@@ -83,9 +83,12 @@ function compareFeedKeys(a: string, b: string): number {
 function replaceCopy(client: RealtimeDatabaseClient, store: DetailsStore, answered: unknown, etag: string | undefined): DetailsSyncReport {
   const value = answered ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new ApiError('protocol', `the details feed's ${CATALOG_PATH} is not an object of breaches`);
-  const details: CatalogDetails = {};
+  // Keyed by breach id, whatever HIBP calls a breach (`__proto__` included): no prototype.
+  const details = Object.create(null) as CatalogDetails;
   const skipped: DetailsSyncReport['skipped'] = [];
-  for (const [id, entry] of Object.entries(value as Record<string, unknown>)) {
+  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+    // The feed's keys stand for breach ids (`Foo%2EBar` for `Foo.Bar`: shared/catalog/feedKeys.ts).
+    const id = idOfFeedKey(key);
     const parsed = BreachDetails.safeParse(entry);
     if (parsed.success) details[id] = parsed.data;
     else {

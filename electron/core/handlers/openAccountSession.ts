@@ -4,6 +4,7 @@ import type { DisposableStore } from '../../../shared/base/lifecycle.ts';
 import type { EventPayload } from '../../../shared/ipc/index.ts';
 import type { AccessTokenSource } from '../api/AccessTokenSource.ts';
 import type { AuthLogger } from '../auth/log.ts';
+import type { AddressBook } from '../addresses/AddressBook.ts';
 import type { ChecksPublisher } from '../checks/ChecksPublisher.ts';
 import type { DetailsFeed } from '../feed/DetailsFeed.ts';
 import { syncAfterBreachSync } from '../feed/syncAfterBreachSync.ts';
@@ -14,6 +15,7 @@ import type { SettingsStore } from '../settings/SettingsStore.ts';
 import type { DataChanges } from '../status/DataChanges.ts';
 import type { StatusPublisher } from '../status/StatusPublisher.ts';
 import type { OnlineState } from '../sync/OnlineState.ts';
+import { ServiceWatch } from '../sync/ServiceWatch.ts';
 import type { SyncStatusModel } from '../sync/SyncStatusModel.ts';
 import type { NewBreachMarks } from '../views/NewBreachMarks.ts';
 import { afterSync } from './afterSync.ts';
@@ -34,6 +36,8 @@ export interface AccountSessionWiring {
   changes: DataChanges;
   status: Pick<StatusPublisher, 'dataChanged' | 'publish'>;
   checks: Pick<ChecksPublisher, 'publish'>;
+  /** The person's addresses: listed again after every sync. */
+  addresses?: Pick<AddressBook, 'refresh' | 'publish'>;
   announceNewBreaches(breaches: EventPayload<'breaches-new'>['breaches']): void;
   /** Where the session's subscriptions are kept: its owner disposes them when the session closes. */
   subscriptions: DisposableStore;
@@ -46,10 +50,11 @@ export interface AccountSessionWiring {
  */
 export function openAccountSession(account: AccountRef, wiring: AccountSessionWiring): AccountSession {
   const { settings, feed, logger, marks, syncStatus, status, checks, subscriptions } = wiring;
+  const apiBaseUrl = apiBaseFor(settings.get().serviceUrl, contractOf(settings.get()));
   const session = AccountSession.open({
     dataDir: wiring.dataDir,
     account,
-    apiBaseUrl: apiBaseFor(settings.get().serviceUrl, contractOf(settings.get())),
+    apiBaseUrl,
     contract: contractOf(settings.get()),
     // The newer contract's items carry only ids: details come from the feed, synced first when one is missing.
     details: { getMany: (ids) => feed.details(ids), refresh: async () => void (await feed.sync()) },
@@ -70,8 +75,11 @@ export function openAccountSession(account: AccountRef, wiring: AccountSessionWi
     }),
   );
   checks.publish();
+  wiring.addresses?.publish();
   subscriptions.add(
     scheduler.onDidSync((report) => {
+      // Listed again with every sync (what the checks found, an address verified elsewhere); a failure is kept in the view.
+      void wiring.addresses?.refresh().catch((error: unknown) => logger.warn('addresses: could not be listed', { error: String(error) }));
       void syncAfterBreachSync(feed, { onUpdated: () => wiring.changes.changed('sync'), logger });
       if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
       checks.publish();
@@ -92,6 +100,22 @@ export function openAccountSession(account: AccountRef, wiring: AccountSessionWi
   );
   // Counts only (pending, failed): the data events come from the toggles and the syncs.
   subscriptions.add(outbox.onDidChange(() => status.publish()));
+  // Offline is told within seconds while the person is idle, and Online again as soon as the
+  // service answers, which also ends the wait the outage caused and syncs (docs/sync.md, "Online").
+  // An injected fetch stands for the network in tests: there is no real address to knock on.
+  if (!wiring.fetch) {
+    const watch = subscriptions.add(
+      new ServiceWatch({
+        url: apiBaseUrl,
+        onChange: (answering, before) => {
+          wiring.online.signal(answering);
+          status.publish();
+          if (answering && before === false) scheduler.notifyOnline();
+        },
+      }),
+    );
+    watch.start();
+  }
   void scheduler.start().catch((error: unknown) => logger.warn('sync: first sync failed', { error: String(error) }));
   return session;
 }

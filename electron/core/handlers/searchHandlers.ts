@@ -79,6 +79,10 @@ export function createSearchHandlers({ sessions, settings, secrets, emit, detail
       embedded?.engine.close();
       embedded = undefined;
     },
+    /** Whether an account's index is held in memory (built by a search, let go by `close`). */
+    indexOpen(): boolean {
+      return embedded !== undefined;
+    },
   });
 }
 

@@ -233,13 +233,19 @@ function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | 
   return parsed.data;
 }
 
-/** Server-sent events of a response body, as they arrive. */
+/** Characters one server-sent event may hold before its end: an instance's chunks and answer pieces are far smaller. */
+export const MAX_EVENT_CHARS = 1024 * 1024;
+
+/** Server-sent events of a response body, as they arrive; an event longer than {@link MAX_EVENT_CHARS} stops the reading. */
 export async function* readEventStream(response: Response): AsyncGenerator<{ event: string | undefined; data: string }> {
   if (!response.body) return;
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(bytes, { stream: true }).replaceAll('\r\n', '\n');
+    // Checked before looking for the end, so an event that never ends is never held whole (leaving the loop cancels the body).
+    if (buffer.length > MAX_EVENT_CHARS && buffer.indexOf('\n\n') < 0)
+      throw new RemoteSearchError('failed', `The search instance sent an event longer than ${MAX_EVENT_CHARS / (1024 * 1024)} MB; the answer was not read further.`);
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);

@@ -20,7 +20,7 @@ export function ChecksBanner() {
             <strong>{problem.detail}</strong> {PROBLEM_ACTIONS[problem.code]}
           </p>
         </div>
-        {problem.code === 'no-source' || problem.code === 'key-refused' ? (
+        {problem.code === 'no-source' || problem.code === 'key-refused' || problem.code === 'wrong-address' ? (
           <a className="button button-small" href={formatHash({ screen: 'settings', filters: EMPTY_FILTERS })}>
             Open Settings
           </a>

@@ -28,3 +28,12 @@ export function DemoLabel({ print = false }: { print?: boolean }) {
     </div>
   );
 }
+
+/**
+ * The label beside one answer or result when it comes from invented data (the graph pane's
+ * answers, search results): the band above says it for the page, this says it where a person
+ * reads or copies a single answer. Words, not only colour, so it is read out and printed.
+ */
+export function DemoTag() {
+  return <span className="badge badge-demo">Demo data (invented)</span>;
+}

@@ -62,6 +62,7 @@ export const PROBLEM_ACTIONS: Record<NonNullable<UserChecks['problem']>['code'],
   'key-refused': 'Check the key in Settings → Breach data, or get a new one at haveibeenpwned.com/API/Key.',
   'source-unreachable': 'Breach Monitor tries again by itself; nothing you hold is lost meanwhile.',
   'rate-limited': 'Have I Been Pwned asked to wait; the checks go on by themselves when it allows.',
+  'wrong-address': 'Correct the Have I Been Pwned address in Settings → Breach data (Advanced), or leave it empty for haveibeenpwned.com.',
 };
 
 /** "An infostealer captured your passwords for netflix.com, spotify.com" */

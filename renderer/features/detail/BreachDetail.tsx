@@ -1,4 +1,5 @@
 import { useEffect, useId, type ReactNode } from 'react';
+import { ClippedText } from '../../components/ClippedText.tsx';
 import { Credit } from '../../components/Credit.tsx';
 import { Domain } from '../../components/Domain.tsx';
 import { Icon } from '../../components/Icon.tsx';
@@ -59,6 +60,7 @@ export function BreachDetailPane({ id, onClose }: { id: string; onClose(): void 
 function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode }) {
   const { setResolved, retry, discard, actionError } = useDetail();
   const online = useSync((s) => s.status?.online ?? true);
+  const queueWords = online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.';
   const { breach } = detail;
   const titleId = useId();
   const classes = dataClassesOf(detail);
@@ -166,11 +168,11 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
       {/* A slot of fixed height whether or not something is queued: resolving never moves the matrix under the pointer. */}
       <div className="detail-pending-slot">
         {pending > 0 ? (
-          <p className="notice notice-pending" title={online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}>
+          <p className="notice notice-pending">
             <Icon name="clock" />
-            <span className="truncate">
-              <strong>{plural(pending, 'change')} queued.</strong> {online ? 'Sending them to the service at the next sync.' : 'You’re offline; they’ll be sent when the service can be reached.'}
-            </span>
+            <ClippedText text={`${plural(pending, 'change')} queued. ${queueWords}`}>
+              <strong>{plural(pending, 'change')} queued.</strong> {queueWords}
+            </ClippedText>
           </p>
         ) : (
           // The slot says something true when nothing waits, rather than standing empty.

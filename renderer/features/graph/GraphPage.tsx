@@ -1,11 +1,14 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { parseExpression, printExpression } from '../../../shared/graph/expression.ts';
+import { viewCreditsHibp } from '../../../shared/ipc/checks.ts';
 import { Credit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { formatDateTime, plural } from '../../lib/format.ts';
 import { EMPTY_FILTERS, formatHash, type GraphRoute } from '../../lib/urlState.ts';
+import { useChecks } from '../../state/checks.ts';
 import { useRoute } from '../../state/route.ts';
+import { DemoTag } from '../checks/DemoLabel.tsx';
 import { EndpointSwitch } from './EndpointSwitch.tsx';
 import { ExpressionBuilder } from './ExpressionBuilder.tsx';
 import { GraphView } from './GraphView.tsx';
@@ -147,6 +150,13 @@ export function GraphPage() {
     drawingRef.current?.scrollIntoView?.({ block: 'start' });
   }, [rootReady]);
   const draftNodes = parseNodeList(nodesText);
+  // The embedded engine answers from the account's own breaches: invented ones are labelled, and
+  // Have I Been Pwned is credited only when they are its data. A remote endpoint's answers are
+  // that endpoint's data, whose origin the app cannot know: neither claimed (docs/graph.md).
+  const checks = useChecks((s) => s.view);
+  const demo = checks.source === 'demo';
+  const showsEmbedded = answered.some((block) => block.source === 'embedded');
+  const showsRemote = answered.some((block) => block.source !== 'embedded');
 
   return (
     <div className="page page-graph">
@@ -276,6 +286,7 @@ export function GraphPage() {
                 key={block.id}
                 block={block}
                 others={secondHop !== undefined}
+                demo={demo && block.source === 'embedded'}
                 focus={focusBlock === block.id}
                 onFocused={() => setFocusBlock(undefined)}
                 isExpanded={(dcid, kind) => queries.covering(dcid, kind) !== undefined}
@@ -289,7 +300,8 @@ export function GraphPage() {
           </section>
         </>
       )}
-      <Credit className="graph-credit" />
+      {showsEmbedded && viewCreditsHibp(checks) ? <Credit className="graph-credit" /> : null}
+      {showsRemote ? <p className="credit graph-credit">Answers from the remote endpoint are its own data: their source and terms are the endpoint’s.</p> : null}
     </div>
   );
 }
@@ -298,6 +310,8 @@ interface BlockProps {
   block: QueryBlock;
   /** The block answers a preset's second step: "other" breaches. */
   others: boolean;
+  /** The answer is the embedded engine's over invented (demo) breaches. */
+  demo: boolean;
   focus: boolean;
   onFocused(): void;
   isExpanded(dcid: string, kind: NodeKind): boolean;
@@ -330,7 +344,7 @@ function blockTitle(block: QueryBlock, others: boolean): { words: string; expres
   return { words: `${nodes} ${block.property}`, expression: true };
 }
 
-function Block({ block, others, focus, onFocused, isExpanded, onExpand, onLoadMore, onStop, onRetry, onRemove }: BlockProps) {
+function Block({ block, others, demo, focus, onFocused, isExpanded, onExpand, onLoadMore, onStop, onRetry, onRemove }: BlockProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const id = useId();
   useEffect(() => {
@@ -369,6 +383,11 @@ function Block({ block, others, focus, onFocused, isExpanded, onExpand, onLoadMo
       ) : (
         <>
           <p className="graph-block-meta">
+            {demo ? (
+              <>
+                <DemoTag />{' '}
+              </>
+            ) : null}
             {plural(values, 'value')}
             {source ? ` · from the ${source}` : ''}
             {block.fetchedAt ? (

@@ -6,6 +6,7 @@ import { useChecks } from '../../state/checks.ts';
 import { useSettings } from '../../state/settings.ts';
 import { HibpApiKey, DEFAULT_PWNED_PASSWORDS_URL, type BreachSourceChoice, type BreachSourceView } from '../../../shared/ipc/checks.ts';
 import { KeyHint } from '../welcome/KeyHint.tsx';
+import { HibpAddressField, HibpProblem } from './HibpAddress.tsx';
 
 const LABELS: Record<BreachSourceChoice, string> = {
   hibp: 'Have I Been Pwned, with my API key',
@@ -40,6 +41,8 @@ export function BreachDataSection() {
   const [busy, setBusy] = useState(false);
   const [pwnedUrl, setPwnedUrl] = useState('');
   const [pwnedError, setPwnedError] = useState<string>();
+  const [hibpUrl, setHibpUrl] = useState('');
+  const [hibpUrlError, setHibpUrlError] = useState<string>();
 
   useEffect(() => {
     void loadSource();
@@ -48,13 +51,20 @@ export function BreachDataSection() {
     if (source?.choice) setChoice(source.choice);
   }, [source?.choice]);
   useEffect(() => {
+    setHibpUrl(source?.hibpUrl ?? '');
+  }, [source?.hibpUrl]);
+  useEffect(() => {
     setPwnedUrl(settings?.pwnedPasswordsUrl ?? '');
   }, [settings?.pwnedPasswordsUrl]);
 
   async function apply(forgetKey = false) {
     setMessage(undefined);
     setKeyError(undefined);
+    setHibpUrlError(undefined);
     const typed = apiKey.trim();
+    // The address goes with the HIBP choice, and only when it changed (empty: HIBP's own).
+    const address = hibpUrl.trim();
+    const addressChange = choice === 'hibp' && address !== (source?.hibpUrl ?? '') ? { hibpUrl: address === '' ? null : address } : {};
     if (choice === 'hibp' && !forgetKey && (typed !== '' || !source?.hasHibpKey)) {
       const checked = HibpApiKey.safeParse(typed);
       if (!checked.success) {
@@ -64,13 +74,15 @@ export function BreachDataSection() {
     }
     setBusy(true);
     try {
-      const view = await setSource({ choice, ...(typed && choice === 'hibp' ? { apiKey: typed } : {}), ...(forgetKey ? { forgetKey: true } : {}) });
+      const view = await setSource({ choice, ...(typed && choice === 'hibp' ? { apiKey: typed } : {}), ...(forgetKey ? { forgetKey: true } : {}), ...addressChange });
       setApiKey('');
       setMessage(view.problem ? { kind: 'error', text: view.problem } : { kind: 'ok', text: forgetKey ? 'The API key was forgotten.' : switchedMessage(view) });
     } catch (error) {
       const uiError = toUiError(error);
       const onKey = uiError.issues?.find((issue) => issue.path === 'apiKey');
+      const onAddress = uiError.issues?.find((issue) => issue.path === 'hibpUrl');
       if (onKey) setKeyError(onKey.message);
+      else if (onAddress) setHibpUrlError(onAddress.message);
       else setMessage({ kind: 'error', text: `Not switched: ${uiError.message}` });
     } finally {
       setBusy(false);
@@ -122,6 +134,19 @@ export function BreachDataSection() {
             hint={<KeyHint remembered={source?.keyRemembered ?? true} kept={source?.hasHibpKey ? source.keyHint : null} />}
           />
         ) : null}
+        {choice === 'hibp' ? (
+          <HibpAddressField
+            id={`${id}-hibp-url`}
+            value={hibpUrl}
+            onChange={(value) => {
+              setHibpUrl(value);
+              setHibpUrlError(undefined);
+            }}
+            error={hibpUrlError}
+            open={Boolean(source?.hibpUrl) || hibpUrlError !== undefined}
+          />
+        ) : null}
+        {choice === 'hibp' ? <HibpProblem /> : null}
         {demoData && choice !== 'demo' ? <p className="form-note">Switching removes the invented demo breaches from this computer.</p> : null}
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={busy}>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { FeedSection } from './FeedSection.tsx';
 import { BreachDataSection } from './BreachDataSection.tsx';
+import { AddressesSection } from './AddressesSection.tsx';
 import { SwitchConfirm } from './SwitchConfirm.tsx';
 import { ContractChoice } from '../welcome/ContractChoice.tsx';
 import { Icon } from '../../components/Icon.tsx';
@@ -76,6 +77,7 @@ export function SettingsPage() {
       ) : (
         <Skeleton lines={8} className="card" />
       )}
+      <AddressesSection />
       <BreachDataSection />
       <ThemeSection />
       <SharedSection />

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { PendingSignIn } from '../../../shared/ipc/views.ts';
 import { Icon } from '../../components/Icon.tsx';
+import { useAuth } from '../../state/auth.ts';
 
 /**
  * What a window shows while a sign-in waits for the person. The authorization link is always
@@ -17,6 +18,17 @@ export function SignInProgress({ pending, compact = false }: { pending: PendingS
     window.open(pending.url, '_blank', 'noopener,noreferrer');
   }, [pending]);
 
+  // The owner of the app's own service is signed in without a browser: nothing to open or wait for there.
+  const owner = useAuth((state) => state.status?.ownerSignIn === true);
+  if (owner && !pending) {
+    return (
+      <div className={compact ? 'signin-waiting signin-waiting-compact' : 'signin-waiting'}>
+        <p role="status">
+          <strong>Signing you in…</strong> This computer runs the service for you, so no browser is needed.
+        </p>
+      </div>
+    );
+  }
   const failed = pending?.browser === 'failed';
   return (
     <div className={compact ? 'signin-waiting signin-waiting-compact' : 'signin-waiting'}>

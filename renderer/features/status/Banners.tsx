@@ -6,6 +6,7 @@ import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import { useChecks } from '../../state/checks.ts';
 import { SignInProgress } from '../signin/SignInProgress.tsx';
+import { signInActionLabel } from '../signin/signInAction.ts';
 
 /** Shown while the app is usable offline but cannot sync until the person signs in again. */
 export function SignInBanner() {
@@ -36,7 +37,7 @@ export function SignInBanner() {
         </button>
       ) : (
         <button type="button" className="button button-primary button-small" onClick={() => void signIn()}>
-          Sign in
+          {signInActionLabel(status)}
         </button>
       )}
     </section>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ClippedText } from '../../components/ClippedText.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { inWords } from '../../lib/errorText.ts';
 import { formatCount, formatDateTime, formatRelative, plural } from '../../lib/format.ts';
@@ -88,9 +89,9 @@ export function StatusBar() {
           </span>
         ) : null}
         {error || status?.lastError ? (
-          <span className="statusbar-error" title={inWords(error ?? status?.lastError ?? '')}>
+          <span className="statusbar-error">
             <Icon name="alert" size={14} />
-            <span className="truncate">{error ? `Sync now didn’t start: ${inWords(error)}` : `Last sync failed: ${inWords(status?.lastError ?? '')}`}</span>
+            <ClippedText text={error ? `Sync now didn’t start: ${inWords(error)}` : `Last sync failed: ${inWords(status?.lastError ?? '')}`} />
           </span>
         ) : null}
       </div>

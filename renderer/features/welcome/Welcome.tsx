@@ -12,6 +12,7 @@ import { HibpApiKey, type BreachSourceChoice } from '../../../shared/ipc/checks.
 import { KeyHint } from './KeyHint.tsx';
 import { ContractChoice } from './ContractChoice.tsx';
 import type { ApiContract } from '../../../shared/api/firefox.ts';
+import { useFirstRun } from '../../state/firstRun.ts';
 
 type Choice = BreachSourceChoice;
 
@@ -31,6 +32,7 @@ export function Welcome() {
   const [keyError, setKeyError] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [saveError, setSaveError] = useState<string>();
+  const setAddressesStep = useFirstRun((s) => s.setAddressesStep);
   const id = useId();
 
   useEffect(() => {
@@ -38,13 +40,15 @@ export function Welcome() {
   }, [loadSource]);
 
   // Start from what the core has, once it answers: the saved choice, else another service when one is set, else demo data.
+  // A host that runs the local service itself (`npm start`, on whichever port) points a first run at it: that is no other service.
+  const hostRunsLocalService = source?.localService === 'restarted';
   useEffect(() => {
     if (!settings) return;
-    setChoice(settings.breachSource ?? (isLocalService(settings.serviceUrl) ? 'demo' : 'service'));
+    setChoice(settings.breachSource ?? (isLocalService(settings.serviceUrl) || hostRunsLocalService ? 'demo' : 'service'));
     setServiceUrl(settings.serviceUrl);
     setIssuer(settings.issuer);
     setContract(settings.apiContract ?? 'v1');
-  }, [settings]);
+  }, [settings, hostRunsLocalService]);
 
   async function signIn() {
     setSaveError(undefined);
@@ -63,8 +67,9 @@ export function Welcome() {
         }
       }
     }
-    // Before sign-in: the newer contract's scope is asked for when signing in.
-    if (settings && contract !== (settings.apiContract ?? 'v1')) {
+    // Before sign-in: the newer contract's scope is asked for when signing in. Only a service
+    // the person connects to is asked about its contract; the local service speaks either.
+    if (choice === 'service' && settings && contract !== (settings.apiContract ?? 'v1')) {
       try {
         await save({ apiContract: contract });
       } catch (error) {
@@ -95,6 +100,8 @@ export function Welcome() {
       else setSaveError(`Your choice could not be saved: ${uiError.message}`);
       return;
     }
+    // With their own key, the person monitors no address yet: the first run goes on with "Your addresses".
+    setAddressesStep(choice === 'hibp');
     await auth.signIn();
   }
 
@@ -127,7 +134,7 @@ export function Welcome() {
               <input type="radio" name={`${id}-source`} value="hibp" checked={choice === 'hibp'} onChange={() => setChoice('hibp')} />
               <span>
                 <span className="radio-card-title">Check my addresses with Have I Been Pwned</span>
-                <span className="radio-card-detail">Real breaches, with your own API key. The app runs its local service with it.</span>
+                <span className="radio-card-detail">Real breaches, with your own API key. Your addresses are checked from this computer, for you alone.</span>
               </span>
             </label>
             {choice === 'hibp' ? (
@@ -177,18 +184,18 @@ export function Welcome() {
                   error={fieldErrors.issuer}
                   placeholder="https://accounts.example.com"
                 />
+                {/* Which of the service's two contracts to speak: a question only a service someone else runs raises. */}
+                <ContractChoice value={contract} onChange={setContract} disabled={signingIn} />
               </div>
             ) : null}
             <label className="radio-card">
               <input type="radio" name={`${id}-source`} value="demo" checked={choice === 'demo'} onChange={() => setChoice('demo')} />
               <span>
                 <span className="radio-card-title">Try it with demo data</span>
-                <span className="radio-card-detail">Invented breaches from the local reference service, labelled as demo everywhere</span>
+                <span className="radio-card-detail">Invented breaches, labelled as demo everywhere: a tour of the app</span>
               </span>
             </label>
           </fieldset>
-          {/* Every choice talks to a breach-alert service (the local one for a key or demo data): each offers both contracts. */}
-          <ContractChoice value={contract} onChange={setContract} disabled={signingIn} />
 
           {signingIn ? (
             <div className="signin-progress">

@@ -4,6 +4,7 @@ import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
 import { updateToSchemaVersion20 } from './0020-data-class-slug-keys.ts';
 import { updateToSchemaVersion30 } from './0030-lookup-queue.ts';
 import { updateToSchemaVersion40 } from './0040-catalog-history.ts';
+import { updateToSchemaVersion50 } from './0050-person-emails.ts';
 
 export type Migration = SchemaMigration<Database>;
 
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: 'data-class-slug-keys', up: updateToSchemaVersion20 },
   { version: 30, name: 'lookup-queue', up: updateToSchemaVersion30 },
   { version: 40, name: 'catalog-history', up: updateToSchemaVersion40 },
+  { version: 50, name: 'person-emails', up: updateToSchemaVersion50 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -6,7 +6,11 @@ import {
   stampsOf,
   type Account,
   type AccountRead,
+  type AddedEmailProof,
   type BreachStore,
+  type CodeSend,
+  type CodeSendResult,
+  type PersonEmailRow,
   type CatalogReplacement,
   type LoadedCatalog,
   type RemovedBreach,
@@ -28,6 +32,8 @@ import {
   type CheckedResolutionChange,
 } from '../breachRules.ts';
 import { catalogChangesSince, LOG_CATALOG } from './catalogLog.ts';
+import * as personEmails from './personEmails.ts';
+import { personEmailKey, validCodeSend, validProof } from '../personEmailRules.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
 import { requireCurrentSchema } from './migrate.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -427,6 +433,52 @@ export class PostgresBreachStore implements BreachStore {
       if (changed.size > 0) await bumpEmails(client, this.#id, [...changed]);
       return changed;
     }).then((changed) => this.#listener?.note([...changed]));
+  }
+
+  async personEmails(sub: string): Promise<PersonEmailRow[]> {
+    return personEmails.listPersonEmails((text, values) => this.#query(text, values), validUserSub(sub));
+  }
+
+  async addPersonEmail(sub: string, email: string, at: number, verifiedBy: AddedEmailProof | null, maxRows: number): Promise<'added' | 'exists' | 'full'> {
+    const key = personEmailKey(sub, email);
+    validProof(verifiedBy);
+    return this.#transaction('READ COMMITTED', async (client) => {
+      const result = await personEmails.addPersonEmail(client, key.sub, key.email, at, verifiedBy, maxRows);
+      if (result === 'added') await client.query(BUMP);
+      return result;
+    });
+  }
+
+  async recordCodeSend(sub: string, email: string, send: CodeSend): Promise<CodeSendResult> {
+    const key = personEmailKey(sub, email);
+    validCodeSend(send);
+    return this.#transaction('READ COMMITTED', (client) => personEmails.recordCodeSend(client, key.sub, key.email, send));
+  }
+
+  async countCodeAttempt(sub: string, email: string): Promise<PersonEmailRow | undefined> {
+    const key = personEmailKey(sub, email);
+    return this.#transaction('READ COMMITTED', (client) => personEmails.countCodeAttempt(client, key.sub, key.email));
+  }
+
+  async markEmailVerified(sub: string, email: string, at: number): Promise<boolean> {
+    const key = personEmailKey(sub, email);
+    return this.#transaction('READ COMMITTED', async (client) => {
+      const changed = await personEmails.markEmailVerified(client, key.sub, key.email, at);
+      if (changed) await client.query(BUMP);
+      return changed;
+    });
+  }
+
+  async removePersonEmail(sub: string, email: string): Promise<boolean> {
+    const key = personEmailKey(sub, email);
+    const { removed, dataRemoved } = await this.#transaction('READ COMMITTED', async (client) => {
+      const result = await personEmails.removePersonEmail(client, key.sub, key.email);
+      if (result.dataRemoved) await bumpEmails(client, this.#id, [key.email]);
+      else if (result.removed) await client.query(BUMP);
+      return result;
+    });
+    if (dataRemoved) this.#listener?.note([key.email]);
+    return removed;
   }
 
   /** The catalog's own revision (moved by every catalog write, from any instance). */

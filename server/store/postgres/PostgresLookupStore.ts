@@ -270,6 +270,14 @@ export class PostgresLookupStore implements LookupStore {
     return fromState(rows[0]!);
   }
 
+  async clampHolds(latest: number): Promise<SourceState> {
+    return this.#tx(async (client) => {
+      const { rows } = await client.query<StateRecord>('SELECT * FROM source_state WHERE id = 1 FOR UPDATE');
+      await client.query('UPDATE source_state SET blocked_until = LEAST(blocked_until, $1::bigint), backoff_until = LEAST(backoff_until, $1::bigint) WHERE id = 1', [latest]);
+      return fromState(rows[0]!);
+    });
+  }
+
   async updateState(patch: Partial<SourceState>, options: { reset?: boolean } = {}): Promise<SourceState> {
     return this.#tx(async (client) => {
       const { rows } = await client.query<StateRecord>('SELECT * FROM source_state WHERE id = 1 FOR UPDATE');

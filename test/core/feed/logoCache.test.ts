@@ -10,6 +10,9 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR
 let server: Server;
 let origin: string;
 let requests = 0;
+/** Bytes the endless logo had sent when its reader went away, per request. */
+const endlessSent: number[] = [];
+const ENDLESS_CAP = 64 * 1024 * 1024;
 const dirs: string[] = [];
 
 beforeAll(async () => {
@@ -17,6 +20,21 @@ beforeAll(async () => {
     requests++;
     if (req.url === '/logos/a.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     else if (req.url === '/logos/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<script>x</script>');
+    else if (req.url === '/logos/endless.png') {
+      // An image that never ends (capped here at 64 MB, so a reader without a bound finishes): written as fast as it is read.
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      let sent = 0;
+      const pump = () => {
+        while (sent < ENDLESS_CAP && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.once('close', () => endlessSent.push(sent));
+      pump();
+    } else if (req.url === '/logos/declared-large.png') res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(10 * 1024 * 1024) }).end(Buffer.alloc(10 * 1024 * 1024));
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,6 +75,16 @@ describe('LogoCache', () => {
     now += 11 * 60_000;
     await logos.dataUrl('/logos/page.html', `${origin}/rtdb`);
     expect(requests).toBe(before + 1);
+  });
+
+  it('stops reading a logo past 256 KB instead of taking the whole answer first (issue 35, bounds)', async () => {
+    const { logos, dir } = cache();
+    expect(await logos.dataUrl('/logos/endless.png', `${origin}/rtdb`)).toBeUndefined();
+    await expect.poll(() => endlessSent.length).toBe(1);
+    // What the kernel's buffers hold besides the 256 KB read; a reader without a bound takes all 64 MB.
+    expect(endlessSent[0]).toBeLessThan(16 * 1024 * 1024);
+    expect(await logos.dataUrl('/logos/declared-large.png', `${origin}/rtdb`)).toBeUndefined();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("a hostile catalog cannot send the core to this machine or its network: only the feed's origin, or https to a public host", async () => {

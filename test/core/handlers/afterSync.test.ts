@@ -47,6 +47,26 @@ describe('afterSync', () => {
     expect(changes).toEqual([{ reason: 'sync', revision: 1 }]);
   });
 
+  it('a new sensitive breach reaches neither the banner nor the OS notification unless sensitive breaches are shown (issue 35, finding 9)', () => {
+    const fresh = () => {
+      const { db, deps, shown, announced } = setup();
+      snapshot(db, [item({ id: 'Old', accounts: { [A]: [] } })], '"v1"');
+      const diff = snapshot(db, [item({ id: 'Old', accounts: { [A]: [] } }), item({ id: 'Loud', accounts: { [A]: [] } }), item({ id: 'Quiet', isSensitive: true, accounts: { [A]: [] } })], '"v2"');
+      return { deps, shown, announced, report: report({ pull: { status: 'applied', diff, breaches: 3, bytes: 1 }, diff }) };
+    };
+    const hidden = fresh();
+    afterSync(hidden.report, hidden.deps);
+    expect(hidden.announced).toEqual([['Loud']]);
+    // The notification outlives the window and shows on a locked screen: it names one breach, the loud one.
+    expect(hidden.shown).toMatchObject([{ kind: 'new-breach', title: 'New breach: Loud' }]);
+    expect(JSON.stringify(hidden.shown)).not.toContain('Quiet');
+
+    const showing = fresh();
+    afterSync(showing.report, { ...showing.deps, policy: { showSensitive: true } });
+    expect(showing.announced).toEqual([['Loud', 'Quiet']]);
+    expect(showing.shown).toMatchObject([{ kind: 'new-breach', title: '2 new breaches' }]);
+  });
+
   it('a push: one data-changed naming the breaches it sent; refused changes notified', () => {
     const { deps, shown, changes } = setup([{ breachId: 'Adobe', failure: { status: 400, reason: 'unknown data class' } }]);
     afterSync(report({ trigger: 'push', push: flushed({ failed: 1, breachIds: ['Adobe', 'Canva'] }) }), deps);

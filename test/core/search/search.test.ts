@@ -190,3 +190,43 @@ describe('error envelopes from older instances (error_chain, before 2024-10-01)'
     await expect(client.run({ query: 'a', answer: false })).rejects.toMatchObject({ kind: 'rejected', status: 400, causes: [{ code: 7401, message: 'filters.when: unknown field' }] });
   });
 });
+
+describe('an instance whose event never ends (issue 35, bounds)', () => {
+  let endless: Server;
+  let origin: string;
+  /** Bytes the instance had sent when the app went away, per request. */
+  const sent: number[] = [];
+  beforeAll(async () => {
+    // One event begun and never finished, written as fast as it is read (capped at 64 MB, so a reader without a bound finishes).
+    endless = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: ');
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      let written = 0;
+      const pump = () => {
+        while (written < 64 * 1024 * 1024 && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end('\n\n');
+      };
+      res.once('close', () => sent.push(written));
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => endless.close(resolve));
+  });
+
+  it('stops reading past 1 MB of one event, and says so', async () => {
+    const client = new RemoteSearchClient({ baseUrl: `${origin}/client/v4`, accountId: 'a', name: 'b', legacy: false }, new MemorySecretStore());
+    await client.setToken('t');
+    await expect(client.run({ query: 'a', answer: true })).rejects.toMatchObject({ kind: 'failed', message: expect.stringContaining('longer than 1 MB') });
+    await expect.poll(() => sent.length).toBe(1);
+    // What the kernel's buffers hold besides the 1 MB read; a reader without a bound takes all 64 MB.
+    expect(sent[0]).toBeLessThan(16 * 1024 * 1024);
+  });
+});

@@ -15,8 +15,8 @@ function store(source: BreachDataSource | undefined) {
   const db = memoryDatabase();
   if (source) db.transaction(() => recordBreachDataHeaders(db, { source, pending: 0 }, FROZEN_NOW.toISOString())).immediate();
   snapshot(db, [
-    item({ id: 'AmberBank', domain: 'amberbank.org', breachDate: '2021-03-01', dataClasses: ['Passwords'], accounts: { [A]: [] } }),
-    item({ id: 'AmberDating', domain: 'amberdating.io', breachDate: '2020-03-01', isSensitive: true, dataClasses: ['Passwords'], accounts: { [A]: [] } }),
+    item({ id: 'AmberBank', domain: 'amberbank.example', breachDate: '2021-03-01', dataClasses: ['Passwords'], accounts: { [A]: [] } }),
+    item({ id: 'AmberDating', domain: 'amberdating.example', breachDate: '2020-03-01', isSensitive: true, dataClasses: ['Passwords'], accounts: { [A]: [] } }),
     item({ id: 'Adobe', domain: 'adobe.com', breachDate: '2013-10-04', dataClasses: ['Passwords'], accounts: { [A]: [] } }),
   ]);
   return db;

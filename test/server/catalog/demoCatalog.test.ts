@@ -23,7 +23,8 @@ function expectWellFormed(catalog: Breach[], count: number): void {
     expect(breach.modifiedDate >= breach.addedDate).toBe(true);
     expect(breach.modifiedDate <= '2026-12-31T23:59:00Z').toBe(true);
     expect(breach.addedDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
-    if (breach.domain !== '') expect(breach.domain).toMatch(/^[a-z0-9]+(\.[a-z]+)+$/);
+    // A name reserved for examples (RFC 2606): a demo link can never reach a real or registrable site.
+    if (breach.domain !== '') expect(breach.domain).toMatch(/^[a-z0-9]+\.example$/);
   }
   expect(catalog.filter((b) => b.isSensitive)).toHaveLength(Math.round(count * DEMO_PROPORTIONS.sensitive));
   expect(catalog.filter((b) => b.domain === '')).toHaveLength(Math.round(count * DEMO_PROPORTIONS.emptyDomain));
@@ -44,14 +45,13 @@ describe('generateDemoCatalog', () => {
     expect([catalog.filter((b) => b.isSensitive).length, catalog.filter((b) => b.domain === '').length]).toEqual([30, 6]);
   });
 
-  it('looks like real data: Passwords common, ~40 classes in use, several TLDs, repeated domains', () => {
+  it('looks like real data: Passwords common, ~40 classes in use, repeated domains', () => {
     const catalog = generateDemoCatalog();
     const share = catalog.filter((b) => b.dataClasses.includes('Passwords')).length / catalog.length;
     expect(share).toBeGreaterThan(0.6);
     expect(share).toBeLessThan(0.85);
     expect(new Set(catalog.flatMap((b) => b.dataClasses)).size).toBeGreaterThanOrEqual(35);
     const domains = catalog.map((b) => b.domain).filter((d) => d !== '');
-    expect(new Set(domains.map((d) => d.slice(d.indexOf('.') + 1))).size).toBeGreaterThanOrEqual(8);
     expect(new Set(domains).size).toBeLessThan(domains.length);
     const years = new Set(catalog.map((b) => b.breachDate.slice(0, 4)));
     expect(years.size).toBeGreaterThanOrEqual(15);

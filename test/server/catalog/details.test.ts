@@ -113,7 +113,11 @@ describe('demo catalog details', () => {
       expect(details.description.replaceAll(' ', '')).toContain(breach.id.replace(/\d+$/, ''));
       expect(details.logoPath).toBe(`${DEMO_LOGO_PREFIX}${encodeURIComponent(breach.id)}.svg`);
       expect(details).toMatchObject({ domain: breach.domain, breachDate: breach.breachDate, dataClasses: breach.dataClasses, isSensitive: breach.isSensitive, isRetired: false });
+      // Every link and domain is a reserved example name (RFC 2606), never a site someone may own.
+      for (const [, host] of details.description.matchAll(/href="https?:\/\/([^/"]+)/g)) expect(host).toMatch(/\.example$/);
+      if (details.domain !== '') expect(details.domain).toMatch(/\.example$/);
     }
+    expect(DEMO.filter((b) => b.domain !== '').every((b) => source.details[b.id]!.description.includes(`href="https://${b.domain}/"`))).toBe(true);
     // None hidden by default: the app's demo list must match the service's.
     expect(DEMO.filter((b) => isHiddenByDefault(source.details[b.id]!))).toEqual([]);
     const flagged = DEMO.filter((b) => source.details[b.id]!.isMalware || source.details[b.id]!.isStealerLog);

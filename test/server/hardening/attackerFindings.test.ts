@@ -118,6 +118,40 @@ describe.each(STORES)('as an attacker on $name', (store) => {
       expect(asAdmin.headers.get('etag')).toMatch(/\S/);
       expect(await asAdmin.json()).toEqual({ tip: 'dropbox-private-marker' });
     });
+    it('a write whose rule reads its new data is refused by the rules, not 412, though its if-match is stale (issue 35, finding 9)', async () => {
+      // The rules can only refuse this write once they see its body; a condition compared before
+      // them would answer 412 with the value, since the caller may read it (the anonymous cases
+      // above are refused before their body is read, so they cannot tell the order).
+      const admin = await dev<{ id: string; secret: string }>('POST', '/rtdb-secrets');
+      const rules = {
+        rules: {
+          catalog: { '.read': true, '.write': false },
+          users: { $uid: { '.read': 'auth != null && auth.uid === $uid', '.write': 'auth != null && auth.uid === $uid' } },
+          dropbox: { '.write': 'auth != null' },
+          scores: { '.read': true, '.write': 'auth != null && newData.isNumber() && newData.val() < 100' },
+        },
+      };
+      expect((await fetch(`${service.url}/rtdb/.settings/rules.json?auth=${admin.secret}`, { method: 'PUT', body: JSON.stringify(rules) })).status).toBe(200);
+      const dave = await idToken('dave');
+      const write = (score: number, ifMatch: string) => fetch(`${service.url}/rtdb/scores.json?auth=${dave}`, { method: 'PUT', headers: { 'if-match': ifMatch }, body: String(score) });
+      const first = await fetch(`${service.url}/rtdb/scores.json?auth=${dave}`, { method: 'PUT', body: '42' });
+      expect(first.status).toBe(200);
+      const read = await fetch(`${service.url}/rtdb/scores.json?auth=${dave}`, { headers: { 'x-firebase-etag': 'true' } });
+      const etag = read.headers.get('etag')!;
+      expect(await read.json()).toBe(42);
+
+      const refused = await write(1000, '"stale"');
+      const text = await refused.text();
+      expect(refused.status, text.slice(0, 200)).toBe(401);
+      expect(JSON.parse(text)).toEqual({ error: 'Permission denied' });
+      expect(text).not.toContain('42');
+      expect(refused.headers.get('etag')).toBeNull();
+      // The same stale condition on a write the rules allow is the 412, with the value (the caller may read it).
+      const stale = await write(7, '"stale"');
+      expect(stale.status).toBe(412);
+      expect(await stale.json()).toBe(42);
+      expect((await write(7, etag)).status).toBe(200);
+    });
   });
 
   describe('finding 2: prototype-named keys written to the realtime database', () => {

@@ -41,8 +41,8 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP client'))('HibpCl
 
   it('searches a domain verified on the key (sensitive breaches included for the owner) and reads stealer logs', async () => {
     expect(await client.breachedDomain('acme.example')).toEqual({ ceo: ['AshleyMadison', 'LinkedIn'] });
-    expect(await client.stealerLogsByEmail('alice@example.com')).toEqual(['netflix.com', 'spotify.com']);
-    expect(await client.stealerLogsByEmail('nobody@example.com')).toEqual([]);
+    expect(await client.stealerLogsByEmail('alice@example.com')).toEqual({ domains: ['netflix.com', 'spotify.com'], dropped: 0 });
+    expect(await client.stealerLogsByEmail('nobody@example.com')).toEqual({ domains: [], dropped: 0 });
   });
 
   it('fetches the catalog without a key, through the hibp package', async () => {

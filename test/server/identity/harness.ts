@@ -30,7 +30,10 @@ export interface IdentityServer {
   close(): Promise<void>;
 }
 
-export async function startIdentityServer(options: Partial<Pick<DevIdentityProviderOptions, 'isAccountActive' | 'accessTokenTtlSec' | 'users'>> = {}): Promise<IdentityServer> {
+export async function startIdentityServer(
+  options: Partial<Pick<DevIdentityProviderOptions, 'isAccountActive' | 'accessTokenTtlSec' | 'users' | 'ownerSecret'>> & { listenHost?: string } = {},
+): Promise<IdentityServer> {
+  const { listenHost = '127.0.0.1', ...providerOptions } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'identity-test-'));
   const { logger, lines } = memoryLogger();
   let idp: DevIdentityProvider | undefined;
@@ -41,7 +44,7 @@ export async function startIdentityServer(options: Partial<Pick<DevIdentityProvi
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, listenHost, resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   const create = () =>
@@ -50,7 +53,7 @@ export async function startIdentityServer(options: Partial<Pick<DevIdentityProvi
       audience: DEFAULT_API_AUDIENCE,
       dataDir,
       logger,
-      ...options,
+      ...providerOptions,
     });
   idp = await create();
 

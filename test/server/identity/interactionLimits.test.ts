@@ -132,10 +132,14 @@ describe.each(DIALECTS)('sign-ins under way on %s', (dialect) => {
     // Never refused: each new one ends that address's oldest.
     expect(flood.map(({ status }) => status)).toEqual(Array(12).fill(303));
     expect(await liveInteractions()).toBe(3 + 1);
-    const first = flood[0]!;
-    const last = flood.at(-1)!;
-    expect((await getFrom('127.0.0.2', first.page!, first.cookie)).body).toContain('Sign-in expired');
-    expect((await getFrom('127.0.0.2', last.page!, last.cookie)).body).toContain('Sign in');
+    // Exactly the newest three still lead to a login page, however many were started within one second.
+    const pages = await Promise.all(flood.map(({ page, cookie }) => getFrom('127.0.0.2', page!, cookie)));
+    expect(pages.map(({ body }) => (body.includes('Sign-in expired') ? 'ended' : body.includes('Sign in') ? 'login' : body.slice(0, 80)))).toEqual([
+      ...Array<string>(9).fill('ended'),
+      'login',
+      'login',
+      'login',
+    ]);
 
     expect(await person.finish()).not.toBe('');
   });

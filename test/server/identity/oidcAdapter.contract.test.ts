@@ -198,14 +198,14 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
     if (dialect === 'sqlite') {
       // The file as the previous version left it; this version migrates it when it opens it.
       // (version 10 had no client column: migration 30 adds it)
-      await place.exec(`PRAGMA user_version = 10; DROP INDEX oidc_entities_client; ALTER TABLE oidc_entities DROP COLUMN client_key; ${inserts}`);
+      await place.exec(`PRAGMA user_version = 10; DROP INDEX oidc_entities_client; ALTER TABLE oidc_entities DROP COLUMN client_key; ALTER TABLE oidc_entities DROP COLUMN client_seq; ${inserts}`);
       const reopened = openOidcSqliteStore(place.file);
       ctx.onTestFinished(() => reopened.close());
       adapters = reopened.adapterFactory;
     } else {
-      // (version 80 had no client column: migration 100 adds it)
-      await place.exec(`UPDATE schema_version SET version = 80; ALTER TABLE oidc_models DROP COLUMN client_key; ${inserts}`);
-      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90, 100] });
+      // The schema as version 80 left it: what later migrations made goes, and is made again.
+      await place.exec(`DROP TABLE person_emails, verification_sends; ALTER TABLE oidc_models DROP COLUMN client_key, DROP COLUMN client_seq; UPDATE schema_version SET version = 80; ${inserts}`);
+      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90, 100, 110] });
     }
     expect(await adapters('RefreshToken').find(refreshToken)).toEqual({ jti: refreshToken, accountId: 'alice', grantId: 'g1' });
     expect(await adapters('Session').find(sessionId)).toEqual({ jti: sessionId, uid: 'u1', accountId: 'alice' });

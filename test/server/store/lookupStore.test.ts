@@ -77,6 +77,19 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     expect(rows.has('unknown@x.example')).toBe(false);
   });
 
+  it('hands out a never-checked address before a re-check due at the same time (issue 35, finding 9)', async () => {
+    const store = await fresh();
+    await store.track(['old@x.example'], T, []);
+    expect(await store.claim(T, T + 5, 'me', false)).toEqual({ kind: 'account', email: 'old@x.example' });
+    await store.accountChecked('old@x.example', T + 1, 0, T + 10);
+    // Both due at T + 20: the re-check since T + 10, the new address since it was added.
+    await store.track(['new@x.example'], T + 20, []);
+    expect(await store.waiting(T + 20, false)).toBe(2);
+    expect(await store.claim(T + 20, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'new@x.example' });
+    expect(await store.claim(T + 20, T + 100, 'me', false)).toEqual({ kind: 'account', email: 'old@x.example' });
+    expect(await store.aheadOf('new@x.example', T + 20)).toBe(0);
+  });
+
   it('stops re-checking an address nobody has asked about for 30 days, until someone does', async () => {
     const store = await fresh();
     await store.track(['a@x.example'], T, []);
@@ -130,6 +143,15 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     expect(after.granted).toBe(true);
     // A flight never landed (a crashed instance) stops blocking once its time is up.
     expect((await store.takeSlot(T + 40_001, 100, WINDOW, 10_000)).granted).toBe(true);
+  });
+
+  it('brings a hold later than the bound back to it, in one step, leaving shorter holds and the rest alone', async () => {
+    const store = await fresh();
+    await store.updateState({ rpm: 50, blockedUntil: T + 999_999_999_000, backoffUntil: T + 5_000, problem: { code: 'rate-limited', detail: 'wait' } });
+    const before = await store.clampHolds(T + 86_400_000);
+    expect(before).toMatchObject({ blockedUntil: T + 999_999_999_000, backoffUntil: T + 5_000 });
+    expect(await store.state()).toMatchObject({ rpm: 50, blockedUntil: T + 86_400_000, backoffUntil: T + 5_000, problem: { code: 'rate-limited', detail: 'wait' } });
+    expect(await store.takeSlot(T + 86_400_000, 100, WINDOW, 10_000)).toMatchObject({ granted: true });
   });
 
   it('keeps the problem and Rpm every instance reads; a reset clears the back-off', async () => {

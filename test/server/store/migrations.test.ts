@@ -33,12 +33,14 @@ describe('migrate', () => {
       'exposure_records',
       'exposures',
       'meta',
+      'person_emails',
       'removed_breaches',
       'resolutions',
       'searched_domains',
       'source_requests',
       'source_state',
       'users',
+      'verification_sends',
     ]);
     expect(() => new SqliteBreachStore(db)).not.toThrow();
   });

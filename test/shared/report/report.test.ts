@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CSV_COLUMNS,
+  CSV_DEMO_COLUMN,
   csvField,
+  DEMO_NOTICE,
   exportFileName,
   fixGroupOf,
   fixGroups,
@@ -74,6 +76,18 @@ describe('report rows and exports', () => {
     expect(table[0]).toEqual([...CSV_COLUMNS]);
     expect(table.slice(1)).toEqual(reportRows(REPORT).map((row) => CSV_COLUMNS.map((column) => String(row[column]))));
     expect(csv.endsWith('\r\n')).toBe(true);
+  });
+
+  it('CSV of invented data says so inside the file: a first column a spreadsheet shows, on every row', () => {
+    const demo = { ...REPORT, demo: true };
+    const table = parseCsv(toCsv(demo));
+    expect(table[0]).toEqual([CSV_DEMO_COLUMN, ...CSV_COLUMNS]);
+    expect(table.length).toBe(reportRows(demo).length + 1);
+    for (const line of table.slice(1)) expect(line[0]).toBe(DEMO_NOTICE);
+    expect(table.slice(1).map((line) => line.slice(1))).toEqual(reportRows(demo).map((row) => CSV_COLUMNS.map((column) => String(row[column]))));
+    expect(DEMO_NOTICE).toMatch(/^Demo data/);
+    // Real data keeps its columns.
+    expect(parseCsv(toCsv(REPORT))[0]).toEqual([...CSV_COLUMNS]);
   });
 
   it('CSV fields survive any text, and formulas are defused', () => {

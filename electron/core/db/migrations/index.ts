@@ -4,6 +4,7 @@ import { updateToSchemaVersion30 } from './0030-local-only-intents.ts';
 import { updateToSchemaVersion40 } from './0040-outbox-in-doubt.ts';
 import { updateToSchemaVersion50 } from './0050-breach-data.ts';
 import { updateToSchemaVersion60 } from './0060-outbox-without-state-index.ts';
+import { updateToSchemaVersion70 } from './0070-user-emails.ts';
 import type { Migration } from './types.ts';
 
 export type { Migration } from './types.ts';
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 40, name: 'outbox-in-doubt', up: updateToSchemaVersion40 },
   { version: 50, name: 'breach-data', up: updateToSchemaVersion50 },
   { version: 60, name: 'outbox-without-state-index', up: updateToSchemaVersion60 },
+  { version: 70, name: 'user-emails', up: updateToSchemaVersion70 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
