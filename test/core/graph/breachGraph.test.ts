@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { breachTriples, dataClassSlug, replaceGraph } from '../../../engine/graph/breachGraph.ts';
+import { breachTriples, replaceGraph } from '../../../engine/graph/breachGraph.ts';
+import { dataClassSlug } from '../../../shared/graph/nodeIds.ts';
 import { keepGraphCurrent } from '../../../electron/core/graph/keepGraphCurrent.ts';
 import { NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
 import { Emitter } from '../../../shared/base/Emitter.ts';
