@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogChange } from '../../../shared/api/index.ts';
 import { ApiError } from '../../../electron/core/api/ApiError.ts';
-import type { ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
+import type { CatalogChangesAnswer, ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
 import { readChecksView, type ChecksAnswer } from '../../../electron/core/db/breachDataQueries.ts';
 import { listBreaches } from '../../../electron/core/db/breachQueries.ts';
 import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';
@@ -55,7 +55,7 @@ describe('the follow-ups of a new list', () => {
     const db = memoryDatabase();
     const body = deferred<void>();
     const checks = held<ChecksAnswer>();
-    const changes = held<CatalogChange[] | undefined>();
+    const changes = held<CatalogChangesAnswer | undefined>();
     const puller = new Puller({
       db,
       client: {
@@ -73,7 +73,7 @@ describe('the follow-ups of a new list', () => {
     expect([checks.calls.length, changes.calls.length]).toEqual([1, 1]);
     body.resolve();
     checks.answer.resolve({ status: 'not-served' });
-    changes.answer.resolve([CHANGE]);
+    changes.answer.resolve({ changes: [CHANGE] });
     expect(await pulled).toMatchObject({ status: 'applied', checks: 'not-served' });
     expect(listBreaches(db).map((breach) => breach.id)).toEqual(['Adobe']);
     expect(readChecksView(db).checksServed).toBe('no');
@@ -96,7 +96,7 @@ describe('the follow-ups of a new list', () => {
           return LIST;
         },
         getChecks: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve({ status: 'not-served' })))),
-        catalogChanges: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve([CHANGE])))),
+        catalogChanges: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve({ changes: [CHANGE] })))),
       },
     });
     expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'not-served' });
@@ -108,7 +108,7 @@ describe('the follow-ups of a new list', () => {
     const db = memoryDatabase();
     const controller = new AbortController();
     const checks = held<ChecksAnswer>();
-    const changes = held<CatalogChange[] | undefined>();
+    const changes = held<CatalogChangesAnswer | undefined>();
     const puller = new Puller({
       db,
       client: {
@@ -132,7 +132,7 @@ describe('the follow-ups of a new list', () => {
     for (const ending of ['stale', 'protocol'] as const) {
       const db = memoryDatabase();
       const checks = held<ChecksAnswer>();
-      const changes = held<CatalogChange[] | undefined>();
+      const changes = held<CatalogChangesAnswer | undefined>();
       const puller = new Puller({
         db,
         client: {
@@ -159,7 +159,7 @@ describe('the follow-ups of a new list', () => {
     const db = memoryDatabase();
     const controller = new AbortController();
     const checks = held<ChecksAnswer>();
-    const changes = held<CatalogChange[] | undefined>();
+    const changes = held<CatalogChangesAnswer | undefined>();
     const puller = new Puller({ db, client: { listBreaches: async () => LIST, getChecks: checks.call, catalogChanges: changes.call } });
     const pulled = puller.pull({ signal: controller.signal });
     await new Promise((resolve) => setImmediate(resolve));
@@ -177,7 +177,7 @@ describe('the follow-ups of a new list', () => {
       client: {
         listBreaches: async () => LIST,
         getChecks: () => Promise.reject(new ApiError('network', 'could not reach the service')),
-        catalogChanges: async () => [CHANGE],
+        catalogChanges: async () => ({ changes: [CHANGE] }),
       },
     });
     expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'failed', checksError: 'could not reach the service' });
