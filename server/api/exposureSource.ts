@@ -88,7 +88,14 @@ export class DemoExposures implements ExposureSource {
     return {
       source: 'demo',
       attribution: this.#attribution,
-      addresses: emails.map((email): AddressCheck => ({ email, state: 'checked', checkedAt: storedAt(email), nextCheckAt: null, breachCount: exposures.get(email)?.length ?? 0, viaDomainSearch: false })),
+      addresses: emails.map((email): AddressCheck => ({
+        email,
+        state: 'checked',
+        checkedAt: storedAt(email),
+        nextCheckAt: null,
+        breachCount: exposures.get(email)?.length ?? 0,
+        viaDomainSearch: false,
+      })),
       queue: { requestsPerMinute: null, waiting: 0, nextCheckAt: null },
       stealerLogs: { available: false, entries: [] },
       problem: null,

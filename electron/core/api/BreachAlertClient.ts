@@ -58,7 +58,10 @@ export class BreachAlertClient {
    * service has computed the list by then, so a caller can send what must follow it meanwhile
    * (the headers say which: their follow-up versions).
    */
-  async listBreaches(query: BreachQueryInput, options: { etag?: string | undefined; signal?: AbortSignal; onListed?: (breachData?: BreachDataHeaderValues) => void } = {}): Promise<ListBreachesResult> {
+  async listBreaches(
+    query: BreachQueryInput,
+    options: { etag?: string | undefined; signal?: AbortSignal; onListed?: (breachData?: BreachDataHeaderValues) => void } = {},
+  ): Promise<ListBreachesResult> {
     const search = toBreachSearchParams(query).toString();
     const headers: Record<string, string> = options.etag ? { 'if-none-match': options.etag } : {};
     const response = await this.#send('GET', '/user/breaches' + (search ? `?${search}` : ''), undefined, headers, options.signal);

@@ -11,17 +11,7 @@ import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
  * of the checks and catalog changes recorded last; a list whose headers name the same needs neither asked again.
  */
 export type SyncStateKey =
-  | 'etag'
-  | 'baselineAt'
-  | 'lastPullAt'
-  | 'lastSyncAt'
-  | 'newBreachIds'
-  | 'removedFromCatalog'
-  | 'catalogChanges'
-  | 'catalogChangesSeen'
-  | 'listPending'
-  | 'checksVersion'
-  | 'catalogChangesVersion';
+  'etag' | 'baselineAt' | 'lastPullAt' | 'lastSyncAt' | 'newBreachIds' | 'removedFromCatalog' | 'catalogChanges' | 'catalogChangesSeen' | 'listPending' | 'checksVersion' | 'catalogChangesVersion';
 
 export function getSyncState(db: ReadableDB, key: SyncStateKey): string | undefined {
   return statement(db, 'SELECT value FROM sync_state WHERE key = ?').pluck().get(key) as string | undefined;

@@ -144,7 +144,8 @@ export class Puller {
     const changesVersion = breachData?.catalogChangesVersion;
     return {
       checks: client.getChecks !== undefined && (moved(checksVersion, 'checksVersion') || checksAwaitLookups(this.#db)),
-      catalogChanges: client.catalogChanges !== undefined && (status === 200 ? moved(changesVersion, 'catalogChangesVersion') : changesVersion !== undefined && moved(changesVersion, 'catalogChangesVersion')),
+      catalogChanges:
+        client.catalogChanges !== undefined && (status === 200 ? moved(changesVersion, 'catalogChangesVersion') : changesVersion !== undefined && moved(changesVersion, 'catalogChangesVersion')),
     };
   }
 
@@ -154,10 +155,7 @@ export class Puller {
     const combined = signal ? AbortSignal.any([signal, abandoned.signal]) : abandoned.signal;
     const client = this.#client;
     const followUps: FollowUps = {
-      settled: Promise.all([
-        wanted.checks ? settled(client.getChecks!(combined)) : undefined,
-        wanted.catalogChanges ? settled(client.catalogChanges!(combined)) : undefined,
-      ] as const).then(
+      settled: Promise.all([wanted.checks ? settled(client.getChecks!(combined)) : undefined, wanted.catalogChanges ? settled(client.catalogChanges!(combined)) : undefined] as const).then(
         (answers) => (followUps.answers = answers),
       ),
       answers: undefined,
