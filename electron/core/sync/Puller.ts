@@ -110,8 +110,8 @@ export class Puller {
    */
   async #unchanged(breachData: BreachDataHeaderValues | undefined, signal: AbortSignal | undefined): Promise<PullResult> {
     // Nothing asked when the list's headers name the versions already recorded: one request in all.
-    const { settled: answers } = this.#requestFollowUps(this.#wanted(breachData, 304), signal);
-    const [fetched, changes] = await answers;
+    const wanted = this.#wanted(breachData, 304);
+    const [fetched, changes] = wanted.checks || wanted.catalogChanges ? await this.#requestFollowUps(wanted, signal).settled : [];
     const failed = [fetched, changes].find((answer) => answer && !answer.ok);
     if (failed && !failed.ok && signal?.aborted) throw failed.error;
     const now = this.#now().toISOString();
