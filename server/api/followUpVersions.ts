@@ -52,12 +52,19 @@ export class FollowUpVersionCache {
     this.#maxEntries = maxEntries;
   }
 
-  /** `knowledge`: what the source said for this answer (read before, so a version is never older than the data it stands for). */
-  async versions(account: MonitoredAccount, knowledge: Pending): Promise<FollowUpVersions> {
+  /**
+   * The versions for one answer: `knowledge` is what the source said for it (read before, so a
+   * version is never older than the data it stands for). Synchronous when cached (the hot path:
+   * no promise); otherwise a promise of them, worked out from the answers.
+   */
+  versions(account: MonitoredAccount, knowledge: Pending): FollowUpVersions | Promise<FollowUpVersions> {
     const key = account.sub + '\u0000' + account.emails.join(',');
     const stamp = account.stamp + '\u0000' + (knowledge.stamp ?? '');
     const entry = this.#entries.get(key);
-    if (entry?.stamp === stamp) return entry.versions;
+    return entry?.stamp === stamp ? entry.versions : this.#workOut(account, key, stamp);
+  }
+
+  async #workOut(account: MonitoredAccount, key: string, stamp: string): Promise<FollowUpVersions> {
     // Read after the stamp: if the data moves meanwhile, the next answer's stamp differs and works it out again.
     const [checks, changes] = await Promise.all([this.#service.checks(account), this.#service.catalogChanges(account)]);
     const versions = { checks: checksVersion(checks), catalogChanges: catalogChangesVersion(changes) };

@@ -8,7 +8,7 @@ import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
 import type { BreachAlertService, Caller } from './BreachAlertService.ts';
 import type { Pending } from './exposureSource.ts';
-import { catalogChangesVersion, checksVersion, FollowUpVersionCache } from './followUpVersions.ts';
+import { catalogChangesVersion, checksVersion, FollowUpVersionCache, type FollowUpVersions } from './followUpVersions.ts';
 import { ResponseCache } from './ResponseCache.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -40,7 +40,8 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         // body and counted in a header), so it is part of the cache key and of the ETag.
         const knowledge = await service.pending(account);
         // The follow-ups' versions on the 304 too: a sync with nothing new is this one request.
-        const headers = { ...breachDataHeaders(knowledge), ...followUpVersionHeaders(await followUps.versions(account, knowledge)) };
+        const versions = followUps.versions(account, knowledge);
+        const headers = breachDataHeaders(knowledge, versions instanceof Promise ? await versions : versions);
         const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query), knowledge.source, knowledge.pending.join(',')].join('\u0000');
         // The stamp read with the account: a cached answer costs the store one read in all.
         let answer = cache.get(key, account.stamp);
@@ -101,12 +102,16 @@ export function allow(req: IncomingMessage, methods: readonly string[]): void {
   }
 }
 
-/** The `breach-data` and `breach-checks-pending` headers of an answer carrying exposures (shared/api/checks.ts). */
-export function breachDataHeaders(knowledge: Pending): Record<string, string> {
-  return { [BreachDataHeaders.source]: knowledge.source, [BreachDataHeaders.pending]: String(knowledge.pending.length) };
-}
-
-/** The `breach-checks-version` and `breach-catalog-changes-version` headers of the breach list (shared/api/checks.ts). */
-function followUpVersionHeaders(versions: { checks: string; catalogChanges: string }): Record<string, string> {
-  return { [BreachDataHeaders.checksVersion]: versions.checks, [BreachDataHeaders.catalogChangesVersion]: versions.catalogChanges };
+/**
+ * The `breach-data` and `breach-checks-pending` headers of an answer carrying exposures, and on
+ * the breach list the follow-ups' `breach-checks-version` and `breach-catalog-changes-version`
+ * (shared/api/checks.ts).
+ */
+export function breachDataHeaders(knowledge: Pending, versions?: FollowUpVersions): Record<string, string> {
+  const headers: Record<string, string> = { [BreachDataHeaders.source]: knowledge.source, [BreachDataHeaders.pending]: String(knowledge.pending.length) };
+  if (versions) {
+    headers[BreachDataHeaders.checksVersion] = versions.checks;
+    headers[BreachDataHeaders.catalogChangesVersion] = versions.catalogChanges;
+  }
+  return headers;
 }
