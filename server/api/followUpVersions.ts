@@ -45,7 +45,8 @@ function digest(text: string): string {
 export class FollowUpVersionCache {
   readonly #service: BreachAlertService;
   readonly #maxEntries: number;
-  readonly #entries = new Map<string, { stamp: string; versions: FollowUpVersions }>();
+  /** By subject; an entry holds for the addresses and the two stamps it was worked out for (compared, not joined into a key: the hot path builds no string). */
+  readonly #entries = new Map<string, Entry>();
 
   constructor(service: BreachAlertService, maxEntries = 100_000) {
     this.#service = service;
@@ -58,19 +59,32 @@ export class FollowUpVersionCache {
    * no promise); otherwise a promise of them, worked out from the answers.
    */
   versions(account: MonitoredAccount, knowledge: Pending): FollowUpVersions | Promise<FollowUpVersions> {
-    const key = account.sub + '\u0000' + account.emails.join(',');
-    const stamp = account.stamp + '\u0000' + (knowledge.stamp ?? '');
-    const entry = this.#entries.get(key);
-    return entry?.stamp === stamp ? entry.versions : this.#workOut(account, key, stamp);
+    const entry = this.#entries.get(account.sub);
+    if (entry && entry.storeStamp === account.stamp && entry.sourceStamp === knowledge.stamp && sameEmails(entry.emails, account.emails)) return entry.versions;
+    return this.#workOut(account, knowledge.stamp);
   }
 
-  async #workOut(account: MonitoredAccount, key: string, stamp: string): Promise<FollowUpVersions> {
-    // Read after the stamp: if the data moves meanwhile, the next answer's stamp differs and works it out again.
+  async #workOut(account: MonitoredAccount, sourceStamp: string | undefined): Promise<FollowUpVersions> {
+    const entry: Omit<Entry, 'versions'> = { emails: [...account.emails], storeStamp: account.stamp, sourceStamp };
+    // Read after the stamps: if the data moves meanwhile, the next answer's stamps differ and work it out again.
     const [checks, changes] = await Promise.all([this.#service.checks(account), this.#service.catalogChanges(account)]);
     const versions = { checks: checksVersion(checks), catalogChanges: catalogChangesVersion(changes) };
-    this.#entries.delete(key);
-    this.#entries.set(key, { stamp, versions });
+    this.#entries.delete(account.sub);
+    this.#entries.set(account.sub, { ...entry, versions });
     if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     return versions;
   }
+}
+
+interface Entry {
+  emails: readonly string[];
+  storeStamp: string;
+  sourceStamp: string | undefined;
+  versions: FollowUpVersions;
+}
+
+function sameEmails(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
