@@ -265,14 +265,18 @@ async function main(): Promise<void> {
   const cpu = metrics.idle_cpu_per_minute!;
   const timers = metrics.timers_per_minute!;
   const sync = metrics.requests_per_scheduled_sync!;
-  console.log(`\nbench:idle — ${MINUTES} simulated minutes (${SPEED}× faster), heavy user: ${BENCH_USERS.heavy.emails} emails, ${BENCH_USERS.heavy.breaches} breaches; sync every ${INTERVAL_MINUTES} minutes`);
+  console.log(
+    `\nbench:idle — ${MINUTES} simulated minutes (${SPEED}× faster), heavy user: ${BENCH_USERS.heavy.emails} emails, ${BENCH_USERS.heavy.breaches} breaches; sync every ${INTERVAL_MINUTES} minutes`,
+  );
   console.log(`CPU per idle minute: ${cpu.value} ms over ${cpu.minutes} quiet minutes (max ${cpu.max}; target ≤ 20); ${cpu.with_sync} ms in the ${cpu.with_sync_minutes} with a sync`);
   console.log(`timers fired per minute: ${timers.value}`);
   for (const [site, perMinute] of Object.entries(timers.by_site as Record<string, number>)) console.log(`  ${String(perMinute).padStart(8)}  ${site}`);
   console.log(`knocks on the service per minute: ${metrics.knocks_per_minute!.value}`);
   console.log(`scheduled syncs: ${metrics.scheduled_syncs!.value}; requests per scheduled sync: ${sync.value}`);
   for (const [key, perSync] of Object.entries(sync.by_path as Record<string, number>)) console.log(`  ${String(perSync).padStart(8)}  ${key}`);
-  console.log(`RSS: ${metrics.rss_start!.value} MB at the start, ${metrics.rss_end!.value} MB at the end (growth ${metrics.rss_growth!.value} MB, target ≤ 5; heap ${metrics.rss_growth!.heap_used} MB)`);
+  console.log(
+    `RSS: ${metrics.rss_start!.value} MB at the start, ${metrics.rss_end!.value} MB at the end (growth ${metrics.rss_growth!.value} MB, target ≤ 5; heap ${metrics.rss_growth!.heap_used} MB)`,
+  );
   console.log(JSON.stringify({ bench: 'idle', metrics }));
 }
 
