@@ -18,6 +18,10 @@ export interface SearchRunState {
   filters: MetadataFilter | undefined;
   /** How many results were asked for: a full page means more may match. */
   maxResults: number | undefined;
+  /** How many breaches match, when the engine says (the embedded one does). */
+  total?: number | undefined;
+  /** The answer sentence of an aggregate question, from the same breaches as the list. */
+  sentence?: string | undefined;
   error?: string;
 }
 
@@ -26,7 +30,7 @@ export interface SearchStore {
   remote?: SearchRemote;
   dataClasses: string[];
   /** `query` is what is left to rank once the question's chips are taken out of it (SearchPage). */
-  search(input: { engine: SearchEngineChoice; query: string; filters: MetadataFilter | undefined; onlyMine: boolean; answer: boolean; maxResults?: number }): Promise<void>;
+  search(input: { engine: SearchEngineChoice; query: string; filters: MetadataFilter | undefined; onlyMine: boolean; answer: boolean; maxResults?: number; now?: number }): Promise<void>;
   loadRemote(): Promise<void>;
   /** Rejects with a UiError (shown next to the form). */
   saveRemote(input: ChannelInput<'search-remote-set'>): Promise<SearchRemote>;
@@ -39,7 +43,7 @@ let nextRequest = 1;
 
 export const useSearch = create<SearchStore>()((set, get) => ({
   dataClasses: [],
-  async search({ engine, query, filters, onlyMine, answer, maxResults }) {
+  async search({ engine, query, filters, onlyMine, answer, maxResults, now }) {
     const requestId = `search-${Date.now().toString(36)}-${nextRequest++}`;
     set({ run: { requestId, status: 'running', chunks: undefined, answerText: '', answerKind: undefined, wantsAnswer: answer, filters, maxResults } });
     const update = (change: Partial<SearchRunState>) => {
@@ -49,12 +53,29 @@ export const useSearch = create<SearchStore>()((set, get) => ({
     // Stream: chunks first, then the answer as it grows; only this run's events.
     const stop = listen('search-event', ({ requestId: id, event }) => {
       if (id !== requestId) return;
-      if (event.type === 'chunks') update({ chunks: event.chunks, answerKind: event.answerKind });
+      if (event.type === 'chunks') update({ chunks: event.chunks, answerKind: event.answerKind, total: event.total, sentence: event.sentence });
       else update({ answerText: (get().run?.answerText ?? '') + event.text });
     });
     try {
-      const result: SearchRunResult = await invoke('search-run', { requestId, engine, query, ...(filters ? { filters } : {}), onlyMine, answer, ...(maxResults ? { maxResults } : {}) });
-      update({ status: 'done', chunks: result.chunks, answerText: result.answer?.text ?? '', answerKind: result.answer?.kind, filters: result.filters });
+      const result: SearchRunResult = await invoke('search-run', {
+        requestId,
+        engine,
+        query,
+        ...(filters ? { filters } : {}),
+        onlyMine,
+        answer,
+        ...(maxResults ? { maxResults } : {}),
+        ...(now !== undefined ? { now } : {}),
+      });
+      update({
+        status: 'done',
+        chunks: result.chunks,
+        answerText: result.answer?.text ?? '',
+        answerKind: result.answer?.kind,
+        filters: result.filters,
+        total: result.total,
+        sentence: result.sentence,
+      });
     } catch (error) {
       update({ status: 'error', error: toUiError(error).message });
     } finally {

@@ -3,6 +3,7 @@ import type { Event } from '../../shared/base/Emitter.ts';
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
 import { endOnShutdown } from '../http/connections.ts';
 import type { Logger } from '../log.ts';
+import { MAX_TIMER_MS } from '../timers.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbStore } from './RtdbStore.ts';
 import type { StreamSlot, StreamSlots } from './streamSlots.ts';
@@ -11,8 +12,6 @@ import type { StreamSlot, StreamSlots } from './streamSlots.ts';
 export const KEEP_ALIVE_MS = 30_000;
 /** How stale a stream's last check of its credential may be when it sends a change. */
 export const CREDENTIAL_RECHECK_MS = 1_000;
-/** Timers cannot wait longer than this (2^31 - 1 ms); a later expiry is checked again then. */
-const MAX_TIMER_MS = 2_147_483_647;
 /**
  * An ended stream whose reader has not taken what was written (a paused reader never does) is
  * closed this long after its end, so it holds neither its buffer nor its connection for good.
@@ -247,6 +246,8 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   };
   timers[0] = setTimeout(() => void keepAlive(), options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
   const lifetimeMs = options.maxLifetimeMs - Math.floor(Math.random() * options.maxLifetimeMs * LIFETIME_JITTER);
+  // A timer waits at most MAX_TIMER_MS (server/timers.ts): a longer lifetime or a later expiry
+  // is cut to it, and the expiry is checked again then.
   timers[2] = setTimeout(() => reconnect('max-lifetime'), Math.min(lifetimeMs, MAX_TIMER_MS)).unref();
   if (options.expiresAt !== undefined) {
     const expire = () => {

@@ -2,7 +2,9 @@ import {
   BREACH_FILTER_FIELDS,
   DEFAULT_MAX_RESULTS,
   FilterError,
+  finishAsk,
   parseMetadataFilter,
+  planAsk,
   SearchCodes,
   searchTerms,
   toChunk,
@@ -129,17 +131,37 @@ export function filterProblem(error: unknown): unknown {
  *    Cloudflare's additive boost, then the best `max_num_results`.
  */
 export async function retrieve(index: SearchIndex, query: string, plan: RetrievalPlan): Promise<SearchChunk[]> {
-  const terms = searchTerms(query);
+  // The question understood as the app's embedded engine understands it (shared/search/ask.ts):
+  // "unverified breaches since 2019 with passwords" is a filter, "the 5 largest" an order and a
+  // cut; only what is left is ranked. The person's own state ("breaches I haven't fixed") is not
+  // known here: the app sends it as item keys in the filter.
+  const asked = planAsk(query, await vocabularyOf(index));
+  const text = asked.ranked;
+  const terms = searchTerms(text);
   const everyWord = plan.keywordMatchMode === 'and' && terms.length > 1;
   const pool = plan.boostBy.length > 0 ? Math.max(BOOST_CANDIDATES, plan.maxResults) : plan.maxResults;
-  let hits = await index.search({ query, filter: plan.filter, maxResults: everyWord ? ALL_DOCUMENTS : pool });
+  let hits = await index.search({ query: text, filter: plan.filter, maxResults: everyWord || asked.needsAll ? ALL_DOCUMENTS : pool });
   if (everyWord) {
     const withWord = await Promise.all(terms.map(async (term) => new Set((await index.search({ query: term, maxResults: ALL_DOCUMENTS })).map((hit) => hit.doc.id))));
     hits = hits.filter((hit) => withWord.every((ids) => ids.has(hit.doc.id)));
   }
+  if (asked.needsAll) hits = finishAsk(asked, hits, ALL_DOCUMENTS).hits;
   if (plan.matchThreshold !== undefined) hits = hits.filter((hit) => hit.score >= plan.matchThreshold!);
   const chunks = hits.slice(0, pool).map(toChunk);
   return (plan.boostBy.length > 0 ? boost(chunks, plan.boostBy) : chunks).slice(0, plan.maxResults);
+}
+
+const vocabularies = new WeakMap<SearchIndex, { revision: string; names: { id: string; title: string }[]; dataClasses: string[] }>();
+
+/** The titles and data class names a question may name, read once per index revision. */
+async function vocabularyOf(index: SearchIndex): Promise<{ names: { id: string; title: string }[]; dataClasses: string[] }> {
+  const revision = await index.revision();
+  const cached = vocabularies.get(index);
+  if (cached?.revision === revision) return cached;
+  const docs = (await index.search({ query: '', maxResults: ALL_DOCUMENTS })).map((hit) => hit.doc);
+  const read = { revision, names: docs.map((doc) => ({ id: doc.id, title: doc.title })), dataClasses: [...new Set(docs.flatMap((doc) => doc.dataClasses))] };
+  vocabularies.set(index, read);
+  return read;
 }
 
 function fieldValue(chunk: SearchChunk, field: string): number | undefined {

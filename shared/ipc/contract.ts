@@ -82,6 +82,8 @@ export const SearchRunInput = z.strictObject({
   onlyMine: z.boolean().default(false),
   answer: z.boolean().default(false),
   maxResults: z.int().min(1).max(MAX_RESULTS_LIMIT).optional(),
+  /** "Now" for relative dates in the question (the page's clock, so its chips and the answer agree). */
+  now: z.int().optional(),
 });
 
 export const SearchRunResult = z.object({
@@ -90,6 +92,10 @@ export const SearchRunResult = z.object({
   /** The filter as sent (with the "only mine" keys), for "show filter". */
   filters: MetadataFilter.optional(),
   chunks: z.array(SearchChunk),
+  /** How many breaches match (the chunks may be fewer); absent when the engine cannot say. */
+  total: z.int().min(0).optional(),
+  /** The answer sentence of an aggregate question ("12 breaches exposed your phone numbers"), from the same breaches as the chunks. */
+  sentence: z.string().optional(),
   answer: z.object({ text: z.string(), kind: z.enum(['extractive', 'generated']) }).optional(),
 });
 export type SearchRunResult = z.infer<typeof SearchRunResult>;

@@ -43,7 +43,14 @@ export const events = {
   'search-event': z.object({
     requestId: z.string(),
     event: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('chunks'), searchQuery: z.string(), chunks: z.array(SearchChunk), answerKind: z.enum(['extractive', 'generated']).optional() }),
+      z.object({
+        type: z.literal('chunks'),
+        searchQuery: z.string(),
+        chunks: z.array(SearchChunk),
+        answerKind: z.enum(['extractive', 'generated']).optional(),
+        total: z.int().min(0).optional(),
+        sentence: z.string().optional(),
+      }),
       z.object({ type: z.literal('delta'), text: z.string() }),
     ]),
   }),

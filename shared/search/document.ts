@@ -18,6 +18,12 @@ export interface BreachSearchDocument {
   isSensitive: boolean;
   isVerified: boolean;
   pwnCount: number;
+  /** The catalog's other flags (false without details); questions name them ("malware breaches"). */
+  isFabricated: boolean;
+  isSpamList: boolean;
+  isRetired: boolean;
+  isMalware: boolean;
+  isStealerLog: boolean;
 }
 
 /** What a filter may name: the item's `key` and `timestamp` (added) and the metadata fields. */
@@ -70,6 +76,11 @@ export function toSearchDocument(breach: Breach, details?: BreachDetails): Breac
     isSensitive: breach.isSensitive,
     isVerified: details?.isVerified ?? false,
     pwnCount: details?.pwnCount ?? 0,
+    isFabricated: details?.isFabricated ?? false,
+    isSpamList: details?.isSpamList ?? false,
+    isRetired: details?.isRetired ?? false,
+    isMalware: details?.isMalware ?? false,
+    isStealerLog: details?.isStealerLog ?? false,
   };
 }
 

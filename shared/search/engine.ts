@@ -99,6 +99,7 @@ export class BreachSearchIndex {
   readonly #deleteRow;
   readonly #match;
   readonly #ids;
+  #names: { id: string; title: string }[] | undefined;
 
   constructor(db: SearchDatabase) {
     this.#db = db;
@@ -121,6 +122,17 @@ export class BreachSearchIndex {
     return this.#docs.size;
   }
 
+  /** The titles a question may name (the same list until a document changes, so its reading is kept). */
+  names(): readonly { id: string; title: string }[] {
+    this.#names ??= [...this.#docs.values()].map((doc) => ({ id: doc.id, title: doc.title }));
+    return this.#names;
+  }
+
+  /** The data class names of the documents, each once. */
+  dataClasses(): string[] {
+    return [...new Set([...this.#docs.values()].flatMap((doc) => doc.dataClasses))];
+  }
+
   /** Replaces everything indexed, in one transaction. */
   replaceAll(docs: readonly BreachSearchDocument[]): void {
     this.#db.exec('BEGIN');
@@ -128,6 +140,7 @@ export class BreachSearchIndex {
       this.#db.exec('DELETE FROM breach_search');
       this.#docs.clear();
       this.#rowids.clear();
+      this.#names = undefined;
       for (const doc of docs) this.#insertDoc(doc);
       this.#db.exec('COMMIT');
     } catch (error) {
@@ -164,6 +177,7 @@ export class BreachSearchIndex {
     const { lastInsertRowid } = this.#insert.run(doc.id, doc.title, doc.domain.replaceAll('.', ' ') + ' ' + doc.domain, doc.dataClasses.join(' ; '), doc.description);
     this.#rowids.set(doc.id, lastInsertRowid);
     this.#docs.set(doc.id, doc);
+    this.#names = undefined;
   }
 
   #deleteDoc(id: string): void {
@@ -172,6 +186,7 @@ export class BreachSearchIndex {
     this.#deleteRow.run(rowid);
     this.#rowids.delete(id);
     this.#docs.delete(id);
+    this.#names = undefined;
   }
 
   get(id: string): BreachSearchDocument | undefined {

@@ -85,7 +85,7 @@ function describeKind(kind: FieldKind): string {
     case 'number':
       return 'a number';
     case 'seconds':
-      return 'an integer number of seconds since 1970 (not milliseconds)';
+      return 'an integer number of seconds since 1970 (not milliseconds) or an ISO 8601 date or date-time ("2016-01-01", "2016-01-01T00:00:00Z")';
     case 'boolean':
       return 'true or false';
     case 'string[]':
@@ -103,10 +103,42 @@ function checkScalar(kind: FieldKind, value: unknown): string | undefined {
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : `must be ${describeKind(kind)}, got ${JSON.stringify(value)}`;
     case 'seconds':
+      if (typeof value === 'string') return isoSeconds(value) === undefined ? `must be ${describeKind(kind)}, got ${JSON.stringify(value)}` : undefined;
       if (typeof value !== 'number' || !Number.isInteger(value)) return `must be ${describeKind(kind)}, got ${JSON.stringify(value)}`;
       if (Math.abs(value) >= MAX_SECONDS) return `${value} looks like milliseconds; timestamps are integer seconds (${Math.trunc(value / 1000)})`;
       return undefined;
   }
+}
+
+/**
+ * An ISO 8601 date ("2016-01-01", midnight UTC) or date-time with a zone ("2016-01-01T00:00:00Z",
+ * "2016-01-01T02:00:00.5+02:00") in seconds, possibly fractional; undefined for anything else.
+ * Cloudflare's AI Search documents its `datetime` metadata type as these strings beside numbers.
+ */
+export function isoSeconds(text: string): number | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(text);
+  if (!match) return undefined;
+  const [, year, month, day, hour = '00', minute = '00', second = '00'] = match;
+  const at = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
+  const check = new Date(at);
+  // A calendar that does not exist ("2016-02-30", "25:00") is not a date.
+  if (check.getUTCFullYear() !== Number(year) || check.getUTCMonth() !== Number(month) - 1 || check.getUTCDate() !== Number(day)) return undefined;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
+  // The fraction is added apart: Date.parse reads at most milliseconds.
+  const parsed = Date.parse(match[4] === undefined ? `${text}T00:00:00Z` : match[7] ? text.replace(match[7], '') : text);
+  return Number.isNaN(parsed) ? undefined : parsed / 1000 + Number(match[7] ?? 0);
+}
+
+/**
+ * A date string of a `seconds` field as the whole seconds it stands for under `operator`: a
+ * fraction rounds so the same whole-second records match (`$gt`/`$lte` down, `$gte`/`$lt` up);
+ * an equality between two seconds cannot be said, and is an issue.
+ */
+function wholeSeconds(operator: Operator, seconds: number): number | string {
+  if (Number.isInteger(seconds)) return seconds;
+  if (operator === '$gt' || operator === '$lte') return Math.floor(seconds);
+  if (operator === '$gte' || operator === '$lt') return Math.ceil(seconds);
+  return `${operator} needs a whole second; this date-time falls between two`;
 }
 
 /**
@@ -164,8 +196,44 @@ export function parseMetadataFilter(input: unknown, fields: FieldSchema, at = ''
       if (problem) issues.push({ pointer: opWhere, message: problem });
     }
   }
-  if (issues.length > 0) throw new FilterError(issues);
-  return input as MetadataFilter;
+  if (issues.length === 0) {
+    const normalized = normalizeDates(input as MetadataFilter, fields, at, issues);
+    if (issues.length === 0) return normalized;
+  }
+  throw new FilterError(issues);
+}
+
+/** The filter with every date string of a `seconds` field as integer seconds (what the engine compares). */
+function normalizeDates(filter: MetadataFilter, fields: FieldSchema, at: string, issues: FilterIssue[]): MetadataFilter {
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  const convert = (operator: Operator, value: unknown, where: string): unknown => {
+    if (typeof value !== 'string') return value;
+    const result = wholeSeconds(operator, isoSeconds(value)!);
+    if (typeof result === 'string') issues.push({ pointer: where, message: result });
+    changed = true;
+    return result;
+  };
+  for (const [field, condition] of Object.entries(filter)) {
+    const where = pointerJoin(at, field);
+    if (fieldKind(fields, field) !== 'seconds') {
+      out[field] = condition;
+      continue;
+    }
+    if (!isPlainObject(condition)) {
+      out[field] = convert('$eq', condition, where);
+      continue;
+    }
+    out[field] = Object.fromEntries(
+      Object.entries(condition).map(([operator, value]) => [
+        operator,
+        Array.isArray(value)
+          ? value.map((item, index) => convert(operator as Operator, item, pointerJoin(pointerJoin(where, operator), index)))
+          : convert(operator as Operator, value, pointerJoin(where, operator)),
+      ]),
+    );
+  }
+  return changed ? (out as MetadataFilter) : filter;
 }
 
 export type FilterRecord = Readonly<Record<string, FilterScalar | readonly string[]>>;

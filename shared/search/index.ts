@@ -7,3 +7,4 @@ export * from './answer.ts';
 export * from './understandQuery.ts';
 export * from './listText.ts';
 export * from './readableFilter.ts';
+export * from './ask.ts';

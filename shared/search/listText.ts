@@ -36,7 +36,10 @@ export function understandListText(text: string, options: ListTextOptions = {}):
   const { parts, remaining } = understandQuery(trimmed, { ...options, kinds: ['dataClass', 'dates'] });
   const match: ListTextMatch = { dataClasses: [], words: remaining === '' ? [] : remaining.split(' ') };
   for (const part of parts) {
-    if (part.kind === 'dataClass') match.dataClasses.push(part.dataClass);
+    // A negated class ("without passwords") is not something the box filters by: its words stay
+    // words, as they always were (they match no breach's id, domain or class).
+    if (part.kind === 'dataClass' && part.negated) match.words.push(...part.text.split(' '));
+    else if (part.kind === 'dataClass') match.dataClasses.push(...part.reaches);
     if (part.kind !== 'dates') continue;
     // Several date phrases all apply: the latest start and the earliest end.
     if (part.from !== undefined && (match.from === undefined || part.from > match.from)) match.from = part.from;

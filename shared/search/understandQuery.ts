@@ -26,13 +26,39 @@ interface PartBase {
   /** The words of the question it came from, lower case ("after 2020"). */
   text: string;
 }
+/** The catalog's flags a question can name besides sensitive and verified (each a filter field). */
+export type BreachFlag = 'isFabricated' | 'isSpamList' | 'isRetired' | 'isMalware' | 'isStealerLog';
+/** The person's own state of a breach: all fixed, not all fixed, some fixed and some not, brought by the last sync. */
+export type BreachState = 'fixed' | 'unfixed' | 'partly' | 'new';
+/** What a question orders by ("the biggest": accounts; "the latest": breach date). */
+export interface QueryOrder {
+  by: 'pwnCount' | 'breachDate';
+  direction: 'desc' | 'asc';
+}
 export type QueryPart =
-  | (PartBase & { kind: 'dataClass'; dataClass: string })
+  /**
+   * `dataClass` is the class named; `reaches` every class it stands for (the class and its near
+   * names: "credit cards" reaches "Partial credit card data" and "Credit card CVV"). Negated
+   * ("without passwords"): the breaches exposing none of them.
+   */
+  | (PartBase & { kind: 'dataClass'; dataClass: string; reaches: string[]; negated?: true })
   /** Inclusive `YYYY-MM-DD` bounds (UTC days); at least one is set. */
   | (PartBase & { kind: 'dates'; from?: string; until?: string })
   | (PartBase & { kind: 'sensitive'; sensitive: boolean })
-  | (PartBase & { kind: 'verified' })
-  | (PartBase & { kind: 'domain'; domain: string });
+  | (PartBase & { kind: 'verified'; verified: boolean })
+  | (PartBase & { kind: 'flag'; flag: BreachFlag; value: boolean })
+  | (PartBase & { kind: 'domain'; domain: string })
+  /** Breaches named by title ("what happened with Adobe"): every breach whose title holds the words. */
+  | (PartBase & { kind: 'name'; breachIds: string[] })
+  /** Account counts, exclusive bounds ("over 1 million accounts": min 1,000,000). */
+  | (PartBase & { kind: 'accounts'; min?: number; max?: number })
+  /** An order, and how many to keep ("the 5 largest": 5; "the biggest breach": 1; "the largest breaches": all). */
+  | (PartBase & { kind: 'order'; order: QueryOrder; limit?: number })
+  /** "how many": the answer is a count. */
+  | (PartBase & { kind: 'count' })
+  | (PartBase & { kind: 'state'; state: BreachState })
+  /** One of the person's addresses ("breaches for alex@example.com"). */
+  | (PartBase & { kind: 'email'; email: string });
 export type QueryPartKind = QueryPart['kind'];
 
 export interface UnderstoodQuery {
@@ -54,10 +80,15 @@ export interface UnderstandOptions {
   dismissed?: Iterable<string>;
   /** The kinds to recognise (all by default): the breaches list has no sensitive or verified words. */
   kinds?: readonly QueryPartKind[];
+  /** Breaches a question may name by title (the engines pass theirs; without them titles stay words). */
+  names?: readonly { id: string; title: string }[];
 }
 
-/** Runs of letters and digits, joined by an apostrophe, dot or hyphen ("driver's", "adobe.com", "2018-2020"). */
-const TOKEN = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
+/**
+ * An email address, or a run of letters and digits joined by an apostrophe, dot, hyphen or
+ * thousands comma ("alex@example.com", "driver's", "adobe.com", "2018-2020", "50,000,000").
+ */
+const TOKEN = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+|\d{1,3}(?:,\d{3})+|[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
 
 /**
  * Words every question is made of, which name no breach. Negations ("no", "not", "without")
@@ -79,11 +110,40 @@ const QUESTION_WORDS = new Set(
     'compromise compromises compromised compromising steal steals stole stolen lose lost dump dumps dumped',
     'incident incidents data info information details record records',
     'account accounts user users site sites website websites service services company companies',
+    'sync synced syncing marked yet still found appear appears appeared involved involving affected affecting',
   ]
     .join(' ')
     .split(' '),
 );
-const NEGATIONS = new Set(['no', 'not', 'without', 'except', 'excluding', 'never', 'non']);
+const NEGATIONS = new Set([
+  'no',
+  'not',
+  'without',
+  'except',
+  'excluding',
+  'never',
+  'non',
+  "didn't",
+  'didnt',
+  "don't",
+  'dont',
+  "doesn't",
+  'doesnt',
+  "haven't",
+  'havent',
+  "hasn't",
+  'hasnt',
+  "isn't",
+  'isnt',
+  "aren't",
+  'arent',
+  "wasn't",
+  'wasnt',
+  "weren't",
+  'werent',
+]);
+/** Words between a negation and what it negates: "didn't leak passwords", "with no dates of birth". */
+const NEGATION_FILLERS = new Set(['leak', 'include', 'have', 'has', 'any', 'my', 'a', 'the', 'expose', 'contain', 'yet', 'been', 'be', 'i', 'you', 'it', 'get', 'from', 'marked']);
 
 /**
  * Synonyms, by Have I Been Pwned name. Names, their singular and plural forms need no entry:
@@ -105,14 +165,27 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
     'plain text passwords',
   ],
   'Email addresses': ['email', 'emails', 'e-mail', 'e-mails', 'e-mail address', 'e-mail addresses', 'mail address', 'mail addresses'],
-  'Phone numbers': ['phone', 'phones', 'telephone', 'telephone number', 'telephone numbers', 'mobile number', 'mobile numbers', 'cell number', 'cell numbers', 'cellphone numbers'],
+  'Phone numbers': [
+    'phone',
+    'phones',
+    'phone no',
+    'phone nos',
+    'telephone',
+    'telephone number',
+    'telephone numbers',
+    'mobile number',
+    'mobile numbers',
+    'cell number',
+    'cell numbers',
+    'cellphone numbers',
+  ],
   'IP addresses': ['ip', 'ips', 'ip address', 'ip addresses', 'ip-address', 'ip-addresses'],
   'Physical addresses': ['home address', 'home addresses', 'postal address', 'postal addresses', 'street address', 'street addresses', 'mailing address', 'mailing addresses'],
   'Dates of birth': ['dob', 'dobs', 'birthday', 'birthdays', 'birth date', 'birth dates', 'birthdate', 'birthdates', 'date of birth'],
   Usernames: ['user name', 'user names', 'login name', 'login names', 'screen name', 'screen names'],
   Names: ['real name', 'real names', 'full name', 'full names'],
   'Geographic locations': ['location', 'locations', 'geolocation', 'geolocations', 'geographic location'],
-  'Credit cards': ['credit card', 'credit card number', 'credit card numbers', 'card number', 'card numbers'],
+  'Credit cards': ['credit card', 'credit card number', 'credit card numbers', 'card number', 'card numbers', 'cards'],
   'Partial credit card data': ['partial card data', 'partial credit cards', 'partial card numbers'],
   'Social security numbers': ['ssn', 'ssns', 'social security number'],
   'Security questions and answers': ['security question', 'security questions', 'security answers', 'secret questions'],
@@ -123,7 +196,7 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   'Bank account numbers': ['bank account', 'bank accounts', 'bank account number', 'bank details'],
   'Auth tokens': ['auth token', 'access tokens', 'session tokens', 'api tokens'],
   'Historical passwords': ['old passwords', 'previous passwords', 'past passwords'],
-  'Personal health data': ['health data', 'health records', 'medical data', 'medical records', 'medical information', 'health information'],
+  'Personal health data': ['health data', 'medical data', 'medical information', 'health information'],
   'Browser user agent details': ['user agent', 'user agents', 'browser details'],
   'Device information': ['device info', 'device details'],
   'Income levels': ['income', 'incomes', 'salary', 'salaries'],
@@ -135,6 +208,24 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   'Job titles': ['job title'],
   'Website activity': ['browsing activity', 'site activity'],
   Purchases: ['purchase history', 'order history'],
+};
+
+/**
+ * Near names: a class's name also reaches its partial and detailed forms (the person asking about
+ * "credit cards" wants the breaches that leaked part of one or its CVV too). The partial names
+ * themselves reach only themselves.
+ */
+const NEAR_NAMES: Readonly<Record<string, readonly string[]>> = {
+  'Credit cards': ['Partial credit card data', 'Credit card CVV'],
+  'Phone numbers': ['Partial phone numbers'],
+  'Dates of birth': ['Partial dates of birth'],
+};
+/** Everyday names that stand for several classes at once. */
+const FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  'medical records': ['Personal health data', 'Health insurance information', 'HIV statuses'],
+  'health records': ['Personal health data', 'Health insurance information', 'HIV statuses'],
+  'card details': ['Credit cards', 'Partial credit card data', 'Credit card CVV'],
+  'card data': ['Credit cards', 'Partial credit card data', 'Credit card CVV'],
 };
 
 /** A plural's singular by the English rules these names follow ("addresses", "histories", "statuses"). */
@@ -150,10 +241,16 @@ const tokensOf = (text: string): string[] => text.toLowerCase().match(TOKEN) ?? 
 interface Vocabulary {
   /** Phrase (tokens joined by one space) → the data class it names. */
   phrases: Map<string, string>;
+  /** Phrase → every class it reaches, when more than the class itself. */
+  reaches: Map<string, string[]>;
   longest: number;
+  /** Every word of every phrase: what a misspelt word may be corrected to. */
+  words: Set<string>;
 }
 
 const vocabularies = new Map<string, Vocabulary>();
+/** Have I Been Pwned's spelling of each class key. */
+const KNOWN_SPELLING = new Map(KNOWN_DATA_CLASSES.map((name) => [dataClassKey(name), name]));
 
 /**
  * The phrases naming each class: its name, the name with its first or last word singular
@@ -188,10 +285,26 @@ function vocabularyOf(extra: readonly string[]): Vocabulary {
     for (const synonym of synonyms) add(synonym, name);
   }
   // Words that are class names but mostly mean something else in a question.
-  for (const word of ['name', 'age', 'ages', 'race', 'races', 'pin', 'bio']) phrases.delete(word);
+  for (const word of ['name', 'age', 'race', 'pin', 'bio']) phrases.delete(word);
+  const reaches = new Map<string, string[]>();
+  const spelled = (name: string) => spelling.get(dataClassKey(name)) ?? name;
+  for (const [phrase, name] of phrases) {
+    const near = NEAR_NAMES[KNOWN_SPELLING.get(dataClassKey(name)) ?? name];
+    if (near) reaches.set(phrase, [name, ...near.map(spelled)]);
+  }
+  for (const [phrase, family] of Object.entries(FAMILIES)) {
+    const names = family.map(spelled);
+    phrases.set(phrase, names[0]!);
+    reaches.set(phrase, names);
+  }
   let longest = 1;
-  for (const phrase of phrases.keys()) longest = Math.max(longest, phrase.split(' ').length);
-  const vocabulary = { phrases, longest };
+  const words = new Set<string>();
+  for (const phrase of phrases.keys()) {
+    const split = phrase.split(' ');
+    longest = Math.max(longest, split.length);
+    for (const word of split) words.add(word);
+  }
+  const vocabulary = { phrases, reaches, longest, words };
   if (vocabularies.size > 16) vocabularies.clear();
   vocabularies.set(cacheKey, vocabulary);
   return vocabulary;
@@ -330,21 +443,330 @@ function domainOf(token: string): string | undefined {
   return token.startsWith('www.') && token.split('.').length > 2 ? token.slice(4) : token;
 }
 
+// ---- Flags, size, order, counts and the person's state ------------------------------------
+
+/** Flag words, longest first where one starts another; `value` false for the words that say "not". */
+const FLAG_PHRASES: readonly { words: string; make(text: string): QueryPart }[] = [
+  ...(
+    [
+      ['stealer logs', 'isStealerLog', 'Stealer log'],
+      ['stealer log', 'isStealerLog', 'Stealer log'],
+      ['infostealer logs', 'isStealerLog', 'Stealer log'],
+      ['infostealer log', 'isStealerLog', 'Stealer log'],
+      ['infostealers', 'isStealerLog', 'Stealer log'],
+      ['infostealer', 'isStealerLog', 'Stealer log'],
+      ['stealer', 'isStealerLog', 'Stealer log'],
+      ['spam lists', 'isSpamList', 'Spam list'],
+      ['spam list', 'isSpamList', 'Spam list'],
+      ['spamlists', 'isSpamList', 'Spam list'],
+      ['spamlist', 'isSpamList', 'Spam list'],
+      ['spam', 'isSpamList', 'Spam list'],
+      ['fabricated', 'isFabricated', 'Fabricated'],
+      ['fake', 'isFabricated', 'Fabricated'],
+      ['faked', 'isFabricated', 'Fabricated'],
+      ['retired', 'isRetired', 'Retired'],
+      ['malware', 'isMalware', 'Malware'],
+    ] as const
+  ).map(([words, flag, label]) => ({ words, make: (text: string): QueryPart => ({ kind: 'flag', key: `flag:${flag}`, label, text, flag, value: true }) })),
+  ...['verified', 'confirmed'].map((words) => ({ words, make: (text: string): QueryPart => ({ kind: 'verified', key: 'verified:only', label: 'Verified only', text, verified: true }) })),
+  ...['unverified', 'unconfirmed', 'non-verified', 'nonverified'].map((words) => ({
+    words,
+    make: (text: string): QueryPart => ({ kind: 'verified', key: 'verified:not', label: 'Unverified', text, verified: false }),
+  })),
+  ...['sensitive'].map((words) => ({ words, make: (text: string): QueryPart => ({ kind: 'sensitive', key: 'sensitive:only', label: 'Sensitive only', text, sensitive: true }) })),
+  ...['non-sensitive', 'nonsensitive', 'insensitive'].map((words) => ({
+    words,
+    make: (text: string): QueryPart => ({ kind: 'sensitive', key: 'sensitive:exclude', label: 'Not sensitive', text, sensitive: false }),
+  })),
+];
+
+const STATE_LABELS: Record<BreachState, string> = { fixed: 'Fixed', unfixed: 'Not fixed', partly: 'Partly fixed', new: 'New since last sync' };
+const statePart = (state: BreachState, text: string): QueryPart => ({ kind: 'state', key: `state:${state}`, label: STATE_LABELS[state], text, state });
+const STATE_PHRASES: readonly { words: string; state: BreachState }[] = [
+  ...['partly', 'partially', 'half', 'part'].flatMap((lead) => ['fixed', 'resolved'].map((end) => ({ words: `${lead} ${end}`, state: 'partly' as const }))),
+  ...['partly-fixed', 'partially-fixed', 'half-fixed'].map((words) => ({ words, state: 'partly' as const })),
+  ...['fixed', 'resolved', 'dealt with', 'handled'].map((words) => ({ words, state: 'fixed' as const })),
+  ...['unfixed', 'unresolved', 'outstanding', 'to fix', 'need fixing', 'needs fixing', 'to be fixed', 'to resolve'].map((words) => ({ words, state: 'unfixed' as const })),
+  ...['new', 'newly found', 'brand new'].map((words) => ({ words, state: 'new' as const })),
+];
+
+/** "the biggest" / "5 largest" / "most recent": the order, and whether "the biggest" means one. */
+const SUPERLATIVES: readonly { words: string; order: QueryOrder; label: string }[] = [
+  ...['biggest', 'largest', 'most accounts', 'most affected', 'most users', 'most people', 'worst', 'by size'].map((words) => ({
+    words,
+    order: { by: 'pwnCount' as const, direction: 'desc' as const },
+    label: 'largest',
+  })),
+  ...['smallest', 'fewest accounts', 'least accounts', 'tiniest'].map((words) => ({ words, order: { by: 'pwnCount' as const, direction: 'asc' as const }, label: 'smallest' })),
+  ...['latest', 'newest', 'most recent', 'recent', 'most recently'].map((words) => ({ words, order: { by: 'breachDate' as const, direction: 'desc' as const }, label: 'latest' })),
+  ...['oldest', 'earliest', 'least recent'].map((words) => ({ words, order: { by: 'breachDate' as const, direction: 'asc' as const }, label: 'oldest' })),
+];
+const SUPERLATIVE_LEAD = new Set(SUPERLATIVES.map((entry) => entry.words.split(' ')[0]!));
+
+const COUNT_PHRASES = ['how many', 'number of', 'count', 'count of', 'total number of', 'how much'];
+
+/** The words that name what is counted in "over 1 million accounts". */
+const ACCOUNT_UNITS = new Set(['accounts', 'account', 'users', 'people', 'records', 'members', 'customers', 'pwned', 'victims', 'entries', 'rows']);
+const MORE = new Map([
+  ['over', 'more'],
+  ['above', 'more'],
+  ['more than', 'more'],
+  ['greater than', 'more'],
+  ['bigger than', 'more'],
+  ['at least', 'least'],
+  ['under', 'less'],
+  ['below', 'less'],
+  ['fewer than', 'less'],
+  ['less than', 'less'],
+  ['smaller than', 'less'],
+  ['at most', 'most'],
+]);
+const MULTIPLIERS = new Map([
+  ['thousand', 1_000],
+  ['k', 1_000],
+  ['million', 1_000_000],
+  ['millions', 1_000_000],
+  ['m', 1_000_000],
+  ['mil', 1_000_000],
+  ['billion', 1_000_000_000],
+  ['b', 1_000_000_000],
+]);
+
+/** A number of accounts at `tokens[i]`: "1000", "50,000,000", "1 million", "2.5m". */
+function amountAt(tokens: readonly string[], i: number): { value: number; length: number } | undefined {
+  const word = tokens[i];
+  if (word === undefined) return undefined;
+  const glued = /^(\d+(?:\.\d+)?)(k|m|b)$/.exec(word);
+  if (glued) return { value: Math.round(Number(glued[1]) * MULTIPLIERS.get(glued[2]!)!), length: 1 };
+  const plain = /^\d{1,3}(?:,\d{3})+$|^\d+(?:\.\d+)?$/.test(word) ? Number(word.replaceAll(',', '')) : countOf(word);
+  if (plain === undefined || !Number.isFinite(plain)) return undefined;
+  const multiplier = MULTIPLIERS.get(tokens[i + 1] ?? '');
+  return multiplier ? { value: Math.round(plain * multiplier), length: 2 } : { value: plain, length: 1 };
+}
+
+const formatCount = (n: number) => n.toLocaleString('en-US');
+
+/** "over 1 million accounts", "fewer than 1000 users", "at least 10k accounts". */
+function accountsAt(tokens: readonly string[], i: number): Found | undefined {
+  const two = `${tokens[i]} ${tokens[i + 1] ?? ''}`;
+  const [lead, length] = MORE.has(two) ? [MORE.get(two)!, 2] : MORE.has(tokens[i]!) ? [MORE.get(tokens[i]!)!, 1] : [undefined, 0];
+  if (lead === undefined) return undefined;
+  const amount = amountAt(tokens, i + length);
+  if (!amount) return undefined;
+  const end = i + length + amount.length;
+  // "over 1 million accounts"; "bigger than 1 million" says accounts too (a multiplier is no year).
+  const unit = ACCOUNT_UNITS.has(tokens[end] ?? '') ? 1 : amount.length === 2 || /[kmb]$/.test(tokens[i + length]!) ? 0 : undefined;
+  if (unit === undefined) return undefined;
+  const text = tokens.slice(i, end + unit).join(' ');
+  const n = amount.value;
+  const part: QueryPart =
+    lead === 'more'
+      ? { kind: 'accounts', key: `accounts:>${n}`, label: `Over ${formatCount(n)} accounts`, text, min: n }
+      : lead === 'least'
+        ? { kind: 'accounts', key: `accounts:>${n - 1}`, label: `At least ${formatCount(n)} accounts`, text, min: n - 1 }
+        : lead === 'less'
+          ? { kind: 'accounts', key: `accounts:<${n}`, label: `Under ${formatCount(n)} accounts`, text, max: n }
+          : { kind: 'accounts', key: `accounts:<${n + 1}`, label: `At most ${formatCount(n)} accounts`, text, max: n + 1 };
+  return { part, length: end + unit - i };
+}
+
+const PLURAL_NOUNS = new Set(['breaches', 'leaks', 'hacks', 'ones', 'incidents']);
+
+/** "the biggest breach" (1), "the 5 largest" (5), "top 3 … by size", "the largest breaches" (all, ordered). */
+function orderAt(tokens: readonly string[], i: number): Found | undefined {
+  let at = i;
+  let limit: number | undefined;
+  let top = false;
+  if (tokens[at] === 'top') {
+    top = true;
+    at += 1;
+  }
+  const amount = amountAt(tokens, at);
+  if (amount && amount.length === 1 && amount.value >= 1 && amount.value <= 1000) {
+    limit = amount.value;
+    at += 1;
+  }
+  const superlative = [...SUPERLATIVES].sort((a, b) => b.words.length - a.words.length).find((entry) => tokensOf(entry.words).every((word, k) => tokens[at + k] === word));
+  if (!superlative && !(top && limit !== undefined)) return undefined;
+  if (!superlative && top) {
+    // "top 3 breaches by size", "top 5": the largest unless a later word says otherwise.
+    const text = tokens.slice(i, at).join(' ');
+    return { part: { kind: 'order', key: 'order:pwnCount:desc', label: `${limit} largest`, text, order: { by: 'pwnCount', direction: 'desc' }, limit }, length: at - i };
+  }
+  if (!superlative || (limit === undefined && i !== at && !top)) return undefined;
+  let length = at - i + tokensOf(superlative.words).length;
+  // "the largest 3 breaches": the number after the superlative.
+  const after = limit === undefined ? amountAt(tokens, i + length) : undefined;
+  // Only before a plural noun, which the part keeps, so it reads the same again.
+  if (after && after.length === 1 && after.value >= 1 && after.value <= 1000 && PLURAL_NOUNS.has(tokens[i + length + 1] ?? '')) {
+    limit = after.value;
+    length += 2;
+  }
+  const text = tokens.slice(i, i + length).join(' ');
+  if (limit === undefined) {
+    // "the biggest breach" is one; "the largest breaches" every one, largest first.
+    const after = tokens.slice(i + length, i + length + 4);
+    const plural = after.some((word) => word === 'breaches' || word === 'ones' || word === 'leaks' || word === 'hacks');
+    const singular = after.some((word) => word === 'breach' || word === 'one' || word === 'leak' || word === 'hack');
+    if (!plural || singular) limit = 1;
+  }
+  const label = limit === undefined ? `${superlative.label[0]!.toUpperCase()}${superlative.label.slice(1)} first` : limit === 1 ? `The ${superlative.label}` : `${limit} ${superlative.label}`;
+  return { part: { kind: 'order', key: `order:${superlative.order.by}:${superlative.order.direction}`, label, text, order: superlative.order, ...(limit !== undefined ? { limit } : {}) }, length };
+}
+
+const phraseAt = (tokens: readonly string[], i: number, words: string): number => {
+  const wanted = tokensOf(words);
+  return wanted.every((word, k) => tokens[i + k] === word) ? wanted.length : 0;
+};
+
+// ---- Misspellings ------------------------------------------------------------------------
+
+/** Words a question uses to say what it asks, which a misspelling may be corrected to. */
+const KEYWORDS = [
+  ...FLAG_PHRASES.flatMap((entry) => tokensOf(entry.words)),
+  ...STATE_PHRASES.flatMap((entry) => tokensOf(entry.words)),
+  ...SUPERLATIVES.flatMap((entry) => tokensOf(entry.words)),
+  'since',
+  'after',
+  'before',
+  'between',
+  'until',
+  'without',
+  'accounts',
+  'breaches',
+  'breach',
+].filter((word) => word.length >= 5);
+
+/** Whether two words are one edit apart (a letter swapped with its neighbour, dropped, added or changed). */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    // A letter changed in a short word is another word as often as a slip ("games", "names").
+    if (a.length >= 6 && a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * The word a misspelt word stands for: a keyword or a data class word one edit away, when exactly
+ * one is (words of five letters or more, never a word the question vocabulary knows).
+ */
+function corrected(word: string, vocabulary: Vocabulary): string {
+  if (word.length < 5 || !/^\p{L}+$/u.test(word) || vocabulary.words.has(word) || QUESTION_WORDS.has(word) || KEYWORDS.includes(word)) return word;
+  const candidates = new Set<string>();
+  for (const known of KEYWORDS) if (oneEditApart(word, known)) candidates.add(known);
+  if (candidates.size === 0) for (const known of vocabulary.words) if (known.length >= 5 && oneEditApart(word, known)) candidates.add(known);
+  return candidates.size === 1 ? [...candidates][0]! : word;
+}
+
+// ---- Breach names ------------------------------------------------------------------------
+
+interface Names {
+  /**
+   * A title a question can say (its words joined by a space) → every breach whose title holds those
+   * words in that order: "linkedin" names LinkedIn and LinkedIn Scraped Data, and a date in the
+   * question picks between them.
+   */
+  titles: Map<string, { title: string; ids: string[] }>;
+  longest: number;
+}
+const namesCache = new WeakMap<readonly { id: string; title: string }[], Names>();
+
+/** The titles a question can name: at least four characters, not made only of question words, numbers or class words. */
+function namesOf(list: readonly { id: string; title: string }[], vocabulary: Vocabulary): Names {
+  const cached = namesCache.get(list);
+  if (cached) return cached;
+  const tokenized = list.map((entry) => ({ ...entry, joined: ` ${tokensOf(entry.title).join(' ')} ` }));
+  const titles = new Map<string, { title: string; ids: string[] }>();
+  for (const entry of tokenized) {
+    const tokens = tokensOf(entry.title);
+    const joined = tokens.join(' ');
+    if (titles.has(joined) || joined.length < 4) continue;
+    if (tokens.every((word) => QUESTION_WORDS.has(word) || NEGATIONS.has(word) || /^\d+$/.test(word) || vocabulary.words.has(word) || KEYWORDS.includes(word))) continue;
+    const ids = tokenized.filter((other) => other.joined.includes(` ${joined} `)).map((other) => other.id);
+    titles.set(joined, { title: entry.title, ids });
+  }
+  let longest = 1;
+  for (const joined of titles.keys()) longest = Math.max(longest, joined.split(' ').length);
+  const names = { titles, longest };
+  namesCache.set(list, names);
+  return names;
+}
+
 // ---- One pass and the fixed point --------------------------------------------------------
 
 interface Context {
   now: Date;
   vocabulary: Vocabulary;
+  names: Names | undefined;
   dismissed: ReadonlySet<string>;
   kinds: ReadonlySet<QueryPartKind>;
 }
 
 type Found = { part: QueryPart; length: number };
+/** A negation of something that has no opposite ("not 2019"): its words stay words. */
+type Unturnable = { part: undefined; length: number };
 
-function partAt(tokens: readonly string[], i: number, context: Context): Found | undefined {
+/** The part a negation at `tokens[i]` turns round ("without passwords", "not verified", "haven't fixed"), or undefined. */
+function negatedAt(tokens: readonly string[], i: number, context: Context): Found | Unturnable | undefined {
+  if (!NEGATIONS.has(tokens[i]!)) return undefined;
+  let at = i + 1;
+  // "non-sensitive" splits as one token; "non sensitive" as two.
+  for (let skipped = 0; skipped <= 2 && at < tokens.length; skipped++) {
+    const found = positiveAt(tokens, at, context);
+    if (found) {
+      const length = at + found.length - i;
+      const text = tokens.slice(i, i + length).join(' ');
+      const turned = turn(found.part, text);
+      return turned ? { part: turned, length } : { part: undefined, length };
+    }
+    if (!NEGATION_FILLERS.has(tokens[at]!)) return undefined;
+    at += 1;
+  }
+  return undefined;
+}
+
+/** A part said with "not": the opposite part, or undefined when it has none ("not 2019"). */
+function turn(part: QueryPart, text: string): QueryPart | undefined {
+  switch (part.kind) {
+    case 'dataClass':
+      return part.negated ? undefined : { ...part, key: `no-${part.key}`, label: `Without ${part.label}`, text, negated: true };
+    case 'verified':
+      return part.verified
+        ? { kind: 'verified', key: 'verified:not', label: 'Unverified', text, verified: false }
+        : { kind: 'verified', key: 'verified:only', label: 'Verified only', text, verified: true };
+    case 'sensitive':
+      return part.sensitive ? { kind: 'sensitive', key: 'sensitive:exclude', label: 'Not sensitive', text, sensitive: false } : undefined;
+    case 'flag':
+      return { ...part, key: `${part.key}:${part.value ? 'not' : 'only'}`, label: part.value ? `Not ${part.label.toLowerCase()}` : part.label.replace(/^Not /, ''), text, value: !part.value };
+    case 'state':
+      return part.state === 'fixed' ? statePart('unfixed', text) : part.state === 'unfixed' ? statePart('fixed', text) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function positiveAt(tokens: readonly string[], i: number, context: Context): Found | undefined {
   const { kinds, vocabulary } = context;
   const word = tokens[i]!;
   const textOf = (length: number) => tokens.slice(i, i + length).join(' ');
+  if (kinds.has('count')) {
+    for (const words of COUNT_PHRASES) {
+      const length = phraseAt(tokens, i, words);
+      if (length > 0) return { part: { kind: 'count', key: 'count', label: 'How many', text: textOf(length) }, length };
+    }
+  }
+  if (kinds.has('accounts')) {
+    const accounts = accountsAt(tokens, i);
+    if (accounts) return accounts;
+  }
+  if (kinds.has('order') && (word === 'top' || SUPERLATIVE_LEAD.has(word) || amountAt(tokens, i))) {
+    const order = orderAt(tokens, i);
+    if (order) return order;
+  }
   if (kinds.has('dates')) {
     const date = dateAt(tokens, i, context.now);
     if (date) {
@@ -355,34 +777,57 @@ function partAt(tokens: readonly string[], i: number, context: Context): Found |
       return { part, length: date.length };
     }
   }
-  if (kinds.has('sensitive')) {
-    const next = tokens[i + 1];
-    if ((word === 'not' || word === 'non') && next === 'sensitive')
-      return { part: { kind: 'sensitive', key: 'sensitive:exclude', label: 'Not sensitive', text: textOf(2), sensitive: false }, length: 2 };
-    if (word === 'non-sensitive' || word === 'nonsensitive') return { part: { kind: 'sensitive', key: 'sensitive:exclude', label: 'Not sensitive', text: word, sensitive: false }, length: 1 };
-    if (word === 'sensitive' && !NEGATIONS.has(tokens[i - 1] ?? '')) return { part: { kind: 'sensitive', key: 'sensitive:only', label: 'Sensitive only', text: word, sensitive: true }, length: 1 };
+  if (kinds.has('email') && word.includes('@')) return { part: { kind: 'email', key: `email:${word}`, label: word, text: word, email: word }, length: 1 };
+  if (kinds.has('state')) {
+    for (const { words, state } of STATE_PHRASES) {
+      const length = phraseAt(tokens, i, words);
+      if (length > 0) return { part: statePart(state, textOf(length)), length };
+    }
   }
-  if (kinds.has('verified') && word === 'verified' && !NEGATIONS.has(tokens[i - 1] ?? '')) return { part: { kind: 'verified', key: 'verified', label: 'Verified only', text: word }, length: 1 };
+  for (const { words, make } of FLAG_PHRASES) {
+    const length = phraseAt(tokens, i, words);
+    if (length === 0) continue;
+    const part = make(textOf(length));
+    if (kinds.has(part.kind)) return { part, length };
+  }
   if (kinds.has('domain')) {
     const domain = domainOf(word);
     if (domain) return { part: { kind: 'domain', key: `domain:${domain}`, label: domain, text: word, domain }, length: 1 };
   }
-  if (kinds.has('dataClass') && !NEGATIONS.has(tokens[i - 1] ?? '')) {
+  if (kinds.has('dataClass')) {
     for (let length = Math.min(vocabulary.longest, tokens.length - i); length >= 1; length--) {
       const text = textOf(length);
       const name = vocabulary.phrases.get(text);
-      if (name !== undefined) return { part: { kind: 'dataClass', key: `dataClass:${dataClassKey(name)}`, label: name, text, dataClass: name }, length };
+      if (name === undefined) continue;
+      const reaches = vocabulary.reaches.get(text) ?? [name];
+      const key = `dataClass:${reaches.map(dataClassKey).join('+')}`;
+      return { part: { kind: 'dataClass', key, label: reaches.length > 1 && FAMILIES[text] ? text[0]!.toUpperCase() + text.slice(1) : name, text, dataClass: name, reaches }, length };
+    }
+  }
+  if (kinds.has('name') && context.names) {
+    const { titles, longest } = context.names;
+    for (let length = Math.min(longest, tokens.length - i); length >= 1; length--) {
+      const named = titles.get(textOf(length));
+      if (named) return { part: { kind: 'name', key: `name:${textOf(length)}`, label: named.title, text: textOf(length), breachIds: named.ids }, length };
     }
   }
   return undefined;
 }
 
+function partAt(tokens: readonly string[], i: number, context: Context): Found | Unturnable | undefined {
+  return negatedAt(tokens, i, context) ?? positiveAt(tokens, i, context);
+}
+
 function pass(text: string, context: Context, parts: Map<string, QueryPart>): string {
-  const tokens = tokensOf(text);
+  const typed = tokensOf(text);
+  const tokens = typed.map((word) => corrected(word, context.vocabulary));
   const kept: string[] = [];
   for (let i = 0; i < tokens.length;) {
     const found = partAt(tokens, i, context);
-    if (found && context.dismissed.has(found.part.key)) {
+    if (found && found.part === undefined) {
+      for (const word of typed.slice(i, i + found.length)) if (!QUESTION_WORDS.has(word)) kept.push(word);
+      i += found.length;
+    } else if (found && context.dismissed.has(found.part.key)) {
       // Removed by the person: that bit of the question is ignored. Ranked as words instead, "after
       // 2020" would keep only the breaches whose description names the year.
       i += found.length;
@@ -390,14 +835,15 @@ function pass(text: string, context: Context, parts: Map<string, QueryPart>): st
       if (!parts.has(found.part.key)) parts.set(found.part.key, found.part);
       i += found.length;
     } else {
-      if (!QUESTION_WORDS.has(tokens[i]!)) kept.push(tokens[i]!);
+      // A word read as misspelt but naming nothing stays as typed.
+      if (!QUESTION_WORDS.has(tokens[i]!)) kept.push(typed[i]!);
       i += 1;
     }
   }
   return kept.join(' ');
 }
 
-const ALL_KINDS: readonly QueryPartKind[] = ['dataClass', 'dates', 'sensitive', 'verified', 'domain'];
+export const ALL_KINDS: readonly QueryPartKind[] = ['dataClass', 'dates', 'sensitive', 'verified', 'flag', 'domain', 'name', 'accounts', 'order', 'count', 'state', 'email'];
 
 /**
  * The parts a question names and the words left to rank. Runs until nothing changes, so words
@@ -405,9 +851,11 @@ const ALL_KINDS: readonly QueryPartKind[] = ['dataClass', 'dates', 'sensitive', 
  * the remaining text again finds nothing more.
  */
 export function understandQuery(query: string, options: UnderstandOptions = {}): UnderstoodQuery {
+  const vocabulary = vocabularyOf(options.dataClasses ?? []);
   const context: Context = {
     now: new Date(options.now ?? Date.now()),
-    vocabulary: vocabularyOf(options.dataClasses ?? []),
+    vocabulary,
+    names: options.names ? namesOf(options.names, vocabulary) : undefined,
     dismissed: new Set(options.dismissed ?? []),
     kinds: new Set(options.kinds ?? ALL_KINDS),
   };
@@ -421,4 +869,12 @@ export function understandQuery(query: string, options: UnderstandOptions = {}):
     text = next;
   }
   return { parts: [...parts.values()], remaining: text };
+}
+
+/**
+ * The question as the engines are sent it: the words of each part kept (not dismissed) and what
+ * is left to rank. Both engines understand it again, and find the same parts.
+ */
+export function questionText(understood: UnderstoodQuery): string {
+  return [...understood.parts.map((part) => part.text), understood.remaining].filter((text) => text !== '').join(' ');
 }

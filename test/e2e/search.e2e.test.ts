@@ -2,7 +2,9 @@
 // embedded search engine over the synced breaches (offline), and the real reference service as
 // the remote instance (its /client/v4 search interface, an API token kept by the core). Every
 // list on screen is checked against the engine's own answer to the same request.
+import { mkdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -98,7 +100,7 @@ describe('the Search page in Chromium against the real stack', { timeout: 60_000
     await results.waitFor();
     // The domain in the question is a chip (an exact domain filter), leaving no words to rank.
     expect(await page.getByRole('list', { name: 'Understood from your question' }).getByRole('listitem').allTextContents()).toEqual([`${domain}×`]);
-    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: '', filters: { domain }, answer: true, maxResults: 50 });
+    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: domain, answer: true, maxResults: 50 });
     const links = results.getByRole('link');
     expect(await links.allTextContents()).toEqual(engine.chunks.map((chunk) => chunk.item.metadata.title));
     expect(await links.first().getAttribute('href')).toContain(`#/breaches/${encodeURIComponent(breachId)}`);
@@ -111,6 +113,10 @@ describe('the Search page in Chromium against the real stack', { timeout: 60_000
   });
 
   it('shows the chips as the new metadata filter format on request, and applies them', async () => {
+    // The filter set is folded behind one control.
+    expect(await page.getByRole('checkbox', { name: 'Verified only' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Filters and options' }).click();
+    expect(await page.getByRole('button', { name: 'Filters and options' }).getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('checkbox', { name: 'Verified only' }).check();
     // The one sensitive policy: "Not sensitive" until the person opts in (Settings), so fixed.
     expect(await page.getByRole('combobox', { name: 'Sensitive' }).inputValue()).toBe('exclude');
@@ -120,8 +126,8 @@ describe('the Search page in Chromium against the real stack', { timeout: 60_000
     // The filter as the core sent it.
     await page.getByRole('button', { name: 'Show filter' }).click();
     const shown = JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!) as unknown;
-    expect(shown).toEqual({ domain, isSensitive: false, isVerified: true });
-    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: '', filters: { domain, isSensitive: false, isVerified: true }, answer: true, maxResults: 50 });
+    expect(shown).toEqual({ domain: { $in: [domain] }, isSensitive: false, isVerified: true });
+    const engine = await e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: domain, filters: { isSensitive: false, isVerified: true }, answer: true, maxResults: 50 });
     const titles = await page
       .getByRole('list', { name: 'Matching breaches' })
       .getByRole('link')
@@ -154,10 +160,17 @@ describe('the Search page in Chromium against the real stack', { timeout: 60_000
     expect(await page.getByRole('status').filter({ hasText: /match/ }).textContent()).toBe(`${expected.length} breaches match`);
     expect(await page.getByText(/score 0\.00/).count()).toBe(0);
     await eventually('the answer', async () =>
-      ((await page.getByRole('region', { name: 'Answer' }).locator('.search-answer-text').textContent()) ?? '').startsWith(`${expected.length} breaches match the filters:`),
+      ((await page.getByRole('region', { name: 'Answer' }).locator('.search-answer-text').textContent()) ?? '').startsWith(`${expected.length} breaches match "passwords after 2020":`),
     );
     await page.getByRole('button', { name: 'Show filter' }).click();
-    expect(JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!)).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2021-01-01' }, isSensitive: false });
+    expect(JSON.parse((await page.getByLabel('Filter in the metadata filter format').textContent())!)).toEqual({
+      dataClasses: { $in: ['Passwords'] },
+      breachDate: { $gte: '2021-01-01' },
+      isSensitive: false,
+    });
+    // No constant score: each result says what matched.
+    expect(await page.getByText(/score \d/).count()).toBe(0);
+    expect(await page.getByRole('list', { name: 'Matching breaches' }).locator('.search-matched').first().textContent()).toMatch(/^Matched: Passwords/);
     // The chips, their remove buttons and the count, light and dark: nothing serious for axe.
     expect(seriousFindings(await captureScreen(page, 'search-question'))).toEqual([]);
     expect(await unnamedControls(page)).toEqual([]);
@@ -169,9 +182,91 @@ describe('the Search page in Chromium against the real stack', { timeout: 60_000
     await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
     await eventually(
       'every breach with passwords',
-      async () => (await page.getByRole('status').filter({ hasText: /match/ }).textContent()) === (fewer >= 50 ? 'The 50 best matches (more breaches may match)' : `${fewer} breaches match`),
+      async () => (await page.getByRole('status').filter({ hasText: /match/ }).textContent()) === (fewer > 50 ? `${fewer} breaches match; the first 50 are shown` : `${fewer} breaches match`),
     );
     await page.getByRole('button', { name: 'Hide filter' }).click();
+    await box.fill(domain);
+  });
+
+  it('asks one question of each class and shows the answer sentence and the list the engine gives', async () => {
+    const box = page.getByRole('searchbox', { name: 'Search breaches' });
+    const rows = (await e2e.call('breaches-list', { limit: 500 })).rows.map((row) => row.breach);
+    const has = (breach: { dataClasses: string[] }, ...names: string[]) => names.some((name) => breach.dataClasses.includes(name));
+    /** Asks on the page; the sentence shown (or null) and the titles listed. */
+    const ask = async (question: string) => {
+      await box.fill(question);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('region', { name: 'Search results' }).and(page.locator('[aria-busy="false"]')).waitFor();
+      const sentence = page.locator('.search-sentence [role="status"]');
+      const titles = await page
+        .getByRole('list', { name: 'Matching breaches' })
+        .getByRole('link')
+        .allTextContents()
+        .catch(() => []);
+      return { sentence: (await sentence.count()) > 0 ? await sentence.textContent() : null, titles };
+    };
+    /** The engine's own answer to what the page sends (the question, the policy's filter). */
+    const engine = (question: string) => e2e.call('search-run', { requestId: 'e2e-check', engine: 'embedded', query: question, filters: { isSensitive: false }, answer: false, maxResults: 50 });
+    const questions: { question: string; expect(shown: { sentence: string | null; titles: string[] }, answer: Awaited<ReturnType<typeof engine>>): void }[] = [
+      // Everyday name of a data class, counted: the sentence counts the breaches the list holds.
+      {
+        question: 'how many breaches exposed my phone number?',
+        expect: (shown) => {
+          const phone = rows.filter((breach) => has(breach, 'Phone numbers', 'Partial phone numbers'));
+          expect(shown.sentence).toBe(`${phone.length} ${phone.length === 1 ? 'breach' : 'breaches'} exposed your phone numbers`);
+        },
+      },
+      // Size: the largest, said with its accounts.
+      {
+        question: 'the biggest breach',
+        expect: (shown, answer) => expect(shown.sentence).toBe(`${answer.chunks[0]!.item.metadata.title}, ${answer.chunks[0]!.item.metadata.pwnCount.toLocaleString('en-US')} accounts`),
+      },
+      { question: 'the 3 largest breaches', expect: (shown) => expect(shown.sentence).toMatch(/^The 3 largest: /) },
+      // Dates, ordered by what was asked.
+      {
+        question: 'the latest breach',
+        expect: (shown, answer) =>
+          expect(shown.sentence).toBe(`${answer.chunks[0]!.item.metadata.title}, breached on ${new Date(answer.chunks[0]!.item.metadata.breachDate * 1000).toISOString().slice(0, 10)}`),
+      },
+      { question: 'breaches in 2019', expect: (shown) => expect(shown.titles.length).toBe(Math.min(50, rows.filter((breach) => breach.breachDate.startsWith('2019')).length)) },
+      // Flags.
+      { question: 'unverified breaches', expect: (shown) => expect(shown.sentence).toBeNull() },
+      // Negation.
+      { question: 'breaches without passwords', expect: (shown) => expect(shown.titles.length).toBe(Math.min(50, rows.filter((breach) => !has(breach, 'Passwords')).length)) },
+      // The person's own state: nothing is fixed yet, so every breach is not fixed.
+      { question: "how many breaches haven't I fixed?", expect: (shown) => expect(shown.sentence).toBe(`${rows.length} breaches match`) },
+      // Domain.
+      { question: `breaches of ${domain}`, expect: (shown) => expect(shown.titles.length).toBeGreaterThan(0) },
+      // Mixed.
+      { question: 'how many unverified breaches since 2019 with passwords?', expect: (shown) => expect(shown.sentence).toMatch(/^\d+ breach(es)? exposed your passwords$/) },
+    ];
+    for (const { question, expect: check } of questions) {
+      const shown = await ask(question);
+      const answer = await engine(question);
+      // The list on screen is the engine's answer to the same question, in its order.
+      expect(shown.titles, question).toEqual(answer.chunks.map((chunk) => chunk.item.metadata.title));
+      expect(shown.sentence ?? undefined, question).toBe(answer.sentence);
+      check(shown, answer);
+    }
+
+    // The page at 1024×768, light and dark, as it first is (filters folded), with a sentence, chips and results on screen.
+    const fold = page.getByRole('button', { name: 'Filters and options' });
+    if ((await fold.getAttribute('aria-expanded')) === 'true') await fold.click();
+    await ask('the 5 largest breaches with passwords');
+    // The service serves demo data here: the page and its results say so.
+    expect(await page.getByText('Demo data — these breaches are invented.').count()).toBe(1);
+    expect(await page.locator('.search-chunk .search-demo-badge').count()).toBe(5);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const docs = path.resolve(import.meta.dirname, '../../docs/screenshots');
+    mkdirSync(docs, { recursive: true });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.evaluate('window.scrollTo(0, 0)');
+      await page.screenshot({ path: path.join(docs, `search-1024x768-${theme}.png`) });
+    }
+    expect(seriousFindings(await captureScreen(page, 'search-answer'))).toEqual([]);
+    expect(await unnamedControls(page)).toEqual([]);
+    await page.setViewportSize({ width: 1360, height: 860 });
     await box.fill(domain);
   });
 
@@ -211,6 +306,7 @@ describe('the Search page in Chromium against the real stack', { timeout: 60_000
     expect(view).toEqual({ instance: { baseUrl: `${proxy.url}/client/v4`, accountId: 'local', namespace: 'default', name: 'breaches', legacy: false }, hasToken: true });
     expect(JSON.stringify(await e2e.call('settings-get', {}))).not.toContain(token);
 
+    await page.getByRole('button', { name: 'Filters and options' }).click();
     await page.getByRole('radio', { name: /^Remote instance/ }).check();
     await page.getByRole('checkbox', { name: 'Only breaches naming me' }).check();
     await page.getByRole('button', { name: 'Search', exact: true }).click();

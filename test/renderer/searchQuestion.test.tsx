@@ -17,6 +17,12 @@ async function openSearch() {
   renderApp({ hash: '#/search', settings: { showSensitive: true } });
   const box = await screen.findByRole('searchbox', { name: 'Search breaches' });
   expect(box).toHaveAttribute('placeholder', `e.g. ${PLACEHOLDER}`);
+  // The filter set is folded behind one control.
+  const toggle = screen.getByRole('button', { name: 'Filters and options' });
+  expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  expect(screen.queryByRole('combobox', { name: 'Sensitive' })).toBeNull();
+  await user.click(toggle);
+  expect(toggle).toHaveAttribute('aria-expanded', 'true');
   await user.selectOptions(screen.getByRole('combobox', { name: 'Sensitive' }), 'any');
   return { user, box };
 }
@@ -40,7 +46,7 @@ describe('search: the question understood', () => {
     expect(screen.getByLabelText('Breached from')).toHaveValue('2021-01-01');
     expect(screen.getByLabelText('Breached until')).toHaveValue('');
     await user.click(screen.getByRole('button', { name: 'Show filter' }));
-    expect(shownFilter()).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2021-01-01' } });
+    expect(shownFilter()).toEqual({ dataClasses: { $in: ['Passwords'] }, breachDate: { $gte: '2021-01-01' } });
     expect(screen.getByLabelText('Filter in the metadata filter format')).toHaveAccessibleDescription('Dates are shown as days (UTC); the filter sends them as seconds since 1970.');
     await expectAccessible();
   });
@@ -51,7 +57,7 @@ describe('search: the question understood', () => {
     await user.click(screen.getByRole('button', { name: 'Show filter' }));
     await user.click(screen.getByRole('button', { name: 'Remove After 2020' }));
     expect(chipLabels()).toEqual(['Passwords']);
-    expect(shownFilter()).toEqual({ dataClasses: 'Passwords' });
+    expect(shownFilter()).toEqual({ dataClasses: { $in: ['Passwords'] } });
     // Typing on does not bring it back…
     await user.type(box, ' adobe');
     expect(chipLabels()).toEqual(['Passwords']);
@@ -64,7 +70,7 @@ describe('search: the question understood', () => {
     await user.clear(box);
     await user.type(box, 'passwords since 2019');
     expect(chipLabels()).toEqual(['Passwords', 'Since 2019']);
-    expect(shownFilter()).toEqual({ dataClasses: 'Passwords', breachDate: { $gte: '2019-01-01' } });
+    expect(shownFilter()).toEqual({ dataClasses: { $in: ['Passwords'] }, breachDate: { $gte: '2019-01-01' } });
   });
 
   test('sensitive, domains and date ranges from the question; a control changed by hand takes over from the question', async () => {
@@ -75,17 +81,17 @@ describe('search: the question understood', () => {
     expect(screen.getByLabelText('Breached from')).toHaveValue('2012-01-01');
     expect(screen.getByLabelText('Breached until')).toHaveValue('2014-12-31');
     await user.click(screen.getByRole('button', { name: 'Show filter' }));
-    expect(shownFilter()).toEqual({ dataClasses: 'Email addresses', domain: 'adobe.com', breachDate: { $gte: '2012-01-01', $lt: '2015-01-01' }, isSensitive: true });
+    expect(shownFilter()).toEqual({ dataClasses: { $in: ['Email addresses'] }, domain: { $in: ['adobe.com'] }, breachDate: { $gte: '2012-01-01', $lt: '2015-01-01' }, isSensitive: true });
 
     // A new end by hand: the start the question gave stays, its chip goes.
     fireEvent.change(screen.getByLabelText('Breached until'), { target: { value: '2013-06-30' } });
     expect(chipLabels()).toEqual(['Sensitive only', 'adobe.com', 'Email addresses']);
     expect(screen.getByLabelText('Breached from')).toHaveValue('2012-01-01');
-    expect(shownFilter()).toEqual({ dataClasses: 'Email addresses', domain: 'adobe.com', breachDate: { $gte: '2012-01-01', $lt: '2013-07-01' }, isSensitive: true });
+    expect(shownFilter()).toEqual({ dataClasses: { $in: ['Email addresses'] }, domain: { $in: ['adobe.com'] }, breachDate: { $gte: '2012-01-01', $lt: '2013-07-01' }, isSensitive: true });
 
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sensitive' }), 'any');
     expect(chipLabels()).toEqual(['adobe.com', 'Email addresses']);
-    expect(shownFilter()).toEqual({ dataClasses: 'Email addresses', domain: 'adobe.com', breachDate: { $gte: '2012-01-01', $lt: '2013-07-01' } });
+    expect(shownFilter()).toEqual({ dataClasses: { $in: ['Email addresses'] }, domain: { $in: ['adobe.com'] }, breachDate: { $gte: '2012-01-01', $lt: '2013-07-01' } });
     // Typing on keeps both taken over.
     await user.type(box, ' please');
     expect(chipLabels()).toEqual(['adobe.com', 'Email addresses']);

@@ -7,7 +7,6 @@ import Database from 'better-sqlite3';
 import { loadCatalogFile } from '../../server/catalog/source.ts';
 import * as search from '../../shared/search/index.ts';
 import { compileFilters, NO_CHIPS, type SearchChips } from '../../renderer/features/search/compileFilters.ts';
-import { withQuestion } from '../../renderer/features/search/questionChips.ts';
 import type { Question } from './questions.ts';
 
 export const HIBP_CATALOG = path.resolve(import.meta.dirname, '../../../shared/fixtures/hibp/breaches.json');
@@ -38,14 +37,18 @@ export function plainTextAnswerer(module: SearchModule = search): Answerer {
  */
 export const EVALUATION_CHIPS: SearchChips = { ...NO_CHIPS, sensitive: 'any' };
 
-/** The Search page's way: the question understood, its chips compiled, what is left ranked. */
+/**
+ * The Search page's way: the question understood (shared/search/ask.ts, as both engines do), its
+ * filter applied, what is left ranked, the order asked kept.
+ */
 export function understoodAnswerer(now: number): Answerer & { explain(question: string): { remaining: string; filter: search.MetadataFilter | undefined; scores: number[] } } {
   const { index, docs, dataClasses } = indexOf(search);
+  const hand = compileFilters(EVALUATION_CHIPS);
   const run = (question: string) => {
-    const { parts, remaining } = search.understandQuery(question, { now, dataClasses });
-    const compiled = compileFilters(withQuestion(EVALUATION_CHIPS, parts));
-    const filter = compiled === undefined ? undefined : search.parseMetadataFilter(compiled, search.BREACH_FILTER_FIELDS);
-    return { remaining, filter, hits: index.search({ query: remaining, filter, maxResults: docs.length }) };
+    const plan = search.planAsk(question, { now, dataClasses, names: index.names() });
+    const found = index.search({ query: plan.ranked, filter: hand, maxResults: docs.length });
+    const { hits } = search.finishAsk(plan, found, docs.length);
+    return { remaining: plan.remaining, filter: search.questionFilter(plan.parts), hits };
   };
   return Object.assign((question: string) => run(question).hits.map((hit) => hit.doc.id), {
     explain: (question: string) => {

@@ -132,6 +132,20 @@ describe.each(STORES)('through the official cloudflare SDK, on $name', (store) =
     const search = (retrieval: Record<string, unknown>, query = 'games forum') =>
       client.aiSearch.namespaces.instances.search('breaches', { account_id, name, query, ai_search_options: { retrieval } });
 
+    it('date filters take ISO 8601 strings as Cloudflare documents its datetime type, beside integer seconds', async () => {
+      const since2016 = Date.parse('2016-01-01T00:00:00Z') / 1000;
+      const keys = async (filters: Record<string, unknown>) => (await search({ max_num_results: 50, filters }, 'forum')).chunks.map((chunk) => chunk.item!.key);
+      const bySeconds = await keys({ breachDate: { $gte: since2016 } });
+      expect(bySeconds.length).toBeGreaterThan(0);
+      expect(await keys({ breachDate: { $gte: '2016-01-01' } })).toEqual(bySeconds);
+      expect(await keys({ breachDate: { $gte: '2016-01-01T00:00:00Z' } })).toEqual(bySeconds);
+      expect(await keys({ breachDate: { $gte: '2016-01-01T02:00:00+02:00' } })).toEqual(bySeconds);
+      expect(await keys({ breachDate: { $gte: '2015-12-31T23:59:59.5Z' } })).toEqual(bySeconds);
+      const error = await sdkError(search({ filters: { breachDate: { $gte: '2016-02-30' } } }));
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect(firstError(error).message).toMatch(/^\/ai_search_options\/retrieval\/filters\/breachDate\/\$gte: must be an integer number of seconds .* or an ISO 8601 date/);
+    });
+
     it('max_num_results and match_threshold (on the keyword score) are applied', async () => {
       expect((await search({ max_num_results: 3 })).chunks).toHaveLength(3);
       const all = (await search({ max_num_results: 50 })).chunks;

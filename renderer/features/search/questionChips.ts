@@ -13,6 +13,7 @@ export function withQuestion(chips: SearchChips, parts: readonly QueryPart[]): S
   for (const part of parts) {
     switch (part.kind) {
       case 'dataClass':
+        if (part.negated) break;
         if (!merged.dataClasses.some((name) => key(name) === key(part.dataClass))) merged.dataClasses.push(part.dataClass);
         break;
       case 'domain':
@@ -26,7 +27,9 @@ export function withQuestion(chips: SearchChips, parts: readonly QueryPart[]): S
         merged.sensitive = part.sensitive ? 'only' : 'exclude';
         break;
       case 'verified':
-        merged.verified = 'only';
+        if (part.verified) merged.verified = 'only';
+        break;
+      default:
         break;
     }
   }

@@ -119,6 +119,38 @@ describe('search channels', () => {
     expect(down).toMatchObject({ ok: false, error: { code: 'invalid-arguments', message: expect.stringContaining('No API token') } });
   });
 
+  it("remote: the person's state in a question goes as key $in, and both engines give the same answer and sentence", async () => {
+    const { router, sessions } = await core();
+    const db = sessions.require().db;
+    const breaches = (await service.store.listBreaches()).slice(0, 3);
+    // The first breach fixed: every class resolved for the one address.
+    snapshot(
+      db,
+      breaches.map((b, i) => item({ id: b.id, domain: b.domain, dataClasses: b.dataClasses, accounts: { [A]: i === 0 ? b.dataClasses : [] } })),
+      '"v2"',
+    );
+    const { token } = await service.search.tokens.create('local', { scopes: ['ai-search:read', 'ai-search:run'] });
+    await router.invoke('search-remote-set', { baseUrl: `${service.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false, token });
+    const question = "how many breaches haven't I fixed?";
+    const unfixed = breaches.slice(1).map((b) => `breaches/${b.id}`);
+    const online = await router.invoke('search-run', { requestId: 'r5', engine: 'remote', query: question, maxResults: 50 });
+    expect(online.filters).toEqual({ isSensitive: false, key: { $in: unfixed } });
+    const offline = await router.invoke('search-run', { requestId: 'r6', engine: 'embedded', query: question, maxResults: 50 });
+    expect(online.chunks.map((c) => c.item.key).sort()).toEqual(offline.chunks.map((c) => c.item.key).sort());
+    expect(offline.sentence).toBe(`${offline.chunks.length} ${offline.chunks.length === 1 ? 'breach' : 'breaches'} match`);
+    expect(online.sentence).toBe(offline.sentence);
+    expect(offline.chunks.every((c) => unfixed.includes(c.item.key))).toBe(true);
+  });
+
+  it("remote: the question's own filter is sent too, under the sensitive policy, so an instance that reads only filters applies it", async () => {
+    const { router } = await core();
+    const { token } = await service.search.tokens.create('local', { scopes: ['ai-search:read'] });
+    await router.invoke('search-remote-set', { baseUrl: `${service.url}/client/v4`, accountId: 'local', name: 'breaches', legacy: false, token });
+    const result = await router.invoke('search-run', { requestId: 'r7', engine: 'remote', query: 'sensitive unverified breaches since 2019 with passwords', maxResults: 50 });
+    expect(result.filters).toEqual({ isSensitive: false, isVerified: false, dataClasses: { $in: ['Passwords'] }, breachDate: { $gte: Date.parse('2019-01-01T00:00:00Z') / 1000 } });
+    expect(result.chunks).toEqual([]);
+  });
+
   it('refuses an invalid instance at the door', async () => {
     const { router } = await core();
     const answer = await router.dispatch({ type: 'request', id: 1, channel: 'search-remote-set', args: { baseUrl: 'ftp://x', accountId: 'a b', name: 'n', legacy: false } });

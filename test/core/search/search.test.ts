@@ -68,6 +68,25 @@ describe('embedded search (offline)', () => {
   });
 });
 
+describe('the same question offline and online (issue 36)', () => {
+  it.each([
+    'the 5 largest breaches',
+    'unverified breaches since 2019 with passwords',
+    'how many breaches exposed my phone number?',
+    'credit cards in 2016',
+    'the latest breach with passwords',
+    'verified breaches without passwords before 2012',
+    'what happened with linkedin in 2021',
+    'malware breaches',
+    'breaches with over 100 million accounts',
+  ])('%j gives the same breaches in the same order from the embedded engine and the reference instance', async (question) => {
+    const local = await embedded.run({ query: question, maxResults: 50, answer: false });
+    const online = await (await remote()).run({ query: question, maxResults: 50, answer: false });
+    expect(local.chunks.length, question).toBeGreaterThan(0);
+    expect(online.chunks.map((chunk) => chunk.item.key)).toEqual(local.chunks.map((chunk) => chunk.item.key));
+  });
+});
+
 describe('remote instance (the reference service over HTTP)', () => {
   const filters: MetadataFilter = { breachDate: { $gte: Y2020 }, dataClasses: { $in: ['Passwords', 'Phone numbers'] }, isSensitive: false };
 
