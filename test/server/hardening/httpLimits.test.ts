@@ -146,24 +146,30 @@ describe('the send timeout', () => {
   const ANSWER_BYTES = 32 * 1024 * 1024;
   const answer = Buffer.alloc(ANSWER_BYTES, 0x61);
 
-  async function serveLargeAnswer(sendTimeoutMs: number): Promise<{ limited: LimitedServer; port: number }> {
+  async function serveLargeAnswer(sendTimeoutMs: number): Promise<{ limited: LimitedServer; port: number; answered: () => number }> {
     const limited = createLimitedServer({ ...HTTP_LIMIT_DEFAULTS, sendTimeoutMs }, (_error, socket) => socket.destroy());
+    let answered = 0;
     limited.serve((_req, res) => {
+      answered += 1;
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(ANSWER_BYTES) });
       res.end(answer);
     });
     await new Promise<void>((resolve) => limited.server.listen(0, '127.0.0.1', resolve));
     drains.push(limited);
-    return { limited, port: (limited.server.address() as { port: number }).port };
+    return { limited, port: (limited.server.address() as { port: number }).port, answered: () => answered };
   }
   const drains: LimitedServer[] = [];
   afterEach(async () => {
     for (const limited of drains.splice(0)) await limited.drain(100);
   });
 
-  /** Sends a GET on a new connection; `received` counts the bytes of the answer taken so far. */
+  /**
+   * Sends a GET on a new connection whose reader is paused from the start (on loopback a flowing
+   * reader may take all 32 MB before a test could pause it); `received` counts what it took.
+   */
   async function get(port: number): Promise<{ socket: Socket; received: () => number; ended: Promise<void> }> {
     const socket = await open(port);
+    socket.pause();
     let received = 0;
     socket.on('data', (data: Buffer) => (received += data.length));
     const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
@@ -172,10 +178,9 @@ describe('the send timeout', () => {
   }
 
   it('closes the connection of a reader that stops taking a large answer', async () => {
-    const { limited, port } = await serveLargeAnswer(400);
+    const { limited, port, answered } = await serveLargeAnswer(400);
     const { socket, received, ended } = await get(port);
-    await expect.poll(received, { timeout: 4000, message: 'the answer started' }).toBeGreaterThan(0);
-    socket.pause();
+    await expect.poll(answered, { timeout: 4000, message: 'the answer started' }).toBe(1);
     await expect.poll(() => limited.connectionCount(), { timeout: 5000, message: 'the stalled connection was closed' }).toBe(0);
     // What the operating system had already taken still arrives; the rest never does.
     socket.resume();
@@ -184,15 +189,25 @@ describe('the send timeout', () => {
   });
 
   it('keeps a reader that pauses for less than the timeout, however long the whole answer takes', async () => {
-    const { limited, port } = await serveLargeAnswer(900);
+    const { limited, port, answered } = await serveLargeAnswer(900);
     const { socket, received, ended } = await get(port);
-    await expect.poll(received, { timeout: 4000, message: 'the answer started' }).toBeGreaterThan(0);
-    // Two pauses of 350 ms: 700 ms with no progress in all, but never 900 ms at once.
-    for (const resumeAt of [0, ANSWER_BYTES / 2]) {
-      await expect.poll(received, { timeout: 4000, message: `${resumeAt} bytes taken` }).toBeGreaterThanOrEqual(resumeAt);
-      socket.pause();
+    await expect.poll(answered, { timeout: 4000, message: 'the answer started' }).toBe(1);
+    // Two pauses of 350 ms (from the start, and once half the answer is taken): 700 ms with no
+    // progress in all, but never 900 ms at once.
+    const halfway = new Promise<void>((resolve) => {
+      const pauseAtHalf = () => {
+        if (received() < ANSWER_BYTES / 2) return;
+        socket.pause();
+        socket.off('data', pauseAtHalf);
+        resolve();
+      };
+      socket.on('data', pauseAtHalf);
+    });
+    for (const pausedUntil of [Promise.resolve(), halfway]) {
+      await pausedUntil;
       await new Promise((resolve) => setTimeout(resolve, 350));
       expect(limited.connectionCount()).toBe(1);
+      expect(received()).toBeLessThan(ANSWER_BYTES);
       socket.resume();
     }
     await expect.poll(received, { timeout: 8000, message: 'the whole answer arrived' }).toBeGreaterThan(ANSWER_BYTES);
