@@ -25,6 +25,8 @@ export interface OwnServiceOptions {
   hibpUrl: string;
   /** A short name for the data folders. */
   name: string;
+  /** More of the service's environment, e.g. `BREACH_SERVICE_HIBP_TIMEOUT` (set while the app runs). */
+  serviceEnv?: Record<string, string>;
   viewport?: { width: number; height: number };
 }
 
@@ -41,7 +43,8 @@ export class OwnServiceApp {
   app!: BrowserApp;
   context!: BrowserContext;
   page!: Page;
-  readonly #savedHibpUrl = process.env[HIBP_URL_VARIABLE];
+  /** The environment variables it set, with what they were before. */
+  readonly #savedEnv = new Map<string, string | undefined>();
 
   private constructor(name: string) {
     this.serviceDir = tempDir(`bm-${name}-service`);
@@ -52,7 +55,10 @@ export class OwnServiceApp {
   static async start(options: OwnServiceOptions): Promise<OwnServiceApp> {
     const own = new OwnServiceApp(options.name);
     // The service's HIBP base, inherited by the process the runner starts (now and when it restarts with the key).
-    process.env[HIBP_URL_VARIABLE] = options.hibpUrl;
+    for (const [name, value] of Object.entries({ ...options.serviceEnv, [HIBP_URL_VARIABLE]: options.hibpUrl })) {
+      own.#savedEnv.set(name, process.env[name]);
+      process.env[name] = value;
+    }
     own.port = await freePort();
     own.runner = new LocalServiceRunner({ port: own.port, dataDir: own.serviceDir, log: () => {} });
     const endpoints = await own.runner.start({ source: 'demo' });
@@ -78,8 +84,10 @@ export class OwnServiceApp {
     await this.context?.close().catch(() => {});
     await this.app?.close().catch(() => {});
     await this.runner?.stop().catch(() => {});
-    if (this.#savedHibpUrl === undefined) delete process.env[HIBP_URL_VARIABLE];
-    else process.env[HIBP_URL_VARIABLE] = this.#savedHibpUrl;
+    for (const [name, value] of this.#savedEnv) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     rmSync(this.serviceDir, { recursive: true, force: true });
     rmSync(this.appDir, { recursive: true, force: true });
   }
