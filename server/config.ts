@@ -10,7 +10,11 @@ import { MAX_TIMER_MS } from './timers.ts';
 export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
 
-/** Demo extras: a person rarely monitors only the address they sign in with. */
+/**
+ * Demo extras: a person rarely monitors only the address they sign in with. Only with demo data
+ * (`extraEmailsOf`): on real data a subject that happens to be called `alice` is a real person,
+ * who monitors their own addresses, never these.
+ */
 export const DEFAULT_EXTRA_EMAILS: Record<string, string[]> = {
   alice: ['alice.work@example.com', 'alice@example.net'],
   bob: ['bob.smith@example.org'],
@@ -105,7 +109,8 @@ export const ServiceConfig = z
     issuer: z.url().optional(),
     audience: z.string().min(1).default(DEFAULT_AUDIENCE),
     jwksUrl: z.url().optional(),
-    extraEmails: z.record(z.string(), z.array(Email)).default(DEFAULT_EXTRA_EMAILS),
+    /** `--extra-emails`: the operator's own subject → emails; unset, the demo extras with demo data only (`extraEmailsOf`). */
+    extraEmails: z.record(z.string(), z.array(Email)).optional(),
     /** Addresses one person may list (`/user/emails`), the identity account's own included. */
     maxEmails: z.int().min(1).max(1000).default(EmailRules.defaultMaxEmails),
     /**
@@ -261,6 +266,15 @@ export type ServiceConfigInput = z.input<typeof ServiceConfig>;
 export function breachDataSource(config: Pick<ServiceConfig, 'demo' | 'dev' | 'hibpApiKey'>): BreachDataSource {
   if (config.demo ?? (config.dev && config.hibpApiKey === undefined)) return 'demo';
   return config.hibpApiKey !== undefined ? 'hibp' : 'none';
+}
+
+/**
+ * What each subject monitors besides its token's email: the operator's `--extra-emails`, or
+ * without one the demo extras (alice's and bob's other addresses) with demo data only, and
+ * nothing on real data.
+ */
+export function extraEmailsOf(config: Pick<ServiceConfig, 'demo' | 'dev' | 'hibpApiKey' | 'extraEmails'>): Record<string, string[]> {
+  return config.extraEmails ?? (breachDataSource(config) === 'demo' ? DEFAULT_EXTRA_EMAILS : {});
 }
 
 /**

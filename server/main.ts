@@ -5,6 +5,7 @@
 import { describeCatalogLoad } from './catalog/source.ts';
 import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
 import { runSecretCommand } from './rtdb/secretCommand.ts';
+import { OwnerSignIn } from '../shared/api/index.ts';
 import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
 import { createLogger } from './log.ts';
 import { runApiTokenCommand } from './search/apiTokenCommand.ts';
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
   // loudly (a TypeError, a 500 for that one request) instead of poisoning every later one.
   Object.freeze(Object.prototype);
   const users = service.demoUsers.map((user) => user.email).join(', ');
+  // A token for someone this service has: a demo user with demo data, its owner with --owner.
+  const who = users ? { sub: 'alice', email: 'alice@example.com' } : config.owner ? { sub: OwnerSignIn.subject } : { sub: '<subject>', email: '<address>' };
   console.log(
     [
       '',
@@ -108,8 +111,8 @@ async function main(): Promise<void> {
       `  Audience:      ${service.audience}`,
       `  Data folder:   ${service.dataDir}`,
       ...(users ? [`  Demo users:    ${users} (any password)`] : []),
-      `  Get a token:   npm run -s server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
-      ...(config.dev ? [`                 or POST ${service.url}/__dev/token {"sub":"alice","email":"alice@example.com"}`] : []),
+      `  Get a token:   npm run -s server -- token --data ${JSON.stringify(service.dataDir)} --sub ${who.sub}${who.email ? ` --email ${who.email}` : ''} --port ${new URL(service.url).port}`,
+      ...(config.dev ? [`                 or POST ${service.url}/__dev/token ${JSON.stringify(who)}`] : []),
       `  OpenAPI:       ${service.url}/openapi.yaml`,
       `  Details feed:  ${service.url}/rtdb (realtime database; catalog/breaches is public)`,
       ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),
