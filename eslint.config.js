@@ -1,6 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import local from './tools/eslint/layers.js';
+import local, { RENDERER_TIERS } from './tools/eslint/layers.js';
 
 const root = import.meta.dirname;
 
@@ -24,6 +24,12 @@ export default tseslint.config(
     // Inside the core, folders stack in tiers and import only downward (CORE_TIERS, docs/architecture.md).
     files: ['electron/core/**'],
     rules: { 'local/tiers': ['error', { root, folder: 'electron/core' }] },
+  },
+  {
+    // The renderer's tiers the same way: lib, then the stores and the component kit, then the
+    // features, the shell and the entry (RENDERER_TIERS, docs/architecture.md).
+    files: ['renderer/**'],
+    rules: { 'local/tiers': ['error', { root, folder: 'renderer', tiers: RENDERER_TIERS }] },
   },
   {
     // Components reach the core through the stores in renderer/state, never by calling it.

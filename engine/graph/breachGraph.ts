@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { dataClassKey, dataClassLabel, type Breach } from '../../shared/api/index.ts';
+import { dataClassLabel, type Breach } from '../../shared/api/index.ts';
+import { CLASS_NODE, dataClassNode, domainNode, TYPE_NODES } from '../../shared/graph/nodeIds.ts';
 import type { Triple, TripleStore } from './TripleStore.ts';
 
 // The breach graph of CONTRACT.md ("Graph node query interface"). It is built from breach
@@ -7,26 +8,6 @@ import type { Triple, TripleStore } from './TripleStore.ts';
 // (a local breach with the person's emails) cannot leak them into the graph.
 
 export const BREACH_PROVENANCE = 'breach-catalog';
-export const TYPE_NODES = ['Breach', 'Domain', 'DataClass'] as const;
-export const CLASS_NODE = 'Class';
-
-/**
- * `Email addresses` → `email-addresses`: the shared data class identity ({@link dataClassKey}),
- * so a node is the class however a breach spells it.
- */
-export function dataClassSlug(name: string): string {
-  // A blank name has no identity; it still gets a node rather than `dataClass/`.
-  return dataClassKey(name) || 'x';
-}
-
-export function dataClassNode(name: string): string {
-  return `dataClass/${dataClassSlug(name)}`;
-}
-
-/** Host names have no case, so `Adobe.com` and `adobe.com` are one node. */
-export function domainNode(domain: string): string {
-  return `domain/${domain.trim().toLowerCase()}`;
-}
 
 /** The graph and the catalog it was built from disagree: build it whole again. */
 export class GraphOutOfStepError extends Error {

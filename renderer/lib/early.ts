@@ -1,6 +1,6 @@
+import { firstRowsQuery } from './firstRows.ts';
 import { EMPTY_FILTERS, parseHash } from './urlState.ts';
 import { sharedHttpMonitor, type PreloadRequest } from './httpMonitor.ts';
-import { firstRowsQuery } from '../state/breaches.ts';
 
 /**
  * What the first screen needs from the core, asked before the rest of the bundle runs:

@@ -1,33 +1,21 @@
 import { create } from 'zustand';
-import type { ChannelInput } from '../../shared/ipc/contract.ts';
 import type { BreachList } from '../../shared/ipc/views.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
 import { invoke, toUiError } from '../lib/core.ts';
+import { firstRowsQuery } from '../lib/firstRows.ts';
 import { idle } from '../lib/whenIdle.ts';
 import { sameFilters, toListQuery, type Filters } from '../lib/urlState.ts';
-
-/**
- * Rows asked first when nothing is on screen yet: a screenful and then some (rows are 88 px).
- * The answer is a few kilobytes where the whole list of a heavy account is a megabyte, so the
- * first rows draw at once and the rest follow.
- */
-export const FIRST_WINDOW = 40;
 
 /** After a change of filters, how long the person must pause before the whole list is asked for. */
 export const REST_AFTER_CHANGE_MS = 500;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The question for the first rows of a list: its query, cut to {@link FIRST_WINDOW} rows. */
-export function firstRowsQuery(filters: Filters): ChannelInput<'breaches-list'> {
-  return { ...toListQuery(filters), limit: FIRST_WINDOW };
-}
-
 interface BreachesStore {
   /**
    * The last answer; kept while a new query runs so the list never blanks or jumps. On a first
-   * load or new filters it may hold only the first {@link FIRST_WINDOW} rows (`partial`) until the
-   * rest arrives.
+   * load or new filters it may hold only the first rows (`FIRST_WINDOW`, lib/firstRows.ts;
+   * `partial`) until the rest arrives.
    */
   list?: BreachList;
   /** `list` holds only the first rows and the rest is on its way. */

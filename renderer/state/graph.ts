@@ -2,8 +2,8 @@ import { create } from 'zustand';
 import { parseExpression, type Direction } from '../../shared/graph/expression.ts';
 import type { NodeResponse } from '../../shared/graph/response.ts';
 import type { ChannelResult, GraphRemote } from '../../shared/ipc/contract.ts';
-import { directionOf, expansionFor, kindOf, mergePage, type NodeKind } from '../features/graph/model.ts';
 import { onAccountChange } from '../lib/accountScope.ts';
+import { directionOf, expansionFor, kindOf, mergePage, type NodeKind } from '../lib/graphAnswers.ts';
 import { invoke, toUiError, type UiError } from '../lib/core.ts';
 import type { GraphRoute } from '../lib/urlState.ts';
 

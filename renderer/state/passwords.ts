@@ -1,5 +1,5 @@
 import { invoke } from '../lib/core.ts';
-import { sha1Parts } from '../features/passwords/pwnedHash.ts';
+import { sha1Parts } from '../lib/pwnedHash.ts';
 
 /**
  * How often Pwned Passwords has seen a password (0: not in any known breach). Nothing is kept:

@@ -7,6 +7,12 @@ export interface Pending {
   source: BreachDataSource;
   /** Addresses not checked yet: unknown, never clean (the `breach-checks-pending` header). */
   pending: string[];
+  /**
+   * What the source's `checks` answer is built from beyond the store's change stamp of the
+   * addresses (HIBP: the check rows and the source's state), as a string that moves when it does;
+   * absent when the store's stamp covers it all. Keeps the follow-up versions (followUpVersions.ts).
+   */
+  stamp?: string;
 }
 
 /** What a source knows about a set of addresses, for one answer. */
@@ -42,6 +48,12 @@ export class DemoExposures implements ExposureSource {
   readonly #store: BreachStore;
   readonly #now: () => Date;
   readonly #attribution: string | null;
+  /**
+   * When this process first found each address's invented exposures: the answer's `checkedAt`,
+   * so it stands still between answers (it is part of what the checks' version digests). Not in
+   * the store: another instance, or a restart, says its own time once.
+   */
+  readonly #storedAt = new Map<string, string>();
 
   constructor(store: BreachStore, now: () => Date = () => new Date(), attribution: string | null = null) {
     this.#store = store;
@@ -68,10 +80,22 @@ export class DemoExposures implements ExposureSource {
   async checks(emails: readonly string[], catalog: () => Promise<Breach[]>): Promise<UserChecks> {
     const { exposures } = await this.know(emails, catalog);
     const at = this.#now().toISOString();
+    const storedAt = (email: string): string => {
+      let known = this.#storedAt.get(email);
+      if (known === undefined) this.#storedAt.set(email, (known = at));
+      return known;
+    };
     return {
       source: 'demo',
       attribution: this.#attribution,
-      addresses: emails.map((email): AddressCheck => ({ email, state: 'checked', checkedAt: at, nextCheckAt: null, breachCount: exposures.get(email)?.length ?? 0, viaDomainSearch: false })),
+      addresses: emails.map((email): AddressCheck => ({
+        email,
+        state: 'checked',
+        checkedAt: storedAt(email),
+        nextCheckAt: null,
+        breachCount: exposures.get(email)?.length ?? 0,
+        viaDomainSearch: false,
+      })),
       queue: { requestsPerMinute: null, waiting: 0, nextCheckAt: null },
       stealerLogs: { available: false, entries: [] },
       problem: null,

@@ -8,6 +8,7 @@ import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
 import type { BreachAlertService, Caller } from './BreachAlertService.ts';
 import type { Pending } from './exposureSource.ts';
+import { catalogChangesVersion, checksVersion, FollowUpVersionCache, type FollowUpVersions } from './followUpVersions.ts';
 import { ResponseCache } from './ResponseCache.ts';
 import { handleEmailRoutes } from './emailRoutes.ts';
 import type { PersonEmails } from './PersonEmails.ts';
@@ -20,6 +21,7 @@ export const API_PREFIX = '/api/v1';
  */
 export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, options: { cache?: ResponseCache; logger?: Logger; emails?: PersonEmails } = {}) {
   const cache = options.cache ?? new ResponseCache();
+  const followUps = new FollowUpVersionCache(service);
   const access = (req: IncomingMessage): Promise<Caller> => authenticateBearer(req, verifier, options.logger);
   return { access, handle: handleApi };
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller): Promise<boolean> {
@@ -39,7 +41,9 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         // Which addresses are known is part of the answer (the pending ones are left out of the
         // body and counted in a header), so it is part of the cache key and of the ETag.
         const knowledge = await service.pending(account);
-        const headers = breachDataHeaders(knowledge);
+        // The follow-ups' versions on the 304 too: a sync with nothing new is this one request.
+        const versions = followUps.versions(account, knowledge);
+        const headers = breachDataHeaders(knowledge, versions instanceof Promise ? await versions : versions);
         const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query), knowledge.source, knowledge.pending.join(',')].join('\u0000');
         // The stamp read with the account: a cached answer costs the store one read in all.
         let answer = cache.get(key, account.stamp);
@@ -58,13 +62,20 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
         const account = await service.requireMonitoringUser(caller);
         const checks = await service.checks(account);
         const pending = checks.addresses.filter((address) => address.checkedAt === null).length;
-        sendJson(res, 200, checks, { 'cache-control': 'no-store', vary: 'Authorization', [BreachDataHeaders.source]: checks.source, [BreachDataHeaders.pending]: String(pending) });
+        sendJson(res, 200, checks, {
+          'cache-control': 'no-store',
+          vary: 'Authorization',
+          [BreachDataHeaders.source]: checks.source,
+          [BreachDataHeaders.pending]: String(pending),
+          [BreachDataHeaders.checksVersion]: checksVersion(checks),
+        });
         return true;
       }
       case '/user/catalog-changes': {
         allow(req, ['GET', 'HEAD']);
         const account = await service.requireMonitoringUser(caller);
-        sendJson(res, 200, { changes: await service.catalogChanges(account) }, { 'cache-control': 'no-store', vary: 'Authorization' });
+        const changes = await service.catalogChanges(account);
+        sendJson(res, 200, { changes }, { 'cache-control': 'no-store', vary: 'Authorization', [BreachDataHeaders.catalogChangesVersion]: catalogChangesVersion(changes) });
         return true;
       }
       case '/user/breaches/resolutions': {
@@ -93,7 +104,16 @@ export function allow(req: IncomingMessage, methods: readonly string[]): void {
   }
 }
 
-/** The `breach-data` and `breach-checks-pending` headers of an answer carrying exposures (shared/api/checks.ts). */
-export function breachDataHeaders(knowledge: Pending): Record<string, string> {
-  return { [BreachDataHeaders.source]: knowledge.source, [BreachDataHeaders.pending]: String(knowledge.pending.length) };
+/**
+ * The `breach-data` and `breach-checks-pending` headers of an answer carrying exposures, and on
+ * the breach list the follow-ups' `breach-checks-version` and `breach-catalog-changes-version`
+ * (shared/api/checks.ts).
+ */
+export function breachDataHeaders(knowledge: Pending, versions?: FollowUpVersions): Record<string, string> {
+  const headers: Record<string, string> = { [BreachDataHeaders.source]: knowledge.source, [BreachDataHeaders.pending]: String(knowledge.pending.length) };
+  if (versions) {
+    headers[BreachDataHeaders.checksVersion] = versions.checks;
+    headers[BreachDataHeaders.catalogChangesVersion] = versions.catalogChanges;
+  }
+  return headers;
 }

@@ -37,8 +37,10 @@ export class HibpExposures implements ExposureSource {
   }
 
   async pending(emails: readonly string[]): Promise<Pending> {
-    const rows = await this.#tracked(emails);
-    return { source: 'hibp', pending: emails.filter((email) => rows.get(email)?.checkedAt == null) };
+    const [rows, state] = await Promise.all([this.#tracked(emails), this.#lookups.state()]);
+    // What `checks` is built from besides the time (its estimates): the rows but when they were seen, and the source's state.
+    const stamp = JSON.stringify([emails.map((email) => ({ ...rows.get(email), seenAt: undefined })), state]);
+    return { source: 'hibp', pending: emails.filter((email) => rows.get(email)?.checkedAt == null), stamp };
   }
 
   async checks(emails: readonly string[]): Promise<UserChecks> {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { escapeHtml, renderPageShell } from '../../shared/html/page.ts';
 
 /**
  * Server-rendered pages of the development identity provider. No scripts and no external
@@ -8,10 +8,6 @@ import { randomBytes } from 'node:crypto';
 export interface RenderedPage {
   html: string;
   contentSecurityPolicy: string;
-}
-
-export function escapeHtml(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 const STYLE = `
@@ -31,23 +27,7 @@ const STYLE = `
 `;
 
 function page(title: string, body: string): RenderedPage {
-  const nonce = randomBytes(16).toString('base64');
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · Breach Monitor dev sign-in</title>
-<style nonce="${nonce}">${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+  const { html, nonce } = renderPageShell({ title: `${title} · Breach Monitor dev sign-in`, style: STYLE, body });
   // No form-action: the consent form ends in a redirect to the app's loopback port, which
   // browsers check against form-action too.
   const contentSecurityPolicy = `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`;

@@ -12,3 +12,23 @@ export const BREACH_DATA_HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
 } as const;
+
+const VERSION_SCHEMA = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } as const;
+
+/** The version of the caller's `GET /user/checks` answer (shared/api/checks.ts). */
+export const CHECKS_VERSION_HEADER = {
+  [BreachDataHeaders.checksVersion]: {
+    description:
+      "The version of the caller's `GET /user/checks` answer: an opaque token that moves exactly when what that answer says changes, its estimates aside (`nextCheckAt`, the queue's `waiting` and `nextCheckAt`). A client that stored the answer of this version need not ask for it again; one whose stored checks still wait on a lookup asks anyway, for the estimates. Absent from services that do not say: ask as before",
+    schema: VERSION_SCHEMA,
+  },
+} as const;
+
+/** The version of the caller's `GET /user/catalog-changes` answer (shared/api/checks.ts). */
+export const CATALOG_CHANGES_VERSION_HEADER = {
+  [BreachDataHeaders.catalogChangesVersion]: {
+    description:
+      "The version of the caller's `GET /user/catalog-changes` answer: an opaque token that moves exactly when that answer changes. A client that recorded the answer of this version need not ask for it again. Absent from services that do not say: ask as before",
+    schema: VERSION_SCHEMA,
+  },
+} as const;

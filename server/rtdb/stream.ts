@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Event } from '../../shared/base/Emitter.ts';
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
+import { endOnShutdown } from '../http/connections.ts';
 import type { Logger } from '../log.ts';
+import { MAX_TIMER_MS } from '../timers.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbStore } from './RtdbStore.ts';
 import type { StreamSlot, StreamSlots } from './streamSlots.ts';
@@ -10,8 +12,6 @@ import type { StreamSlot, StreamSlots } from './streamSlots.ts';
 export const KEEP_ALIVE_MS = 30_000;
 /** How stale a stream's last check of its credential may be when it sends a change. */
 export const CREDENTIAL_RECHECK_MS = 1_000;
-/** Timers cannot wait longer than this (2^31 - 1 ms); a later expiry is checked again then. */
-const MAX_TIMER_MS = 2_147_483_647;
 /**
  * An ended stream whose reader has not taken what was written (a paused reader never does) is
  * closed this long after its end, so it holds neither its buffer nor its connection for good.
@@ -32,6 +32,8 @@ export const RECONNECT_RETRY_MS = {
   'slow-reader': 5_000,
   /** An anonymous stream made room for a signed-in caller's, or a caller's oldest stream for their newest. */
   'making-room': 30_000,
+  /** The service is stopping (SIGTERM): another instance, or this one restarted, takes the stream. */
+  'shutting-down': 1_000,
 } as const;
 export type ReconnectReason = keyof typeof RECONNECT_RETRY_MS;
 
@@ -236,6 +238,7 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   if (res.closed) return end();
   if (options.slot.madeWay) return reconnect('making-room');
   options.slot.makeWay = () => reconnect('making-room');
+  endOnShutdown(res, () => reconnect('shutting-down'));
   const keepAlive = async () => {
     if (ended || !(await credentialHolds(true)) || ended || !send('event: keep-alive\ndata: null\n\n')) return;
     if (pending) void refresh();
@@ -243,6 +246,8 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   };
   timers[0] = setTimeout(() => void keepAlive(), options.keepAliveMs ?? KEEP_ALIVE_MS).unref();
   const lifetimeMs = options.maxLifetimeMs - Math.floor(Math.random() * options.maxLifetimeMs * LIFETIME_JITTER);
+  // A timer waits at most MAX_TIMER_MS (server/timers.ts): a longer lifetime or a later expiry
+  // is cut to it, and the expiry is checked again then.
   timers[2] = setTimeout(() => reconnect('max-lifetime'), Math.min(lifetimeMs, MAX_TIMER_MS)).unref();
   if (options.expiresAt !== undefined) {
     const expire = () => {

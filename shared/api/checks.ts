@@ -19,7 +19,20 @@ export const BreachDataHeaders = {
   source: 'breach-data',
   /** How many of the caller's monitored addresses have not been checked yet (0 when all are known). */
   pending: 'breach-checks-pending',
+  /**
+   * The version of the caller's `GET /user/checks` answer, on the breach list's answers (200 and
+   * 304) and on the checks' own: an opaque token that moves exactly when what the answer says
+   * changes, its estimates aside (`nextCheckAt`, the queue's `waiting` and `nextCheckAt` move with
+   * time and other people's lookups, and do not count). A client that kept the answer of this
+   * version need not ask again. Absent from services that do not say (ask as before).
+   */
+  checksVersion: 'breach-checks-version',
+  /** The same for `GET /user/catalog-changes`, on the breach list's answers and on its own. */
+  catalogChangesVersion: 'breach-catalog-changes-version',
 } as const;
+
+/** What a version header holds: an opaque token of URL-safe characters (a client reads anything else as absent). */
+export const FOLLOW_UP_VERSION_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The check state of one monitored address. */
 export const AddressCheckState = z.enum(['pending', 'checked', 'failed']).meta({ id: 'AddressCheckState' });

@@ -1,2 +1,3 @@
 export * from './expression.ts';
 export * from './response.ts';
+export * from './nodeIds.ts';

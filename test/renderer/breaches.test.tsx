@@ -2,9 +2,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { FIRST_WINDOW } from '../../renderer/lib/firstRows.ts';
 import { formatDate } from '../../renderer/lib/format.ts';
 import { EMPTY_FILTERS, toListQuery } from '../../renderer/lib/urlState.ts';
-import { FIRST_WINDOW } from '../../renderer/state/breaches.ts';
 import type { BreachList } from '../../shared/ipc/views.ts';
 import { FakeCore, manyBreaches } from './fakeCore.ts';
 import { expectAccessible, renderApp } from './setup.tsx';

@@ -2,7 +2,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildGraph, dataClassNode, expansionFor, groupNodeId, kindOf, mergePage, readableLabel, rowsOf } from '../../renderer/features/graph/model.ts';
+import { dataClassNode } from '../../shared/graph/nodeIds.ts';
+import { expansionFor, kindOf, mergePage } from '../../renderer/lib/graphAnswers.ts';
+import { buildGraph, groupNodeId, readableLabel, rowsOf } from '../../renderer/features/graph/model.ts';
 import { GRAPH_PRESETS, presetOf, presetsFor } from '../../renderer/features/graph/presets.ts';
 import { describeExpression } from '../../renderer/features/graph/ExpressionBuilder.tsx';
 import { formatHash, parseHash } from '../../renderer/lib/urlState.ts';

@@ -110,11 +110,25 @@ export const CORE_TIERS = [
   ['app.ts', 'transport'], // startCore, and the port it is served over
 ];
 
+/**
+ * The tiers inside renderer/, bottom to top (docs/architecture.md, "Tiers inside the renderer").
+ * The same rule as the core's: a unit imports only units of a lower tier. The stores and the
+ * component kit share a tier, so a store never draws and a component never reaches the core;
+ * features/ is where they meet, as one unit (a page may use another feature's parts).
+ */
+export const RENDERER_TIERS = [
+  ['lib', 'styles'], // the core's port, formats, hooks, pure models over the core's answers; the CSS
+  ['state', 'components'], // the stores over the core; the component kit
+  ['features'], // the pages and their parts
+  ['App.tsx'], // the shell: routes to the pages
+  ['main.tsx', 'vite.config.ts'], // the page's entry (it starts lib/early.ts first) and the build's
+];
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const tiersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Inside one layer (electron/core), a folder imports only folders of a lower tier' },
+    docs: { description: 'Inside one layer (electron/core, renderer), a folder imports only folders of a lower tier' },
     schema: [
       {
         type: 'object',
@@ -124,7 +138,7 @@ export const tiersRule = {
     ],
     messages: {
       upward: '{{folder}}/{{source}} may not import {{target}}: {{unit}} is {{where}}; a folder of {{folder}} imports only tiers below its own (see docs/architecture.md).',
-      unlisted: '{{folder}}/{{unit}} is in no tier: place it in the tier table (CORE_TIERS in tools/eslint/layers.js) before importing it or from it.',
+      unlisted: '{{folder}}/{{unit}} is in no tier: place it in the tier table of {{folder}} (CORE_TIERS or RENDERER_TIERS in tools/eslint/layers.js) before importing it or from it.',
     },
   },
   create(context) {

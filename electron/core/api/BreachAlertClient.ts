@@ -33,7 +33,13 @@ export interface BreachAlertClientOptions {
   signal?: AbortSignal;
 }
 
-/** `breachData`: the answer's `breach-data` / `breach-checks-pending` headers (shared/api/checks.ts), on a 304 too. */
+/** `GET /user/catalog-changes` answered: the changes, and their `breach-catalog-changes-version` where the service says it. */
+export interface CatalogChangesAnswer {
+  changes: CatalogChange[];
+  version?: string | undefined;
+}
+
+/** `breachData`: the answer's `breach-data` / `breach-checks-pending` / follow-up version headers (shared/api/checks.ts), on a 304 too. */
 export type ListBreachesResult =
   { status: 200; etag: string | undefined; items: ServerUserBreach[]; bytes: number; breachData?: BreachDataHeaderValues } | { status: 304; etag: string; breachData?: BreachDataHeaderValues };
 
@@ -61,15 +67,19 @@ export class BreachAlertClient {
 
   /**
    * `onListed`: called once a 200's headers are in, before its body is read and checked: the
-   * service has computed the list by then, so a caller can send what must follow it meanwhile.
+   * service has computed the list by then, so a caller can send what must follow it meanwhile
+   * (the headers say which: their follow-up versions).
    */
-  async listBreaches(query: BreachQueryInput, options: { etag?: string | undefined; signal?: AbortSignal; onListed?: () => void } = {}): Promise<ListBreachesResult> {
+  async listBreaches(
+    query: BreachQueryInput,
+    options: { etag?: string | undefined; signal?: AbortSignal; onListed?: (breachData?: BreachDataHeaderValues) => void } = {},
+  ): Promise<ListBreachesResult> {
     const search = toBreachSearchParams(query).toString();
     const headers: Record<string, string> = options.etag ? { 'if-none-match': options.etag } : {};
     const response = await this.#send('GET', '/user/breaches' + (search ? `?${search}` : ''), undefined, headers, options.signal);
     const breachData = readBreachDataHeaders(response.headers);
     if (response.status === 304) return { status: 304, etag: response.headers.get('etag') ?? options.etag!, breachData };
-    options.onListed?.();
+    options.onListed?.(breachData);
     const text = await response.text();
     const read = readServerBreaches(safeJson(text));
     if (!read.ok) {
@@ -97,7 +107,7 @@ export class BreachAlertClient {
    * `GET /user/catalog-changes` (this project's service: what catalog switches did to the
    * person's addresses); undefined from a server that does not have it (404), which is no error.
    */
-  async catalogChanges(signal?: AbortSignal): Promise<CatalogChange[] | undefined> {
+  async catalogChanges(signal?: AbortSignal): Promise<CatalogChangesAnswer | undefined> {
     let response: Response;
     try {
       response = await this.#send('GET', '/user/catalog-changes', undefined, {}, signal);
@@ -110,7 +120,7 @@ export class BreachAlertClient {
       const issue = parsed.error.issues[0]!;
       throw new ApiError('protocol', `the service sent catalog changes in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });
     }
-    return parsed.data.changes;
+    return { changes: parsed.data.changes, version: readBreachDataHeaders(response.headers).catalogChangesVersion };
   }
 
   /**

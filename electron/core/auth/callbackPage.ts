@@ -1,37 +1,27 @@
-import { randomBytes } from 'node:crypto';
+import { escapeHtml, renderPageShell } from '../../../shared/html/page.ts';
 
 export const SIGNED_IN_MESSAGE = "You're signed in to Breach Monitor. You can close this tab and return to the app.";
+
+const STYLE = `
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { margin: 0; display: grid; place-items: center; min-height: 100vh; }
+  main { width: min(28rem, 90vw); padding: 2rem; }
+  h1 { font-size: 1.4rem; }
+`;
 
 /**
  * The page the browser shows after the provider sends it back. No script, no external
  * resource, no referrer: its URL carried the authorization code.
  */
 export function renderCallbackPage(outcome: { ok: true } | { ok: false; message: string }): { html: string; headers: Record<string, string> } {
-  const nonce = randomBytes(16).toString('base64');
   const title = outcome.ok ? 'Signed in' : 'Sign-in did not complete';
   const message = outcome.ok ? SIGNED_IN_MESSAGE : `${outcome.message} You can close this tab and return to the app to try again.`;
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · Breach Monitor</title>
-<style nonce="${nonce}">
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 0; display: grid; place-items: center; min-height: 100vh; }
-  main { width: min(28rem, 90vw); padding: 2rem; }
-  h1 { font-size: 1.4rem; }
-</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-<p role="${outcome.ok ? 'status' : 'alert'}">${escapeHtml(message)}</p>
-</main>
-</body>
-</html>
-`;
+  const { html, nonce } = renderPageShell({
+    title: `${title} · Breach Monitor`,
+    style: STYLE,
+    body: `<h1>${escapeHtml(title)}</h1>
+<p role="${outcome.ok ? 'status' : 'alert'}">${escapeHtml(message)}</p>`,
+  });
   return {
     html,
     headers: {
@@ -43,8 +33,4 @@ export function renderCallbackPage(outcome: { ok: true } | { ok: false; message:
       'x-frame-options': 'DENY',
     },
   };
-}
-
-function escapeHtml(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }

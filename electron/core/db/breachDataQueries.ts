@@ -9,6 +9,9 @@ import { getSyncState, setSyncState } from './syncStateQueries.ts';
 export interface BreachDataHeaderValues {
   source: BreachDataSource | undefined;
   pending: number | undefined;
+  /** `breach-checks-version` / `breach-catalog-changes-version`: absent from services that do not say (then the follow-ups are asked every time). */
+  checksVersion?: string | undefined;
+  catalogChangesVersion?: string | undefined;
 }
 
 interface Row {
@@ -88,6 +91,8 @@ export function clearDemoExposures(db: WritableDB, now: string): number {
   setSyncState(db, 'baselineAt', undefined);
   setSyncState(db, 'newBreachIds', undefined);
   setSyncState(db, 'listPending', undefined);
+  setSyncState(db, 'checksVersion', undefined);
+  setSyncState(db, 'catalogChangesVersion', undefined);
   statement(db, "UPDATE breach_data SET source = NULL, pending = NULL, checks_json = NULL, checks_served = 'unknown', listed_json = NULL, demo_cleared_at = ? WHERE id = 1").run(now);
   return count;
 }
@@ -118,6 +123,27 @@ export function recordChecks(db: WritableDB, answer: ChecksAnswer, now: string, 
       now,
     );
   }).immediate();
+}
+
+/**
+ * The stored checks read again against the list just written (which of their checked addresses
+ * it holds), where the checks were not asked again because their version stood still.
+ */
+export function relistChecks(db: WritableDB, accountsPerEmail?: ReadonlyMap<string, number>): void {
+  const { checks } = readChecksView(db);
+  if (!checks) return;
+  statement(db, 'UPDATE breach_data SET listed_json = ? WHERE id = 1').run(JSON.stringify(listedAddresses(accountsPerEmail ?? storedAccountsPerEmail(db), checks)));
+}
+
+/**
+ * The stored checks still wait on a lookup (an address pending, stealer-log searches to come):
+ * what they show of it ("next check in 3 min", the queue) is an estimate that moves with time,
+ * so they are asked again whatever their version.
+ */
+export function checksAwaitLookups(db: ReadableDB): boolean {
+  const { checks } = readChecksView(db);
+  if (!checks) return false;
+  return checks.addresses.some((address) => address.state === 'pending') || (checks.stealerLogs.available && (checks.stealerLogs.pending ?? 0) > 0);
 }
 
 /** Email → how many stored breaches name it. */

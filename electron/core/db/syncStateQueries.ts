@@ -7,8 +7,11 @@ import { statement, type ReadableDB, type WritableDB } from './Interface.ts';
  * `catalogChanges`: JSON array of the service's catalog changes for this account not yet dismissed;
  * `catalogChangesSeen`: the id of the last one the person dismissed (or that predates the first sync).
  * `listPending`: how many addresses the local list leaves out, as its last answer's `breach-checks-pending` said.
+ * `checksVersion` / `catalogChangesVersion`: the version (`breach-checks-version`, `breach-catalog-changes-version`)
+ * of the checks and catalog changes recorded last; a list whose headers name the same needs neither asked again.
  */
-export type SyncStateKey = 'etag' | 'baselineAt' | 'lastPullAt' | 'lastSyncAt' | 'newBreachIds' | 'removedFromCatalog' | 'catalogChanges' | 'catalogChangesSeen' | 'listPending';
+export type SyncStateKey =
+  'etag' | 'baselineAt' | 'lastPullAt' | 'lastSyncAt' | 'newBreachIds' | 'removedFromCatalog' | 'catalogChanges' | 'catalogChangesSeen' | 'listPending' | 'checksVersion' | 'catalogChangesVersion';
 
 export function getSyncState(db: ReadableDB, key: SyncStateKey): string | undefined {
   return statement(db, 'SELECT value FROM sync_state WHERE key = ?').pluck().get(key) as string | undefined;

@@ -1,4 +1,4 @@
-export { BREACH_PROVENANCE, breachTriples, dataClassNode, dataClassSlug, domainNode, replaceGraph } from '../../../engine/graph/breachGraph.ts';
+export { BREACH_PROVENANCE, breachTriples, replaceGraph } from '../../../engine/graph/breachGraph.ts';
 export { GRAPH_SCHEMA_VERSION, GraphSchemaTooNewError, openGraphDatabase } from '../../../engine/graph/graphDatabase.ts';
 export { graphDatabasePath } from './graphPath.ts';
 export { keepGraphCurrent, type GraphSyncSource } from './keepGraphCurrent.ts';

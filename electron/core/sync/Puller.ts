@@ -1,8 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { settled, type Settled } from '../../../shared/base/settled.ts';
-import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
-import type { CatalogChange } from '../../../shared/api/index.ts';
-import { recordChecks, recordListHeaders, type BreachDataHeaderValues, type ChecksAnswer } from '../db/breachDataQueries.ts';
+import type { BreachAlertClient, CatalogChangesAnswer } from '../api/BreachAlertClient.ts';
+import { checksAwaitLookups, recordChecks, recordListHeaders, relistChecks, type BreachDataHeaderValues, type ChecksAnswer } from '../db/breachDataQueries.ts';
 import { relaxedDurability, type WritableDB } from '../db/Interface.ts';
 import { getSyncState, setSyncState } from '../db/syncStateQueries.ts';
 import { applySnapshot } from './applySnapshot.ts';
@@ -52,7 +51,7 @@ export class Puller {
     // list's headers are in: the service has computed the list by then, so the answers are no
     // older than it, and their round trips overlap reading and checking the list.
     let followUps: FollowUps | undefined;
-    const startFollowUps = (): FollowUps => (followUps ??= this.#requestFollowUps(signal));
+    const startFollowUps = (breachData?: BreachDataHeaderValues): FollowUps => (followUps ??= this.#requestFollowUps(this.#wanted(breachData, 200), signal));
     let answer: Awaited<ReturnType<PullerOptions['client']['listBreaches']>>;
     try {
       answer = await this.#client.listBreaches({ includeSensitive: true }, { etag, ...(signal ? { signal } : {}), onListed: startFollowUps });
@@ -72,7 +71,7 @@ export class Puller {
       return { status: 'stale' };
     }
     // A client that cannot say when the headers came (tests' fakes) is asked now, still after the list.
-    const pending = startFollowUps();
+    const pending = startFollowUps(answer.breachData);
     options.onApplying?.(answer.items.length);
     const now = this.#now();
     const firstSync = getSyncState(this.#db, 'baselineAt') === undefined;
@@ -110,9 +109,11 @@ export class Puller {
    * again. The checks' failure never fails the pull (the list is what matters; they show next time).
    */
   async #unchanged(breachData: BreachDataHeaderValues | undefined, signal: AbortSignal | undefined): Promise<PullResult> {
-    const client = this.#client;
-    const fetched = client.getChecks ? await settled(client.getChecks(signal)) : undefined;
-    if (fetched && !fetched.ok && signal?.aborted) throw fetched.error;
+    // Nothing asked when the list's headers name the versions already recorded: one request in all.
+    const wanted = this.#wanted(breachData, 304);
+    const [fetched, changes] = wanted.checks || wanted.catalogChanges ? await this.#requestFollowUps(wanted, signal).settled : [];
+    const failed = [fetched, changes].find((answer) => answer && !answer.ok);
+    if (failed && !failed.ok && signal?.aborted) throw failed.error;
     const now = this.#now().toISOString();
     let demoCleared = 0;
     let outcome: { checks?: ChecksOutcome; checksError?: string } = {};
@@ -121,6 +122,7 @@ export class Puller {
         .transaction(() => {
           if (breachData) ({ demoCleared } = recordListHeaders(this.#db, breachData, now));
           outcome = this.#recordChecks(fetched, now);
+          this.#recordCatalogChanges(changes, getSyncState(this.#db, 'baselineAt') === undefined);
           setSyncState(this.#db, 'lastSyncAt', now);
         })
         .immediate(),
@@ -128,13 +130,32 @@ export class Puller {
     return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...outcome };
   }
 
-  /** Sends `GET /user/checks` and `GET /user/catalog-changes` together (where the client has them); the answers never reject. */
-  #requestFollowUps(signal: AbortSignal | undefined): FollowUps {
+  /**
+   * Which follow-ups a list's answer calls for. Each is asked unless the service named its version
+   * (`breach-checks-version`, `breach-catalog-changes-version`) and it is the one recorded; a
+   * service that names none is asked as before: the checks after every list, the catalog changes
+   * after a new one. Checks that still wait on a lookup are asked anyway: the estimates the
+   * person reads ("next check in 3 min") move with time, which no version says.
+   */
+  #wanted(breachData: BreachDataHeaderValues | undefined, status: 200 | 304): Wanted {
+    const client = this.#client;
+    const moved = (version: string | undefined, key: 'checksVersion' | 'catalogChangesVersion'): boolean => version === undefined || version !== getSyncState(this.#db, key);
+    const checksVersion = breachData?.checksVersion;
+    const changesVersion = breachData?.catalogChangesVersion;
+    return {
+      checks: client.getChecks !== undefined && (moved(checksVersion, 'checksVersion') || checksAwaitLookups(this.#db)),
+      catalogChanges:
+        client.catalogChanges !== undefined && (status === 200 ? moved(changesVersion, 'catalogChangesVersion') : changesVersion !== undefined && moved(changesVersion, 'catalogChangesVersion')),
+    };
+  }
+
+  /** Sends `GET /user/checks` and `GET /user/catalog-changes` together (those `wanted`); the answers never reject. */
+  #requestFollowUps(wanted: Wanted, signal: AbortSignal | undefined): FollowUps {
     const abandoned = new AbortController();
     const combined = signal ? AbortSignal.any([signal, abandoned.signal]) : abandoned.signal;
     const client = this.#client;
     const followUps: FollowUps = {
-      settled: Promise.all([client.getChecks && settled(client.getChecks(combined)), client.catalogChanges && settled(client.catalogChanges(combined))]).then(
+      settled: Promise.all([wanted.checks ? settled(client.getChecks!(combined)) : undefined, wanted.catalogChanges ? settled(client.catalogChanges!(combined)) : undefined] as const).then(
         (answers) => (followUps.answers = answers),
       ),
       answers: undefined,
@@ -151,15 +172,25 @@ export class Puller {
    * each part in a savepoint of its own. A sync cancelled while they come records neither.
    */
   #recordFollowUps([checks, changes]: FollowUpAnswers, firstSync: boolean, now: string, accountsPerEmail?: ReadonlyMap<string, number>): { checks?: ChecksOutcome; checksError?: string } {
+    // Checks not asked (their version stood still) are still read against the new list: which addresses it holds.
+    if (!checks) relistChecks(this.#db, accountsPerEmail);
     const outcome = this.#recordChecks(checks, now, accountsPerEmail);
-    if (changes?.ok && changes.value) {
-      try {
-        this.#db.transaction(() => recordCatalogChanges(this.#db, changes.value!, firstSync))();
-      } catch {
-        // best effort, as above
-      }
-    }
+    this.#recordCatalogChanges(changes, firstSync);
     return outcome;
+  }
+
+  /** Records an answer of `GET /user/catalog-changes` and its version in a savepoint; best effort (asked again while its version differs). */
+  #recordCatalogChanges(changes: Settled<CatalogChangesAnswer | undefined> | undefined, firstSync: boolean): void {
+    if (!changes?.ok || !changes.value) return;
+    const { changes: list, version } = changes.value;
+    try {
+      this.#db.transaction(() => {
+        recordCatalogChanges(this.#db, list, firstSync);
+        setSyncState(this.#db, 'catalogChangesVersion', version);
+      })();
+    } catch {
+      // best effort, as above
+    }
   }
 
   /** Records an answer of `GET /user/checks` in a savepoint (a failure to record it rolls back only it), and says how it went. */
@@ -167,7 +198,10 @@ export class Puller {
     if (!checks) return {};
     if (!checks.ok) return { checks: 'failed', checksError: describe(checks.error) };
     try {
-      recordChecks(this.#db, checks.value, now, accountsPerEmail);
+      this.#db.transaction(() => {
+        recordChecks(this.#db, checks.value, now, accountsPerEmail);
+        setSyncState(this.#db, 'checksVersion', checks.value.status === 'served' ? checks.value.headers.checksVersion : undefined);
+      })();
       return { checks: checks.value.status === 'served' ? 'recorded' : 'not-served' };
     } catch (error) {
       return { checks: 'failed', checksError: describe(error) };
@@ -175,7 +209,13 @@ export class Puller {
   }
 }
 
-type FollowUpAnswers = [Settled<ChecksAnswer> | undefined, Settled<CatalogChange[] | undefined> | undefined];
+type FollowUpAnswers = readonly [Settled<ChecksAnswer> | undefined, Settled<CatalogChangesAnswer | undefined> | undefined];
+
+/** Which follow-ups to send. */
+interface Wanted {
+  checks: boolean;
+  catalogChanges: boolean;
+}
 
 interface FollowUps {
   readonly settled: Promise<FollowUpAnswers>;

@@ -1,7 +1,8 @@
 import { useId, useRef } from 'react';
 import { parseExpression, printExpression, type Direction, type Expression, type Hop, type HopBody } from '../../../shared/graph/expression.ts';
+import { TYPE_NODES } from '../../../shared/graph/nodeIds.ts';
 import { Icon } from '../../components/Icon.tsx';
-import { BREACH_LABELS, TYPE_NODES } from './model.ts';
+import { BREACH_LABELS } from './model.ts';
 
 const FALLBACK: Expression = { hops: [{ direction: 'out', body: { kind: 'all' } }] };
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type cytoscape from 'cytoscape';
-import { groupNodeId, KIND_LABELS, relationWords, type GraphModel, type NodeKind } from './model.ts';
+import type { NodeKind } from '../../lib/graphAnswers.ts';
+import { groupNodeId, KIND_LABELS, relationWords, type GraphModel } from './model.ts';
 
 export interface GraphViewProps {
   graph: GraphModel;

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { columnLabel, KIND_LABELS, kindOf, relationWords, rowsOf, type NodeKind, type ResultRow } from './model.ts';
+import { kindOf, type NodeKind } from '../../lib/graphAnswers.ts';
+import { columnLabel, KIND_LABELS, relationWords, rowsOf, type ResultRow } from './model.ts';
 import type { QueryBlock } from './useGraphQueries.ts';
 
 export interface ResultsTableProps {

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
+import { dataClassNode, domainNode, TYPE_NODES } from '../../../shared/graph/nodeIds.ts';
 import { useGraph } from '../../state/graph.ts';
-import { dataClassNode, domainNode, parseNodeList, TYPE_NODES } from './model.ts';
+import { parseNodeList } from './model.ts';
 
 type Kind = 'breach' | 'domain' | 'dataClass' | 'type';
 

@@ -1,17 +1,14 @@
 // The graph pane's data model: pure functions over the node query interface's answers
 // (shared/graph/response.ts), so the table, the drawing and the tests read the same rows.
-// Nothing here touches the DOM: the end-to-end test imports the node id helpers too.
-import type { Direction, Expression } from '../../../shared/graph/expression.ts';
-import { dataClassKey } from '../../../shared/api/primitives.ts';
+// Nothing here touches the DOM: the end-to-end test reads labels with it too. What the graph
+// store reads as well (a node's kind, its expansion, merging pages) is in lib/graphAnswers.ts;
+// node ids are the engine's own (shared/graph/nodeIds.ts).
+import type { Direction } from '../../../shared/graph/expression.ts';
 import type { NodeItem, NodeResponse } from '../../../shared/graph/response.ts';
+import { kindOf, type NodeKind } from '../../lib/graphAnswers.ts';
 
 /** The labels of the breach graph (CONTRACT.md), offered by the expression builder. */
 export const BREACH_LABELS = ['typeOf', 'name', 'domain', 'dataClass', 'breachDate', 'addedDate', 'modifiedDate', 'isSensitive'] as const;
-
-/** The type nodes; `{typeOf:X}` filters answers to instances of one of them. */
-export const TYPE_NODES = ['Breach', 'Domain', 'DataClass'] as const;
-
-export type NodeKind = 'Breach' | 'Domain' | 'DataClass' | 'Class' | 'literal' | 'other' | 'group';
 
 export const KIND_LABELS: Record<NodeKind, string> = {
   Breach: 'Breach',
@@ -36,22 +33,6 @@ export function readableLabel(dcid: string): string {
   return dcid;
 }
 
-// Node ids as the engine builds them (engine/graph/breachGraph.ts; the end-to-end test
-// checks the two agree over the whole catalog).
-
-/** `Email addresses` → `email-addresses`: the shared data class identity, as the engine uses it. */
-export function dataClassSlug(name: string): string {
-  return dataClassKey(name) || 'x';
-}
-
-export function dataClassNode(name: string): string {
-  return `dataClass/${dataClassSlug(name)}`;
-}
-
-export function domainNode(domain: string): string {
-  return `domain/${domain.trim().toLowerCase()}`;
-}
-
 /** Start nodes as a person types them: comma separated, trimmed, each once. */
 export function parseNodeList(text: string): string[] {
   return [
@@ -62,33 +43,6 @@ export function parseNodeList(text: string): string[] {
         .filter((part) => part !== ''),
     ),
   ];
-}
-
-export function kindOf(dcid: string, types: readonly string[] = []): NodeKind {
-  for (const kind of ['Breach', 'Domain', 'DataClass', 'Class'] as const) if (types.includes(kind)) return kind;
-  if ((TYPE_NODES as readonly string[]).includes(dcid)) return 'Class';
-  if (dcid.startsWith('domain/')) return 'Domain';
-  if (dcid.startsWith('dataClass/')) return 'DataClass';
-  return 'other';
-}
-
-/**
- * What expanding a node asks. A data class or a domain is interesting for what points at it
- * (the breaches that exposed it, the breaches of that domain); a type node for its instances;
- * anything else for everything it links to. So breach → its data classes → the other breaches
- * that share one is two clicks.
- */
-export function expansionFor(kind: NodeKind): string {
-  switch (kind) {
-    case 'DataClass':
-      return '<-dataClass';
-    case 'Domain':
-      return '<-domain';
-    case 'Class':
-      return '<-typeOf';
-    default:
-      return '->*';
-  }
 }
 
 /** One line of an answer: a value of an arc of a queried node, or one of its labels. */
@@ -145,30 +99,6 @@ function itemRow(subject: string, arc: string, direction: Direction, item: NodeI
   }
   // Two equal literals on one arc are two values; the index keeps their keys apart.
   return { ...base, key: `${subject}\u0000${arc}\u0000v\u0000${index}\u0000${item.value ?? ''}`, kind: 'literal', value: item.value ?? '' };
-}
-
-/**
- * The next page added to the pages so far. Every page has an entry for every queried node and
- * pages never overlap (docs/graph.md), so this is concatenation per node and arc.
- */
-export function mergePage(into: NodeResponse | undefined, page: NodeResponse): NodeResponse {
-  const data: NodeResponse['data'] = { ...(into?.data ?? {}) };
-  for (const [node, add] of Object.entries(page.data)) {
-    const had = data[node] ?? {};
-    const merged: NodeResponse['data'][string] = { ...had };
-    if (add.properties) merged.properties = [...new Set([...(had.properties ?? []), ...add.properties])];
-    if (add.arcs) {
-      const arcs = { ...(had.arcs ?? {}) };
-      for (const [label, arc] of Object.entries(add.arcs)) arcs[label] = { nodes: [...(arcs[label]?.nodes ?? []), ...arc.nodes] };
-      merged.arcs = arcs;
-    }
-    data[node] = merged;
-  }
-  return page.nextToken !== undefined ? { data, nextToken: page.nextToken } : { data };
-}
-
-export function directionOf(expression: Expression): Direction {
-  return expression.hops[0]?.direction ?? 'out';
 }
 
 // ── the drawing ─────────────────────────────────────────────────────────────

@@ -3,7 +3,7 @@
 // expression; a question the engine cannot ask in one arrow (it answers one hop at a time)
 // names the arc whose nodes are expanded once the first answer is in.
 import { parseExpression, printExpression } from '../../../shared/graph/expression.ts';
-import { kindOf, type NodeKind } from './model.ts';
+import { kindOf, type NodeKind } from '../../lib/graphAnswers.ts';
 
 export interface GraphPreset {
   id: string;

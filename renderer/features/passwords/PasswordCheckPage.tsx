@@ -2,8 +2,8 @@ import { useId, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { Spinner } from '../../components/States.tsx';
 import { toUiError } from '../../lib/core.ts';
+import { pwnedVerdict } from '../../lib/pwnedHash.ts';
 import { pwnedCount } from '../../state/passwords.ts';
-import { pwnedVerdict } from './pwnedHash.ts';
 
 type State = { kind: 'idle' } | { kind: 'checking' } | { kind: 'result'; count: number } | { kind: 'error'; message: string };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { breachTriples, dataClassSlug, replaceGraph } from '../../../engine/graph/breachGraph.ts';
-import { keepGraphCurrent } from '../../../electron/core/graph/keepGraphCurrent.ts';
+import { breachTriples, replaceGraph } from '../../../engine/graph/breachGraph.ts';
+import { dataClassSlug } from '../../../shared/graph/nodeIds.ts';
+import { keepGraphCurrent, type GraphSyncReport } from '../../../electron/core/graph/keepGraphCurrent.ts';
 import { NodeQueryEngine } from '../../../engine/graph/NodeQueryEngine.ts';
 import { Emitter } from '../../../shared/base/Emitter.ts';
 import { breach, CATALOG, memoryGraph, P } from './helpers.ts';
@@ -71,10 +72,12 @@ describe('breach graph (CONTRACT.md table)', () => {
   });
 });
 
+const APPLIED: GraphSyncReport = { status: 'ok', pull: { status: 'applied' } };
+
 describe('keepGraphCurrent', () => {
-  it('builds now, then after every successful sync; a failed rebuild keeps the graph', () => {
+  it('builds now, then after every successful sync that applied a snapshot; a failed rebuild keeps the graph', () => {
     const store = memoryGraph();
-    const syncs = new Emitter<{ status: string }>();
+    const syncs = new Emitter<GraphSyncReport>();
     let breaches = CATALOG.slice(0, 1);
     const errors: unknown[] = [];
     const subscription = keepGraphCurrent(store, { onDidSync: syncs.event, readBreaches: () => breaches }, (error) => errors.push(error));
@@ -85,17 +88,41 @@ describe('keepGraphCurrent', () => {
     breaches = CATALOG;
     syncs.fire({ status: 'error' });
     expect(count()).toBe(1);
-    syncs.fire({ status: 'ok' });
+    syncs.fire(APPLIED);
     expect(count()).toBe(3);
 
     breaches = [{ ...breach('Broken'), dataClasses: null } as unknown as (typeof CATALOG)[number]];
-    syncs.fire({ status: 'ok' });
+    syncs.fire(APPLIED);
     expect(errors).toHaveLength(1);
     expect(count()).toBe(3);
 
     subscription.dispose();
     breaches = [];
-    syncs.fire({ status: 'ok' });
+    syncs.fire(APPLIED);
     expect(count()).toBe(3);
+  });
+
+  it('reads and rewrites nothing after a sync that changed no breach: a 304, a push of toggles', () => {
+    const store = memoryGraph();
+    const syncs = new Emitter<GraphSyncReport>();
+    let reads = 0;
+    keepGraphCurrent(store, {
+      onDidSync: syncs.event,
+      readBreaches: () => {
+        reads++;
+        return CATALOG;
+      },
+    });
+    expect(reads).toBe(1);
+    syncs.fire({ status: 'ok', pull: { status: 'unchanged' } });
+    syncs.fire({ status: 'ok', pull: undefined });
+    syncs.fire({ status: 'ok', pull: { status: 'stale' } });
+    syncs.fire({ status: 'backoff', pull: { status: 'applied' } });
+    expect(reads).toBe(1);
+    // A 304 whose headers cleared the demo breaches changed them: rebuilt.
+    syncs.fire({ status: 'ok', pull: { status: 'unchanged', demoCleared: 3 } });
+    expect(reads).toBe(2);
+    syncs.fire(APPLIED);
+    expect(reads).toBe(3);
   });
 });

@@ -9,6 +9,7 @@ import { applySnapshot } from '../../../electron/core/sync/applySnapshot.ts';
 import { catalogNoticeOf, describeChange, dismissCatalogChanges, recordCatalogChanges, removedFromCatalog } from '../../../electron/core/sync/catalogChanges.ts';
 import { Puller } from '../../../electron/core/sync/Puller.ts';
 import { ApiError } from '../../../electron/core/api/ApiError.ts';
+import type { CatalogChangesAnswer } from '../../../electron/core/api/BreachAlertClient.ts';
 import { item, memoryDatabase } from '../helpers/fixtures.ts';
 
 const A = 'a@example.com';
@@ -61,7 +62,7 @@ describe('catalog changes in the app', () => {
 
   it('pulls the changes after a new snapshot; a server without them (404) or failing to answer leaves the snapshot applied', async () => {
     const list = { status: 200 as const, etag: '"v1"', items: [item({ id: 'Here', accounts: { [A]: [] } })], bytes: 1 };
-    let answer: () => Promise<CatalogChange[] | undefined> = async () => [change(7)];
+    let answer: () => Promise<CatalogChangesAnswer | undefined> = async () => ({ changes: [change(7)] });
     let asked = 0;
     const db = memoryDatabase();
     const puller = new Puller({
@@ -73,7 +74,7 @@ describe('catalog changes in the app', () => {
     });
     await puller.pull();
     expect(catalogNoticeOf(db)).toBeUndefined(); // the first sync: seen
-    answer = async () => [change(7), change(8)];
+    answer = async () => ({ changes: [change(7), change(8)] });
     await puller.pull();
     expect(catalogNoticeOf(db)?.upTo).toBe(8);
     answer = async () => undefined; // a server without the endpoint

@@ -50,7 +50,7 @@ describe('the commits of a pull', () => {
     let answer: ListBreachesResult = LIST;
     const puller = new Puller({
       db,
-      client: { listBreaches: async () => answer, getChecks: async () => CHECKS, catalogChanges: async () => CHANGES },
+      client: { listBreaches: async () => answer, getChecks: async () => CHECKS, catalogChanges: async () => ({ changes: CHANGES }) },
       now: () => new Date('2026-02-01T00:00:00.000Z'),
     });
     expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'recorded' });
@@ -88,7 +88,7 @@ describe('the commits of a pull', () => {
           return LIST;
         },
         getChecks: async () => CHECKS,
-        catalogChanges: async () => CHANGES,
+        catalogChanges: async () => ({ changes: CHANGES }),
       },
     });
     const commits = commitsOf(db);
@@ -111,7 +111,7 @@ describe('the commits of a pull', () => {
           await held;
           return CHECKS;
         },
-        catalogChanges: async () => CHANGES,
+        catalogChanges: async () => ({ changes: CHANGES }),
       },
     });
     const commits = commitsOf(db);

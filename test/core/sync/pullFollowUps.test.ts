@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogChange } from '../../../shared/api/index.ts';
 import { ApiError } from '../../../electron/core/api/ApiError.ts';
-import type { ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
-import { readChecksView, type ChecksAnswer } from '../../../electron/core/db/breachDataQueries.ts';
+import type { CatalogChangesAnswer, ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
+import { addressesCheckedBefore, readChecksView, type ChecksAnswer } from '../../../electron/core/db/breachDataQueries.ts';
 import { listBreaches } from '../../../electron/core/db/breachQueries.ts';
 import { getSyncState } from '../../../electron/core/db/syncStateQueries.ts';
 import { catalogNoticeOf } from '../../../electron/core/sync/catalogChanges.ts';
@@ -55,7 +55,7 @@ describe('the follow-ups of a new list', () => {
     const db = memoryDatabase();
     const body = deferred<void>();
     const checks = held<ChecksAnswer>();
-    const changes = held<CatalogChange[] | undefined>();
+    const changes = held<CatalogChangesAnswer | undefined>();
     const puller = new Puller({
       db,
       client: {
@@ -73,7 +73,7 @@ describe('the follow-ups of a new list', () => {
     expect([checks.calls.length, changes.calls.length]).toEqual([1, 1]);
     body.resolve();
     checks.answer.resolve({ status: 'not-served' });
-    changes.answer.resolve([CHANGE]);
+    changes.answer.resolve({ changes: [CHANGE] });
     expect(await pulled).toMatchObject({ status: 'applied', checks: 'not-served' });
     expect(listBreaches(db).map((breach) => breach.id)).toEqual(['Adobe']);
     expect(readChecksView(db).checksServed).toBe('no');
@@ -96,7 +96,7 @@ describe('the follow-ups of a new list', () => {
           return LIST;
         },
         getChecks: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve({ status: 'not-served' })))),
-        catalogChanges: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve([CHANGE])))),
+        catalogChanges: () => new Promise((resolve) => setImmediate(() => (storedWhenSent.push(listBreaches(db).length), resolve({ changes: [CHANGE] })))),
       },
     });
     expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'not-served' });
@@ -108,7 +108,7 @@ describe('the follow-ups of a new list', () => {
     const db = memoryDatabase();
     const controller = new AbortController();
     const checks = held<ChecksAnswer>();
-    const changes = held<CatalogChange[] | undefined>();
+    const changes = held<CatalogChangesAnswer | undefined>();
     const puller = new Puller({
       db,
       client: {
@@ -132,7 +132,7 @@ describe('the follow-ups of a new list', () => {
     for (const ending of ['stale', 'protocol'] as const) {
       const db = memoryDatabase();
       const checks = held<ChecksAnswer>();
-      const changes = held<CatalogChange[] | undefined>();
+      const changes = held<CatalogChangesAnswer | undefined>();
       const puller = new Puller({
         db,
         client: {
@@ -159,7 +159,7 @@ describe('the follow-ups of a new list', () => {
     const db = memoryDatabase();
     const controller = new AbortController();
     const checks = held<ChecksAnswer>();
-    const changes = held<CatalogChange[] | undefined>();
+    const changes = held<CatalogChangesAnswer | undefined>();
     const puller = new Puller({ db, client: { listBreaches: async () => LIST, getChecks: checks.call, catalogChanges: changes.call } });
     const pulled = puller.pull({ signal: controller.signal });
     await new Promise((resolve) => setImmediate(resolve));
@@ -177,10 +177,96 @@ describe('the follow-ups of a new list', () => {
       client: {
         listBreaches: async () => LIST,
         getChecks: () => Promise.reject(new ApiError('network', 'could not reach the service')),
-        catalogChanges: async () => [CHANGE],
+        catalogChanges: async () => ({ changes: [CHANGE] }),
       },
     });
     expect(await puller.pull()).toMatchObject({ status: 'applied', checks: 'failed', checksError: 'could not reach the service' });
     expect(getSyncState(db, 'catalogChangesSeen')).toBe('3');
+  });
+});
+
+describe("the follow-ups' versions", () => {
+  const checksOf = (state: 'pending' | 'checked', version: string | undefined): ChecksAnswer => ({
+    status: 'served',
+    headers: { source: 'hibp', pending: state === 'pending' ? 1 : 0, checksVersion: version },
+    checks: {
+      source: 'hibp',
+      attribution: null,
+      addresses: [{ email: A, state, checkedAt: state === 'checked' ? '2026-01-01T00:00:00.000Z' : null, nextCheckAt: null, breachCount: state === 'checked' ? 1 : null, viaDomainSearch: false }],
+      queue: { requestsPerMinute: 10, waiting: 0, nextCheckAt: null },
+      stealerLogs: { available: false, entries: [] },
+      problem: null,
+    },
+  });
+  const headers = (checksVersion: string | undefined, catalogChangesVersion: string | undefined) => ({ source: 'hibp' as const, pending: 0, checksVersion, catalogChangesVersion });
+
+  /** A client whose list says `listed` and whose follow-ups answer what `answers` holds at the time; counts what was asked. */
+  function client(answers: { list: ListBreachesResult; checks: ChecksAnswer; changes: CatalogChangesAnswer }) {
+    const asked = { checks: 0, changes: 0 };
+    return {
+      asked,
+      client: {
+        listBreaches: async () => answers.list,
+        getChecks: async () => (asked.checks++, answers.checks),
+        catalogChanges: async () => (asked.changes++, answers.changes),
+      },
+    };
+  }
+
+  it('asks neither when the list names the versions recorded, and each again once its version moves or its answer was lost', async () => {
+    const db = memoryDatabase();
+    const answers = { list: { ...LIST, breachData: headers('c1', 'k1') } as ListBreachesResult, checks: checksOf('checked', 'c1'), changes: { changes: [], version: 'k1' } as CatalogChangesAnswer };
+    const { asked, client: fake } = client(answers);
+    const puller = new Puller({ db, client: fake });
+    await puller.pull();
+    expect(asked).toEqual({ checks: 1, changes: 1 });
+    expect([getSyncState(db, 'checksVersion'), getSyncState(db, 'catalogChangesVersion')]).toEqual(['c1', 'k1']);
+
+    answers.list = { status: 304, etag: '"v1"', breachData: headers('c1', 'k1') };
+    expect(await puller.pull()).toEqual({ status: 'unchanged' });
+    expect(asked).toEqual({ checks: 1, changes: 1 });
+
+    // The catalog changes moved under a 304: asked; the checks did not: not asked.
+    answers.list = { status: 304, etag: '"v1"', breachData: headers('c1', 'k2') };
+    answers.changes = { changes: [CHANGE], version: 'k2' };
+    await puller.pull();
+    expect(asked).toEqual({ checks: 1, changes: 2 });
+    expect(catalogNoticeOf(db)?.upTo).toBe(3);
+
+    // A checks answer without its version (or lost) is asked again next time.
+    answers.list = { status: 304, etag: '"v1"', breachData: headers('c2', 'k2') };
+    answers.checks = checksOf('checked', undefined);
+    await puller.pull();
+    await puller.pull();
+    expect(asked).toEqual({ checks: 3, changes: 2 });
+  });
+
+  it('asks the checks while they wait on a lookup, whatever their version: their estimates move with time', async () => {
+    const db = memoryDatabase();
+    const answers = { list: { ...LIST, breachData: headers('c1', 'k1') } as ListBreachesResult, checks: checksOf('pending', 'c1'), changes: { changes: [], version: 'k1' } };
+    const { asked, client: fake } = client(answers);
+    const puller = new Puller({ db, client: fake });
+    await puller.pull();
+    answers.list = { status: 304, etag: '"v1"', breachData: headers('c1', 'k1') };
+    await puller.pull();
+    expect(asked).toEqual({ checks: 2, changes: 1 });
+  });
+
+  it('reads checks it did not ask again against a new list: an address checked before the list held its breaches is then known', async () => {
+    const db = memoryDatabase();
+    // The list does not hold A's breach yet; the checks already say A was checked and is in one.
+    const answers = {
+      list: { status: 200, etag: '"v0"', items: [], bytes: 1, breachData: headers('c1', 'k1') } as ListBreachesResult,
+      checks: checksOf('checked', 'c1'),
+      changes: { changes: [], version: 'k1' },
+    };
+    const { asked, client: fake } = client(answers);
+    const puller = new Puller({ db, client: fake });
+    await puller.pull();
+    expect(addressesCheckedBefore(db)?.has(A)).toBe(false);
+    answers.list = { ...LIST, breachData: headers('c1', 'k1') };
+    expect(await puller.pull()).toMatchObject({ status: 'applied' });
+    expect(asked).toEqual({ checks: 1, changes: 1 });
+    expect(addressesCheckedBefore(db)?.has(A)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { plural } from '../../lib/format.ts';
+import { plural } from './format.ts';
 
 /**
  * The password's SHA-1 in upper-case hex, split as the range API needs it: the 5-character
