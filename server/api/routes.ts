@@ -19,7 +19,11 @@ export const API_PREFIX = '/api/v1';
  * The API under `/api/v1`: `access` (the router runs it first) verifies the bearer token every
  * route needs; `handle` answers with the caller it settled, false for paths it does not own.
  */
-export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, options: { cache?: ResponseCache; logger?: Logger; emails?: PersonEmails; catalogVersion?: () => string } = {}) {
+export function createApiRoutes(
+  service: BreachAlertService,
+  verifier: AccessTokenVerifier,
+  options: { cache?: ResponseCache; logger?: Logger; emails?: PersonEmails; catalogVersion?: () => string } = {},
+) {
   const cache = options.cache ?? new ResponseCache();
   const followUps = new FollowUpVersionCache(service);
   const access = (req: IncomingMessage): Promise<Caller> => authenticateBearer(req, verifier, options.logger);

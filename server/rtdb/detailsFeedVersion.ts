@@ -24,7 +24,11 @@ export function detailsFeedVersion(details: LocationMirror): DetailsFeedVersion 
   let version: string | undefined;
   const subscription = details.onDidChange(() => (version = undefined));
   return {
-    current: () => (version ??= createHash('sha256').update(JSON.stringify(details.get(DETAILS_PATH) ?? null)).digest('base64url').slice(0, 22)),
+    current: () =>
+      (version ??= createHash('sha256')
+        .update(JSON.stringify(details.get(DETAILS_PATH) ?? null))
+        .digest('base64url')
+        .slice(0, 22)),
     dispose: () => subscription.dispose(),
   };
 }

@@ -104,7 +104,15 @@ export class Puller {
       const counted = getSyncState(this.#db, 'etag') === answer.etag ? accountsPerEmail : undefined;
       relaxedDurability(this.#db, () => this.#db.transaction(() => (checks = this.#recordFollowUps(answers, firstSync, this.#now().toISOString(), counted))).immediate());
     }
-    return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes, ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}), ...checks, ...catalogVersionOf(answer.breachData) };
+    return {
+      status: 'applied',
+      diff,
+      breaches: answer.items.length,
+      bytes: answer.bytes,
+      ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}),
+      ...checks,
+      ...catalogVersionOf(answer.breachData),
+    };
   }
 
   /**
