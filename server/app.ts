@@ -18,7 +18,7 @@ import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
 import { routeThrough, type Mount } from './http/mounts.ts';
 import { createRemoteJWKSet } from 'jose';
 import { AsyncDisposableStore, toAsyncDisposable } from '../shared/base/lifecycle.ts';
-import { breachDataSource, emailVerificationMode, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { breachDataSource, emailVerificationMode, extraEmailsOf, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { PersonEmails, type CodeRules } from './api/PersonEmails.ts';
 import { createSmtpMailer } from './mail/verificationMailer.ts';
 import type { Clock } from './hibp/clock.ts';
@@ -150,11 +150,11 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
   const hostNames = serviceHostNames(port, ownOrigins);
 
   let identity: DevIdentityProvider | undefined;
-  // Demo users with demo data (`--demo`, or `--dev` without a key), and with the development
-  // surface (`--dev`, loopback only), which mints tokens for any subject anyway: a tester's
-  // convenience that gives nobody more. A service on real data as the app starts it (a key or
-  // none, never `--dev`) has none: its person signs in as the owner (docs/auth.md).
-  const demoUsers = breachDataSource(config) === 'demo' || config.dev ? DEMO_USERS : [];
+  // Demo users only with demo data (`--demo`, or `--dev` without a key, which implies it). On real
+  // data (a key or none, with `--dev` or without) there are none: the sign-in page says how the
+  // owner signs in instead (docs/auth.md "The owner of a loopback service").
+  const demoData = breachDataSource(config) === 'demo';
+  const demoUsers = demoData ? DEMO_USERS : [];
   let verifier: AccessTokenVerifier;
   let jwksUrl: string;
   if (config.issuer) {
@@ -189,7 +189,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
   opened.add(toAsyncDisposable(() => breachData.close()));
   if (breachData.catalogReport) catalogReport = breachData.catalogReport;
   const clock = options.clock;
-  const accounts = new AccountDirectory(store, config.extraEmails, config.maxEmails);
+  const accounts = new AccountDirectory(store, extraEmailsOf(config), config.maxEmails);
   const service = new BreachAlertService(store, accounts, clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
   const verificationMode = emailVerificationMode(config);
   const mailer = verificationMode === 'code' && config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.smtpFrom }) : undefined;

@@ -10,7 +10,11 @@ import { MAX_TIMER_MS } from './timers.ts';
 export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';
 
-/** Demo extras: a person rarely monitors only the address they sign in with. */
+/**
+ * Demo extras: a person rarely monitors only the address they sign in with. Only with demo data
+ * (`extraEmailsOf`): on real data a subject that happens to be called `alice` is a real person,
+ * who monitors their own addresses, never these.
+ */
 export const DEFAULT_EXTRA_EMAILS: Record<string, string[]> = {
   alice: ['alice.work@example.com', 'alice@example.net'],
   bob: ['bob.smith@example.org'],
@@ -21,7 +25,8 @@ export const DEFAULT_EXTRA_EMAILS: Record<string, string[]> = {
  * The idle keep-alive timeout stays long: at 5 s, clients whose event loop was busy reused a
  * socket the service had just closed (ECONNRESET under load); at a cap, an idle connection makes
  * way for a new one (server/http/connections.ts). A connection that sends nothing at all is
- * closed after a few seconds. Loopback clients all share one address: the desktop app holds a
+ * closed after a few seconds, and an answer whose reader has taken nothing of it for half a minute
+ * loses its connection (a reader that stops reading would otherwise hold it, busy, for good). Loopback clients all share one address: the desktop app holds a
  * handful of connections, benches 64, the heaviest test a few hundred, so 256 per address leaves
  * room, while one address still cannot take more than a quarter of the service.
  */
@@ -30,6 +35,7 @@ export const HTTP_LIMIT_DEFAULTS = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
   idleTimeoutMs: 5_000,
+  sendTimeoutMs: 30_000,
   maxConnections: 1024,
   maxConnectionsPerIp: 256,
 } as const;
@@ -103,7 +109,8 @@ export const ServiceConfig = z
     issuer: z.url().optional(),
     audience: z.string().min(1).default(DEFAULT_AUDIENCE),
     jwksUrl: z.url().optional(),
-    extraEmails: z.record(z.string(), z.array(Email)).default(DEFAULT_EXTRA_EMAILS),
+    /** `--extra-emails`: the operator's own subject → emails; unset, the demo extras with demo data only (`extraEmailsOf`). */
+    extraEmails: z.record(z.string(), z.array(Email)).optional(),
     /** Addresses one person may list (`/user/emails`), the identity account's own included. */
     maxEmails: z.int().min(1).max(1000).default(EmailRules.defaultMaxEmails),
     /**
@@ -136,6 +143,8 @@ export const ServiceConfig = z
     keepAliveTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.keepAliveTimeoutMs),
     /** A connection that has sent nothing for this long is closed. */
     idleTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.idleTimeoutMs),
+    /** An answer whose reader takes none of what is waiting to be sent for this long loses its connection. */
+    sendTimeoutMs: z.int().min(100).max(MAX_TIMER_MS, TIMER_LIMIT).default(HTTP_LIMIT_DEFAULTS.sendTimeoutMs),
     /** Open connections in all; beyond it the oldest idle one makes way, or the new one is closed when none is idle. */
     maxConnections: z.int().min(1).default(HTTP_LIMIT_DEFAULTS.maxConnections),
     /** Open connections from one address (an IPv6 /64), with the same rule. */
@@ -260,6 +269,15 @@ export function breachDataSource(config: Pick<ServiceConfig, 'demo' | 'dev' | 'h
 }
 
 /**
+ * What each subject monitors besides its token's email: the operator's `--extra-emails`, or
+ * without one the demo extras (alice's and bob's other addresses) with demo data only, and
+ * nothing on real data.
+ */
+export function extraEmailsOf(config: Pick<ServiceConfig, 'demo' | 'dev' | 'hibpApiKey' | 'extraEmails'>): Record<string, string[]> {
+  return config.extraEmails ?? (breachDataSource(config) === 'demo' ? DEFAULT_EXTRA_EMAILS : {});
+}
+
+/**
  * How the service proves that an added address is the person's: `operator` on the person's own
  * loopback service (`--owner`, or `--dev`, whose surface mints tokens for any subject anyway, so a
  * message would prove nothing), `code` with a mail server, otherwise `unavailable`.
@@ -318,6 +336,7 @@ const OPTIONS = {
   'keep-alive-timeout': { type: 'string' },
   'max-connections': { type: 'string' },
   'idle-timeout': { type: 'string' },
+  'send-timeout': { type: 'string' },
   'max-connections-per-ip': { type: 'string' },
   'shutdown-grace': { type: 'string' },
   'max-streams': { type: 'string' },
@@ -423,6 +442,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       keepAliveTimeoutMs: number('keepAliveTimeoutMs', pick(values['keep-alive-timeout'], env.BREACH_SERVICE_KEEP_ALIVE_TIMEOUT)),
       maxConnections: number('maxConnections', pick(values['max-connections'], env.BREACH_SERVICE_MAX_CONNECTIONS)),
       idleTimeoutMs: number('idleTimeoutMs', pick(values['idle-timeout'], env.BREACH_SERVICE_IDLE_TIMEOUT)),
+      sendTimeoutMs: number('sendTimeoutMs', pick(values['send-timeout'], env.BREACH_SERVICE_SEND_TIMEOUT)),
       maxConnectionsPerIp: number('maxConnectionsPerIp', pick(values['max-connections-per-ip'], env.BREACH_SERVICE_MAX_CONNECTIONS_PER_IP)),
       shutdownGraceMs: number('shutdownGraceMs', pick(values['shutdown-grace'], env.BREACH_SERVICE_SHUTDOWN_GRACE)),
       maxStreams: number('maxStreams', pick(values['max-streams'], env.BREACH_SERVICE_MAX_STREAMS)),

@@ -5,6 +5,7 @@
 import { describeCatalogLoad } from './catalog/source.ts';
 import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
 import { runSecretCommand } from './rtdb/secretCommand.ts';
+import { OwnerSignIn } from '../shared/api/index.ts';
 import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
 import { createLogger } from './log.ts';
 import { runApiTokenCommand } from './search/apiTokenCommand.ts';
@@ -46,6 +47,7 @@ Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _DEMO, _HIBP_API_KEY, _HIB
   --max-token-lifetime SECONDS  longest accepted access-token lifetime (86400)
   --headers-timeout MS, --request-timeout MS, --keep-alive-timeout MS, --max-connections N
   --idle-timeout MS (5000)  a connection that sends nothing is closed; --max-connections-per-ip N (256)
+  --send-timeout MS (30000)  a connection whose reader takes nothing of an answer for this long is closed
   --shutdown-grace MS (10000)  on SIGTERM, requests in flight get this long to finish
   --max-streams N (512), --max-streams-per-ip N (64), --max-streams-per-person N (16)  open streaming reads of
       /rtdb; below the connection caps, so ordinary requests always have room; anonymous streams make way first
@@ -55,7 +57,7 @@ Environment: BREACH_SERVICE_PORT, _HOST, _DATA, _DEV, _DEMO, _HIBP_API_KEY, _HIB
       instances may share it); --database-pool-size N connections in the instance's one pool (10; every store shares it, plus up to two connections that listen for other instances' changes)
   --database-invalidation check|notify  per-request revision check (default) or LISTEN/NOTIFY
   --identity-origin URL  the built-in provider's issuer origin, shared by instances behind one address
-Environment: also _PUBLIC_ORIGIN, _MAX_TOKEN_LIFETIME, _HEADERS_TIMEOUT, _REQUEST_TIMEOUT, _KEEP_ALIVE_TIMEOUT, _MAX_CONNECTIONS, _MAX_CONNECTIONS_PER_IP, _IDLE_TIMEOUT, _SHUTDOWN_GRACE, _MAX_STREAMS, _MAX_STREAMS_PER_IP, _MAX_STREAMS_PER_PERSON, _STREAM_MAX_LIFETIME, _STREAM_BUFFER, _DATABASE_URL, _DATABASE_POOL_SIZE.`;
+Environment: also _PUBLIC_ORIGIN, _MAX_TOKEN_LIFETIME, _HEADERS_TIMEOUT, _REQUEST_TIMEOUT, _KEEP_ALIVE_TIMEOUT, _MAX_CONNECTIONS, _MAX_CONNECTIONS_PER_IP, _IDLE_TIMEOUT, _SEND_TIMEOUT, _SHUTDOWN_GRACE, _MAX_STREAMS, _MAX_STREAMS_PER_IP, _MAX_STREAMS_PER_PERSON, _STREAM_MAX_LIFETIME, _STREAM_BUFFER, _DATABASE_URL, _DATABASE_POOL_SIZE.`;
 
 async function main(): Promise<void> {
   const { command, config, token, apiToken, secret } = parseCommandLine(process.argv.slice(2));
@@ -98,6 +100,8 @@ async function main(): Promise<void> {
   // loudly (a TypeError, a 500 for that one request) instead of poisoning every later one.
   Object.freeze(Object.prototype);
   const users = service.demoUsers.map((user) => user.email).join(', ');
+  // A token for someone this service has: a demo user with demo data, its owner with --owner.
+  const who = users ? { sub: 'alice', email: 'alice@example.com' } : config.owner ? { sub: OwnerSignIn.subject } : { sub: '<subject>', email: '<address>' };
   console.log(
     [
       '',
@@ -107,8 +111,8 @@ async function main(): Promise<void> {
       `  Audience:      ${service.audience}`,
       `  Data folder:   ${service.dataDir}`,
       ...(users ? [`  Demo users:    ${users} (any password)`] : []),
-      `  Get a token:   npm run -s server -- token --data ${JSON.stringify(service.dataDir)} --sub alice --email alice@example.com --port ${new URL(service.url).port}`,
-      ...(config.dev ? [`                 or POST ${service.url}/__dev/token {"sub":"alice","email":"alice@example.com"}`] : []),
+      `  Get a token:   npm run -s server -- token --data ${JSON.stringify(service.dataDir)} --sub ${who.sub}${who.email ? ` --email ${who.email}` : ''} --port ${new URL(service.url).port}`,
+      ...(config.dev ? [`                 or POST ${service.url}/__dev/token ${JSON.stringify(who)}`] : []),
       `  OpenAPI:       ${service.url}/openapi.yaml`,
       `  Details feed:  ${service.url}/rtdb (realtime database; catalog/breaches is public)`,
       ...describeCatalogLoad(service.catalogReport).map((line, i) => `  ${i === 0 ? 'Catalog:      ' : '              '} ${line}`),

@@ -11,6 +11,8 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** A connection that has sent nothing at all is closed after this long. */
   idleTimeoutMs: number;
+  /** A connection whose reader takes none of an answer's unsent bytes for this long is closed. */
+  sendTimeoutMs: number;
   /** Open connections in all. */
   maxConnections: number;
   /** Open connections from one address (one /64 for IPv6). */
@@ -31,6 +33,15 @@ interface Connection {
   /** `socket.bytesRead` when it last went quiet (no request in flight): more since means a request is arriving. */
   quietAt: number;
   idleTimer: NodeJS.Timeout | undefined;
+  /** What its reader had taken when last looked at (see {@link sendProgress}), and since when it has taken nothing more. */
+  sent: SendProgress | undefined;
+  stalledSince: number;
+}
+
+/** How far a socket's writing has got: bytes handed to the kernel, and bytes still queued in the write under way. */
+interface SendProgress {
+  handedOver: number;
+  inWrite: number;
 }
 
 export interface LimitedServer {
@@ -54,7 +65,10 @@ export interface LimitedServer {
  * and connections are capped per address and in all. At either cap the oldest quiet connection
  * (nothing sent since it opened or since its last answer) makes way for the new one, and only
  * when every connection is busy is the new one refused — so idle sockets, however many, cannot
- * lock others out.
+ * lock others out. Busy connections do not stay busy for good either: one whose reader has taken
+ * nothing of what is waiting to be sent for `sendTimeoutMs` (it stopped reading a large answer) is
+ * closed; Node has no such timeout (`server.timeout` is 0), and event streams bound their own
+ * unread bytes besides (server/rtdb/stream.ts).
  */
 export function createLimitedServer(limits: ConnectionLimits, onClientError: (error: Error, socket: Socket) => void): LimitedServer {
   const server = createServer({
@@ -98,7 +112,7 @@ export function createLimitedServer(limits: ConnectionLimits, onClientError: (er
       if (!evicted) return void socket.destroy();
       close(evicted);
     }
-    const connection: Connection = { socket, address, active: new Set(), quietAt: 0, idleTimer: undefined };
+    const connection: Connection = { socket, address, active: new Set(), quietAt: 0, idleTimer: undefined, sent: undefined, stalledSince: 0 };
     connection.idleTimer = setTimeout(() => {
       if (connection.socket.bytesRead === 0 && connection.active.size === 0) close(connection);
     }, limits.idleTimeoutMs).unref();
@@ -112,6 +126,23 @@ export function createLimitedServer(limits: ConnectionLimits, onClientError: (er
     forget(connection);
     connection.socket.destroy();
   }
+
+  // One sweep for every connection, a few times per send timeout: a connection with bytes waiting
+  // to be sent is closed once its reader has taken none of them for the whole timeout.
+  const sendSweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const connection of [...open.values()]) {
+        const progress = sendProgress(connection.socket);
+        const moved = !connection.sent || progress.handedOver > connection.sent.handedOver || progress.inWrite < connection.sent.inWrite;
+        connection.sent = progress;
+        if (connection.socket.writableLength === 0 || moved) connection.stalledSince = now;
+        else if (now - connection.stalledSince >= limits.sendTimeoutMs) close(connection);
+      }
+    },
+    Math.max(25, Math.floor(limits.sendTimeoutMs / 4)),
+  ).unref();
+  server.once('close', () => clearInterval(sendSweep));
 
   // Node answers a request past its timeout through 'clientError' and then leaves the socket
   // open until the client closes it; a slow client never does, so it is closed once answered.
@@ -150,8 +181,14 @@ export function createLimitedServer(limits: ConnectionLimits, onClientError: (er
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const connection of [...open.values()]) {
         if (isQuiet(connection)) close(connection);
-        // A stream has no end of its own; its client reconnects (to another instance, or later).
-        for (const res of connection.active) if (res.headersSent && isEventStream(res)) res.end();
+        // A stream has no end of its own; its client reconnects (to another instance, or later),
+        // told so by the stream's own last event where it has one.
+        for (const res of connection.active) {
+          if (!res.headersSent || !isEventStream(res)) continue;
+          const endForShutdown = shutdownEnds.get(res);
+          if (endForShutdown) endForShutdown();
+          else res.end();
+        }
       }
       // Not unref'd: a stopping service stays up until its requests are done or the grace is over.
       const timer = setTimeout(() => {
@@ -162,6 +199,27 @@ export function createLimitedServer(limits: ConnectionLimits, onClientError: (er
       clearTimeout(timer);
     },
   };
+}
+
+/** How each event stream that has a last event of its own ends when the service stops (see {@link endOnShutdown}). */
+const shutdownEnds = new WeakMap<ServerResponse, () => void>();
+
+/**
+ * Registers how an event stream ends when the service drains: `end` writes the stream's last
+ * event (e.g. `reconnect`) and ends it. Without one, a draining service just ends the stream.
+ */
+export function endOnShutdown(res: ServerResponse, end: () => void): void {
+  shutdownEnds.set(res, end);
+}
+
+/**
+ * `writableLength` counts a write until all of it is sent, so one large answer written at once
+ * shows no progress there while its reader takes it slowly; the handle's `writeQueueSize` (what
+ * the operating system has not yet taken of the write under way) does.
+ */
+function sendProgress(socket: Socket): SendProgress {
+  const handle = (socket as Socket & { _handle?: { writeQueueSize?: number } | null })._handle;
+  return { handedOver: socket.bytesWritten - socket.writableLength, inWrite: handle?.writeQueueSize ?? 0 };
 }
 
 function isEventStream(res: ServerResponse): boolean {

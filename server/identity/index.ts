@@ -9,6 +9,7 @@ import { buildProvider, DESKTOP_CLIENT_ID } from './provider.ts';
 import { createPool } from '../store/postgres/pool.ts';
 import { loadOrCreateIdentityKeysIn, openOidcPostgresStore } from './postgresState.ts';
 import { openOidcSqliteStore } from './sqliteAdapter.ts';
+import { INTERACTION_LIMIT_DEFAULTS, withRequestingClient, type InteractionLimits } from './interactionLimits.ts';
 import { createUserDirectory, DEMO_USERS, type DemoUser } from './users.ts';
 import { OWNER_SUB } from './owner.ts';
 import { createIdTokenMinter, type MintIdTokenOptions } from './mintIdToken.ts';
@@ -46,6 +47,8 @@ export interface DevIdentityProviderOptions {
   serviceAccounts?: ServiceAccountDirectory;
   /** The owner secret (`--owner`, server/identity/owner.ts): the desktop client may trade it for the owner's tokens over loopback. */
   ownerSecret?: string | undefined;
+  /** Caps on sign-ins under way (interactionLimits.ts); tests make them small. */
+  interactionLimits?: InteractionLimits | undefined;
 }
 
 export interface DevIdentityProvider {
@@ -90,7 +93,8 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     (options.databaseUrl ? createPool({ url: options.databaseUrl, max: 4, onIdleError: (error) => logger.warn({ err: error }, 'identity database connection lost') }) : undefined);
   const ownsPool = options.databasePool === undefined;
   const keys = pool ? await loadOrCreateIdentityKeysIn(pool) : await loadOrCreateIdentityKeys(dir);
-  const store = pool ? openOidcPostgresStore(pool) : openOidcSqliteStore(join(dir, 'provider.db'));
+  const interactionLimits = options.interactionLimits ?? INTERACTION_LIMIT_DEFAULTS;
+  const store = pool ? openOidcPostgresStore(pool, interactionLimits) : openOidcSqliteStore(join(dir, 'provider.db'), interactionLimits);
 
   const provider = buildProvider({
     issuer,
@@ -146,7 +150,9 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       mounted.baseUrl = mountPath;
       const rest = url.slice(mountPath.length);
       mounted.url = rest.startsWith('/') ? rest : `/${rest}`;
-      void providerCallback(req, res);
+      // The store counts a new sign-in under way against the caps of its client's address;
+      // `/auth/:uid` resumes one (interactionLimits.ts, `continuing`).
+      void withRequestingClient(req.socket.remoteAddress, /^\/auth\/[^/?]+(?:\?|$)/.test(mounted.url), () => providerCallback(req, res));
     },
     mintAccessToken,
     mintIdToken,

@@ -1,11 +1,15 @@
 import type pg from 'pg';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { generateKeys, parseKeySet, type IdentityKeys, type KeyFile } from './keys.ts';
+import { transaction } from '../store/postgres/pool.ts';
+import { INTERACTION_LIMIT_DEFAULTS, currentRequestingClient, SignInsFullError, type InteractionLimits } from './interactionLimits.ts';
 import type { OidcStateStore } from './sqliteAdapter.ts';
 import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifiers.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const KEY_SET_NAME = 'current';
+/** The advisory lock every instance takes to admit a new interaction, so the caps hold across instances. */
+const INTERACTION_ADMISSION_LOCK = 0x6f696463; // "oidc"
 
 /**
  * The signing and cookie keys in PostgreSQL (table `identity_keys`, created by the database's
@@ -33,9 +37,11 @@ async function readKeySet(pool: pg.Pool): Promise<IdentityKeys | undefined> {
  * oidc-provider's storage contract on PostgreSQL (table `oidc_models`), the same rules as the
  * SQLite adapter: expiry enforced on read, expired rows purged now and then, `consumed` a column
  * so consuming is one atomic update, ids kept as hashes and payloads without them
- * (storedIdentifiers.ts; migration 90 hashed the rows stored before).
+ * (storedIdentifiers.ts; migration 90 hashed the rows stored before). A new interaction (a
+ * sign-in under way) is admitted under the caps of interactionLimits.ts in the transaction that
+ * stores it, holding an advisory lock so instances sharing the database admit one at a time.
  */
-export function openOidcPostgresStore(pool: pg.Pool): OidcStateStore {
+export function openOidcPostgresStore(pool: pg.Pool, interactionLimits: InteractionLimits = INTERACTION_LIMIT_DEFAULTS): OidcStateStore {
   const live = '(expires_at IS NULL OR expires_at > now())';
   const purgeExpired = async (): Promise<number> => (await pool.query('DELETE FROM oidc_models WHERE expires_at IS NOT NULL AND expires_at <= now()')).rowCount ?? 0;
   const timer = setInterval(() => void purgeExpired().catch(() => {}), PURGE_INTERVAL_MS);
@@ -50,24 +56,55 @@ export function openOidcPostgresStore(pool: pg.Pool): OidcStateStore {
   };
   const select = 'SELECT payload, consumed_at FROM oidc_models';
 
+  const upsertSql = `INSERT INTO oidc_models (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at, client_key, client_seq)
+     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $7::integer) END, NULL, $8, $9)
+     ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
+       uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`;
+
+  /**
+   * Stores a new interaction within the caps: the client's oldest make way for it, or, with the
+   * provider full, it is refused. Replacing one (a sign-in moving on) is never refused.
+   */
+  const admitInteraction = (values: unknown[], storedId: string, clientKey: string | null, continuing: boolean) =>
+    transaction(pool, 'storing a sign-in under way', { attempts: 1 }, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [INTERACTION_ADMISSION_LOCK]);
+      const { rowCount: known } = await client.query(`SELECT 1 FROM oidc_models WHERE model = 'Interaction' AND id = $1`, [storedId]);
+      if (!known) {
+        if (clientKey !== null) {
+          // The client's live interactions past its newest (cap - 1), the oldest expiring first; its expired ones go too.
+          await client.query(
+            `DELETE FROM oidc_models WHERE model = 'Interaction' AND client_key = $1 AND id NOT IN (
+               SELECT id FROM oidc_models WHERE model = 'Interaction' AND client_key = $1 AND ${live}
+               ORDER BY client_seq DESC LIMIT $2)`,
+            [clientKey, interactionLimits.perAddress - 1],
+          );
+          const { rows: next } = await client.query<{ next: string }>(`SELECT coalesce(max(client_seq), 0) + 1 AS next FROM oidc_models WHERE model = 'Interaction' AND client_key = $1`, [clientKey]);
+          values[8] = Number(next[0]!.next);
+        }
+        const { rows } = await client.query<{ count: string }>(`SELECT count(*) AS count FROM oidc_models WHERE model = 'Interaction' AND ${live}`);
+        if (!continuing && Number(rows[0]!.count) >= interactionLimits.total) throw new SignInsFullError();
+      }
+      await client.query(upsertSql, values);
+    });
+
   function adapterFor(model: string): Adapter {
     return {
       async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
-        await pool.query(
-          `INSERT INTO oidc_models (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
-           VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $7::integer) END, NULL)
-           ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
-             uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`,
-          [
-            model,
-            storedIdOf(id),
-            JSON.stringify(toStoredPayload(model, id, payload)),
-            payload.grantId ?? null,
-            payload.userCode ?? null,
-            payload.uid ?? null,
-            typeof expiresIn === 'number' ? expiresIn : null,
-          ],
-        );
+        const requesting = currentRequestingClient();
+        const clientKey = model === 'Interaction' ? (requesting.clientKey ?? null) : null;
+        const values = [
+          model,
+          storedIdOf(id),
+          JSON.stringify(toStoredPayload(model, id, payload)),
+          payload.grantId ?? null,
+          payload.userCode ?? null,
+          payload.uid ?? null,
+          typeof expiresIn === 'number' ? expiresIn : null,
+          clientKey,
+          null,
+        ];
+        if (model === 'Interaction') await admitInteraction(values, storedIdOf(id), clientKey, requesting.continuing);
+        else await pool.query(upsertSql, values);
       },
       find: (id: string) => one(model, id, `${select} WHERE model = $1 AND id = $2 AND ${live}`, [model, storedIdOf(id)]),
       findByUid: (uid: string) => one(model, undefined, `${select} WHERE model = $1 AND uid = $2 AND ${live} LIMIT 1`, [model, uid]),

@@ -1,6 +1,7 @@
 import Provider, { errors, type Account, type AdapterFactory, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { MONITOR_SCOPE } from '../../shared/api/index.ts';
 import type { Logger } from '../log.ts';
+import { INTERACTION_TTL_SEC, INTERACTIONS_FULL_RETRY_AFTER_SEC, SignInsFullError } from './interactionLimits.ts';
 import type { IdentityKeys } from './keys.ts';
 import { pageHeaders } from './http.ts';
 import { renderLogoutPrompt, renderMessagePage, SIGNED_OUT_MESSAGE, type RenderedPage } from './pages.ts';
@@ -76,7 +77,7 @@ export function buildProvider(settings: ProviderSettings): Provider {
       AccessToken: accessTokenTtlSec,
       AuthorizationCode: 60,
       IdToken: 60 * 60,
-      Interaction: 60 * 60,
+      Interaction: INTERACTION_TTL_SEC,
       Grant: 14 * DAY,
       RefreshToken: 14 * DAY,
       Session: 14 * DAY,
@@ -133,6 +134,10 @@ export function buildProvider(settings: ProviderSettings): Provider {
       return { email: user.email, email_verified: true };
     },
     renderError: (ctx, out, error) => {
+      if (error instanceof SignInsFullError) {
+        ctx.set('Retry-After', String(INTERACTIONS_FULL_RETRY_AFTER_SEC));
+        return respond(ctx, 429, renderMessagePage('Too many sign-ins', `Too many people are signing in right now, so this sign-in could not start. Try again in a minute.`));
+      }
       if (!(error instanceof errors.OIDCProviderError)) {
         settings.logger.error({ err: error }, 'identity provider error');
       }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { migrate } from '../store/migrate.ts';
 import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
+import { INTERACTION_LIMIT_DEFAULTS, currentRequestingClient, SignInsFullError, type InteractionLimits } from './interactionLimits.ts';
 import { OIDC_MIGRATIONS } from './migrations/index.ts';
 import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifiers.ts';
 
@@ -12,7 +13,8 @@ import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifi
  * Expiry is enforced on read (an expired row is never returned) and rows are purged
  * periodically; `consumed` is a column rather than part of the JSON so consuming is atomic.
  * Ids are kept as hashes and payloads without them (storedIdentifiers.ts): the file holds no
- * refresh token, code or session cookie in clear.
+ * refresh token, code or session cookie in clear. A new interaction (a sign-in under way) is
+ * admitted under the caps of interactionLimits.ts in the transaction that stores it.
  */
 /** Where the identity provider keeps its grants, sessions, codes and tokens: a SQLite file, or PostgreSQL (postgresState.ts). */
 export interface OidcStateStore {
@@ -29,7 +31,7 @@ interface Row {
   consumed_at: number | null;
 }
 
-export function openOidcSqliteStore(file: string): OidcStateStore {
+export function openOidcSqliteStore(file: string, interactionLimits: InteractionLimits = INTERACTION_LIMIT_DEFAULTS): OidcStateStore {
   // Refresh tokens and grants: readable by their owner only.
   if (file !== ':memory:') preparePrivateDatabaseFile(file);
   const db = new Database(file);
@@ -46,8 +48,8 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
   const live = '(expires_at IS NULL OR expires_at > @now)';
   const statements = {
     upsert: db.prepare(`
-      INSERT INTO oidc_entities (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
-      VALUES (@model, @id, @payload, @grantId, @userCode, @uid, @expiresAt, NULL)
+      INSERT INTO oidc_entities (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at, client_key, client_seq)
+      VALUES (@model, @id, @payload, @grantId, @userCode, @uid, @expiresAt, NULL, @clientKey, @clientSeq)
       ON CONFLICT (model, id) DO UPDATE SET
         payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
         uid = excluded.uid, expires_at = excluded.expires_at, consumed_at = NULL`),
@@ -60,7 +62,32 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
     destroy: db.prepare('DELETE FROM oidc_entities WHERE model = @model AND id = @id'),
     revokeByGrantId: db.prepare('DELETE FROM oidc_entities WHERE model = @model AND grant_id = @grantId'),
     purge: db.prepare('DELETE FROM oidc_entities WHERE expires_at IS NOT NULL AND expires_at <= @now'),
+    exists: db.prepare<{ model: string; id: string }, { found: 1 }>('SELECT 1 AS found FROM oidc_entities WHERE model = @model AND id = @id'),
+    liveInteractions: db.prepare<{ now: number }, { count: number }>(`SELECT count(*) AS count FROM oidc_entities WHERE model = 'Interaction' AND ${live}`),
+    // A client's live interactions past the newest `keep` (the oldest expire first); its expired ones go too.
+    dropClientsOldest: db.prepare(`
+      DELETE FROM oidc_entities WHERE model = 'Interaction' AND client_key = @clientKey AND id NOT IN (
+        SELECT id FROM oidc_entities WHERE model = 'Interaction' AND client_key = @clientKey AND ${live}
+        ORDER BY client_seq DESC LIMIT @keep)`),
+    nextClientSeq: db.prepare<{ clientKey: string }, { next: number }>("SELECT coalesce(max(client_seq), 0) + 1 AS next FROM oidc_entities WHERE model = 'Interaction' AND client_key = @clientKey"),
   };
+
+  type UpsertRow = Parameters<typeof statements.upsert.run>[0];
+  /**
+   * Stores a new interaction within the caps: the client's oldest make way for it, or, with the
+   * provider full, it is refused. Replacing one (a sign-in moving on) is never refused.
+   */
+  const admitInteraction = db.transaction((row: UpsertRow & { id: string; clientKey: string | null; clientSeq: number | null }, continuing: boolean) => {
+    if (!statements.exists.get({ model: 'Interaction', id: row.id })) {
+      const now = epochSeconds();
+      if (row.clientKey !== null) {
+        statements.dropClientsOldest.run({ clientKey: row.clientKey, keep: interactionLimits.perAddress - 1, now });
+        row.clientSeq = statements.nextClientSeq.get({ clientKey: row.clientKey })!.next;
+      }
+      if (!continuing && statements.liveInteractions.get({ now })!.count >= interactionLimits.total) throw new SignInsFullError();
+    }
+    statements.upsert.run(row);
+  });
 
   const purgeExpired = (): number => statements.purge.run({ now: epochSeconds() }).changes;
   purgeExpired();
@@ -70,7 +97,8 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
   function adapterFor(model: string): Adapter {
     return {
       async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
-        statements.upsert.run({
+        const requesting = currentRequestingClient();
+        const row = {
           model,
           id: storedIdOf(id),
           payload: JSON.stringify(toStoredPayload(model, id, payload)),
@@ -78,7 +106,11 @@ export function openOidcSqliteStore(file: string): OidcStateStore {
           userCode: payload.userCode ?? null,
           uid: payload.uid ?? null,
           expiresAt: typeof expiresIn === 'number' ? epochSeconds() + expiresIn : null,
-        });
+          clientKey: model === 'Interaction' ? (requesting.clientKey ?? null) : null,
+          clientSeq: null as number | null,
+        };
+        if (model === 'Interaction') admitInteraction.immediate(row, requesting.continuing);
+        else statements.upsert.run(row);
       },
       async find(id: string) {
         return toPayload(model, id, statements.findById.get({ model, id: storedIdOf(id), now: epochSeconds() }));

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Event } from '../../shared/base/Emitter.ts';
 import { DisposableStore, toDisposable } from '../../shared/base/lifecycle.ts';
+import { endOnShutdown } from '../http/connections.ts';
 import type { Logger } from '../log.ts';
 import { MAX_TIMER_MS } from '../timers.ts';
 import { pathKey, type DbPath } from './paths.ts';
@@ -31,6 +32,8 @@ export const RECONNECT_RETRY_MS = {
   'slow-reader': 5_000,
   /** An anonymous stream made room for a signed-in caller's, or a caller's oldest stream for their newest. */
   'making-room': 30_000,
+  /** The service is stopping (SIGTERM): another instance, or this one restarted, takes the stream. */
+  'shutting-down': 1_000,
 } as const;
 export type ReconnectReason = keyof typeof RECONNECT_RETRY_MS;
 
@@ -235,6 +238,7 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
   if (res.closed) return end();
   if (options.slot.madeWay) return reconnect('making-room');
   options.slot.makeWay = () => reconnect('making-room');
+  endOnShutdown(res, () => reconnect('shutting-down'));
   const keepAlive = async () => {
     if (ended || !(await credentialHolds(true)) || ended || !send('event: keep-alive\ndata: null\n\n')) return;
     if (pending) void refresh();

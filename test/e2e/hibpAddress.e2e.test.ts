@@ -1,26 +1,27 @@
-// A wrong Have I Been Pwned address, told in the app: the reference service with a key and a base
-// without `/api/v3` (the HIBP stand-in answers 404 there, as HIBP does for a path it does not
-// have), the real core and the browser host in Chromium at 1024 × 768. After sign-in the checks
-// banner says "This address (…) does not answer like Have I Been Pwned's API v3 — did you mean
-// …/api/v3?", and Settings → Breach data says it beside the address field (the advanced part of
-// the HIBP choice). Screenshots in test-results/screenshots/hibp-address/ (copies of the light
-// ones are in docs/screenshots/).
+// A wrong Have I Been Pwned address, told in the app: the person's own reference service, started
+// by the app with their key and `--owner` (test/e2e/ownService.ts), its HIBP base without `/api/v3`
+// (`BREACH_SERVICE_HIBP_URL`; the HIBP stand-in answers 404 there, as HIBP does for a path it does
+// not have), the real core and the browser host in Chromium at 1024 × 768. After the person signs
+// in as the owner (no demo user) and skips adding addresses, the checks banner says "This address
+// (…) does not answer like Have I Been Pwned's API v3 — did you mean …/api/v3?", and Settings →
+// Breach data says it beside the address field (the advanced part of the HIBP choice).
+// Screenshots in test-results/screenshots/hibp-address/ (copies of the light ones are in
+// docs/screenshots/).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startService } from '../../server/app.ts';
-import { freePort } from '../core/auth/harness.ts';
 import { HibpStandIn } from '../support/hibpStandIn.ts';
 import { runAxe } from './axe.ts';
-import { E2E, ensureRendererBuilt, launchChromium, SCREENSHOT_DIR, seriousFindings, settle, type ScreenAudit } from './harness.ts';
+import { ensureRendererBuilt, launchChromium, SCREENSHOT_DIR, seriousFindings, settle, type ScreenAudit } from './harness.ts';
+import { expectNoDemo, OwnServiceApp } from './ownService.ts';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 const OUT = path.join(SCREENSHOT_DIR, 'hibp-address');
 
 describe('a wrong Have I Been Pwned address, end to end', { timeout: 60_000 }, () => {
   let browser: Browser;
-  let e2e: E2E;
+  let own: OwnServiceApp;
   let page: Page;
   let hibp: HibpStandIn;
   let base: string;
@@ -31,16 +32,12 @@ describe('a wrong Have I Been Pwned address, end to end', { timeout: 60_000 }, (
     browser = await launchChromium();
     hibp = await HibpStandIn.start({ keys: { [KEY]: { rpm: 10 } } });
     base = hibp.url.replace(/\/api\/v3$/, '');
-    e2e = new E2E({ browser, email: 'alice@example.com' });
-    e2e.servicePort = await freePort();
-    e2e.service = await startService({ port: e2e.servicePort, dataDir: e2e.serviceDir, dev: true, hibpApiKey: KEY, hibpUrl: base, logLevel: 'silent' });
-    await e2e.startApp();
-    page = await e2e.openApp();
-    await page.setViewportSize({ width: 1024, height: 768 });
-  }, 90_000);
+    own = await OwnServiceApp.start({ browser, hibpUrl: base, name: 'hibp-address' });
+    page = own.page;
+  }, 120_000);
 
   afterAll(async () => {
-    await e2e?.close();
+    await own?.close();
     await browser?.close();
     await hibp?.close();
   });
@@ -48,7 +45,10 @@ describe('a wrong Have I Been Pwned address, end to end', { timeout: 60_000 }, (
   const sentence = () => `This address (${base}) does not answer like Have I Been Pwned's API v3 — did you mean ${base}/api/v3?`;
 
   it('the checks banner says what is wrong and what was meant', async () => {
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await own.enterKey(KEY);
+    await own.continueToAddresses();
+    await expectNoDemo(page);
+    await page.getByRole('button', { name: 'Skip for now' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 20_000 });
     const banner = page.getByRole('region', { name: 'Breach checks' });
     await banner.getByText(sentence()).waitFor({ timeout: 20_000 });

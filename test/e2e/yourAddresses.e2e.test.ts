@@ -7,20 +7,15 @@
 // the stand-in knows, one it does not) and sees the first's breaches and the second "checked, in no
 // known breach"; then removes one, and nothing of it is left at the service (`/user/emails`,
 // `/user/breaches`) or in the app's database.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ROOT, startBrowserApp, type BrowserApp } from '../../tools/browserApp.ts';
-import { LocalServiceRunner } from '../../tools/localServiceRunner.ts';
+import type { Browser, Page } from 'playwright-core';
 import { readAccountRecord } from '../../electron/core/auth/accountRecord.ts';
 import { accountDatabasePath } from '../../electron/core/db/openAccountDatabase.ts';
-import { freePort, tempDir } from '../core/auth/harness.ts';
 import { HibpStandIn } from '../support/hibpStandIn.ts';
-import { runAxe } from './axe.ts';
-import { ensureRendererBuilt, eventually, launchChromium, SCREENSHOT_DIR, seriousFindings, settle, unnamedControls, type ScreenAudit } from './harness.ts';
+import { ensureRendererBuilt, eventually, launchChromium, SCREENSHOT_DIR, type ScreenAudit } from './harness.ts';
+import { addressRow, captureScreen, expectNoDemo as expectNoDemoOn, OwnServiceApp } from './ownService.ts';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 /** The stand-in holds breaches for this one. */
@@ -31,93 +26,31 @@ const OUT = path.join(SCREENSHOT_DIR, 'addresses');
 
 describe('your own addresses with your own key, from an empty data folder', { timeout: 120_000 }, () => {
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let hibp: HibpStandIn;
-  let runner: LocalServiceRunner;
-  let app: BrowserApp;
-  let port: number;
-  const serviceDir = tempDir('bm-addresses-service');
-  const appDir = tempDir('bm-addresses-app');
-  const opened: string[] = [];
+  let own: OwnServiceApp;
+  let app: OwnServiceApp['app'];
+  let appDir: string;
+  let opened: string[];
   const audits: ScreenAudit[] = [];
   const timings: Record<string, number> = {};
-  const savedHibpUrl = process.env.BREACH_SERVICE_HIBP_URL;
 
-  async function capture(name: string): Promise<void> {
-    mkdirSync(OUT, { recursive: true });
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      await settle(page);
-      await page.screenshot({ path: path.join(OUT, `${name}-1024x768-${theme}.png`) });
-      audits.push({ screen: name, theme, findings: await runAxe(page) });
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    expect(seriousFindings(audits.filter((audit) => audit.screen === name)), `axe on ${name}`).toEqual([]);
-    expect(await unnamedControls(page), `controls without a name on ${name}`).toEqual([]);
-  }
-
-  /** Nothing of the demo: no demo user, no demo label. */
-  async function expectNoDemo(): Promise<void> {
-    const text = await page.locator('body').innerText();
-    expect(text).not.toContain('alice@example.com');
-    expect(text).not.toMatch(/\bDemo\b/);
-  }
-
-  /** A row of the addresses list, by its address. */
-  const row = (email: string) => page.getByRole('list', { name: 'Addresses you monitor' }).getByRole('listitem', { name: email });
-
-  /** An access token of the person, minted by the service's own command from its data folder (`server token`). */
-  function serviceToken(): string {
-    const record = readAccountRecord(path.join(appDir, 'auth'));
-    if (!record) throw new Error('nobody is signed in');
-    const minted = spawnSync(process.execPath, ['server/main.ts', 'token', '--data', serviceDir, '--sub', record.subject, '--port', String(port)], { cwd: ROOT, encoding: 'utf8' });
-    if (minted.status !== 0) throw new Error(`server token failed: ${minted.stderr}`);
-    return minted.stdout.trim().split('\n').at(-1)!;
-  }
-
-  async function serviceGet(pathname: string): Promise<unknown> {
-    const response = await fetch(`http://127.0.0.1:${port}/api/v1${pathname}`, { headers: { authorization: `Bearer ${serviceToken()}` } });
-    if (!response.ok) throw new Error(`GET ${pathname} answered ${response.status}: ${await response.text()}`);
-    return response.json();
-  }
+  const capture = (name: string) => captureScreen(page, { dir: OUT, name, audits });
+  const expectNoDemo = () => expectNoDemoOn(page);
+  const row = (email: string) => addressRow(page, email);
 
   beforeAll(async () => {
     ensureRendererBuilt();
     browser = await launchChromium();
     hibp = await HibpStandIn.start({ keys: { [KEY]: { rpm: 10 } }, accounts: { [KNOWN]: ['Adobe', 'LinkedIn'] } });
-    // The service's HIBP base (`BREACH_SERVICE_HIBP_URL`), inherited by the process the runner starts.
-    process.env.BREACH_SERVICE_HIBP_URL = hibp.url;
-    port = await freePort();
-    runner = new LocalServiceRunner({ port, dataDir: serviceDir, log: () => {} });
-    // As `npm start` does on a first run (nothing chosen yet): the quick start, until the person chooses.
-    const endpoints = await runner.start({ source: 'demo' });
-    app = await startBrowserApp({
-      dataDir: appDir,
-      service: false,
-      ...(endpoints ? { config: endpoints } : {}),
-      localService: runner,
-      keychain: false,
-      log: () => {},
-      // The person's system browser: the local person never needs it to sign in.
-      openExternal: async (url) => void opened.push(url),
-    });
-    context = await browser.newContext({ viewport: { width: 1024, height: 768 }, colorScheme: 'light', reducedMotion: 'reduce' });
-    page = await context.newPage();
-    await page.goto(app.launchUrl());
-    await page.waitForURL((url) => url.pathname.startsWith('/app/'));
+    own = await OwnServiceApp.start({ browser, hibpUrl: hibp.url, name: 'addresses' });
+    ({ page, app, appDir, opened } = own);
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await app?.close().catch(() => {});
-    await runner?.stop().catch(() => {});
+    await own?.close();
     await browser?.close();
     await hibp?.close();
-    if (savedHibpUrl === undefined) delete process.env.BREACH_SERVICE_HIBP_URL;
-    else process.env.BREACH_SERVICE_HIBP_URL = savedHibpUrl;
-    rmSync(serviceDir, { recursive: true, force: true });
-    rmSync(appDir, { recursive: true, force: true });
     // The measure the issue asks for, with what it spans.
     if (timings.firstBreachOnStep !== undefined)
       console.log(
@@ -139,12 +72,10 @@ describe('your own addresses with your own key, from an empty data folder', { ti
   });
 
   it('pastes the key, signs in without a browser or a demo user, adds two addresses and sees what each was found in', async () => {
-    await page.getByLabel('Have I Been Pwned API key').fill(KEY);
+    await own.enterKey(KEY);
     await capture('first-screen-key');
     const keyEntered = Date.now();
-    // "Continue" where the core knows it signs the person in as the owner of their own service.
-    await page.getByRole('button', { name: /^(Sign in|Continue)$/ }).click();
-    await page.getByRole('heading', { name: 'Which addresses should Breach Monitor watch?', level: 1 }).waitFor({ timeout: 60_000 });
+    await own.continueToAddresses();
     expect(opened).toEqual([]);
     await expectNoDemo();
     await page.getByText(/without a code by email/).waitFor();
@@ -155,11 +86,7 @@ describe('your own addresses with your own key, from an empty data folder', { ti
     await field.fill('riley at example');
     await page.getByRole('button', { name: 'Add address' }).click();
     await page.getByText(/This is not an email address/).waitFor();
-    for (const email of [KNOWN, CLEAN]) {
-      await field.fill(email);
-      await page.getByRole('button', { name: 'Add address' }).click();
-      await row(email).waitFor();
-    }
+    for (const email of [KNOWN, CLEAN]) await own.addAddress(email);
     await row(KNOWN)
       .getByText(/in 2 breaches/)
       .waitFor({ timeout: 90_000 });
@@ -215,10 +142,10 @@ describe('your own addresses with your own key, from an empty data folder', { ti
     expect(await row(CLEAN).count()).toBe(1);
 
     // The service: not listed, no exposure of it.
-    const emails = (await serviceGet('/user/emails')) as { email: string }[];
+    const emails = (await own.serviceGet('/user/emails')) as { email: string }[];
     expect(emails.map((address) => address.email)).not.toContain(KNOWN);
     expect(emails.map((address) => address.email)).toContain(CLEAN);
-    const breaches = (await serviceGet('/user/breaches?includeSensitive=true')) as { breachedAccounts: { email: string }[] }[];
+    const breaches = (await own.serviceGet('/user/breaches?includeSensitive=true')) as { breachedAccounts: { email: string }[] }[];
     expect(breaches.flatMap((breach) => breach.breachedAccounts.map((account) => account.email))).not.toContain(KNOWN);
     // The app's database: no account row, no change waiting, no breach left of it.
     const record = readAccountRecord(path.join(appDir, 'auth'))!;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_EXTRA_EMAILS, parseCommandLine } from '../../server/config.ts';
+import { ConfigError, DEFAULT_EXTRA_EMAILS, extraEmailsOf, parseCommandLine } from '../../server/config.ts';
 
 describe('service command line', () => {
   let dir: string;
@@ -14,7 +14,24 @@ describe('service command line', () => {
   it('has the documented defaults', () => {
     const { command, config } = parseCommandLine([], {});
     expect(command).toBe('serve');
-    expect(config).toMatchObject({ port: 6060, host: '127.0.0.1', dev: false, audience: 'urn:breach-monitor:api', extraEmails: DEFAULT_EXTRA_EMAILS });
+    expect(config).toMatchObject({ port: 6060, host: '127.0.0.1', dev: false, audience: 'urn:breach-monitor:api' });
+  });
+
+  it('gives the demo extras (alice’s and bob’s other addresses) only with demo data, never on real data', () => {
+    const KEY = '0123456789abcdef0123456789abcdef';
+    const extras = (args: string[]) => extraEmailsOf(parseCommandLine(['--data', dir, ...args], {}).config);
+    expect(extras(['--demo'])).toEqual(DEFAULT_EXTRA_EMAILS);
+    expect(extras(['--dev'])).toEqual(DEFAULT_EXTRA_EMAILS);
+    // Real data: a key, with or without the development surface, or no source at all.
+    expect(extras(['--hibp-api-key', KEY])).toEqual({});
+    expect(extras(['--dev', '--hibp-api-key', KEY])).toEqual({});
+    expect(extras([])).toEqual({});
+    expect(extras(['--owner'])).toEqual({});
+    // The operator's own file applies whatever the data.
+    const file = path.join(dir, 'extras.json');
+    writeFileSync(file, JSON.stringify({ dana: ['dana@example.org'] }));
+    expect(extras(['--dev', '--hibp-api-key', KEY, '--extra-emails', file])).toEqual({ dana: ['dana@example.org'] });
+    expect(extras(['--demo', '--extra-emails', file])).toEqual({ dana: ['dana@example.org'] });
   });
 
   it('takes flags over environment variables', () => {

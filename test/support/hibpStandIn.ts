@@ -91,8 +91,31 @@ export class HibpStandIn {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const standIn = new HibpStandIn(server, `http://127.0.0.1:${port}/api/v3`, options);
-    server.on('request', (req, res) => standIn.#handle(req, res));
+    server.on('request', (req, res) => standIn.#arrive(req, res));
     return standIn;
+  }
+
+  /**
+   * From now on, account searches (`breachedaccount/…`) wait unanswered until the returned
+   * function is called: HIBP takes its time too, and a test can look at what a client shows in
+   * between. Keep it shorter than the client's timeout.
+   */
+  holdAccountSearches(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.#held = held;
+    return () => {
+      if (this.#held === held) this.#held = undefined;
+      release();
+    };
+  }
+
+  #held: Promise<void> | undefined;
+
+  #arrive(req: IncomingMessage, res: ServerResponse): void {
+    const held = this.#held;
+    if (held && /^\/api\/v3\/breachedaccount\//.test(new URL(req.url ?? '/', 'http://stand-in').pathname)) void held.then(() => this.#handle(req, res));
+    else this.#handle(req, res);
   }
 
   /** The names an account search must answer for `email` (what HIBP would show), in catalog order. */

@@ -1,6 +1,7 @@
 import type { Migration } from '../../store/migrations/index.ts';
 import { updateToSchemaVersion10 } from './0010-oidc-entities.ts';
 import { updateToSchemaVersion20 } from './0020-hashed-ids.ts';
+import { updateToSchemaVersion30 } from './0030-interaction-clients.ts';
 
 /**
  * The development identity provider's file (`identity/provider.db`), a database of its own: its
@@ -10,4 +11,5 @@ import { updateToSchemaVersion20 } from './0020-hashed-ids.ts';
 export const OIDC_MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'oidc-entities', up: updateToSchemaVersion10 },
   { version: 20, name: 'hashed-ids', up: updateToSchemaVersion20 },
+  { version: 30, name: 'interaction-clients', up: updateToSchemaVersion30 },
 ];

@@ -1,6 +1,6 @@
 // Slow and greedy clients: connections trickling headers or a body are closed once the
-// configured timeouts pass, idle keep-alive connections go, and connections past the cap are
-// refused. Bounded: each wait fails with a message long before the test's own timeout.
+// configured timeouts pass, idle keep-alive connections go, connections past the cap are
+// refused, and a reader that stops taking its answer loses its connection. Bounded: each wait fails with a message long before the test's own timeout.
 import { connect, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { HTTP_LIMIT_DEFAULTS, parseCommandLine } from '../../../server/config.ts';
+import { createLimitedServer, type LimitedServer } from '../../../server/http/connections.ts';
 
 const started: { service: RunningService; dataDir: string }[] = [];
 afterEach(async () => {
@@ -135,5 +136,91 @@ describe('HTTP limits', () => {
     const { port } = await start({ idleTimeoutMs: 300 });
     const socket = await open(port);
     expect(await closedWithin(socket, 4000, 'silent connection')).toBe('');
+  });
+});
+
+// A reader that stops reading a large answer: the answer stays unsent, so its connection stays
+// busy and busy connections never make way. The service closes it once the reader has taken
+// nothing for `sendTimeoutMs`; one that pauses for less, however long the whole answer takes, keeps it.
+describe('the send timeout', () => {
+  const ANSWER_BYTES = 32 * 1024 * 1024;
+  const answer = Buffer.alloc(ANSWER_BYTES, 0x61);
+
+  async function serveLargeAnswer(sendTimeoutMs: number): Promise<{ limited: LimitedServer; port: number; answered: () => number }> {
+    const limited = createLimitedServer({ ...HTTP_LIMIT_DEFAULTS, sendTimeoutMs }, (_error, socket) => socket.destroy());
+    let answered = 0;
+    limited.serve((_req, res) => {
+      answered += 1;
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(ANSWER_BYTES) });
+      res.end(answer);
+    });
+    await new Promise<void>((resolve) => limited.server.listen(0, '127.0.0.1', resolve));
+    drains.push(limited);
+    return { limited, port: (limited.server.address() as { port: number }).port, answered: () => answered };
+  }
+  const drains: LimitedServer[] = [];
+  afterEach(async () => {
+    for (const limited of drains.splice(0)) await limited.drain(100);
+  });
+
+  /**
+   * Sends a GET on a new connection whose reader is paused from the start (on loopback a flowing
+   * reader may take all 32 MB before a test could pause it); `received` counts what it took.
+   */
+  async function get(port: number): Promise<{ socket: Socket; received: () => number; ended: Promise<void> }> {
+    const socket = await open(port);
+    socket.pause();
+    let received = 0;
+    socket.on('data', (data: Buffer) => (received += data.length));
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(`GET /large HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    return { socket, received: () => received, ended };
+  }
+
+  it('closes the connection of a reader that stops taking a large answer', async () => {
+    const { limited, port, answered } = await serveLargeAnswer(400);
+    const { socket, received, ended } = await get(port);
+    await expect.poll(answered, { timeout: 4000, message: 'the answer started' }).toBe(1);
+    await expect.poll(() => limited.connectionCount(), { timeout: 5000, message: 'the stalled connection was closed' }).toBe(0);
+    // What the operating system had already taken still arrives; the rest never does.
+    socket.resume();
+    await ended;
+    expect(received()).toBeLessThan(ANSWER_BYTES);
+  });
+
+  it('keeps a reader that pauses for less than the timeout, however long the whole answer takes', async () => {
+    const { limited, port, answered } = await serveLargeAnswer(900);
+    const { socket, received, ended } = await get(port);
+    await expect.poll(answered, { timeout: 4000, message: 'the answer started' }).toBe(1);
+    // Two pauses of 350 ms (from the start, and once half the answer is taken): 700 ms with no
+    // progress in all, but never 900 ms at once.
+    const halfway = new Promise<void>((resolve) => {
+      const pauseAtHalf = () => {
+        if (received() < ANSWER_BYTES / 2) return;
+        socket.pause();
+        socket.off('data', pauseAtHalf);
+        resolve();
+      };
+      socket.on('data', pauseAtHalf);
+    });
+    for (const pausedUntil of [Promise.resolve(), halfway]) {
+      await pausedUntil;
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(limited.connectionCount()).toBe(1);
+      expect(received()).toBeLessThan(ANSWER_BYTES);
+      socket.resume();
+    }
+    await expect.poll(received, { timeout: 8000, message: 'the whole answer arrived' }).toBeGreaterThan(ANSWER_BYTES);
+    expect(limited.connectionCount()).toBe(1);
+    socket.end();
+    await ended;
+  });
+
+  it('is configured by --send-timeout and BREACH_SERVICE_SEND_TIMEOUT, 30 s by default', () => {
+    expect(HTTP_LIMIT_DEFAULTS.sendTimeoutMs).toBe(30_000);
+    expect(parseCommandLine(['--send-timeout', '250'], {}).config.sendTimeoutMs).toBe(250);
+    expect(parseCommandLine([], { BREACH_SERVICE_SEND_TIMEOUT: '1500' }).config.sendTimeoutMs).toBe(1500);
+    expect(() => parseCommandLine(['--send-timeout', '50'], {})).toThrow(/sendTimeoutMs/);
+    expect(() => parseCommandLine(['--send-timeout', 'soon'], {})).toThrow(/sendTimeoutMs: must be a whole number/);
   });
 });

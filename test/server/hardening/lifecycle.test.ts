@@ -1,7 +1,7 @@
 // Start-up and shutdown of the real service process (server/main.ts): requests sent the moment
 // the port opens are all answered (503 with Retry-After until the service is ready, or the real
 // answer), on SQLite and PostgreSQL; on SIGTERM the service stops accepting, lets requests in
-// flight finish and ends event streams, then exits 0. Every wait is bounded with a message.
+// flight finish and ends event streams with `reconnect` (shutting-down), then exits 0. Every wait is bounded with a message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
@@ -126,7 +126,7 @@ describe.each(stores)('start-up on $name', (store) => {
 });
 
 describe('shutdown on SIGTERM', () => {
-  it('stops accepting, finishes 20 requests in flight and ends an event stream, then exits 0', async () => {
+  it('stops accepting, finishes 20 requests in flight and ends an event stream with reconnect (shutting-down), then exits 0', async () => {
     const { child, output } = startProcess(['--port', '0']);
     await expect.poll(() => READY.test(output()), { timeout: 15_000, message: 'the service said it is running' }).toBe(true);
     const port = Number(READY.exec(output())![1]);
@@ -162,7 +162,8 @@ describe('shutdown on SIGTERM', () => {
       expect(statusOf(text), text.slice(0, 200)).toBe(200);
       expect(text).toMatch(/"access_token":"[\w-]+\.[\w-]+\.[\w-]+"/);
     }
-    expect(await streamAnswer).toMatch(/^HTTP\/1\.1 200[\s\S]*event: put/);
+    // The stream's last event tells its client to come back (to another instance, or this one restarted).
+    expect(await streamAnswer).toMatch(/^HTTP\/1\.1 200[\s\S]*event: put[\s\S]*event: reconnect\nretry: 1000\ndata: \{"reason":"shutting-down"\}\n\n/);
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000))]);
     expect(code).toBe(0);
   });

@@ -197,14 +197,15 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
     let adapters = store.adapterFactory;
     if (dialect === 'sqlite') {
       // The file as the previous version left it; this version migrates it when it opens it.
-      await place.exec(`PRAGMA user_version = 10; ${inserts}`);
+      // (version 10 had no client column: migration 30 adds it)
+      await place.exec(`PRAGMA user_version = 10; DROP INDEX oidc_entities_client; ALTER TABLE oidc_entities DROP COLUMN client_key; ALTER TABLE oidc_entities DROP COLUMN client_seq; ${inserts}`);
       const reopened = openOidcSqliteStore(place.file);
       ctx.onTestFinished(() => reopened.close());
       adapters = reopened.adapterFactory;
     } else {
       // The schema as version 80 left it: what later migrations made goes, and is made again.
-      await place.exec(`DROP TABLE person_emails, verification_sends; UPDATE schema_version SET version = 80; ${inserts}`);
-      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90, 100] });
+      await place.exec(`DROP TABLE person_emails, verification_sends; ALTER TABLE oidc_models DROP COLUMN client_key, DROP COLUMN client_seq; UPDATE schema_version SET version = 80; ${inserts}`);
+      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90, 100, 110] });
     }
     expect(await adapters('RefreshToken').find(refreshToken)).toEqual({ jti: refreshToken, accountId: 'alice', grantId: 'g1' });
     expect(await adapters('Session').find(sessionId)).toEqual({ jti: sessionId, uid: 'u1', accountId: 'alice' });

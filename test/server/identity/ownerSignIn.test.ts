@@ -11,16 +11,19 @@ import { startService, type RunningService } from '../../../server/app.ts';
 import { ConfigError, parseServiceConfig } from '../../../server/config.ts';
 import { NO_PASSWORD_SIGN_IN } from '../../../server/identity/interactions.ts';
 import { OWNER_GRANT_TYPE, OWNER_SECRET_FILE, loadOrCreateOwnerSecret } from '../../../server/identity/index.ts';
+import { HibpStandIn } from '../../support/hibpStandIn.ts';
 import { emailsApi } from '../../support/personEmails.ts';
 import { authorizationUrl, Browser, pkcePair, startIdentityServer, tokenRequest, type IdentityServer } from './harness.ts';
 
 const dirs: string[] = [];
-const running: { service?: RunningService; idp?: IdentityServer } = {};
+const running: { service?: RunningService; idp?: IdentityServer; hibp?: HibpStandIn } = {};
 afterEach(async () => {
   await running.service?.close();
   await running.idp?.close();
+  await running.hibp?.close();
   running.service = undefined;
   running.idp = undefined;
+  running.hibp = undefined;
 });
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -32,8 +35,15 @@ function tempDir(): string {
   return dir;
 }
 
-async function start(config: { owner?: boolean; dev?: boolean; dataDir?: string } = {}): Promise<RunningService> {
-  const service = await startService({ port: 0, logLevel: 'silent', dataDir: config.dataDir ?? tempDir(), owner: config.owner ?? true, dev: config.dev ?? false });
+async function start(config: { owner?: boolean; dev?: boolean; dataDir?: string; hibp?: { key: string; url: string } } = {}): Promise<RunningService> {
+  const service = await startService({
+    port: 0,
+    logLevel: 'silent',
+    dataDir: config.dataDir ?? tempDir(),
+    owner: config.owner ?? true,
+    dev: config.dev ?? false,
+    ...(config.hibp ? { hibpApiKey: config.hibp.key, hibpUrl: config.hibp.url } : {}),
+  });
   running.service = service;
   return service;
 }
@@ -42,13 +52,30 @@ function ownerGrant(service: RunningService, fields: Record<string, string>) {
   return tokenRequest(service.identity!, { grant_type: OWNER_GRANT_TYPE, scope: 'openid offline_access', ...fields });
 }
 
-/** What the provider's sign-in page shows for a fresh authorization request. */
-async function signInPage(service: RunningService): Promise<{ status: number; html: string }> {
+/**
+ * What the provider's sign-in page shows for a fresh authorization request, and what it answers
+ * when `login` (an email and a password) is sent to it anyway, as the form would post it.
+ */
+async function signInPage(service: RunningService, login?: { email: string; password: string }): Promise<{ status: number; html: string }> {
   const browser = new Browser();
   const start = authorizationUrl(service.identity!, { codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256' });
   const shown = await browser.follow(await browser.request(start), start, 'http://127.0.0.1:53682/callback');
   if (!('page' in shown)) throw new Error('expected a page');
-  return { status: shown.page.status, html: await shown.page.text() };
+  if (!login) return { status: shown.page.status, html: await shown.page.text() };
+  await shown.page.arrayBuffer();
+  // The form's action (`<interaction>/login`), posted even where no form is shown.
+  const action = new URL(`${shown.url.pathname.replace(/\/$/, '')}/login`, shown.url);
+  const answered = await browser.follow(await browser.submitForm(action, login), action, 'http://127.0.0.1:53682/callback');
+  if (!('page' in answered)) throw new Error(`the sign-in went through to ${answered.callback.href}`);
+  return { status: answered.page.status, html: await answered.page.text() };
+}
+
+/** The addresses a subject monitors as the service sees them at its first `POST /user`. */
+async function monitoredBy(service: RunningService, sub: string, email: string): Promise<string[]> {
+  const token = await service.identity!.mintAccessToken({ sub, email });
+  const created = await fetch(`${service.apiBaseUrl}/user`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  if (created.status !== 201) throw new Error(`POST /user answered ${created.status}: ${await created.text()}`);
+  return ((await created.json()) as { emails: string[] }).emails;
 }
 
 describe("the owner's sign-in on a loopback service (--owner)", () => {
@@ -150,11 +177,32 @@ describe('no demo users in real mode', () => {
     expect(page.html).not.toContain('alice@example.com');
   });
 
-  it('has them with demo data (--dev implies --demo without a key) and the development surface', async () => {
+  it('has them with demo data (--dev implies --demo without a key), alice with her demo extras', async () => {
     const service = await start({ owner: false, dev: true });
     expect(service.demoUsers.map((user) => user.email)).toEqual(['alice@example.com', 'bob@example.com', 'carol@example.com']);
     const page = await signInPage(service);
     expect(page.status).toBe(200);
     expect(page.html).toContain('alice@example.com');
+    expect(await monitoredBy(service, 'alice', 'alice@example.com')).toEqual(['alice@example.com', 'alice.work@example.com', 'alice@example.net']);
+  });
+
+  it('has none with a key, even with the development surface (--dev): alice is refused, and a subject named alice gets no demo extras', async () => {
+    const key = '0123456789abcdef0123456789abcdef';
+    running.hibp = await HibpStandIn.start({ keys: { [key]: { rpm: 10 } } });
+    const service = await start({ owner: false, dev: true, hibp: { key, url: running.hibp.url } });
+    expect(service.breachData.kind).toBe('hibp');
+    expect(service.demoUsers).toEqual([]);
+    const page = await signInPage(service);
+    expect(page.status).toBe(403);
+    expect(page.html).toContain(NO_PASSWORD_SIGN_IN.slice(0, 60));
+    expect(page.html).not.toContain('alice@example.com');
+    // Posting alice's email and a password anyway signs nobody in: the same words, no form.
+    const refused = await signInPage(service, { email: 'alice@example.com', password: 'any password' });
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain(NO_PASSWORD_SIGN_IN.slice(0, 60));
+    expect(refused.html).not.toContain('<form');
+    // A real person whose account happens to be called alice monitors their own address, not the demo's.
+    expect(await monitoredBy(service, 'alice', 'a.real.person@example.org')).toEqual(['a.real.person@example.org']);
+    expect(await monitoredBy(service, 'bob', 'bob@example.org')).toEqual(['bob@example.org']);
   });
 });

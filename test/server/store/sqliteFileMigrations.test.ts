@@ -113,7 +113,7 @@ const KINDS: FileKind[] = [
     },
     // Found by its id, a payload carries that id as `jti`, as oidc-provider wrote it (migration 20 hashed the id).
     expected: { byId: { accountId: 'alice', uid: 'uid-1', jti: 'session-1' }, byUid: { accountId: 'alice', uid: 'uid-1' } },
-    version: 20,
+    version: 30,
   },
 ];
 

@@ -8,6 +8,7 @@ import { searchIndexDetailsFingerprintSql } from './0070-search-index-details-fi
 import { incrementalCatalogReadersSql } from './0080-incremental-catalog-readers.ts';
 import { identityHashedIdsSql } from './0090-identity-hashed-ids.ts';
 import { personEmailsSql } from './0100-person-emails.ts';
+import { identityInteractionClientsSql } from './0110-identity-interaction-clients.ts';
 
 /**
  * The version tables of the layout released before this list: each component (breach store,
@@ -49,6 +50,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 80, name: 'incremental-catalog-readers', sql: incrementalCatalogReadersSql },
   { version: 90, name: 'identity-hashed-ids', sql: identityHashedIdsSql },
   { version: 100, name: 'person-emails', sql: personEmailsSql },
+  { version: 110, name: 'identity-interaction-clients', sql: identityInteractionClientsSql },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
