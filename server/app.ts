@@ -8,6 +8,7 @@ import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
 import { loadCatalog } from './catalog/loadCatalog.ts';
 import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
+import { detailsFeedVersion } from './rtdb/detailsFeedVersion.ts';
 import { changedDetailIds, DETAILS_PATH, detailsFeedWriter, detailsPathOf, detailsReader, fromFeedValue } from './rtdb/detailsFeed.ts';
 import { feedKeyOf } from '../shared/catalog/index.ts';
 import type { RtdbStore } from './rtdb/RtdbStore.ts';
@@ -206,7 +207,8 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
     logger: logger.child({ component: 'emails' }),
   });
   const verifyToken = cachingVerifier(verifier);
-  const api = createApiRoutes(service, verifyToken, { logger, emails });
+  const feedVersion = opened.add(detailsFeedVersion(details));
+  const api = createApiRoutes(service, verifyToken, { logger, emails, catalogVersion: () => feedVersion.current() });
   const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.

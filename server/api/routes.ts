@@ -19,7 +19,11 @@ export const API_PREFIX = '/api/v1';
  * The API under `/api/v1`: `access` (the router runs it first) verifies the bearer token every
  * route needs; `handle` answers with the caller it settled, false for paths it does not own.
  */
-export function createApiRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, options: { cache?: ResponseCache; logger?: Logger; emails?: PersonEmails } = {}) {
+export function createApiRoutes(
+  service: BreachAlertService,
+  verifier: AccessTokenVerifier,
+  options: { cache?: ResponseCache; logger?: Logger; emails?: PersonEmails; catalogVersion?: () => string } = {},
+) {
   const cache = options.cache ?? new ResponseCache();
   const followUps = new FollowUpVersionCache(service);
   const access = (req: IncomingMessage): Promise<Caller> => authenticateBearer(req, verifier, options.logger);
@@ -54,6 +58,8 @@ export function createApiRoutes(service: BreachAlertService, verifier: AccessTok
           cache.set(key, await service.changeStamp(account), answer.body, answer.etag);
         }
         for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        // The details feed's version beside them: an idle app reads that feed only when it moved.
+        if (options.catalogVersion) res.setHeader(BreachDataHeaders.catalogVersion, options.catalogVersion());
         sendCacheableJson(req, res, answer.body, answer.etag);
         return true;
       }

@@ -32,3 +32,12 @@ export const CATALOG_CHANGES_VERSION_HEADER = {
     schema: VERSION_SCHEMA,
   },
 } as const;
+
+/** The version of the service's own details feed (shared/api/checks.ts). */
+export const CATALOG_VERSION_HEADER = {
+  [BreachDataHeaders.catalogVersion]: {
+    description:
+      "The version of this service's details feed (`/rtdb`, location `catalog/breaches`): an opaque token (a digest of the feed's content) that moves when the feed does. A client whose copy of that feed was read at this version need not read it again; it says nothing about a feed elsewhere. Absent from services that do not say: read the feed as before",
+    schema: VERSION_SCHEMA,
+  },
+} as const;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { stringify } from 'yaml';
 import * as api from '../../shared/api/index.ts';
-import { BREACH_DATA_HEADERS, CATALOG_CHANGES_VERSION_HEADER, CHECKS_VERSION_HEADER } from './breachDataHeaders.ts';
+import { BREACH_DATA_HEADERS, CATALOG_CHANGES_VERSION_HEADER, CATALOG_VERSION_HEADER, CHECKS_VERSION_HEADER } from './breachDataHeaders.ts';
 import { EMAIL_SCHEMAS, emailPaths } from './emailPaths.ts';
 import { FIREFOX_SCHEMAS, firefoxPaths } from './firefoxPaths.ts';
 import { SEARCH_EXTRA_SCHEMAS, SEARCH_SCHEMAS, searchPaths } from './searchPaths.ts';
@@ -105,13 +105,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             '200': {
               description:
                 'The breaches of the addresses checked so far, possibly none. An address not checked yet is left out and counted in `breach-checks-pending`: an empty list with a pending count above 0 means "not known yet", never "no breaches".',
-              headers: { ETag: { schema: { type: 'string' } }, ...BREACH_DATA_HEADERS, ...CHECKS_VERSION_HEADER, ...CATALOG_CHANGES_VERSION_HEADER },
+              headers: { ETag: { schema: { type: 'string' } }, ...BREACH_DATA_HEADERS, ...CHECKS_VERSION_HEADER, ...CATALOG_CHANGES_VERSION_HEADER, ...CATALOG_VERSION_HEADER },
               content: { 'application/json': { schema: { $ref: '#/components/schemas/UserBreachList' } } },
             },
             '304': {
               description:
-                "Not modified since the ETag given in If-None-Match. The follow-ups' versions come with it: a client whose stored checks and catalog changes have these versions is up to date with this one request",
-              headers: { ...BREACH_DATA_HEADERS, ...CHECKS_VERSION_HEADER, ...CATALOG_CHANGES_VERSION_HEADER },
+                "Not modified since the ETag given in If-None-Match. The follow-ups' versions come with it: a client whose stored checks, catalog changes and copy of the details feed have these versions is up to date with this one request",
+              headers: { ...BREACH_DATA_HEADERS, ...CHECKS_VERSION_HEADER, ...CATALOG_CHANGES_VERSION_HEADER, ...CATALOG_VERSION_HEADER },
             },
             '400': problem('Invalid query parameter'),
             '401': unauthorized,

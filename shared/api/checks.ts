@@ -29,6 +29,14 @@ export const BreachDataHeaders = {
   checksVersion: 'breach-checks-version',
   /** The same for `GET /user/catalog-changes`, on the breach list's answers and on its own. */
   catalogChangesVersion: 'breach-catalog-changes-version',
+  /**
+   * The version of the service's own details feed (`<origin>/rtdb`, `catalog/breaches`), on the
+   * breach list's answers (200 and 304): an opaque token that moves when the feed's content does
+   * (a digest of it). A client whose copy of that feed was read at this version need not read it
+   * again. It says nothing about another feed a person configured. Absent from services that do
+   * not say (read the feed as before).
+   */
+  catalogVersion: 'breach-catalog-version',
 } as const;
 
 /** What a version header holds: an opaque token of URL-safe characters (a client reads anything else as absent). */

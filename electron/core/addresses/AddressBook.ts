@@ -34,7 +34,7 @@ const NEEDS_SERVICE: Record<Action, string> = {
 
 /**
  * The person's addresses at their service (`/user/emails`), and their copy on this computer:
- * listed again after every sync and after each change, kept so the list shows offline (with what
+ * listed again after a sync that can have moved them and after each change, kept so the list shows offline (with what
  * kept it from being refreshed). Adding, removing and verifying need the service; each says so in
  * words when it cannot be reached. Removing an address removes it at the service first, then its
  * exposures and resolutions here in one transaction.
@@ -64,6 +64,19 @@ export class AddressBook {
       recordAddressesProblem(open.db, this.#words('list', error).message);
     }
     return this.publish();
+  }
+
+  /**
+   * After a sync: lists again only when `moved` (the sync saw something the list shows change:
+   * docs/sync.md, "One request when nothing is new") or when this computer has no current list
+   * (never listed, or the last try failed); undefined when not asked.
+   */
+  async refreshAfterSync(moved: boolean): Promise<AddressesView | undefined> {
+    const open = this.#options.open();
+    if (!open) return undefined;
+    const stored = readAddresses(open.db);
+    if (!moved && stored.updatedAt !== null && stored.problem === null) return undefined;
+    return this.refresh();
   }
 
   async add(email: string): Promise<AddressesView> {

@@ -18,6 +18,7 @@ export function readBreachDataHeaders(headers: Pick<Headers, 'get'>): BreachData
     pending,
     checksVersion: versionOf(headers.get(BreachDataHeaders.checksVersion)),
     catalogChangesVersion: versionOf(headers.get(BreachDataHeaders.catalogChangesVersion)),
+    catalogVersion: versionOf(headers.get(BreachDataHeaders.catalogVersion)),
   };
 }
 

@@ -5,6 +5,9 @@ import { Emitter } from '../../../shared/base/Emitter.ts';
 import type { Disposable } from '../../../shared/base/lifecycle.ts';
 import type { AuthService, AuthStatus } from './AuthService.ts';
 import { silentLogger, type AuthLogger } from './log.ts';
+import { isLoopbackHttp } from './config.ts';
+import { OwnerSignIn } from '../../../shared/api/localService.ts';
+import type { SignedInAccount } from './AuthService.ts';
 import type { BrowserOpener } from './SignInFlow.ts';
 
 /** Why a sync could not run without a session: what happened and what to do (the sign-in banner has the button). */
@@ -145,7 +148,7 @@ export class CurrentAuth {
 export function toAuthView(status: AuthStatus, remembered: boolean, secretsKeptIn?: AuthStatusView['secretsKeptIn']): AuthStatusView {
   return {
     state: status.state,
-    ...(status.account ? { account: { accountId: status.account.accountId, issuer: status.account.issuer, ...(status.account.email ? { email: status.account.email } : {}) } } : {}),
+    ...(status.account ? { account: accountView(status.account) } : {}),
     remembered,
     ...(secretsKeptIn ? { secretsKeptIn } : {}),
     ...(status.warning ? { warning: status.warning } : {}),
@@ -153,4 +156,12 @@ export function toAuthView(status: AuthStatus, remembered: boolean, secretsKeptI
     ...(status.signIn ? { signIn: status.signIn } : {}),
     ...(status.ownerSignIn ? { ownerSignIn: true } : {}),
   };
+}
+
+/** The owner of the person's own loopback service has no address of its own: named in words, never by its hashed id. */
+export const OWNER_ACCOUNT_NAME = 'You, on this computer';
+
+function accountView(account: SignedInAccount): NonNullable<AuthStatusView['account']> {
+  const owner = account.subject === OwnerSignIn.subject && URL.canParse(account.issuer) && isLoopbackHttp(new URL(account.issuer));
+  return { accountId: account.accountId, issuer: account.issuer, ...(account.email ? { email: account.email } : {}), ...(owner ? { name: OWNER_ACCOUNT_NAME } : {}) };
 }

@@ -12,6 +12,8 @@ export interface BreachDataHeaderValues {
   /** `breach-checks-version` / `breach-catalog-changes-version`: absent from services that do not say (then the follow-ups are asked every time). */
   checksVersion?: string | undefined;
   catalogChangesVersion?: string | undefined;
+  /** `breach-catalog-version`: the version of the service's own details feed; absent from services that do not say (then the feed is read after every sync). */
+  catalogVersion?: string | undefined;
 }
 
 interface Row {

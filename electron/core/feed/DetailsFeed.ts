@@ -41,6 +41,8 @@ export class DetailsFeed {
   #syncing: Promise<DetailsSyncReport> | undefined;
   #last: FeedStatus['lastSync'];
   #lastError: string | undefined;
+  /** The service's `breach-catalog-version` this copy of its own feed was last read at (this run of the app only). */
+  #readAt: { url: string; version: string } | undefined;
 
   constructor(deps: DetailsFeedDeps) {
     this.#deps = deps;
@@ -122,6 +124,7 @@ export class DetailsFeed {
     this.#client = undefined;
     this.#last = undefined;
     this.#lastError = undefined;
+    this.#readAt = undefined;
     return this.status();
   }
 
@@ -129,6 +132,25 @@ export class DetailsFeed {
   sync(): Promise<DetailsSyncReport> {
     this.#syncing ??= this.#sync().finally(() => (this.#syncing = undefined));
     return this.#syncing;
+  }
+
+  /**
+   * The sync after a breach sync: none when the service named the version of its own feed
+   * (`catalogVersion`, its `breach-catalog-version`) and this copy was read at that version
+   * (undefined then); otherwise {@link sync}. So an idle sync reads nothing here. A feed at a URL
+   * the person set (the service's version says nothing about it), a service that names no
+   * version, and the first sync of this run of the app read the feed as before (a conditional
+   * GET). The version is recorded only for a read this call started: one already on its way may
+   * have been sent before the feed reached that version.
+   */
+  async syncUnlessRead(catalogVersion: string | undefined): Promise<DetailsSyncReport | undefined> {
+    const url = this.url;
+    const own = catalogVersion !== undefined && url === this.defaultUrl;
+    if (own && this.#readAt?.url === url && this.#readAt.version === catalogVersion) return undefined;
+    const started = this.#syncing === undefined;
+    const report = await this.sync();
+    if (own && started && this.url === url) this.#readAt = { url, version: catalogVersion };
+    return report;
   }
 
   /**

@@ -16,6 +16,7 @@ import type { DataChanges } from '../status/DataChanges.ts';
 import type { StatusPublisher } from '../status/StatusPublisher.ts';
 import type { OnlineState } from '../sync/OnlineState.ts';
 import { ServiceWatch } from '../sync/ServiceWatch.ts';
+import type { SyncReport } from '../sync/SyncScheduler.ts';
 import type { SyncStatusModel } from '../sync/SyncStatusModel.ts';
 import type { NewBreachMarks } from '../views/NewBreachMarks.ts';
 import { afterSync } from './afterSync.ts';
@@ -25,7 +26,7 @@ export interface AccountSessionWiring {
   dataDir: string;
   settings: SettingsStore;
   tokens: AccessTokenSource;
-  feed: Pick<DetailsFeed, 'details' | 'sync' | 'writeBackPreferences'>;
+  feed: Pick<DetailsFeed, 'details' | 'sync' | 'syncUnlessRead' | 'writeBackPreferences'>;
   policy(): SensitivePolicy;
   logger: AuthLogger;
   fetch?: typeof fetch;
@@ -36,11 +37,24 @@ export interface AccountSessionWiring {
   changes: DataChanges;
   status: Pick<StatusPublisher, 'dataChanged' | 'publish'>;
   checks: Pick<ChecksPublisher, 'publish'>;
-  /** The person's addresses: listed again after every sync. */
-  addresses?: Pick<AddressBook, 'refresh' | 'publish'>;
+  /** The person's addresses: listed again after a sync that can have moved them ({@link addressesMayHaveMoved}). */
+  addresses?: Pick<AddressBook, 'refreshAfterSync' | 'publish'>;
   announceNewBreaches(breaches: EventPayload<'breaches-new'>['breaches']): void;
   /** Where the session's subscriptions are kept: its owner disposes them when the session closes. */
   subscriptions: DisposableStore;
+}
+
+/**
+ * Whether a sync can have moved what the addresses list (`GET /user/emails`) shows: each
+ * address's state is what the checks say, and an address added, verified or removed elsewhere
+ * changes the monitored addresses, which the checks list (their version moves) and the breach
+ * list may name. So: a new list applied, or the checks asked (their version moved, a lookup
+ * still waits, or the service names no versions: then every sync). An idle sync (a 304 naming
+ * the recorded checks) is not one; the person's own address actions list again themselves.
+ */
+export function addressesMayHaveMoved(report: SyncReport): boolean {
+  const pull = report.pull;
+  return pull !== undefined && pull.status !== 'stale' && (pull.status === 'applied' || pull.checks !== undefined);
 }
 
 /**
@@ -78,9 +92,10 @@ export function openAccountSession(account: AccountRef, wiring: AccountSessionWi
   wiring.addresses?.publish();
   subscriptions.add(
     scheduler.onDidSync((report) => {
-      // Listed again with every sync (what the checks found, an address verified elsewhere); a failure is kept in the view.
-      void wiring.addresses?.refresh().catch((error: unknown) => logger.warn('addresses: could not be listed', { error: String(error) }));
-      void syncAfterBreachSync(feed, { onUpdated: () => wiring.changes.changed('sync'), logger });
+      // Listed again when the sync can have moved them; a failure is kept in the view.
+      void wiring.addresses?.refreshAfterSync(addressesMayHaveMoved(report)).catch((error: unknown) => logger.warn('addresses: could not be listed', { error: String(error) }));
+      const catalogVersion = report.pull && report.pull.status !== 'stale' ? report.pull.catalogVersion : undefined;
+      void syncAfterBreachSync(feed, { catalogVersion, onUpdated: () => wiring.changes.changed('sync'), logger });
       if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
       checks.publish();
       afterSync(report, {

@@ -15,9 +15,13 @@ import type { SnapshotDiff } from './diff.ts';
  */
 export type ChecksOutcome = 'recorded' | 'not-served' | 'failed';
 
+/**
+ * `catalogVersion`: the list's `breach-catalog-version` (the service's details feed), for what
+ * follows a sync to read that feed only when it moved; absent when the service did not say.
+ */
 export type PullResult =
-  | { status: 'unchanged'; checks?: ChecksOutcome; checksError?: string; demoCleared?: number }
-  | { status: 'applied'; diff: SnapshotDiff; breaches: number; bytes: number; checks?: ChecksOutcome; checksError?: string; demoCleared?: number }
+  | { status: 'unchanged'; checks?: ChecksOutcome; checksError?: string; demoCleared?: number; catalogVersion?: string }
+  | { status: 'applied'; diff: SnapshotDiff; breaches: number; bytes: number; checks?: ChecksOutcome; checksError?: string; demoCleared?: number; catalogVersion?: string }
   /** A push landed while the snapshot was on its way; applying it would show older state. */
   | { status: 'stale' };
 
@@ -100,7 +104,15 @@ export class Puller {
       const counted = getSyncState(this.#db, 'etag') === answer.etag ? accountsPerEmail : undefined;
       relaxedDurability(this.#db, () => this.#db.transaction(() => (checks = this.#recordFollowUps(answers, firstSync, this.#now().toISOString(), counted))).immediate());
     }
-    return { status: 'applied', diff, breaches: answer.items.length, bytes: answer.bytes, ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}), ...checks };
+    return {
+      status: 'applied',
+      diff,
+      breaches: answer.items.length,
+      bytes: answer.bytes,
+      ...(diff.demoCleared ? { demoCleared: diff.demoCleared } : {}),
+      ...checks,
+      ...catalogVersionOf(answer.breachData),
+    };
   }
 
   /**
@@ -127,7 +139,7 @@ export class Puller {
         })
         .immediate(),
     );
-    return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...outcome };
+    return { status: 'unchanged', ...(demoCleared ? { demoCleared } : {}), ...outcome, ...catalogVersionOf(breachData) };
   }
 
   /**
@@ -223,6 +235,10 @@ interface FollowUps {
   answers: FollowUpAnswers | undefined;
   /** The list will not be applied: the follow-ups in flight are cancelled and their answers dropped. */
   abandon(): void;
+}
+
+function catalogVersionOf(breachData: BreachDataHeaderValues | undefined): { catalogVersion?: string } {
+  return breachData?.catalogVersion === undefined ? {} : { catalogVersion: breachData.catalogVersion };
 }
 
 function describe(error: unknown): string {

@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AuthService, type AuthStatus } from '../../../electron/core/auth/AuthService.ts';
-import { toAuthView } from '../../../electron/core/auth/CurrentAuth.ts';
+import { OWNER_ACCOUNT_NAME, toAuthView } from '../../../electron/core/auth/CurrentAuth.ts';
 import { parseClientConfig } from '../../../electron/core/auth/config.ts';
 import { EncryptedFileSecretStore } from '../../../electron/core/auth/secrets/EncryptedFileSecretStore.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
@@ -59,6 +59,9 @@ describe("the owner's sign-in from the app's core", () => {
     expect(statuses.map((status) => status.state)).toEqual(['signing-in', 'signed-in']);
     expect(statuses.every((status) => status.signIn === undefined)).toBe(true);
     expect(auth.status().ownerSignIn).toBeUndefined();
+    // Named in words where the page shows who is signed in, never by the account's hashed id.
+    expect(toAuthView(auth.status(), true).account).toMatchObject({ name: OWNER_ACCOUNT_NAME });
+    expect(toAuthView(auth.status(), true).account?.email).toBeUndefined();
     // POST /user answered: the owner's monitoring user exists, with no address of its own.
     expect(await service.store.hasUser('owner')).toBe(true);
     const token = await auth.tokens!.getAccessToken();
