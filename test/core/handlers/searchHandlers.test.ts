@@ -58,16 +58,17 @@ async function core(options: { signedIn?: boolean } = {}) {
   const secrets = new MemorySecretStore();
   const events: EventPayload<'search-event'>[] = [];
   const search = createSearchHandlers({ sessions, settings, secrets, emit: (payload) => events.push(payload) });
-  const { close, ...handlers } = search;
+  const { close, indexOpen, ...handlers } = search;
   const unanswered = Object.fromEntries(CHANNEL_NAMES.map((channel) => [channel, () => Promise.reject(new Error(`${channel} is not part of this test`))]));
   const router = new Router(combineHandlers({ ...unanswered, ...handlers } as never), { validateResults: true });
   cleanups.push(close, () => sessions.close());
-  return { router, events, settings, secrets, sessions };
+  return { router, events, settings, secrets, sessions, indexOpen, close };
 }
 
 describe('search channels', () => {
   it('embedded: pushes the chunks, then the answer in pieces, for this request only', async () => {
-    const { router, events, sessions } = await core();
+    const { router, events, sessions, indexOpen, close } = await core();
+    expect(indexOpen()).toBe(false);
     const [first] = (await import('../../../electron/core/db/breachQueries.ts')).listBreaches(sessions.require().db);
     const result = await router.invoke('search-run', { requestId: 'r1', query: first!.domain, answer: true });
     expect(result.engine).toBe('embedded');
@@ -81,6 +82,10 @@ describe('search channels', () => {
         .map((e) => (e.event.type === 'delta' ? e.event.text : ''))
         .join(''),
     ).toBe(result.answer!.text);
+    // The index the search opened is let go when the handlers close (sign-out closes them).
+    expect(indexOpen()).toBe(true);
+    close();
+    expect(indexOpen()).toBe(false);
   });
 
   it('refuses a filter the engine cannot run, naming where, as invalid-arguments', async () => {
