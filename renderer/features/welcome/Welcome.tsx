@@ -22,6 +22,7 @@ export function Welcome() {
   const save = useSettings((s) => s.save);
   const source = useChecks((s) => s.source);
   const loadSource = useChecks((s) => s.loadSource);
+  const sourceError = useChecks((s) => s.error);
   const setSource = useChecks((s) => s.setSource);
   const signingIn = auth.busy === 'signing-in' || auth.status?.state === 'signing-in';
   const [choice, setChoice] = useState<Choice>('demo');
@@ -42,13 +43,17 @@ export function Welcome() {
   // Start from what the core has, once it answers: the saved choice, else another service when one is set, else demo data.
   // A host that runs the local service itself (`npm start`, on whichever port) points a first run at it: that is no other service.
   const hostRunsLocalService = source?.localService === 'restarted';
+  // Until the host has said whether it runs the local service, a first run stays on demo data
+  // rather than showing "another service" (and its contract) for a moment and then changing.
+  const sourceKnown = source !== undefined || sourceError !== undefined;
   useEffect(() => {
     if (!settings) return;
+    if (!settings.breachSource && !isLocalService(settings.serviceUrl) && !sourceKnown) return;
     setChoice(settings.breachSource ?? (isLocalService(settings.serviceUrl) || hostRunsLocalService ? 'demo' : 'service'));
     setServiceUrl(settings.serviceUrl);
     setIssuer(settings.issuer);
     setContract(settings.apiContract ?? 'v1');
-  }, [settings, hostRunsLocalService]);
+  }, [settings, hostRunsLocalService, sourceKnown]);
 
   async function signIn() {
     setSaveError(undefined);
