@@ -16,7 +16,7 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/ipc/security.ts';
  * address (`/app/`, `history.replaceState`, so relative URLs resolve there and a reload loads the
  * app directly with its cookie) and inserts those tags; the app draws into the page's `#root`,
  * replacing the status line. One document instead of two saves a page load on every launch
- * (docs/decisions.md, "The bootstrap page becomes the app").
+ * (docs/decisions/0202-browser-host-loads-app-into-page.md).
  *
  * Preload hints in its head ({@link appPreloadHints}) fetch the app's code and styles while the
  * exchange runs; nothing of the app runs before the exchange has succeeded.

@@ -33,8 +33,7 @@ export async function resolveRendererFile(root: string, urlPath: string): Promis
  * one of the renderer's `assets/` folder (Vite's output, each name carrying a hash of its
  * content), of a code, style, font or image type. Public code and styles, the same for every
  * person; never `index.html` (no route fallback), a source map or anything outside `assets/`.
- * Served so the page can fetch them while it exchanges its launch code (docs/decisions.md,
- * "The app's code before the session").
+ * Served so the page can fetch them while it exchanges its launch code (docs/decisions/0239-apps-hashed-code-styles-served-without.md).
  */
 export async function resolvePublicAsset(root: string, urlPath: string): Promise<{ body: Buffer; type: string } | undefined> {
   if (!urlPath.startsWith('/assets/') || !PUBLIC_ASSET_TYPES.has(path.extname(urlPath).toLowerCase())) return undefined;

@@ -24,7 +24,7 @@ export interface LoadCatalogOptions {
  * People's history survives every switch: a breach that leaves the catalog stays in the accounts
  * exposed to it (marked removed, resolutions kept), and each of those addresses gets a record of
  * the change. Outside demo mode, invented exposures are removed first, with their resolutions and
- * a record per address: real data never inherits invented data (docs/decisions.md).
+ * a record per address: real data never inherits invented data (docs/decisions/0181-invented-exposures-never-pass-real.md).
  */
 export async function loadCatalog(options: LoadCatalogOptions): Promise<CatalogLoadReport> {
   const { store, writeDetails, catalogFile, demo, logger } = options;

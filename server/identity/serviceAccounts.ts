@@ -66,7 +66,7 @@ export interface ServiceAccounts {
 export async function createServiceAccounts(options: { issuer: string; keys: IdentityKeys; directory: ServiceAccountDirectory; now?: () => number }): Promise<ServiceAccounts> {
   const tokenUrl = options.issuer.replace(/\/+$/, '') + SERVICE_ACCOUNT_TOKEN_PATH;
   // RFC 7523 §3 lets the audience be the token endpoint's URL; Google's Python library signs its
-  // own endpoint's URL while posting to the key file's token_uri (docs/decisions.md). Nothing else.
+  // own endpoint's URL while posting to the key file's token_uri (docs/decisions/0103-service-account-assertion-audiences.md). Nothing else.
   const acceptedAudiences = [tokenUrl, GOOGLE_TOKEN_ENDPOINT];
   const { signingKey } = options.keys;
   const privateKey = await importJWK(signingKey, signingKey.alg);

@@ -28,7 +28,7 @@ export const MAX_WRITE_BYTES = 16 * 1024 * 1024;
  * it estimates how long a write will take and aborts those past a target time (`writeSizeLimit`:
  * tiny is 1 s, https://firebase.google.com/docs/database/rest/save-data). Here the estimate is
  * the count, chosen so the largest write keeps other requests waiting well under 100 ms
- * (docs/decisions.md, `npm run bench:hardening`).
+ * (docs/decisions/0143-values-per-realtime-database-write-2.md, `npm run bench:hardening`).
  */
 export const MAX_WRITE_VALUES = 2_000;
 /**

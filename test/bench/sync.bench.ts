@@ -215,7 +215,7 @@ async function measureUser(args: CoreArgs, user: 'typical' | 'heavy', metrics: R
     unit: 'ms',
     floor: round(floorMedian),
     ratio: round(fullMedian / floorMedian),
-    // Issue 39's decision (docs/decisions.md): typical ≤ 3×, heavy ≤ 1.4× (the account and overlay columns stay).
+    // Issue 39's decision (docs/decisions/0260-full-sync-typical-full-sync-heavy.md): typical ≤ 3×, heavy ≤ 1.4× (the account and overlay columns stay).
     target: user === 'heavy' ? 1.4 : 3,
     // The floor as it was before it counted the GET: parse and insert alone (its own median).
     floor_without_get: round(median(floorWithoutGet)),
@@ -378,7 +378,7 @@ async function measureFlush(args: CoreArgs, sync: AccountSync, metrics: Record<s
     unit: 'ms',
     floor: round(bare),
     ratio: round(value / bare),
-    // A guard, not a goal (issue 39's decision): the outbox keeps its durable per-row claim.
+    // A guard, not a goal (issue 39's decision, docs/decisions/0261-flush-10k-toggles-outbox-keeps-durable.md): the outbox keeps its durable per-row claim.
     target: 2.5,
     floor_writing: round(fresh),
     ratio_writing: round(value / fresh),

@@ -375,7 +375,7 @@ async function waitInteractive(page: Page): Promise<number> {
  * What the driver's click alone costs: from asking for it to the click event in the page, on the
  * floor's page once its list shows (a link and nothing running; a page from
  * {@link newWatchedPage}, whose init script keeps the click's time). navigation_to_list holds one
- * such click, and so does its floor (issue 39's decision, docs/decisions.md: the floor does what the
+ * such click, and so does its floor (issue 39's decision, docs/decisions/0259-navigation-list-floor-clicks-figure-does.md: the floor does what the
  * figure does); reported beside it too, so the figure can be read for what the app adds.
  */
 async function driverClick(page: Page): Promise<number> {

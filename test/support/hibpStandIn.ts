@@ -1,6 +1,6 @@
 // A local stand-in of Have I Been Pwned's API v3, for tests only (HIBP cannot be reached from
 // here, and tests must not spend a real key). It follows https://haveibeenpwned.com/API/v3 as
-// strictly as the documentation allows; docs/decisions.md ("HIBP stand-in") says which part of the
+// strictly as the documentation allows; docs/decisions/0130-hibp-stand-follows-hibps-documentation-rule.md says which part of the
 // documentation each rule follows, and where the documentation is silent what was chosen.
 // Its catalog is the HIBP snapshot in ../shared/fixtures/hibp/breaches.json, read in place.
 import { readFileSync } from 'node:fs';

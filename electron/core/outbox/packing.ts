@@ -47,7 +47,7 @@ export const CONTRACT_LIMITS: PackLimits = {
  * items taking the next requests with room (so a request may hold more than ⌈n / R⌉, never more
  * than maxItems). Settling a request then deletes rows that share
  * pages, instead of a third of the rows of every page of the table once per request: fewer
- * pages written to the WAL per flush (docs/decisions.md). Should that fill leave a breach
+ * pages written to the WAL per flush (docs/decisions/0236-requests-runs-neighbouring-rows.md). Should that fill leave a breach
  * without enough distinct requests with room, every breach is spread over the least-loaded
  * requests instead, which always fits.
  */

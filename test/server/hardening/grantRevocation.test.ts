@@ -1,6 +1,6 @@
 // Finding 7: revoked grants kept working until their JWTs expired. On the realtime database, an
 // ID token of the service's own provider names its grant, and is refused once that grant is
-// revoked (the refresh token at the revocation endpoint, or signing out), on both stores. Access tokens stay short-lived JWTs (docs/decisions.md): revoking one is refused.
+// revoked (the refresh token at the revocation endpoint, or signing out), on both stores. Access tokens stay short-lived JWTs (docs/decisions/0135-access-tokens-short-lived-rather-than.md): revoking one is refused.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
