@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { stringify } from 'yaml';
 import * as api from '../../shared/api/index.ts';
+import { problem, unauthorized } from './problemResponses.ts';
 import { BREACH_DATA_HEADERS, CATALOG_CHANGES_VERSION_HEADER, CATALOG_VERSION_HEADER, CHECKS_VERSION_HEADER } from './breachDataHeaders.ts';
 import { EMAIL_SCHEMAS, emailPaths } from './emailPaths.ts';
 import { FIREFOX_SCHEMAS, firefoxPaths } from './firefoxPaths.ts';
@@ -10,14 +11,6 @@ import { SEARCH_EXTRA_SCHEMAS, SEARCH_SCHEMAS, searchPaths } from './searchPaths
 export const OPENAPI_PATH = '/openapi.yaml';
 export const OPENAPI_FILE = new URL('../openapi.yaml', import.meta.url);
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-const unauthorized = {
-  ...problem('Missing, invalid or expired token'),
-  headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'RFC 6750 bearer challenge' } },
-};
 const SAME_CLASS = 'A display name, any casing of it, and its slug (`Email addresses`, `EMAIL ADDRESSES`, `email-addresses`) name the same class.';
 const arrayParam = (name: string, description: string) => ({
   name,

@@ -1,15 +1,8 @@
+import { problem, unauthorized } from './problemResponses.ts';
 import * as api from '../../shared/api/index.ts';
 
 // The paths of a person's addresses (`/user/emails`, CONTRACT.md "A person's addresses").
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-const unauthorized = {
-  ...problem('Missing, invalid or expired token'),
-  headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'RFC 6750 bearer challenge' } },
-};
 const VERIFICATION_HEADER = {
   [api.EMAIL_VERIFICATION_HEADER]: {
     description:
