@@ -62,7 +62,10 @@ describe('sign-in when no browser opens, in Chromium against the real stack', { 
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(href);
 
-    const [tab] = await Promise.all([e2e.context!.waitForEvent('page'), link.click()]);
+    // The link is shown (waited for above); its click skips Playwright's "stable" check, which waits for
+    // two animation frames and once timed out after 30 s on a loaded CI machine with nothing moving.
+    await link.waitFor({ state: 'visible' });
+    const [tab] = await Promise.all([e2e.context!.waitForEvent('page'), link.click({ force: true })]);
     await signInOnProvider(tab, ALICE);
     expect(await tab.locator('body').innerText()).toMatch(/signed in/i);
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 20_000 });
