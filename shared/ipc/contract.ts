@@ -11,6 +11,7 @@ import { FeedAuth, FeedStatus, FeedUrl } from './feed.ts';
 import { PdfFileName } from './host.ts';
 import { BreachSourceSet, BreachSourceView, ChecksView, PwnedPrefix, PwnedRange } from './checks.ts';
 import { AddressCodeInput, AddressesView, AddressInput, AddressRemoval } from './addresses.ts';
+import { DeleteExportInput, DeleteExportResult, LoginIdInput, LoginImportCancelInput, LoginImportInput, LoginImportResult, LoginsView } from './logins.ts';
 
 const Empty = z.strictObject({});
 
@@ -212,6 +213,23 @@ export const channels = {
   'addresses-verify': { input: AddressCodeInput, output: AddressesView },
   /** Sends the code again. */
   'addresses-resend': { input: AddressInput, output: AddressesView },
+  /** The logins imported from password-manager exports, their breached sites and password findings. */
+  'logins-get': { input: Empty, output: LoginsView },
+  /**
+   * Reads an export from a path on this computer, matches its sites to the catalog, keeps per login
+   * only the site, username, a keyed hash and the findings, then starts the Pwned Passwords check
+   * in the background. Progress arrives as `logins-import-progress`; cancelling leaves nothing.
+   */
+  'logins-import': { input: LoginImportInput, output: LoginImportResult },
+  'logins-import-cancel': { input: LoginImportCancelInput, output: Empty },
+  /** Stops the background Pwned Passwords check; the passwords it held are dropped from memory. */
+  'logins-check-cancel': { input: Empty, output: LoginsView },
+  /** Marks a login's findings dealt with (or open again). */
+  'logins-resolve': { input: LoginIdInput.extend({ resolved: z.boolean() }), output: LoginsView },
+  /** Forgets every imported login on this computer. */
+  'logins-forget': { input: Empty, output: LoginsView },
+  /** Deletes the export file the person imported (offered, never forced: it holds every password in clear). */
+  'logins-delete-export': { input: DeleteExportInput, output: DeleteExportResult },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type Channels = typeof channels;

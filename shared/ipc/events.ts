@@ -3,6 +3,7 @@ import { SearchChunk } from '../search/api.ts';
 import { AuthStatus, SyncStatus } from './views.ts';
 import { ChecksView } from './checks.ts';
 import { AddressesView } from './addresses.ts';
+import { LoginImportProgress, LoginsView } from './logins.ts';
 
 /**
  * Why local data changed. `resolution`: a toggle was recorded; `outbox`: failed changes were
@@ -37,6 +38,10 @@ export const events = {
   'checks-changed': ChecksView,
   /** The person's addresses changed (listed again after a sync, added, removed, verified). */
   'addresses-changed': AddressesView,
+  /** The imported logins or their findings changed (an import, the Pwned Passwords check moving on, a sync's new breach at a site). */
+  'logins-changed': LoginsView,
+  /** An import's progress, by the id the UI chose. */
+  'logins-import-progress': LoginImportProgress,
   /** Ask the UI to show one breach (a notification was clicked). */
   'open-breach': z.object({ id: z.string() }),
   /** A search run's results as they arrive: the chunks first, then the answer in pieces. */

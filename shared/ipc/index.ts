@@ -6,3 +6,4 @@ export * from './host.ts';
 export * from './feed.ts';
 export * from './checks.ts';
 export * from './addresses.ts';
+export * from './logins.ts';
