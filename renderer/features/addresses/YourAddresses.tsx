@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { TextField } from '../../components/TextField.tsx';
+import { ConfirmPanel } from '../../components/ConfirmPanel.tsx';
 import { toUiError, type UiError } from '../../lib/core.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useAddresses } from '../../state/addresses.ts';
@@ -58,7 +59,7 @@ export function YourAddresses({ headingLevel = 2, intro }: { headingLevel?: 2 | 
       {view.addresses.length > 0 ? (
         <ul className="your-address-list" aria-label="Addresses you monitor">
           {view.addresses.map((address) => (
-            <AddressRow key={address.email} address={address} onRemoved={() => addField.current?.querySelector('input')?.focus()} />
+            <AddressRow key={address.email} address={address} headingLevel={headingLevel === 2 ? 3 : 4} onRemoved={() => addField.current?.querySelector('input')?.focus()} />
           ))}
         </ul>
       ) : view.served === 'yes' ? (
@@ -139,7 +140,7 @@ function AddForm() {
   );
 }
 
-function AddressRow({ address, onRemoved }: { address: PersonEmail; onRemoved(): void }) {
+function AddressRow({ address, headingLevel, onRemoved }: { address: PersonEmail; headingLevel: 3 | 4; onRemoved(): void }) {
   const removal = useAddresses((s) => s.removal);
   const [confirming, setConfirming] = useState<AddressRemoval>();
   const [error, setError] = useState<string>();
@@ -180,6 +181,7 @@ function AddressRow({ address, onRemoved }: { address: PersonEmail; onRemoved():
       ) : null}
       {confirming ? (
         <RemoveConfirm
+          headingLevel={headingLevel}
           removal={confirming}
           onDone={() => {
             setConfirming(undefined);
@@ -265,13 +267,10 @@ function CodeForm({ email }: { email: string }) {
   );
 }
 
-function RemoveConfirm({ removal, onDone, onCancel }: { removal: AddressRemoval; onDone(): void; onCancel(): void }) {
+function RemoveConfirm({ removal, headingLevel, onDone, onCancel }: { removal: AddressRemoval; headingLevel: 3 | 4; onDone(): void; onCancel(): void }) {
   const remove = useAddresses((s) => s.remove);
-  const confirm = useRef<HTMLButtonElement>(null);
-  const id = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  useEffect(() => confirm.current?.focus(), []);
 
   async function removeNow() {
     setBusy(true);
@@ -286,35 +285,18 @@ function RemoveConfirm({ removal, onDone, onCancel }: { removal: AddressRemoval;
   }
 
   return (
-    <div
-      className="fieldset switch-confirm"
-      role="dialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-body`}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
+    <ConfirmPanel
+      title={`Remove ${removal.email}?`}
+      headingLevel={headingLevel}
+      confirmLabel={`Remove ${removal.email}`}
+      busyLabel="Removing…"
+      busy={busy}
+      tone="danger"
+      error={error}
+      onConfirm={() => void removeNow()}
+      onCancel={onCancel}
     >
-      <p className="card-title" id={`${id}-title`}>
-        Remove {removal.email}?
-      </p>
-      <p id={`${id}-body`}>{removalLine(removal)}</p>
-      {error ? (
-        <p className="form-message is-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="form-actions">
-        <button ref={confirm} type="button" className="button button-danger" disabled={busy} onClick={() => void removeNow()}>
-          {busy ? 'Removing…' : `Remove ${removal.email}`}
-        </button>
-        <button type="button" className="button button-ghost" disabled={busy} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
+      <p>{removalLine(removal)}</p>
+    </ConfirmPanel>
   );
 }

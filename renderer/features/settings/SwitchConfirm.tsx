@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef } from 'react';
 import type { ApiContract } from '../../../shared/api/firefox.ts';
 import { plural } from '../../lib/format.ts';
 import { useSettings } from '../../state/settings.ts';
 import { useSync } from '../../state/sync.ts';
+import { ConfirmPanel } from '../../components/ConfirmPanel.tsx';
 
 /**
  * The one question before switching service or contract while signed in, and what happens to
@@ -14,9 +14,6 @@ export function SwitchConfirm(props: { contractOnly: boolean; to: ApiContract; o
   const pending = useSync((s) => s.status?.pending ?? 0);
   const localOnly = useSync((s) => s.status?.localOnly ?? 0);
   const switching = useSettings((s) => s.switching);
-  const confirm = useRef<HTMLButtonElement>(null);
-  const id = useId();
-  useEffect(() => confirm.current?.focus(), []);
   const title = props.contractOnly ? 'Switch the API contract?' : 'Switch to another service?';
   const queued =
     pending === 0
@@ -26,34 +23,10 @@ export function SwitchConfirm(props: { contractOnly: boolean; to: ApiContract; o
         : `Your ${plural(pending, 'queued change')} stay on this computer and are sent once you’re signed in again.`;
   const kept = props.to === 'v1' && localOnly > 0 ? `${plural(localOnly, 'change')} kept on this computer under the newer contract will be sent under the original one.` : null;
   return (
-    <div
-      className="fieldset switch-confirm"
-      role="dialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-body`}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          props.onCancel();
-        }
-      }}
-    >
-      <h2 id={`${id}-title`} className="card-title">
-        {title}
-      </h2>
-      <div id={`${id}-body`}>
-        <p>You’ll be signed out, the switch is saved, and signing in starts again at once. Your breaches stay on this computer.</p>
-        {queued ? <p>{queued}</p> : null}
-        {kept ? <p>{kept}</p> : null}
-      </div>
-      <div className="form-actions">
-        <button ref={confirm} type="button" className="button button-primary" disabled={switching} onClick={props.onConfirm}>
-          {switching ? 'Switching…' : 'Switch and sign in again'}
-        </button>
-        <button type="button" className="button button-ghost" disabled={switching} onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <ConfirmPanel title={title} confirmLabel="Switch and sign in again" busyLabel="Switching…" busy={switching} tone="primary" onConfirm={props.onConfirm} onCancel={props.onCancel}>
+      <p>You’ll be signed out, the switch is saved, and signing in starts again at once. Your breaches stay on this computer.</p>
+      {queued ? <p>{queued}</p> : null}
+      {kept ? <p>{kept}</p> : null}
+    </ConfirmPanel>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
+import { WelcomeCard } from './WelcomeCard.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { toUiError } from '../../lib/core.ts';
 import { validateSettings, type FieldErrors } from '../../lib/validateSettings.ts';
@@ -113,120 +114,112 @@ export function Welcome() {
   const error = saveError ?? auth.error ?? (auth.status?.state === 'signed-out' ? auth.status.error : undefined);
 
   return (
-    <main className="welcome" id="main">
-      <div className="welcome-card">
-        <div className="brand brand-large">
-          <span className="brand-mark" aria-hidden="true">
-            <Icon name="shield" size={22} />
-          </span>
-          <span>Breach Monitor</span>
-        </div>
-        <h1 className="welcome-title">See where your email addresses have leaked — and what’s left to fix.</h1>
-        <p className="welcome-lead">Choose where breach data comes from. Whatever you choose, your breaches are kept on this computer, so you can review and resolve them offline.</p>
+    <WelcomeCard>
+      <h1 className="welcome-title">See where your email addresses have leaked — and what’s left to fix.</h1>
+      <p className="welcome-lead">Choose where breach data comes from. Whatever you choose, your breaches are kept on this computer, so you can review and resolve them offline.</p>
 
-        <form
-          className="welcome-form"
-          aria-label="Get started"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void signIn();
-          }}
-        >
-          <fieldset className="fieldset" disabled={signingIn}>
-            <legend className="field-label">Breach data</legend>
-            <label className="radio-card">
-              <input type="radio" name={`${id}-source`} value="hibp" checked={choice === 'hibp'} onChange={() => setChoice('hibp')} />
-              <span>
-                <span className="radio-card-title">Check my addresses with Have I Been Pwned</span>
-                <span className="radio-card-detail">Real breaches, with your own API key. Your addresses are checked from this computer, for you alone.</span>
-              </span>
-            </label>
-            {choice === 'hibp' ? (
-              <div className="welcome-fields">
-                <TextField
-                  id={`${id}-key`}
-                  type="password"
-                  autoComplete="off"
-                  label="Have I Been Pwned API key"
-                  value={apiKey}
-                  onChange={(value) => {
-                    setApiKey(value);
-                    setKeyError(undefined);
-                  }}
-                  error={keyError}
-                  placeholder={source?.hasHibpKey && source.keyHint ? `Kept: ends in ${source.keyHint}` : undefined}
-                  hint={<KeyHint remembered={source?.keyRemembered ?? true} kept={source?.hasHibpKey ? source.keyHint : null} />}
-                />
-              </div>
-            ) : null}
-            <label className="radio-card">
-              <input type="radio" name={`${id}-source`} value="service" checked={choice === 'service'} onChange={() => setChoice('service')} />
-              <span>
-                <span className="radio-card-title">Connect to a breach-alert service</span>
-                <span className="radio-card-detail">Its address and its identity provider</span>
-              </span>
-            </label>
-            {choice === 'service' ? (
-              <div className="welcome-fields">
-                <TextField
-                  id={`${id}-url`}
-                  type="url"
-                  autoComplete="url"
-                  label="Service URL"
-                  value={serviceUrl}
-                  onChange={setServiceUrl}
-                  error={fieldErrors.serviceUrl}
-                  placeholder="https://monitor.example.com/api/v1"
-                />
-                <TextField
-                  id={`${id}-issuer`}
-                  type="url"
-                  autoComplete="url"
-                  label="Identity provider"
-                  value={issuer}
-                  onChange={setIssuer}
-                  error={fieldErrors.issuer}
-                  placeholder="https://accounts.example.com"
-                />
-                {/* Which of the service's two contracts to speak: a question only a service someone else runs raises. */}
-                <ContractChoice value={contract} onChange={setContract} disabled={signingIn} />
-              </div>
-            ) : null}
-            <label className="radio-card">
-              <input type="radio" name={`${id}-source`} value="demo" checked={choice === 'demo'} onChange={() => setChoice('demo')} />
-              <span>
-                <span className="radio-card-title">Try it with demo data</span>
-                <span className="radio-card-detail">Invented breaches, labelled as demo everywhere: a tour of the app</span>
-              </span>
-            </label>
-          </fieldset>
-
-          {signingIn ? (
-            <div className="signin-progress">
-              <div className="progress-indeterminate" role="progressbar" aria-label="Signing in" />
-              <SignInProgress pending={auth.status?.state === 'signing-in' ? auth.status.signIn : undefined} />
-              <button type="button" className="button" onClick={() => void auth.cancel()}>
-                Cancel
-              </button>
+      <form
+        className="welcome-form"
+        aria-label="Get started"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void signIn();
+        }}
+      >
+        <fieldset className="fieldset" disabled={signingIn}>
+          <legend className="field-label">Breach data</legend>
+          <label className="radio-card">
+            <input type="radio" name={`${id}-source`} value="hibp" checked={choice === 'hibp'} onChange={() => setChoice('hibp')} />
+            <span>
+              <span className="radio-card-title">Check my addresses with Have I Been Pwned</span>
+              <span className="radio-card-detail">Real breaches, with your own API key. Your addresses are checked from this computer, for you alone.</span>
+            </span>
+          </label>
+          {choice === 'hibp' ? (
+            <div className="welcome-fields">
+              <TextField
+                id={`${id}-key`}
+                type="password"
+                autoComplete="off"
+                label="Have I Been Pwned API key"
+                value={apiKey}
+                onChange={(value) => {
+                  setApiKey(value);
+                  setKeyError(undefined);
+                }}
+                error={keyError}
+                placeholder={source?.hasHibpKey && source.keyHint ? `Kept: ends in ${source.keyHint}` : undefined}
+                hint={<KeyHint remembered={source?.keyRemembered ?? true} kept={source?.hasHibpKey ? source.keyHint : null} />}
+              />
             </div>
-          ) : (
-            <button type="submit" className="button button-primary button-large">
-              Sign in
-            </button>
-          )}
-
-          {error && !signingIn ? (
-            <p className="form-error" role="alert">
-              <Icon name="alert" />
-              <span>
-                <strong>Sign-in didn’t work.</strong> {error}
-              </span>
-            </p>
           ) : null}
-          {auth.status?.warning ? <p className="form-note">{auth.status.warning}</p> : null}
-        </form>
-      </div>
-    </main>
+          <label className="radio-card">
+            <input type="radio" name={`${id}-source`} value="service" checked={choice === 'service'} onChange={() => setChoice('service')} />
+            <span>
+              <span className="radio-card-title">Connect to a breach-alert service</span>
+              <span className="radio-card-detail">Its address and its identity provider</span>
+            </span>
+          </label>
+          {choice === 'service' ? (
+            <div className="welcome-fields">
+              <TextField
+                id={`${id}-url`}
+                type="url"
+                autoComplete="url"
+                label="Service URL"
+                value={serviceUrl}
+                onChange={setServiceUrl}
+                error={fieldErrors.serviceUrl}
+                placeholder="https://monitor.example.com/api/v1"
+              />
+              <TextField
+                id={`${id}-issuer`}
+                type="url"
+                autoComplete="url"
+                label="Identity provider"
+                value={issuer}
+                onChange={setIssuer}
+                error={fieldErrors.issuer}
+                placeholder="https://accounts.example.com"
+              />
+              {/* Which of the service's two contracts to speak: a question only a service someone else runs raises. */}
+              <ContractChoice value={contract} onChange={setContract} disabled={signingIn} />
+            </div>
+          ) : null}
+          <label className="radio-card">
+            <input type="radio" name={`${id}-source`} value="demo" checked={choice === 'demo'} onChange={() => setChoice('demo')} />
+            <span>
+              <span className="radio-card-title">Try it with demo data</span>
+              <span className="radio-card-detail">Invented breaches, labelled as demo everywhere: a tour of the app</span>
+            </span>
+          </label>
+        </fieldset>
+
+        {signingIn ? (
+          <div className="signin-progress">
+            <div className="progress-indeterminate" role="progressbar" aria-label="Signing in" />
+            <SignInProgress pending={auth.status?.state === 'signing-in' ? auth.status.signIn : undefined} />
+            <button type="button" className="button" onClick={() => void auth.cancel()}>
+              Cancel
+            </button>
+          </div>
+        ) : (
+          <button type="submit" className="button button-primary button-large">
+            Sign in
+          </button>
+        )}
+
+        {error && !signingIn ? (
+          <p className="form-error" role="alert">
+            <Icon name="alert" />
+            <span>
+              <strong>Sign-in didn’t work.</strong> {error}
+            </span>
+          </p>
+        ) : null}
+        {auth.status?.warning ? <p className="form-note">{auth.status.warning}</p> : null}
+      </form>
+    </WelcomeCard>
   );
 }

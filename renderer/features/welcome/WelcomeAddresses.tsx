@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Icon } from '../../components/Icon.tsx';
+import { WelcomeCard } from './WelcomeCard.tsx';
 import { useAddresses } from '../../state/addresses.ts';
 import { useFirstRun } from '../../state/firstRun.ts';
 import { YourAddresses } from '../addresses/YourAddresses.tsx';
@@ -18,26 +18,18 @@ export function WelcomeAddresses() {
     title.current?.focus();
   }, []);
   return (
-    <main className="welcome" id="main">
-      <div className="welcome-card">
-        <div className="brand brand-large">
-          <span className="brand-mark" aria-hidden="true">
-            <Icon name="shield" size={22} />
-          </span>
-          <span>Breach Monitor</span>
-        </div>
-        <h1 className="welcome-title" ref={title} tabIndex={-1}>
-          Which addresses should Breach Monitor watch?
-        </h1>
-        <p className="welcome-lead">Add each email address you use. Breach Monitor checks them with Have I Been Pwned and shows, here and in the app, what each was found in.</p>
-        <YourAddresses headingLevel={2} />
-        <div className="form-actions">
-          <button type="button" className="button button-primary button-large" onClick={() => setStep(false)}>
-            {count > 0 ? 'Show my breaches' : 'Skip for now'}
-          </button>
-        </div>
-        {count === 0 ? <p className="form-note">You can add addresses later in Settings → Your addresses.</p> : null}
+    <WelcomeCard>
+      <h1 className="welcome-title" ref={title} tabIndex={-1}>
+        Which addresses should Breach Monitor watch?
+      </h1>
+      <p className="welcome-lead">Add each email address you use. Breach Monitor checks them with Have I Been Pwned and shows, here and in the app, what each was found in.</p>
+      <YourAddresses headingLevel={2} />
+      <div className="form-actions">
+        <button type="button" className="button button-primary button-large" onClick={() => setStep(false)}>
+          {count > 0 ? 'Show my breaches' : 'Skip for now'}
+        </button>
       </div>
-    </main>
+      {count === 0 ? <p className="form-note">You can add addresses later in Settings → Your addresses.</p> : null}
+    </WelcomeCard>
   );
 }
