@@ -328,4 +328,24 @@ describe('progress and cancel', () => {
     const error = await refusal(writeExport('chrome-csv', [ALICE]), { signal: AbortSignal.abort() });
     expect(error.code).toBe('cancelled');
   });
+
+  it('stops a .1pux while its archive is being unpacked', async () => {
+    // Large enough that fflate unpacks export.data off the main thread (over 512 KB), so the abort lands mid-unpack.
+    const large = writeExport(
+      '1password-1pux',
+      Array.from({ length: 20_000 }, (_, index) => ({ ...ALICE, username: `user${index}@example.com`, password: `pw-${index}-${'x'.repeat(index % 50)}` })),
+    );
+    const controller = new AbortController();
+    const reports: number[] = [];
+    const reading = readLoginExport(large, { signal: controller.signal, onProgress: (done) => reports.push(done) });
+    controller.abort();
+    const error = await reading.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CoreError);
+    expect((error as CoreError).code).toBe('cancelled');
+    // Not one item was read: it stopped inside the archive, not at the first turn of the item loop.
+    expect(reports).toEqual([]);
+  });
 });
