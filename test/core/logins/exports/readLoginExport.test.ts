@@ -186,6 +186,23 @@ describe('1Password (.1pux)', () => {
   });
 });
 
+describe('1Password (.1pux) size', () => {
+  it('refuses an archive whose export.data says it unpacks to more than the cap, before unpacking it', async () => {
+    // A zip bomb: a few kilobytes that claim 300 MB. The sizes are the archive's own (local header offset 22, central directory offset 24; APPNOTE.TXT 4.3.7, 4.3.12).
+    const archive = onePux([onePasswordItem(ALICE, 1)]);
+    const view = new DataView(archive.buffer, archive.byteOffset, archive.byteLength);
+    const claimed = 300 * 1024 * 1024;
+    for (let offset = 0; offset + 4 <= archive.length; offset++) {
+      const signature = view.getUint32(offset, true);
+      const nameAt = signature === 0x04034b50 ? offset + 30 : signature === 0x02014b50 ? offset + 46 : -1;
+      if (nameAt >= 0 && new TextDecoder().decode(archive.subarray(nameAt, nameAt + 11)) === 'export.data') view.setUint32(offset + (signature === 0x04034b50 ? 22 : 24), claimed, true);
+    }
+    const error = await refusal(archive);
+    expect(error.code).toBe('invalid-arguments');
+    expect(error.message).toBe('The 1Password export holds 300 MB of data once unpacked, more than the 200 MB this app reads.');
+  });
+});
+
 describe('KeePassXC (CSV)', () => {
   it('reads Last Modified (ISO 8601, UTC) as the change date; the six columns of versions before 2.7 have none', async () => {
     const parsed = await readLoginExport(writeExport('keepassxc-csv', [{ ...ALICE, passwordChangedAt: '2023-04-05T06:07:08.000Z' }]));
