@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
-import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../shared/api/index.ts';
+import { CatalogOrigin, emailKey, type Breach, type CatalogChange } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
 import {
   stampsOf,
@@ -29,7 +29,19 @@ import {
   validResolvedAt,
   validUserSub,
 } from './breachRules.ts';
-import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
+import {
+  catalogSnapshot,
+  copyAccount,
+  copyBreach,
+  copyRemovedBreaches,
+  fromBreachRow,
+  fromCatalogChangeColumns,
+  removedBreachOf,
+  toBreachRow,
+  type BreachRow,
+  type CatalogChangeColumns,
+  type CatalogSnapshot,
+} from './breachRows.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 import { preparePrivateDatabaseFile } from './privateFiles.ts';
@@ -42,12 +54,7 @@ const MAX_REMEMBERED_SUBJECTS = 10_000;
 const BUSY_TIMEOUT_MS = 5000;
 
 /** The catalog as last read, with what `applyResolutionChanges` needs to check a change quickly. */
-interface CatalogSnapshot {
-  revision: number;
-  breaches: Breach[];
-  byId: Map<string, Breach>;
-  /** Breaches that left the catalog (written only with a catalog revision, so cached with it). */
-  removed: Map<string, RemovedBreach>;
+interface SqliteCatalogSnapshot extends CatalogSnapshot<number> {
   /** Per breach, removed ones included: data class key → the breach's own spelling. */
   classesById: Map<string, Map<string, string>>;
 }
@@ -80,7 +87,7 @@ const SELECT_EXPOSURES = `
 export class SqliteBreachStore implements SyncBreachStore {
   readonly #db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepareStatements>;
-  #catalog: CatalogSnapshot | undefined;
+  #catalog: SqliteCatalogSnapshot | undefined;
 
   // In-memory change tracking for answer caches, kept per email so one user's write leaves
   // every other user's cached answers valid. Another connection's commit (seen through
@@ -265,7 +272,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   removedBreaches(): Map<string, RemovedBreach> {
-    return new Map([...this.#snapshot().removed].map(([id, removed]) => [id, { breach: copyBreach(removed.breach), removedAt: removed.removedAt }]));
+    return copyRemovedBreaches(this.#snapshot().removed);
   }
 
   removeInventedExposures(change: { at: string; to: CatalogOrigin }): string[] {
@@ -276,7 +283,9 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   catalogChanges(emails: readonly string[]): CatalogChange[] {
-    return (this.#sql.selectChanges.all(emailList(emails)) as ChangeRow[]).map(fromChangeRow);
+    return (this.#sql.selectChanges.all(emailList(emails)) as ChangeRow[]).map((row) =>
+      fromCatalogChangeColumns({ ...row, removed: JSON.parse(row.removed) as string[], invented_removed: JSON.parse(row.invented_removed) as string[] }),
+    );
   }
 
   catalogSize(): number {
@@ -291,7 +300,7 @@ export class SqliteBreachStore implements SyncBreachStore {
       account = row ? { sub, emails: JSON.parse(row.emails) as string[], deleted: row.deleted === 1 } : null;
       this.#remember(this.#accounts, sub, account);
     }
-    return account ? { sub, emails: [...account.emails], deleted: account.deleted } : undefined;
+    return account ? copyAccount(account) : undefined;
   }
 
   putAccount(account: Account): void {
@@ -432,14 +441,16 @@ export class SqliteBreachStore implements SyncBreachStore {
    * The catalog changes rarely and is read on every request, so it is parsed once per catalog
    * revision rather than per call.
    */
-  #snapshot(): CatalogSnapshot {
+  #snapshot(): SqliteCatalogSnapshot {
     const revision = this.#sql.readCatalogRevision.get() as number;
     if (this.#catalog?.revision === revision) return this.#catalog;
     const breaches = (this.#sql.listBreaches.all() as BreachRow[]).map(fromBreachRow);
-    const removed = new Map((this.#sql.listRemovedBreaches.all() as [string, string, string][]).map(([id, json, removedAt]) => [id, { breach: Breach.parse(JSON.parse(json)), removedAt }]));
+    const gone = (this.#sql.listRemovedBreaches.all() as [string, string, string][]).map(([id, json, removedAt]) => removedBreachOf(id, JSON.parse(json), removedAt));
+    const snapshot = catalogSnapshot(revision, breaches, gone);
+    const { removed } = snapshot;
     const classesById = new Map<string, Map<string, string>>();
     for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches]) classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
-    this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), removed, classesById };
+    this.#catalog = { ...snapshot, classesById };
     return this.#catalog;
   }
 }
@@ -453,7 +464,7 @@ function compareSqliteIds(a: string, b: string): number {
 }
 
 /** Puts one breach into a snapshot in place, keeping `breaches` in the order SQLite lists them. */
-function patchSnapshot(snapshot: CatalogSnapshot, breach: Breach): void {
+function patchSnapshot(snapshot: SqliteCatalogSnapshot, breach: Breach): void {
   const { breaches } = snapshot;
   let low = 0;
   let high = breaches.length;
@@ -564,30 +575,10 @@ function prepareStatements(db: SqliteDatabase) {
   };
 }
 
-interface ChangeRow {
-  id: number;
-  at: string;
-  email: string;
-  from_catalog: string | null;
-  to_catalog: string;
+/** A `catalog_changes` row as SQLite returns it (the lists as JSON text). */
+interface ChangeRow extends Omit<CatalogChangeColumns, 'removed' | 'invented_removed'> {
   removed: string;
   invented_removed: string;
-  resolutions_kept: number;
-  resolutions_removed: number;
-}
-
-function fromChangeRow(row: ChangeRow): CatalogChange {
-  return {
-    id: row.id,
-    at: row.at,
-    email: row.email,
-    from: row.from_catalog === null ? null : CatalogOrigin.parse(row.from_catalog),
-    to: CatalogOrigin.parse(row.to_catalog),
-    removedFromCatalog: JSON.parse(row.removed) as string[],
-    inventedRemoved: JSON.parse(row.invented_removed) as string[],
-    resolutionsKept: row.resolutions_kept,
-    resolutionsRemoved: row.resolutions_removed,
-  };
 }
 
 function isSortedById(ids: readonly string[]): boolean {
