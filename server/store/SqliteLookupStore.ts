@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../hibp/LookupStore.ts';
-import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceProblem, type ClaimQueue, type SlotHolds } from './lookupRules.ts';
+import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceStateOf, type ClaimQueue, type SlotHolds } from './lookupRules.ts';
 import { schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 
@@ -300,12 +300,5 @@ function fromRecord(row: CheckRecord): AddressCheckRow {
 }
 
 function fromState(row: StateRecord): SourceState {
-  return {
-    rpm: row.rpm,
-    blockedUntil: row.blocked_until,
-    backoffUntil: row.backoff_until,
-    failures: row.failures,
-    stealerLogs: row.stealer_logs === 1,
-    problem: sourceProblem(row.problem_code, row.problem_detail),
-  };
+  return sourceStateOf({ ...row, stealer_logs: row.stealer_logs === 1 });
 }

@@ -71,10 +71,28 @@ export function refusedByBudget(recent: readonly number[], rpm: number, windowMs
   return { granted: false, retryAt: recent[recent.length - rpm]! + windowMs };
 }
 
-/** The problem the source state records, when its code is one the service knows and a detail is present. */
-export function sourceProblem(code: string | null, detail: string | null): SourceState['problem'] {
-  const parsed = SourceProblemCode.safeParse(code);
-  return parsed.success && detail !== null ? { code: parsed.data, detail } : null;
+/** The `source_state` row with its columns as values (each dialect converts its own types first). */
+export interface SourceStateColumns {
+  rpm: number | null;
+  blocked_until: number;
+  backoff_until: number;
+  failures: number;
+  stealer_logs: boolean;
+  problem_code: string | null;
+  problem_detail: string | null;
+}
+
+/** The source state a row records; its problem only when the code is one the service knows and a detail is present. */
+export function sourceStateOf(row: SourceStateColumns): SourceState {
+  const code = SourceProblemCode.safeParse(row.problem_code);
+  return {
+    rpm: row.rpm,
+    blockedUntil: row.blocked_until,
+    backoffUntil: row.backoff_until,
+    failures: row.failures,
+    stealerLogs: row.stealer_logs,
+    problem: code.success && row.problem_detail !== null ? { code: code.data, detail: row.problem_detail } : null,
+  };
 }
 
 /** Holds only ever move later (another instance may have set a longer one), unless reset. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../../hibp/LookupStore.ts';
-import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceProblem, type ClaimQueue } from '../lookupRules.ts';
+import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceStateOf, type ClaimQueue } from '../lookupRules.ts';
 import { createPool, describeDatabaseUrl, guarded, transaction } from './pool.ts';
 
 /** Lookups are few (at most the key's Rpm a minute); two connections serve them and the requests that read the queue. */
@@ -322,12 +322,5 @@ function fromRecord(row: CheckRecord): AddressCheckRow {
 }
 
 function fromState(row: StateRecord): SourceState {
-  return {
-    rpm: row.rpm,
-    blockedUntil: Number(row.blocked_until),
-    backoffUntil: Number(row.backoff_until),
-    failures: row.failures,
-    stealerLogs: row.stealer_logs,
-    problem: sourceProblem(row.problem_code, row.problem_detail),
-  };
+  return sourceStateOf({ ...row, blocked_until: Number(row.blocked_until), backoff_until: Number(row.backoff_until) });
 }
