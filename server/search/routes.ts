@@ -37,11 +37,9 @@ import {
 } from '../../shared/search/index.ts';
 import { readJsonBodyWithText } from '../http/body.ts';
 import { AnswerCache, answerKey } from './AnswerCache.ts';
-import type { Logger } from '../log.ts';
-import type { ApiTokenScope, ApiTokenStore } from './ApiTokenStore.ts';
-import { authenticateApiToken } from './authenticate.ts';
+import type { ApiTokenScope } from './ApiTokenStore.ts';
 import type { SearchIndex } from './SearchIndex.ts';
-import { envelopeJson, SearchError, sendEnvelopeJson, sendSearchError, toSearchError } from './envelope.ts';
+import { envelopeJson, SearchError, sendEnvelopeJson } from './envelope.ts';
 import { describeInstance, describeNamespace, itemChunks, listQuery, paginate, toItem } from './management.ts';
 import { ALL_DOCUMENTS, filterProblem, planRetrieval, retrieve, type Note, type RetrievalPlan } from './retrieval.ts';
 import { EventStream } from './sse.ts';
@@ -58,30 +56,42 @@ const EXTRACTIVE_NOTE = {
 };
 const MODEL = 'breach-monitor/extractive';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-interface Params {
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A request's path parameters; `namespace` is the instance's own on the un-namespaced routes. */
+export interface Params {
   account: string;
   namespace: string;
   instance: string;
   item: string;
   job: string;
 }
-type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, params: Params) => Promise<void>;
-interface Route {
+export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, params: Params) => Promise<void>;
+/** An endpoint of a route: the API token scope it needs, and its handler. */
+export interface Endpoint {
+  scope: ApiTokenScope;
+  handle: Handler;
+}
+export interface Route {
+  /** Below `/accounts/{account_id}/`; `:name` segments are parameters. */
+  template: string;
   pattern: RegExp;
   names: (keyof Params)[];
-  handlers: Partial<Record<Method, { scope: ApiTokenScope; handle: Handler }>>;
+  handlers: Partial<Record<Method, Endpoint>>;
   /** The management writes the SDK offers on this path, and what each would do: refused here. */
   writes: Partial<Record<Method, string>>;
+  /** The requests the route walk sends here (test/server/hardening/routeWalk.test.ts), if any. */
+  walk?: { methods: readonly string[]; body: string };
 }
+
+/** Namespace → instance id → index. */
+export type Namespaces = ReadonlyMap<string, ReadonlyMap<string, SearchIndex>>;
 
 export interface SearchRoutesDeps {
   index: SearchIndex;
-  tokens: ApiTokenStore;
-  accountId: string;
-  logger: Logger;
   now?: () => number;
 }
+
+const SEARCH_WALK = JSON.stringify({ query: 'password' });
 
 /**
  * The search interface under `/client/v4/accounts/{account_id}/…`, as Cloudflare's SDK calls it:
@@ -90,9 +100,10 @@ export interface SearchRoutesDeps {
  * per breach) and stats; the deprecated un-namespaced `ai-search/instances/{id}` routes; and the
  * legacy `legacy-rag` ones. Read-only: management writes answer 405 (code 7002). Every answer is
  * the envelope `{result, success, errors, messages}` except a successful chat completion, which
- * is bare, as the SDK reads it.
+ * is bare, as the SDK reads it. The table and its handlers only: the search mount
+ * (searchMount.ts) matches a request to its route and decides its access.
  */
-export function createSearchRoutes({ index, tokens, accountId, logger, now = Date.now }: SearchRoutesDeps) {
+export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps): { routes: readonly Route[]; namespaces: Namespaces } {
   const answers = new AnswerCache<Prepared>();
   const startedAt = new Date(now()).toISOString();
   /** Namespace → instance id → index. One of each here; every path below works for more. */
@@ -104,8 +115,19 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     route(base, { GET: read(listInstances) }, { POST: 'create an instance' }),
     route(`${base}/:instance`, { GET: read(readInstance) }, { PUT: 'update an instance', DELETE: 'delete an instance' }),
     route(`${base}/:instance/stats`, { GET: read(instanceStats) }, {}),
-    route(`${base}/:instance/search`, { POST: read(cached((p) => `search:${p.namespace}/${p.instance}`, searchInstance)) }, {}),
-    route(`${base}/:instance/chat/completions`, { POST: run(cached((p) => `chat:${p.namespace}/${p.instance}`, chatInstance)) }, {}),
+    // The route walk sends its requests to the deprecated un-namespaced routes (the namespaced ones share their handlers).
+    route(
+      `${base}/:instance/search`,
+      { POST: read(cached((p) => `search:${p.namespace}/${p.instance}`, searchInstance)) },
+      {},
+      namespaced ? undefined : { methods: ['POST', 'GET'], body: SEARCH_WALK },
+    ),
+    route(
+      `${base}/:instance/chat/completions`,
+      { POST: run(cached((p) => `chat:${p.namespace}/${p.instance}`, chatInstance)) },
+      {},
+      namespaced ? undefined : { methods: ['POST'], body: JSON.stringify({ messages: [{ role: 'user', content: 'password' }] }) },
+    ),
     route(`${base}/:instance/jobs`, { GET: read(listJobs) }, { POST: 'start an indexing job' }),
     route(`${base}/:instance/jobs/:job`, { GET: read(noSuchJob) }, { PATCH: 'change an indexing job' }),
     route(`${base}/:instance/jobs/:job/logs`, { GET: read(noSuchJob) }, {}),
@@ -124,71 +146,11 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     route('ai-search/namespaces/:namespace/chat/completions', { POST: run(cached((p) => `namespace-chat:${p.namespace}`, chatNamespace)) }, {}),
     ...instanceRoutes('ai-search/namespaces/:namespace/instances', true),
     ...instanceRoutes('ai-search/instances', false),
-    route('legacy-rag/rags/:instance/search', { POST: read(cached((p) => `legacy-search:${p.instance}`, legacySearch)) }, {}),
+    route('legacy-rag/rags/:instance/search', { POST: read(cached((p) => `legacy-search:${p.instance}`, legacySearch)) }, {}, { methods: ['POST'], body: SEARCH_WALK }),
     // The legacy ai-search endpoint answers too: it needs the run scope, as chat completions.
-    route('legacy-rag/rags/:instance/ai-search', { POST: run(cached((p) => `legacy-ai-search:${p.instance}`, legacyAiSearch)) }, {}),
+    route('legacy-rag/rags/:instance/ai-search', { POST: run(cached((p) => `legacy-ai-search:${p.instance}`, legacyAiSearch)) }, {}, { methods: ['POST'], body: SEARCH_WALK }),
   ];
-
-  return async function handleSearch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    try {
-      await dispatch(req, res, url);
-    } catch (error) {
-      const known = toSearchError(error);
-      if (!known) logger.error({ err: error, path: url.pathname }, 'search request failed');
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      sendSearchError(res, known ?? new SearchError(500, SearchCodes.internal, 'the search service failed to answer; try again later'));
-    }
-  };
-
-  async function dispatch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    // Node's parser already refuses this pair; kept for parsers configured to be lenient.
-    if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] !== undefined) {
-      throw new SearchError(400, SearchCodes.invalidHeaders, 'a request may not carry both Transfer-Encoding and Content-Length; send only one of them', { headers: { connection: 'close' } });
-    }
-    const path = url.pathname.slice(SEARCH_PREFIX.length);
-    let match: RegExpExecArray | null = null;
-    const found = ROUTES.find((r) => (match = r.pattern.exec(path)) !== null);
-    if (!found || !match) throw new SearchError(404, SearchCodes.notFound, `no such endpoint: ${req.method} ${url.pathname}`);
-    const method = req.method as Method;
-    const handler = found.handlers[method];
-    const allow = Object.keys(found.handlers).join(', ');
-    if (!handler) {
-      const write = found.writes[method];
-      if (write) {
-        throw new SearchError(
-          405,
-          SearchCodes.readOnly,
-          `this reference instance is read-only: it indexes the breach catalog itself, so it cannot ${write} (${req.method} is not allowed here; use ${allow})`,
-          {
-            headers: { allow },
-          },
-        );
-      }
-      throw new SearchError(405, SearchCodes.methodNotAllowed, `${req.method} is not allowed here; use ${allow}`, { headers: { allow } });
-    }
-    const params: Params = { account: '', namespace: SEARCH_NAMESPACE, instance: '', item: '', job: '' };
-    found.names.forEach((name, i) => (params[name] = decode(match![i + 1]!)));
-    const token = await authenticateApiToken(req, tokens, params.account, handler.scope, now());
-    // The token holds for the path's account; this mount serves one account only, so a token
-    // made for another (`api-token create --account-id other`, same store) reads nothing here.
-    if (params.account !== accountId) {
-      throw new SearchError(403, SearchCodes.wrongAccount, `the API token ${token.id} is for account "${params.account}", which this service does not serve`);
-    }
-    if (!namespaces.has(params.namespace)) {
-      throw new SearchError(404, SearchCodes.notFound, `no namespace "${params.namespace}" in account "${accountId}"; namespaces: ${[...namespaces.keys()].join(', ')}`);
-    }
-    if (params.instance !== '' && !namespaces.get(params.namespace)!.has(params.instance)) {
-      throw new SearchError(
-        404,
-        SearchCodes.notFound,
-        `no instance "${params.instance}" in namespace "${params.namespace}" of account "${accountId}"; instances: ${[...namespaces.get(params.namespace)!.keys()].join(', ')}`,
-      );
-    }
-    await handler.handle(req, res, url, params);
-  }
+  return { routes: ROUTES, namespaces };
 
   function indexOf(params: Params): SearchIndex {
     return namespaces.get(params.namespace)!.get(params.instance)!;
@@ -457,13 +419,13 @@ type Prepared =
   | { kind: 'legacy-ai-stream'; answer: string };
 
 /** A route below `/accounts/{account_id}/`; `:name` segments are parameters. */
-function route(template: string, handlers: Route['handlers'], writes: Route['writes']): Route {
+function route(template: string, handlers: Route['handlers'], writes: Route['writes'], walk?: Route['walk']): Route {
   const names: (keyof Params)[] = ['account'];
   const source = template.replace(/:([a-z]+)/g, (_, name: keyof Params) => {
     names.push(name);
     return '([^/]+)';
   });
-  return { pattern: new RegExp(`^/accounts/([^/]+)/${source}$`), names, handlers, writes };
+  return { template, pattern: new RegExp(`^/accounts/([^/]+)/${source}$`), names, handlers, writes, ...(walk ? { walk } : {}) };
 }
 
 function contains(texts: readonly string[], search: string | undefined): boolean {
@@ -580,14 +542,6 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
-}
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new SearchError(400, SearchCodes.invalidRequest, 'a path segment is not valid percent-encoding');
-  }
 }
 
 /** A list answer: the page in `result`, the paging in `result_info` (V4 page pagination). */
