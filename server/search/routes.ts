@@ -1,35 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import {
-  AiSearchOptions,
-  answerPieces,
-  BoostBy,
-  BREACH_FILTER_FIELDS,
-  CacheOptions,
   ChatCompletionsRequest,
   DEFAULT_NAMESPACE,
   extractiveAnswer,
   LegacySearchRequest,
-  NamespaceAiSearchOptions,
   NamespaceChatCompletionsRequest,
   NamespaceSearchRequest,
-  nonTextParts,
-  parseMetadataFilter,
-  queryOfMessages,
-  QueryRewriteOptions,
-  RerankingOptions,
-  RetrievalOptions,
   SearchCodes,
   SearchRequest,
-  translateLegacyFilter,
-  type ChatCompletion,
-  type ChatCompletionDelta,
-  type ChatMessage,
   type InstanceStats,
   type LegacyAiSearchResult,
   type LegacySearchResult,
-  type MetadataFilter,
-  type NamespaceChatCompletion,
   type NamespaceChunk,
   type NamespaceSearchResult,
   type SearchChunk,
@@ -41,8 +23,9 @@ import type { ApiTokenScope } from './ApiTokenStore.ts';
 import type { SearchIndex } from './SearchIndex.ts';
 import { envelopeJson, SearchError, sendEnvelopeJson } from './envelope.ts';
 import { describeInstance, describeNamespace, itemChunks, listQuery, paginate, toItem } from './management.ts';
-import { ALL_DOCUMENTS, filterProblem, planRetrieval, retrieve, type Note, type RetrievalPlan } from './retrieval.ts';
-import { EventStream } from './sse.ts';
+import { ALL_DOCUMENTS, planRetrieval, retrieve, type RetrievalPlan } from './retrieval.ts';
+import { EXTRACTIVE_NOTE, sendPrepared, type Prepared } from './searchAnswers.ts';
+import { chatNotes, itemsFilter, parseBody, translate, userQuery } from './searchRequests.ts';
 
 /** `{base_url}` of the search interface is `{service}/client/v4`. */
 export const SEARCH_PREFIX = '/client/v4';
@@ -50,11 +33,6 @@ export const SEARCH_INSTANCE = 'breaches';
 /** The namespace of the instance; the deprecated un-namespaced routes reach the same one, as on Cloudflare. */
 export const SEARCH_NAMESPACE = DEFAULT_NAMESPACE;
 const MAX_BODY_BYTES = 64 * 1024;
-const EXTRACTIVE_NOTE = {
-  code: SearchCodes.extractiveAnswer,
-  message: 'extractive answer: built from the retrieved chunks by the reference instance, which runs no language model; [n] cites the n-th chunk',
-};
-const MODEL = 'breach-monitor/extractive';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A request's path parameters; `namespace` is the instance's own on the un-namespaced routes. */
@@ -174,7 +152,7 @@ export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps):
         prepared = await prepare(value, params);
         answers.set(revision, key, prepared);
       }
-      send(res, prepared);
+      sendPrepared(res, prepared, now);
     };
   }
 
@@ -343,80 +321,7 @@ export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps):
   async function noSuchJob(_req: IncomingMessage, _res: ServerResponse, _url: URL, params: Params): Promise<void> {
     throw new SearchError(404, SearchCodes.notFound, `no job "${params.job}": this instance indexes the catalog itself and runs no jobs`);
   }
-
-  // --- answers ---------------------------------------------------------------------------
-
-  function send(res: ServerResponse, prepared: Prepared): void {
-    switch (prepared.kind) {
-      case 'json':
-        return sendEnvelopeJson(res, 200, prepared.json);
-      case 'search-stream': {
-        const stream = new EventStream(res);
-        stream.send({ search_query: prepared.result.search_query, chunks: prepared.result.chunks, messages: prepared.notes }, 'chunks');
-        stream.sendRaw(envelopeJson(prepared.result, prepared.notes));
-        stream.done();
-        return;
-      }
-      case 'chat':
-        return chat(res, prepared);
-      case 'legacy-search-stream': {
-        const stream = new EventStream(res);
-        stream.sendRaw(prepared.json);
-        stream.done();
-        return;
-      }
-      case 'legacy-ai-stream': {
-        // Legacy streams carry only the generated response: no chunks event.
-        const stream = new EventStream(res);
-        for (const piece of answerPieces(prepared.answer)) stream.send({ response: piece });
-        stream.done();
-        return;
-      }
-    }
-  }
-
-  /** A chat completion carries its own id and creation time, so only its retrieval and answer are reused. */
-  function chat(res: ServerResponse, { stream: streaming, query, chunks, errors, answer, notes }: Extract<Prepared, { kind: 'chat' }>): void {
-    const id = `chatcmpl-${Math.floor(now()).toString(36)}`;
-    const created = Math.floor(now() / 1000);
-    const messages = [EXTRACTIVE_NOTE, ...notes];
-    if (!streaming) {
-      // Bare, as the SDK reads it: no envelope around a successful completion.
-      const completion: ChatCompletion | NamespaceChatCompletion = {
-        id,
-        object: 'chat.completion',
-        created,
-        model: MODEL,
-        choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
-        chunks,
-        search_query: query,
-        messages,
-        ...(errors.length > 0 ? { errors } : {}),
-      };
-      return sendEnvelopeJson(res, 200, JSON.stringify(completion));
-    }
-    const stream = new EventStream(res);
-    stream.send({ search_query: query, chunks, messages }, 'chunks');
-    const delta = (content: string | undefined, finish: string | null): ChatCompletionDelta => ({
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model: MODEL,
-      choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }],
-    });
-    for (const piece of answerPieces(answer)) stream.send(delta(piece, null));
-    stream.send(delta(undefined, 'stop'));
-    stream.done();
-  }
 }
-
-/** What a request's answer is made of, before anything that varies per request (ids, times). */
-type Prepared =
-  | { kind: 'json'; json: string }
-  | { kind: 'search-stream'; result: SearchResult | NamespaceSearchResult; notes: Note[] }
-  | { kind: 'chat'; stream: boolean; query: string; chunks: SearchChunk[] | NamespaceChunk[]; errors: { instance_id: string; message: string }[]; answer: string; notes: Note[] }
-  | { kind: 'legacy-search-stream'; json: string }
-  | { kind: 'legacy-ai-stream'; answer: string };
 
 /** A route below `/accounts/{account_id}/`; `:name` segments are parameters. */
 function route(template: string, handlers: Route['handlers'], writes: Route['writes'], walk?: Route['walk']): Route {
@@ -434,34 +339,6 @@ function contains(texts: readonly string[], search: string | undefined): boolean
   return texts.some((text) => text.toLowerCase().includes(needle));
 }
 
-/** `metadata_filter` of the items list: the new filter format, as JSON. */
-function itemsFilter(json: string): MetadataFilter {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    throw new SearchError(400, SearchCodes.invalidFilter, '?metadata_filter: is not JSON (send the new filter format, such as {"isVerified":true})');
-  }
-  try {
-    return parseMetadataFilter(raw, BREACH_FILTER_FIELDS, '?metadata_filter');
-  } catch (error) {
-    throw filterProblem(error);
-  }
-}
-
-/** Extra notes of a chat completion: the OpenAI parameters a language model would use. */
-function chatNotes(body: Record<string, unknown>): Note[] {
-  const notes: Note[] = [];
-  if (typeof body.model === 'string' && body.model !== '') {
-    notes.push({ code: SearchCodes.optionIgnored, message: `model was ignored: answers are extractive, built from the chunks without a language model` });
-  }
-  for (const key of Object.keys(body)) {
-    if (!CHAT_KEYS.has(key)) notes.push({ code: SearchCodes.optionIgnored, message: `${key} was ignored: it tunes a language model, and this instance runs none` });
-  }
-  return notes;
-}
-const CHAT_KEYS = new Set(['messages', 'stream', 'model', 'ai_search_options']);
-
 function toLegacyData(chunk: SearchChunk) {
   const { metadata, key, timestamp } = chunk.item;
   return {
@@ -472,76 +349,6 @@ function toLegacyData(chunk: SearchChunk) {
     attributes: { ...metadata, breachDate: metadata.breachDate * 1000, timestamp: timestamp * 1000 },
     content: [{ type: 'text' as const, text: chunk.text }],
   };
-}
-
-/** The query of a conversation: the last user message's text. Image and file parts are refused: this instance indexes text. */
-function userQuery(messages: readonly ChatMessage[]): string {
-  const refused = nonTextParts(messages);
-  if (refused.length > 0) {
-    const [first, ...rest] = refused.map(({ pointer, type }) => ({
-      code: SearchCodes.invalidRequest,
-      message: `${pointer}: this instance indexes text only, so a "${type}" part cannot be searched; send the question as text (a string, or {"type": "text", "text": …} parts)`,
-    }));
-    throw new SearchError(400, SearchCodes.invalidRequest, first!.message, { more: rest });
-  }
-  const query = queryOfMessages(messages);
-  if (query === undefined) throw new SearchError(400, SearchCodes.invalidRequest, '/messages: needs a message with role "user" (its content is the search query)');
-  return query;
-}
-
-function translate(raw: unknown): MetadataFilter {
-  try {
-    return translateLegacyFilter(raw, BREACH_FILTER_FIELDS, '/filters');
-  } catch (error) {
-    throw filterProblem(error);
-  }
-}
-
-/** Every option and body field this interface knows, to suggest the one a misspelt name meant. */
-const KNOWN_NAMES = [
-  ...Object.keys(SearchRequest.shape),
-  ...Object.keys(AiSearchOptions.shape),
-  ...Object.keys(NamespaceAiSearchOptions.shape),
-  ...Object.keys(RetrievalOptions.shape),
-  ...Object.keys(RerankingOptions.shape),
-  ...Object.keys(QueryRewriteOptions.shape),
-  ...Object.keys(CacheOptions.shape),
-  ...Object.keys(BoostBy.shape),
-];
-
-function parseBody<T extends z.ZodType>(body: unknown, schema: T): z.infer<T> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const [first, ...rest] = parsed.error.issues.map((issue) => {
-    const at = issue.path.length > 0 ? '/' + issue.path.join('/') : '/';
-    if (issue.code !== 'unrecognized_keys') return { code: SearchCodes.invalidRequest, message: `${at}: ${issue.message}` };
-    const named = issue.keys.map((key) => {
-      const meant = closest(key, KNOWN_NAMES);
-      return `"${key}"${meant ? ` (did you mean "${meant}"?)` : ''}`;
-    });
-    return { code: SearchCodes.invalidRequest, message: `${at}: unknown option ${named.join(', ')}` };
-  });
-  throw new SearchError(400, SearchCodes.invalidRequest, first!.message, { more: rest });
-}
-
-/** The known name within two edits of `name`, if one is. */
-function closest(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /** A list answer: the page in `result`, the paging in `result_info` (V4 page pagination). */
