@@ -5,13 +5,13 @@ import { DEMO_LOGO_PREFIX, demoLogoSvg } from './catalog/demoDetails.ts';
 import { DEV_PREFIX, type createDevRoutes } from './dev/routes.ts';
 import type { FirefoxMount } from './firefox/routes.ts';
 import { GRAPH_PATH, type createGraphRoutes } from './graph/routes.ts';
-import { devAccess, HANDLER_AUTHENTICATES, mount, PUBLIC, type Mount } from './http/mounts.ts';
+import { devAccess, mount, PUBLIC, type Mount } from './http/mounts.ts';
 import { HttpProblem } from './http/problems.ts';
 import { sendJson } from './http/respond.ts';
 import type { DevIdentityProvider } from './identity/index.ts';
 import { OPENAPI_PATH, readOpenApiDocument } from './openapi/document.ts';
 import { RTDB_PREFIX, type RtdbMount } from './rtdb/routes.ts';
-import { SEARCH_PREFIX, SEARCH_INSTANCE, type SearchService } from './search/index.ts';
+import type { SearchService } from './search/index.ts';
 
 export const IDENTITY_PREFIX = '/oidc';
 
@@ -71,26 +71,8 @@ export function serviceMounts(parts: ServiceMountParts): readonly Mount[] {
         { path: `${API_PREFIX}/user/catalog-changes`, methods: METHODS },
       ],
     }),
-    mount({
-      name: 'search',
-      prefix: SEARCH_PREFIX,
-      boundary: 'a program, by an API token for this account with the scope of the endpoint (and its allowed addresses)',
-      access: HANDLER_AUTHENTICATES,
-      handle: async (req, res, url) => {
-        await search.handle(req, res, url);
-        return true;
-      },
-      routes: [
-        { path: `${SEARCH_PREFIX}/accounts/{account}/ai-search/instances/${SEARCH_INSTANCE}/search`, methods: ['POST', 'GET'], body: JSON.stringify({ query: 'password' }) },
-        {
-          path: `${SEARCH_PREFIX}/accounts/{account}/ai-search/instances/${SEARCH_INSTANCE}/chat/completions`,
-          methods: ['POST'],
-          body: JSON.stringify({ messages: [{ role: 'user', content: 'password' }] }),
-        },
-        { path: `${SEARCH_PREFIX}/accounts/{account}/legacy-rag/rags/${SEARCH_INSTANCE}/search`, methods: ['POST'], body: JSON.stringify({ query: 'password' }) },
-        { path: `${SEARCH_PREFIX}/accounts/{account}/legacy-rag/rags/${SEARCH_INSTANCE}/ai-search`, methods: ['POST'], body: JSON.stringify({ query: 'password' }) },
-      ],
-    }),
+    // Its routes, their access (API tokens) and their examples are the search table's (server/search/searchMount.ts).
+    mount(search.mount),
     mount({
       name: 'rtdb',
       prefix: RTDB_PREFIX,

@@ -203,22 +203,26 @@ export const MUTATIONS: Mutation[] = [
     name: 'lookup-sqlite-rechecks-first',
     rule: 'SQLite hands out a never-checked address before a re-check due at the same time',
     file: 'server/store/SqliteLookupStore.ts',
-    find: 'const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1`);',
-    replace:
-      'const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND due_at <= ? AND lease_until <= ? AND (checked_at IS NULL OR seen_at >= ?) ORDER BY checked_at IS NULL, checked_at, added_at, email LIMIT 1`, active);',
+    find: "  new: 'SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1',",
+    replace: "  new: 'SELECT email FROM address_checks WHERE via_domain = 0 AND due_at <= ? AND lease_until <= ? ORDER BY checked_at IS NULL, checked_at, added_at, email LIMIT 1',",
     tests: ['test/server/store/lookupStore.test.ts'],
   },
   {
     name: 'lookup-postgres-rechecks-first',
     rule: 'PostgreSQL hands out a never-checked address before a re-check due at the same time',
     file: 'server/store/postgres/PostgresLookupStore.ts',
-    find: `        \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
-         ORDER BY added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,
-      );`,
-    replace: `        \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND due_at <= $1 AND lease_until <= $1 AND (checked_at IS NULL OR seen_at >= $2)
-         ORDER BY checked_at NULLS LAST, added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,
-        true,
-      );`,
+    find: `  new: \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
+        ORDER BY added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,`,
+    replace: `  new: \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND due_at <= $1 AND lease_until <= $1
+        ORDER BY checked_at NULLS LAST, added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,`,
+    tests: ['test/server/store/lookupStore.test.ts'],
+  },
+  {
+    name: 'lookup-rechecks-first',
+    rule: 'the claim order (both dialects) takes never-checked addresses before re-checks',
+    file: 'server/store/lookupRules.ts',
+    find: "const CLAIM_ORDER: readonly ClaimQueue[] = ['new', 'domain', 'stealer', 'recheck'];",
+    replace: "const CLAIM_ORDER: readonly ClaimQueue[] = ['recheck', 'new', 'domain', 'stealer'];",
     tests: ['test/server/store/lookupStore.test.ts'],
   },
   {

@@ -1,11 +1,10 @@
 import path from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { ApiTokenStore } from './ApiTokenStore.ts';
 import { CatalogSearchIndex, type CatalogReader } from './CatalogSearchIndex.ts';
 import { migratePostgresAt } from '../store/postgres/migrate.ts';
 import { openPostgresSearchStorage } from './postgresStorage.ts';
-import { createSearchRoutes, SEARCH_PREFIX } from './routes.ts';
+import { createSearchMount } from './searchMount.ts';
 import type { SearchIndex } from './SearchIndex.ts';
 import { SqliteApiTokenStore } from './SqliteApiTokenStore.ts';
 
@@ -75,16 +74,13 @@ export async function openSearchStorage(options: SearchStorageOptions): Promise<
   };
 }
 
-/** The search interface of the reference service: its index, its API tokens and its routes. */
+/** The search interface of the reference service: its index, its API tokens and its mount (every path under `/client/v4`). */
 export function createSearchService({ storage, accountId, logger }: { storage: SearchStorage; accountId: string; logger: Logger }) {
   const { tokens, index } = storage;
-  const routes = createSearchRoutes({ index, tokens, accountId, logger });
   return {
     tokens,
     index,
-    /** True for paths under `/client/v4` (all answered here, unknown ones with a 404 envelope). */
-    owns: (pathname: string) => pathname === SEARCH_PREFIX || pathname.startsWith(SEARCH_PREFIX + '/'),
-    handle: (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => routes(req, res, url),
+    mount: createSearchMount({ index, tokens, accountId, logger }),
     close: () => storage.close(),
   };
 }

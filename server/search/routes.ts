@@ -1,35 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import {
-  AiSearchOptions,
-  answerPieces,
-  BoostBy,
-  BREACH_FILTER_FIELDS,
-  CacheOptions,
   ChatCompletionsRequest,
   DEFAULT_NAMESPACE,
   extractiveAnswer,
   LegacySearchRequest,
-  NamespaceAiSearchOptions,
   NamespaceChatCompletionsRequest,
   NamespaceSearchRequest,
-  nonTextParts,
-  parseMetadataFilter,
-  queryOfMessages,
-  QueryRewriteOptions,
-  RerankingOptions,
-  RetrievalOptions,
   SearchCodes,
   SearchRequest,
-  translateLegacyFilter,
-  type ChatCompletion,
-  type ChatCompletionDelta,
-  type ChatMessage,
   type InstanceStats,
   type LegacyAiSearchResult,
   type LegacySearchResult,
-  type MetadataFilter,
-  type NamespaceChatCompletion,
   type NamespaceChunk,
   type NamespaceSearchResult,
   type SearchChunk,
@@ -37,14 +19,13 @@ import {
 } from '../../shared/search/index.ts';
 import { readJsonBodyWithText } from '../http/body.ts';
 import { AnswerCache, answerKey } from './AnswerCache.ts';
-import type { Logger } from '../log.ts';
-import type { ApiTokenScope, ApiTokenStore } from './ApiTokenStore.ts';
-import { authenticateApiToken } from './authenticate.ts';
+import type { ApiTokenScope } from './ApiTokenStore.ts';
 import type { SearchIndex } from './SearchIndex.ts';
-import { envelopeJson, SearchError, sendEnvelopeJson, sendSearchError, toSearchError } from './envelope.ts';
+import { envelopeJson, SearchError, sendEnvelopeJson } from './envelope.ts';
 import { describeInstance, describeNamespace, itemChunks, listQuery, paginate, toItem } from './management.ts';
-import { ALL_DOCUMENTS, filterProblem, planRetrieval, retrieve, type Note, type RetrievalPlan } from './retrieval.ts';
-import { EventStream } from './sse.ts';
+import { ALL_DOCUMENTS, planRetrieval, retrieve, type RetrievalPlan } from './retrieval.ts';
+import { EXTRACTIVE_NOTE, sendPrepared, type Prepared } from './searchAnswers.ts';
+import { chatNotes, itemsFilter, parseBody, translate, userQuery } from './searchRequests.ts';
 
 /** `{base_url}` of the search interface is `{service}/client/v4`. */
 export const SEARCH_PREFIX = '/client/v4';
@@ -52,36 +33,43 @@ export const SEARCH_INSTANCE = 'breaches';
 /** The namespace of the instance; the deprecated un-namespaced routes reach the same one, as on Cloudflare. */
 export const SEARCH_NAMESPACE = DEFAULT_NAMESPACE;
 const MAX_BODY_BYTES = 64 * 1024;
-const EXTRACTIVE_NOTE = {
-  code: SearchCodes.extractiveAnswer,
-  message: 'extractive answer: built from the retrieved chunks by the reference instance, which runs no language model; [n] cites the n-th chunk',
-};
-const MODEL = 'breach-monitor/extractive';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-interface Params {
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A request's path parameters; `namespace` is the instance's own on the un-namespaced routes. */
+export interface Params {
   account: string;
   namespace: string;
   instance: string;
   item: string;
   job: string;
 }
-type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, params: Params) => Promise<void>;
-interface Route {
+export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, params: Params) => Promise<void>;
+/** An endpoint of a route: the API token scope it needs, and its handler. */
+export interface Endpoint {
+  scope: ApiTokenScope;
+  handle: Handler;
+}
+export interface Route {
+  /** Below `/accounts/{account_id}/`; `:name` segments are parameters. */
+  template: string;
   pattern: RegExp;
   names: (keyof Params)[];
-  handlers: Partial<Record<Method, { scope: ApiTokenScope; handle: Handler }>>;
+  handlers: Partial<Record<Method, Endpoint>>;
   /** The management writes the SDK offers on this path, and what each would do: refused here. */
   writes: Partial<Record<Method, string>>;
+  /** The requests the route walk sends here (test/server/hardening/routeWalk.test.ts), if any. */
+  walk?: { methods: readonly string[]; body: string };
 }
+
+/** Namespace → instance id → index. */
+export type Namespaces = ReadonlyMap<string, ReadonlyMap<string, SearchIndex>>;
 
 export interface SearchRoutesDeps {
   index: SearchIndex;
-  tokens: ApiTokenStore;
-  accountId: string;
-  logger: Logger;
   now?: () => number;
 }
+
+const SEARCH_WALK = JSON.stringify({ query: 'password' });
 
 /**
  * The search interface under `/client/v4/accounts/{account_id}/…`, as Cloudflare's SDK calls it:
@@ -90,9 +78,10 @@ export interface SearchRoutesDeps {
  * per breach) and stats; the deprecated un-namespaced `ai-search/instances/{id}` routes; and the
  * legacy `legacy-rag` ones. Read-only: management writes answer 405 (code 7002). Every answer is
  * the envelope `{result, success, errors, messages}` except a successful chat completion, which
- * is bare, as the SDK reads it.
+ * is bare, as the SDK reads it. The table and its handlers only: the search mount
+ * (searchMount.ts) matches a request to its route and decides its access.
  */
-export function createSearchRoutes({ index, tokens, accountId, logger, now = Date.now }: SearchRoutesDeps) {
+export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps): { routes: readonly Route[]; namespaces: Namespaces } {
   const answers = new AnswerCache<Prepared>();
   const startedAt = new Date(now()).toISOString();
   /** Namespace → instance id → index. One of each here; every path below works for more. */
@@ -104,8 +93,19 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     route(base, { GET: read(listInstances) }, { POST: 'create an instance' }),
     route(`${base}/:instance`, { GET: read(readInstance) }, { PUT: 'update an instance', DELETE: 'delete an instance' }),
     route(`${base}/:instance/stats`, { GET: read(instanceStats) }, {}),
-    route(`${base}/:instance/search`, { POST: read(cached((p) => `search:${p.namespace}/${p.instance}`, searchInstance)) }, {}),
-    route(`${base}/:instance/chat/completions`, { POST: run(cached((p) => `chat:${p.namespace}/${p.instance}`, chatInstance)) }, {}),
+    // The route walk sends its requests to the deprecated un-namespaced routes (the namespaced ones share their handlers).
+    route(
+      `${base}/:instance/search`,
+      { POST: read(cached((p) => `search:${p.namespace}/${p.instance}`, searchInstance)) },
+      {},
+      namespaced ? undefined : { methods: ['POST', 'GET'], body: SEARCH_WALK },
+    ),
+    route(
+      `${base}/:instance/chat/completions`,
+      { POST: run(cached((p) => `chat:${p.namespace}/${p.instance}`, chatInstance)) },
+      {},
+      namespaced ? undefined : { methods: ['POST'], body: JSON.stringify({ messages: [{ role: 'user', content: 'password' }] }) },
+    ),
     route(`${base}/:instance/jobs`, { GET: read(listJobs) }, { POST: 'start an indexing job' }),
     route(`${base}/:instance/jobs/:job`, { GET: read(noSuchJob) }, { PATCH: 'change an indexing job' }),
     route(`${base}/:instance/jobs/:job/logs`, { GET: read(noSuchJob) }, {}),
@@ -124,71 +124,11 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
     route('ai-search/namespaces/:namespace/chat/completions', { POST: run(cached((p) => `namespace-chat:${p.namespace}`, chatNamespace)) }, {}),
     ...instanceRoutes('ai-search/namespaces/:namespace/instances', true),
     ...instanceRoutes('ai-search/instances', false),
-    route('legacy-rag/rags/:instance/search', { POST: read(cached((p) => `legacy-search:${p.instance}`, legacySearch)) }, {}),
+    route('legacy-rag/rags/:instance/search', { POST: read(cached((p) => `legacy-search:${p.instance}`, legacySearch)) }, {}, { methods: ['POST'], body: SEARCH_WALK }),
     // The legacy ai-search endpoint answers too: it needs the run scope, as chat completions.
-    route('legacy-rag/rags/:instance/ai-search', { POST: run(cached((p) => `legacy-ai-search:${p.instance}`, legacyAiSearch)) }, {}),
+    route('legacy-rag/rags/:instance/ai-search', { POST: run(cached((p) => `legacy-ai-search:${p.instance}`, legacyAiSearch)) }, {}, { methods: ['POST'], body: SEARCH_WALK }),
   ];
-
-  return async function handleSearch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    try {
-      await dispatch(req, res, url);
-    } catch (error) {
-      const known = toSearchError(error);
-      if (!known) logger.error({ err: error, path: url.pathname }, 'search request failed');
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      sendSearchError(res, known ?? new SearchError(500, SearchCodes.internal, 'the search service failed to answer; try again later'));
-    }
-  };
-
-  async function dispatch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    // Node's parser already refuses this pair; kept for parsers configured to be lenient.
-    if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] !== undefined) {
-      throw new SearchError(400, SearchCodes.invalidHeaders, 'a request may not carry both Transfer-Encoding and Content-Length; send only one of them', { headers: { connection: 'close' } });
-    }
-    const path = url.pathname.slice(SEARCH_PREFIX.length);
-    let match: RegExpExecArray | null = null;
-    const found = ROUTES.find((r) => (match = r.pattern.exec(path)) !== null);
-    if (!found || !match) throw new SearchError(404, SearchCodes.notFound, `no such endpoint: ${req.method} ${url.pathname}`);
-    const method = req.method as Method;
-    const handler = found.handlers[method];
-    const allow = Object.keys(found.handlers).join(', ');
-    if (!handler) {
-      const write = found.writes[method];
-      if (write) {
-        throw new SearchError(
-          405,
-          SearchCodes.readOnly,
-          `this reference instance is read-only: it indexes the breach catalog itself, so it cannot ${write} (${req.method} is not allowed here; use ${allow})`,
-          {
-            headers: { allow },
-          },
-        );
-      }
-      throw new SearchError(405, SearchCodes.methodNotAllowed, `${req.method} is not allowed here; use ${allow}`, { headers: { allow } });
-    }
-    const params: Params = { account: '', namespace: SEARCH_NAMESPACE, instance: '', item: '', job: '' };
-    found.names.forEach((name, i) => (params[name] = decode(match![i + 1]!)));
-    const token = await authenticateApiToken(req, tokens, params.account, handler.scope, now());
-    // The token holds for the path's account; this mount serves one account only, so a token
-    // made for another (`api-token create --account-id other`, same store) reads nothing here.
-    if (params.account !== accountId) {
-      throw new SearchError(403, SearchCodes.wrongAccount, `the API token ${token.id} is for account "${params.account}", which this service does not serve`);
-    }
-    if (!namespaces.has(params.namespace)) {
-      throw new SearchError(404, SearchCodes.notFound, `no namespace "${params.namespace}" in account "${accountId}"; namespaces: ${[...namespaces.keys()].join(', ')}`);
-    }
-    if (params.instance !== '' && !namespaces.get(params.namespace)!.has(params.instance)) {
-      throw new SearchError(
-        404,
-        SearchCodes.notFound,
-        `no instance "${params.instance}" in namespace "${params.namespace}" of account "${accountId}"; instances: ${[...namespaces.get(params.namespace)!.keys()].join(', ')}`,
-      );
-    }
-    await handler.handle(req, res, url, params);
-  }
+  return { routes: ROUTES, namespaces };
 
   function indexOf(params: Params): SearchIndex {
     return namespaces.get(params.namespace)!.get(params.instance)!;
@@ -212,7 +152,7 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
         prepared = await prepare(value, params);
         answers.set(revision, key, prepared);
       }
-      send(res, prepared);
+      sendPrepared(res, prepared, now);
     };
   }
 
@@ -381,89 +321,16 @@ export function createSearchRoutes({ index, tokens, accountId, logger, now = Dat
   async function noSuchJob(_req: IncomingMessage, _res: ServerResponse, _url: URL, params: Params): Promise<void> {
     throw new SearchError(404, SearchCodes.notFound, `no job "${params.job}": this instance indexes the catalog itself and runs no jobs`);
   }
-
-  // --- answers ---------------------------------------------------------------------------
-
-  function send(res: ServerResponse, prepared: Prepared): void {
-    switch (prepared.kind) {
-      case 'json':
-        return sendEnvelopeJson(res, 200, prepared.json);
-      case 'search-stream': {
-        const stream = new EventStream(res);
-        stream.send({ search_query: prepared.result.search_query, chunks: prepared.result.chunks, messages: prepared.notes }, 'chunks');
-        stream.sendRaw(envelopeJson(prepared.result, prepared.notes));
-        stream.done();
-        return;
-      }
-      case 'chat':
-        return chat(res, prepared);
-      case 'legacy-search-stream': {
-        const stream = new EventStream(res);
-        stream.sendRaw(prepared.json);
-        stream.done();
-        return;
-      }
-      case 'legacy-ai-stream': {
-        // Legacy streams carry only the generated response: no chunks event.
-        const stream = new EventStream(res);
-        for (const piece of answerPieces(prepared.answer)) stream.send({ response: piece });
-        stream.done();
-        return;
-      }
-    }
-  }
-
-  /** A chat completion carries its own id and creation time, so only its retrieval and answer are reused. */
-  function chat(res: ServerResponse, { stream: streaming, query, chunks, errors, answer, notes }: Extract<Prepared, { kind: 'chat' }>): void {
-    const id = `chatcmpl-${Math.floor(now()).toString(36)}`;
-    const created = Math.floor(now() / 1000);
-    const messages = [EXTRACTIVE_NOTE, ...notes];
-    if (!streaming) {
-      // Bare, as the SDK reads it: no envelope around a successful completion.
-      const completion: ChatCompletion | NamespaceChatCompletion = {
-        id,
-        object: 'chat.completion',
-        created,
-        model: MODEL,
-        choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
-        chunks,
-        search_query: query,
-        messages,
-        ...(errors.length > 0 ? { errors } : {}),
-      };
-      return sendEnvelopeJson(res, 200, JSON.stringify(completion));
-    }
-    const stream = new EventStream(res);
-    stream.send({ search_query: query, chunks, messages }, 'chunks');
-    const delta = (content: string | undefined, finish: string | null): ChatCompletionDelta => ({
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model: MODEL,
-      choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }],
-    });
-    for (const piece of answerPieces(answer)) stream.send(delta(piece, null));
-    stream.send(delta(undefined, 'stop'));
-    stream.done();
-  }
 }
 
-/** What a request's answer is made of, before anything that varies per request (ids, times). */
-type Prepared =
-  | { kind: 'json'; json: string }
-  | { kind: 'search-stream'; result: SearchResult | NamespaceSearchResult; notes: Note[] }
-  | { kind: 'chat'; stream: boolean; query: string; chunks: SearchChunk[] | NamespaceChunk[]; errors: { instance_id: string; message: string }[]; answer: string; notes: Note[] }
-  | { kind: 'legacy-search-stream'; json: string }
-  | { kind: 'legacy-ai-stream'; answer: string };
-
 /** A route below `/accounts/{account_id}/`; `:name` segments are parameters. */
-function route(template: string, handlers: Route['handlers'], writes: Route['writes']): Route {
+function route(template: string, handlers: Route['handlers'], writes: Route['writes'], walk?: Route['walk']): Route {
   const names: (keyof Params)[] = ['account'];
   const source = template.replace(/:([a-z]+)/g, (_, name: keyof Params) => {
     names.push(name);
     return '([^/]+)';
   });
-  return { pattern: new RegExp(`^/accounts/([^/]+)/${source}$`), names, handlers, writes };
+  return { template, pattern: new RegExp(`^/accounts/([^/]+)/${source}$`), names, handlers, writes, ...(walk ? { walk } : {}) };
 }
 
 function contains(texts: readonly string[], search: string | undefined): boolean {
@@ -471,34 +338,6 @@ function contains(texts: readonly string[], search: string | undefined): boolean
   const needle = search.toLowerCase();
   return texts.some((text) => text.toLowerCase().includes(needle));
 }
-
-/** `metadata_filter` of the items list: the new filter format, as JSON. */
-function itemsFilter(json: string): MetadataFilter {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    throw new SearchError(400, SearchCodes.invalidFilter, '?metadata_filter: is not JSON (send the new filter format, such as {"isVerified":true})');
-  }
-  try {
-    return parseMetadataFilter(raw, BREACH_FILTER_FIELDS, '?metadata_filter');
-  } catch (error) {
-    throw filterProblem(error);
-  }
-}
-
-/** Extra notes of a chat completion: the OpenAI parameters a language model would use. */
-function chatNotes(body: Record<string, unknown>): Note[] {
-  const notes: Note[] = [];
-  if (typeof body.model === 'string' && body.model !== '') {
-    notes.push({ code: SearchCodes.optionIgnored, message: `model was ignored: answers are extractive, built from the chunks without a language model` });
-  }
-  for (const key of Object.keys(body)) {
-    if (!CHAT_KEYS.has(key)) notes.push({ code: SearchCodes.optionIgnored, message: `${key} was ignored: it tunes a language model, and this instance runs none` });
-  }
-  return notes;
-}
-const CHAT_KEYS = new Set(['messages', 'stream', 'model', 'ai_search_options']);
 
 function toLegacyData(chunk: SearchChunk) {
   const { metadata, key, timestamp } = chunk.item;
@@ -510,84 +349,6 @@ function toLegacyData(chunk: SearchChunk) {
     attributes: { ...metadata, breachDate: metadata.breachDate * 1000, timestamp: timestamp * 1000 },
     content: [{ type: 'text' as const, text: chunk.text }],
   };
-}
-
-/** The query of a conversation: the last user message's text. Image and file parts are refused: this instance indexes text. */
-function userQuery(messages: readonly ChatMessage[]): string {
-  const refused = nonTextParts(messages);
-  if (refused.length > 0) {
-    const [first, ...rest] = refused.map(({ pointer, type }) => ({
-      code: SearchCodes.invalidRequest,
-      message: `${pointer}: this instance indexes text only, so a "${type}" part cannot be searched; send the question as text (a string, or {"type": "text", "text": …} parts)`,
-    }));
-    throw new SearchError(400, SearchCodes.invalidRequest, first!.message, { more: rest });
-  }
-  const query = queryOfMessages(messages);
-  if (query === undefined) throw new SearchError(400, SearchCodes.invalidRequest, '/messages: needs a message with role "user" (its content is the search query)');
-  return query;
-}
-
-function translate(raw: unknown): MetadataFilter {
-  try {
-    return translateLegacyFilter(raw, BREACH_FILTER_FIELDS, '/filters');
-  } catch (error) {
-    throw filterProblem(error);
-  }
-}
-
-/** Every option and body field this interface knows, to suggest the one a misspelt name meant. */
-const KNOWN_NAMES = [
-  ...Object.keys(SearchRequest.shape),
-  ...Object.keys(AiSearchOptions.shape),
-  ...Object.keys(NamespaceAiSearchOptions.shape),
-  ...Object.keys(RetrievalOptions.shape),
-  ...Object.keys(RerankingOptions.shape),
-  ...Object.keys(QueryRewriteOptions.shape),
-  ...Object.keys(CacheOptions.shape),
-  ...Object.keys(BoostBy.shape),
-];
-
-function parseBody<T extends z.ZodType>(body: unknown, schema: T): z.infer<T> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const [first, ...rest] = parsed.error.issues.map((issue) => {
-    const at = issue.path.length > 0 ? '/' + issue.path.join('/') : '/';
-    if (issue.code !== 'unrecognized_keys') return { code: SearchCodes.invalidRequest, message: `${at}: ${issue.message}` };
-    const named = issue.keys.map((key) => {
-      const meant = closest(key, KNOWN_NAMES);
-      return `"${key}"${meant ? ` (did you mean "${meant}"?)` : ''}`;
-    });
-    return { code: SearchCodes.invalidRequest, message: `${at}: unknown option ${named.join(', ')}` };
-  });
-  throw new SearchError(400, SearchCodes.invalidRequest, first!.message, { more: rest });
-}
-
-/** The known name within two edits of `name`, if one is. */
-function closest(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new SearchError(400, SearchCodes.invalidRequest, 'a path segment is not valid percent-encoding');
-  }
 }
 
 /** A list answer: the page in `result`, the paging in `result_info` (V4 page pagination). */

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
-import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../shared/api/index.ts';
+import type { Database as SqliteDatabase, Transaction } from 'better-sqlite3';
+import { CatalogOrigin, emailKey, type Breach, type CatalogChange } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
 import {
   stampsOf,
@@ -29,8 +29,21 @@ import {
   validResolvedAt,
   validUserSub,
 } from './breachRules.ts';
-import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
+import {
+  catalogSnapshot,
+  copyAccount,
+  copyBreach,
+  copyRemovedBreaches,
+  fromBreachRow,
+  fromCatalogChangeColumns,
+  removedBreachOf,
+  toBreachRow,
+  type BreachRow,
+  type CatalogChangeColumns,
+  type CatalogSnapshot,
+} from './breachRows.ts';
 import { migrate, schemaVersion } from './migrate.ts';
+import { prepareStatements, SELECT_EXPOSURES, SELECT_RESOLUTIONS, type BreachStatements } from './sqliteBreachStatements.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 import { preparePrivateDatabaseFile } from './privateFiles.ts';
 import { SqlitePersonEmails } from './SqlitePersonEmails.ts';
@@ -42,33 +55,12 @@ const MAX_REMEMBERED_SUBJECTS = 10_000;
 const BUSY_TIMEOUT_MS = 5000;
 
 /** The catalog as last read, with what `applyResolutionChanges` needs to check a change quickly. */
-interface CatalogSnapshot {
-  revision: number;
-  breaches: Breach[];
-  byId: Map<string, Breach>;
-  /** Breaches that left the catalog (written only with a catalog revision, so cached with it). */
-  removed: Map<string, RemovedBreach>;
+interface SqliteCatalogSnapshot extends CatalogSnapshot<number> {
   /** Per breach, removed ones included: data class key → the breach's own spelling. */
   classesById: Map<string, Map<string, string>>;
 }
 
 export type ExplainableQuery = 'resolutions' | 'exposures';
-
-const SELECT_RESOLUTIONS = `
-  SELECT email, breach_id, data_class, resolved_at FROM resolutions
-  WHERE email IN (SELECT value FROM json_each(?))
-  ORDER BY email, breach_id, data_class_key`;
-
-/**
- * One row per email with its ids as a JSON array: about three times faster than a row per
- * (email, breach) when an email is in thousands of breaches, and an email whose record is
- * empty comes back as `[]`. The ids arrive in primary-key order in practice, but SQLite does
- * not promise aggregate order, so the reader checks it.
- */
-const SELECT_EXPOSURES = `
-  SELECT r.email, (SELECT json_group_array(e.breach_id) FROM exposures AS e WHERE e.email = r.email)
-  FROM exposure_records AS r
-  WHERE r.email IN (SELECT value FROM json_each(?))`;
 
 /**
  * {@link SyncBreachStore} on SQLite. Emails are keyed by {@link emailKey}: results (map keys,
@@ -79,8 +71,8 @@ const SELECT_EXPOSURES = `
  */
 export class SqliteBreachStore implements SyncBreachStore {
   readonly #db: SqliteDatabase;
-  readonly #sql: ReturnType<typeof prepareStatements>;
-  #catalog: CatalogSnapshot | undefined;
+  readonly #sql: BreachStatements;
+  #catalog: SqliteCatalogSnapshot | undefined;
 
   // In-memory change tracking for answer caches, kept per email so one user's write leaves
   // every other user's cached answers valid. Another connection's commit (seen through
@@ -265,7 +257,7 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   removedBreaches(): Map<string, RemovedBreach> {
-    return new Map([...this.#snapshot().removed].map(([id, removed]) => [id, { breach: copyBreach(removed.breach), removedAt: removed.removedAt }]));
+    return copyRemovedBreaches(this.#snapshot().removed);
   }
 
   removeInventedExposures(change: { at: string; to: CatalogOrigin }): string[] {
@@ -276,7 +268,9 @@ export class SqliteBreachStore implements SyncBreachStore {
   }
 
   catalogChanges(emails: readonly string[]): CatalogChange[] {
-    return (this.#sql.selectChanges.all(emailList(emails)) as ChangeRow[]).map(fromChangeRow);
+    return (this.#sql.selectChanges.all(emailList(emails)) as ChangeRow[]).map((row) =>
+      fromCatalogChangeColumns({ ...row, removed: JSON.parse(row.removed) as string[], invented_removed: JSON.parse(row.invented_removed) as string[] }),
+    );
   }
 
   catalogSize(): number {
@@ -291,7 +285,7 @@ export class SqliteBreachStore implements SyncBreachStore {
       account = row ? { sub, emails: JSON.parse(row.emails) as string[], deleted: row.deleted === 1 } : null;
       this.#remember(this.#accounts, sub, account);
     }
-    return account ? { sub, emails: [...account.emails], deleted: account.deleted } : undefined;
+    return account ? copyAccount(account) : undefined;
   }
 
   putAccount(account: Account): void {
@@ -432,14 +426,16 @@ export class SqliteBreachStore implements SyncBreachStore {
    * The catalog changes rarely and is read on every request, so it is parsed once per catalog
    * revision rather than per call.
    */
-  #snapshot(): CatalogSnapshot {
+  #snapshot(): SqliteCatalogSnapshot {
     const revision = this.#sql.readCatalogRevision.get() as number;
     if (this.#catalog?.revision === revision) return this.#catalog;
     const breaches = (this.#sql.listBreaches.all() as BreachRow[]).map(fromBreachRow);
-    const removed = new Map((this.#sql.listRemovedBreaches.all() as [string, string, string][]).map(([id, json, removedAt]) => [id, { breach: Breach.parse(JSON.parse(json)), removedAt }]));
+    const gone = (this.#sql.listRemovedBreaches.all() as [string, string, string][]).map(([id, json, removedAt]) => removedBreachOf(id, JSON.parse(json), removedAt));
+    const snapshot = catalogSnapshot(revision, breaches, gone);
+    const { removed } = snapshot;
     const classesById = new Map<string, Map<string, string>>();
     for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches]) classesById.set(breach.id, dataClassSpellings(breach.dataClasses));
-    this.#catalog = { revision, breaches, byId: new Map(breaches.map((b) => [b.id, b])), removed, classesById };
+    this.#catalog = { ...snapshot, classesById };
     return this.#catalog;
   }
 }
@@ -453,7 +449,7 @@ function compareSqliteIds(a: string, b: string): number {
 }
 
 /** Puts one breach into a snapshot in place, keeping `breaches` in the order SQLite lists them. */
-function patchSnapshot(snapshot: CatalogSnapshot, breach: Breach): void {
+function patchSnapshot(snapshot: SqliteCatalogSnapshot, breach: Breach): void {
   const { breaches } = snapshot;
   let low = 0;
   let high = breaches.length;
@@ -493,101 +489,10 @@ export function openSqliteBreachStore(path: string): SqliteBreachStore {
   }
 }
 
-function prepareStatements(db: SqliteDatabase) {
-  const pluck = (sql: string): Statement => db.prepare(sql).pluck();
-  return {
-    listBreaches: db.prepare('SELECT * FROM breaches ORDER BY id'),
-    countBreaches: pluck('SELECT count(*) FROM breaches'),
-    upsertBreach: db.prepare(`
-      INSERT INTO breaches (id, domain, breach_date, added_date, modified_date, data_classes, is_sensitive)
-      VALUES (@id, @domain, @breach_date, @added_date, @modified_date, @data_classes, @is_sensitive)
-      ON CONFLICT (id) DO UPDATE SET
-        domain = excluded.domain, breach_date = excluded.breach_date, added_date = excluded.added_date,
-        modified_date = excluded.modified_date, data_classes = excluded.data_classes, is_sensitive = excluded.is_sensitive`),
-    deleteAllBreaches: db.prepare('DELETE FROM breaches'),
-    getAccount: db.prepare('SELECT emails, deleted FROM accounts WHERE sub = ?'),
-    upsertAccount: db.prepare(`
-      INSERT INTO accounts (sub, emails, deleted) VALUES (?, ?, ?)
-      ON CONFLICT (sub) DO UPDATE SET emails = excluded.emails, deleted = excluded.deleted`),
-    hasUser: pluck('SELECT 1 FROM users WHERE sub = ?'),
-    insertUser: db.prepare('INSERT INTO users (sub, created_at) VALUES (?, ?) ON CONFLICT (sub) DO NOTHING'),
-    selectExposures: db.prepare(SELECT_EXPOSURES).raw(),
-    // A record takes the kind of its latest writer: a real lookup turns an invented record real.
-    insertExposureRecord: db.prepare('INSERT INTO exposure_records (email, invented) VALUES (?, ?) ON CONFLICT (email) DO UPDATE SET invented = excluded.invented'),
-    deleteExposureRecord: db.prepare('DELETE FROM exposure_records WHERE email = ?'),
-    forgetCheck: db.prepare('UPDATE address_checks SET checked_at = NULL, breach_count = NULL, due_at = ? WHERE email = ? AND checked_at IS NOT NULL'),
-    inventedRecords: db
-      .prepare(
-        `SELECT r.email, (SELECT json_group_array(e.breach_id) FROM exposures AS e WHERE e.email = r.email)
-         FROM exposure_records AS r WHERE r.invented = 1 ORDER BY r.email`,
-      )
-      .raw(),
-    deleteResolutionsOf: db.prepare('DELETE FROM resolutions WHERE email = ? AND breach_id IN (SELECT value FROM json_each(?))'),
-    listRemovedBreaches: db.prepare('SELECT id, breach, removed_at FROM removed_breaches ORDER BY id').raw(),
-    putRemovedBreach: db.prepare(`
-      INSERT INTO removed_breaches (id, breach, removed_at) VALUES (?, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET breach = excluded.breach, removed_at = excluded.removed_at`),
-    deleteRemovedBreach: db.prepare('DELETE FROM removed_breaches WHERE id = ?'),
-    loadedCatalog: db.prepare('SELECT origin, file FROM catalog_origin WHERE id = 1'),
-    setLoadedCatalog: db.prepare('UPDATE catalog_origin SET origin = ?, file = ? WHERE id = 1'),
-    // Per address exposed to a leaving breach: which ones, and how many resolutions they keep.
-    exposedTo: db
-      .prepare(
-        `SELECT e.email, json_group_array(e.breach_id),
-                (SELECT count(*) FROM resolutions AS r WHERE r.email = e.email AND r.breach_id IN (SELECT value FROM json_each(?)))
-         FROM exposures AS e WHERE e.breach_id IN (SELECT value FROM json_each(?)) GROUP BY e.email ORDER BY e.email`,
-      )
-      .raw(),
-    insertChange: db.prepare(`
-      INSERT INTO catalog_changes (at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-    selectChanges: db.prepare(
-      `SELECT id, at, email, from_catalog, to_catalog, removed, invented_removed, resolutions_kept, resolutions_removed
-       FROM catalog_changes WHERE email IN (SELECT value FROM json_each(?)) ORDER BY id`,
-    ),
-    deleteExposures: db.prepare('DELETE FROM exposures WHERE email = ?'),
-    isInvented: pluck('SELECT invented FROM exposure_records WHERE email = ?'),
-    deleteExposuresKeepingRemoved: db.prepare('DELETE FROM exposures WHERE email = ? AND breach_id NOT IN (SELECT id FROM removed_breaches)'),
-    insertExposure: db.prepare('INSERT INTO exposures (email, breach_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
-    selectResolutions: db.prepare(SELECT_RESOLUTIONS).raw(),
-    // On repetition the original resolved_at stays; only a respelled data class is refreshed.
-    resolve: db.prepare(`
-      INSERT INTO resolutions (email, breach_id, data_class_key, data_class, resolved_at) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (email, breach_id, data_class_key) DO UPDATE SET data_class = excluded.data_class
-      WHERE data_class <> excluded.data_class`),
-    unresolve: db.prepare('DELETE FROM resolutions WHERE email = ? AND breach_id = ? AND data_class_key = ?'),
-    readRevision: pluck("SELECT value FROM meta WHERE key = 'revision'"),
-    dataVersion: pluck('PRAGMA data_version'),
-    readCatalogRevision: pluck("SELECT value FROM meta WHERE key = 'catalog_revision'"),
-    bumpRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'revision'"),
-    bumpCatalogRevision: db.prepare("UPDATE meta SET value = value + 1 WHERE key IN ('revision', 'catalog_revision')"),
-  };
-}
-
-interface ChangeRow {
-  id: number;
-  at: string;
-  email: string;
-  from_catalog: string | null;
-  to_catalog: string;
+/** A `catalog_changes` row as SQLite returns it (the lists as JSON text). */
+interface ChangeRow extends Omit<CatalogChangeColumns, 'removed' | 'invented_removed'> {
   removed: string;
   invented_removed: string;
-  resolutions_kept: number;
-  resolutions_removed: number;
-}
-
-function fromChangeRow(row: ChangeRow): CatalogChange {
-  return {
-    id: row.id,
-    at: row.at,
-    email: row.email,
-    from: row.from_catalog === null ? null : CatalogOrigin.parse(row.from_catalog),
-    to: CatalogOrigin.parse(row.to_catalog),
-    removedFromCatalog: JSON.parse(row.removed) as string[],
-    inventedRemoved: JSON.parse(row.invented_removed) as string[],
-    resolutionsKept: row.resolutions_kept,
-    resolutionsRemoved: row.resolutions_removed,
-  };
 }
 
 function isSortedById(ids: readonly string[]): boolean {

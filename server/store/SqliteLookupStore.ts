@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
-import { SourceProblemCode } from '../../shared/api/index.ts';
-import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../hibp/LookupStore.ts';
+import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../hibp/LookupStore.ts';
+import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceStateOf, type ClaimQueue, type SlotHolds } from './lookupRules.ts';
 import { schemaVersion } from './migrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
 
 const BUSY_TIMEOUT_MS = 5000;
-/** While another request is in flight, ask again this soon (it usually lands within a few hundred ms). */
-export const IN_FLIGHT_POLL_MS = 250;
+
+/** Each claim queue's next row (see lookupRules' `claimOrder`): `now` twice, then `monitoredSince(now)` where the queue asks for it. */
+const NEXT_IN_QUEUE: Record<ClaimQueue, string> = {
+  new: 'SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1',
+  domain: 'SELECT domain FROM searched_domains WHERE due_at <= ? AND lease_until <= ? ORDER BY checked_at IS NOT NULL, checked_at, domain LIMIT 1',
+  stealer: 'SELECT email FROM address_checks WHERE stealer_due_at <= ? AND lease_until <= ? AND seen_at >= ? ORDER BY stealer_checked_at IS NOT NULL, stealer_checked_at, email LIMIT 1',
+  recheck: 'SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NOT NULL AND due_at <= ? AND lease_until <= ? AND seen_at >= ? ORDER BY checked_at, email LIMIT 1',
+};
 
 interface CheckRecord {
   email: string;
@@ -84,7 +90,7 @@ export class SqliteLookupStore implements LookupStore {
   }
 
   async waiting(now: number, stealerLogs: boolean): Promise<number> {
-    const active = now - MONITORED_WITHIN_MS;
+    const active = monitoredSince(now);
     const accounts = this.#db.prepare('SELECT count(*) FROM address_checks WHERE via_domain = 0 AND due_at <= ? AND (checked_at IS NULL OR seen_at >= ?)').pluck().get(now, active) as number;
     const domains = this.#db.prepare('SELECT count(*) FROM searched_domains WHERE due_at <= ?').pluck().get(now) as number;
     const stealer = stealerLogs ? (this.#db.prepare('SELECT count(*) FROM address_checks WHERE stealer_due_at <= ? AND seen_at >= ?').pluck().get(now, active) as number) : 0;
@@ -110,7 +116,7 @@ export class SqliteLookupStore implements LookupStore {
   }
 
   async nextDue(now: number, stealerLogs: boolean): Promise<number | null> {
-    const active = now - MONITORED_WITHIN_MS;
+    const active = monitoredSince(now);
     const candidates = [
       this.#db.prepare('SELECT min(max(due_at, lease_until)) FROM address_checks WHERE via_domain = 0 AND due_at IS NOT NULL AND (checked_at IS NULL OR seen_at >= ?)').pluck().get(active) as
         number | null,
@@ -123,42 +129,14 @@ export class SqliteLookupStore implements LookupStore {
   }
 
   async claim(now: number, leaseUntil: number, owner: string, stealerLogs: boolean): Promise<LookupJob | undefined> {
-    const db = this.#db;
     return this.#immediate(() => {
-      const active = now - MONITORED_WITHIN_MS;
-      const pick = (sql: string, ...more: number[]): string | undefined =>
-        db
-          .prepare(sql)
+      for (const queue of claimOrder(stealerLogs)) {
+        const monitored = onlyMonitored(queue) ? [monitoredSince(now)] : [];
+        const key = this.#db
+          .prepare(NEXT_IN_QUEUE[queue])
           .pluck()
-          .get(now, now, ...more) as string | undefined;
-      const leaseAddress = (email: string) => db.prepare('UPDATE address_checks SET lease_until = ?, lease_owner = ? WHERE email = ?').run(leaseUntil, owner, email);
-      const fresh = pick(`SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1`);
-      if (fresh !== undefined) {
-        leaseAddress(fresh);
-        return { kind: 'account', email: fresh };
-      }
-      const domain = pick(`SELECT domain FROM searched_domains WHERE due_at <= ? AND lease_until <= ? ORDER BY checked_at IS NOT NULL, checked_at, domain LIMIT 1`);
-      if (domain !== undefined) {
-        db.prepare('UPDATE searched_domains SET lease_until = ?, lease_owner = ? WHERE domain = ?').run(leaseUntil, owner, domain);
-        return { kind: 'domain', domain };
-      }
-      if (stealerLogs) {
-        const stealer = pick(
-          `SELECT email FROM address_checks WHERE stealer_due_at <= ? AND lease_until <= ? AND seen_at >= ? ORDER BY stealer_checked_at IS NOT NULL, stealer_checked_at, email LIMIT 1`,
-          active,
-        );
-        if (stealer !== undefined) {
-          leaseAddress(stealer);
-          return { kind: 'stealer', email: stealer };
-        }
-      }
-      const recheck = pick(
-        `SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NOT NULL AND due_at <= ? AND lease_until <= ? AND seen_at >= ? ORDER BY checked_at, email LIMIT 1`,
-        active,
-      );
-      if (recheck !== undefined) {
-        leaseAddress(recheck);
-        return { kind: 'account', email: recheck };
+          .get(now, now, ...monitored) as string | undefined;
+        if (key !== undefined) return this.#lease(claimedJob(queue, key), leaseUntil, owner);
       }
       return undefined;
     });
@@ -231,20 +209,14 @@ export class SqliteLookupStore implements LookupStore {
 
   async takeSlot(now: number, rpm: number, windowMs: number, flightMs: number): Promise<SlotAnswer> {
     return this.#immediate((): SlotAnswer => {
-      const state = this.#db.prepare('SELECT blocked_until, backoff_until, in_flight_until FROM source_state WHERE id = 1').get() as {
-        blocked_until: number;
-        backoff_until: number;
-        in_flight_until: number;
-      };
-      const hold = Math.max(state.blocked_until, state.backoff_until);
-      if (now < hold) return { granted: false, retryAt: hold };
-      if (now < state.in_flight_until) return { granted: false, retryAt: Math.min(state.in_flight_until, now + IN_FLIGHT_POLL_MS) };
-      this.#db.prepare('DELETE FROM source_requests WHERE sent_at <= ?').run(now - 10 * windowMs);
-      const recent = this.#db
-        .prepare('SELECT sent_at FROM source_requests WHERE sent_at > ? ORDER BY sent_at')
-        .pluck()
-        .all(now - windowMs) as number[];
-      if (recent.length >= rpm) return { granted: false, retryAt: recent[recent.length - rpm]! + windowMs };
+      const holds = this.#db.prepare('SELECT blocked_until AS blockedUntil, backoff_until AS backoffUntil, in_flight_until AS inFlightUntil FROM source_state WHERE id = 1').get() as SlotHolds;
+      const held = refusedByHolds(now, holds);
+      if (held) return held;
+      const { forgetUpTo, countAfter } = requestWindow(now, windowMs);
+      this.#db.prepare('DELETE FROM source_requests WHERE sent_at <= ?').run(forgetUpTo);
+      const recent = this.#db.prepare('SELECT sent_at FROM source_requests WHERE sent_at > ? ORDER BY sent_at').pluck().all(countAfter) as number[];
+      const full = refusedByBudget(recent, rpm, windowMs);
+      if (full) return full;
       this.#db.prepare('INSERT INTO source_requests (sent_at) VALUES (?)').run(now);
       const flight = randomUUID();
       this.#db.prepare('UPDATE source_state SET in_flight_id = ?, in_flight_until = ? WHERE id = 1').run(flight, now + flightMs);
@@ -287,6 +259,13 @@ export class SqliteLookupStore implements LookupStore {
     if (this.#db.open) this.#db.close();
   }
 
+  /** Leases the claimed row to `owner` (see {@link release}); answers the job. */
+  #lease(job: LookupJob, leaseUntil: number, owner: string): LookupJob {
+    if (job.kind === 'domain') this.#db.prepare('UPDATE searched_domains SET lease_until = ?, lease_owner = ? WHERE domain = ?').run(leaseUntil, owner, job.domain);
+    else this.#db.prepare('UPDATE address_checks SET lease_until = ?, lease_owner = ? WHERE email = ?').run(leaseUntil, owner, job.email);
+    return job;
+  }
+
   #immediate<T>(work: () => T): T {
     return this.#db.transaction(work).immediate();
   }
@@ -321,23 +300,5 @@ function fromRecord(row: CheckRecord): AddressCheckRow {
 }
 
 function fromState(row: StateRecord): SourceState {
-  const code = SourceProblemCode.safeParse(row.problem_code);
-  return {
-    rpm: row.rpm,
-    blockedUntil: row.blocked_until,
-    backoffUntil: row.backoff_until,
-    failures: row.failures,
-    stealerLogs: row.stealer_logs === 1,
-    problem: code.success && row.problem_detail !== null ? { code: code.data, detail: row.problem_detail } : null,
-  };
-}
-
-/** Holds only ever move later (another instance may have set a longer one), unless reset. */
-export function mergeState(current: SourceState, patch: Partial<SourceState>, reset: boolean): SourceState {
-  const next = { ...current, ...patch };
-  if (!reset) {
-    next.blockedUntil = Math.max(current.blockedUntil, patch.blockedUntil ?? 0);
-    next.backoffUntil = Math.max(current.backoffUntil, patch.backoffUntil ?? 0);
-  }
-  return next;
+  return sourceStateOf({ ...row, stealer_logs: row.stealer_logs === 1 });
 }

@@ -131,7 +131,7 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
   const onConnectionError = (error: Error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects');
   // Loaded only here, so the SQLite path never loads the driver.
   const [{ openPostgresBreachStore }, { openPostgresRtdbStore }, { openPostgresSearchStorage }, { PostgresLookupStore }] = await Promise.all([
-    import('./postgres/PostgresBreachStore.ts'),
+    import('./postgres/openPostgresBreachStore.ts'),
     import('../rtdb/PostgresRtdbStore.ts'),
     import('../search/postgresStorage.ts'),
     import('./postgres/PostgresLookupStore.ts'),

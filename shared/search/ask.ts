@@ -1,6 +1,6 @@
 import type { BreachSearchDocument } from './document.ts';
-import { BREACH_FILTER_FIELDS, itemKey } from './document.ts';
-import { compileFilter, type FieldSchema, type FilterRecord, type MetadataFilter } from './filter.ts';
+import { BREACH_FILTER_FIELDS, itemKey, questionRecordOf } from './document.ts';
+import { compileFilter, type FieldSchema, type MetadataFilter } from './filter.ts';
 import { understandQuery, type QueryOrder, type QueryPart } from './understandQuery.ts';
 
 /**
@@ -142,7 +142,7 @@ export function arrange<T extends { doc: BreachSearchDocument }>(hits: readonly 
   const admits = filter ? compileFilter(filter) : () => true;
   const keys = account ? personKeys(parts, account) : undefined;
   const allowed = keys ? new Set(keys) : undefined;
-  const kept = hits.filter((hit) => admits(recordOf(hit.doc)) && (allowed === undefined || allowed.has(hit.doc.id)));
+  const kept = hits.filter((hit) => admits(questionRecordOf(hit.doc)) && (allowed === undefined || allowed.has(hit.doc.id)));
   const asked = questionOrder(parts);
   if (!asked) return { hits: kept, total: kept.length };
   const compare = compareBy(asked.order);
@@ -151,25 +151,6 @@ export function arrange<T extends { doc: BreachSearchDocument }>(hits: readonly 
 }
 
 const orderedOf = (doc: BreachSearchDocument): Ordered => ({ id: doc.id, title: doc.title, pwnCount: doc.pwnCount, breachDate: doc.breachDate, addedAt: doc.addedAt });
-function recordOf(doc: BreachSearchDocument): FilterRecord {
-  return {
-    key: itemKey(doc.id),
-    timestamp: doc.addedAt,
-    title: doc.title,
-    domain: doc.domain,
-    breachDate: doc.breachDate,
-    dataClasses: doc.dataClasses,
-    isSensitive: doc.isSensitive,
-    isVerified: doc.isVerified,
-    pwnCount: doc.pwnCount,
-    // Documents stored before the flags were indexed (PostgreSQL) have none: false.
-    isFabricated: doc.isFabricated ?? false,
-    isSpamList: doc.isSpamList ?? false,
-    isRetired: doc.isRetired ?? false,
-    isMalware: doc.isMalware ?? false,
-    isStealerLog: doc.isStealerLog ?? false,
-  };
-}
 
 // ---- The answer sentence -------------------------------------------------------------------
 

@@ -102,6 +102,22 @@ export function filterRecordOf(doc: BreachSearchDocument): FilterRecord {
   return { ...documentMetadata(doc), key: itemKey(doc.id), timestamp: doc.addedAt };
 }
 
+/**
+ * The record a question's own filter runs over: {@link filterRecordOf} plus the catalog's other
+ * flags, which questions name ("malware breaches") but a caller's filter cannot.
+ */
+export function questionRecordOf(doc: BreachSearchDocument): FilterRecord {
+  return {
+    ...filterRecordOf(doc),
+    // Documents stored before the flags were indexed (PostgreSQL) have none: false.
+    isFabricated: doc.isFabricated ?? false,
+    isSpamList: doc.isSpamList ?? false,
+    isRetired: doc.isRetired ?? false,
+    isMalware: doc.isMalware ?? false,
+    isStealerLog: doc.isStealerLog ?? false,
+  };
+}
+
 /** The chunk text: what a reader (or an answer) quotes. */
 export function chunkText(doc: BreachSearchDocument): string {
   const where = doc.domain ? ` (${doc.domain})` : '';

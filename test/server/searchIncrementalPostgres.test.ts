@@ -10,7 +10,8 @@ import type { BreachDetails } from '../../shared/catalog/index.ts';
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
 import { PostgresSearchIndex } from '../../server/search/PostgresSearchIndex.ts';
 import { migratePostgresAt } from '../../server/store/postgres/migrate.ts';
-import { openPostgresBreachStore, type PostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
+import { openPostgresBreachStore } from '../../server/store/postgres/openPostgresBreachStore.ts';
+import type { PostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
 import { usePrivatePostgres } from '../support/postgres.ts';
 
 const postgres = usePrivatePostgres();

@@ -13,7 +13,7 @@ import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
 import { openSearchStorage, type SearchStorage } from '../../server/search/index.ts';
 import { asyncBreachStore, type BreachStore } from '../../server/store/BreachStore.ts';
 import { migratePostgresAt } from '../../server/store/postgres/migrate.ts';
-import { openPostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
+import { openPostgresBreachStore } from '../../server/store/postgres/openPostgresBreachStore.ts';
 import { openSqliteBreachStore } from '../../server/store/SqliteBreachStore.ts';
 import { DIALECTS, useStoreDialects, type Dialect } from '../support/storeDialects.ts';
 import { breach } from './store/helpers.ts';

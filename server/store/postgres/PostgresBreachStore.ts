@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../../shared/api/index.ts';
+import { CatalogOrigin, emailKey, type Breach, type CatalogChange } from '../../../shared/api/index.ts';
 import { compareIds } from '../../catalog/dataClasses.ts';
 import {
   stampsOf,
@@ -17,7 +17,7 @@ import {
   type ResolutionChange,
   type ResolutionRow,
 } from '../BreachStore.ts';
-import { copyBreach } from '../breachRows.ts';
+import { copyAccount, copyBreach, copyRemovedBreaches, fromCatalogChangeColumns, type CatalogChangeColumns } from '../breachRows.ts';
 import {
   checkResolutionChange,
   dataClassSpellings,
@@ -34,10 +34,11 @@ import {
 import { catalogChangesSince, LOG_CATALOG } from './catalogLog.ts';
 import * as personEmails from './personEmails.ts';
 import { personEmailKey, validCodeSend, validProof } from '../personEmailRules.ts';
-import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
-import { requireCurrentSchema } from './migrate.ts';
+import { changePayload, CHANGE_CHANNEL, type ChangeListener } from './changeNotices.ts';
+import { AccountReadBatch, type AccountReadRequest } from './accountReadBatcher.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
-import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from './pool.ts';
+import { guarded, transaction } from './pool.ts';
+import { PostgresSnapshotCache } from './postgresSnapshotCache.ts';
 
 /** One person's devices writing at once conflict on that person's revision row; they take turns. */
 const MAX_ATTEMPTS = 12;
@@ -49,32 +50,6 @@ const MAX_REMEMBERED_USERS = 10_000;
  */
 const BUMP = "SELECT nextval('change_counter')";
 const BUMP_CATALOG = "UPDATE meta SET value = value + 1 WHERE key = 'catalog_revision'; SELECT nextval('change_counter')";
-
-interface CatalogSnapshot {
-  revision: string;
-  breaches: Breach[];
-  byId: Map<string, Breach>;
-  /** Breaches that left the catalog (written only with a catalog revision, so cached with it). */
-  removed: Map<string, RemovedBreach>;
-}
-
-export interface PostgresStoreOptions {
-  url: string;
-  poolSize?: number;
-  /**
-   * The instance's one pool (server/store/openStorage.ts), shared with its other stores: used
-   * instead of a pool of the store's own, and left open by {@link PostgresBreachStore.close}.
-   */
-  pool?: pg.Pool;
-  /** Told when an idle connection fails (the server went away); the next query reconnects. */
-  onConnectionError?: (error: Error) => void;
-  /**
-   * How cached answers learn of other instances' writes: `check` reads the revisions once per
-   * request (never stale; the default), `notify` listens for their notices (no query; stale for
-   * the few milliseconds a notice takes).
-   */
-  invalidation?: 'check' | 'notify';
-}
 
 /**
  * {@link BreachStore} on PostgreSQL, for several instances sharing one database. Nothing that
@@ -88,7 +63,7 @@ export class PostgresBreachStore implements BreachStore {
   readonly #where: string;
   /** Account reads under `check`, asked together (see {@link AccountReadBatch}). */
   readonly #accountReads = new AccountReadBatch((requests) => this.#readAccounts(requests));
-  #catalog: CatalogSnapshot | undefined;
+  readonly #catalog: PostgresSnapshotCache;
   #closed = false;
   /** Users are never deleted, so one seen by any instance stays true: no query for known users. */
   readonly #knownUsers = new Set<string>();
@@ -108,6 +83,7 @@ export class PostgresBreachStore implements BreachStore {
     this.#endPool = endPool;
     this.#where = where;
     this.#listener = listener;
+    this.#catalog = new PostgresSnapshotCache(pool, where, MAX_ATTEMPTS);
   }
 
   /** `host:port/database`, for messages. */
@@ -116,11 +92,11 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async listBreaches(): Promise<Breach[]> {
-    return (await this.#snapshot()).breaches.map(copyBreach);
+    return (await this.#catalog.current()).breaches.map(copyBreach);
   }
 
   async getBreach(id: string): Promise<Breach | undefined> {
-    const breach = (await this.#snapshot()).byId.get(id);
+    const breach = (await this.#catalog.current()).byId.get(id);
     return breach && copyBreach(breach);
   }
 
@@ -196,8 +172,7 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async removedBreaches(): Promise<Map<string, RemovedBreach>> {
-    const { removed } = await this.#snapshot();
-    return new Map([...removed].map(([id, entry]) => [id, { breach: copyBreach(entry.breach), removedAt: entry.removedAt }]));
+    return copyRemovedBreaches((await this.#catalog.current()).removed);
   }
 
   async removeInventedExposures(change: { at: string; to: CatalogOrigin }): Promise<string[]> {
@@ -229,28 +204,8 @@ export class PostgresBreachStore implements BreachStore {
   }
 
   async catalogChanges(emails: readonly string[]): Promise<CatalogChange[]> {
-    const { rows } = await this.#query<{
-      id: string;
-      at: string;
-      email: string;
-      from_catalog: string | null;
-      to_catalog: string;
-      removed: string[];
-      invented_removed: string[];
-      resolutions_kept: number;
-      resolutions_removed: number;
-    }>('SELECT * FROM catalog_changes WHERE email = ANY($1::text[]) ORDER BY id', [emailList(emails)]);
-    return rows.map((row) => ({
-      id: Number(row.id),
-      at: row.at,
-      email: row.email,
-      from: row.from_catalog === null ? null : CatalogOrigin.parse(row.from_catalog),
-      to: CatalogOrigin.parse(row.to_catalog),
-      removedFromCatalog: row.removed,
-      inventedRemoved: row.invented_removed,
-      resolutionsKept: row.resolutions_kept,
-      resolutionsRemoved: row.resolutions_removed,
-    }));
+    const { rows } = await this.#query<CatalogChangeColumns>('SELECT * FROM catalog_changes WHERE email = ANY($1::text[]) ORDER BY id', [emailList(emails)]);
+    return rows.map(fromCatalogChangeColumns);
   }
 
   async catalogSize(): Promise<number> {
@@ -528,54 +483,10 @@ export class PostgresBreachStore implements BreachStore {
     return guarded(this.#where, () => (typeof sql === 'string' ? this.#pool.query<R>(sql, values) : this.#pool.query<R>(sql)));
   }
 
-  async #snapshot(): Promise<CatalogSnapshot> {
-    const { rows } = await this.#query<{ value: string }>({ name: 'breach-catalog-revision', text: "SELECT value FROM meta WHERE key = 'catalog_revision'" });
-    const revision = rows[0]?.value ?? '0';
-    if (this.#catalog?.revision === revision) return this.#catalog;
-    // Read in one snapshot with its revision, so a catalog replaced meanwhile is not half seen.
-    const snapshot = await this.#transaction('REPEATABLE READ', async (client) => {
-      const current = await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
-      const list = await client.query<BreachRecord>('SELECT * FROM breaches ORDER BY id COLLATE "C"');
-      const breaches = list.rows.map(fromRecord);
-      const gone = await client.query<{ id: string; breach: unknown; removed_at: string }>('SELECT id, breach, removed_at FROM removed_breaches ORDER BY id COLLATE "C"');
-      const removed = new Map(gone.rows.map((row) => [row.id, { breach: Breach.parse(row.breach), removedAt: row.removed_at }]));
-      return { revision: current.rows[0]?.value ?? '0', breaches, byId: new Map(breaches.map((b) => [b.id, b])), removed };
-    });
-    this.#catalog = snapshot;
-    return snapshot;
-  }
-
   /** One transaction at `isolation`, run again (after a short random pause) when it lost a race. */
   #transaction<T>(isolation: 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE', work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     return transaction(this.#pool, this.#where, { isolation, attempts: MAX_ATTEMPTS }, work);
   }
-}
-
-/**
- * Connects to PostgreSQL at `url` and returns the store, on a database already migrated
- * (`openStorage` migrates once for every store; see server/store/postgres/migrate.ts). An
- * unreachable server fails with a message naming its host and port (never the password).
- */
-export async function openPostgresBreachStore(options: PostgresStoreOptions): Promise<PostgresBreachStore> {
-  const where = describeDatabaseUrl(options.url);
-  const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
-  const endPool = options.pool ? async () => {} : () => pool.end();
-  try {
-    await requireCurrentSchema(pool);
-  } catch (error) {
-    await endPool().catch(() => {});
-    throw unreachable(options.url, error);
-  }
-  const id = randomUUID();
-  let listener: ChangeListener | undefined;
-  if (options.invalidation === 'notify') {
-    listener = new ChangeListener(options.url, id, options.onConnectionError ?? (() => {}));
-    await listener.start().catch(async (error: unknown) => {
-      await endPool().catch(() => {});
-      throw error;
-    });
-  }
-  return new PostgresBreachStore(pool, where, id, listener, endPool);
 }
 
 async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]): Promise<void> {
@@ -602,58 +513,6 @@ async function bumpEmails(client: pg.PoolClient, writer: string, emails: string[
   await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, changePayload(writer, emails)]);
 }
 
-function copyAccount(account: Account): Account {
-  return { sub: account.sub, emails: [...account.emails], deleted: account.deleted };
-}
-
 function emailList(emails: readonly string[]): string[] {
   return [...new Set(emails.map(emailKey))];
-}
-
-interface AccountReadRequest {
-  sub: string;
-  fallback: string[];
-}
-
-/**
- * Account reads asked in the same turn of the event loop go to the database together, in one
- * query sent on the next turn: under load most requests are for a few accounts, and each
- * then costs a share of one round trip instead of one of its own. No read is answered from a
- * query that started before it was asked (each batch is sent after its last read joined it), so
- * a read still sees every write committed before it was asked, whichever instance wrote it, as
- * one query per read did. Identical reads in a batch are asked once.
- */
-export class AccountReadBatch {
-  readonly #readMany: (requests: readonly AccountReadRequest[]) => Promise<AccountRead[]>;
-  #waiting: { request: AccountReadRequest; key: string; resolve(read: AccountRead): void; reject(error: unknown): void }[] = [];
-
-  constructor(readMany: (requests: readonly AccountReadRequest[]) => Promise<AccountRead[]>) {
-    this.#readMany = readMany;
-  }
-
-  read(sub: string, fallback: string[]): Promise<AccountRead> {
-    return new Promise((resolve, reject) => {
-      if (this.#waiting.length === 0) setImmediate(() => void this.#send());
-      this.#waiting.push({ request: { sub, fallback }, key: JSON.stringify([sub, fallback]), resolve, reject });
-    });
-  }
-
-  async #send(): Promise<void> {
-    const batch = this.#waiting;
-    this.#waiting = [];
-    const distinct = new Map<string, AccountReadRequest>();
-    for (const { key, request } of batch) if (!distinct.has(key)) distinct.set(key, request);
-    const keys = [...distinct.keys()];
-    try {
-      const reads = await this.#readMany([...distinct.values()]);
-      const byKey = new Map(keys.map((key, i) => [key, reads[i]!]));
-      // Each caller its own account object, as one query per read gave.
-      for (const { key, resolve } of batch) {
-        const read = byKey.get(key)!;
-        resolve({ account: read.account && copyAccount(read.account), changeStamp: read.changeStamp });
-      }
-    } catch (error) {
-      for (const { reject } of batch) reject(error);
-    }
-  }
 }

@@ -1,13 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { SourceProblemCode } from '../../../shared/api/index.ts';
-import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../../hibp/LookupStore.ts';
-import { IN_FLIGHT_POLL_MS, mergeState } from '../SqliteLookupStore.ts';
+import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../../hibp/LookupStore.ts';
+import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceStateOf, type ClaimQueue } from '../lookupRules.ts';
 import { createPool, describeDatabaseUrl, guarded, transaction } from './pool.ts';
 
 /** Lookups are few (at most the key's Rpm a minute); two connections serve them and the requests that read the queue. */
 const POOL_SIZE = 2;
 const ATTEMPTS = 8;
+
+/** Each claim queue's next row (see lookupRules' `claimOrder`), locked; `$1` is now, `$2` `monitoredSince(now)` where the queue asks for it. */
+const NEXT_IN_QUEUE: Record<ClaimQueue, string> = {
+  new: `SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
+        ORDER BY added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  domain: `SELECT domain AS key FROM searched_domains WHERE due_at <= $1 AND lease_until <= $1
+           ORDER BY checked_at NULLS FIRST, domain COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  stealer: `SELECT email AS key FROM address_checks WHERE stealer_due_at <= $1 AND lease_until <= $1 AND seen_at >= $2
+            ORDER BY stealer_checked_at NULLS FIRST, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  recheck: `SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NOT NULL AND due_at <= $1 AND lease_until <= $1 AND seen_at >= $2
+            ORDER BY checked_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
+};
 
 interface CheckRecord {
   email: string;
@@ -97,7 +108,7 @@ export class PostgresLookupStore implements LookupStore {
       `SELECT (SELECT count(*) FROM address_checks WHERE NOT via_domain AND due_at <= $1 AND (checked_at IS NULL OR seen_at >= $3))
             + (SELECT count(*) FROM searched_domains WHERE due_at <= $1)
             + CASE WHEN $2 THEN (SELECT count(*) FROM address_checks WHERE stealer_due_at <= $1 AND seen_at >= $3) ELSE 0 END AS n`,
-      [now, stealerLogs, now - MONITORED_WITHIN_MS],
+      [now, stealerLogs, monitoredSince(now)],
     );
     return Number(rows[0]?.n ?? 0);
   }
@@ -120,7 +131,7 @@ export class PostgresLookupStore implements LookupStore {
          (SELECT min(GREATEST(due_at, lease_until)) FROM address_checks WHERE NOT via_domain AND due_at IS NOT NULL AND (checked_at IS NULL OR seen_at >= $2)),
          (SELECT min(GREATEST(due_at, lease_until)) FROM searched_domains WHERE due_at IS NOT NULL),
          CASE WHEN $1 THEN (SELECT min(GREATEST(stealer_due_at, lease_until)) FROM address_checks WHERE stealer_due_at IS NOT NULL AND seen_at >= $2) END) AS at`,
-      [stealerLogs, now - MONITORED_WITHIN_MS],
+      [stealerLogs, monitoredSince(now)],
     );
     const at = rows[0]?.at;
     return at === null || at === undefined ? null : Number(at);
@@ -128,44 +139,10 @@ export class PostgresLookupStore implements LookupStore {
 
   async claim(now: number, leaseUntil: number, owner: string, stealerLogs: boolean): Promise<LookupJob | undefined> {
     return this.#tx(async (client) => {
-      // $2: addresses asked about recently enough to be looked up again (see MONITORED_WITHIN_MS).
-      const pick = async (sql: string, active = false): Promise<string | undefined> => (await client.query<{ key: string }>(sql, active ? [now, now - MONITORED_WITHIN_MS] : [now])).rows[0]?.key;
-      const leaseAddress = (email: string) => client.query('UPDATE address_checks SET lease_until = $1, lease_owner = $2 WHERE email = $3', [leaseUntil, owner, email]);
-      const fresh = await pick(
-        `SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
-         ORDER BY added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      );
-      if (fresh !== undefined) {
-        await leaseAddress(fresh);
-        return { kind: 'account', email: fresh } as const;
-      }
-      const domain = await pick(
-        `SELECT domain AS key FROM searched_domains WHERE due_at <= $1 AND lease_until <= $1
-         ORDER BY checked_at NULLS FIRST, domain COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      );
-      if (domain !== undefined) {
-        await client.query('UPDATE searched_domains SET lease_until = $1, lease_owner = $2 WHERE domain = $3', [leaseUntil, owner, domain]);
-        return { kind: 'domain', domain } as const;
-      }
-      if (stealerLogs) {
-        const stealer = await pick(
-          `SELECT email AS key FROM address_checks WHERE stealer_due_at <= $1 AND lease_until <= $1 AND seen_at >= $2
-           ORDER BY stealer_checked_at NULLS FIRST, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
-          true,
-        );
-        if (stealer !== undefined) {
-          await leaseAddress(stealer);
-          return { kind: 'stealer', email: stealer } as const;
-        }
-      }
-      const recheck = await pick(
-        `SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NOT NULL AND due_at <= $1 AND lease_until <= $1 AND seen_at >= $2
-         ORDER BY checked_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        true,
-      );
-      if (recheck !== undefined) {
-        await leaseAddress(recheck);
-        return { kind: 'account', email: recheck } as const;
+      for (const queue of claimOrder(stealerLogs)) {
+        const values = onlyMonitored(queue) ? [now, monitoredSince(now)] : [now];
+        const key = (await client.query<{ key: string }>(NEXT_IN_QUEUE[queue], values)).rows[0]?.key;
+        if (key !== undefined) return lease(client, claimedJob(queue, key), leaseUntil, owner);
       }
       return undefined;
     });
@@ -242,13 +219,14 @@ export class PostgresLookupStore implements LookupStore {
       const { rows } = await client.query<{ blocked_until: string; backoff_until: string; in_flight_until: string }>(
         'SELECT blocked_until, backoff_until, in_flight_until FROM source_state WHERE id = 1 FOR UPDATE',
       );
-      const hold = Math.max(Number(rows[0]?.blocked_until ?? 0), Number(rows[0]?.backoff_until ?? 0));
-      if (now < hold) return { granted: false, retryAt: hold };
-      const inFlightUntil = Number(rows[0]?.in_flight_until ?? 0);
-      if (now < inFlightUntil) return { granted: false, retryAt: Math.min(inFlightUntil, now + IN_FLIGHT_POLL_MS) };
-      await client.query('DELETE FROM source_requests WHERE sent_at <= $1', [now - 10 * windowMs]);
-      const recent = (await client.query<{ sent_at: string }>('SELECT sent_at FROM source_requests WHERE sent_at > $1 ORDER BY sent_at', [now - windowMs])).rows.map((row) => Number(row.sent_at));
-      if (recent.length >= rpm) return { granted: false, retryAt: recent[recent.length - rpm]! + windowMs };
+      const row = rows[0];
+      const held = refusedByHolds(now, { blockedUntil: Number(row?.blocked_until ?? 0), backoffUntil: Number(row?.backoff_until ?? 0), inFlightUntil: Number(row?.in_flight_until ?? 0) });
+      if (held) return held;
+      const { forgetUpTo, countAfter } = requestWindow(now, windowMs);
+      await client.query('DELETE FROM source_requests WHERE sent_at <= $1', [forgetUpTo]);
+      const recent = (await client.query<{ sent_at: string }>('SELECT sent_at FROM source_requests WHERE sent_at > $1 ORDER BY sent_at', [countAfter])).rows.map((sent) => Number(sent.sent_at));
+      const full = refusedByBudget(recent, rpm, windowMs);
+      if (full) return full;
       await client.query('INSERT INTO source_requests (sent_at) VALUES ($1)', [now]);
       const flight = randomUUID();
       await client.query('UPDATE source_state SET in_flight_id = $1, in_flight_until = $2 WHERE id = 1', [flight, now + flightMs]);
@@ -317,6 +295,13 @@ export function openPostgresLookupStore(options: { url: string; onConnectionErro
   return new PostgresLookupStore(pool, describeDatabaseUrl(options.url), { ownsPool: true });
 }
 
+/** Leases the claimed row to `owner` (as release gives it back); answers the job. */
+async function lease(client: pg.PoolClient, job: LookupJob, leaseUntil: number, owner: string): Promise<LookupJob> {
+  if (job.kind === 'domain') await client.query('UPDATE searched_domains SET lease_until = $1, lease_owner = $2 WHERE domain = $3', [leaseUntil, owner, job.domain]);
+  else await client.query('UPDATE address_checks SET lease_until = $1, lease_owner = $2 WHERE email = $3', [leaseUntil, owner, job.email]);
+  return job;
+}
+
 function num(value: string | null): number | null {
   return value === null ? null : Number(value);
 }
@@ -337,13 +322,5 @@ function fromRecord(row: CheckRecord): AddressCheckRow {
 }
 
 function fromState(row: StateRecord): SourceState {
-  const code = SourceProblemCode.safeParse(row.problem_code);
-  return {
-    rpm: row.rpm,
-    blockedUntil: Number(row.blocked_until),
-    backoffUntil: Number(row.backoff_until),
-    failures: row.failures,
-    stealerLogs: row.stealer_logs,
-    problem: code.success && row.problem_detail !== null ? { code: code.data, detail: row.problem_detail } : null,
-  };
+  return sourceStateOf({ ...row, blocked_until: Number(row.blocked_until), backoff_until: Number(row.backoff_until) });
 }

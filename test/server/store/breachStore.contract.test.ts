@@ -13,7 +13,7 @@ import type { Breach } from '../../../shared/api/index.ts';
 import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/store/BreachStore.ts';
 import { InvalidBreachError, ResolutionChangeError } from '../../../server/store/errors.ts';
 import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { openPostgresBreachStore } from '../../../server/store/postgres/openPostgresBreachStore.ts';
 import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
 import { DIALECTS, INJECTED_FAILURE, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 import { breach } from './helpers.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { asyncBreachStore, type BreachStore } from '../../../server/store/BreachStore.ts';
 import { migrate } from '../../../server/store/migrate.ts';
 import { MIGRATIONS } from '../../../server/store/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { openPostgresBreachStore } from '../../../server/store/postgres/openPostgresBreachStore.ts';
 import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { ResolutionChangeError } from '../../../server/store/errors.ts';
 import { SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';

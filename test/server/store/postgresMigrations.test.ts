@@ -13,7 +13,7 @@ import { runSecretCommand } from '../../../server/rtdb/secretCommand.ts';
 import { runApiTokenCommand } from '../../../server/search/apiTokenCommand.ts';
 import { MIGRATION_LOCK, migratePostgres } from '../../../server/store/postgres/migrate.ts';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { openPostgresBreachStore } from '../../../server/store/postgres/openPostgresBreachStore.ts';
 import { createPool } from '../../../server/store/postgres/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { OLD_BREACH, OLD_RTDB, OLD_SEARCH, runOldMigrations } from '../fixtures/oldPostgresLayout.ts';
