@@ -8,6 +8,7 @@ export interface StoredLogin {
   url: string | null;
   title: string | null;
   username: string;
+  /** The keyed hash in hexadecimal (in memory only: the database keeps its 32 bytes). */
   passwordHash: string;
   passwordChangedAt: string | null;
   /** Null while unchecked. */
@@ -52,10 +53,15 @@ interface LoginRow {
   url: string | null;
   title: string | null;
   username: string;
-  password_hash: string;
+  password_hash: Buffer;
   password_changed_at: string | null;
   pwned_count: number | null;
   resolved_at: string | null;
+}
+
+/** A keyed hash as the database keeps it: its 32 bytes. */
+function hashBytes(hex: string): Buffer {
+  return Buffer.from(hex, 'hex');
 }
 
 const LOGIN_COLUMNS = 'id, site, url, title, username, password_hash, password_changed_at, pwned_count, resolved_at';
@@ -67,7 +73,7 @@ function loginOf(row: LoginRow): StoredLogin {
     url: row.url,
     title: row.title,
     username: row.username,
-    passwordHash: row.password_hash,
+    passwordHash: row.password_hash.toString('hex'),
     passwordChangedAt: row.password_changed_at,
     pwnedCount: row.pwned_count,
     resolvedAt: row.resolved_at,
@@ -107,7 +113,7 @@ export function saveImport(db: WritableDB, write: ImportWrite): void {
     const insert = statement(db, 'INSERT INTO logins (import_id, site, url, title, username, password_hash, password_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const insertBreach = statement(db, 'INSERT OR IGNORE INTO login_breaches (login_id, breach_id, title, breach_date, matched_at) VALUES (?, ?, ?, ?, ?)');
     for (const { login, breaches } of write.added) {
-      const id = Number(insert.run(importId, login.site, login.url, login.title, login.username, login.passwordHash, login.passwordChangedAt).lastInsertRowid);
+      const id = Number(insert.run(importId, login.site, login.url, login.title, login.username, hashBytes(login.passwordHash), login.passwordChangedAt).lastInsertRowid);
       for (const breach of breaches) insertBreach.run(id, breach.breachId, breach.title, breach.breachDate, write.importedAt);
     }
     const touch = statement(db, 'UPDATE logins SET import_id = ?, url = ?, title = ?, password_changed_at = coalesce(?, password_changed_at) WHERE id = ?');
@@ -117,7 +123,7 @@ export function saveImport(db: WritableDB, write: ImportWrite): void {
     }
     const change = statement(db, 'UPDATE logins SET import_id = ?, url = ?, title = ?, password_hash = ?, password_changed_at = ?, pwned_count = NULL, resolved_at = ? WHERE id = ?');
     for (const { id, login, breaches } of write.changed) {
-      change.run(importId, login.url, login.title, login.passwordHash, login.passwordChangedAt, write.importedAt, id);
+      change.run(importId, login.url, login.title, hashBytes(login.passwordHash), login.passwordChangedAt, write.importedAt, id);
       for (const breach of breaches) insertBreach.run(id, breach.breachId, breach.title, breach.breachDate, write.importedAt);
     }
   })();
@@ -136,7 +142,7 @@ export function recordLoginBreaches(db: WritableDB, breaches: readonly StoredLog
 export function recordPwnedCounts(db: WritableDB, counts: ReadonlyMap<string, number>): void {
   const update = statement(db, 'UPDATE logins SET pwned_count = ? WHERE password_hash = ?');
   db.transaction(() => {
-    for (const [hash, count] of counts) update.run(count, hash);
+    for (const [hash, count] of counts) update.run(count, hashBytes(hash));
   })();
 }
 

@@ -6,6 +6,8 @@ import type { Database } from 'better-sqlite3';
  * in the OS keychain (logins/LoginHashKey.ts), so equal passwords can be found (reuse, re-import)
  * and a copy of this file tells nothing without the key. No SHA-1, no prefix, no unkeyed hash.
  *
+ * It is kept as 32 bytes, not as text: no hexadecimal string of a password's hash is in the file.
+ *
  * `login_imports`: one row per finished import (a cancelled one writes nothing at all).
  * `logins`: site is the registrable domain of the login's http(s) address (NULL without one); url
  * is that address without query, fragment or credentials; pwned_count NULL while unchecked.
@@ -29,7 +31,7 @@ export function updateToSchemaVersion80(db: Database): void {
       url TEXT,
       title TEXT,
       username TEXT NOT NULL,
-      password_hash TEXT NOT NULL CHECK (length(password_hash) = 64),
+      password_hash BLOB NOT NULL CHECK (typeof(password_hash) = 'blob' AND length(password_hash) = 32),
       password_changed_at TEXT,
       pwned_count INTEGER CHECK (pwned_count IS NULL OR pwned_count >= 0),
       resolved_at TEXT
