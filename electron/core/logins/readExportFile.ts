@@ -1,10 +1,6 @@
 import { constants, promises as fs } from 'node:fs';
 import { CoreError } from '../../../shared/ipc/index.ts';
-
-/** The size in words, for the sentence a too-large file gets. */
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / 1_000_000).toLocaleString('en')} MB`;
-}
+import { megabytes } from './exports/exportedLogin.ts';
 
 /**
  * Reads an export whole, from a regular file only, at most `maxBytes`. The file is opened first

@@ -15,12 +15,12 @@ import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
 import { combineHandlers, type HandlerSlice } from '../../../electron/core/handlers/combineHandlers.ts';
 import { createLoginHandlers } from '../../../electron/core/handlers/loginHandlers.ts';
 import { Router } from '../../../electron/core/handlers/Router.ts';
+import { MAX_EXPORT_BYTES, readLoginExport } from '../../../electron/core/logins/exports/readLoginExport.ts';
 import { Logins, type ReadExport } from '../../../electron/core/logins/Logins.ts';
 import type { CheckPasswords } from '../../../electron/core/logins/PasswordCheck.ts';
 import { AccountSecrets } from '../../../electron/core/session/AccountSecrets.ts';
 import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
 import { testCipher } from '../auth/testCipher.ts';
-import { readExportForTests, MAX_TEST_EXPORT_BYTES } from './exportReaderForTests.ts';
 
 /** A catalog breach with every field the details feed has (invented: never a real breach's text). */
 export function catalogBreach(title: string, domain: string, breachDate: string, addedDate = `${breachDate}T12:00:00Z`): BreachDetails {
@@ -100,7 +100,7 @@ export function startLoginsHarness(options: { catalog?: Record<string, BreachDet
     open: () => (account ? { db: openDatabase(account).db, accountId: account } : undefined),
     secrets,
     catalog: () => details.siteBreaches(),
-    reader: { read: options.read ?? readExportForTests, maxBytes: options.maxBytes ?? MAX_TEST_EXPORT_BYTES },
+    reader: { read: options.read ?? readLoginExport, maxBytes: options.maxBytes ?? MAX_EXPORT_BYTES },
     checkPasswords: options.checkPasswords ?? (async () => new Map()),
     emit: (view: LoginsView) => bus.emit('logins-changed', view),
     progress: (value) => {
