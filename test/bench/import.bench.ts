@@ -1,0 +1,118 @@
+// npm run bench:import — a password-manager export's import (issue 38), against floors measured in
+// the same run:
+// - pwned_pass_2000_passwords: the core's Pwned Passwords pass (checkPwnedPasswords) over 2,000
+//   distinct passwords against the range API's stand-in in a child process over loopback HTTP,
+//   with Add-Padding (800–1,000 lines per answer), at its default concurrency. Floor: the same
+//   distinct prefixes fetched with a bare `fetch` at the same concurrency, each body read as
+//   text: what any client pays for the round trips and bytes, without hashing, parsing the lines,
+//   matching suffixes, progress or the waiting logic. Median of BENCH_IMPORT_RUNS (3) runs of
+//   each, interleaved, after a warm-up of both; `cpu`/`floor_cpu` are the client process's CPU
+//   milliseconds (steadier than wall time on a shared machine).
+// Last line: one JSON object.
+import { createHash } from 'node:crypto';
+import { checkPwnedPasswords, DEFAULT_CONCURRENCY } from '../../electron/core/passwords/pwnedPasswordPass.ts';
+import { startProcess, stopProcess } from './processes.ts';
+import { benchPasswords } from './pwnedBenchPasswords.ts';
+
+const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
+const PASSWORDS = 2000;
+
+interface Metric {
+  value: number;
+  unit: string;
+  floor: number;
+  ratio: number;
+  [extra: string]: unknown;
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** Wall and CPU milliseconds of this process (the client: the stand-in's are in its own). */
+async function timed(work: () => Promise<unknown>): Promise<{ ms: number; cpu: number }> {
+  const cpu = cpuMs();
+  const started = performance.now();
+  await work();
+  return { ms: performance.now() - started, cpu: cpuMs() - cpu };
+}
+
+/** The floor: each prefix asked with a bare fetch, `concurrency` at a time, the body read and nothing done with it. */
+async function bareRanges(origin: string, prefixes: readonly string[], concurrency: number): Promise<number> {
+  let next = 0;
+  let bytes = 0;
+  const worker = async () => {
+    while (next < prefixes.length) {
+      const prefix = prefixes[next++]!;
+      const response = await fetch(`${origin}/range/${prefix}`, { headers: { 'add-padding': 'true' } });
+      bytes += (await response.text()).length;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return bytes;
+}
+
+async function measurePwnedPass(): Promise<Metric> {
+  const { passwords, seen } = benchPasswords(PASSWORDS);
+  const prefixes = [...new Set([...passwords.values()].map((password) => createHash('sha1').update(password).digest('hex').toUpperCase().slice(0, 5)))];
+  const standIn = await startProcess(['test/bench/pwnedStandInProcess.ts', String(PASSWORDS)], /listening (http:\/\/127\.0\.0\.1:\d+)/);
+  const origin = standIn.match[1]!;
+  try {
+    let requests = 0;
+    const countingFetch: typeof fetch = (input, init) => {
+      requests++;
+      return fetch(input, init);
+    };
+    const pass = async () => {
+      requests = 0;
+      let counts = new Map<string, number>();
+      const time = await timed(async () => (counts = await checkPwnedPasswords(passwords, { baseUrl: origin, fetch: countingFetch, concurrency: DEFAULT_CONCURRENCY })));
+      // A figure for a pass that answered wrong would mean nothing.
+      for (const [key, password] of passwords) if (counts.get(key) !== (seen.get(password) ?? 0)) throw new Error(`the pass answered ${counts.get(key)} for ${key}`);
+      if (requests !== prefixes.length) throw new Error(`the pass sent ${requests} requests for ${prefixes.length} prefixes`);
+      return time;
+    };
+    const floor = () => timed(() => bareRanges(origin, prefixes, DEFAULT_CONCURRENCY));
+    // Warm-up: connections opened, code compiled.
+    await floor();
+    await pass();
+    const passRuns: Array<{ ms: number; cpu: number }> = [];
+    const floorRuns: Array<{ ms: number; cpu: number }> = [];
+    for (let run = 0; run < RUNS; run++) {
+      floorRuns.push(await floor());
+      passRuns.push(await pass());
+    }
+    const show = (runs: typeof passRuns) => runs.map((run) => `${round(run.ms, 0)} ms (CPU ${round(run.cpu, 0)})`).join(' / ');
+    console.log(`Pwned Passwords pass: ${PASSWORDS} passwords, ${prefixes.length} distinct prefixes, ${DEFAULT_CONCURRENCY} in flight, ${RUNS} runs`);
+    console.log(`  pass  ${show(passRuns)}`);
+    console.log(`  floor ${show(floorRuns)} (bare fetch of the same prefixes)`);
+    const value = median(passRuns.map((run) => run.ms));
+    const floorValue = median(floorRuns.map((run) => run.ms));
+    return {
+      value: round(value),
+      unit: 'ms',
+      floor: round(floorValue),
+      ratio: round(value / floorValue),
+      cpu: round(median(passRuns.map((run) => run.cpu))),
+      floor_cpu: round(median(floorRuns.map((run) => run.cpu))),
+      requests: prefixes.length,
+      concurrency: DEFAULT_CONCURRENCY,
+    };
+  } finally {
+    await stopProcess(standIn.child);
+  }
+}
+
+async function main(): Promise<void> {
+  const metrics: Record<string, Metric> = {};
+  metrics.pwned_pass_2000_passwords = await measurePwnedPass();
+  console.log(JSON.stringify({ bench: 'import', metrics }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
