@@ -67,7 +67,7 @@ export class Logins {
   readonly #check: PasswordCheck;
   #checkDb: WritableDB | undefined;
   #lastEmitted: string | undefined;
-  #lastCheckPercent = -1;
+  #lastCheck: { state: string; percent: number } | undefined;
 
   constructor(options: LoginsOptions) {
     this.#options = options;
@@ -225,8 +225,9 @@ export class Logins {
     const status = this.#check.status;
     // Progress is told by the percent, so a pass of thousands of prefixes is not thousands of views.
     const percent = status.total === 0 ? 0 : Math.floor((status.done * 100) / status.total);
-    if (status.state === 'running' && percent === this.#lastCheckPercent && status.done !== status.total) return;
-    this.#lastCheckPercent = percent;
+    const same = status.state === 'running' && this.#lastCheck?.state === 'running' && this.#lastCheck.percent === percent;
+    this.#lastCheck = { state: status.state, percent };
+    if (same && status.done !== status.total) return;
     this.publish();
   }
 
