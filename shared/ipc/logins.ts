@@ -48,8 +48,14 @@ export const LoginImportResult = z.object({
   imported: z.int().nonnegative(),
   /** Of those, logins already known from an earlier import (same site, username and password): updated, not doubled. */
   unchanged: z.int().nonnegative(),
-  /** Logins of an earlier import of this format that now have another password: their findings are resolved. */
+  /** Logins already kept (same site and username, whatever the format) that now have another password: the new one replaces the old, their findings are resolved. */
   passwordsChanged: z.int().nonnegative(),
+  /**
+   * Logins already kept whose password could not be compared: the key of their hashes was lost
+   * (its keychain entry deleted, or a machine that could keep it only in memory). Their hash is
+   * made again under the new key; their findings stay as they were. Absent when 0.
+   */
+  passwordsNotCompared: z.int().nonnegative().optional(),
   /** Rows skipped (malformed, no password, not a login); the first ones in `skippedRows`. */
   skipped: z.int().nonnegative(),
   skippedRows: z.array(SkippedRow).max(50),
@@ -166,3 +172,4 @@ export const LoginIdInput = z.strictObject({ id: z.string().min(1).max(128) });
 export const LoginImportCancelInput = z.strictObject({ importId: LoginImportId });
 export const DeleteExportInput = z.strictObject({ path: ExportFilePath });
 export const DeleteExportResult = z.object({ deleted: z.boolean(), message: z.string().nullable() });
+export type DeleteExportResult = z.infer<typeof DeleteExportResult>;
