@@ -7,6 +7,7 @@ import { MAX_TIMER_MS } from '../timers.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbStore } from './RtdbStore.ts';
 import type { StreamSlot, StreamSlots } from './streamSlots.ts';
+import type { WriteTurns } from './writeTurns.ts';
 
 /** An idle stream sends `keep-alive` this often, so proxies and clients know it is alive. */
 export const KEEP_ALIVE_MS = 30_000;
@@ -63,6 +64,8 @@ export interface StreamOptions {
   maxLifetimeMs: number;
   /** Unread bytes past which the next write ends the stream with `reconnect` instead. */
   bufferBytes: number;
+  /** Turns for the first `put` (the whole value), shared by the mount's streams: many opened at once take turns. */
+  firstPuts?: WriteTurns;
   logger: Logger;
 }
 
@@ -219,17 +222,24 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
       void refresh();
     }),
   );
+  // Watching already: a change committed while the stream waits for its turn is sent after the first put.
+  const releaseTurn = (await options.firstPuts?.take()) ?? (() => {});
+  let written = 0;
   try {
     const first = await store.snapshot(path);
     lastEtag = first.etag;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    res.write(putFrame(first, '/'));
+    const frame = putFrame(first, '/');
+    res.write(frame);
+    written = frame.length;
     started = true;
     void refresh();
   } catch (error) {
     subscriptions.dispose();
     options.slots.release(options.slot);
     throw error;
+  } finally {
+    releaseTurn(written);
   }
   options.slots.watch(res);
   options.req.on('close', () => end());
