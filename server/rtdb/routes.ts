@@ -133,7 +133,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
   // Each request's credential, and each stream's again before a change: a signature checked once stays checked until `exp`.
   const authOptions: RtdbAuthOptions = { ...deps, verifiedIdTokens: new VerifiedIdTokens(undefined, now) };
   const streamSlots = new StreamSlots(streamLimits);
-  const firstPuts = new WriteTurns();
+  const writeTurns = new WriteTurns();
   let rules: CompiledRules = compileRules(await readStoredRules(store));
   let rulesRead = 0;
   // What the mount follows and tells, dropped together when it is disposed.
@@ -297,7 +297,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
         slots: streamSlots,
         maxLifetimeMs: streamLimits.streamMaxLifetimeMs,
         bufferBytes: streamLimits.streamBufferBytes,
-        firstPuts,
+        writeTurns,
         logger,
       });
     }

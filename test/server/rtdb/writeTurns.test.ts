@@ -41,6 +41,18 @@ describe('WriteTurns', () => {
     expect(turns.waiting).toBe(0);
   });
 
+  it('past the writes of a turn, lets the rest through in later turns: a change sent to many streams does not take one turn for all', async () => {
+    const turns = new WriteTurns(1024 * 1024, 2);
+    const order: string[] = [];
+    await writers(turns, ['a', 'b', 'c', 'd', 'e'], 10, order);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order.filter((entry) => !entry.startsWith('other'))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    // Two writes a turn: never more than two writers in a row without other work between them.
+    const runs = order.map((entry) => (entry.startsWith('other') ? '|' : 'w')).join('');
+    expect(runs.split('|').every((run) => run.length <= 2)).toBe(true);
+    expect(order.slice(0, 2)).toEqual(['a', 'b']);
+  });
+
   it('holds the next writer until the one writing releases its turn, even after a failure (released with 0 bytes)', async () => {
     const turns = new WriteTurns(100);
     const release = await turns.take();
