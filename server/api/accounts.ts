@@ -31,17 +31,14 @@ export class AccountDirectory {
   }
 
   async resolve(sub: string, tokenEmail: string | undefined): Promise<MonitoredAccount> {
-    const added = await this.#store.personEmails(sub);
+    const base = [...(tokenEmail ? [tokenEmail] : []), ...(this.#extras.get(sub) ?? [])];
+    // The account, the added addresses and the change stamps in one read: all a cached answer
+    // needs of the store (the read covers the verified added addresses too).
+    const read = await this.#store.readAccount(sub, normalizeEmails(base, this.#maxEmails));
+    const { account: known, added } = read;
     const verified = added.filter((row) => row.verifiedAt !== null).map((row) => row.email);
-    const fallback = normalizeEmails([...(tokenEmail ? [tokenEmail] : []), ...(this.#extras.get(sub) ?? []), ...verified], this.#maxEmails);
-    // The account and its emails' change stamp in one read: all a cached answer needs of the store.
-    const read = await this.#store.readAccount(sub, fallback);
-    const known = read.account;
-    if (!known) return { sub, emails: fallback, deleted: false, stamp: read.changeStamp(fallback), added };
-    const emails = normalizeEmails([...known.emails, ...verified], this.#maxEmails);
-    // The read covered the account's own emails; added ones beside them need a stamp of their own.
-    const stamp = verified.length === 0 ? read.changeStamp(emails) : await this.#store.changeStamp(emails);
-    return { sub, emails, deleted: known.deleted, stamp, added };
+    const emails = normalizeEmails([...(known ? known.emails : base), ...verified], this.#maxEmails);
+    return { sub, emails, deleted: known?.deleted ?? false, stamp: read.changeStamp(emails), added };
   }
 }
 

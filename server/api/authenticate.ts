@@ -42,11 +42,31 @@ function monitoredEmailOf(claims: { sub: string; email?: string; emailVerified?:
     logger?.debug({ sub: claims.sub }, 'token email ignored: email_verified is not true');
     return undefined;
   }
-  if (!Email.safeParse(claims.email).success) {
+  if (!isEmail(claims.email)) {
     logger?.debug({ sub: claims.sub, length: claims.email.length }, 'token email ignored: not a valid email address');
     return undefined;
   }
   return claims.email;
+}
+
+/**
+ * Whether the schema takes `email` as an address, remembered per string: a person's every
+ * request names the same one, and the schema's check is a function of the string alone.
+ * Bounded: when full, it starts again empty.
+ */
+const emailVerdicts = new Map<string, boolean>();
+const MAX_EMAIL_VERDICTS = 10_000;
+
+function isEmail(email: string): boolean {
+  // Longer than any address (RFC 5321's 254 characters): checked, not remembered.
+  if (email.length > 320) return Email.safeParse(email).success;
+  let valid = emailVerdicts.get(email);
+  if (valid === undefined) {
+    valid = Email.safeParse(email).success;
+    if (emailVerdicts.size >= MAX_EMAIL_VERDICTS) emailVerdicts.clear();
+    emailVerdicts.set(email, valid);
+  }
+  return valid;
 }
 
 function invalidToken(description: string): HttpProblem {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CatalogChange, UserChecks } from '../../shared/api/index.ts';
+import { NO_CATALOG_CHANGES_VERSION, type CatalogChange, type UserChecks } from '../../shared/api/index.ts';
 import type { MonitoredAccount } from './accounts.ts';
 import type { BreachAlertService } from './BreachAlertService.ts';
 import type { Pending } from './exposureSource.ts';
@@ -25,9 +25,12 @@ export function checksVersion(checks: UserChecks): string {
   return digest(JSON.stringify(facts));
 }
 
-/** The version of a `GET /user/catalog-changes` answer: a digest of the changes. */
+/**
+ * The version of a `GET /user/catalog-changes` answer: a digest of the changes, or for none the
+ * documented {@link NO_CATALOG_CHANGES_VERSION}, which tells a client the answer without asking.
+ */
 export function catalogChangesVersion(changes: readonly CatalogChange[]): string {
-  return digest(JSON.stringify(changes));
+  return changes.length === 0 ? NO_CATALOG_CHANGES_VERSION : digest(JSON.stringify(changes));
 }
 
 function digest(text: string): string {

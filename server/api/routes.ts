@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BreachDataHeaders, issuesToFieldErrors, Limits, parseBreachQuery, ResolutionRequest } from '../../shared/api/index.ts';
+import { BreachDataHeaders, issuesToFieldErrors, Limits, ResolutionRequest } from '../../shared/api/index.ts';
 import type { AccessTokenVerifier } from '../auth/AccessTokenVerifier.ts';
 import type { Logger } from '../log.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
+import { BreachQueries } from './breachQueries.ts';
 import type { BreachAlertService, Caller } from './BreachAlertService.ts';
 import type { Pending } from './exposureSource.ts';
 import { catalogChangesVersion, checksVersion, FollowUpVersionCache, type FollowUpVersions } from './followUpVersions.ts';
@@ -26,6 +27,7 @@ export function createApiRoutes(
 ) {
   const cache = options.cache ?? new ResponseCache();
   const followUps = new FollowUpVersionCache(service);
+  const queries = new BreachQueries();
   const access = (req: IncomingMessage): Promise<Caller> => authenticateBearer(req, verifier, options.logger);
   return { access, handle: handleApi };
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller): Promise<boolean> {
@@ -40,15 +42,16 @@ export function createApiRoutes(
       case '/user/breaches': {
         allow(req, ['GET', 'HEAD']);
         const account = await service.requireMonitoringUser(caller);
-        const parsed = parseBreachQuery(url.searchParams);
-        if (!parsed.ok) throw new HttpProblem(400, 'invalid query: ' + parsed.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: parsed.errors });
+        const asked = queries.parse(url);
+        if (!asked.ok) throw new HttpProblem(400, 'invalid query: ' + asked.errors.map((e) => `${e.parameter} ${e.message}`).join('; '), { errors: asked.errors });
+        const { parsed } = asked;
         // Which addresses are known is part of the answer (the pending ones are left out of the
         // body and counted in a header), so it is part of the cache key and of the ETag.
         const knowledge = await service.pending(account);
         // The follow-ups' versions on the 304 too: a sync with nothing new is this one request.
         const versions = followUps.versions(account, knowledge);
         const headers = breachDataHeaders(knowledge, versions instanceof Promise ? await versions : versions);
-        const key = [account.sub, account.emails.join(','), JSON.stringify(parsed.query), knowledge.source, knowledge.pending.join(',')].join('\u0000');
+        const key = [account.sub, account.emails.join(','), parsed.key, knowledge.source, knowledge.pending.join(',')].join('\u0000');
         // The stamp read with the account: a cached answer costs the store one read in all.
         let answer = cache.get(key, account.stamp);
         if (!answer) {

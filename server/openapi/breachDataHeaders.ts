@@ -28,7 +28,7 @@ export const CHECKS_VERSION_HEADER = {
 export const CATALOG_CHANGES_VERSION_HEADER = {
   [BreachDataHeaders.catalogChangesVersion]: {
     description:
-      "The version of the caller's `GET /user/catalog-changes` answer: an opaque token that moves exactly when that answer changes. A client that recorded the answer of this version need not ask for it again. Absent from services that do not say: ask as before",
+      'The version of the caller\'s `GET /user/catalog-changes` answer: an opaque token that moves exactly when that answer changes. A client that recorded the answer of this version need not ask for it again. `none` (and only `none`) says the answer is `{"changes": []}`: a client need not ask for it at all. Absent from services that do not say: ask as before',
     schema: VERSION_SCHEMA,
   },
 } as const;

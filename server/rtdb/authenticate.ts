@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { SCOPE_FIREBASE_DATABASE, SCOPE_USERINFO_EMAIL, type ServiceAccounts } from '../identity/serviceAccounts.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import type { RulesAuth } from './rules.ts';
@@ -28,6 +28,42 @@ export interface RtdbAuthOptions {
    * is refused once the grant is gone. Absent where the provider is not this service's own.
    */
   isGrantLive?: (grantId: string) => Promise<boolean>;
+  /** ID tokens whose signature and claims were checked already (see {@link VerifiedIdTokens}). */
+  verifiedIdTokens?: VerifiedIdTokens;
+}
+
+/**
+ * The payloads of ID tokens this service checked (signature, issuer, audience, algorithm, `exp`),
+ * keyed by the exact token string, until the token's own `exp`: a stream checks its caller again
+ * before each change, and 200 streams of one person opened at once verified the same RSA
+ * signature 200 times, holding up every other request. Only successes are kept, so a refused
+ * token is refused again by the real check; what can change while a token is valid — the
+ * account, the sign-in's grant — is asked on every use as before. Bounded: the oldest goes first.
+ */
+export class VerifiedIdTokens {
+  readonly #payloads = new Map<string, JWTPayload & { exp: number }>();
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+
+  /** `now`: milliseconds since the epoch. */
+  constructor(maxEntries = 10_000, now: () => number = Date.now) {
+    this.#maxEntries = maxEntries;
+    this.#now = now;
+  }
+
+  async verify(token: string, check: (token: string) => Promise<JWTPayload>): Promise<JWTPayload> {
+    const known = this.#payloads.get(token);
+    if (known) {
+      if (this.#now() < known.exp * 1000) return structuredClone(known);
+      this.#payloads.delete(token);
+    }
+    const payload = await check(token);
+    if (typeof payload.exp === 'number' && this.#now() < payload.exp * 1000) {
+      if (this.#payloads.size >= this.#maxEntries) this.#payloads.delete(this.#payloads.keys().next().value!);
+      this.#payloads.set(token, structuredClone(payload as JWTPayload & { exp: number }));
+    }
+    return payload;
+  }
 }
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
@@ -63,13 +99,10 @@ export async function authenticateRtdb(req: IncomingMessage, query: URLSearchPar
   if (JWT_SHAPE.test(auth)) {
     if (!options.idTokens) throw new RtdbAuthError('this database accepts no ID tokens');
     try {
-      const { payload } = await jwtVerify(auth, options.idTokens.keys, {
-        issuer: options.idTokens.issuer,
-        audience: options.idTokens.audience,
-        algorithms: ['RS256', 'ES256', 'PS256', 'EdDSA'],
-        requiredClaims: ['sub', 'exp'],
-        clockTolerance: 5,
-      });
+      const { issuer, audience, keys } = options.idTokens;
+      const check = async (token: string) =>
+        (await jwtVerify(token, keys, { issuer, audience, algorithms: ['RS256', 'ES256', 'PS256', 'EdDSA'], requiredClaims: ['sub', 'exp'], clockTolerance: 5 })).payload;
+      const payload = options.verifiedIdTokens ? await options.verifiedIdTokens.verify(auth, check) : await check(auth);
       if (payload.typ === 'at+jwt' || (payload as { scope?: unknown }).scope !== undefined) throw new RtdbAuthError('?auth= takes an ID token, not an access token');
       if (!(await options.isAccountActive(payload.sub!))) throw new RtdbAuthError('the account of this ID token no longer exists');
       const grantId = (payload as { gid?: unknown }).gid;

@@ -6,7 +6,7 @@ import { headersAfterRefusingUnread, readBodyText } from '../http/body.ts';
 import { JsonLimitError, parseJsonYielding, type JsonLimits } from '../http/jsonParse.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { etagOf, ifNoneMatchHits } from '../http/respond.ts';
-import { authenticateRtdb, RtdbAuthError, type RtdbAuthOptions, type RtdbCaller } from './authenticate.ts';
+import { authenticateRtdb, RtdbAuthError, VerifiedIdTokens, type RtdbAuthOptions, type RtdbCaller } from './authenticate.ts';
 import { DbPathError, MAX_DEPTH, parseDbPath, type DbPath } from './paths.ts';
 import { createPushIdGenerator } from './pushIds.ts';
 import { indexNeeded, namesQuery, parseQuery, QUERY_PARAMETERS, QueryError, readWithin, ReadTimeoutError, runQuery, type DbQuery } from './query.ts';
@@ -15,6 +15,7 @@ import { compileRules, DEFAULT_RULES, RulesError, type CompiledRules } from './r
 import type { DbWrite, RtdbStore } from './RtdbStore.ts';
 import { hasServerValues, resolveServerValues, ServerValueError, withStandIns } from './serverValues.ts';
 import { streamLocation } from './stream.ts';
+import { WriteTurns } from './writeTurns.ts';
 import { StreamSlots, type StreamSlotLimits, type StreamStats } from './streamSlots.ts';
 import { addressKey } from '../http/connections.ts';
 import { STREAM_LIMIT_DEFAULTS } from '../config.ts';
@@ -129,7 +130,10 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
   const now = deps.now ?? Date.now;
   const nextPushId = createPushIdGenerator(now);
   const streamLimits = deps.streams ?? STREAM_LIMIT_DEFAULTS;
+  // Each request's credential, and each stream's again before a change: a signature checked once stays checked until `exp`.
+  const authOptions: RtdbAuthOptions = { ...deps, verifiedIdTokens: new VerifiedIdTokens(undefined, now) };
   const streamSlots = new StreamSlots(streamLimits);
+  const writeTurns = new WriteTurns();
   let rules: CompiledRules = compileRules(await readStoredRules(store));
   let rulesRead = 0;
   // What the mount follows and tells, dropped together when it is disposed.
@@ -202,13 +206,13 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
     const method = effectiveMethod(req);
     if (namesQuery(url.searchParams) && method !== 'GET' && method !== 'HEAD') throw new RtdbError(400, `query parameters (${QUERY_PARAMETERS.join(', ')}) apply to reads only`);
 
-    const caller = await authenticateRtdb(req, url.searchParams, deps);
+    const caller = await authenticateRtdb(req, url.searchParams, authOptions);
     const rawPath = rest.slice(0, -'.json'.length);
     const wantsEtag = (req.headers['x-firebase-etag'] ?? '').toString().toLowerCase() === 'true';
     const stream = method === 'GET' && /\btext\/event-stream\b/.test(req.headers.accept ?? '');
     const credentialValid = async () => {
       try {
-        await authenticateRtdb(req, url.searchParams, deps);
+        await authenticateRtdb(req, url.searchParams, authOptions);
         return true;
       } catch (error) {
         if (error instanceof RtdbAuthError) return false;
@@ -293,6 +297,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
         slots: streamSlots,
         maxLifetimeMs: streamLimits.streamMaxLifetimeMs,
         bufferBytes: streamLimits.streamBufferBytes,
+        writeTurns,
         logger,
       });
     }

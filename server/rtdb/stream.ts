@@ -7,6 +7,7 @@ import { MAX_TIMER_MS } from '../timers.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { overlaps, touches, type LocationSnapshot, type RtdbChange, type RtdbStore } from './RtdbStore.ts';
 import type { StreamSlot, StreamSlots } from './streamSlots.ts';
+import type { WriteTurns } from './writeTurns.ts';
 
 /** An idle stream sends `keep-alive` this often, so proxies and clients know it is alive. */
 export const KEEP_ALIVE_MS = 30_000;
@@ -63,6 +64,8 @@ export interface StreamOptions {
   maxLifetimeMs: number;
   /** Unread bytes past which the next write ends the stream with `reconnect` instead. */
   bufferBytes: number;
+  /** Turns for the `put`s (a first one carries the whole value), shared by the mount's streams: many opened, or sent a change, at once take turns. */
+  writeTurns?: WriteTurns;
   logger: Logger;
 }
 
@@ -136,6 +139,20 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
     return true;
   };
 
+  /** {@link send} in this stream's turn: false when the stream ended meanwhile or ends instead. */
+  const sendInTurn = async (frame: Buffer): Promise<boolean> => {
+    if (!options.writeTurns) return !ended && send(frame);
+    const release = await options.writeTurns.take();
+    let written = 0;
+    try {
+      if (ended) return false;
+      written = frame.length;
+      return send(frame);
+    } finally {
+      release(written);
+    }
+  };
+
   const note = (change: RtdbChange | 'all') => {
     if (change === 'all' || change.paths === '*') pending = 'all';
     else {
@@ -184,14 +201,14 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
             const snapshot = await store.snapshot(path);
             if (ended || snapshot.etag === lastEtag) continue;
             lastEtag = snapshot.etag;
-            if (!send(putFrame(snapshot, '/'))) return;
+            if (!(await sendInTurn(putFrame(snapshot, '/')))) return;
             continue;
           }
           // The whole value is no longer what was last sent whole.
           lastEtag = undefined;
           for (const [key, below] of work) {
             const snapshot = await store.snapshot([...path, ...below]);
-            if (ended || !send(putFrame(snapshot, '/' + key))) return;
+            if (ended || !(await sendInTurn(putFrame(snapshot, '/' + key)))) return;
           }
         } catch (error) {
           // The database is away: the listener keeps its last value; the next notice or keep-alive sends all of it again.
@@ -219,17 +236,24 @@ export async function streamLocation(options: StreamOptions): Promise<void> {
       void refresh();
     }),
   );
+  // Watching already: a change committed while the stream waits for its turn is sent after the first put.
+  const releaseTurn = (await options.writeTurns?.take()) ?? (() => {});
+  let written = 0;
   try {
     const first = await store.snapshot(path);
     lastEtag = first.etag;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    res.write(putFrame(first, '/'));
+    const frame = putFrame(first, '/');
+    res.write(frame);
+    written = frame.length;
     started = true;
     void refresh();
   } catch (error) {
     subscriptions.dispose();
     options.slots.release(options.slot);
     throw error;
+  } finally {
+    releaseTurn(written);
   }
   options.slots.watch(res);
   options.req.on('close', () => end());

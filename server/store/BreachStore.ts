@@ -115,9 +115,11 @@ export interface SyncBreachStore {
   // Account side (what the identity provider knows)
   getAccount(sub: string): Account | undefined;
   /**
-   * The account of `sub` together with the change stamps of the emails a request may monitor:
-   * the account's own, or `fallbackEmails` when there is none. One round trip on PostgreSQL,
-   * where `getAccount` and then {@link changeStamp} are two: what a cached answer costs.
+   * The account of `sub` and the addresses the person added ({@link personEmails}), together
+   * with the change stamps of the emails a request may monitor: the account's own, or
+   * `fallbackEmails` when there is none, and the added addresses that are verified. One round
+   * trip on PostgreSQL, where `getAccount`, `personEmails` and then {@link changeStamp} are
+   * three: what a cached answer costs.
    */
   readAccount(sub: string, fallbackEmails: readonly string[]): AccountRead;
   putAccount(account: Account): void;
@@ -192,6 +194,8 @@ export interface SyncBreachStore {
 /** An account and its emails' change stamps, read at one moment ({@link SyncBreachStore.readAccount}). */
 export interface AccountRead {
   account: Account | undefined;
+  /** {@link SyncBreachStore.personEmails} of the account, as at the read (each caller its own copies). */
+  added: PersonEmailRow[];
   /**
    * {@link SyncBreachStore.changeStamp} of `emails` as it was at the read. Only the emails the
    * read covered can be asked for (a RangeError otherwise).

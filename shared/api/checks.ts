@@ -39,6 +39,14 @@ export const BreachDataHeaders = {
   catalogVersion: 'breach-catalog-version',
 } as const;
 
+/**
+ * The `breach-catalog-changes-version` of an empty list of catalog changes, the same on every
+ * service that sends it: a client that reads it knows the answer of `GET /user/catalog-changes`
+ * is `{"changes": []}` without asking (a first sync of an account nothing happened to is then the
+ * list and its checks). Every other version is an opaque token, never this one.
+ */
+export const NO_CATALOG_CHANGES_VERSION = 'none';
+
 /** What a version header holds: an opaque token of URL-safe characters (a client reads anything else as absent). */
 export const FOLLOW_UP_VERSION_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 

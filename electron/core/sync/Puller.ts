@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { NO_CATALOG_CHANGES_VERSION } from '../../../shared/api/index.ts';
 import { settled, type Settled } from '../../../shared/base/settled.ts';
 import type { BreachAlertClient, CatalogChangesAnswer } from '../api/BreachAlertClient.ts';
 import { checksAwaitLookups, recordChecks, recordListHeaders, relistChecks, type BreachDataHeaderValues, type ChecksAnswer } from '../db/breachDataQueries.ts';
@@ -154,10 +155,13 @@ export class Puller {
     const moved = (version: string | undefined, key: 'checksVersion' | 'catalogChangesVersion'): boolean => version === undefined || version !== getSyncState(this.#db, key);
     const checksVersion = breachData?.checksVersion;
     const changesVersion = breachData?.catalogChangesVersion;
+    const catalogChanges =
+      client.catalogChanges !== undefined && (status === 200 ? moved(changesVersion, 'catalogChangesVersion') : changesVersion !== undefined && moved(changesVersion, 'catalogChangesVersion'));
     return {
       checks: client.getChecks !== undefined && (moved(checksVersion, 'checksVersion') || checksAwaitLookups(this.#db)),
-      catalogChanges:
-        client.catalogChanges !== undefined && (status === 200 ? moved(changesVersion, 'catalogChangesVersion') : changesVersion !== undefined && moved(changesVersion, 'catalogChangesVersion')),
+      catalogChanges,
+      // The documented version of no changes: the answer is known, and recorded without asking.
+      catalogChangesKnownEmpty: catalogChanges && changesVersion === NO_CATALOG_CHANGES_VERSION,
     };
   }
 
@@ -167,9 +171,10 @@ export class Puller {
     const combined = signal ? AbortSignal.any([signal, abandoned.signal]) : abandoned.signal;
     const client = this.#client;
     const followUps: FollowUps = {
-      settled: Promise.all([wanted.checks ? settled(client.getChecks!(combined)) : undefined, wanted.catalogChanges ? settled(client.catalogChanges!(combined)) : undefined] as const).then(
-        (answers) => (followUps.answers = answers),
-      ),
+      settled: Promise.all([
+        wanted.checks ? settled(client.getChecks!(combined)) : undefined,
+        wanted.catalogChanges ? settled(wanted.catalogChangesKnownEmpty ? Promise.resolve(NO_CATALOG_CHANGES) : client.catalogChanges!(combined)) : undefined,
+      ] as const).then((answers) => (followUps.answers = answers)),
       answers: undefined,
       abandon: () => abandoned.abort(new DOMException('the list was not applied', 'AbortError')),
     };
@@ -227,7 +232,12 @@ type FollowUpAnswers = readonly [Settled<ChecksAnswer> | undefined, Settled<Cata
 interface Wanted {
   checks: boolean;
   catalogChanges: boolean;
+  /** The list named {@link NO_CATALOG_CHANGES_VERSION}: the catalog changes are recorded as none, unasked. */
+  catalogChangesKnownEmpty: boolean;
 }
+
+/** The answer of `GET /user/catalog-changes` that {@link NO_CATALOG_CHANGES_VERSION} stands for. */
+const NO_CATALOG_CHANGES: CatalogChangesAnswer = { changes: [], version: NO_CATALOG_CHANGES_VERSION };
 
 interface FollowUps {
   readonly settled: Promise<FollowUpAnswers>;

@@ -33,7 +33,7 @@ import {
 } from '../breachRules.ts';
 import { catalogChangesSince, LOG_CATALOG } from './catalogLog.ts';
 import * as personEmails from './personEmails.ts';
-import { personEmailKey, validCodeSend, validProof } from '../personEmailRules.ts';
+import { fromPersonEmailRow, personEmailKey, validCodeSend, validProof, type StoredPersonEmail } from '../personEmailRules.ts';
 import { changePayload, CHANGE_CHANNEL, type ChangeListener } from './changeNotices.ts';
 import { AccountReadBatch, type AccountReadRequest } from './accountReadBatcher.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
@@ -231,34 +231,52 @@ export class PostgresBreachStore implements BreachStore {
       // last account (or catalog) write was announced: a cached answer costs no round trip. Should
       // the listener stop meanwhile, a stamp that matches nothing makes the answer be built afresh.
       const changeStamp = (emails: readonly string[]) => listener.stamp(emails) ?? `unheard.${randomUUID()}`;
+      // The added addresses are read each time: their writes (codes, attempts) are not announced.
       const known = this.#accounts.get(sub);
-      if (known?.generation === generation) return { account: known.account && copyAccount(known.account), changeStamp };
+      if (known?.generation === generation) return { account: known.account && copyAccount(known.account), added: await this.personEmails(sub), changeStamp };
       // Remembered under the generation from before the read: a write announced meanwhile makes the next read query again.
-      const account = await this.getAccount(sub);
+      const [account, added] = await Promise.all([this.getAccount(sub), this.personEmails(sub)]);
       if (this.#accounts.size >= MAX_REMEMBERED_USERS) this.#accounts.clear();
       this.#accounts.set(sub, { generation, account: account && copyAccount(account) });
-      return { account, changeStamp };
+      return { account, added, changeStamp };
     }
     return this.#accountReads.read(sub, emailList(fallbackEmails));
   }
 
-  /** One round trip for several account reads: each account with its change stamps, in the order asked. */
+  /**
+   * One round trip for several account reads: each account with the person's added addresses
+   * and the change stamps of its emails and of the verified added ones, in the order asked.
+   */
   async #readAccounts(requests: readonly AccountReadRequest[]): Promise<AccountRead[]> {
-    const { rows } = await this.#query<{ i: number; emails: string[] | null; deleted: boolean | null; catalog: string; revisions: Record<string, number | string> | null }>({
+    const { rows } = await this.#query<{
+      i: number;
+      emails: string[] | null;
+      deleted: boolean | null;
+      catalog: string;
+      revisions: Record<string, number | string> | null;
+      added: StoredPersonEmail[] | null;
+    }>({
       name: 'breach-accounts-read',
       text: `WITH q AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS q (i integer, sub text, fallback text[])),
-                  a AS (SELECT q.i, q.fallback, acc.emails, acc.deleted FROM q LEFT JOIN accounts AS acc ON acc.sub = q.sub),
-                  e AS (SELECT DISTINCT a.i, e.email FROM a CROSS JOIN LATERAL
-                          unnest(CASE WHEN a.emails IS NOT NULL THEN ARRAY(SELECT jsonb_array_elements_text(a.emails)) ELSE a.fallback END) AS e (email))
+                  a AS (SELECT q.i, q.sub, q.fallback, acc.emails, acc.deleted FROM q LEFT JOIN accounts AS acc ON acc.sub = q.sub),
+                  e AS (SELECT a.i, e.email FROM a CROSS JOIN LATERAL
+                          unnest(CASE WHEN a.emails IS NOT NULL THEN ARRAY(SELECT jsonb_array_elements_text(a.emails)) ELSE a.fallback END) AS e (email)
+                        UNION
+                        SELECT a.i, p.email FROM a JOIN person_emails AS p ON p.sub = a.sub WHERE p.verified_at IS NOT NULL)
              SELECT a.i, a.emails, a.deleted,
                     (SELECT value FROM meta WHERE key = 'catalog_revision')::text AS catalog,
-                    (SELECT jsonb_object_agg(e.email, coalesce(r.revision, 0)) FROM e LEFT JOIN email_revisions AS r USING (email) WHERE e.i = a.i) AS revisions
+                    (SELECT jsonb_object_agg(e.email, coalesce(r.revision, 0)) FROM e LEFT JOIN email_revisions AS r USING (email) WHERE e.i = a.i) AS revisions,
+                    (SELECT json_agg(p ORDER BY p.added_at, p.email) FROM (SELECT ${personEmails.PERSON_EMAIL_COLUMNS} FROM person_emails WHERE sub = a.sub) AS p) AS added
              FROM a ORDER BY a.i`,
       values: [JSON.stringify(requests.map((request, i) => ({ i, sub: request.sub, fallback: request.fallback })))],
     });
     return rows.map((row) => {
       const account = row.emails === null ? undefined : { sub: requests[row.i]!.sub, emails: row.emails, deleted: row.deleted === true };
-      return { account, changeStamp: stampsOf(row.catalog, new Map(Object.entries(row.revisions ?? {}).map(([email, revision]) => [email, String(revision)]))) };
+      return {
+        account,
+        added: (row.added ?? []).map(fromPersonEmailRow),
+        changeStamp: stampsOf(row.catalog, new Map(Object.entries(row.revisions ?? {}).map(([email, revision]) => [email, String(revision)]))),
+      };
     });
   }
 

@@ -42,7 +42,7 @@ export class AccountReadBatch {
       // Each caller its own account object, as one query per read gave.
       for (const { key, resolve } of batch) {
         const read = byKey.get(key)!;
-        resolve({ account: read.account && copyAccount(read.account), changeStamp: read.changeStamp });
+        resolve({ account: read.account && copyAccount(read.account), added: read.added.map((row) => ({ ...row })), changeStamp: read.changeStamp });
       }
     } catch (error) {
       for (const { reject } of batch) reject(error);

@@ -7,18 +7,19 @@ import { fromPersonEmailRow, type StoredPersonEmail } from '../personEmailRules.
 // that person first (and sends one on the address), so two instances counting against the same
 // limit queue rather than both pass it.
 
-const COLUMNS = 'email, added_at, verified_at, verified_by, code_hash, code_expires_at, code_attempts';
+/** The columns of a `StoredPersonEmail` (also read with the account, PostgresBreachStore.readAccount). */
+export const PERSON_EMAIL_COLUMNS = 'email, added_at, verified_at, verified_by, code_hash, code_expires_at, code_attempts';
 
 async function lockPerson(client: pg.PoolClient, sub: string): Promise<void> {
   await client.query("SELECT pg_advisory_xact_lock(hashtext('person-emails:' || $1))", [sub]);
 }
 
 async function row(client: pg.PoolClient, sub: string, email: string): Promise<StoredPersonEmail | undefined> {
-  return (await client.query<StoredPersonEmail>(`SELECT ${COLUMNS} FROM person_emails WHERE sub = $1 AND email = $2`, [sub, email])).rows[0];
+  return (await client.query<StoredPersonEmail>(`SELECT ${PERSON_EMAIL_COLUMNS} FROM person_emails WHERE sub = $1 AND email = $2`, [sub, email])).rows[0];
 }
 
 export async function listPersonEmails(query: (text: string, values: unknown[]) => Promise<pg.QueryResult<StoredPersonEmail>>, sub: string): Promise<PersonEmailRow[]> {
-  return (await query(`SELECT ${COLUMNS} FROM person_emails WHERE sub = $1 ORDER BY added_at, email`, [sub])).rows.map(fromPersonEmailRow);
+  return (await query(`SELECT ${PERSON_EMAIL_COLUMNS} FROM person_emails WHERE sub = $1 ORDER BY added_at, email`, [sub])).rows.map(fromPersonEmailRow);
 }
 
 export async function addPersonEmail(client: pg.PoolClient, sub: string, email: string, at: number, verifiedBy: AddedEmailProof | null, maxRows: number): Promise<'added' | 'exists' | 'full'> {
@@ -47,7 +48,7 @@ export async function recordCodeSend(client: pg.PoolClient, sub: string, email: 
 }
 
 export async function countCodeAttempt(client: pg.PoolClient, sub: string, email: string): Promise<PersonEmailRow | undefined> {
-  const { rows } = await client.query<StoredPersonEmail>(`UPDATE person_emails SET code_attempts = code_attempts + 1 WHERE sub = $1 AND email = $2 RETURNING ${COLUMNS}`, [sub, email]);
+  const { rows } = await client.query<StoredPersonEmail>(`UPDATE person_emails SET code_attempts = code_attempts + 1 WHERE sub = $1 AND email = $2 RETURNING ${PERSON_EMAIL_COLUMNS}`, [sub, email]);
   return rows[0] && fromPersonEmailRow(rows[0]);
 }
 

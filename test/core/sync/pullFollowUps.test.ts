@@ -3,7 +3,7 @@
 // after the snapshot; cancelled and dropped when the list is not applied; a cancelled sync keeps
 // the snapshot it already wrote, as when the follow-ups were asked for one after the other.
 import { describe, expect, it } from 'vitest';
-import type { CatalogChange } from '../../../shared/api/index.ts';
+import { NO_CATALOG_CHANGES_VERSION, type CatalogChange } from '../../../shared/api/index.ts';
 import { ApiError } from '../../../electron/core/api/ApiError.ts';
 import type { CatalogChangesAnswer, ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
 import { addressesCheckedBefore, readChecksView, type ChecksAnswer } from '../../../electron/core/db/breachDataQueries.ts';
@@ -239,6 +239,33 @@ describe("the follow-ups' versions", () => {
     await puller.pull();
     await puller.pull();
     expect(asked).toEqual({ checks: 3, changes: 2 });
+  });
+
+  it('records the documented version of no catalog changes without asking, and asks once it moves; changes recorded before are then cleared as the answer would', async () => {
+    const db = memoryDatabase();
+    const answers = {
+      list: { ...LIST, breachData: headers('c1', NO_CATALOG_CHANGES_VERSION) } as ListBreachesResult,
+      checks: checksOf('checked', 'c1'),
+      changes: { changes: [CHANGE], version: 'k1' },
+    };
+    const { asked, client: fake } = client(answers);
+    const puller = new Puller({ db, client: fake });
+    await puller.pull();
+    expect(asked).toEqual({ checks: 1, changes: 0 });
+    expect(getSyncState(db, 'catalogChangesVersion')).toBe(NO_CATALOG_CHANGES_VERSION);
+
+    // A change: its version moves, and the answer is asked within one sync.
+    answers.list = { status: 304, etag: '"v1"', breachData: headers('c1', 'k1') };
+    await puller.pull();
+    expect(asked).toEqual({ checks: 1, changes: 1 });
+    expect(catalogNoticeOf(db)?.upTo).toBe(3);
+
+    // None again (the address went, and its changes with it): recorded as the empty answer would be, unasked.
+    answers.list = { status: 304, etag: '"v1"', breachData: headers('c1', NO_CATALOG_CHANGES_VERSION) };
+    await puller.pull();
+    expect(asked).toEqual({ checks: 1, changes: 1 });
+    expect(catalogNoticeOf(db)).toBeUndefined();
+    expect(getSyncState(db, 'catalogChangesVersion')).toBe(NO_CATALOG_CHANGES_VERSION);
   });
 
   it('asks the checks while they wait on a lookup, whatever their version: their estimates move with time', async () => {

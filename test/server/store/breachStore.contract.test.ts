@@ -396,6 +396,43 @@ describe.each(DIALECTS)('the breach store contract on %s', (dialect) => {
       await writer.putAccount({ sub: 'someone', emails: ['d@example.com'], deleted: true });
       expect((await store.readAccount('someone', [])).account).toEqual({ sub: 'someone', emails: ['d@example.com'], deleted: true });
     });
+
+    it("readAccount answers the person's added addresses and covers the verified ones' stamps; every write of them, from either instance, is seen by the next read", async (ctx) => {
+      const { store, another } = await open(ctx, dialect, CATALOG);
+      const writer = await another();
+      const read = async () => {
+        const { added, changeStamp } = await store.readAccount('someone', ['a@example.com']);
+        return { added: added.map((row) => ({ email: row.email, verified: row.verifiedAt !== null, attempts: row.codeAttempts, code: row.codeHash })), changeStamp };
+      };
+      expect((await read()).added).toEqual([]);
+      // The store's own write and then, after it read them (and may remember them), another instance's.
+      expect(await store.addPersonEmail('someone', 'V@example.com', 1_000, 'operator', 10)).toBe('added');
+      expect(await writer.addPersonEmail('someone', 'p@example.com', 2_000, null, 10)).toBe('added');
+      const both = await read();
+      expect(both.added).toEqual([
+        { email: 'v@example.com', verified: true, attempts: 0, code: null },
+        { email: 'p@example.com', verified: false, attempts: 0, code: null },
+      ]);
+      // The verified address's stamp comes with the read; the unverified one is not monitored, so not covered.
+      expect(both.changeStamp(['a@example.com', 'v@example.com'])).toBe(await store.changeStamp(['a@example.com', 'v@example.com']));
+      expect(() => both.changeStamp(['p@example.com'])).toThrow(RangeError);
+      // A caller changing its copy changes nothing the next read answers.
+      (await store.readAccount('someone', [])).added[0]!.email = 'changed@example.com';
+      expect((await read()).added[0]!.email).toBe('v@example.com');
+
+      expect(await writer.recordCodeSend('someone', 'p@example.com', { codeHash: 'hash', expiresAt: 9_000, at: 3_000, since: 0, perAddress: 5, perPerson: 5 })).toBe('recorded');
+      expect((await read()).added[1]).toEqual({ email: 'p@example.com', verified: false, attempts: 0, code: 'hash' });
+      await writer.countCodeAttempt('someone', 'p@example.com');
+      expect((await read()).added[1]!.attempts).toBe(1);
+      expect(await writer.markEmailVerified('someone', 'p@example.com', 4_000)).toBe(true);
+      const verified = await read();
+      expect(verified.added[1]).toMatchObject({ email: 'p@example.com', verified: true });
+      expect(verified.changeStamp(['p@example.com'])).toBe(await store.changeStamp(['p@example.com']));
+      expect(await writer.removePersonEmail('someone', 'v@example.com')).toBe(true);
+      expect((await read()).added.map((row) => row.email)).toEqual(['p@example.com']);
+      expect(await store.removePersonEmail('someone', 'p@example.com')).toBe(true);
+      expect((await read()).added).toEqual([]);
+    });
   });
 
   describe('writes that fail part-way leave nothing behind', () => {
