@@ -80,7 +80,9 @@ describe('pathForFile', () => {
     const chosen = webUtils.choose(new File(['never read'], 'passwords.csv', { type: 'text/csv' }), '/home/sam/Downloads/passwords.csv');
     expect(monitor.pathForFile(chosen)).toBe('/home/sam/Downloads/passwords.csv');
     expect(monitor.pathForFile(new File(['made here'], 'passwords.csv'))).toBe('');
-    expect(() => monitor.pathForFile('/etc/passwd' as unknown as File)).toThrow(expect.objectContaining({ name: 'TypeError', message: 'getPathForFile expected to receive a File object but one was not provided' }));
+    expect(() => monitor.pathForFile('/etc/passwd' as unknown as File)).toThrow(
+      expect.objectContaining({ name: 'TypeError', message: 'getPathForFile expected to receive a File object but one was not provided' }),
+    );
     expect(refusals.map((refusal) => refusal.rule)).toEqual(['webUtils.getPathForFile']);
   });
 });

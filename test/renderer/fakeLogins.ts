@@ -9,7 +9,16 @@
 import type { ChannelArgs, ChannelResult } from '../../shared/ipc/contract.ts';
 import type { EventName, EventPayload } from '../../shared/ipc/events.ts';
 import type { IpcError } from '../../shared/ipc/protocol.ts';
-import { EMPTY_LOGINS, LOGIN_EXPORT_FORMAT_NAMES, type Login, type LoginExportFormat, type LoginImportResult, type LoginsView, type PasswordCheckStatus, type SiteBreach } from '../../shared/ipc/logins.ts';
+import {
+  EMPTY_LOGINS,
+  LOGIN_EXPORT_FORMAT_NAMES,
+  type Login,
+  type LoginExportFormat,
+  type LoginImportResult,
+  type LoginsView,
+  type PasswordCheckStatus,
+  type SiteBreach,
+} from '../../shared/ipc/logins.ts';
 import type { Breach } from '../../shared/api/breach.ts';
 
 /** A row of an export as the core's parser would hand it over, or one it skips (and why). */
@@ -138,8 +147,7 @@ export class FakeLogins {
   async import({ importId, path }: ChannelArgs<'logins-import'>): Promise<ChannelResult<'logins-import'>> {
     const file = this.files.get(path);
     if (!file) throw ipcError('not-found', `There is no file at ${path}.`, [{ path: 'path', message: 'names no file on this computer' }]);
-    if ('unknown' in file)
-      throw ipcError('invalid-arguments', `This file is not an export Breach Monitor knows. It reads ${Object.values(LOGIN_EXPORT_FORMAT_NAMES).join(', ')}.`);
+    if ('unknown' in file) throw ipcError('invalid-arguments', `This file is not an export Breach Monitor knows. It reads ${Object.values(LOGIN_EXPORT_FORMAT_NAMES).join(', ')}.`);
     const total = file.rows.length;
     const emit = (phase: 'reading' | 'matching' | 'saving', done: number) => this.#host.emit('logins-import-progress', { importId, phase, done, total });
     const stopIfCancelled = () => {

@@ -44,7 +44,9 @@ afterEach(() => {
   // Also forgets the list's module state (the latest filters asked, a prefetched answer).
   useBreaches.getState().reset();
   resetAccountScope();
-  [useAuth, useBreaches, useChecks, useDetail, useLogins, useNextSteps, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
+  [useAuth, useBreaches, useChecks, useDetail, useLogins, useNextSteps, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) =>
+    reset(store as StoreApi<unknown>),
+  );
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });
   localStorage.clear();

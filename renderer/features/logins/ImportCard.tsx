@@ -56,12 +56,10 @@ export function ImportCard() {
       <h2 id={`${id}-title`} className="card-title">
         Import your password manager’s export
       </h2>
+      <p>Breach Monitor reads the export file where it is on this computer. It knows {knownFormats()}, and tells them apart by their content.</p>
       <p>
-        Breach Monitor reads the export file where it is on this computer. It knows {knownFormats()}, and tells them apart by their content.
-      </p>
-      <p>
-        It keeps each login’s site, username and findings, with a keyed fingerprint of the password to spot reuse, never the password itself. Only the first 5 characters of each password’s SHA-1 hash go
-        to Pwned Passwords; nothing else leaves this computer.
+        It keeps each login’s site, username and findings, with a keyed fingerprint of the password to spot reuse, never the password itself. Only the first 5 characters of each password’s SHA-1 hash
+        go to Pwned Passwords; nothing else leaves this computer.
       </p>
       <form
         className="logins-import-form"

@@ -36,7 +36,9 @@ export function LoginsPage() {
   else if (view.imports.length === 0 && view.logins.length === 0)
     body = (
       <EmptyState icon="lock" title="No accounts imported yet">
-        <p>Import the export of your password manager above: you’ll see which sites where you have an account were breached, and which passwords are known to attackers or used at more than one site.</p>
+        <p>
+          Import the export of your password manager above: you’ll see which sites where you have an account were breached, and which passwords are known to attackers or used at more than one site.
+        </p>
       </EmptyState>
     );
   else

@@ -97,7 +97,10 @@ export function checkLine(check: PasswordCheckStatus): string | undefined {
     case 'running':
       return `Checking passwords with Pwned Passwords: ${formatCount(check.done)} of ${formatCount(check.total)}.`;
     case 'waiting-for-network':
-      return check.message ?? `Waiting for the network to check passwords with Pwned Passwords (${formatCount(check.done)} of ${formatCount(check.total)} done). It goes on by itself once the connection is back.`;
+      return (
+        check.message ??
+        `Waiting for the network to check passwords with Pwned Passwords (${formatCount(check.done)} of ${formatCount(check.total)} done). It goes on by itself once the connection is back.`
+      );
     case 'done':
       return `${plural(check.total, 'password')} checked with Pwned Passwords.`;
     case 'cancelled':
