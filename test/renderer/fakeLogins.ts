@@ -134,7 +134,7 @@ export class FakeLogins {
         breachId: breach.id,
         title: breach.id,
         breachDate: breach.breachDate,
-        verdict: changedAt === null ? 'unknown-date' : breach.breachDate > changedAt.slice(0, 10) ? 'change' : 'changed-since',
+        verdict: changedAt === null ? 'unknown-date' : changedAt.slice(0, 10) > breach.breachDate ? 'changed-since' : 'change',
       }));
   }
 
