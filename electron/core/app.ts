@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { sensitivePolicyOf } from '../../shared/api/index.ts';
 import { DisposableStore } from '../../shared/base/lifecycle.ts';
-import type { HostSignal } from '../../shared/ipc/index.ts';
+import { DEFAULT_PWNED_PASSWORDS_URL, type HostSignal } from '../../shared/ipc/index.ts';
 import { AuthService, chooseSecretStore, silentLogger, type AuthLogger, type ClientConfigInput } from './auth/index.ts';
 import { baseClientConfig, clientConfigFor } from './auth/clientConfigFor.ts';
 import { CurrentAuth } from './auth/CurrentAuth.ts';
@@ -24,6 +24,7 @@ import { createChecksHandlers } from './handlers/checksHandlers.ts';
 import { combineHandlers } from './handlers/combineHandlers.ts';
 import { createFeedHandlers } from './handlers/feedHandlers.ts';
 import { createGraphHandlers } from './handlers/graphHandlers.ts';
+import { createLoginHandlers } from './handlers/loginHandlers.ts';
 import { applyHostSignal } from './handlers/hostSignals.ts';
 import { openAccountSession } from './handlers/openAccountSession.ts';
 import { createPasswordHandlers } from './handlers/passwordHandlers.ts';
@@ -34,7 +35,11 @@ import { createSearchHandlers } from './handlers/searchHandlers.ts';
 import { createSettingsHandlers } from './handlers/settingsHandlers.ts';
 import { createSyncHandlers } from './handlers/syncHandlers.ts';
 import type { HostBridge } from './host.ts';
+import { MAX_EXPORT_BYTES, readLoginExport } from './logins/exports/readLoginExport.ts';
+import { LOGIN_HASH_KEY } from './logins/LoginHashKey.ts';
+import { Logins } from './logins/Logins.ts';
 import { NotifierPolicy } from './notifications/NotifierPolicy.ts';
+import { checkPwnedPasswords } from './passwords/pwnedPasswordPass.ts';
 import { AccountSecrets } from './session/AccountSecrets.ts';
 import { deleteAccountDatabase, type AccountSession } from './session/AccountSession.ts';
 import { CurrentSession } from './session/CurrentSession.ts';
@@ -139,6 +144,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         status,
         checks,
         addresses,
+        logins,
         announceNewBreaches: (breaches) => bus.emit('breaches-new', { breaches }),
         subscriptions: sessionSubscriptions,
       });
@@ -154,6 +160,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       changes.changed('sign-out');
       checks.publish();
       addresses.publish();
+      // The account's logins leave the view, and the passwords a check held leave memory.
+      logins.accountClosed();
     },
   });
   const auth = new CurrentAuth({
@@ -171,6 +179,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         deleteAccountData: async (account) => {
           await sessions.closeIf(account.accountId);
           deleteAccountDatabase(options.dataDir, account);
+          // The key of the logins' hashes went with nothing to compare them with.
+          await secrets.store.delete(AccountSecrets.keyFor(LOGIN_HASH_KEY, account));
         },
         logger,
         ...fetchOption,
@@ -187,6 +197,22 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     logos: new LogoCache({ dir: path.join(options.dataDir, 'logos'), ...fetchOption }),
     localPreferences: new LocalPreferences(path.join(options.dataDir, 'preferences')),
     ...fetchOption,
+  });
+
+  // The person's accounts at sites, read from password-manager exports (logins/, docs/logins.md).
+  const logins = new Logins({
+    open: () => {
+      const session = sessions.get();
+      return session && { db: session.db, accountId: session.account.accountId };
+    },
+    secrets: accountSecrets,
+    catalog: () => detailsStore.siteBreaches(),
+    reader: { read: readLoginExport, maxBytes: MAX_EXPORT_BYTES },
+    checkPasswords: (passwords, pass) => checkPwnedPasswords(passwords, { baseUrl: settings.get().pwnedPasswordsUrl ?? DEFAULT_PWNED_PASSWORDS_URL, ...fetchOption, ...pass }),
+    emit: (view) => bus.emit('logins-changed', view),
+    progress: (progress) => bus.emit('logins-import-progress', progress),
+    notify: (breaches) => notifier.siteBreaches(breaches),
+    warn: (message, fields) => logger.warn(message, fields),
   });
 
   // What the UIs are told: the sync line and the tray, the checks, one event per data change.
@@ -298,6 +324,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       createChecksHandlers({ sessions, source: breachSource, publish: () => checks.publish() }),
       createPasswordHandlers({ settings, ...fetchOption }),
       createAddressHandlers({ addresses }),
+      createLoginHandlers({ logins }),
       // The host's opener: the channel admits only http(s) addresses, and the main process checks again before shell.openExternal.
       createFeedHandlers({ feed, openExternal: (url) => options.host.openExternal(url) }) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
     ),
@@ -328,6 +355,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     searchIndexOpen,
     async close() {
       checks.stop();
+      logins.accountClosed();
       await auth.close();
       await sessions.close();
       sessionSubscriptions.dispose();

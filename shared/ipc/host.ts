@@ -126,6 +126,34 @@ export function newBreachesNotification(breaches: readonly NewBreachNotice[]): C
   return notification('new-breach', `${breaches.length} new breaches`, `${who} ${verb} in ${where}. Open Breach Monitor to review them.`);
 }
 
+/** A breach new to the catalog at a site where the person has an account (logins read from an export). */
+export interface SiteBreachNotice {
+  breachId: string;
+  title: string;
+  /** The registrable domain of the person's login. */
+  site: string;
+  breachDate: string;
+}
+
+/**
+ * New breaches at sites where the person has an account; undefined when none. Worded as a breach
+ * of an address is, with what to do: their address may not be in it, their password may be.
+ */
+export function newSiteBreachesNotification(breaches: readonly SiteBreachNotice[]): CoreNotification | undefined {
+  if (breaches.length === 0) return undefined;
+  if (breaches.length === 1) {
+    const breach = breaches[0]!;
+    return notification(
+      'new-breach',
+      `New breach at ${breach.site}`,
+      `${breach.title} (${breach.breachDate}): you have an account at ${breach.site}. Change your password there if it was set before the breach.`,
+      breach.breachId,
+    );
+  }
+  const sites = listPhrase([...new Set(breaches.map((breach) => breach.site))]);
+  return notification('new-breach', `${breaches.length} new breaches at your sites`, `Sites where you have an account were breached: ${sites}. Open Breach Monitor to see which passwords to change.`);
+}
+
 /** Resolutions the service refused in one flush; undefined when none did. */
 export function failedResolutionsNotification(failures: readonly FailedResolutionNotice[]): CoreNotification | undefined {
   if (failures.length === 0) return undefined;

@@ -166,3 +166,4 @@ export const LoginIdInput = z.strictObject({ id: z.string().min(1).max(128) });
 export const LoginImportCancelInput = z.strictObject({ importId: LoginImportId });
 export const DeleteExportInput = z.strictObject({ path: ExportFilePath });
 export const DeleteExportResult = z.object({ deleted: z.boolean(), message: z.string().nullable() });
+export type DeleteExportResult = z.infer<typeof DeleteExportResult>;

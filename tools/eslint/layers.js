@@ -102,6 +102,7 @@ export const CORE_TIERS = [
   ['api'], // the service's clients, their errors, their backoff
   ['auth', 'queries'], // sign-in and secrets; local filters over the database
   ['outbox', 'feed', 'graph', 'search', 'passwords', 'addresses'], // features over the database and the service
+  ['logins'], // accounts read from password-manager exports: their sites matched to breaches, their passwords checked (passwords/)
   ['sync'], // push (the outbox) then pull
   ['session'], // one account open: its database, sync and graph
   ['checks', 'status'], // what the open account's breach data and sync line say

@@ -68,6 +68,22 @@ export class DetailsStore {
       .map((row) => row.id);
   }
 
+  /**
+   * The breaches that name a site, for matching the person's logins (logins/): id, title, domain
+   * and dates only. Fabricated breaches and spam lists are left out: they are no breach of a site.
+   */
+  siteBreaches(): { breachId: string; title: string; domain: string; breachDate: string; addedDate: string }[] {
+    return this.#db
+      .prepare<[], { breachId: string; title: string; domain: string; breachDate: string; addedDate: string }>(
+        `SELECT id AS breachId, json_extract(details, '$.title') AS title, json_extract(details, '$.domain') AS domain,
+                json_extract(details, '$.breachDate') AS breachDate, json_extract(details, '$.addedDate') AS addedDate
+           FROM details
+          WHERE json_extract(details, '$.domain') <> '' AND json_extract(details, '$.isFabricated') = 0 AND json_extract(details, '$.isSpamList') = 0`,
+      )
+      .all()
+      .filter((row) => typeof row.title === 'string' && typeof row.domain === 'string' && typeof row.breachDate === 'string');
+  }
+
   get(id: string): BreachDetails | undefined {
     return this.getMany([id]).get(id);
   }

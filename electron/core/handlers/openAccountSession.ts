@@ -8,6 +8,7 @@ import type { AddressBook } from '../addresses/AddressBook.ts';
 import type { ChecksPublisher } from '../checks/ChecksPublisher.ts';
 import type { DetailsFeed } from '../feed/DetailsFeed.ts';
 import { syncAfterBreachSync } from '../feed/syncAfterBreachSync.ts';
+import type { Logins } from '../logins/Logins.ts';
 import type { NotifierPolicy } from '../notifications/NotifierPolicy.ts';
 import { AccountSession, type AccountRef } from '../session/AccountSession.ts';
 import { apiBaseFor, contractOf, signUpUrlFor, syncIntervalFor } from '../settings/contract.ts';
@@ -39,6 +40,8 @@ export interface AccountSessionWiring {
   checks: Pick<ChecksPublisher, 'publish'>;
   /** The person's addresses: listed again after a sync that can have moved them ({@link addressesMayHaveMoved}). */
   addresses?: Pick<AddressBook, 'refreshAfterSync' | 'publish'>;
+  /** The person's logins: their view published when the account opens, their sites matched again when a sync can have brought breaches. */
+  logins?: Pick<Logins, 'publish' | 'catalogChanged'>;
   announceNewBreaches(breaches: EventPayload<'breaches-new'>['breaches']): void;
   /** Where the session's subscriptions are kept: its owner disposes them when the session closes. */
   subscriptions: DisposableStore;
@@ -90,12 +93,29 @@ export function openAccountSession(account: AccountRef, wiring: AccountSessionWi
   );
   checks.publish();
   wiring.addresses?.publish();
+  wiring.logins?.publish();
   subscriptions.add(
     scheduler.onDidSync((report) => {
       // Listed again when the sync can have moved them; a failure is kept in the view.
       void wiring.addresses?.refreshAfterSync(addressesMayHaveMoved(report)).catch((error: unknown) => logger.warn('addresses: could not be listed', { error: String(error) }));
       const catalogVersion = report.pull && report.pull.status !== 'stale' ? report.pull.catalogVersion : undefined;
-      void syncAfterBreachSync(feed, { catalogVersion, onUpdated: () => wiring.changes.changed('sync'), logger });
+      // A new catalog (the details feed) or a new list of the account's breaches can name a site of its logins.
+      const catalogChanged = () => {
+        try {
+          wiring.logins?.catalogChanged();
+        } catch (error) {
+          logger.warn('logins: could not be matched to the new breaches', { error: String(error) });
+        }
+      };
+      void syncAfterBreachSync(feed, {
+        catalogVersion,
+        onUpdated: () => {
+          wiring.changes.changed('sync');
+          catalogChanged();
+        },
+        logger,
+      });
+      if (report.pull?.status === 'applied') catalogChanged();
       if (report.pull && report.pull.status !== 'stale' && report.pull.checks === 'failed') logger.warn('checks: could not be read', { error: report.pull.checksError ?? '' });
       checks.publish();
       afterSync(report, {

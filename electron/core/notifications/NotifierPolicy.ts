@@ -1,11 +1,13 @@
 import {
   failedResolutionsNotification,
   newBreachesNotification,
+  newSiteBreachesNotification,
   signInNeededNotification,
   type AuthStatus,
   type CoreNotification,
   type FailedResolutionNotice,
   type NewBreachNotice,
+  type SiteBreachNotice,
 } from '../../../shared/ipc/index.ts';
 
 export interface NotifierPolicyOptions {
@@ -52,6 +54,13 @@ export class NotifierPolicy {
     // A notification outlives the app's labels: it must never announce an invented breach as real.
     if (this.#options.demoData?.()) return;
     this.#show(newBreachesNotification(breaches));
+  }
+
+  /** Breaches new to the catalog at sites of the person's logins: the same choices as a new breach of an address. */
+  siteBreaches(breaches: readonly SiteBreachNotice[]): void {
+    if (this.#options.newBreachesEnabled?.() === false) return;
+    if (this.#options.demoData?.()) return;
+    this.#show(newSiteBreachesNotification(breaches));
   }
 
   failedResolutions(failures: readonly FailedResolutionNotice[]): void {

@@ -1,4 +1,30 @@
 import { CoreError, PwnedPrefix, type PwnedRange } from '../../../shared/ipc/index.ts';
+import { parseRetryAfter } from '../api/ApiError.ts';
+
+/**
+ * What went wrong with a range request, for a caller that decides what to do (the import's pass
+ * waits and tries again on the first four, and stops on the last two); decided from this, never
+ * from the wording.
+ */
+export type PwnedRangeFailure =
+  | 'offline' // no connection: refused, reset, DNS, the body cut off
+  | 'timeout' // no answer within the time allowed
+  | 'server' // 5xx or 408: the service, not the request
+  | 'rate-limited' // 429, with its Retry-After when it sent one
+  | 'refused' // another 4xx: a wrong address or a request it will never take
+  | 'unreadable'; // 200 with something that is not the range format (a captive portal, a wrong address)
+
+/** A failed range request: code 'unavailable' for a UI (unchanged), and its kind for a caller that retries. */
+export class PwnedRangeError extends CoreError {
+  readonly kind: PwnedRangeFailure;
+  /** From a 429's Retry-After (seconds or an HTTP date), in ms. */
+  readonly retryAfterMs: number | undefined;
+  constructor(kind: PwnedRangeFailure, message: string, retryAfterMs?: number) {
+    super('unavailable', message);
+    this.kind = kind;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
 
 export interface RangeRequest {
   /** The range API's origin (default https://api.pwnedpasswords.com; a proxy or a test double otherwise). */
@@ -35,14 +61,20 @@ export async function fetchPwnedRange(request: RangeRequest): Promise<PwnedRange
       cache: 'no-store',
     });
   } catch (error) {
-    if (request.signal?.aborted) throw new CoreError('cancelled', 'The check was cancelled.');
-    if (timeout.aborted) throw new CoreError('unavailable', `Pwned Passwords did not answer within ${Math.round(timeoutMs / 1000)} seconds. Try again in a moment.`);
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new CoreError('unavailable', `Pwned Passwords could not be reached (${cause ?? 'network error'}). Check your connection, or the address in Settings.`);
+    throw networkFailure(error, request.signal, timeout, timeoutMs);
   }
-  const text = await response.text();
-  if (response.status === 429) throw new CoreError('unavailable', 'Pwned Passwords asks us to slow down. Try again in a minute.');
-  if (!response.ok) throw new CoreError('unavailable', `Pwned Passwords answered ${response.status}. Try again later, or check the address in Settings.`);
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // The connection dropped (or the time ran out) in the middle of the answer.
+    throw networkFailure(error, request.signal, timeout, timeoutMs);
+  }
+  if (response.status === 429) throw new PwnedRangeError('rate-limited', 'Pwned Passwords asks us to slow down. Try again in a minute.', parseRetryAfter(response.headers.get('retry-after')));
+  if (!response.ok) {
+    const kind = response.status >= 500 || response.status === 408 ? 'server' : 'refused';
+    throw new PwnedRangeError(kind, `Pwned Passwords answered ${response.status}. Try again later, or check the address in Settings.`);
+  }
   const entries: PwnedRange['entries'] = [];
   // The API ends lines with CRLF; a proxy that rewrote them to LF is read the same.
   const lines = text.split(/\r?\n/);
@@ -50,10 +82,17 @@ export async function fetchPwnedRange(request: RangeRequest): Promise<PwnedRange
     const line = lines[i]!;
     if (line === '' && i === lines.length - 1) continue;
     const match = LINE.exec(line);
-    if (!match) throw new CoreError('unavailable', `Pwned Passwords sent an answer this app cannot read (line ${i + 1}). Check the address in Settings.`);
+    if (!match) throw new PwnedRangeError('unreadable', `Pwned Passwords sent an answer this app cannot read (line ${i + 1}). Check the address in Settings.`);
     const count = Number(match[2]);
     // Padding: random suffixes with a count of 0, never real.
     if (count > 0) entries.push({ suffix: match[1]!, count });
   }
   return { entries };
+}
+
+function networkFailure(error: unknown, caller: AbortSignal | undefined, timeout: AbortSignal, timeoutMs: number): CoreError {
+  if (caller?.aborted) return new CoreError('cancelled', 'The check was cancelled.');
+  if (timeout.aborted) return new PwnedRangeError('timeout', `Pwned Passwords did not answer within ${Math.round(timeoutMs / 1000)} seconds. Try again in a moment.`);
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  return new PwnedRangeError('offline', `Pwned Passwords could not be reached (${cause ?? 'network error'}). Check your connection, or the address in Settings.`);
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { channels, CoreError } from '../../../shared/ipc/index.ts';
 import { createPasswordHandlers } from '../../../electron/core/handlers/passwordHandlers.ts';
-import { fetchPwnedRange } from '../../../electron/core/passwords/pwnedPasswordsRange.ts';
+import { fetchPwnedRange, PwnedRangeError } from '../../../electron/core/passwords/pwnedPasswordsRange.ts';
 import { DEFAULT_SETTINGS } from '../../support/settings.ts';
 import { sha1Hex, startPwnedPasswordsStandIn, type PwnedPasswordsStandIn } from '../../support/pwnedPasswordsStandIn.ts';
 
@@ -65,6 +65,27 @@ describe('passwords-range', () => {
     standIn.behaviour = 'garbage';
     await expect(handlers()['passwords-range']({ prefix: 'ABCDE' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('cannot read (line 1)') });
     await expect(fetchPwnedRange({ baseUrl: 'http://127.0.0.1:9', prefix: 'ABCDE' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('could not be reached') });
+  });
+
+  it('each failure carries its kind, so a caller that retries decides from it and not from the words', async () => {
+    const kindOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'answered',
+        (error: unknown) => (error instanceof PwnedRangeError ? { kind: error.kind, retryAfterMs: error.retryAfterMs, code: error.code } : error),
+      );
+    const ask = (baseUrl = standIn.origin) => fetchPwnedRange({ baseUrl, prefix: 'ABCDE' });
+    standIn.behaviour = 'server-error';
+    expect(await kindOf(ask())).toEqual({ kind: 'server', retryAfterMs: undefined, code: 'unavailable' });
+    standIn.behaviour = 'rate-limited';
+    standIn.retryAfterSeconds = 4;
+    expect(await kindOf(ask())).toEqual({ kind: 'rate-limited', retryAfterMs: 4000, code: 'unavailable' });
+    standIn.behaviour = 'garbage';
+    expect(await kindOf(ask())).toEqual({ kind: 'unreadable', retryAfterMs: undefined, code: 'unavailable' });
+    standIn.behaviour = 'offline';
+    expect(await kindOf(ask())).toEqual({ kind: 'offline', retryAfterMs: undefined, code: 'unavailable' });
+    standIn.behaviour = 'answer';
+    expect(await kindOf(ask(`${standIn.origin}/elsewhere`))).toEqual({ kind: 'refused', retryAfterMs: undefined, code: 'unavailable' });
+    expect(await kindOf(ask())).toBe('answered');
   });
 
   it('nothing but 5 upper-case hexadecimal characters can reach the core: the channel refuses the rest', async () => {

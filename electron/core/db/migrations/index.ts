@@ -5,6 +5,7 @@ import { updateToSchemaVersion40 } from './0040-outbox-in-doubt.ts';
 import { updateToSchemaVersion50 } from './0050-breach-data.ts';
 import { updateToSchemaVersion60 } from './0060-outbox-without-state-index.ts';
 import { updateToSchemaVersion70 } from './0070-user-emails.ts';
+import { updateToSchemaVersion80 } from './0080-logins.ts';
 import type { Migration } from './types.ts';
 
 export type { Migration } from './types.ts';
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 50, name: 'breach-data', up: updateToSchemaVersion50 },
   { version: 60, name: 'outbox-without-state-index', up: updateToSchemaVersion60 },
   { version: 70, name: 'user-emails', up: updateToSchemaVersion70 },
+  { version: 80, name: 'logins', up: updateToSchemaVersion80 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
