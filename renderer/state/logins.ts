@@ -14,7 +14,7 @@ export interface RunningImport {
 }
 
 /** How the last import this window started ended. */
-export type ImportOutcome = { kind: 'done'; path: string; result: LoginImportResult } | { kind: 'cancelled' } | { kind: 'failed'; message: string; field: string | undefined };
+export type ImportOutcome = { kind: 'done'; path: string; result: LoginImportResult } | { kind: 'cancelled'; message: string } | { kind: 'failed'; message: string; field: string | undefined };
 
 interface LoginsStore {
   /** The logins and their findings as the core last computed them; empty until it answers. */
@@ -84,7 +84,12 @@ export const useLogins = create<LoginsStore>()((set, get) => {
         void get().load();
       } catch (error) {
         const failure = toUiError(error);
-        set({ outcome: failure.code === 'cancelled' ? { kind: 'cancelled' } : { kind: 'failed', message: failure.message, field: failure.issues?.find((issue) => issue.path === 'path')?.message } });
+        set({
+          outcome:
+            failure.code === 'cancelled'
+              ? { kind: 'cancelled', message: failure.message }
+              : { kind: 'failed', message: failure.message, field: failure.issues?.find((issue) => issue.path === 'path')?.message },
+        });
       } finally {
         if (get().running?.importId === importId) set({ running: undefined });
       }

@@ -151,7 +151,7 @@ export class FakeLogins {
     const total = file.rows.length;
     const emit = (phase: 'reading' | 'matching' | 'saving', done: number) => this.#host.emit('logins-import-progress', { importId, phase, done, total });
     const stopIfCancelled = () => {
-      if (this.#cancelled.delete(importId)) throw ipcError('cancelled', 'The import was cancelled.');
+      if (this.#cancelled.delete(importId)) throw ipcError('cancelled', 'The import was cancelled: nothing was kept.');
     };
     emit('reading', 0);
     if (this.importGate) await this.importGate;

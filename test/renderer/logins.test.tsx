@@ -107,7 +107,7 @@ describe('Your accounts', () => {
     await screen.findByRole('heading', { name: 'No accounts imported yet' });
     await importWithPath(user, EXPORT);
 
-    expect(await screen.findByText('Reading the file: 0 of 7 logins')).toBeInTheDocument();
+    expect(await screen.findByText('Reading the file: 0 of 7 rows')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('max', '7');
     expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
     const cancel = screen.getByRole('button', { name: 'Cancel import' });
@@ -118,7 +118,7 @@ describe('Your accounts', () => {
     expect(core.callsOf('logins-import-cancel')).toEqual([{ importId }]);
     release();
 
-    expect(await screen.findByText('The import was cancelled: nothing of it was kept.')).toBeInTheDocument();
+    expect(await screen.findByText('The import was cancelled: nothing was kept.')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar', { name: 'Import progress' })).toBeNull();
     expect(core.logins.view().logins).toEqual([]);
     expect(screen.getByRole('heading', { name: 'No accounts imported yet' })).toBeInTheDocument();

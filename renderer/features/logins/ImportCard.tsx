@@ -121,7 +121,7 @@ export function ImportCard() {
         {outcome?.kind === 'done' ? <ImportResult path={outcome.path} result={outcome.result} /> : null}
         {outcome?.kind === 'cancelled' ? (
           <p className="form-note" role="status">
-            The import was cancelled: nothing of it was kept.
+            {outcome.message}
           </p>
         ) : null}
         {outcome?.kind === 'failed' && !outcome.field ? (

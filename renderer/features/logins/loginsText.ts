@@ -56,16 +56,19 @@ export function pwnedWords(login: Login): string | undefined {
   }
 }
 
-const PHASES: Record<LoginImportProgress['phase'], string> = {
-  reading: 'Reading the file',
-  matching: 'Matching sites to breaches',
-  saving: 'Saving',
+/** What each phase counts: the file's rows while reading, logins while matching; saving is one transaction. */
+const PHASES: Record<LoginImportProgress['phase'], { words: string; counts?: string }> = {
+  reading: { words: 'Reading the file', counts: 'row' },
+  matching: { words: 'Matching sites to breaches', counts: 'login' },
+  saving: { words: 'Saving' },
 };
 
 export function progressLine(progress: LoginImportProgress | undefined): string {
   if (!progress) return 'Opening the file…';
-  const count = progress.total === null ? `${plural(progress.done, 'login')} so far` : `${formatCount(progress.done)} of ${plural(progress.total, 'login')}`;
-  return `${PHASES[progress.phase]}: ${count}`;
+  const { words, counts } = PHASES[progress.phase];
+  if (!counts) return `${words}…`;
+  const count = progress.total === null ? `${plural(progress.done, counts)} so far` : `${formatCount(progress.done)} of ${plural(progress.total, counts)}`;
+  return `${words}: ${count}`;
 }
 
 /** What an import did, in a few sentences. */
@@ -104,7 +107,10 @@ export function checkLine(check: PasswordCheckStatus): string | undefined {
     case 'done':
       return `${plural(check.total, 'password')} checked with Pwned Passwords.`;
     case 'cancelled':
-      return `The password check was stopped after ${formatCount(check.done)} of ${formatCount(check.total)}. The passwords were dropped from memory: import the export again to check the rest.`;
+      return (
+        check.message ??
+        `The password check was stopped after ${formatCount(check.done)} of ${formatCount(check.total)}. The passwords were dropped from memory: import the export again to check the rest.`
+      );
     case 'failed':
       return check.message ?? 'The password check failed.';
   }
