@@ -172,20 +172,21 @@ export class E2E {
       do this.servicePort = await freePort();
       while (this.servicePort === 6060);
     }
-    const logging = this.#captureLogs
-      ? {
-          logger: createLogger({
-            level: 'trace',
-            destination: new Writable({
-              write: (chunk: Buffer, _encoding, done) => {
-                this.logLines.push(chunk.toString('utf8'));
-                done();
-              },
-            }),
+    const logger = this.#captureLogs
+      ? createLogger({
+          level: 'trace',
+          destination: new Writable({
+            write: (chunk: Buffer, _encoding, done) => {
+              this.logLines.push(chunk.toString('utf8'));
+              done();
+            },
           }),
-        }
-      : { logLevel: 'silent' as const };
-    this.service = await startService({ port: this.servicePort, dataDir: this.serviceDir, dev: true, ...logging, ...(this.catalogFile ? { catalogFile: this.catalogFile } : {}) });
+        })
+      : undefined;
+    this.service = await startService(
+      { port: this.servicePort, dataDir: this.serviceDir, dev: true, logLevel: 'silent', ...(this.catalogFile ? { catalogFile: this.catalogFile } : {}) },
+      logger ? { logger } : {},
+    );
     return this.service;
   }
 

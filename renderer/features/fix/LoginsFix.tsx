@@ -64,7 +64,7 @@ function LoginStep({ login }: { login: Login }) {
       </ul>
       <div className="form-actions login-actions">
         {login.changePasswordUrl ? (
-          <button type="button" className="button button-small" aria-label={`Change your password at ${who}`} onClick={() => void openLink(login.changePasswordUrl!)}>
+          <button type="button" className="button button-small" aria-label={`Change password at ${who}`} onClick={() => void openLink(login.changePasswordUrl!)}>
             <Icon name="external" size={12} />
             Change password
           </button>
@@ -73,7 +73,7 @@ function LoginStep({ login }: { login: Login }) {
           type="button"
           className="button button-small button-ghost"
           disabled={busy}
-          aria-label={`Mark ${who} as dealt with`}
+          aria-label={`Mark as dealt with: ${who}`}
           onClick={() => {
             setBusy(true);
             setError(undefined);

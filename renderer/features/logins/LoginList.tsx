@@ -96,12 +96,12 @@ function LoginRow({ login }: { login: Login }) {
           </button>
         ) : null}
         {open ? (
-          <button type="button" className="button button-small button-ghost" disabled={busy} aria-label={`Mark ${who} as dealt with`} onClick={() => void mark(true)}>
+          <button type="button" className="button button-small button-ghost" disabled={busy} aria-label={`Mark as dealt with: ${who}`} onClick={() => void mark(true)}>
             <Icon name="check" size={12} />
             Mark as dealt with
           </button>
         ) : login.resolvedAt && hasFindings(login) ? (
-          <button type="button" className="button button-small button-ghost" disabled={busy} aria-label={`Open ${who} again`} onClick={() => void mark(false)}>
+          <button type="button" className="button button-small button-ghost" disabled={busy} aria-label={`Open again: ${who}`} onClick={() => void mark(false)}>
             Open again
           </button>
         ) : null}

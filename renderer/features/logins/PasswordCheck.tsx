@@ -14,8 +14,9 @@ export function PasswordCheck({ check }: { check: PasswordCheckStatus }) {
   if (!line) return null;
   return (
     <div className={`logins-check logins-check-${check.state}`}>
-      <p role="status">
-        {check.state === 'waiting-for-network' ? <Icon name="cloudOff" /> : check.state === 'failed' ? <Icon name="alert" /> : null} {line}
+      <p role="status" className="logins-check-line">
+        {check.state === 'waiting-for-network' ? <Icon name="cloudOff" /> : check.state === 'failed' ? <Icon name="alert" /> : null}
+        <span>{line}</span>
       </p>
       {going ? (
         <div className="logins-check-actions">
