@@ -5,13 +5,11 @@ import {
   EMPTY_LOGINS,
   type DeleteExportResult,
   type Login,
-  type LoginExportFormat,
   type LoginImportInput,
   type LoginImportProgress,
   type LoginImportResult,
   type LoginsView,
   type SiteBreachNotice,
-  type SkippedRow,
 } from '../../../shared/ipc/index.ts';
 import type { SecretStore } from '../auth/secrets/SecretStore.ts';
 import type { WritableDB } from '../db/Interface.ts';
@@ -24,21 +22,15 @@ import {
   recordLoginBreaches,
   recordPwnedCounts,
   resolveLogin,
-  saveImport,
   type StoredLogin,
   type StoredLoginBreach,
 } from '../db/loginQueries.ts';
 import { forgetPasswordHashKey, passwordHasher } from './LoginHashKey.ts';
 import { PasswordCheck, type CheckPasswords } from './PasswordCheck.ts';
-import { planImport, type ExportedLoginLike } from './planImport.ts';
-import { readExportFile } from './readExportFile.ts';
+import { LoginImporter, type ReadExport } from './LoginImporter.ts';
 import { changePasswordUrl, SiteBreachIndex, verdictOf, type CatalogBreach } from './siteBreaches.ts';
 
-/** An export reader (exports/readLoginExport.ts): recognises the format from the bytes, skips and counts malformed rows. */
-export type ReadExport = (
-  bytes: Uint8Array,
-  options?: { signal?: AbortSignal; onProgress?: (done: number, total: number | null) => void },
-) => Promise<{ format: LoginExportFormat; logins: ExportedLoginLike[]; skipped: number; skippedRows: SkippedRow[] }>;
+export type { ReadExport } from './LoginImporter.ts';
 
 export interface LoginsOptions {
   /** The open account's database; undefined when nobody is signed in. */
@@ -61,8 +53,6 @@ export interface LoginsOptions {
   now?: () => Date;
 }
 
-const CANCELLED = 'The import was cancelled: nothing was kept.';
-
 /**
  * The person's accounts at sites, read from a password manager's export (issue 38): import,
  * match the sites against the catalog, keep per login only the site, username, dates and a keyed
@@ -71,7 +61,7 @@ const CANCELLED = 'The import was cancelled: nothing was kept.';
  */
 export class Logins {
   readonly #options: LoginsOptions;
-  readonly #imports = new Map<string, AbortController>();
+  readonly #importer: LoginImporter;
   /** Paths imported in this run of the app: the only ones `deleteExport` deletes. */
   readonly #importedPaths = new Set<string>();
   readonly #check: PasswordCheck;
@@ -81,6 +71,7 @@ export class Logins {
 
   constructor(options: LoginsOptions) {
     this.#options = options;
+    this.#importer = new LoginImporter({ ...options.reader, progress: (progress) => options.progress(progress) });
     this.#check = new PasswordCheck({
       check: options.checkPasswords,
       record: (counts) => {
@@ -109,80 +100,29 @@ export class Logins {
     return view;
   }
 
-  async import({ importId, path }: LoginImportInput): Promise<LoginImportResult> {
+  async import(input: LoginImportInput): Promise<LoginImportResult> {
     const { db, accountId } = this.#require();
-    if (this.#imports.has(importId)) throw new CoreError('conflict', 'An import with this id is already running.');
-    const controller = new AbortController();
-    this.#imports.set(importId, controller);
-    const { signal } = controller;
-    const checkpoint = async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (signal.aborted) throw new CoreError('cancelled', CANCELLED);
-    };
-    try {
-      this.#options.progress({ importId, phase: 'reading', done: 0, total: null });
-      const bytes = await readExportFile(path, this.#options.reader.maxBytes, signal);
-      const parsed = await this.#options.reader.read(bytes, {
-        signal,
-        onProgress: (done, total) => this.#options.progress({ importId, phase: 'reading', done, total }),
-      });
-      await checkpoint();
-      const hash = await passwordHasher(this.#options.secrets);
-      const index = this.#index(db);
-      const total = parsed.logins.length;
-      let reported = 0;
-      const plan = await planImport(parsed.logins, {
-        format: parsed.format,
-        skipped: parsed.skipped,
-        importedAt: this.#now(),
-        hash,
-        kept: listLogins(db),
-        breaches: index,
-        checkpoint,
-        onProgress: (done) => {
-          // At most about a hundred events for any size of file.
-          if (done === total || done - reported >= Math.max(1, Math.floor(total / 100))) {
-            reported = done;
-            this.#options.progress({ importId, phase: 'matching', done, total });
-          }
-        },
-      });
-      await checkpoint();
-      // Signed out (or another account opened) while reading: nothing goes into another's database.
-      if (this.#options.open()?.accountId !== accountId) throw new CoreError('cancelled', 'You signed out during the import: nothing was kept.');
-      this.#options.progress({ importId, phase: 'saving', done: 0, total: 1 });
-      saveImport(db, plan.write);
-      this.#options.progress({ importId, phase: 'saving', done: 1, total: 1 });
-      this.#importedPaths.add(path);
-      const passwordsToCheck = plan.passwords.size;
-      this.#checkDb = db;
-      this.#check.start(plan.passwords);
-      // The check holds its own copy while it runs; this one goes now.
-      plan.passwords.clear();
-      const view = this.publish();
-      return {
-        importId,
-        format: parsed.format,
-        imported: plan.write.added.length + plan.write.unchanged.length + plan.write.changed.length,
-        unchanged: plan.write.unchanged.length,
-        passwordsChanged: plan.write.changed.length,
-        skipped: parsed.skipped,
-        skippedRows: parsed.skippedRows.slice(0, 50),
-        breachedSites: plan.breachedSites,
-        reusedPasswords: view.summary.reusedPasswords,
-        passwordsToCheck,
-      };
-    } catch (error) {
-      if (signal.aborted) throw new CoreError('cancelled', CANCELLED);
-      throw error;
-    } finally {
-      this.#imports.delete(importId);
-    }
+    const outcome = await this.#importer.run(input, {
+      db,
+      hasher: () => passwordHasher(this.#options.secrets),
+      breaches: () => this.#index(db),
+      stillOpen: () => this.#options.open()?.accountId === accountId,
+      importedAt: () => this.#now(),
+    });
+    this.#importedPaths.add(input.path);
+    const { passwords, ...counts } = outcome;
+    const passwordsToCheck = passwords.size;
+    this.#checkDb = db;
+    this.#check.start(passwords);
+    // The check holds its own copy while it runs; this one goes now.
+    passwords.clear();
+    const view = this.publish();
+    return { importId: input.importId, ...counts, reusedPasswords: view.summary.reusedPasswords, passwordsToCheck };
   }
 
   /** Cancels an import; one already saved (or unknown) is left as it is. */
   cancelImport(importId: string): void {
-    this.#imports.get(importId)?.abort();
+    this.#importer.cancel(importId);
   }
 
   /** Stops the background Pwned Passwords check and drops the passwords it held. */
@@ -270,7 +210,7 @@ export class Logins {
 
   /** The account closed: its check stops (its passwords dropped) and the UI is told there is nothing to show. */
   accountClosed(): void {
-    for (const controller of this.#imports.values()) controller.abort();
+    this.#importer.cancelAll();
     this.#check.reset();
     this.#checkDb = undefined;
     this.publish();

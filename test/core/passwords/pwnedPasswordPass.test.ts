@@ -5,7 +5,7 @@
 // flight than allowed, the pass waits out a network that went away and goes on where it stopped,
 // cancels at once (waiting or not), and fails in words on an answer it cannot read.
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CoreError } from '../../../shared/ipc/index.ts';
 import { checkPwnedPasswords, DEFAULT_CONCURRENCY } from '../../../electron/core/passwords/pwnedPasswordPass.ts';
 import { sha1Hex, startPwnedPasswordsStandIn, type PwnedPasswordsStandIn } from '../../support/pwnedPasswordsStandIn.ts';
@@ -101,7 +101,14 @@ describe('checkPwnedPasswords', () => {
   it('sends nothing but the 5-character prefix: no password, no rest of a hash, no whole hash in any address, header or body', async () => {
     const passwords = new Map([...logins(50), ...SHARING.flat().map((password, i) => [`s${i}`, password] as const)]);
     standIn.setSeen(new Map([...passwords.values()].map((password, i) => [password, i + 1])));
-    await checkPwnedPasswords(passwords, { baseUrl: standIn.origin });
+    const logged = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level));
+    try {
+      await checkPwnedPasswords(passwords, { baseUrl: standIn.origin });
+    } finally {
+      for (const spy of logged) spy.mockRestore();
+    }
+    // And nothing was logged on the way.
+    for (const spy of logged) expect(spy).not.toHaveBeenCalled();
     expect(standIn.requests).toHaveLength(distinctPrefixes(passwords.values()));
     for (const request of standIn.requests) {
       expect(request.method).toBe('GET');
@@ -338,4 +345,50 @@ describe('checkPwnedPasswords', () => {
       { numRuns: 40 },
     );
   });
+
+  it('property: outages of any kind at any point, at any concurrency, leave the answer complete and right', async () => {
+    const base = logins(40, 'outage');
+    standIn.setSeen(new Map([...base.values()].filter((_, i) => i % 4 === 0).map((password, i) => [password, i + 1])));
+    const prefixes = distinctPrefixes(base.values());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ atDone: fc.integer({ min: 0, max: 39 }), kind: fc.constantFrom('offline', 'server-error', 'rate-limited' as const), delays: fc.integer({ min: 1, max: 3 }) }), {
+          maxLength: 3,
+        }),
+        fc.integer({ min: 1, max: 8 }),
+        async (outages, concurrency) => {
+          standIn.requests.length = 0;
+          standIn.behaviour = 'answer';
+          const pending = [...outages].sort((a, b) => a.atDone - b.atDone);
+          let backAfter = 0;
+          const waiting: Array<string | null> = [];
+          const counts = await checkPwnedPasswords(base, {
+            baseUrl: standIn.origin,
+            concurrency,
+            retryDelaysMs: [1],
+            sleep: () => {
+              if (--backAfter === 0) standIn.behaviour = 'answer';
+              return Promise.resolve();
+            },
+            onWaiting: (message) => waiting.push(message),
+            onProgress: ({ done }) => {
+              if (standIn.behaviour !== 'answer' || pending.length === 0 || pending[0]!.atDone > done) return;
+              const outage = pending.shift()!;
+              standIn.behaviour = outage.kind;
+              standIn.retryAfterSeconds = undefined;
+              backAfter = outage.delays;
+            },
+          });
+          standIn.behaviour = 'answer';
+          expect(counts.size).toBe(base.size);
+          for (const [key, password] of base) expect(counts.get(key)).toBe(standIn.countOf(password));
+          // Every wait ended with null, and nothing was said after the last one.
+          if (waiting.length > 0) expect(waiting.at(-1)).toBeNull();
+          const answered = standIn.requests.filter((request) => request.headers['add-padding'] === 'true');
+          expect(new Set(answered.map((request) => request.path)).size).toBe(prefixes);
+        },
+      ),
+      { numRuns: 20 },
+    );
+  }, 60_000);
 });

@@ -2,6 +2,7 @@
 // (test/support/pwnedPasswordsStandIn.ts): what reaches it is exactly `/range/<5 hex>` with
 // `Add-Padding: true` and nothing else about the password; padding is dropped; failures are
 // sentences; and the channel admits nothing but 5 upper-case hexadecimal characters.
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { channels, CoreError } from '../../../shared/ipc/index.ts';
 import { createPasswordHandlers } from '../../../electron/core/handlers/passwordHandlers.ts';
@@ -86,6 +87,45 @@ describe('passwords-range', () => {
     standIn.behaviour = 'answer';
     expect(await kindOf(ask(`${standIn.origin}/elsewhere`))).toEqual({ kind: 'refused', retryAfterMs: undefined, code: 'unavailable' });
     expect(await kindOf(ask())).toBe('answered');
+  });
+
+  it('property: the answer is read as the documented lines say, CRLF or LF, and the first line that is not one is named', async () => {
+    // The documentation's format, read the plain way: split into lines, each `SUFFIX:COUNT`.
+    const reference = (text: string) => {
+      const lines = text.split(/\r?\n/);
+      const entries: Array<{ suffix: string; count: number }> = [];
+      for (let i = 0; i < lines.length; i++) {
+        if (lines[i] === '' && i === lines.length - 1) continue;
+        const match = /^([0-9A-F]{35}):(\d{1,10})$/.exec(lines[i]!);
+        if (!match) return `line ${i + 1}`;
+        if (Number(match[2]) > 0) entries.push({ suffix: match[1]!, count: Number(match[2]) });
+      }
+      return entries;
+    };
+    const hex = fc.constantFrom(...'0123456789ABCDEF');
+    const validLine = fc
+      .tuple(
+        fc.string({ unit: hex, minLength: 35, maxLength: 35 }),
+        fc.oneof(fc.constant('0'), fc.integer({ min: 0, max: 99_999 }).map(String), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 12 })),
+      )
+      .map(([suffix, count]) => `${suffix}:${count}`);
+    // Near misses: a character changed, dropped or added anywhere.
+    const nearMiss = fc
+      .tuple(validLine, fc.nat(), fc.constantFrom('', 'a', 'G', ' ', ':', '\r', '-', '0'))
+      .map(([line, at, put]) => line.slice(0, at % (line.length + 1)) + put + line.slice((at % (line.length + 1)) + (put === '0' ? 0 : 1)));
+    const line = fc.oneof({ arbitrary: validLine, weight: 4 }, { arbitrary: nearMiss, weight: 1 }, { arbitrary: fc.string({ maxLength: 40 }), weight: 1 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 12 }), fc.constantFrom('\r\n', '\n'), fc.constantFrom('', '\r\n', '\n'), async (lines, separator, ending) => {
+        const text = lines.join(separator) + (lines.length > 0 ? ending : '');
+        const expected = reference(text);
+        const read = await fetchPwnedRange({ baseUrl: 'http://pwned.invalid', prefix: 'ABCDE', fetch: () => Promise.resolve(new Response(text)) }).then(
+          (range) => range.entries,
+          (error: Error) => /\((line \d+)\)/.exec(error.message)?.[1] ?? error.message,
+        );
+        expect(read).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('nothing but 5 upper-case hexadecimal characters can reach the core: the channel refuses the rest', async () => {

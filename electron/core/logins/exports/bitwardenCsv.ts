@@ -18,7 +18,9 @@ export const bitwardenCsv: CsvFormat = {
     const type = cell('type');
     if (type === 'note') return { skip: 'a secure note, not a login' };
     if (type !== 'login') return { skip: 'not a login' };
-    const firstUri = cell('login_uri').split(',')[0];
+    const firstUri = cell('login_uri')
+      .split(',')
+      .find((uri) => uri !== '');
     return { login: { title: orNull(cell('name')), url: orNull(firstUri), username: cell('login_username'), password: cell('login_password'), passwordChangedAt: null } };
   },
 };

@@ -16,9 +16,8 @@ const CHUNK_BYTES = 64 * 1024;
  * header is skipped, not guessed at. Fields are kept verbatim: `=cmd|…` is text here, never a formula.
  */
 export async function readCsvExport(utf8: Uint8Array, options: ReadOptions): Promise<ParsedExport> {
-  const { records, unclosedQuote } = await readRecords(utf8, options);
+  const { records, format, unclosedQuote } = await readRecords(utf8, options);
   const header = records[0];
-  const format = header && detectCsvFormat(header);
   if (!header || !format) throw notAKnownExport();
 
   const dataRows = records.length - 1 + (unclosedQuote ? 1 : 0);
@@ -50,6 +49,8 @@ function fields(count: number): string {
 
 interface Records {
   records: string[][];
+  /** Known from the first record, the header; null when the file has no complete record. */
+  format: CsvFormat | null;
   /** The file ended inside a quoted field. */
   unclosedQuote: boolean;
 }
@@ -90,9 +91,11 @@ async function readRecords(utf8: Uint8Array, options: ReadOptions): Promise<Reco
   }
   if (!parser.destroyed) parser.end();
   const error = await ended;
-  if (error === null) return { records, unclosedQuote: false };
+  // A header longer than a chunk is only complete now.
+  if (format === null && records.length > 0 && (format = detectCsvFormat(records[0]!)) === null) throw notAKnownExport();
+  if (error === null) return { records, format, unclosedQuote: false };
   // With quotes and column counts relaxed, the one error left is a quote still open at the end.
-  if ((error as { code?: unknown }).code === 'CSV_QUOTE_NOT_CLOSED') return { records, unclosedQuote: true };
+  if ((error as { code?: unknown }).code === 'CSV_QUOTE_NOT_CLOSED') return { records, format, unclosedQuote: true };
   // Never csv-parse's message: it quotes the field it stopped in, which may be a password.
   throw notAKnownExport();
 }

@@ -186,6 +186,23 @@ describe('1Password (.1pux)', () => {
   });
 });
 
+describe('1Password (.1pux) size', () => {
+  it('refuses an archive whose export.data says it unpacks to more than the cap, before unpacking it', async () => {
+    // A zip bomb: a few kilobytes that claim 300 MB. The sizes are the archive's own (local header offset 22, central directory offset 24; APPNOTE.TXT 4.3.7, 4.3.12).
+    const archive = onePux([onePasswordItem(ALICE, 1)]);
+    const view = new DataView(archive.buffer, archive.byteOffset, archive.byteLength);
+    const claimed = 300 * 1024 * 1024;
+    for (let offset = 0; offset + 4 <= archive.length; offset++) {
+      const signature = view.getUint32(offset, true);
+      const nameAt = signature === 0x04034b50 ? offset + 30 : signature === 0x02014b50 ? offset + 46 : -1;
+      if (nameAt >= 0 && new TextDecoder().decode(archive.subarray(nameAt, nameAt + 11)) === 'export.data') view.setUint32(offset + (signature === 0x04034b50 ? 22 : 24), claimed, true);
+    }
+    const error = await refusal(archive);
+    expect(error.code).toBe('invalid-arguments');
+    expect(error.message).toBe('The 1Password export holds 300 MB of data once unpacked, more than the 200 MB this app reads.');
+  });
+});
+
 describe('KeePassXC (CSV)', () => {
   it('reads Last Modified (ISO 8601, UTC) as the change date; the six columns of versions before 2.7 have none', async () => {
     const parsed = await readLoginExport(writeExport('keepassxc-csv', [{ ...ALICE, passwordChangedAt: '2023-04-05T06:07:08.000Z' }]));
@@ -327,5 +344,25 @@ describe('progress and cancel', () => {
     }
     const error = await refusal(writeExport('chrome-csv', [ALICE]), { signal: AbortSignal.abort() });
     expect(error.code).toBe('cancelled');
+  });
+
+  it('stops a .1pux while its archive is being unpacked', async () => {
+    // Large enough that fflate unpacks export.data off the main thread (over 512 KB), so the abort lands mid-unpack.
+    const large = writeExport(
+      '1password-1pux',
+      Array.from({ length: 20_000 }, (_, index) => ({ ...ALICE, username: `user${index}@example.com`, password: `pw-${index}-${'x'.repeat(index % 50)}` })),
+    );
+    const controller = new AbortController();
+    const reports: number[] = [];
+    const reading = readLoginExport(large, { signal: controller.signal, onProgress: (done) => reports.push(done) });
+    controller.abort();
+    const error = await reading.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CoreError);
+    expect((error as CoreError).code).toBe('cancelled');
+    // Not one item was read: it stopped inside the archive, not at the first turn of the item loop.
+    expect(reports).toEqual([]);
   });
 });
