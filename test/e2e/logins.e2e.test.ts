@@ -153,7 +153,11 @@ describe('Your accounts in Chromium against the real stack', { timeout: 120_000 
     await audit('logins-waiting');
     // The import told the page where it was, phase by phase.
     const progress = e2e.traffic.filter((message) => message.direction === 'core-to-page' && message.text.startsWith('event: logins-import-progress'));
-    for (const phase of ['reading', 'matching', 'saving']) expect(progress.some((message) => message.text.includes(`"phase":"${phase}"`)), phase).toBe(true);
+    for (const phase of ['reading', 'matching', 'saving'])
+      expect(
+        progress.some((message) => message.text.includes(`"phase":"${phase}"`)),
+        phase,
+      ).toBe(true);
 
     // The network is back: the check goes on by itself, and the page follows it to the end.
     pwnedPasswords.behaviour = 'answer';
@@ -161,7 +165,10 @@ describe('Your accounts in Chromium against the real stack', { timeout: 120_000 
     const checkStates = e2e.traffic
       .filter((message) => message.direction === 'core-to-page' && message.text.startsWith('event: logins-changed'))
       .map((message) => (JSON.parse(message.text.slice(message.text.indexOf('data: ') + 6)) as { passwordCheck: { state: string; done: number; total: number } }).passwordCheck);
-    expect(checkStates.some((check) => check.state === 'running' && check.done > 0 && check.done < check.total), 'the check’s progress reached the page').toBe(true);
+    expect(
+      checkStates.some((check) => check.state === 'running' && check.done > 0 && check.done < check.total),
+      'the check’s progress reached the page',
+    ).toBe(true);
 
     await until('the verdicts on the breached sites', async () => {
       expect(await loginItem(fixture.breached.change).textContent()).toContain('Breached after your password last changed — change it');
@@ -186,7 +193,13 @@ describe('Your accounts in Chromium against the real stack', { timeout: 120_000 
 
     await page.getByRole('checkbox', { name: 'Show only logins with findings' }).check();
     await until('only logins with findings', async () => {
-      expect(await page.getByRole('list', { name: 'Logins' }).getByRole('listitem').filter({ has: page.getByRole('heading') }).count()).toBe(2 + fixture.reused.sites.length + fixture.pwned.length);
+      expect(
+        await page
+          .getByRole('list', { name: 'Logins' })
+          .getByRole('listitem')
+          .filter({ has: page.getByRole('heading') })
+          .count(),
+      ).toBe(2 + fixture.reused.sites.length + fixture.pwned.length);
     });
     expect(await loginItem('invented-site-100.com').count()).toBe(0);
     await audit('logins-findings');
@@ -216,7 +229,10 @@ describe('Your accounts in Chromium against the real stack', { timeout: 120_000 
     expect(existsSync(exportPath)).toBe(false);
 
     const files = [...filesUnder(e2e.appDir), ...filesUnder(e2e.serviceDir)];
-    expect(files.some(({ file }) => file.endsWith('.db')), 'the account database is among the files').toBe(true);
+    expect(
+      files.some(({ file }) => file.endsWith('.db')),
+      'the account database is among the files',
+    ).toBe(true);
     const logs = e2e.logLines.join('\n');
     const traffic = e2e.traffic.map((message) => message.text).join('\n');
     expect(logs.length, 'the core and the service logged').toBeGreaterThan(0);
