@@ -108,6 +108,9 @@ describe('Your accounts', () => {
     await importWithPath(user, EXPORT);
 
     expect(await screen.findByText('Reading the file: 0 of 7 rows')).toBeInTheDocument();
+    // Another window's import is not this one's.
+    act(() => core.emit('logins-import-progress', { importId: 'another-window-import', phase: 'saving', done: 1, total: 1 }));
+    expect(screen.getByText('Reading the file: 0 of 7 rows')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('max', '7');
     expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
     const cancel = screen.getByRole('button', { name: 'Cancel import' });
@@ -209,6 +212,13 @@ describe('Your accounts', () => {
     expect(screen.getByText('The export file stays where it is. Delete it yourself once you no longer need it.')).toBeInTheDocument();
     expect(core.logins.files.has('/home/sam/copy.csv')).toBe(true);
     expect(core.callsOf('logins-delete-export')).toHaveLength(1);
+
+    // A file gone before the person deletes it: the core's sentence, as an alert.
+    await importWithPath(user, '/home/sam/copy.csv');
+    const again = await screen.findByRole('group', { name: 'Delete the export file?' });
+    core.logins.files.delete('/home/sam/copy.csv');
+    await user.click(within(again).getByRole('button', { name: 'Delete the export file' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('There is no file at /home/sam/copy.csv any more: nothing was deleted.');
   });
 
   test('re-importing a later export counts unchanged and changed passwords, and the changed ones are dealt with', async () => {
