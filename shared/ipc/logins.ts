@@ -48,7 +48,7 @@ export const LoginImportResult = z.object({
   imported: z.int().nonnegative(),
   /** Of those, logins already known from an earlier import (same site, username and password): updated, not doubled. */
   unchanged: z.int().nonnegative(),
-  /** Logins of an earlier import of this format that now have another password: their findings are resolved. */
+  /** Logins already kept (same site and username, whatever the format) that now have another password: the new one replaces the old, their findings are resolved. */
   passwordsChanged: z.int().nonnegative(),
   /** Rows skipped (malformed, no password, not a login); the first ones in `skippedRows`. */
   skipped: z.int().nonnegative(),

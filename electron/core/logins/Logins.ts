@@ -62,12 +62,12 @@ export interface LoginsOptions {
 export class Logins {
   readonly #options: LoginsOptions;
   readonly #importer: LoginImporter;
-  /** Paths imported in this run of the app: the only ones `deleteExport` deletes. */
-  readonly #importedPaths = new Set<string>();
+  /** Paths imported in this run of the app, with the account that imported each: the only ones `deleteExport` deletes, for that account. */
+  readonly #importedPaths = new Map<string, string>();
   readonly #check: PasswordCheck;
   #checkDb: WritableDB | undefined;
   #lastEmitted: string | undefined;
-  #lastCheckPercent = -1;
+  #lastCheck: { state: string; percent: number } | undefined;
 
   constructor(options: LoginsOptions) {
     this.#options = options;
@@ -109,7 +109,7 @@ export class Logins {
       stillOpen: () => this.#options.open()?.accountId === accountId,
       importedAt: () => this.#now(),
     });
-    this.#importedPaths.add(input.path);
+    this.#importedPaths.set(input.path, accountId);
     const { passwords, ...counts } = outcome;
     const passwordsToCheck = passwords.size;
     this.#checkDb = db;
@@ -154,8 +154,8 @@ export class Logins {
    * imported here, a link or anything but a regular file is left alone, in words.
    */
   async deleteExport(path: string): Promise<DeleteExportResult> {
-    if (!this.#importedPaths.has(path)) {
-      return { deleted: false, message: `${path} was not imported since Breach Monitor started, so it is not deleted from here. Delete it yourself if you no longer need it.` };
+    if (this.#importedPaths.get(path) !== this.#options.open()?.accountId) {
+      return { deleted: false, message: `${path} was not imported by this account since Breach Monitor started, so it is not deleted from here. Delete it yourself if you no longer need it.` };
     }
     let stat;
     try {
@@ -225,8 +225,9 @@ export class Logins {
     const status = this.#check.status;
     // Progress is told by the percent, so a pass of thousands of prefixes is not thousands of views.
     const percent = status.total === 0 ? 0 : Math.floor((status.done * 100) / status.total);
-    if (status.state === 'running' && percent === this.#lastCheckPercent && status.done !== status.total) return;
-    this.#lastCheckPercent = percent;
+    const same = status.state === 'running' && this.#lastCheck?.state === 'running' && this.#lastCheck.percent === percent;
+    this.#lastCheck = { state: status.state, percent };
+    if (same && status.done !== status.total) return;
     this.publish();
   }
 

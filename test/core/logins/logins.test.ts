@@ -270,11 +270,18 @@ describe('what the person does with the findings', () => {
     const imported = h.writeExport('firefox.csv', firefoxCsv(LOGINS));
     const other = h.writeExport('other.csv', firefoxCsv(LOGINS));
     const notYet = await h.call<DeleteExportResult>('logins-delete-export', { path: imported });
-    expect(notYet).toEqual({ deleted: false, message: expect.stringContaining('was not imported since Breach Monitor started') });
+    expect(notYet).toEqual({ deleted: false, message: expect.stringContaining('was not imported by this account since Breach Monitor started') });
     expect(existsSync(imported)).toBe(true);
     await importFile(h, imported);
     expect(await h.call<DeleteExportResult>('logins-delete-export', { path: other })).toMatchObject({ deleted: false });
     expect(existsSync(other)).toBe(true);
+    // Another account signed in on this computer cannot delete it.
+    h.signOut();
+    h.signIn('account-b');
+    expect(await h.call<DeleteExportResult>('logins-delete-export', { path: imported })).toMatchObject({ deleted: false });
+    expect(existsSync(imported)).toBe(true);
+    h.signOut();
+    h.signIn('account-a');
     const deleted = await h.call<DeleteExportResult>('logins-delete-export', { path: imported });
     expect(deleted).toEqual({ deleted: true, message: expect.stringMatching(/^Deleted .*firefox\.csv\. Copies may remain elsewhere/) });
     expect(existsSync(imported)).toBe(false);

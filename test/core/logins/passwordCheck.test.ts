@@ -85,6 +85,10 @@ describe('the Pwned Passwords check of an import', () => {
     standIn.behaviour = 'answer';
     await h.logins.checkSettled();
     expect((await h.call<LoginsView>('logins-get')).passwordCheck).toEqual({ state: 'done', done: 3, total: 3, message: null });
+    // The UI was told the wait ended (running again, no sentence), not left saying it waits until the end.
+    const states = h.events.filter((event) => event.event === 'logins-changed').map((event) => (event.payload as LoginsView).passwordCheck);
+    const waited = states.findIndex((status) => status.state === 'waiting-for-network');
+    expect(states.slice(waited + 1)).toContainEqual(expect.objectContaining({ state: 'running', message: null }));
   });
 
   it('a cancel stops the check and drops its passwords: what was not checked needs the export again', async () => {
