@@ -181,7 +181,7 @@ export class FakeLogins {
     let unchanged = 0;
     let passwordsChanged = 0;
     for (const { kept } of read) {
-      const same = [...this.#kept.values()].find((other) => other.format === kept.format && other.login.site === kept.login.site && other.login.username === kept.login.username);
+      const same = [...this.#kept.values()].find((other) => other.login.site === kept.login.site && other.login.username === kept.login.username); // whatever the format, as the core
       if (same && same.fingerprint === kept.fingerprint) unchanged++;
       else if (same) {
         passwordsChanged++;
