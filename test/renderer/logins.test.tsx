@@ -325,6 +325,26 @@ describe('Your accounts', () => {
     await expectAccessible();
   });
 
+  test('a large export opens with its first 200 logins, the rest a button away', async () => {
+    const user = userEvent.setup();
+    const core = new FakeCore();
+    core.logins.files.set(EXPORT, {
+      format: 'chrome-csv',
+      rows: Array.from({ length: 450 }, (_, i) => ({ url: `https://site-${String(i).padStart(3, '0')}.com/`, username: 'sam', password: `own-${i}` })),
+    });
+    renderApp({ core, hash: '#/logins' });
+    await screen.findByRole('heading', { name: 'No accounts imported yet' });
+    await importWithPath(user, EXPORT);
+    await screen.findByText('Imported 450 logins from Chrome or Edge passwords (CSV).');
+    const rows = () => within(screen.getByRole('list', { name: 'Logins' })).getAllByRole('listitem', { name: /^site-/ });
+    expect(rows()).toHaveLength(200);
+    await user.click(screen.getByRole('button', { name: 'Show 200 more logins (of 450)' }));
+    expect(rows()).toHaveLength(400);
+    await user.click(screen.getByRole('button', { name: 'Show 50 more logins (of 450)' }));
+    expect(rows()).toHaveLength(450);
+    expect(screen.queryByRole('button', { name: /^Show .* more/ })).toBeNull();
+  });
+
   test('says in words when the core cannot answer, and when an action is refused', async () => {
     const user = userEvent.setup();
     const core = coreWithExport();

@@ -1,11 +1,14 @@
 import { useId, useMemo, useState } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { toUiError } from '../../lib/core.ts';
-import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
+import { formatCount, formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { openLink } from '../../state/breachMedia.ts';
 import { useLogins } from '../../state/logins.ts';
 import type { Login } from '../../../shared/ipc/logins.ts';
 import { hasFindings, isOpen, pwnedWords, siteName, VERDICT_WORDS } from './loginsText.ts';
+
+/** Rows drawn at first and per "Show more": an export of thousands of logins stays quick to open. */
+export const LOGINS_PER_PAGE = 200;
 
 /** Open findings first, then the rest; by site within each. */
 function ordered(logins: Login[]): Login[] {
@@ -16,7 +19,9 @@ function ordered(logins: Login[]): Login[] {
 export function LoginList({ logins }: { logins: Login[] }) {
   const id = useId();
   const [onlyFindings, setOnlyFindings] = useState(false);
+  const [limit, setLimit] = useState(LOGINS_PER_PAGE);
   const shown = useMemo(() => ordered(onlyFindings ? logins.filter(hasFindings) : logins), [logins, onlyFindings]);
+  const more = Math.min(LOGINS_PER_PAGE, shown.length - limit);
   return (
     <section className="card logins-list-card" aria-labelledby={`${id}-title`}>
       <div className="logins-list-head">
@@ -33,13 +38,18 @@ export function LoginList({ logins }: { logins: Login[] }) {
       </p>
       {shown.length > 0 ? (
         <ul className="logins-list" aria-label="Logins">
-          {shown.map((login) => (
+          {shown.slice(0, limit).map((login) => (
             <LoginRow key={login.id} login={login} />
           ))}
         </ul>
       ) : (
         <p className="muted">No login has a finding.</p>
       )}
+      {more > 0 ? (
+        <button type="button" className="button button-small logins-more" onClick={() => setLimit(limit + LOGINS_PER_PAGE)}>
+          Show {plural(more, 'more login')} (of {formatCount(shown.length)})
+        </button>
+      ) : null}
     </section>
   );
 }
