@@ -1,14 +1,19 @@
 // The logins feature as the core composes it (app.ts), over real parts: the account database in a
 // temporary data folder, the catalog's details store beside it, the secret store the app falls
 // back to without a keychain (EncryptedFileSecretStore, under a per-test key), the router with
-// the channels' schemas, and the event bus the UI listens to.
+// the channels' schemas, and the event bus the UI listens to. The secret store is the OS keychain
+// (keytar, under a test service of its own) where the tests have one (test/support/keychain.ts:
+// run through tools/with-keyring.sh), else the file the app falls back to without a keychain.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BreachDetails } from '../../../shared/catalog/index.ts';
 import type { EventName, LoginImportProgress, LoginsView, SiteBreachNotice } from '../../../shared/ipc/index.ts';
+import { randomBytes } from 'node:crypto';
 import { EncryptedFileSecretStore } from '../../../electron/core/auth/secrets/EncryptedFileSecretStore.ts';
+import { KEYCHAIN_SERVICE, KeytarSecretStore } from '../../../electron/core/auth/secrets/KeytarSecretStore.ts';
+import type { SecretStore } from '../../../electron/core/auth/secrets/SecretStore.ts';
 import { openAccountDatabase, type AccountDatabase } from '../../../electron/core/db/openAccountDatabase.ts';
 import { EventBus } from '../../../electron/core/events/EventBus.ts';
 import { DetailsStore } from '../../../electron/core/feed/DetailsStore.ts';
@@ -16,11 +21,16 @@ import { combineHandlers, type HandlerSlice } from '../../../electron/core/handl
 import { createLoginHandlers } from '../../../electron/core/handlers/loginHandlers.ts';
 import { Router } from '../../../electron/core/handlers/Router.ts';
 import { MAX_EXPORT_BYTES, readLoginExport } from '../../../electron/core/logins/exports/readLoginExport.ts';
+import { LOGIN_HASH_KEY } from '../../../electron/core/logins/LoginHashKey.ts';
 import { Logins, type ReadExport } from '../../../electron/core/logins/Logins.ts';
 import type { CheckPasswords } from '../../../electron/core/logins/PasswordCheck.ts';
 import { AccountSecrets } from '../../../electron/core/session/AccountSecrets.ts';
 import { CHANNEL_NAMES } from '../../../shared/ipc/index.ts';
+import { RUN_KEYCHAIN_TESTS } from '../../support/keychain.ts';
 import { testCipher } from '../auth/testCipher.ts';
+
+/** The keychain service these tests' entries go under (never a person's "Breach Monitor" entries). */
+export const TEST_KEYCHAIN_SERVICE = `${KEYCHAIN_SERVICE} logins test ${randomBytes(4).toString('hex')}`;
 
 /** A catalog breach with every field the details feed has (invented: never a real breach's text). */
 export function catalogBreach(title: string, domain: string, breachDate: string, addedDate = `${breachDate}T12:00:00Z`): BreachDetails {
@@ -47,6 +57,8 @@ export function catalogBreach(title: string, domain: string, breachDate: string,
 export interface LoginsHarness {
   dataDir: string;
   database: AccountDatabase;
+  /** The secret store underneath the account's (`keychain` or `encrypted-file`). */
+  store: SecretStore;
   details: DetailsStore;
   logins: Logins;
   router: Router;
@@ -63,7 +75,9 @@ export interface LoginsHarness {
   /** Signs the account out (the app's session closes); `open` brings it back. */
   signOut(): void;
   signIn(accountId?: string): void;
-  close(): void;
+  /** A new run of the app over the same data folder and secret store: nothing in memory survives. */
+  restart(): void;
+  close(): Promise<void>;
 }
 
 const ALL_CHANNELS_BUT_LOGINS: HandlerSlice = Object.fromEntries(
@@ -75,7 +89,9 @@ const ALL_CHANNELS_BUT_LOGINS: HandlerSlice = Object.fromEntries(
   ]),
 );
 
-export function startLoginsHarness(options: { catalog?: Record<string, BreachDetails>; read?: ReadExport; checkPasswords?: CheckPasswords; now?: () => Date; maxBytes?: number } = {}): LoginsHarness {
+export async function startLoginsHarness(
+  options: { catalog?: Record<string, BreachDetails>; read?: ReadExport; checkPasswords?: CheckPasswords; now?: () => Date; maxBytes?: number } = {},
+): Promise<LoginsHarness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bm-logins-data-'));
   const exportsDir = mkdtempSync(path.join(tmpdir(), 'bm-logins-exports-'));
   const databases = new Map<string, AccountDatabase>();
@@ -88,7 +104,8 @@ export function startLoginsHarness(options: { catalog?: Record<string, BreachDet
   const database = openDatabase('account-a');
   const details = new DetailsStore(path.join(dataDir, 'catalog-details.db'));
   details.replace('http://127.0.0.1:9/rtdb', options.catalog ?? {}, '"e1"');
-  const store = EncryptedFileSecretStore.open({ dir: path.join(dataDir, 'auth'), cipher: testCipher() });
+  const cipher = testCipher();
+  const store: SecretStore = RUN_KEYCHAIN_TESTS ? await KeytarSecretStore.open({ service: TEST_KEYCHAIN_SERVICE }) : EncryptedFileSecretStore.open({ dir: path.join(dataDir, 'auth'), cipher });
   const secrets = new AccountSecrets(store, () => (account ? { accountId: account, issuer: 'https://issuer.test', subject: account } : undefined));
   const bus = new EventBus();
   const events: LoginsHarness['events'] = [];
@@ -96,25 +113,29 @@ export function startLoginsHarness(options: { catalog?: Record<string, BreachDet
   const progress: LoginImportProgress[] = [];
   const notices: SiteBreachNotice[][] = [];
   const logLines: string[] = [];
-  const logins = new Logins({
-    open: () => (account ? { db: openDatabase(account).db, accountId: account } : undefined),
-    secrets,
-    catalog: () => details.siteBreaches(),
-    reader: { read: options.read ?? readLoginExport, maxBytes: options.maxBytes ?? MAX_EXPORT_BYTES },
-    checkPasswords: options.checkPasswords ?? (async () => new Map()),
-    emit: (view: LoginsView) => bus.emit('logins-changed', view),
-    progress: (value) => {
-      progress.push(value);
-      bus.emit('logins-import-progress', value);
-    },
-    notify: (breaches) => notices.push(breaches),
-    warn: (message, fields) => logLines.push(`warn ${message} ${JSON.stringify(fields)}`),
-    ...(options.now ? { now: options.now } : {}),
-  });
-  const router = new Router(combineHandlers(ALL_CHANNELS_BUT_LOGINS, createLoginHandlers({ logins })), {
-    validateResults: true,
-    onInternalError: (channel, error) => logLines.push(`error channel ${channel} failed ${String(error)}`),
-  });
+  const build = () =>
+    new Logins({
+      open: () => (account ? { db: openDatabase(account).db, accountId: account } : undefined),
+      secrets,
+      catalog: () => details.siteBreaches(),
+      reader: { read: options.read ?? readLoginExport, maxBytes: options.maxBytes ?? MAX_EXPORT_BYTES },
+      checkPasswords: options.checkPasswords ?? (async () => new Map()),
+      emit: (view: LoginsView) => bus.emit('logins-changed', view),
+      progress: (value) => {
+        progress.push(value);
+        bus.emit('logins-import-progress', value);
+      },
+      notify: (breaches) => notices.push(breaches),
+      warn: (message, fields) => logLines.push(`warn ${message} ${JSON.stringify(fields)}`),
+      ...(options.now ? { now: options.now } : {}),
+    });
+  const serve = (logins: Logins) =>
+    new Router(combineHandlers(ALL_CHANNELS_BUT_LOGINS, createLoginHandlers({ logins })), {
+      validateResults: true,
+      onInternalError: (channel, error) => logLines.push(`error channel ${channel} failed ${String(error)}`),
+    });
+  let logins = build();
+  let router = serve(logins);
   const answers: unknown[] = [];
   let id = 0;
   const dispatch: LoginsHarness['dispatch'] = async (channel, args = {}) => {
@@ -122,9 +143,10 @@ export function startLoginsHarness(options: { catalog?: Record<string, BreachDet
     answers.push(response);
     return response as never;
   };
-  return {
+  const harness: LoginsHarness = {
     dataDir,
     database,
+    store,
     details,
     logins,
     router,
@@ -148,11 +170,18 @@ export function startLoginsHarness(options: { catalog?: Record<string, BreachDet
       account = undefined;
       logins.accountClosed();
     },
+    restart() {
+      logins.accountClosed();
+      logins = harness.logins = build();
+      router = harness.router = serve(logins);
+    },
     signIn(accountId = 'account-a') {
       account = accountId;
       logins.publish();
     },
-    close() {
+    async close() {
+      await logins.checkSettled();
+      if (store.kind === 'keychain') for (const id of ['account-a', 'account-b']) await store.delete(AccountSecrets.keyFor(LOGIN_HASH_KEY, { accountId: id }));
       for (const opened of databases.values()) opened.close();
       details.close();
       bus.dispose();
@@ -160,6 +189,7 @@ export function startLoginsHarness(options: { catalog?: Record<string, BreachDet
       rmSync(exportsDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 export function sha1Hex(text: string): string {

@@ -2,11 +2,15 @@
 // sites, addresses without their secrets), the breaches matched to each site with Watchtower's
 // verdicts, reuse, a later export resolving what its new passwords fixed, a cancel leaving
 // nothing, each account seeing only its own, and paths that are not an export refused in words.
-import { chmodSync, existsSync, mkdirSync, symlinkSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeleteExportResult, LoginImportResult, LoginsView } from '../../../shared/ipc/index.ts';
-import { catalogBreach, startLoginsHarness, type LoginsHarness } from './harness.ts';
+import { loadKeytar } from '../../../electron/core/auth/secrets/KeytarSecretStore.ts';
+import { LOGIN_HASH_KEY } from '../../../electron/core/logins/LoginHashKey.ts';
+import { AccountSecrets } from '../../../electron/core/session/AccountSecrets.ts';
+import { RUN_KEYCHAIN_TESTS } from '../../support/keychain.ts';
+import { catalogBreach, startLoginsHarness, TEST_KEYCHAIN_SERVICE, type LoginsHarness } from './harness.ts';
 import { chromeCsv, firefoxCsv, type FixtureLogin } from './fixtures.ts';
 
 const CATALOG = {
@@ -26,13 +30,13 @@ const LOGINS: FixtureLogin[] = [
 ];
 
 let harness: LoginsHarness | undefined;
-afterEach(() => {
-  harness?.close();
+afterEach(async () => {
+  await harness?.close();
   harness = undefined;
 });
 
-function start(options: Parameters<typeof startLoginsHarness>[0] = {}): LoginsHarness {
-  harness = startLoginsHarness({ catalog: CATALOG, ...options });
+async function start(options: Parameters<typeof startLoginsHarness>[0] = {}): Promise<LoginsHarness> {
+  harness = await startLoginsHarness({ catalog: CATALOG, ...options });
   return harness;
 }
 
@@ -41,7 +45,7 @@ const loginAt = (view: LoginsView, site: string | null, username: string) => vie
 
 describe('importing an export', () => {
   it('keeps each login with its site and its address stripped of query, fragment and credentials, and counts what it skipped', async () => {
-    const h = start();
+    const h = await start();
     const result = await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));
     expect(result).toEqual({
       importId: 'import-0001',
@@ -72,7 +76,7 @@ describe('importing an export', () => {
   });
 
   it("matches each site's breaches by registrable domain, whatever the address, with Watchtower's verdicts", async () => {
-    const h = start();
+    const h = await start();
     await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));
     const view = await h.call<LoginsView>('logins-get');
     expect(loginAt(view, 'shopwise-test.com', 'alice@example.com')).toMatchObject({
@@ -92,7 +96,7 @@ describe('importing an export', () => {
   });
 
   it('says the date is unknown when the export does not tell when the password changed (Chrome)', async () => {
-    const h = start();
+    const h = await start();
     const result = await importFile(h, h.writeExport('chrome.csv', chromeCsv([{ title: 'Shop', url: 'https://shopwise-test.com/', username: 'erin', password: 'pw-erin' }])));
     expect(result).toMatchObject({ format: 'chrome-csv', imported: 1, breachedSites: 1 });
     const view = await h.call<LoginsView>('logins-get');
@@ -101,13 +105,13 @@ describe('importing an export', () => {
   });
 
   it('a breach on the day the password changed still says change it (the breach date is a day, not a time)', async () => {
-    const h = start();
+    const h = await start();
     await importFile(h, h.writeExport('same-day.csv', firefoxCsv([{ url: 'https://shopwise-test.com/', username: 'fay', password: 'pw-fay', changed: '2020-06-01T23:59:00Z' }])));
     expect((await h.call<LoginsView>('logins-get')).logins[0]!.breaches[0]!.verdict).toBe('change');
   });
 
   it('finds a breach of an address of the account at a login site even before the details feed has it', async () => {
-    const h = start({ catalog: {} });
+    const h = await start({ catalog: {} });
     h.database.db
       .prepare(
         `INSERT INTO breaches (key, id, domain, domain_key, breach_date, added_date, added_at, modified_date, data_classes, class_codes, is_sensitive, unresolved_codes, unresolved_count)
@@ -124,7 +128,7 @@ describe('importing an export', () => {
 describe('importing a later export', () => {
   it('keeps unchanged logins once, resolves the findings of a login whose password changed, and adds new ones', async () => {
     let now = new Date('2024-03-01T09:00:00Z');
-    const h = start({ now: () => now });
+    const h = await start({ now: () => now });
     await importFile(h, h.writeExport('first.csv', firefoxCsv(LOGINS)));
     const before = await h.call<LoginsView>('logins-get');
     now = new Date('2024-04-01T09:00:00Z');
@@ -149,7 +153,7 @@ describe('importing a later export', () => {
   });
 
   it('the same file twice changes nothing but the import count', async () => {
-    const h = start();
+    const h = await start();
     const file = h.writeExport('firefox.csv', firefoxCsv(LOGINS));
     await importFile(h, file);
     const first = await h.call<LoginsView>('logins-get');
@@ -170,7 +174,7 @@ describe('cancelling an import', () => {
   }
 
   it.each(['reading', 'matching'] as const)('while %s leaves nothing written and says it was cancelled', async (phase) => {
-    const h = start();
+    const h = await start();
     const file = h.writeExport('big.csv', chromeCsv(many(3000)));
     const cancelled = new Promise<void>((resolve) => {
       const timer = setInterval(() => {
@@ -189,14 +193,14 @@ describe('cancelling an import', () => {
   });
 
   it('a cancel for an import that is not running is answered and changes nothing', async () => {
-    const h = start();
+    const h = await start();
     expect(await h.call('logins-import-cancel', { importId: 'no-such-import' })).toEqual({});
   });
 });
 
 describe('paths that are not an export', () => {
   it('are refused in one sentence on the path, and nothing is kept', async () => {
-    const h = start();
+    const h = await start();
     const folder = path.join(path.dirname(h.writeExport('x.csv', 'x')), 'a-folder');
     mkdirSync(folder);
     const cases: [string, RegExp][] = [
@@ -224,7 +228,7 @@ describe('paths that are not an export', () => {
   });
 
   it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('says a file it may not read cannot be read', async () => {
-    const h = start();
+    const h = await start();
     const file = h.writeExport('locked.csv', chromeCsv(LOGINS));
     chmodSync(file, 0o000);
     const answer = await h.dispatch('logins-import', { importId: 'import-lock', path: file });
@@ -233,7 +237,7 @@ describe('paths that are not an export', () => {
   });
 
   it('refuses a file larger than an export can be, before reading it', async () => {
-    const h = start({ maxBytes: 1024 * 1024 });
+    const h = await start({ maxBytes: 1024 * 1024 });
     const file = h.writeExport('huge.csv', new Uint8Array(2.5 * 1024 * 1024));
     const answer = await h.dispatch('logins-import', { importId: 'import-huge', path: file });
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
@@ -244,7 +248,7 @@ describe('paths that are not an export', () => {
 
 describe('what the person does with the findings', () => {
   it('marks a login dealt with and open again; an unknown id is not found', async () => {
-    const h = start({ now: () => new Date('2024-05-05T05:05:05Z') });
+    const h = await start({ now: () => new Date('2024-05-05T05:05:05Z') });
     await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));
     const shop = loginAt(await h.call<LoginsView>('logins-get'), 'shopwise-test.com', 'alice@example.com')!;
     const resolved = await h.call<LoginsView>('logins-resolve', { id: shop.id, resolved: true });
@@ -257,7 +261,7 @@ describe('what the person does with the findings', () => {
   });
 
   it('forgets every login and import of the account', async () => {
-    const h = start();
+    const h = await start();
     await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));
     const view = await h.call<LoginsView>('logins-forget');
     expect(view).toMatchObject({ imports: [], logins: [], summary: { logins: 0, breachedSites: 0, pwnedPasswords: 0, reusedPasswords: 0 } });
@@ -266,7 +270,7 @@ describe('what the person does with the findings', () => {
   });
 
   it('deletes only the export imported in this run, only a regular file, and says what it did', async () => {
-    const h = start();
+    const h = await start();
     const imported = h.writeExport('firefox.csv', firefoxCsv(LOGINS));
     const other = h.writeExport('other.csv', firefoxCsv(LOGINS));
     const notYet = await h.call<DeleteExportResult>('logins-delete-export', { path: imported });
@@ -299,7 +303,7 @@ describe('what the person does with the findings', () => {
 
 describe('accounts', () => {
   it('each account sees only its own logins; signed out, none and no import', async () => {
-    const h = start();
+    const h = await start();
     await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));
     h.signOut();
     expect(h.events.at(-1)).toMatchObject({ event: 'logins-changed', payload: { logins: [], imports: [] } });
@@ -320,7 +324,7 @@ describe('accounts', () => {
 
 describe('a breach the catalog gains later', () => {
   it('is matched to the logins at its site and notified once, when the catalog added it after the import', async () => {
-    const h = start({ now: () => new Date('2024-06-01T00:00:00Z') });
+    const h = await start({ now: () => new Date('2024-06-01T00:00:00Z') });
     await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));
     h.logins.catalogChanged();
     expect(h.notices).toEqual([]);
@@ -338,10 +342,53 @@ describe('a breach the catalog gains later', () => {
     expect(h.notices).toHaveLength(1);
   });
 
-  it('writes nothing for an account without logins', () => {
-    const h = start();
+  it('writes nothing for an account without logins', async () => {
+    const h = await start();
     h.logins.catalogChanged();
     expect(h.notices).toEqual([]);
     expect(h.events).toEqual([]);
+  });
+});
+
+describe("the key of the passwords' hashes", () => {
+  const keyOf = (h: LoginsHarness, accountId = 'account-a') => h.store.get(AccountSecrets.keyFor(LOGIN_HASH_KEY, { accountId }));
+
+  it('outlives a restart, so the same export is recognised; each account has its own; forgetting the logins deletes it', async () => {
+    const h = await start();
+    const file = h.writeExport('firefox.csv', firefoxCsv(LOGINS));
+    await importFile(h, file);
+    const key = await keyOf(h);
+    expect(Buffer.from(key!, 'base64')).toHaveLength(32);
+    h.restart();
+    const view = await h.call<LoginsView>('logins-get');
+    // Nothing of the passwords survived the run: what was not checked can only be checked by importing again.
+    expect(view.logins.map((login) => login.pwned.state)).toEqual(['needs-import', 'needs-import', 'needs-import', 'needs-import']);
+    expect(await importFile(h, file, 'import-0002')).toMatchObject({ imported: 4, unchanged: 4, passwordsChanged: 0 });
+    expect(await keyOf(h)).toBe(key);
+    h.signOut();
+    h.signIn('account-b');
+    await importFile(h, file, 'import-b001');
+    expect(await keyOf(h, 'account-b')).not.toBe(key);
+    h.signOut();
+    h.signIn('account-a');
+    await h.call('logins-forget');
+    expect(await keyOf(h)).toBeUndefined();
+    expect(await keyOf(h, 'account-b')).toBeDefined();
+  });
+
+  it.runIf(RUN_KEYCHAIN_TESTS)('is kept in the OS keychain, and nowhere in the data folder', async () => {
+    const h = await start();
+    await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));
+    expect(h.store.kind).toBe('keychain');
+    const keytar = await loadKeytar();
+    const key = await keytar.getPassword(TEST_KEYCHAIN_SERVICE, `${LOGIN_HASH_KEY.issuer}#${LOGIN_HASH_KEY.subject} for account-a`);
+    expect(key).toBe(await keyOf(h));
+    const files = readdirSync(h.dataDir, { recursive: true, encoding: 'utf8' })
+      .map((name) => path.join(h.dataDir, name))
+      .filter((file) => statSync(file).isFile());
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      expect(bytes.includes(Buffer.from(key!)) || bytes.includes(Buffer.from(key!, 'base64')), file).toBe(false);
+    }
   });
 });

@@ -29,15 +29,15 @@ beforeAll(async () => {
   standIn = await startPwnedPasswordsStandIn({ 'correct horse 1': 5120, 'Fluffy2009!': 3 });
 });
 afterAll(() => standIn?.close());
-afterEach(() => {
+afterEach(async () => {
   standIn.behaviour = 'answer';
   standIn.release();
-  harness?.close();
+  await harness?.close();
   harness = undefined;
 });
 
-function start(): LoginsHarness {
-  harness = startLoginsHarness({
+async function start(): Promise<LoginsHarness> {
+  harness = await startLoginsHarness({
     catalog: CATALOG,
     checkPasswords: (passwords, options) => checkPwnedPasswords(passwords, { baseUrl: standIn.origin, retryDelaysMs: [20], ...options }),
   });
@@ -48,7 +48,7 @@ const byUser = (view: LoginsView, username: string) => view.logins.find((login) 
 
 describe('the Pwned Passwords check of an import', () => {
   it("gives each login its password's count, sending only each distinct prefix once", async () => {
-    const h = start();
+    const h = await start();
     const before = standIn.requests.length;
     const result = await h.call<LoginImportResult>('logins-import', { importId: 'import-pwn1', path: h.writeExport('firefox.csv', firefoxCsv(LOGINS)) });
     expect(result).toMatchObject({ imported: 4, reusedPasswords: 1, passwordsToCheck: 3 });
@@ -74,7 +74,7 @@ describe('the Pwned Passwords check of an import', () => {
   });
 
   it('waits for the network and says so, then goes on', async () => {
-    const h = start();
+    const h = await start();
     standIn.behaviour = 'offline';
     await h.call('logins-import', { importId: 'import-pwn2', path: h.writeExport('firefox.csv', firefoxCsv(LOGINS)) });
     const waiting = await eventually('the check to say it waits for the network', () =>
@@ -92,7 +92,7 @@ describe('the Pwned Passwords check of an import', () => {
   });
 
   it('a cancel stops the check and drops its passwords: what was not checked needs the export again', async () => {
-    const h = start();
+    const h = await start();
     standIn.hold();
     await h.call('logins-import', { importId: 'import-pwn3', path: h.writeExport('firefox.csv', firefoxCsv(LOGINS)) });
     expect((await h.call<LoginsView>('logins-get')).passwordCheck.state).toBe('running');
@@ -120,7 +120,7 @@ function forbiddenForms(password: string): string[] {
 
 describe('keeping no secret', () => {
   it('after an import, a re-import and the check, no password or unkeyed hash is in the data folder, the log or what the UI was sent', async () => {
-    const h = start();
+    const h = await start();
     await h.call('logins-import', { importId: 'import-sec1', path: h.writeExport('firefox.csv', firefoxCsv(LOGINS)) });
     await h.logins.checkSettled();
     const later = [...LOGINS.slice(1), { ...LOGINS[0]!, password: 'a new one, 2024!' }, { url: 'https://x-test.com/', username: 'dan', password: 'p@ss"word,with;csv' }];
