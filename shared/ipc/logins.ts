@@ -50,6 +50,12 @@ export const LoginImportResult = z.object({
   unchanged: z.int().nonnegative(),
   /** Logins already kept (same site and username, whatever the format) that now have another password: the new one replaces the old, their findings are resolved. */
   passwordsChanged: z.int().nonnegative(),
+  /**
+   * Logins already kept whose password could not be compared: the key of their hashes was lost
+   * (its keychain entry deleted, or a machine that could keep it only in memory). Their hash is
+   * made again under the new key; their findings stay as they were. Absent when 0.
+   */
+  passwordsNotCompared: z.int().nonnegative().optional(),
   /** Rows skipped (malformed, no password, not a login); the first ones in `skippedRows`. */
   skipped: z.int().nonnegative(),
   skippedRows: z.array(SkippedRow).max(50),

@@ -174,7 +174,7 @@ async function measureImport(): Promise<Metric> {
       const parsed = await readLoginExport(readFileSync(file));
       const insert = db.prepare('INSERT INTO logins (import_id, site, url, title, username, password_hash) VALUES (1, NULL, ?, ?, ?, zeroblob(32))');
       db.transaction(() => {
-        db.prepare("INSERT INTO login_imports (id, format, imported_at, logins, skipped) VALUES (1, 'chrome-csv', '', 0, 0)").run();
+        db.prepare("INSERT INTO login_imports (id, format, imported_at, logins, skipped, key_check) VALUES (1, 'chrome-csv', '', 0, 0, zeroblob(32))").run();
         for (const login of parsed.logins) insert.run(login.url, login.title, login.username);
       })();
     });

@@ -37,6 +37,8 @@ export interface LoginToKeep {
 /** What one import writes, decided before the transaction (logins/planImport.ts). */
 export interface ImportWrite {
   format: LoginExportFormat;
+  /** The mark of the key the hashes were made with (LoginHashKey.ts). */
+  keyCheck: string;
   importedAt: string;
   skipped: number;
   /** New logins, each with the breaches at its site. */
@@ -45,6 +47,8 @@ export interface ImportWrite {
   unchanged: { id: number; login: LoginToKeep; breaches: Omit<StoredLoginBreach, 'loginId'>[] }[];
   /** Logins already kept whose password is another now: the new hash replaces the old, the old findings are resolved. */
   changed: { id: number; login: LoginToKeep; breaches: Omit<StoredLoginBreach, 'loginId'>[] }[];
+  /** Logins already kept under another key (lost since): the new hash replaces the old, nothing is resolved (whether the password changed cannot be told). */
+  rehashed: { id: number; login: LoginToKeep; breaches: Omit<StoredLoginBreach, 'loginId'>[] }[];
 }
 
 interface LoginRow {
@@ -103,11 +107,12 @@ export function listLoginImports(db: ReadableDB): LoginImportRecord[] {
 export function saveImport(db: WritableDB, write: ImportWrite): void {
   db.transaction(() => {
     const importId = Number(
-      statement(db, 'INSERT INTO login_imports (format, imported_at, logins, skipped) VALUES (?, ?, ?, ?)').run(
+      statement(db, 'INSERT INTO login_imports (format, imported_at, logins, skipped, key_check) VALUES (?, ?, ?, ?, ?)').run(
         write.format,
         write.importedAt,
-        write.added.length + write.unchanged.length + write.changed.length,
+        write.added.length + write.unchanged.length + write.changed.length + write.rehashed.length,
         write.skipped,
+        hashBytes(write.keyCheck),
       ).lastInsertRowid,
     );
     const insert = statement(db, 'INSERT INTO logins (import_id, site, url, title, username, password_hash, password_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -126,7 +131,18 @@ export function saveImport(db: WritableDB, write: ImportWrite): void {
       change.run(importId, login.url, login.title, hashBytes(login.passwordHash), login.passwordChangedAt, write.importedAt, id);
       for (const breach of breaches) insertBreach.run(id, breach.breachId, breach.title, breach.breachDate, write.importedAt);
     }
+    const rehash = statement(db, 'UPDATE logins SET import_id = ?, url = ?, title = ?, password_hash = ?, password_changed_at = ?, pwned_count = NULL WHERE id = ?');
+    for (const { id, login, breaches } of write.rehashed) {
+      rehash.run(importId, login.url, login.title, hashBytes(login.passwordHash), login.passwordChangedAt, id);
+      for (const breach of breaches) insertBreach.run(id, breach.breachId, breach.title, breach.breachDate, write.importedAt);
+    }
   })();
+}
+
+/** The mark of the key the last import's hashes were made with; undefined before any import. */
+export function lastKeyCheck(db: ReadableDB): string | undefined {
+  const mark = statement(db, 'SELECT key_check FROM login_imports ORDER BY id DESC LIMIT 1').pluck().get() as Buffer | undefined;
+  return mark?.toString('hex');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CoreError, type LoginExportFormat, type LoginImportInput, type LoginImportProgress, type SkippedRow } from '../../../shared/ipc/index.ts';
 import type { WritableDB } from '../db/Interface.ts';
-import { listLogins, saveImport } from '../db/loginQueries.ts';
+import { lastKeyCheck, listLogins, saveImport } from '../db/loginQueries.ts';
 import type { PasswordHasher } from './LoginHashKey.ts';
 import { planImport, type ExportedLoginLike } from './planImport.ts';
 import { readExportFile } from './readExportFile.ts';
@@ -29,6 +29,8 @@ export interface ImportOutcome {
   imported: number;
   unchanged: number;
   passwordsChanged: number;
+  /** Logins already kept whose hashes were made under a key since lost: whether their password changed cannot be told. */
+  passwordsNotCompared: number;
   skipped: number;
   skippedRows: SkippedRow[];
   breachedSites: number;
@@ -72,12 +74,15 @@ export class LoginImporter {
       await checkpoint();
       const total = parsed.logins.length;
       let reported = 0;
+      const hash = await target.hasher();
+      const lastMark = lastKeyCheck(target.db);
       const plan = await planImport(parsed.logins, {
         format: parsed.format,
         skipped: parsed.skipped,
         importedAt: target.importedAt(),
-        hash: await target.hasher(),
+        hash,
         kept: listLogins(target.db),
+        comparable: lastMark === undefined || lastMark === hash.keyCheck,
         breaches: target.breaches(),
         checkpoint,
         onProgress: (done) => {
@@ -96,9 +101,10 @@ export class LoginImporter {
       this.#progress({ importId, phase: 'saving', done: 1, total: 1 });
       return {
         format: parsed.format,
-        imported: plan.write.added.length + plan.write.unchanged.length + plan.write.changed.length,
+        imported: plan.write.added.length + plan.write.unchanged.length + plan.write.changed.length + plan.write.rehashed.length,
         unchanged: plan.write.unchanged.length,
         passwordsChanged: plan.write.changed.length,
+        passwordsNotCompared: plan.write.rehashed.length,
         skipped: parsed.skipped,
         skippedRows: parsed.skippedRows.slice(0, 50),
         breachedSites: plan.breachedSites,

@@ -110,14 +110,20 @@ export class Logins {
       importedAt: () => this.#now(),
     });
     this.#importedPaths.set(input.path, accountId);
-    const { passwords, ...counts } = outcome;
+    const { passwords, passwordsNotCompared, ...counts } = outcome;
     const passwordsToCheck = passwords.size;
     this.#checkDb = db;
     this.#check.start(passwords);
     // The check holds its own copy while it runs; this one goes now.
     passwords.clear();
     const view = this.publish();
-    return { importId: input.importId, ...counts, reusedPasswords: view.summary.reusedPasswords, passwordsToCheck };
+    return {
+      importId: input.importId,
+      ...counts,
+      ...(passwordsNotCompared > 0 ? { passwordsNotCompared } : {}),
+      reusedPasswords: view.summary.reusedPasswords,
+      passwordsToCheck,
+    };
   }
 
   /** Cancels an import; one already saved (or unknown) is left as it is. */

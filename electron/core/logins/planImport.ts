@@ -49,6 +49,8 @@ export async function planImport(
     importedAt: string;
     hash: PasswordHasher;
     kept: readonly StoredLogin[];
+    /** False when the kept logins' hashes were made under another key: then they cannot be compared. */
+    comparable?: boolean;
     breaches: SiteBreachIndex;
     onProgress?: (done: number, total: number) => void;
     checkpoint?: () => Promise<void>;
@@ -91,19 +93,25 @@ export async function planImport(
     context.onProgress?.(i + 1, exported.length);
   }
   const changed: ImportWrite['changed'] = [];
+  const rehashed: ImportWrite['rehashed'] = [];
+  const comparable = context.comparable ?? true;
   for (const login of otherPassword) {
     const previous = keptByAccount.get(accountKey(login))!.find((candidate) => !claimed.has(candidate.id));
     if (previous) {
       claimed.add(previous.id);
-      changed.push({ id: previous.id, login, breaches: breachesOf(login) });
+      (comparable ? changed : rehashed).push({ id: previous.id, login, breaches: breachesOf(login) });
     } else fresh.push(login);
   }
   const added = fresh.map((login) => ({ login, breaches: breachesOf(login) }));
   const sites = new Set(
-    [...unchanged.map((entry) => entry.login), ...changed.map((entry) => entry.login), ...fresh].filter((login) => context.breaches.at(login.site).length > 0).map((login) => login.site),
+    [...unchanged, ...changed, ...rehashed]
+      .map((entry) => entry.login)
+      .concat(fresh)
+      .filter((login) => context.breaches.at(login.site).length > 0)
+      .map((login) => login.site),
   );
   return {
-    write: { format: context.format, importedAt: context.importedAt, skipped: context.skipped, added, unchanged, changed },
+    write: { format: context.format, keyCheck: context.hash.keyCheck, importedAt: context.importedAt, skipped: context.skipped, added, unchanged, changed, rehashed },
     passwords,
     breachedSites: sites.size,
   };

@@ -376,6 +376,24 @@ describe("the key of the passwords' hashes", () => {
     expect(await keyOf(h, 'account-b')).toBeDefined();
   });
 
+  it('once lost, the kept logins are matched by site and username only: nothing is resolved, and the result says so', async () => {
+    const h = await start();
+    const file = h.writeExport('firefox.csv', firefoxCsv(LOGINS));
+    await importFile(h, file);
+    await h.store.delete(AccountSecrets.keyFor(LOGIN_HASH_KEY, { accountId: 'account-a' }));
+    h.restart();
+    const later = h.writeExport('later.csv', firefoxCsv([{ ...LOGINS[0]!, password: 'another one' }, ...LOGINS.slice(1)]));
+    const result = await importFile(h, later, 'import-0002');
+    expect(result).toMatchObject({ imported: 4, unchanged: 0, passwordsChanged: 0, passwordsNotCompared: 4, reusedPasswords: 0 });
+    const view = await h.call<LoginsView>('logins-get');
+    expect(view.logins).toHaveLength(4);
+    expect(view.logins.every((login) => login.resolvedAt === null)).toBe(true);
+    // Under the new key, the next import compares again.
+    const again = await importFile(h, later, 'import-0003');
+    expect(again).toMatchObject({ unchanged: 4, passwordsChanged: 0 });
+    expect(again).not.toHaveProperty('passwordsNotCompared');
+  });
+
   it.runIf(RUN_KEYCHAIN_TESTS)('is kept in the OS keychain, and nowhere in the data folder', async () => {
     const h = await start();
     await importFile(h, h.writeExport('firefox.csv', firefoxCsv(LOGINS)));

@@ -8,7 +8,8 @@ import type { Database } from 'better-sqlite3';
  *
  * It is kept as 32 bytes, not as text: no hexadecimal string of a password's hash is in the file.
  *
- * `login_imports`: one row per finished import (a cancelled one writes nothing at all).
+ * `login_imports`: one row per finished import (a cancelled one writes nothing at all), with the
+ * mark of the key its hashes were made with (`key_check`, an HMAC of a fixed text under it).
  * `logins`: site is the registrable domain of the login's http(s) address (NULL without one); url
  * is that address without query, fragment or credentials; pwned_count NULL while unchecked.
  * `login_breaches`: the catalog breaches at each login's site, recorded when first matched, so a
@@ -21,7 +22,8 @@ export function updateToSchemaVersion80(db: Database): void {
       format TEXT NOT NULL CHECK (format <> ''),
       imported_at TEXT NOT NULL,
       logins INTEGER NOT NULL CHECK (logins >= 0),
-      skipped INTEGER NOT NULL CHECK (skipped >= 0)
+      skipped INTEGER NOT NULL CHECK (skipped >= 0),
+      key_check BLOB NOT NULL CHECK (typeof(key_check) = 'blob' AND length(key_check) = 32)
     ) STRICT;
 
     CREATE TABLE logins (
