@@ -32,14 +32,14 @@ interface Kept {
   format: LoginExportFormat;
   /** A keyed fingerprint of the password (the core's keyed hash): never the password. */
   fingerprint: string;
+  /** Which key made it (the core's key mark). */
+  keyMark: number;
 }
 
-const FINGERPRINT_KEY = 'fake-keychain-key';
-
 /** FNV-1a over the key and the password: the fake's keyed hash (only its equality matters here). */
-function fingerprintOf(password: string): string {
+function fingerprintOf(password: string, keyMark: number): string {
   let hash = 0x811c9dc5;
-  for (const char of FINGERPRINT_KEY + '\0' + password) {
+  for (const char of `fake-keychain-key-${keyMark}\0${password}`) {
     hash ^= char.codePointAt(0)!;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
@@ -86,6 +86,7 @@ export class FakeLogins {
   readonly #cancelled = new Set<string>();
   #nextId = 1;
   #seq = 0;
+  #keyMark = 1;
   readonly #host: FakeLoginsHost;
 
   constructor(host: FakeLoginsHost) {
@@ -144,6 +145,11 @@ export class FakeLogins {
     return view;
   }
 
+  /** The hash key is lost (its keychain entry deleted): kept logins can no longer be compared with a new export's passwords. */
+  loseKey(): void {
+    this.#keyMark++;
+  }
+
   async import({ importId, path }: ChannelArgs<'logins-import'>): Promise<ChannelResult<'logins-import'>> {
     const file = this.files.get(path);
     if (!file) throw ipcError('not-found', `There is no file at ${path}.`, [{ path: 'path', message: 'names no file on this computer' }]);
@@ -171,7 +177,8 @@ export class FakeLogins {
       read.push({
         kept: {
           format: file.format,
-          fingerprint: fingerprintOf(row.password),
+          fingerprint: fingerprintOf(row.password, this.#keyMark),
+          keyMark: this.#keyMark,
           login: { site, url: row.url, title: null, username: row.username, passwordChangedAt: row.passwordChangedAt ?? null, resolvedAt: null },
         },
         password: row.password,
@@ -180,9 +187,15 @@ export class FakeLogins {
     emit('saving', total);
     let unchanged = 0;
     let passwordsChanged = 0;
+    let passwordsNotCompared = 0;
     for (const { kept } of read) {
       const same = [...this.#kept.values()].find((other) => other.login.site === kept.login.site && other.login.username === kept.login.username); // whatever the format, as the core
-      if (same && same.fingerprint === kept.fingerprint) unchanged++;
+      if (same && same.keyMark !== kept.keyMark) {
+        // Made under a key lost since: nothing to compare with, so nothing is resolved.
+        passwordsNotCompared++;
+        same.fingerprint = kept.fingerprint;
+        same.keyMark = kept.keyMark;
+      } else if (same && same.fingerprint === kept.fingerprint) unchanged++;
       else if (same) {
         passwordsChanged++;
         same.fingerprint = kept.fingerprint;
@@ -203,6 +216,7 @@ export class FakeLogins {
       imported: read.length,
       unchanged,
       passwordsChanged,
+      ...(passwordsNotCompared > 0 ? { passwordsNotCompared } : {}),
       skipped: file.rows.length - read.length,
       skippedRows,
       breachedSites: view.summary.breachedSites,

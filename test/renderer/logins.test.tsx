@@ -235,6 +235,13 @@ describe('Your accounts', () => {
     await importWithPath(user, '/home/sam/later.csv');
     expect(await screen.findByText('Since the last import: 5 unchanged, 1 password changed (their findings are marked dealt with).')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Logins' })).getByRole('listitem', { name: 'adobe.com' })).toHaveTextContent('Changed since — likely fine');
+
+    // The hash key lost since (its keychain entry deleted): nothing can be compared, nothing is resolved.
+    core.logins.loseKey();
+    core.logins.files.set('/home/sam/after-key-loss.csv', chromeExport());
+    await importWithPath(user, '/home/sam/after-key-loss.csv');
+    expect(await screen.findByText('6 logins could not be compared with the earlier import (the key it was kept with is gone): their findings stay as they were.')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Logins' })).getByRole('listitem', { name: 'canva.com' })).not.toHaveTextContent(/Marked dealt with/);
   });
 
   test('the Pwned Passwords check waits for the network in a sentence, and Cancel check stops it', async () => {

@@ -78,6 +78,8 @@ export function resultLines(result: LoginImportResult): string[] {
     lines.push(
       `Since the last import: ${formatCount(result.unchanged)} unchanged, ${plural(result.passwordsChanged, 'password')} changed${result.passwordsChanged > 0 ? ' (their findings are marked dealt with)' : ''}.`,
     );
+  if (result.passwordsNotCompared)
+    lines.push(`${plural(result.passwordsNotCompared, 'login')} could not be compared with the earlier import (the key it was kept with is gone): their findings stay as they were.`);
   const found = [
     result.breachedSites > 0 ? plural(result.breachedSites, 'breached site') : undefined,
     result.reusedPasswords > 0 ? plural(result.reusedPasswords, 'reused password') : undefined,
