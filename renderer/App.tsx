@@ -17,6 +17,7 @@ import { useFirstRun } from './state/firstRun.ts';
 import { ChecksBanner } from './features/checks/ChecksBanner.tsx';
 import { DemoLabel } from './features/checks/DemoLabel.tsx';
 import { PasswordCheckPage } from './features/passwords/PasswordCheckPage.tsx';
+import { LoginsPage } from './features/logins/LoginsPage.tsx';
 import { onAccountChange } from './lib/accountScope.ts';
 import { EMPTY_FILTERS } from './lib/urlState.ts';
 import { effectiveAuthState, useAuth } from './state/auth.ts';
@@ -71,6 +72,7 @@ const TITLES = {
   overview: 'Overview',
   fix: 'Fix step by step',
   breaches: 'Breaches',
+  logins: 'Your accounts',
   search: 'Search',
   graph: 'Graph',
   reports: 'Reports',
@@ -97,6 +99,8 @@ function Screen({ screen, searchDelayMs }: AppProps & { screen: keyof typeof TIT
       return <SettingsPage />;
     case 'passwords':
       return <PasswordCheckPage />;
+    case 'logins':
+      return <LoginsPage />;
     default:
       return <OverviewPage />;
   }

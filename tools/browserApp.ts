@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startService, type RunningService } from '../server/app.ts';
 import { startCore, type Core, type CoreOptions } from '../electron/core/app.ts';
 import { createBrowserHostBridge } from '../electron/browser-host/browserHostBridge.ts';
-import { startBrowserHost, type BrowserHost } from '../electron/browser-host/BrowserHost.ts';
+import { startBrowserHost, type BrowserHost, type BrowserHostOptions } from '../electron/browser-host/BrowserHost.ts';
 import type { HostBridge } from '../electron/core/host.ts';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -29,6 +29,10 @@ export interface BrowserAppOptions {
   log?: (line: string) => void;
   /** The local service `npm start` runs, restarted when the person changes where breach data comes from. */
   localService?: HostBridge['localService'];
+  /** The core's log (none by default). */
+  logger?: CoreOptions['logger'];
+  /** For tests: every message between the page and the core (BrowserHostOptions.onTraffic). */
+  onTraffic?: BrowserHostOptions['onTraffic'];
 }
 
 export interface BrowserApp {
@@ -63,8 +67,15 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
       }),
       ...(config ? { config } : {}),
       ...(options.keychain === false ? { keychain: false } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
     });
-    const hostOptions = { router: core.router, bus: core.bus, rendererDir: RENDERER_DIR, ...(options.hostSecret ? { secret: options.hostSecret } : {}) };
+    const hostOptions = {
+      router: core.router,
+      bus: core.bus,
+      rendererDir: RENDERER_DIR,
+      ...(options.hostSecret ? { secret: options.hostSecret } : {}),
+      ...(options.onTraffic ? { onTraffic: options.onTraffic } : {}),
+    };
     const host = await startBrowserHost({ ...hostOptions, ...(options.hostPort ? { port: options.hostPort } : {}) }).catch((error: unknown) => {
       // The port of the last run is someone else's now: any free one will do.
       if (options.hostPort && (error as NodeJS.ErrnoException).code === 'EADDRINUSE') return startBrowserHost(hostOptions);

@@ -30,6 +30,12 @@ export interface BrowserHostOptions {
   secret?: string;
   /** Milliseconds since the epoch, for launch-code expiry; for tests. */
   now?: () => number;
+  /**
+   * For tests: every message between the page and the core as it crosses here, the request
+   * bodies the page sent and the answers and events as written to it, so a test can search all
+   * of them (e.g. for a password that must never reach the page).
+   */
+  onTraffic?: (direction: 'page-to-core' | 'core-to-page', text: string) => void;
 }
 
 export interface BrowserHost {
@@ -138,8 +144,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       }
       chunks.push(chunk);
     }
+    const text = Buffer.concat(chunks).toString('utf8');
+    options.onTraffic?.('page-to-core', text);
     try {
-      return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+      return { body: JSON.parse(text) as unknown };
     } catch {
       return { body: undefined };
     }
@@ -149,8 +157,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const message = await jsonBody(req, res);
     if (!message) return;
     // Not JSON: the router answers "malformed-message" with its reason.
-    const response = await options.router.dispatch(message.body);
-    send(res, 200, 'application/json; charset=utf-8', JSON.stringify(response), { 'cache-control': 'no-store' });
+    const response = JSON.stringify(await options.router.dispatch(message.body));
+    options.onTraffic?.('core-to-page', response);
+    send(res, 200, 'application/json; charset=utf-8', response, { 'cache-control': 'no-store' });
   }
 
   /** Several envelopes in one round trip (a page's first answers), each answered as `invoke` would, with the event mark before them. */
@@ -168,8 +177,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // count past this mark, so a stream opened later cannot claim nothing happened since.
     const mark = eventMark();
     const responses = await Promise.all(parsed.data.requests.map((request) => options.router.dispatch(request)));
-    const answer: BatchResponse = { mark, responses };
-    send(res, 200, 'application/json; charset=utf-8', JSON.stringify(answer), { 'cache-control': 'no-store' });
+    const answer = JSON.stringify({ mark, responses } satisfies BatchResponse);
+    options.onTraffic?.('core-to-page', answer);
+    send(res, 200, 'application/json; charset=utf-8', answer, { 'cache-control': 'no-store' });
   }
 
   function openEventStream(res: ServerResponse): void {
@@ -180,6 +190,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // One whose reader stopped is cut once its unsent bytes pass the bound, never kept without end.
     const write = (text: string) => {
       if (res.writableEnded || res.destroyed) return;
+      options.onTraffic?.('core-to-page', text);
       res.write(text);
       // Its 'close' then detaches it from the bus.
       if (res.writableLength > MAX_STREAM_BUFFER_BYTES) res.destroy();

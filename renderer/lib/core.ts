@@ -45,6 +45,16 @@ export function inBrowserHost(): boolean {
 }
 
 /**
+ * The path of a file the person chose, when this host can tell it (Electron's preload); undefined
+ * where it cannot (the browser host), so the page offers a field for the path instead. The file
+ * itself is never read here: the core reads it from the path.
+ */
+export function filePathChooser(): ((file: File) => string) | undefined {
+  const bridge = monitor();
+  return bridge.pathForFile ? (file) => bridge.pathForFile!(file) : undefined;
+}
+
+/**
  * Typed call of one channel of `shared/ipc/contract.ts`. Rejects with a {@link UiError}.
  *
  * An account's answer that arrives after the account changed (sign-out, another person signed

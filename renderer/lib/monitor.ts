@@ -9,6 +9,11 @@ export interface MonitorBridge {
   /** Returns a function that stops listening. */
   on(event: string, listener: (payload: unknown) => void): () => void;
   /**
+   * Optional: the path of a file chosen in a file input (the Electron preload's `webUtils`). A
+   * browser never tells a page where a file is: without it, the page asks for the path in words.
+   */
+  pathForFile?(file: File): string;
+  /**
    * Optional: transports that can drop (HTTP) report it, so the UI can say so and re-query
    * what it may have missed. The MessagePort in Electron never drops while the window lives.
    */

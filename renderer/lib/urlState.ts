@@ -5,7 +5,7 @@ import type { ListQuery } from '../../shared/ipc/contract.ts';
  * survives reload under both `app://bundle/` and the browser host's `/app/`, where a path-based
  * router would need the server's cooperation.
  */
-export const SCREENS = ['overview', 'fix', 'breaches', 'search', 'graph', 'reports', 'passwords', 'settings'] as const;
+export const SCREENS = ['overview', 'fix', 'breaches', 'logins', 'search', 'graph', 'reports', 'passwords', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export const SORTS = ['breachDate', 'addedDate', 'name', 'unresolved'] as const;

@@ -11,6 +11,7 @@ import { useSettings } from './settings.ts';
 import { useSync } from './sync.ts';
 import { useChecks } from './checks.ts';
 import { useAddresses } from './addresses.ts';
+import { useLogins } from './logins.ts';
 
 export async function loadInitial(): Promise<void> {
   await Promise.all([useAuth.getState().load(), useSync.getState().load(), useSettings.getState().load(), useChecks.getState().load()]);
@@ -26,6 +27,7 @@ function forgetViewNumbers(): void {
   useSync.setState((state) => ({ status: unnumbered(state.status) }));
   useChecks.setState((state) => ({ view: unnumbered(state.view) }));
   useAddresses.setState((state) => ({ view: unnumbered(state.view) }));
+  useLogins.setState((state) => ({ view: unnumbered(state.view) }));
 }
 
 /** Subscribes the stores to the core's events; returns the cleanup. */
@@ -58,6 +60,8 @@ export function connectEvents(): () => void {
     listen('sync-changed', (status) => useSync.getState().apply(status)),
     listen('checks-changed', (view) => useChecks.getState().apply(view)),
     listen('addresses-changed', (view) => useAddresses.getState().apply(view)),
+    listen('logins-changed', (view) => useLogins.getState().apply(view)),
+    listen('logins-import-progress', (progress) => useLogins.getState().progress(progress)),
     listen('data-changed', (change) => {
       onDataChanged(change);
       if (change.reason === 'sync' && useNotices.getState().newBreaches.length > 0) void useNotices.getState().forgetGone();

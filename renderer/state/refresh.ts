@@ -1,5 +1,6 @@
 import { useBreaches } from './breaches.ts';
 import { useDetail } from './detail.ts';
+import { useLogins } from './logins.ts';
 import { useNextSteps } from './nextSteps.ts';
 import { useOverview } from './overview.ts';
 import { useReport } from './report.ts';
@@ -28,5 +29,7 @@ export async function refreshFor(scope: RefreshScope): Promise<void> {
   // The guided fix, "what to do next" and the reports read every breach: any change moves them.
   if (useReport.getState().report || useReport.getState().error) tasks.push(useReport.getState().load());
   if (useNextSteps.getState().summary || useNextSteps.getState().error) tasks.push(useNextSteps.getState().load());
+  // A sync's new breach can be at a site of an imported login; a reconnect may have missed its `logins-changed`.
+  if (everything && (useLogins.getState().loaded || useLogins.getState().error)) tasks.push(useLogins.getState().load());
   await Promise.all(tasks);
 }

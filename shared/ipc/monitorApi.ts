@@ -13,6 +13,12 @@ export interface MonitorApi {
   invoke<C extends ChannelName>(channel: C, args: ChannelInput<C>): Promise<ChannelResult<C>>;
   /** Only names in `EVENT_NAMES`; returns the function that stops listening. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /**
+   * Where a file the person chose in an `<input type="file">` is on this computer ('' when it is
+   * not on disk). Only the Electron preload has it (Electron's `webUtils.getPathForFile`); a page in
+   * a browser never learns a file's path, so it asks the person to type it.
+   */
+  pathForFile?(file: File): string;
 }
 
 /**

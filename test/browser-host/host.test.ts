@@ -408,6 +408,35 @@ describe('browser host', () => {
     expect(events.join('')).toMatch(/event: sync-changed\ndata: \{.*"online":false/);
   });
 
+  it('hands every message between page and core to onTraffic when asked: request bodies, answers, event frames', async () => {
+    const traffic: { direction: string; text: string }[] = [];
+    const tapped = await startBrowserHost({
+      router: core.router,
+      bus: core.bus,
+      rendererDir: path.join(dir, 'renderer'),
+      secret: SECRET,
+      onTraffic: (direction, text) => traffic.push({ direction, text }),
+    });
+    try {
+      const tappedPort = Number(new URL(tapped.origin).port);
+      const session = (JSON.parse((await raw(tappedPort, { method: 'POST', path: '/__session', headers: { 'x-monitor-code': codeOf(tapped.launchUrl()) } })).body) as { session: string }).session;
+      const body = JSON.stringify({ type: 'request', id: 3, channel: 'auth-status', args: {} });
+      const answer = await raw(tappedPort, { method: 'POST', path: '/api/invoke', headers: { 'x-monitor-secret': session, 'content-type': 'application/json', origin: tapped.origin }, body });
+      expect(traffic).toEqual([
+        { direction: 'page-to-core', text: body },
+        { direction: 'core-to-page', text: answer.body },
+      ]);
+      const socket = connect({ host: '127.0.0.1', port: tappedPort });
+      socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${tappedPort}\r\nx-monitor-secret: ${session}\r\n\r\n`);
+      await eventually('the stream to open', () => traffic.some((message) => message.text.startsWith('event: hello')));
+      core.signal('online');
+      await eventually('the event to be seen', () => traffic.some((message) => message.direction === 'core-to-page' && message.text.startsWith('event: sync-changed\ndata: ')));
+      socket.destroy();
+    } finally {
+      await tapped.close();
+    }
+  });
+
   /** An event stream on a raw socket: resolves once the host's hello arrived; the socket is left as given. */
   function openStream(): Promise<{ socket: Socket; status: number; received: () => number }> {
     return new Promise((resolve, reject) => {

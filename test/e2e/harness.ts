@@ -6,7 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { Writable } from 'node:stream';
 import { startService, type RunningService } from '../../server/app.ts';
+import { createLogger } from '../../server/log.ts';
+import type { AuthLogger } from '../../electron/core/auth/log.ts';
 import { ROOT, RENDERER_DIR, startBrowserApp, type BrowserApp } from '../../tools/browserApp.ts';
 import type { ChannelInput, ChannelName, ChannelResult } from '../../shared/ipc/contract.ts';
 import type { EventName } from '../../shared/ipc/events.ts';
@@ -114,6 +117,8 @@ export interface E2EOptions {
   email?: string;
   /** A catalog file for the service (`--catalog`), e.g. the real HIBP fixture. */
   catalogFile?: string;
+  /** Keep every line the core and the service log, at their most detailed level, in `logLines` (off by default: it costs time). */
+  captureLogs?: boolean;
 }
 
 /** The keychain when the run has a private one (tools/with-keyring.sh) and keytar; never the person's own. */
@@ -135,6 +140,14 @@ export class E2E {
   events: RecordedEvent[] = [];
   /** Sign-ins the app asked the system browser for. */
   signIns = 0;
+  /**
+   * Every message between the page and the core, as it crossed the browser host (request bodies,
+   * answers, event-stream frames), in order, across restarts of the app.
+   */
+  readonly traffic: { direction: 'page-to-core' | 'core-to-page'; text: string }[] = [];
+  /** With `captureLogs`: every line the core (its logger and its host's) and the service logged, as written. */
+  readonly logLines: string[] = [];
+  readonly #captureLogs: boolean;
   #finished: Promise<string>[] = [];
   #subscription: { dispose(): void } | undefined;
 
@@ -142,6 +155,13 @@ export class E2E {
     this.browser = options.browser;
     this.email = options.email ?? 'alice@example.com';
     this.catalogFile = options.catalogFile;
+    this.#captureLogs = options.captureLogs ?? false;
+  }
+
+  /** A core logger that keeps each line as JSON, as a file logger would write it. */
+  #coreLogger(): AuthLogger {
+    const line = (level: string) => (message: string, fields?: Record<string, unknown>) => void this.logLines.push(JSON.stringify({ source: 'core', level, message, ...fields }));
+    return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
   }
 
   /** The reference service on the same port and data folder every time. */
@@ -152,7 +172,21 @@ export class E2E {
       do this.servicePort = await freePort();
       while (this.servicePort === 6060);
     }
-    this.service = await startService({ port: this.servicePort, dataDir: this.serviceDir, dev: true, logLevel: 'silent', ...(this.catalogFile ? { catalogFile: this.catalogFile } : {}) });
+    const logger = this.#captureLogs
+      ? createLogger({
+          level: 'trace',
+          destination: new Writable({
+            write: (chunk: Buffer, _encoding, done) => {
+              this.logLines.push(chunk.toString('utf8'));
+              done();
+            },
+          }),
+        })
+      : undefined;
+    this.service = await startService(
+      { port: this.servicePort, dataDir: this.serviceDir, dev: true, logLevel: 'silent', ...(this.catalogFile ? { catalogFile: this.catalogFile } : {}) },
+      logger ? { logger } : {},
+    );
     return this.service;
   }
 
@@ -188,7 +222,9 @@ export class E2E {
       service: false,
       config: { issuer: this.issuer, apiBaseUrl: this.apiBaseUrl },
       keychain,
-      log: () => {},
+      log: (line) => void (this.#captureLogs && this.logLines.push(line)),
+      ...(this.#captureLogs ? { logger: this.#coreLogger() } : {}),
+      onTraffic: (direction, text) => this.traffic.push({ direction, text }),
       // As `npm start` does with browser-host.json: the same port and secret as the last run.
       ...(options.host ? { hostSecret: options.host.secret, ...(options.host.port ? { hostPort: options.host.port } : {}) } : {}),
       ...(options.opener === 'host'

@@ -723,6 +723,26 @@ export class FakeContextBridge {
   }
 }
 
+/**
+ * shell/renderer/api/electron_api_web_utils.cc (electron 96f3996d8d3c) `GetPathForFile`: a File
+ * the person chose in a file input or dropped has its path on disk; any other Blob (a File made
+ * in JavaScript) answers '' (`blob.Path()` is empty); what is not a Blob throws this TypeError.
+ * docs/api/web-utils.md: called in the preload, the File handed over from the page through
+ * contextBridge (its example). A test plays the person's choice with `choose`.
+ */
+export class FakeWebUtils {
+  readonly #chosen = new WeakMap<Blob, string>();
+  /** The person picked this file in an `<input type="file">`: it now points at `path`. */
+  choose(file: File, path: string): File {
+    this.#chosen.set(file, path);
+    return file;
+  }
+  getPathForFile(file: File): string {
+    if (!(file instanceof Blob)) refuse('getPathForFile expected to receive a File object but one was not provided', 'webUtils.getPathForFile', 'TypeError');
+    return this.#chosen.get(file) ?? '';
+  }
+}
+
 interface FakeScreen {
   workAreas: Rect[];
   getAllDisplays(): { workArea: Rect }[];
@@ -772,6 +792,7 @@ interface State {
   screen: FakeScreen;
   contextBridge: FakeContextBridge;
   ipcRenderer: FakeIpcRenderer;
+  webUtils: FakeWebUtils;
 }
 
 function freshState(): State {
@@ -823,6 +844,7 @@ function freshState(): State {
     screen,
     contextBridge: new FakeContextBridge(),
     ipcRenderer: new FakeIpcRenderer(),
+    webUtils: new FakeWebUtils(),
   };
 }
 
@@ -888,6 +910,9 @@ export const electron = {
   },
   get ipcRenderer() {
     return state.ipcRenderer;
+  },
+  get webUtils() {
+    return state.webUtils;
   },
   BrowserWindow: FakeBrowserWindow,
   Menu: FakeMenu,

@@ -2,7 +2,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES } from '../../shared/ipc/contract.ts';
 import type { MonitorApi } from '../../shared/ipc/monitorApi.ts';
-import { fake, resetElectron } from './fakeElectron.ts';
+import { fake, refusals, resetElectron } from './fakeElectron.ts';
 import { eventually } from '../support/waitFor.ts';
 
 vi.mock('electron', async () => (await import('./fakeElectron.ts')).electron);
@@ -50,13 +50,13 @@ function client() {
 }
 
 describe('preload entry', () => {
-  it('exposes window.monitor with invoke and on only, and asks for a port on load', async () => {
+  it('exposes window.monitor with invoke, on and pathForFile only, and asks for a port on load', async () => {
     resetElectron();
     await import('../../electron/preload/index.ts');
     const { contextBridge, ipcRenderer } = fake();
     expect([...contextBridge.exposed.keys()]).toEqual(['monitor']);
     const monitor = contextBridge.exposed.get('monitor') as MonitorApi;
-    expect(Object.keys(monitor).sort()).toEqual(['invoke', 'on']);
+    expect(Object.keys(monitor).sort()).toEqual(['invoke', 'on', 'pathForFile']);
     expect(Object.values(monitor).every((value) => typeof value === 'function')).toBe(true);
     expect(ipcRenderer.sent).toEqual([{ channel: 'core-port-request', args: [] }]);
 
@@ -67,6 +67,23 @@ describe('preload entry', () => {
     expect(received).toEqual([{ type: 'request', id: 1, channel: 'sync-status', args: {} }]);
     coreEnd.postMessage({ type: 'response', id: 1, ok: true, result: { online: true, phase: 'idle', pending: 0, failed: 0 } });
     await expect(pending).resolves.toEqual({ online: true, phase: 'idle', pending: 0, failed: 0 });
+  });
+});
+
+describe('pathForFile', () => {
+  it('answers where a chosen file is through webUtils, empty for a file made in the page, and refuses what is not a file', async () => {
+    resetElectron();
+    vi.resetModules();
+    await import('../../electron/preload/index.ts');
+    const { contextBridge, webUtils } = fake();
+    const monitor = contextBridge.exposed.get('monitor') as Required<MonitorApi>;
+    const chosen = webUtils.choose(new File(['never read'], 'passwords.csv', { type: 'text/csv' }), '/home/sam/Downloads/passwords.csv');
+    expect(monitor.pathForFile(chosen)).toBe('/home/sam/Downloads/passwords.csv');
+    expect(monitor.pathForFile(new File(['made here'], 'passwords.csv'))).toBe('');
+    expect(() => monitor.pathForFile('/etc/passwd' as unknown as File)).toThrow(
+      expect.objectContaining({ name: 'TypeError', message: 'getPathForFile expected to receive a File object but one was not provided' }),
+    );
+    expect(refusals.map((refusal) => refusal.rule)).toEqual(['webUtils.getPathForFile']);
   });
 });
 

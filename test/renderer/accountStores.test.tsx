@@ -56,6 +56,10 @@ const STORES: Record<string, Placement> = {
   },
   'renderer/state/detail.ts#useDetail': { kind: 'account', sample: { id: 'AshleyMadison', detail: { id: 'AshleyMadison' }, error: 'alice', actionError: 'alice' } },
   'renderer/state/graph.ts#useGraph': { kind: 'account', sample: { remote: { url: 'https://graph.example', hasKey: true } } },
+  'renderer/state/logins.ts#useLogins': {
+    kind: 'account',
+    sample: { error: 'alice', running: { importId: 'alice-import', path: '/home/alice/passwords.csv', progress: undefined, cancelling: false }, outcome: { kind: 'cancelled', message: 'alice' } },
+  },
   'renderer/state/notices.ts#useNotices': { kind: 'account', sample: {} },
   'renderer/state/nextSteps.ts#useNextSteps': {
     kind: 'account',

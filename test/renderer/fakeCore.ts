@@ -24,7 +24,7 @@ import { compileFilter } from '../../shared/search/filter.ts';
 import { summarizeReport } from '../../shared/report/summary.ts';
 import { UNKNOWN_CHECKS, type BreachSourceView, type ChecksView, type PwnedRange } from '../../shared/ipc/checks.ts';
 import { UNKNOWN_ADDRESSES, type AddressesView } from '../../shared/ipc/addresses.ts';
-import { EMPTY_LOGINS, type LoginsView } from '../../shared/ipc/logins.ts';
+import { FakeLogins } from './fakeLogins.ts';
 import { filterRecordOf, toSearchDocument } from '../../shared/search/document.ts';
 import { matchesListText, understandListText } from '../../shared/search/listText.ts';
 import { DEFAULT_SETTINGS } from '../support/settings.ts';
@@ -112,7 +112,10 @@ export class FakeCore {
   checks: ChecksView = UNKNOWN_CHECKS;
   /** The person's addresses as a service that sends codes would list them (`addresses-*`). */
   addresses: AddressesView = { ...UNKNOWN_ADDRESSES, served: 'yes', verification: 'code' };
-  logins: LoginsView = EMPTY_LOGINS;
+  /** The imported logins and the export files this fake has on disk (`logins-*`). */
+  readonly logins = new FakeLogins({ emit: (event, payload) => this.emit(event, payload), now: () => this.#now(), breaches: () => this.breaches.map((item) => item.breach) });
+  /** As Electron's preload: the path of a chosen file (set by a test to play the desktop host; absent, the page is in a browser). */
+  pathForFile: ((file: File) => string) | undefined;
   /** The kept Have I Been Pwned key (the core keeps it in the keychain and never returns it). */
   hibpKey: string | undefined;
   keyRemembered = true;
@@ -412,16 +415,13 @@ export class FakeCore {
           this.addresses.addresses.map((address) => (address.email === emailKey(email) ? { ...address, verified: true, verifiedBy: 'code' as const, state: 'pending' as const } : address)),
         ),
       'addresses-resend': () => this.addresses,
-      // The logins feature's fake (issue 38) grows with its page; until then it holds no logins and refuses an import in words.
-      'logins-get': () => this.logins,
-      'logins-import': () => {
-        throw ipcError('unavailable', 'importing is not part of the renderer fake yet');
-      },
-      'logins-import-cancel': () => ({}),
-      'logins-check-cancel': () => this.logins,
-      'logins-resolve': () => this.logins,
-      'logins-forget': () => this.logins,
-      'logins-delete-export': () => ({ deleted: false, message: 'Nothing to delete in this fake.' }),
+      'logins-get': () => this.logins.view(),
+      'logins-import': (args) => this.logins.import(args),
+      'logins-import-cancel': (args) => this.logins.cancelImport(args),
+      'logins-check-cancel': () => this.logins.cancelCheck(),
+      'logins-resolve': (args) => this.logins.resolve(args),
+      'logins-forget': () => this.logins.forget(),
+      'logins-delete-export': (args) => this.logins.deleteExport(args),
     };
     return (handlers[channel] as (args: ChannelArgs<C>) => ChannelResult<C>)(args);
   }

@@ -8,6 +8,7 @@ import { useAuth } from '../../renderer/state/auth.ts';
 import { useBreaches } from '../../renderer/state/breaches.ts';
 import { useChecks } from '../../renderer/state/checks.ts';
 import { useDetail } from '../../renderer/state/detail.ts';
+import { useLogins } from '../../renderer/state/logins.ts';
 import { useNotices } from '../../renderer/state/notices.ts';
 import { useNextSteps } from '../../renderer/state/nextSteps.ts';
 import { useReport } from '../../renderer/state/report.ts';
@@ -43,7 +44,9 @@ afterEach(() => {
   // Also forgets the list's module state (the latest filters asked, a prefetched answer).
   useBreaches.getState().reset();
   resetAccountScope();
-  [useAuth, useBreaches, useChecks, useDetail, useNextSteps, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) => reset(store as StoreApi<unknown>));
+  [useAuth, useBreaches, useChecks, useDetail, useLogins, useNextSteps, useNotices, useOverview, usePreferences, useReport, useSettings, useSync, useTheme].forEach((store) =>
+    reset(store as StoreApi<unknown>),
+  );
   window.history.replaceState(null, '', '/');
   useRoute.setState({ route: parseHash('') });
   localStorage.clear();

@@ -9,6 +9,7 @@ import { applyFix, useReport } from '../../state/report.ts';
 import { useRoute } from '../../state/route.ts';
 import { useSync } from '../../state/sync.ts';
 import { StealerLogFix } from './StealerLogFix.tsx';
+import { LoginsFix } from './LoginsFix.tsx';
 import { NoBreaches } from '../checks/NoBreaches.tsx';
 import { fixGroups, fixIntents, intentSize, stepsFor, type FixGroupState, type FixTarget } from '../../../shared/report/fixGroups.ts';
 import { SensitiveNote } from '../status/SensitiveNote.tsx';
@@ -75,6 +76,7 @@ export function FixPage() {
           : 'Start at the top: the most urgent data first. Follow the steps, then tick the addresses you did them for and mark the group done.'}
       </p>
       {breachId ? null : <StealerLogFix focus={fix?.group === 'stealer-logs'} />}
+      {breachId ? null : <LoginsFix />}
       <SensitiveNote hidden={report?.hiddenSensitive} />
       {body}
       {report?.includesHibp ? <Credit /> : null}

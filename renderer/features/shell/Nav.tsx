@@ -8,6 +8,7 @@ const ITEMS: { screen: Screen; label: string; icon: IconName }[] = [
   { screen: 'overview', label: 'Overview', icon: 'grid' },
   { screen: 'fix', label: 'Fix step by step', icon: 'wrench' },
   { screen: 'breaches', label: 'Breaches', icon: 'list' },
+  { screen: 'logins', label: 'Your accounts', icon: 'key' },
   { screen: 'search', label: 'Search', icon: 'search' },
   { screen: 'graph', label: 'Graph', icon: 'graph' },
   { screen: 'reports', label: 'Reports', icon: 'download' },
