@@ -6,7 +6,7 @@ import { API_PREFIX, createApiRoutes } from './api/routes.ts';
 import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
 import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
-import { loadCatalog } from './catalog/loadCatalog.ts';
+import { loadCatalog } from './breaches/loadCatalog.ts';
 import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
 import { detailsFeedVersion } from './rtdb/detailsFeedVersion.ts';
 import { changedDetailIds, DETAILS_PATH, detailsFeedWriter, detailsPathOf, detailsReader, fromFeedValue } from './rtdb/detailsFeed.ts';
@@ -34,10 +34,10 @@ import { HttpProblem, sendProblem } from './http/problems.ts';
 import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, loadOrCreateOwnerSecret, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
 import { createLogger, type Logger } from './log.ts';
 import { OPENAPI_PATH } from './openapi/document.ts';
-import type { BreachStore } from './store/BreachStore.ts';
-import { StoreUnavailableError } from './store/errors.ts';
-import { ensurePrivateDir } from './store/privateFiles.ts';
-import { openStorage } from './store/openStorage.ts';
+import type { BreachStore } from './breaches/BreachStore.ts';
+import { StoreUnavailableError } from './storage/errors.ts';
+import { ensurePrivateDir } from './storage/privateFiles.ts';
+import { openStorage } from './openStorage.ts';
 import { answerClientError, createSearchService, parseDetailsRecord, type SearchService } from './search/index.ts';
 
 /** The graph endpoint's key under `--dev` when none is configured. */

@@ -7,7 +7,7 @@ import { HttpProblem } from '../http/problems.ts';
 import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
 import type { BreachAlertService, Caller } from './BreachAlertService.ts';
-import type { Pending } from './exposureSource.ts';
+import type { Pending } from '../breaches/exposureSource.ts';
 import { catalogChangesVersion, checksVersion, FollowUpVersionCache, type FollowUpVersions } from './followUpVersions.ts';
 import { ResponseCache } from './ResponseCache.ts';
 import { handleEmailRoutes } from './emailRoutes.ts';

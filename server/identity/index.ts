@@ -6,7 +6,7 @@ import { createInteractionHandler } from './interactions.ts';
 import { loadOrCreateIdentityKeys } from './keys.ts';
 import { createAccessTokenMinter, type MintAccessTokenOptions } from './mintAccessToken.ts';
 import { buildProvider, DESKTOP_CLIENT_ID } from './provider.ts';
-import { createPool } from '../store/postgres/pool.ts';
+import { createPool } from '../storage/pool.ts';
 import { loadOrCreateIdentityKeysIn, openOidcPostgresStore } from './postgresState.ts';
 import { openOidcSqliteStore } from './sqliteAdapter.ts';
 import { INTERACTION_LIMIT_DEFAULTS, withRequestingClient, type InteractionLimits } from './interactionLimits.ts';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import { migrate } from '../store/migrate.ts';
-import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
+import { migrate } from '../storage/sqliteMigrate.ts';
+import { preparePrivateDatabaseFile } from '../storage/privateFiles.ts';
 import { INTERACTION_LIMIT_DEFAULTS, currentRequestingClient, SignInsFullError, type InteractionLimits } from './interactionLimits.ts';
 import { OIDC_MIGRATIONS } from './migrations/index.ts';
 import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifiers.ts';

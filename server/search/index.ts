@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { ApiTokenStore } from './ApiTokenStore.ts';
 import { CatalogSearchIndex, type CatalogReader } from './CatalogSearchIndex.ts';
-import { migratePostgresAt } from '../store/postgres/migrate.ts';
+import { migratePostgresAt } from '../storage/postgresMigrate.ts';
 import { openPostgresSearchStorage } from './postgresStorage.ts';
 import { createSearchRoutes, SEARCH_PREFIX } from './routes.ts';
 import type { SearchIndex } from './SearchIndex.ts';

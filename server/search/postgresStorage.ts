@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { requireCurrentSchema } from '../store/postgres/migrate.ts';
-import { createPool, describeDatabaseUrl, unreachable } from '../store/postgres/pool.ts';
+import { requireCurrentSchema } from '../storage/postgresMigrate.ts';
+import { createPool, describeDatabaseUrl, unreachable } from '../storage/pool.ts';
 import { PostgresApiTokenStore } from './PostgresApiTokenStore.ts';
 import { PostgresSearchIndex } from './PostgresSearchIndex.ts';
 import type { DetailsReader } from './SearchIndex.ts';

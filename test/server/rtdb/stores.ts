@@ -8,7 +8,7 @@ import { afterAll } from 'vitest';
 import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
 import type { RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { SqliteRtdbStore } from '../../../server/rtdb/SqliteRtdbStore.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
+import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';

@@ -10,11 +10,11 @@
 // (invented exposures, migration 40) in catalogHistory.test.ts.
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Breach } from '../../../shared/api/index.ts';
-import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/store/BreachStore.ts';
-import { InvalidBreachError, ResolutionChangeError } from '../../../server/store/errors.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
-import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/breaches/BreachStore.ts';
+import { InvalidBreachError, ResolutionChangeError } from '../../../server/storage/errors.ts';
+import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { openPostgresBreachStore } from '../../../server/breaches/postgres/PostgresBreachStore.ts';
+import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { DIALECTS, INJECTED_FAILURE, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 import { breach } from './helpers.ts';
 

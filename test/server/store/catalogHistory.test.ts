@@ -5,13 +5,13 @@
 // exposures invented unless the lookup queue checked the address.
 import Database from 'better-sqlite3';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { asyncBreachStore, type BreachStore } from '../../../server/store/BreachStore.ts';
-import { migrate } from '../../../server/store/migrate.ts';
-import { MIGRATIONS } from '../../../server/store/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { ResolutionChangeError } from '../../../server/store/errors.ts';
-import { SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { asyncBreachStore, type BreachStore } from '../../../server/breaches/BreachStore.ts';
+import { migrate } from '../../../server/storage/sqliteMigrate.ts';
+import { MIGRATIONS } from '../../../server/breaches/migrations/index.ts';
+import { openPostgresBreachStore } from '../../../server/breaches/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { ResolutionChangeError } from '../../../server/storage/errors.ts';
+import { SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { breach, memoryStore } from './helpers.ts';
 

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, SchemaTooNewError, schemaVersion } from '../../../server/store/migrate.ts';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from '../../../server/store/migrations/index.ts';
-import { SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { migrate, SchemaTooNewError, schemaVersion } from '../../../server/storage/sqliteMigrate.ts';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from '../../../server/breaches/migrations/index.ts';
+import { SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 
 const opened: Database.Database[] = [];
 function emptyDatabase(): Database.Database {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { SourceProblemCode } from '../../../shared/api/index.ts';
-import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../../hibp/LookupStore.ts';
-import { IN_FLIGHT_POLL_MS, mergeState } from '../SqliteLookupStore.ts';
-import { createPool, describeDatabaseUrl, guarded, transaction } from './pool.ts';
+import { SourceProblemCode } from '../../shared/api/index.ts';
+import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from './LookupStore.ts';
+import { IN_FLIGHT_POLL_MS, mergeState } from './SqliteLookupStore.ts';
+import { createPool, describeDatabaseUrl, guarded, transaction } from '../storage/pool.ts';
 
 /** Lookups are few (at most the key's Rpm a minute); two connections serve them and the requests that read the queue. */
 const POOL_SIZE = 2;

@@ -1,19 +1,19 @@
 import path from 'node:path';
 import type pg from 'pg';
-import type { ServiceConfig } from '../config.ts';
-import type { Logger } from '../log.ts';
-import { RTDB_FILE } from '../rtdb/detailsFeed.ts';
-import type { RtdbStore } from '../rtdb/RtdbStore.ts';
-import { SqliteRtdbStore } from '../rtdb/SqliteRtdbStore.ts';
-import { CatalogSearchIndex, type CatalogReader } from '../search/CatalogSearchIndex.ts';
-import { API_TOKENS_FILE, type SearchStorage } from '../search/index.ts';
-import { SqliteApiTokenStore } from '../search/SqliteApiTokenStore.ts';
-import type { LookupStore } from '../hibp/LookupStore.ts';
-import { asyncBreachStore, type BreachStore, type CatalogLog } from './BreachStore.ts';
-import { migratePostgres } from './postgres/migrate.ts';
-import { createPool, describeDatabaseUrl, unreachable } from './postgres/pool.ts';
-import { openSqliteBreachStore } from './SqliteBreachStore.ts';
-import { openSqliteLookupStore } from './SqliteLookupStore.ts';
+import type { ServiceConfig } from './config.ts';
+import type { Logger } from './log.ts';
+import { RTDB_FILE } from './rtdb/detailsFeed.ts';
+import type { RtdbStore } from './rtdb/RtdbStore.ts';
+import { SqliteRtdbStore } from './rtdb/SqliteRtdbStore.ts';
+import { CatalogSearchIndex, type CatalogReader } from './search/CatalogSearchIndex.ts';
+import { API_TOKENS_FILE, type SearchStorage } from './search/index.ts';
+import { SqliteApiTokenStore } from './search/SqliteApiTokenStore.ts';
+import type { LookupStore } from './hibp/LookupStore.ts';
+import { asyncBreachStore, type BreachStore, type CatalogLog } from './breaches/BreachStore.ts';
+import { migratePostgres } from './storage/postgresMigrate.ts';
+import { createPool, describeDatabaseUrl, unreachable } from './storage/pool.ts';
+import { openSqliteBreachStore } from './breaches/SqliteBreachStore.ts';
+import { openSqliteLookupStore } from './hibp/SqliteLookupStore.ts';
 
 /** The breach store's SQLite file in the data folder. */
 export const SERVICE_DB_FILE = 'service.db';
@@ -131,10 +131,10 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
   const onConnectionError = (error: Error) => logger.warn({ err: error }, 'a database connection was lost; the next request reconnects');
   // Loaded only here, so the SQLite path never loads the driver.
   const [{ openPostgresBreachStore }, { openPostgresRtdbStore }, { openPostgresSearchStorage }, { PostgresLookupStore }] = await Promise.all([
-    import('./postgres/PostgresBreachStore.ts'),
-    import('../rtdb/PostgresRtdbStore.ts'),
-    import('../search/postgresStorage.ts'),
-    import('./postgres/PostgresLookupStore.ts'),
+    import('./breaches/postgres/PostgresBreachStore.ts'),
+    import('./rtdb/PostgresRtdbStore.ts'),
+    import('./search/postgresStorage.ts'),
+    import('./hibp/PostgresLookupStore.ts'),
   ]);
   const pool = createPool({ url, max: config.databasePoolSize, onIdleError: onConnectionError });
   const closers: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SchemaTooNewError } from '../migrate.ts';
+import { SchemaTooNewError } from './sqliteMigrate.ts';
 import { LEGACY_VERSION_TABLES, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, type LegacyVersionTable, type PostgresMigration } from './migrations/index.ts';
 import { createPool, unreachable } from './pool.ts';
 

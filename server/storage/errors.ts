@@ -1,4 +1,4 @@
-import type { ResolutionChange } from './BreachStore.ts';
+import type { ResolutionChange } from '../breaches/BreachStore.ts';
 
 export type ResolutionChangeProblem = 'unknown-breach' | 'unknown-data-class' | 'invalid-email';
 

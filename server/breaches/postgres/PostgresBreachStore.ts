@@ -35,9 +35,9 @@ import { catalogChangesSince, LOG_CATALOG } from './catalogLog.ts';
 import * as personEmails from './personEmails.ts';
 import { personEmailKey, validCodeSend, validProof } from '../personEmailRules.ts';
 import { ChangeListener, changePayload, CHANGE_CHANNEL } from './changeNotices.ts';
-import { requireCurrentSchema } from './migrate.ts';
+import { requireCurrentSchema } from '../../storage/postgresMigrate.ts';
 import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
-import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from './pool.ts';
+import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from '../../storage/pool.ts';
 
 /** One person's devices writing at once conflict on that person's revision row; they take turns. */
 const MAX_ATTEMPTS = 12;

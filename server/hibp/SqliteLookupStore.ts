@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { SourceProblemCode } from '../../shared/api/index.ts';
-import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from '../hibp/LookupStore.ts';
-import { schemaVersion } from './migrate.ts';
-import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
+import { domainOf, MONITORED_WITHIN_MS, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from './LookupStore.ts';
+import { schemaVersion } from '../storage/sqliteMigrate.ts';
+import { LATEST_SCHEMA_VERSION } from '../breaches/migrations/index.ts';
 
 const BUSY_TIMEOUT_MS = 5000;
 /** While another request is in flight, ask again this soon (it usually lands within a few hundred ms). */

@@ -1,8 +1,8 @@
 import type { CatalogOrigin } from '../../shared/api/index.ts';
 import type { CatalogDetails } from '../../shared/catalog/index.ts';
 import type { Logger } from '../log.ts';
-import type { BreachStore, LoadedCatalog } from '../store/BreachStore.ts';
-import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, loadDemoCatalog, type CatalogLoadReport } from './source.ts';
+import type { BreachStore, LoadedCatalog } from './BreachStore.ts';
+import { compareCatalogs, demoDetailsFor, describeCatalogLoad, loadCatalogFile, loadDemoCatalog, type CatalogLoadReport } from '../catalog/source.ts';
 
 export interface LoadCatalogOptions {
   store: BreachStore;

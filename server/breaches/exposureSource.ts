@@ -1,6 +1,6 @@
 import type { AddressCheck, Breach, BreachDataSource, UserChecks } from '../../shared/api/index.ts';
 import { demoExposuresFor } from '../catalog/exposures.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
+import type { BreachStore } from './BreachStore.ts';
 
 /** Which of a set of addresses a source has no answer for yet: what the response headers say. */
 export interface Pending {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { migrateSchema, schemaVersion } from '../../shared/db/migrations.ts';
-import { MIGRATIONS, type Migration } from './migrations/index.ts';
+import { MIGRATIONS, type Migration } from '../breaches/migrations/index.ts';
 
 /** The database was written by newer code; opening it with this code could corrupt it. */
 export class SchemaTooNewError extends Error {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreUnavailableError } from '../errors.ts';
+import { StoreUnavailableError } from './errors.ts';
 
 /** Waiting longer for a connection than this answers 503 rather than holding the request. */
 const CONNECT_TIMEOUT_MS = 5000;

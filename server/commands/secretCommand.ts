@@ -1,6 +1,6 @@
 import { ConfigError, type ServiceConfig } from '../config.ts';
 import { createLogger } from '../log.ts';
-import { openStorage } from '../store/openStorage.ts';
+import { openStorage } from '../openStorage.ts';
 
 /**
  * `npm run server -- rtdb-secret create|list|revoke ID --data DIR [--database-url URL]`: works on

@@ -30,9 +30,9 @@ import {
   validUserSub,
 } from './breachRules.ts';
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
-import { migrate, schemaVersion } from './migrate.ts';
+import { migrate, schemaVersion } from '../storage/sqliteMigrate.ts';
 import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
-import { preparePrivateDatabaseFile } from './privateFiles.ts';
+import { preparePrivateDatabaseFile } from '../storage/privateFiles.ts';
 import { SqlitePersonEmails } from './SqlitePersonEmails.ts';
 
 /** Remembered account lookups before the memory is cleared and filled again. */

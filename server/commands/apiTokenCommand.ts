@@ -1,7 +1,7 @@
 import { ConfigError, type CommandLine, type ServiceConfig } from '../config.ts';
 import { createLogger } from '../log.ts';
-import { openStorage } from '../store/openStorage.ts';
-import { ApiTokenRequest, type ApiTokenInfo } from './ApiTokenStore.ts';
+import { openStorage } from '../openStorage.ts';
+import { ApiTokenRequest, type ApiTokenInfo } from '../search/ApiTokenStore.ts';
 
 function describe(info: ApiTokenInfo, now = Date.now()): string {
   const state = info.revokedAt
