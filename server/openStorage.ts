@@ -67,7 +67,7 @@ export interface ServiceStorage {
  * store shares ONE pool of `--database-pool-size` connections (plus one listening connection per
  * store that follows other instances' notices): before, each of the four made a pool of its own,
  * about 30 connections an instance, so four instances used up PostgreSQL's default 100. The
- * database is migrated here, once, by its one list (server/store/postgres/migrations/).
+ * database is migrated here, once, by its one list (server/storage/migrations/).
  * Without one, the SQLite files in the data folder.
  */
 export async function openStorage(config: Pick<ServiceConfig, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'databaseInvalidation'>, logger: Logger): Promise<ServiceStorage> {

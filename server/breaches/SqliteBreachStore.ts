@@ -31,7 +31,7 @@ import {
 } from './breachRules.ts';
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
 import { migrate, schemaVersion } from '../storage/sqliteMigrate.ts';
-import { LATEST_SCHEMA_VERSION } from './migrations/index.ts';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.ts';
 import { preparePrivateDatabaseFile } from '../storage/privateFiles.ts';
 import { SqlitePersonEmails } from './SqlitePersonEmails.ts';
 
@@ -485,7 +485,7 @@ export function openSqliteBreachStore(path: string): SqliteBreachStore {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    migrate(db);
+    migrate(db, MIGRATIONS);
     return new SqliteBreachStore(db);
   } catch (error) {
     db.close();

@@ -1,6 +1,6 @@
 import { Breach, CatalogOrigin, dataClassKey, emailKey, IsoDateTime } from '../../shared/api/index.ts';
 import type { Account, CatalogReplacement, ResolutionChange } from './BreachStore.ts';
-import { InvalidBreachError, ResolutionChangeError } from '../storage/errors.ts';
+import { InvalidBreachError, ResolutionChangeError } from './errors.ts';
 
 // The breach store's rules, kept above its SQLite and PostgreSQL implementations so both hold
 // exactly the same ones (test/server/store/breachStore.contract.test.ts runs them on each).

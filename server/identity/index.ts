@@ -39,7 +39,7 @@ export interface DevIdentityProviderOptions {
    */
   databaseUrl?: string | undefined;
   /**
-   * The instance's one pool on that database (server/store/openStorage.ts), used instead of a
+   * The instance's one pool on that database (server/openStorage.ts), used instead of a
    * pool of the provider's own and left open on close.
    */
   databasePool?: pg.Pool | undefined;

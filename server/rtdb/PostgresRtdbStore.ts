@@ -19,7 +19,7 @@ const SUBTREE = "(path = $1 OR (path >= $1 || '/' AND path < $1 || '0'))";
 export interface PostgresRtdbOptions {
   url: string;
   poolSize?: number;
-  /** The instance's one pool (server/store/openStorage.ts): used instead of its own, and left open on close. */
+  /** The instance's one pool (server/openStorage.ts): used instead of its own, and left open on close. */
   pool?: pg.Pool;
   /** Told when a connection fails (the server went away); the next request reconnects. */
   onConnectionError?: (error: Error) => void;
@@ -242,7 +242,7 @@ function noticeOf(writer: string, paths: readonly DbPath[]): string {
 
 /**
  * Connects to PostgreSQL at `url`, on a database already migrated (its tables are migrations 50
- * on of the one list, server/store/postgres/migrations/), and starts listening for other
+ * on of the one list, server/storage/migrations/), and starts listening for other
  * instances' writes. An unreachable server fails with a message naming its host.
  */
 export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promise<PostgresRtdbStore> {

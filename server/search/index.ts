@@ -47,7 +47,7 @@ export interface SearchStorageOptions {
  * tokens and index in PostgreSQL (every instance sees every token and the same index); otherwise
  * the token file in the data folder and SQLite FTS5 in memory over the SQLite store (PostgreSQL is
  * migrated first, as `openStorage` would). The service
- * opens it through `openStorage` (server/store/openStorage.ts), on the instance's one pool.
+ * opens it through `openStorage` (server/openStorage.ts), on the instance's one pool.
  */
 export async function openSearchStorage(options: SearchStorageOptions): Promise<SearchStorage> {
   if (options.databaseUrl) {

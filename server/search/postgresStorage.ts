@@ -12,7 +12,7 @@ const DEFAULT_POOL_SIZE = 10;
  * The search interface's tokens and index in the shared PostgreSQL database, over a pool of its
  * own (so a burst of searches never waits behind the breach API's connections, nor the other way
  * round). The database must be migrated already: its tables are migrations 60 on of the one list
- * (server/store/postgres/migrations/), which `openStorage` runs before any store opens.
+ * (server/storage/migrations/), which `openStorage` runs before any store opens.
  */
 export async function openPostgresSearchStorage({
   url,
@@ -23,7 +23,7 @@ export async function openPostgresSearchStorage({
 }: {
   url: string;
   poolSize?: number | undefined;
-  /** The instance's one pool (server/store/openStorage.ts): used instead of its own, and left open on close. */
+  /** The instance's one pool (server/openStorage.ts): used instead of its own, and left open on close. */
   pool?: pg.Pool | undefined;
   readDetails: DetailsReader;
   onConnectionError?: ((error: Error) => void) | undefined;

@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { migrateSchema, schemaVersion } from '../../shared/db/migrations.ts';
-import { MIGRATIONS, type Migration } from '../breaches/migrations/index.ts';
+import { migrateSchema, schemaVersion, type Migration as SchemaMigration } from '../../shared/db/migrations.ts';
+
+/** One step of a SQLite database's list (each feature owns its list: breaches, rtdb, search, identity). */
+export type Migration = SchemaMigration<Database>;
 
 /** The database was written by newer code; opening it with this code could corrupt it. */
 export class SchemaTooNewError extends Error {
@@ -25,10 +27,10 @@ export class SchemaTooNewError extends Error {
 export { schemaVersion };
 
 /**
- * Brings the schema up to the last of `migrations` with the project's one runner: one
+ * Brings the schema up to the last of `migrations` (the feature's own list) with the project's one runner: one
  * transaction per migration, so a failing migration leaves the database at the previous
  * version rather than half changed.
  */
-export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+export function migrate(db: Database, migrations: readonly Migration[]): { from: number; to: number } {
   return migrateSchema(db, migrations, { tooNew: (found, known) => new SchemaTooNewError(found, known) });
 }

@@ -1,12 +1,11 @@
-import type { Database } from 'better-sqlite3';
-import type { Migration as SchemaMigration } from '../../../shared/db/migrations.ts';
+import type { Migration } from '../../storage/sqliteMigrate.ts';
 import { updateToSchemaVersion10 } from './0010-initial-schema.ts';
 import { updateToSchemaVersion20 } from './0020-data-class-slug-keys.ts';
 import { updateToSchemaVersion30 } from './0030-lookup-queue.ts';
 import { updateToSchemaVersion40 } from './0040-catalog-history.ts';
 import { updateToSchemaVersion50 } from './0050-person-emails.ts';
 
-export type Migration = SchemaMigration<Database>;
+export type { Migration };
 
 /** Forward-only and append-only: a released migration is never edited, only followed. */
 export const MIGRATIONS: readonly Migration[] = [

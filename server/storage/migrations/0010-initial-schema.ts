@@ -1,6 +1,6 @@
 /**
  * The breach store as SQLite's version 20 has it (data classes keyed by their slug).
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const initialSchemaSql = `
       CREATE TABLE meta (key text PRIMARY KEY, value bigint NOT NULL);

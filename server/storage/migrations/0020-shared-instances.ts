@@ -1,7 +1,7 @@
 /**
  * What several instances share beyond the breach store: per-email change revisions (the response
  * cache's stamps), the identity provider's state and its signing keys.
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const sharedInstancesSql = `
       -- Moves whenever an email's exposures or resolutions change, whichever instance wrote:

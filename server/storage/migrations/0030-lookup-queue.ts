@@ -1,7 +1,7 @@
 /**
  * The breach-data source's lookup queue and rate budget, shared by every instance (see server/hibp
  * and SQLite's migration 30). Times are milliseconds since the epoch.
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const lookupQueueSql = `
       CREATE TABLE address_checks (

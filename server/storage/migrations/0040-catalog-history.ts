@@ -1,6 +1,6 @@
 /**
  * Catalog changes keep people's history: see SQLite's migration 40 for each table's reason.
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const catalogHistorySql = `
       CREATE TABLE removed_breaches (

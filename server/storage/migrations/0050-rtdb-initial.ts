@@ -3,7 +3,7 @@
  * leaf, keyed by its path in byte order (`COLLATE "C"`), so a subtree is one range of the primary
  * key. `rtdb_revision` moves with every write of any instance: cached snapshots are keyed by it, and
  * writers take its row lock, so a request's checks and its write see no other writer in between.
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const rtdbInitialSql = `
         CREATE TABLE rtdb_revision (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), revision bigint NOT NULL);

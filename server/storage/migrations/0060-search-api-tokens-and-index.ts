@@ -2,7 +2,7 @@
  * The search interface's API tokens (only the SHA-256 of each secret) and its index: one row per
  * catalog breach with a weighted `tsvector` under a GIN index, and the postings bm25 reads (released
  * as `search_schema_version` 10).
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const searchApiTokensAndIndexSql = `
       CREATE TABLE search_api_tokens (

@@ -6,7 +6,7 @@
  * `search_documents.details_hash`: a hash of the details each document was built from, so a
  * change of the details feed re-indexes the documents whose details differ, not all of them
  * (NULL on documents built before: they are indexed again at the first details change).
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const incrementalCatalogReadersSql = `
       CREATE TABLE catalog_log (

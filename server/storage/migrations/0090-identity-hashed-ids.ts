@@ -7,7 +7,7 @@
  * Interactions (sign-ins under way, an hour at most) are deleted instead: their payload also holds
  * the session's cookie value and their own id in a URL; whoever was signing in starts again.
  * Old row versions stay in the table's files until PostgreSQL's vacuum reclaims them.
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const identityHashedIdsSql = `
       DELETE FROM oidc_models WHERE model = 'Interaction';

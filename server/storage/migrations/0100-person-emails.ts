@@ -1,6 +1,6 @@
 /**
  * A person's addresses (`/user/emails`): see SQLite's migration 50 for each table's reason.
- * Released: never edited, only followed (server/store/postgres/migrations/index.ts).
+ * Released: never edited, only followed (server/storage/migrations/index.ts).
  */
 export const personEmailsSql = `
       CREATE TABLE person_emails (

@@ -34,7 +34,7 @@ export interface PostgresMigration {
 
 /**
  * The one migration list of the PostgreSQL database, for every store in it, run once per start by
- * `openStorage` (server/store/openStorage.ts) before any store opens. Forward-only and
+ * `openStorage` (server/openStorage.ts) before any store opens. Forward-only and
  * append-only: a released migration is never edited, only followed (a new file, the next
  * version). 50–70 are the realtime database's and the search interface's lists as released, in
  * their order, after the breach store's.

@@ -1,4 +1,4 @@
-// The one PostgreSQL migration list and its runner (server/store/postgres/migrate.ts) on a private
+// The one PostgreSQL migration list and its runner (server/storage/postgresMigrate.ts) on a private
 // server: from empty, the list being the previous layout's three lists unchanged, one transaction
 // for a whole run (a failure part-way leaves the database exactly as it was, old layout included),
 // refusals of a version above what this code knows, and concurrent runs. The upgrade through
