@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement, Transaction } from 'better-sqlite3';
 import { Breach, CatalogOrigin, emailKey, type CatalogChange } from '../../shared/api/index.ts';
 import { compareIds } from '../catalog/dataClasses.ts';
@@ -32,14 +31,11 @@ import {
 import { copyBreach, fromBreachRow, toBreachRow, type BreachRow } from './breachRows.ts';
 import { migrate, schemaVersion } from '../storage/sqliteMigrate.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations/index.ts';
-import { preparePrivateDatabaseFile } from '../storage/privateFiles.ts';
+import { openPrivateDatabase } from '../../engine/db/openPrivateDatabase.ts';
 import { SqlitePersonEmails } from './SqlitePersonEmails.ts';
 
 /** Remembered account lookups before the memory is cleared and filled again. */
 const MAX_REMEMBERED_SUBJECTS = 10_000;
-
-/** Long enough to ride out another connection's checkpoint, short enough to surface a stuck writer. */
-const BUSY_TIMEOUT_MS = 5000;
 
 /** The catalog as last read, with what `applyResolutionChanges` needs to check a change quickly. */
 interface CatalogSnapshot {
@@ -474,23 +470,12 @@ function patchSnapshot(snapshot: CatalogSnapshot, breach: Breach): void {
  * `:memory:`, and brings its schema up to date.
  */
 export function openSqliteBreachStore(path: string): SqliteBreachStore {
-  const inMemory = path === ':memory:' || path === '';
-  if (!inMemory) preparePrivateDatabaseFile(path);
-  const db = new Database(path);
-  try {
-    // WAL lets readers go on while a write commits. FULL syncs the WAL at every commit: a write
-    // answered 204 has been removed from the client's outbox, so it must survive a power cut
-    // (NORMAL may lose the last commits then).
-    if (!inMemory) db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    migrate(db, MIGRATIONS);
-    return new SqliteBreachStore(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+  // WAL lets readers go on while a write commits. FULL syncs the WAL at every commit: a write
+  // answered 204 has been removed from the client's outbox, so it must survive a power cut
+  // (NORMAL may lose the last commits then).
+  const file = path === '' ? ':memory:' : path;
+  const db = openPrivateDatabase(file, { synchronous: 'FULL', foreignKeys: true, tightenExisting: true }, (opened) => migrate(opened, MIGRATIONS));
+  return new SqliteBreachStore(db);
 }
 
 function prepareStatements(db: SqliteDatabase) {
