@@ -159,7 +159,7 @@ async function openPostgresStorage(config: { dataDir: string; databaseUrl: strin
       catalogLog: { catalogChangesSince: (revision) => breaches.catalogChangesSince(revision), getBreach: (id) => breaches.getBreach(id) },
       rtdb,
       async search(details) {
-        const storage = await openPostgresSearchStorage({ url, pool, readDetails: details.readDetails, onConnectionError });
+        const storage = await openPostgresSearchStorage({ url, pool, readDetails: details.readDetails });
         closers.push(() => storage.close());
         return storage;
       },
