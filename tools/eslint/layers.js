@@ -141,7 +141,8 @@ export const SERVER_TIERS = [
   ['firefox', 'graph'], // the routes built on the API
   ['dev'], // the development routes (they reach every feature)
   ['openapi', 'openapi.yaml'], // the OpenAPI document and its generated file
-  ['mounts.ts', 'openStorage.ts'], // the mount table; the one place storage is opened
+  ['openStorage.ts'], // the one place storage is opened: SQLite or PostgreSQL, once
+  ['mounts.ts'], // the mount table: every feature's createXMount, in the router's order
   ['app.ts', 'commands'], // startService; the command-line commands
   ['main.ts'], // the process's entry
 ];
