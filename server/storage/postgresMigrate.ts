@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { SchemaTooNewError } from './sqliteMigrate.ts';
 import { LEGACY_VERSION_TABLES, POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, type LegacyVersionTable, type PostgresMigration } from './migrations/index.ts';
-import { createPool, unreachable } from './pool.ts';
 
 /** Held while migrating, so instances starting together migrate once, one after another. */
 export const MIGRATION_LOCK = 0x6272_6561; // "brea"
@@ -111,29 +110,12 @@ export async function postgresSchemaVersion(client: pg.ClientBase | pg.Pool): Pr
 /**
  * What each store checks when it opens, instead of migrating: the database is at exactly this
  * code's version. One that is behind was not migrated (everything that opens a store goes through
- * `openStorage` or {@link migratePostgresAt} first); one that is ahead was written by newer code.
+ * `openStorage` first); one that is ahead was written by newer code.
  */
 export async function requireCurrentSchema(pool: pg.Pool): Promise<void> {
   const version = await postgresSchemaVersion(pool);
   if (version > POSTGRES_SCHEMA_VERSION) throw new SchemaTooNewError(version, POSTGRES_SCHEMA_VERSION, SCHEMA_VERSION_TABLE);
-  if (version < POSTGRES_SCHEMA_VERSION)
-    throw new Error(`database schema version ${version}, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated (openStorage migrates it; so does migratePostgresAt)`);
-}
-
-/**
- * Migrates the database at `url` over a connection of its own, for what opens a store without
- * `openStorage` (the `rtdb-secret` and `api-token` commands, the search storage's suite). An
- * unreachable server fails with a message naming its host and port (never the password).
- */
-export async function migratePostgresAt(url: string): Promise<PostgresMigrationRun> {
-  const pool = createPool({ url, max: 1, onIdleError: () => {} });
-  try {
-    return await migratePostgres(pool);
-  } catch (error) {
-    throw unreachable(url, error);
-  } finally {
-    await pool.end();
-  }
+  if (version < POSTGRES_SCHEMA_VERSION) throw new Error(`database schema version ${version}, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated (openStorage migrates it)`);
 }
 
 function assertOrdered(migrations: readonly PostgresMigration[]): void {

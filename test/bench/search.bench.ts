@@ -15,9 +15,8 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { loadCatalogFile } from '../../server/catalog/source.ts';
 import { BREACH_FILTER_FIELDS, BreachSearchIndex, parseMetadataFilter, toChunk, toFtsQuery, toSearchDocument, type MetadataFilter } from '../../shared/search/index.ts';
-import { openSearchStorage } from '../support/storeOpeners.ts';
+import { openSearchStorage, migratePostgresAt } from '../support/storeOpeners.ts';
 import { openPostgresBreachStore } from '../../server/breaches/postgres/PostgresBreachStore.ts';
-import { migratePostgresAt } from '../../server/storage/postgresMigrate.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { ROOT, startProcess, stopProcess } from './processes.ts';
 

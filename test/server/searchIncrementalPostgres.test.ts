@@ -9,7 +9,7 @@ import type { Breach } from '../../shared/api/index.ts';
 import type { BreachDetails } from '../../shared/catalog/index.ts';
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
 import { PostgresSearchIndex } from '../../server/search/PostgresSearchIndex.ts';
-import { migratePostgresAt } from '../../server/storage/postgresMigrate.ts';
+import { migratePostgresAt } from '../support/storeOpeners.ts';
 import { openPostgresBreachStore, type PostgresBreachStore } from '../../server/breaches/postgres/PostgresBreachStore.ts';
 import { usePrivatePostgres } from '../support/postgres.ts';
 

@@ -8,8 +8,24 @@ import { CatalogSearchIndex, type CatalogReader } from '../../server/search/Cata
 import { API_TOKENS_FILE, type SearchCatalog, type SearchStorage } from '../../server/search/index.ts';
 import { openPostgresSearchStorage } from '../../server/search/postgresStorage.ts';
 import { SqliteApiTokenStore } from '../../server/search/SqliteApiTokenStore.ts';
-import { migratePostgresAt } from '../../server/storage/postgresMigrate.ts';
-import { createPool } from '../../server/storage/pool.ts';
+import { migratePostgres, type PostgresMigrationRun } from '../../server/storage/postgresMigrate.ts';
+import { createPool, unreachable } from '../../server/storage/pool.ts';
+
+/**
+ * Migrates the database at `url` over a connection of its own, as `openStorage` does on the
+ * instance's pool, for the suites that open a store without it. An unreachable server fails with
+ * a message naming its host and port (never the password).
+ */
+export async function migratePostgresAt(url: string): Promise<PostgresMigrationRun> {
+  const pool = createPool({ url, max: 1, onIdleError: () => {} });
+  try {
+    return await migratePostgres(pool);
+  } catch (error) {
+    throw unreachable(url, error);
+  } finally {
+    await pool.end();
+  }
+}
 
 /** A pool of a store's own, as the service's one pool but small: a suite holds few connections at once. */
 export function ownPool(url: string, max = 4): pg.Pool {

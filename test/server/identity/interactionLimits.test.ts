@@ -17,10 +17,9 @@ import { createDevIdentityProvider, DEFAULT_API_AUDIENCE, type DevIdentityProvid
 import { SignInsFullError, withRequestingClient, type InteractionLimits } from '../../../server/identity/interactionLimits.ts';
 import { openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
 import { openOidcSqliteStore, type OidcStateStore } from '../../../server/identity/sqliteAdapter.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
 import { createPool } from '../../../server/storage/pool.ts';
 import { DIALECTS, useStoreDialects, type Dialect } from '../../support/storeDialects.ts';
-import { ownPool } from '../../support/storeOpeners.ts';
+import { ownPool, migratePostgresAt } from '../../support/storeOpeners.ts';
 import { authorizationUrl, Browser, CALLBACK, formAction, memoryLogger, pkcePair } from './harness.ts';
 
 const dialects = useStoreDialects({ preparePostgres: async (url) => void (await migratePostgresAt(url)) });

@@ -12,7 +12,7 @@ import type { AdapterFactory } from 'oidc-provider';
 import { openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
 import { openOidcSqliteStore } from '../../../server/identity/sqliteAdapter.ts';
 import { storedIdOf } from '../../../server/identity/storedIdentifiers.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
 import { createPool } from '../../../server/storage/pool.ts';
 import { DIALECTS, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 

@@ -3,7 +3,7 @@
 // in oidcAdapter.contract.test.ts, run on both.
 import { describe, expect, it, type TestContext } from 'vitest';
 import { loadOrCreateIdentityKeysIn } from '../../../server/identity/postgresState.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
 import { createPool } from '../../../server/storage/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 

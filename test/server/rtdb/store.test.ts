@@ -3,9 +3,8 @@
 // stores on one database stand for two instances.
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { openPostgresRtdbStoreAt } from '../../support/storeOpeners.ts';
+import { openPostgresRtdbStoreAt, migratePostgresAt } from '../../support/storeOpeners.ts';
 import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
 import { POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
 import { createPool } from '../../../server/storage/pool.ts';
 import { databaseAt, INJECTED_FAILURE } from '../../support/storeDialects.ts';

@@ -5,10 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { openPostgresRtdbStoreAt } from '../../support/storeOpeners.ts';
+import { openPostgresRtdbStoreAt, migratePostgresAt } from '../../support/storeOpeners.ts';
 import type { RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { SqliteRtdbStore } from '../../../server/rtdb/SqliteRtdbStore.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it, vi, type TestContext } from 'vitest';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
 import { POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
 import { openPostgresBreachStore, type PostgresBreachStore } from '../../../server/breaches/postgres/PostgresBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';

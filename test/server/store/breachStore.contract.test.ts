@@ -12,7 +12,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import type { Breach } from '../../../shared/api/index.ts';
 import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/breaches/BreachStore.ts';
 import { InvalidBreachError, ResolutionChangeError } from '../../../server/breaches/errors.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
 import { openPostgresBreachStore } from '../../../server/breaches/postgres/PostgresBreachStore.ts';
 import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { DIALECTS, INJECTED_FAILURE, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';

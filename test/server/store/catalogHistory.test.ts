@@ -9,7 +9,7 @@ import { asyncBreachStore, type BreachStore } from '../../../server/breaches/Bre
 import { migrate } from '../../../server/storage/sqliteMigrate.ts';
 import { MIGRATIONS } from '../../../server/breaches/migrations/index.ts';
 import { openPostgresBreachStore } from '../../../server/breaches/postgres/PostgresBreachStore.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
 import { ResolutionChangeError } from '../../../server/breaches/errors.ts';
 import { SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';

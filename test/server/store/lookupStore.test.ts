@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MONITORED_WITHIN_MS, type LookupStore } from '../../../server/hibp/LookupStore.ts';
-import { migratePostgresAt } from '../../../server/storage/postgresMigrate.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
 import { openPostgresLookupStore } from '../../../server/hibp/PostgresLookupStore.ts';
 import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { openSqliteLookupStore } from '../../../server/hibp/SqliteLookupStore.ts';
