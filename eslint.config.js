@@ -1,6 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import local, { RENDERER_TIERS } from './tools/eslint/layers.js';
+import local, { RENDERER_TIERS, SERVER_TIERS } from './tools/eslint/layers.js';
 
 const root = import.meta.dirname;
 
@@ -30,6 +30,12 @@ export default tseslint.config(
     // features, the shell and the entry (RENDERER_TIERS, docs/architecture.md).
     files: ['renderer/**'],
     rules: { 'local/tiers': ['error', { root, folder: 'renderer', tiers: RENDERER_TIERS }] },
+  },
+  {
+    // The service's tiers: storage at the bottom, the features that own their persistence, the
+    // routes built on them, and the composition on top (SERVER_TIERS, docs/architecture.md).
+    files: ['server/**'],
+    rules: { 'local/tiers': ['error', { root, folder: 'server', tiers: SERVER_TIERS }] },
   },
   {
     // Components reach the core through the stores in renderer/state, never by calling it.

@@ -1,47 +1,43 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { feedKeyOf } from '../shared/catalog/index.ts';
+import { AsyncDisposableStore, toAsyncDisposable } from '../shared/base/lifecycle.ts';
 import { AccountDirectory } from './api/accounts.ts';
 import { BreachAlertService } from './api/BreachAlertService.ts';
-import { API_PREFIX, createApiRoutes } from './api/routes.ts';
+import { PersonEmails, type CodeRules } from './api/PersonEmails.ts';
+import { API_PREFIX } from './api/routes.ts';
 import type { AccessTokenVerifier } from './auth/AccessTokenVerifier.ts';
 import { cachingVerifier } from './auth/cachingVerifier.ts';
 import { createJwtAccessTokenVerifier } from './auth/jwtVerifier.ts';
-import { loadCatalog } from './catalog/loadCatalog.ts';
-import { demoDetailsFor, type CatalogLoadReport } from './catalog/source.ts';
-import { detailsFeedVersion } from './rtdb/detailsFeedVersion.ts';
-import { changedDetailIds, DETAILS_PATH, detailsFeedWriter, detailsPathOf, detailsReader, fromFeedValue } from './rtdb/detailsFeed.ts';
-import { feedKeyOf } from '../shared/catalog/index.ts';
-import type { RtdbStore } from './rtdb/RtdbStore.ts';
-import { createRtdbRoutes } from './rtdb/routes.ts';
-import type { StreamStats } from './rtdb/streamSlots.ts';
-import { IDENTITY_PREFIX, serviceMounts } from './mounts.ts';
-import { routeThrough, type Mount } from './http/mounts.ts';
-import { createRemoteJWKSet } from 'jose';
-import { AsyncDisposableStore, toAsyncDisposable } from '../shared/base/lifecycle.ts';
+import type { BreachStore } from './breaches/BreachStore.ts';
+import { loadCatalog } from './breaches/loadCatalog.ts';
+import type { CatalogLoadReport } from './catalog/source.ts';
 import { breachDataSource, emailVerificationMode, extraEmailsOf, isLoopbackHost, parseServiceConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
-import { PersonEmails, type CodeRules } from './api/PersonEmails.ts';
-import { createSmtpMailer } from './mail/verificationMailer.ts';
+import { GRAPH_PATH } from './graph/routes.ts';
 import type { Clock } from './hibp/clock.ts';
 import { startBreachData, type BreachData } from './hibp/index.ts';
-import { createDevRoutes } from './dev/routes.ts';
-
-export { IDENTITY_PREFIX } from './mounts.ts';
-import { createFirefoxMount } from './firefox/routes.ts';
-import { createGraphRoutes, GRAPH_PATH } from './graph/routes.ts';
 import { createLimitedServer } from './http/connections.ts';
 import { serviceHostNames } from './http/hostGate.ts';
+import { routeThrough, type Mount } from './http/mounts.ts';
 import { HttpProblem, sendProblem } from './http/problems.ts';
-import { createDevIdentityProvider, DEMO_USERS, DESKTOP_CLIENT_ID, loadOrCreateOwnerSecret, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { createDevIdentityProvider, DEMO_USERS, loadOrCreateOwnerSecret, type DemoUser, type DevIdentityProvider } from './identity/index.ts';
+import { IDENTITY_PREFIX } from './identity/mount.ts';
 import { createLogger, type Logger } from './log.ts';
+import { createSmtpMailer } from './mail/verificationMailer.ts';
+import { DEV_GRAPH_KEY, openServiceMounts } from './mounts.ts';
 import { OPENAPI_PATH } from './openapi/document.ts';
-import type { BreachStore } from './store/BreachStore.ts';
-import { StoreUnavailableError } from './store/errors.ts';
-import { ensurePrivateDir } from './store/privateFiles.ts';
-import { openStorage } from './store/openStorage.ts';
-import { answerClientError, createSearchService, parseDetailsRecord, type SearchService } from './search/index.ts';
+import { openStorage, type ServiceStorage } from './openStorage.ts';
+import { DETAILS_PATH, detailsFeedWriter, detailsPathOf, detailsReader, fromFeedValue } from './rtdb/detailsFeed.ts';
+import { detailsFeedVersion } from './rtdb/detailsFeedVersion.ts';
+import type { RtdbStore } from './rtdb/RtdbStore.ts';
+import type { StreamStats } from './rtdb/streamSlots.ts';
+import { answerClientError, parseDetailsRecord, type SearchService } from './search/index.ts';
+import { StoreUnavailableError } from './storage/errors.ts';
+import { ensurePrivateDir } from './storage/privateFiles.ts';
 
-/** The graph endpoint's key under `--dev` when none is configured. */
-export const DEV_GRAPH_KEY = 'dev-key';
+export { IDENTITY_PREFIX } from './identity/mount.ts';
+export { DEV_GRAPH_KEY } from './mounts.ts';
+
 /** Seconds a client waits before retrying while the database is away. */
 const DATABASE_RETRY_AFTER_SEC = 5;
 
@@ -100,27 +96,86 @@ export async function startService(input: ServiceConfigInput, options: ServiceOp
   }
 }
 
-/** The start itself: each part it opens goes into `opened` before the next step can fail. */
+/**
+ * The start itself, as a table of contents: each part it opens goes into `opened` before the
+ * next step can fail. Storage and the catalog first, then the port (so the issuer can carry
+ * it), sign-in, the breach data, the breach-alert service, and the features' mounts.
+ */
 async function openService(config: ServiceConfig, logger: Logger, options: ServiceOptions, opened: AsyncDisposableStore): Promise<RunningService> {
+  const now = options.clock ? () => options.clock!.now() : () => Date.now();
   const storage = await openStorage(config, logger);
   opened.add(toAsyncDisposable(() => storage.close()));
   const { breaches: store, rtdb } = storage;
+  const { writeDetails, details, searchStorage } = await openDetails(storage, logger, opened);
+  let catalogReport = await loadCatalog({ store, writeDetails, catalogFile: config.catalogFile, demo: breachDataSource(config) === 'demo', logger, now: () => new Date(now()) });
+  const listening = await listen(config, opened);
+  const signIn = await openSignIn(config, storage, listening.url, logger, opened);
+  const breachData = await startBreachData({ config, store, lookups: () => storage.lookups(), writeDetails, logger, ...(options.clock ? { clock: options.clock } : {}) });
+  opened.add(toAsyncDisposable(() => breachData.close()));
+  if (breachData.catalogReport) catalogReport = breachData.catalogReport;
+  const { service, emails } = openBreachAlerts(config, storage, breachData, listening.url, now, options, logger, opened);
+
+  const { mounts, search, rtdbStreams } = await openServiceMounts(
+    {
+      config,
+      logger,
+      hostNames: listening.hostNames,
+      issuer: signIn.issuer,
+      jwksUrl: signIn.jwksUrl,
+      storage,
+      searchStorage,
+      details,
+      catalogVersion: opened.add(detailsFeedVersion(details)).current,
+      identity: signIn.identity,
+      verifyToken: cachingVerifier(signIn.verifier),
+      service,
+      emails,
+      logoExists: async (id) => (await store.getBreach(id)) !== undefined || catalogReport.skipped.some((s) => s.id === id),
+    },
+    opened,
+  );
+  warnIfReachable(config, logger);
+  listening.connections.serve(requestHandler(mounts, listening.hostNames, logger));
+
+  logger.info(
+    { url: listening.url, issuer: signIn.issuer, dev: config.dev, breaches: await store.catalogSize(), database: config.databaseUrl ? 'postgresql' : 'sqlite' },
+    'breach-alert service listening',
+  );
+  return {
+    url: listening.url,
+    apiBaseUrl: listening.url + API_PREFIX,
+    issuer: signIn.issuer,
+    audience: config.audience,
+    dataDir: config.dataDir,
+    demoUsers: signIn.identity ? signIn.demoUsers : [],
+    store,
+    rtdb,
+    rtdbStreams,
+    catalogReport,
+    search,
+    breachData,
+    accountId: config.accountId,
+    identity: signIn.identity,
+    server: listening.server,
+    mounts,
+    async close() {
+      // Stop accepting, let requests in flight finish (bounded), then close the rest, last opened first.
+      await listening.drain(config.shutdownGraceMs);
+      await opened.dispose();
+    },
+  };
+}
+
+/** The details feed the catalog writes and search reads, and search's storage beside the breach store. */
+async function openDetails(storage: ServiceStorage, logger: Logger, opened: AsyncDisposableStore) {
   // One writer for every whole-feed write: a breach the feed cannot hold is logged once, not at each refresh.
   const writeDetails = detailsFeedWriter(
-    (value) => rtdb.transaction((tx) => tx.write([{ path: DETAILS_PATH, value }])),
+    (value) => storage.rtdb.transaction((tx) => tx.write([{ path: DETAILS_PATH, value }])),
     (id, problem) => logger.warn({ breach: id.slice(0, 80) }, `the breach ${JSON.stringify(id.slice(0, 80))} is left out of the details feed: ${problem}`),
   );
-  let catalogReport = await loadCatalog({
-    store,
-    writeDetails,
-    catalogFile: config.catalogFile,
-    demo: breachDataSource(config) === 'demo',
-    logger,
-    now: options.clock ? () => new Date(options.clock!.now()) : () => new Date(),
-  });
   const details = opened.add(
     await detailsReader(
-      rtdb,
+      storage.rtdb,
       (error) => logger.warn({ err: error }, 'could not re-read the details feed another instance changed'),
       (error) => logger.error({ err: error }, 'a reader of the details feed failed'),
     ),
@@ -133,7 +188,11 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
   });
   // Closed with the storage too; first, so the index stops reading the details feed before it goes.
   opened.add(toAsyncDisposable(() => searchStorage.close()));
+  return { writeDetails, details, searchStorage };
+}
 
+/** Listens before anything else is mounted: requests are answered 503 until `serve` is called. */
+async function listen(config: ServiceConfig, opened: AsyncDisposableStore) {
   const connections = createLimitedServer(config, answerClientError);
   const { server } = connections;
   await new Promise<void>((resolve, reject) => {
@@ -147,50 +206,60 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   // 0.0.0.0 and :: are not names a client can send; a specific address (or the public origin) is.
   const ownOrigins = [...(isUnspecifiedHost(config.host) ? [] : [url]), ...(config.publicOrigin ? [config.publicOrigin] : [])];
-  const hostNames = serviceHostNames(port, ownOrigins);
+  return {
+    connections,
+    server,
+    url,
+    hostNames: serviceHostNames(port, ownOrigins),
+    drain: (ms: number) => {
+      graceMs = ms;
+      return serving.dispose();
+    },
+  };
+}
 
-  let identity: DevIdentityProvider | undefined;
+/** Who signs people in: the configured issuer, or the development identity provider mounted here. */
+async function openSignIn(config: ServiceConfig, storage: ServiceStorage, url: string, logger: Logger, opened: AsyncDisposableStore) {
   // Demo users only with demo data (`--demo`, or `--dev` without a key, which implies it). On real
   // data (a key or none, with `--dev` or without) there are none: the sign-in page says how the
   // owner signs in instead (docs/auth.md "The owner of a loopback service").
-  const demoData = breachDataSource(config) === 'demo';
-  const demoUsers = demoData ? DEMO_USERS : [];
-  let verifier: AccessTokenVerifier;
-  let jwksUrl: string;
+  const demoUsers = breachDataSource(config) === 'demo' ? DEMO_USERS : [];
   if (config.issuer) {
-    jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
-    verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
-  } else {
-    const provider = await createDevIdentityProvider({
-      issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
-      audience: config.audience,
-      ...storage.identity,
-      logger,
-      users: demoUsers,
-      ...(config.owner ? { ownerSecret: loadOrCreateOwnerSecret(config.dataDir) } : {}),
-      isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
-      serviceAccounts: rtdb,
-    });
-    identity = provider;
-    opened.add(toAsyncDisposable(() => provider.close()));
-    // This instance's own copy of the key set: instances sharing an issuer share the keys too.
-    jwksUrl = config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX);
-    verifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
+    const jwksUrl = config.jwksUrl ?? (await discoverJwksUri(config.issuer));
+    const verifier = createJwtAccessTokenVerifier({ issuer: config.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
+    return { identity: undefined, issuer: config.issuer, jwksUrl, verifier, demoUsers };
   }
-
-  const breachData = await startBreachData({
-    config,
-    store,
-    lookups: () => storage.lookups(),
-    writeDetails,
+  const identity = await createDevIdentityProvider({
+    issuer: (config.identityOrigin ?? url) + IDENTITY_PREFIX,
+    audience: config.audience,
+    ...storage.identity,
     logger,
-    ...(options.clock ? { clock: options.clock } : {}),
+    users: demoUsers,
+    ...(config.owner ? { ownerSecret: loadOrCreateOwnerSecret(config.dataDir) } : {}),
+    isAccountActive: async (sub) => (await storage.breaches.getAccount(sub))?.deleted !== true,
+    serviceAccounts: storage.rtdb,
   });
-  opened.add(toAsyncDisposable(() => breachData.close()));
-  if (breachData.catalogReport) catalogReport = breachData.catalogReport;
-  const clock = options.clock;
+  opened.add(toAsyncDisposable(() => identity.close()));
+  // This instance's own copy of the key set: instances sharing an issuer share the keys too.
+  const jwksUrl = config.jwksUrl ?? identity.jwksUri.replace(identity.issuer, url + IDENTITY_PREFIX);
+  const verifier: AccessTokenVerifier = createJwtAccessTokenVerifier({ issuer: identity.issuer, audience: config.audience, jwksUrl, maxLifetimeSec: config.maxTokenLifetimeSec });
+  return { identity, issuer: identity.issuer, jwksUrl, verifier, demoUsers };
+}
+
+/** The breach-alert service over the store, and the person's addresses with their verification mail. */
+function openBreachAlerts(
+  config: ServiceConfig,
+  storage: ServiceStorage,
+  breachData: BreachData,
+  url: string,
+  now: () => number,
+  options: ServiceOptions,
+  logger: Logger,
+  opened: AsyncDisposableStore,
+) {
+  const store = storage.breaches;
   const accounts = new AccountDirectory(store, extraEmailsOf(config), config.maxEmails);
-  const service = new BreachAlertService(store, accounts, clock ? () => new Date(clock.now()) : () => new Date(), breachData.source);
+  const service = new BreachAlertService(store, accounts, () => new Date(now()), breachData.source);
   const verificationMode = emailVerificationMode(config);
   const mailer = verificationMode === 'code' && config.smtpUrl ? createSmtpMailer({ url: config.smtpUrl, from: config.smtpFrom }) : undefined;
   if (mailer) opened.add(toAsyncDisposable(() => mailer.close()));
@@ -202,82 +271,25 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
     mailer,
     maxEmails: config.maxEmails,
     serviceName: config.publicOrigin ?? url,
-    now: clock ? () => clock.now() : () => Date.now(),
+    now,
     ...(options.codeRules ? { rules: options.codeRules } : {}),
     logger: logger.child({ component: 'emails' }),
   });
-  const verifyToken = cachingVerifier(verifier);
-  const feedVersion = opened.add(detailsFeedVersion(details));
-  const api = createApiRoutes(service, verifyToken, { logger, emails, catalogVersion: () => feedVersion.current() });
-  const search = createSearchService({ storage: searchStorage, accountId: config.accountId, logger });
-  // A change of the details feed alone (a title, a description) moves what search finds without
-  // moving the catalog revision the index is keyed by.
-  opened.add(
-    details.onDidChange(
-      (paths) => void search.index.rebuild(changedDetailIds(paths)).catch((error: unknown) => logger.warn({ err: error }, 'could not rebuild the search index after the details feed changed')),
-    ),
-  );
+  return { service, emails };
+}
 
-  const firefox = createFirefoxMount(service, verifyToken, logger.child({ component: 'firefox-v1' }));
-  const devIdentity = identity;
-  const issuer = config.issuer ?? identity?.issuer ?? url + IDENTITY_PREFIX;
-  const handleDev =
-    config.dev && devIdentity
-      ? createDevRoutes({
-          store,
-          mintAccessToken: (o) => devIdentity.mintAccessToken(o),
-          apiTokens: { store: search.tokens, accountId: config.accountId },
-          mintIdToken: (o) => devIdentity.mintIdToken(o),
-          createServiceAccount: (scopes) => devIdentity.serviceAccounts!.create(scopes),
-          secrets: rtdb,
-          faults: { 'firefox-v1': firefox.faults },
-          putDetails: (breaches) => {
-            const generated = demoDetailsFor(breaches);
-            return rtdb.transaction((tx) => tx.write(breaches.map((breach) => ({ path: detailsPathOf(breach.id), value: generated[breach.id]! }))));
-          },
-        })
-      : undefined;
-  const rtdbMount = opened.add(
-    await createRtdbRoutes({
-      store: rtdb,
-      logger: logger.child({ component: 'rtdb' }),
-      // ID tokens of the sign-in provider for its desktop client act as that person.
-      idTokens: { issuer, audience: DESKTOP_CLIENT_ID, keys: createRemoteJWKSet(new URL(jwksUrl)) },
-      isAccountActive: async (sub) => (await store.getAccount(sub))?.deleted !== true,
-      serviceAccounts: identity?.serviceAccounts,
-      findLiveSecret: (secret) => rtdb.findLiveSecret(secret),
-      // Revocations reach ID tokens of this service's own provider (an external one keeps its own).
-      ...(identity ? { isGrantLive: identity.isGrantLive } : {}),
-      streams: config,
-    }),
-  );
+function warnIfReachable(config: ServiceConfig, logger: Logger): void {
+  if (isLoopbackHost(config.host)) return;
   const graphKey = config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
-  const handleGraph = createGraphRoutes({ store, catalogLog: storage.catalogLog, apiKey: graphKey });
-  opened.add(toAsyncDisposable(() => handleGraph.close()));
-  if (!graphKey) logger.warn('graph endpoint /v2/node is disabled (401 to every request): no --graph-key or GRAPH_API_KEY');
-  if (!isLoopbackHost(config.host)) {
-    logger.warn(
-      { host: config.host, exposed: [API_PREFIX, ...(graphKey ? [GRAPH_PATH] : []), OPENAPI_PATH] },
-      `listening on ${config.host}: other machines can reach the breach API (tokens from ${config.issuer}), ${graphKey ? 'the graph endpoint /v2/node (with its key), ' : ''}and the OpenAPI document`,
-    );
-  }
+  logger.warn(
+    { host: config.host, exposed: [API_PREFIX, ...(graphKey ? [GRAPH_PATH] : []), OPENAPI_PATH] },
+    `listening on ${config.host}: other machines can reach the breach API (tokens from ${config.issuer}), ${graphKey ? 'the graph endpoint /v2/node (with its key), ' : ''}and the OpenAPI document`,
+  );
+}
 
-  const mounts = serviceMounts({
-    hostNames,
-    issuer,
-    firefox,
-    api,
-    search,
-    rtdb: rtdbMount,
-    identity,
-    graph: handleGraph,
-    dev: handleDev,
-    logoExists: async (id) => (await store.getBreach(id)) !== undefined || catalogReport.skipped.some((s) => s.id === id),
-    accountId: config.accountId,
-  });
-  const route = (req: IncomingMessage, res: ServerResponse) => routeThrough(mounts, hostNames, req, res);
-
-  connections.serve((req: IncomingMessage, res: ServerResponse) => {
+/** Every request: through the router's table, its errors as problem documents (503 while the database is away). */
+function requestHandler(mounts: readonly Mount[], hostNames: ReadonlySet<string>, logger: Logger) {
+  return (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('x-content-type-options', 'nosniff');
     if (logger.isLevelEnabled('debug')) {
       const started = performance.now();
@@ -285,7 +297,7 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
         logger.debug({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
       });
     }
-    void route(req, res).catch((error: unknown) => {
+    void routeThrough(mounts, hostNames, req, res).catch((error: unknown) => {
       const unavailable = error instanceof StoreUnavailableError;
       if (unavailable) logger.warn({ database: error.database, path: (req.url ?? '').split('?')[0] }, 'database unavailable');
       else if (!(error instanceof HttpProblem)) logger.error({ err: error, path: (req.url ?? '').split('?')[0] }, 'request failed');
@@ -302,32 +314,6 @@ async function openService(config: ServiceConfig, logger: Logger, options: Servi
             : new HttpProblem(500, 'the service failed to answer; try again later'),
       );
     });
-  });
-
-  logger.info({ url, issuer, dev: config.dev, breaches: await store.catalogSize(), database: config.databaseUrl ? 'postgresql' : 'sqlite' }, 'breach-alert service listening');
-  return {
-    url,
-    apiBaseUrl: url + API_PREFIX,
-    issuer,
-    audience: config.audience,
-    dataDir: config.dataDir,
-    demoUsers: identity ? demoUsers : [],
-    store,
-    rtdb,
-    rtdbStreams: rtdbMount.streams,
-    catalogReport,
-    search,
-    breachData,
-    accountId: config.accountId,
-    identity,
-    server,
-    mounts,
-    async close() {
-      // Stop accepting, let requests in flight finish (bounded), then close the rest, last opened first.
-      graceMs = config.shutdownGraceMs;
-      await serving.dispose();
-      await opened.dispose();
-    },
   };
 }
 

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { Email, EmailRules, LOCAL_SERVICE_PORT, type BreachDataSource, type EmailVerificationMode } from '../shared/api/index.ts';
-import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
 import { MAX_TIMER_MS } from './timers.ts';
+
+/** The documented base URL of Have I Been Pwned's API v3 (the default of --hibp-url). */
+export const HIBP_DEFAULT_URL = 'https://haveibeenpwned.com/api/v3';
 
 export const DEFAULT_PORT = LOCAL_SERVICE_PORT;
 export const DEFAULT_AUDIENCE = 'urn:breach-monitor:api';

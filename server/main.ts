@@ -3,12 +3,11 @@
 // The service and the identity provider load only for the commands that need them, so the
 // small commands (rtdb-secret) start quickly.
 import { describeCatalogLoad } from './catalog/source.ts';
-import { HIBP_DEFAULT_URL } from './hibp/constants.ts';
-import { runSecretCommand } from './rtdb/secretCommand.ts';
+import { runSecretCommand } from './commands/secretCommand.ts';
 import { OwnerSignIn } from '../shared/api/index.ts';
-import { ConfigError, parseCommandLine, DEFAULT_PORT } from './config.ts';
+import { ConfigError, parseCommandLine, DEFAULT_PORT, HIBP_DEFAULT_URL } from './config.ts';
 import { createLogger } from './log.ts';
-import { runApiTokenCommand } from './search/apiTokenCommand.ts';
+import { runApiTokenCommand } from './commands/apiTokenCommand.ts';
 
 const HELP = `Breach-alert reference service
 

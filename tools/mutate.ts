@@ -126,7 +126,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'postgres-resolution-batch-autocommit',
     rule: 'a PostgreSQL resolution batch is one transaction (issue 27: without it every test passed)',
-    file: 'server/store/postgres/PostgresBreachStore.ts',
+    file: 'server/breaches/postgres/PostgresBreachStore.ts',
     find: "    await this.#transaction('SERIALIZABLE', async (client) => {",
     replace: '    await ((work: (client: pg.PoolClient) => Promise<Set<string>>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {',
     tests: ['test/server/store/breachStore.contract.test.ts'],
@@ -134,7 +134,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'postgres-catalog-replacement-autocommit',
     rule: 'a PostgreSQL catalog replacement is one transaction (readers never see it half done)',
-    file: 'server/store/postgres/PostgresBreachStore.ts',
+    file: 'server/breaches/postgres/PostgresBreachStore.ts',
     find: "    await this.#transaction('READ COMMITTED', async (client) => {\n      // One catalog replacement at a time across instances",
     replace:
       '    await ((work: (client: pg.PoolClient) => Promise<void>) => this.#pool.connect().then((client) => work(client).finally(() => client.release())))(async (client) => {\n      // One catalog replacement at a time across instances',
@@ -143,7 +143,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'sqlite-resolution-batch-autocommit',
     rule: 'a SQLite resolution batch is one transaction',
-    file: 'server/store/SqliteBreachStore.ts',
+    file: 'server/breaches/SqliteBreachStore.ts',
     find: 'this.#applyResolutionChanges = db.transaction(',
     replace: 'this.#applyResolutionChanges = ((fn: (changes: readonly ResolutionChange[], now: string) => Set<string>) => Object.assign(fn, { immediate: fn }) as never)(',
     tests: ['test/server/store/breachStore.contract.test.ts'],
@@ -151,7 +151,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'sqlite-exposures-autocommit',
     rule: "a SQLite exposure record is replaced in one transaction (never an email's set half written)",
-    file: 'server/store/SqliteBreachStore.ts',
+    file: 'server/breaches/SqliteBreachStore.ts',
     find: 'this.#setExposures = db.transaction(',
     replace: 'this.#setExposures = ((fn: (email: string, breachIds: readonly string[], invented: boolean) => void) => Object.assign(fn, { immediate: fn }) as never)(',
     tests: ['test/server/store/breachStore.contract.test.ts'],
@@ -159,7 +159,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'sqlite-catalog-replacement-autocommit',
     rule: 'a SQLite catalog replacement is one transaction (with its removed breaches, origin and change records)',
-    file: 'server/store/SqliteBreachStore.ts',
+    file: 'server/breaches/SqliteBreachStore.ts',
     find: 'this.#replaceCatalog = db.transaction(',
     replace: 'this.#replaceCatalog = ((fn: (breaches: readonly Breach[], replacement: CatalogReplacement | undefined) => number) => Object.assign(fn, { immediate: fn }) as never)(',
     tests: ['test/server/store/breachStore.contract.test.ts'],
@@ -167,7 +167,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'lookup-postgres-autocommit',
     rule: "the PostgreSQL lookup queue's multi-statement writes are transactions",
-    file: 'server/store/postgres/PostgresLookupStore.ts',
+    file: 'server/hibp/PostgresLookupStore.ts',
     find: '    return transaction(this.#pool, this.#where, { attempts: ATTEMPTS }, work);',
     replace: '    return this.#pool.connect().then((client) => work(client).finally(() => client.release()));',
     tests: ['test/server/store/lookupStore.test.ts'],
@@ -175,7 +175,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'lookup-sqlite-autocommit',
     rule: "the SQLite lookup queue's multi-statement writes are transactions",
-    file: 'server/store/SqliteLookupStore.ts',
+    file: 'server/hibp/SqliteLookupStore.ts',
     find: '    return this.#db.transaction(work).immediate();',
     replace: '    return work();',
     tests: ['test/server/store/lookupStore.test.ts'],
@@ -184,7 +184,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'sqlite-removed-breach-unresolvable',
     rule: 'SQLite resolves a removed breach by its last known data classes',
-    file: 'server/store/SqliteBreachStore.ts',
+    file: 'server/breaches/SqliteBreachStore.ts',
     find: 'for (const breach of [...[...removed.values()].map((r) => r.breach), ...breaches])',
     replace: 'for (const breach of breaches)',
     tests: ['test/server/store/breachStore.contract.test.ts'],
@@ -192,7 +192,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'postgres-removed-breach-unresolvable',
     rule: 'PostgreSQL resolves a removed breach by its last known data classes',
-    file: 'server/store/postgres/PostgresBreachStore.ts',
+    file: 'server/breaches/postgres/PostgresBreachStore.ts',
     find: "\n         UNION ALL SELECT id, breach->'dataClasses' FROM removed_breaches WHERE id = ANY($1::text[]) AND id NOT IN (SELECT id FROM breaches)`",
     replace: '`',
     tests: ['test/server/store/breachStore.contract.test.ts'],
@@ -202,7 +202,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'lookup-sqlite-rechecks-first',
     rule: 'SQLite hands out a never-checked address before a re-check due at the same time',
-    file: 'server/store/SqliteLookupStore.ts',
+    file: 'server/hibp/SqliteLookupStore.ts',
     find: "  new: 'SELECT email FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ? AND lease_until <= ? ORDER BY added_at, email LIMIT 1',",
     replace: "  new: 'SELECT email FROM address_checks WHERE via_domain = 0 AND due_at <= ? AND lease_until <= ? ORDER BY checked_at IS NULL, checked_at, added_at, email LIMIT 1',",
     tests: ['test/server/store/lookupStore.test.ts'],
@@ -210,7 +210,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'lookup-postgres-rechecks-first',
     rule: 'PostgreSQL hands out a never-checked address before a re-check due at the same time',
-    file: 'server/store/postgres/PostgresLookupStore.ts',
+    file: 'server/hibp/PostgresLookupStore.ts',
     find: `  new: \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1 AND lease_until <= $1
         ORDER BY added_at, email COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED\`,`,
     replace: `  new: \`SELECT email AS key FROM address_checks WHERE NOT via_domain AND due_at <= $1 AND lease_until <= $1
@@ -220,7 +220,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'lookup-rechecks-first',
     rule: 'the claim order (both dialects) takes never-checked addresses before re-checks',
-    file: 'server/store/lookupRules.ts',
+    file: 'server/hibp/lookupRules.ts',
     find: "const CLAIM_ORDER: readonly ClaimQueue[] = ['new', 'domain', 'stealer', 'recheck'];",
     replace: "const CLAIM_ORDER: readonly ClaimQueue[] = ['recheck', 'new', 'domain', 'stealer'];",
     tests: ['test/server/store/lookupStore.test.ts'],

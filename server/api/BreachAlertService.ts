@@ -11,11 +11,11 @@ import {
   type UserBreach,
   type UserChecks,
 } from '../../shared/api/index.ts';
-import type { BreachStore, RemovedBreach, ResolutionChange } from '../store/BreachStore.ts';
-import { dataClassSpellings } from '../store/breachRules.ts';
+import type { BreachStore, RemovedBreach, ResolutionChange } from '../breaches/BreachStore.ts';
+import { dataClassSpellings } from '../breaches/breachRules.ts';
 import { HttpProblem } from '../http/problems.ts';
 import type { AccountDirectory, MonitoredAccount } from './accounts.ts';
-import type { ExposureSource, Pending } from './exposureSource.ts';
+import type { ExposureSource, Pending } from '../breaches/exposureSource.ts';
 
 export interface Caller {
   sub: string;

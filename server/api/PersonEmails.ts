@@ -3,7 +3,7 @@ import { HttpProblem } from '../http/problems.ts';
 import type { Logger } from '../log.ts';
 import { emailRef } from '../log.ts';
 import { MailNotSentError, type VerificationMailer } from '../mail/verificationMailer.ts';
-import type { BreachStore, PersonEmailRow } from '../store/BreachStore.ts';
+import type { BreachStore, PersonEmailRow } from '../breaches/BreachStore.ts';
 import type { MonitoredAccount } from './accounts.ts';
 import type { AccountDirectory } from './accounts.ts';
 import type { BreachAlertService, Caller } from './BreachAlertService.ts';

@@ -1,5 +1,5 @@
 import { emailKey, Limits } from '../../shared/api/index.ts';
-import type { BreachStore, PersonEmailRow } from '../store/BreachStore.ts';
+import type { BreachStore, PersonEmailRow } from '../breaches/BreachStore.ts';
 
 export interface MonitoredAccount {
   sub: string;

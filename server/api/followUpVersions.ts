@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { NO_CATALOG_CHANGES_VERSION, type CatalogChange, type UserChecks } from '../../shared/api/index.ts';
 import type { MonitoredAccount } from './accounts.ts';
 import type { BreachAlertService } from './BreachAlertService.ts';
-import type { Pending } from './exposureSource.ts';
+import type { Pending } from '../breaches/exposureSource.ts';
 
 /** The versions of the follow-ups of the breach list (`breach-checks-version`, `breach-catalog-changes-version`). */
 export interface FollowUpVersions {

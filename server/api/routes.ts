@@ -8,7 +8,7 @@ import { etagOf, sendCacheableJson, sendJson } from '../http/respond.ts';
 import { authenticate as authenticateBearer } from './authenticate.ts';
 import { BreachQueries } from './breachQueries.ts';
 import type { BreachAlertService, Caller } from './BreachAlertService.ts';
-import type { Pending } from './exposureSource.ts';
+import type { Pending } from '../breaches/exposureSource.ts';
 import { catalogChangesVersion, checksVersion, FollowUpVersionCache, type FollowUpVersions } from './followUpVersions.ts';
 import { ResponseCache } from './ResponseCache.ts';
 import { handleEmailRoutes } from './emailRoutes.ts';

@@ -6,7 +6,7 @@ import { HttpProblem } from '../http/problems.ts';
 import { isLoopback, sendJson } from '../http/respond.ts';
 import { allow } from '../api/routes.ts';
 import { normalizeDataClasses } from '../catalog/dataClasses.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
+import type { BreachStore } from '../breaches/BreachStore.ts';
 import type { MintAccessTokenOptions } from '../identity/mintAccessToken.ts';
 import { DevAccountRequest, DevBreachBatchRequest, DevBreachRequest, DevExposuresRequest, DevFaultRequest, DevIdTokenRequest, DevServiceAccountRequest, DevTokenRequest } from './schemas.ts';
 import { ApiTokenRequest, type ApiTokenStore } from '../search/ApiTokenStore.ts';

@@ -29,7 +29,7 @@ const NO_STORE = { 'cache-control': 'private, no-store' } as const;
 /** A verified access token carrying the monitor scope. */
 export type MonitorClaims = AccessTokenClaims;
 
-export interface FirefoxMount {
+export interface FirefoxRoutes {
   /**
    * The access decision the router runs first: an armed fault answers before anything else, then
    * the bearer token, verified and carrying the monitor scope, every route needs.
@@ -50,7 +50,7 @@ export interface FirefoxMount {
  * filter only, sensitive breaches never, one-way resolutions of `passwords`/`email-addresses`,
  * `{code, message}` errors, no `ETag` (`Cache-Control: private, no-store`), and no `POST /user`.
  */
-export function createFirefoxMount(service: BreachAlertService, verifier: AccessTokenVerifier, logger: Logger): FirefoxMount {
+export function createFirefoxRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, logger: Logger): FirefoxRoutes {
   const faults = new FaultPlan();
 
   async function access(req: IncomingMessage): Promise<MonitorClaims> {

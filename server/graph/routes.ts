@@ -8,7 +8,7 @@ import { allow } from '../api/routes.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
 import { sendJson } from '../http/respond.ts';
-import type { BreachStore, CatalogLog } from '../store/BreachStore.ts';
+import type { BreachStore, CatalogLog } from '../breaches/BreachStore.ts';
 
 export const GRAPH_PATH = '/v2/node';
 const MAX_BODY_BYTES = 256 * 1024;

@@ -1,7 +1,7 @@
 import type { Breach } from '../../shared/api/index.ts';
 import { compareCatalogs, hibpCatalogSource, type CatalogLoadReport, type CatalogSource } from '../catalog/source.ts';
 import type { Logger } from '../log.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
+import type { BreachStore } from '../breaches/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { HibpError, type HibpClient } from './client.ts';
 import { DEFAULT_RPM } from './LookupQueue.ts';

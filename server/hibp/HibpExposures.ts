@@ -1,6 +1,6 @@
 import type { AddressCheck, UserChecks } from '../../shared/api/index.ts';
-import type { ExposureSource, Knowledge, Pending } from '../api/exposureSource.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
+import type { ExposureSource, Knowledge, Pending } from '../breaches/exposureSource.ts';
+import type { BreachStore } from '../breaches/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { boundStealerDomains } from './stealerDomains.ts';
 import { HIBP_ATTRIBUTION } from './client.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { emailKey } from '../../shared/api/index.ts';
 import { emailRef } from '../log.ts';
 import type { Logger } from '../log.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
+import type { BreachStore } from '../breaches/BreachStore.ts';
 import type { Clock } from './clock.ts';
 import { HibpError, type HibpClient } from './client.ts';
 import { aliasOf, type LookupJob, type LookupStore, type SourceState } from './LookupStore.ts';

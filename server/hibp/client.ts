@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { parseRetryAfter } from './retryAfter.ts';
 import { boundStealerDomains } from './stealerDomains.ts';
 
-export { HIBP_ATTRIBUTION, HIBP_DEFAULT_URL } from './constants.ts';
+export { HIBP_DEFAULT_URL } from '../config.ts';
+export { HIBP_ATTRIBUTION } from './constants.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 /**

@@ -1,5 +1,3 @@
-/** The documented base URL of Have I Been Pwned's API v3. */
-export const HIBP_DEFAULT_URL = 'https://haveibeenpwned.com/api/v3';
 export const HIBP_ATTRIBUTION = 'Have I Been Pwned';
 
 /** How a key is shown anywhere (logs, the start-up banner): its last 4 characters only. */

@@ -1,9 +1,9 @@
 import type { BreachDataSource } from '../../shared/api/index.ts';
-import { DemoExposures, NO_SOURCE_DETAIL, NoExposures, type ExposureSource } from '../api/exposureSource.ts';
+import { DemoExposures, NO_SOURCE_DETAIL, NoExposures, type ExposureSource } from '../breaches/exposureSource.ts';
 import type { CatalogLoadReport, CatalogSource } from '../catalog/source.ts';
 import { breachDataSource, type ServiceConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
-import type { BreachStore } from '../store/BreachStore.ts';
+import type { BreachStore } from '../breaches/BreachStore.ts';
 import { CatalogRefresher, dueForNewestBreach } from './CatalogRefresher.ts';
 import { HibpClient } from './client.ts';
 import { systemClock, type Clock } from './clock.ts';

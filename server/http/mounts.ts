@@ -4,15 +4,6 @@ import { HttpProblem } from './problems.ts';
 import { parseRequestTarget } from './requestTarget.ts';
 import { isLoopback } from './respond.ts';
 
-/** One request the route walk sends to a mount (test/server/hardening/routeWalk.test.ts). */
-export interface RouteExample {
-  /** The path, with any query it needs; `{account}` is replaced by the search account. */
-  path: string;
-  methods: readonly string[];
-  /** A body a valid request would carry (JSON). */
-  body?: string;
-}
-
 /**
  * One mount of the service: the paths it owns, who it trusts, and the two steps the router runs
  * for every request it owns, in this order and no other: `access`, then `handle` with what
@@ -33,8 +24,6 @@ export interface Mount<Grant = unknown> {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, grant: Grant): Promise<boolean>;
   /** Answers an error in the mount's own format (e.g. the database's `{"error": …}`); false to leave it to the router. */
   refuse?(res: ServerResponse, error: unknown): boolean;
-  /** Every route it answers, for the route walk and the Host-gate test. */
-  routes: readonly RouteExample[];
 }
 
 /** Erases a mount's grant type so mounts of different grants share one table. */

@@ -6,7 +6,6 @@ import { createInteractionHandler } from './interactions.ts';
 import { loadOrCreateIdentityKeys } from './keys.ts';
 import { createAccessTokenMinter, type MintAccessTokenOptions } from './mintAccessToken.ts';
 import { buildProvider, DESKTOP_CLIENT_ID } from './provider.ts';
-import { createPool } from '../store/postgres/pool.ts';
 import { loadOrCreateIdentityKeysIn, openOidcPostgresStore } from './postgresState.ts';
 import { openOidcSqliteStore } from './sqliteAdapter.ts';
 import { INTERACTION_LIMIT_DEFAULTS, withRequestingClient, type InteractionLimits } from './interactionLimits.ts';
@@ -34,13 +33,9 @@ export interface DevIdentityProviderOptions {
   isAccountActive?: (sub: string) => boolean | Promise<boolean>;
   accessTokenTtlSec?: number;
   /**
-   * PostgreSQL (already migrated: openStorage, or migratePostgresAt) for keys, grants and sessions instead of
-   * files in `dataDir`: every instance on it signs with the same key and knows every session.
-   */
-  databaseUrl?: string | undefined;
-  /**
-   * The instance's one pool on that database (server/store/openStorage.ts), used instead of a
-   * pool of the provider's own and left open on close.
+   * The instance's one pool on PostgreSQL (server/openStorage.ts; the database already migrated),
+   * for keys, grants and sessions instead of files in `dataDir`: every instance on it signs with
+   * the same key and knows every session. Left open on close.
    */
   databasePool?: pg.Pool | undefined;
   /** Where service accounts are kept; without it the JWT-bearer token endpoint is not mounted. */
@@ -88,10 +83,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const ownerSecret = options.ownerSecret;
 
   const dir = join(options.dataDir, 'identity');
-  const pool =
-    options.databasePool ??
-    (options.databaseUrl ? createPool({ url: options.databaseUrl, max: 4, onIdleError: (error) => logger.warn({ err: error }, 'identity database connection lost') }) : undefined);
-  const ownsPool = options.databasePool === undefined;
+  const pool = options.databasePool;
   const keys = pool ? await loadOrCreateIdentityKeysIn(pool) : await loadOrCreateIdentityKeys(dir);
   const interactionLimits = options.interactionLimits ?? INTERACTION_LIMIT_DEFAULTS;
   const store = pool ? openOidcPostgresStore(pool, interactionLimits) : openOidcSqliteStore(join(dir, 'provider.db'), interactionLimits);
@@ -160,7 +152,6 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     isGrantLive: async (grantId) => (await provider.Grant.find(grantId)) !== undefined,
     async close() {
       store.close();
-      if (ownsPool) await pool?.end();
     },
   };
 }

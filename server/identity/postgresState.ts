@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { generateKeys, parseKeySet, type IdentityKeys, type KeyFile } from './keys.ts';
-import { transaction } from '../store/postgres/pool.ts';
+import { transaction } from '../storage/pool.ts';
 import { INTERACTION_LIMIT_DEFAULTS, currentRequestingClient, SignInsFullError, type InteractionLimits } from './interactionLimits.ts';
 import type { OidcStateStore } from './sqliteAdapter.ts';
 import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifiers.ts';

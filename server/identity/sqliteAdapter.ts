@@ -1,7 +1,6 @@
-import Database from 'better-sqlite3';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import { migrate } from '../store/migrate.ts';
-import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
+import { migrate } from '../storage/sqliteMigrate.ts';
+import { openPrivateDatabase } from '../../engine/db/openPrivateDatabase.ts';
 import { INTERACTION_LIMIT_DEFAULTS, currentRequestingClient, SignInsFullError, type InteractionLimits } from './interactionLimits.ts';
 import { OIDC_MIGRATIONS } from './migrations/index.ts';
 import { fromStoredPayload, storedIdOf, toStoredPayload } from './storedIdentifiers.ts';
@@ -33,17 +32,15 @@ interface Row {
 
 export function openOidcSqliteStore(file: string, interactionLimits: InteractionLimits = INTERACTION_LIMIT_DEFAULTS): OidcStateStore {
   // Refresh tokens and grants: readable by their owner only.
-  if (file !== ':memory:') preparePrivateDatabaseFile(file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  const { from } = migrate(db, OIDC_MIGRATIONS);
-  // Migration 20 replaced clear ids by their hashes; rewrite the file and empty the log so the
-  // clear values are not left behind in freed pages or old log frames.
-  if (from < 20) {
-    db.exec('VACUUM');
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  }
+  const db = openPrivateDatabase(file, { synchronous: 'FULL', tightenExisting: true }, (opened) => {
+    const { from } = migrate(opened, OIDC_MIGRATIONS);
+    // Migration 20 replaced clear ids by their hashes; rewrite the file and empty the log so the
+    // clear values are not left behind in freed pages or old log frames.
+    if (from < 20) {
+      opened.exec('VACUUM');
+      opened.pragma('wal_checkpoint(TRUNCATE)');
+    }
+  });
 
   const live = '(expires_at IS NULL OR expires_at > @now)';
   const statements = {

@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import { etagOf } from '../http/respond.ts';
-import { requireCurrentSchema } from '../store/postgres/migrate.ts';
-import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../store/postgres/noticeChannel.ts';
-import { createPool, describeDatabaseUrl, guarded, unreachable, transaction } from '../store/postgres/pool.ts';
+import { requireCurrentSchema } from '../storage/postgresMigrate.ts';
+import { MAX_NOTICE_PAYLOAD, NoticeChannel } from '../storage/noticeChannel.ts';
+import { describeDatabaseUrl, guarded, unreachable, transaction } from '../storage/pool.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
 import { flatten, unflatten, type DbValue, type Leaf } from './tree.ts';
@@ -17,10 +17,12 @@ const MAX_ATTEMPTS = 8;
 const SUBTREE = "(path = $1 OR (path >= $1 || '/' AND path < $1 || '0'))";
 
 export interface PostgresRtdbOptions {
+  /** Where the pool connects (for the listening connection, and for messages: never the password). */
   url: string;
-  poolSize?: number;
-  /** The instance's one pool (server/store/openStorage.ts): used instead of its own, and left open on close. */
-  pool?: pg.Pool;
+  /** The instance's one pool (server/openStorage.ts), left open on close. */
+  pool: pg.Pool;
+  /** What closing the store does to the pool: nothing unless the opener handed the store a pool of its own. */
+  endPool?: () => Promise<void>;
   /** Told when a connection fails (the server went away); the next request reconnects. */
   onConnectionError?: (error: Error) => void;
   /** Told when a watcher throws (the others still hear the change); the console by default. */
@@ -242,14 +244,14 @@ function noticeOf(writer: string, paths: readonly DbPath[]): string {
 
 /**
  * Connects to PostgreSQL at `url`, on a database already migrated (its tables are migrations 50
- * on of the one list, server/store/postgres/migrations/), and starts listening for other
+ * on of the one list, server/storage/migrations/), and starts listening for other
  * instances' writes. An unreachable server fails with a message naming its host.
  */
 export async function openPostgresRtdbStore(options: PostgresRtdbOptions): Promise<PostgresRtdbStore> {
   const where = describeDatabaseUrl(options.url);
   const onError = options.onConnectionError ?? (() => {});
-  const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: onError });
-  const endPool = options.pool ? async () => {} : () => pool.end();
+  const pool = options.pool;
+  const endPool = options.endPool ?? (async () => {});
   let store: PostgresRtdbStore | undefined;
   const channel = new NoticeChannel({
     url: options.url,

@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { Emitter, type Event } from '../../shared/base/Emitter.ts';
 import { etagOf } from '../http/respond.ts';
-import { migrate } from '../store/migrate.ts';
-import { preparePrivateDatabaseFile } from '../store/privateFiles.ts';
+import { migrate } from '../storage/sqliteMigrate.ts';
+import { openPrivateDatabase } from '../../engine/db/openPrivateDatabase.ts';
 import { pathKey, type DbPath } from './paths.ts';
 import { hashSecret, SnapshotCache, type DbWrite, type LocationSnapshot, type RtdbChange, type RtdbStore, type RtdbTransaction, type SecretInfo, type ServiceAccountRecord } from './RtdbStore.ts';
 import { RTDB_MIGRATIONS } from './migrations/index.ts';
@@ -43,12 +42,7 @@ export class SqliteRtdbStore implements RtdbStore {
     this.#changes = new Emitter({ ...(options.onWatcherError ? { onListenerError: options.onWatcherError } : {}) });
     this.watch = this.#changes.event;
     // Secrets' hashes, service-account keys and people's data: private like the other database files.
-    preparePrivateDatabaseFile(file);
-    this.#db = new Database(file);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = FULL');
-    this.#db.pragma('busy_timeout = 5000');
-    migrate(this.#db, RTDB_MIGRATIONS);
+    this.#db = openPrivateDatabase(file, { synchronous: 'FULL', tightenExisting: true }, (db) => migrate(db, RTDB_MIGRATIONS));
     // `/` sorts just before `0`: every path below `p` lies in [p + '/', p + '0').
     this.#select = this.#db.prepare<[string, string, string], Leaf>("SELECT path, value AS json FROM leaves WHERE path = ? OR (path >= ? || '/' AND path < ? || '0') ORDER BY path");
     this.#selectAll = this.#db.prepare<[], Leaf>('SELECT path, value AS json FROM leaves ORDER BY path');

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { SCOPE_FIREBASE_DATABASE, SCOPE_USERINFO_EMAIL, type ServiceAccounts } from '../identity/serviceAccounts.ts';
-import { StoreUnavailableError } from '../store/errors.ts';
+import { StoreUnavailableError } from '../storage/errors.ts';
 import type { RulesAuth } from './rules.ts';
 
 /** Who a database request acts as; `admin` bypasses the rules. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { guarded } from '../store/postgres/pool.ts';
+import { guarded } from '../storage/pool.ts';
 import { mintApiToken, parseBearer, secretMatches, toApiTokenInfo, type ApiTokenInfo, type ApiTokenRequest, type ApiTokenScope, type ApiTokenStore } from './ApiTokenStore.ts';
 
 interface TokenRow {

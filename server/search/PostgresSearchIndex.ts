@@ -15,9 +15,9 @@ import {
   type SearchHit,
   type SearchOptions,
 } from '../../shared/search/index.ts';
-import { fromRecord, type BreachRecord } from '../store/postgres/breachRecords.ts';
-import { catalogChangesSince } from '../store/postgres/catalogLog.ts';
-import { guarded, transaction } from '../store/postgres/pool.ts';
+import { fromRecord, type BreachRecord } from '../breaches/postgres/breachRecords.ts';
+import { catalogChangesSince } from '../breaches/postgres/catalogLog.ts';
+import { guarded, transaction } from '../storage/pool.ts';
 import type { DetailsReader, SearchIndex } from './SearchIndex.ts';
 
 /** Held while rebuilding, so instances noticing the same catalog change rebuild once. */

@@ -1,8 +1,6 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { openPrivateDatabase } from '../../engine/db/openPrivateDatabase.ts';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
-import { migrate } from '../store/migrate.ts';
+import { migrate } from '../storage/sqliteMigrate.ts';
 import { mintApiToken, parseBearer, secretMatches, toApiTokenInfo, type ApiTokenInfo, type ApiTokenRequest, type ApiTokenScope, type ApiTokenStore } from './ApiTokenStore.ts';
 import { API_TOKEN_MIGRATIONS } from './migrations/index.ts';
 
@@ -24,14 +22,8 @@ export class SqliteApiTokenStore implements ApiTokenStore {
   readonly #byId: Statement<[string], TokenRow>;
 
   constructor(file: string) {
-    if (file !== ':memory:') {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      closeSync(openSync(file, 'a', 0o600));
-    }
-    this.#db = new Database(file);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('busy_timeout = 5000');
-    migrate(this.#db, API_TOKEN_MIGRATIONS);
+    // Hashes of the tokens only, but whose account holds which: private like the other files.
+    this.#db = openPrivateDatabase(file, { synchronous: 'FULL', tightenExisting: true }, (db) => migrate(db, API_TOKEN_MIGRATIONS));
     // Prepared once: `find` runs on every search request.
     this.#byId = this.#db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
   }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { SearchCodes } from '../../shared/search/index.ts';
 import { BodyKeyProblem } from '../http/body.ts';
 import { HttpProblem } from '../http/problems.ts';
-import { StoreUnavailableError } from '../store/errors.ts';
+import { StoreUnavailableError } from '../storage/errors.ts';
 
 /** Seconds a client waits before retrying while the database is away (as the breach API says). */
 const DATABASE_RETRY_AFTER_SEC = 5;

@@ -1,12 +1,8 @@
-import path from 'node:path';
 import type { Logger } from '../log.ts';
 import type { ApiTokenStore } from './ApiTokenStore.ts';
-import { CatalogSearchIndex, type CatalogReader } from './CatalogSearchIndex.ts';
-import { migratePostgresAt } from '../store/postgres/migrate.ts';
-import { openPostgresSearchStorage } from './postgresStorage.ts';
-import { createSearchMount } from './searchMount.ts';
+import type { CatalogReader } from './CatalogSearchIndex.ts';
+import { createSearchTableMount } from './searchMount.ts';
 import type { SearchIndex } from './SearchIndex.ts';
-import { SqliteApiTokenStore } from './SqliteApiTokenStore.ts';
 
 export { SEARCH_PREFIX, SEARCH_INSTANCE } from './routes.ts';
 export { answerClientError } from './framing.ts';
@@ -26,61 +22,13 @@ export interface SearchStorage {
   close(): Promise<void>;
 }
 
-export interface SearchStorageOptions {
-  /** The SQLite store's catalog; used when there is no database URL. */
-  catalog: SearchCatalog | undefined;
-  /** PostgreSQL shared by instances: tokens and the full-text index live there. */
-  databaseUrl: string | undefined;
-  /** Connections of the search interface's own pool (PostgreSQL only). */
-  poolSize?: number;
-  dataDir: string;
-  /** The details feed (titles, descriptions), by breach id. */
-  readDetails: CatalogReader['readDetails'];
-  /** One breach's details, so that a change to one breach re-reads only its own (SQLite's index). */
-  readDetailsOf?: CatalogReader['readDetailsOf'];
-  onConnectionError?: (error: Error) => void;
-}
-
-/**
- * The search interface's storage opened on its own, for its contract suite: with a database URL,
- * tokens and index in PostgreSQL (every instance sees every token and the same index); otherwise
- * the token file in the data folder and SQLite FTS5 in memory over the SQLite store (PostgreSQL is
- * migrated first, as `openStorage` would). The service
- * opens it through `openStorage` (server/store/openStorage.ts), on the instance's one pool.
- */
-export async function openSearchStorage(options: SearchStorageOptions): Promise<SearchStorage> {
-  if (options.databaseUrl) {
-    await migratePostgresAt(options.databaseUrl);
-    return openPostgresSearchStorage({ url: options.databaseUrl, poolSize: options.poolSize, readDetails: options.readDetails, onConnectionError: options.onConnectionError });
-  }
-  const catalog = options.catalog;
-  if (!catalog) throw new Error('the search interface needs the SQLite store when no database URL is given');
-  const tokens = new SqliteApiTokenStore(path.join(options.dataDir, API_TOKENS_FILE));
-  const index = new CatalogSearchIndex({
-    catalogRevision: () => catalog.catalogRevision(),
-    listBreaches: () => catalog.listBreaches(),
-    readDetails: options.readDetails,
-    ...(catalog.catalogChangesSince && catalog.getBreach && options.readDetailsOf
-      ? { catalogChangesSince: catalog.catalogChangesSince.bind(catalog), getBreach: catalog.getBreach.bind(catalog), readDetailsOf: options.readDetailsOf }
-      : {}),
-  });
-  return {
-    tokens,
-    index,
-    async close() {
-      await index.close();
-      await tokens.close();
-    },
-  };
-}
-
 /** The search interface of the reference service: its index, its API tokens and its mount (every path under `/client/v4`). */
 export function createSearchService({ storage, accountId, logger }: { storage: SearchStorage; accountId: string; logger: Logger }) {
   const { tokens, index } = storage;
   return {
     tokens,
     index,
-    mount: createSearchMount({ index, tokens, accountId, logger }),
+    mount: createSearchTableMount({ index, tokens, accountId, logger }),
     close: () => storage.close(),
   };
 }

@@ -57,8 +57,6 @@ export interface Route {
   handlers: Partial<Record<Method, Endpoint>>;
   /** The management writes the SDK offers on this path, and what each would do: refused here. */
   writes: Partial<Record<Method, string>>;
-  /** The requests the route walk sends here (test/server/hardening/routeWalk.test.ts), if any. */
-  walk?: { methods: readonly string[]; body: string };
 }
 
 /** Namespace → instance id → index. */
@@ -68,8 +66,6 @@ export interface SearchRoutesDeps {
   index: SearchIndex;
   now?: () => number;
 }
-
-const SEARCH_WALK = JSON.stringify({ query: 'password' });
 
 /**
  * The search interface under `/client/v4/accounts/{account_id}/…`, as Cloudflare's SDK calls it:
@@ -93,19 +89,8 @@ export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps):
     route(base, { GET: read(listInstances) }, { POST: 'create an instance' }),
     route(`${base}/:instance`, { GET: read(readInstance) }, { PUT: 'update an instance', DELETE: 'delete an instance' }),
     route(`${base}/:instance/stats`, { GET: read(instanceStats) }, {}),
-    // The route walk sends its requests to the deprecated un-namespaced routes (the namespaced ones share their handlers).
-    route(
-      `${base}/:instance/search`,
-      { POST: read(cached((p) => `search:${p.namespace}/${p.instance}`, searchInstance)) },
-      {},
-      namespaced ? undefined : { methods: ['POST', 'GET'], body: SEARCH_WALK },
-    ),
-    route(
-      `${base}/:instance/chat/completions`,
-      { POST: run(cached((p) => `chat:${p.namespace}/${p.instance}`, chatInstance)) },
-      {},
-      namespaced ? undefined : { methods: ['POST'], body: JSON.stringify({ messages: [{ role: 'user', content: 'password' }] }) },
-    ),
+    route(`${base}/:instance/search`, { POST: read(cached((p) => `search:${p.namespace}/${p.instance}`, searchInstance)) }, {}),
+    route(`${base}/:instance/chat/completions`, { POST: run(cached((p) => `chat:${p.namespace}/${p.instance}`, chatInstance)) }, {}),
     route(`${base}/:instance/jobs`, { GET: read(listJobs) }, { POST: 'start an indexing job' }),
     route(`${base}/:instance/jobs/:job`, { GET: read(noSuchJob) }, { PATCH: 'change an indexing job' }),
     route(`${base}/:instance/jobs/:job/logs`, { GET: read(noSuchJob) }, {}),
@@ -124,9 +109,9 @@ export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps):
     route('ai-search/namespaces/:namespace/chat/completions', { POST: run(cached((p) => `namespace-chat:${p.namespace}`, chatNamespace)) }, {}),
     ...instanceRoutes('ai-search/namespaces/:namespace/instances', true),
     ...instanceRoutes('ai-search/instances', false),
-    route('legacy-rag/rags/:instance/search', { POST: read(cached((p) => `legacy-search:${p.instance}`, legacySearch)) }, {}, { methods: ['POST'], body: SEARCH_WALK }),
+    route('legacy-rag/rags/:instance/search', { POST: read(cached((p) => `legacy-search:${p.instance}`, legacySearch)) }, {}),
     // The legacy ai-search endpoint answers too: it needs the run scope, as chat completions.
-    route('legacy-rag/rags/:instance/ai-search', { POST: run(cached((p) => `legacy-ai-search:${p.instance}`, legacyAiSearch)) }, {}, { methods: ['POST'], body: SEARCH_WALK }),
+    route('legacy-rag/rags/:instance/ai-search', { POST: run(cached((p) => `legacy-ai-search:${p.instance}`, legacyAiSearch)) }, {}),
   ];
   return { routes: ROUTES, namespaces };
 
@@ -324,13 +309,13 @@ export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps):
 }
 
 /** A route below `/accounts/{account_id}/`; `:name` segments are parameters. */
-function route(template: string, handlers: Route['handlers'], writes: Route['writes'], walk?: Route['walk']): Route {
+function route(template: string, handlers: Route['handlers'], writes: Route['writes']): Route {
   const names: (keyof Params)[] = ['account'];
   const source = template.replace(/:([a-z]+)/g, (_, name: keyof Params) => {
     names.push(name);
     return '([^/]+)';
   });
-  return { template, pattern: new RegExp(`^/accounts/([^/]+)/${source}$`), names, handlers, writes, ...(walk ? { walk } : {}) };
+  return { template, pattern: new RegExp(`^/accounts/([^/]+)/${source}$`), names, handlers, writes };
 }
 
 function contains(texts: readonly string[], search: string | undefined): boolean {

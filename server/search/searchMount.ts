@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SearchCodes } from '../../shared/search/index.ts';
-import type { Mount, RouteExample } from '../http/mounts.ts';
+import type { Mount } from '../http/mounts.ts';
 import type { Logger } from '../log.ts';
 import type { ApiTokenStore } from './ApiTokenStore.ts';
 import { authenticateApiToken } from './authenticate.ts';
 import { SearchError, sendSearchError, toSearchError } from './envelope.ts';
-import { createSearchRoutes, SEARCH_INSTANCE, SEARCH_NAMESPACE, SEARCH_PREFIX, type Endpoint, type Method, type Params, type Route } from './routes.ts';
+import { createSearchRoutes, SEARCH_NAMESPACE, SEARCH_PREFIX, type Endpoint, type Method, type Params, type Route } from './routes.ts';
 import type { SearchIndex } from './SearchIndex.ts';
 
-export interface SearchMountDeps {
+export interface SearchTableMountDeps {
   index: SearchIndex;
   tokens: ApiTokenStore;
   accountId: string;
@@ -28,7 +28,7 @@ export interface SearchGrant {
  * scope, the account and the namespace, before the handler, the body or any data is read; every
  * refusal and failure is answered in the search envelope, as Cloudflare's SDK reads it.
  */
-export function createSearchMount({ index, tokens, accountId, logger, now = Date.now }: SearchMountDeps): Mount<SearchGrant> {
+export function createSearchTableMount({ index, tokens, accountId, logger, now = Date.now }: SearchTableMountDeps): Mount<SearchGrant> {
   const { routes, namespaces } = createSearchRoutes({ index, now });
 
   /** A failure as the caller sees it; one the interface does not know is logged and answered 500. */
@@ -95,7 +95,6 @@ export function createSearchMount({ index, tokens, accountId, logger, now = Date
       sendSearchError(res, error instanceof SearchError ? error : new SearchError(500, SearchCodes.internal, 'the search service failed to answer; try again later'));
       return true;
     },
-    routes: routes.flatMap((route) => (route.walk ? [walkExample(route, route.walk)] : [])),
   };
 }
 
@@ -116,12 +115,6 @@ function endpointFor(route: Route, method: string | undefined): Endpoint {
     );
   }
   throw new SearchError(405, SearchCodes.methodNotAllowed, `${method} is not allowed here; use ${allow}`, { headers: { allow } });
-}
-
-/** The route walk's request on a route: its parameters those of the one instance (`{account}` is filled in by the walk). */
-function walkExample(route: Route, walk: NonNullable<Route['walk']>): RouteExample {
-  const path = route.template.replaceAll(':namespace', SEARCH_NAMESPACE).replaceAll(':instance', SEARCH_INSTANCE);
-  return { path: `${SEARCH_PREFIX}/accounts/{account}/${path}`, methods: walk.methods, body: walk.body };
 }
 
 function decode(segment: string): string {

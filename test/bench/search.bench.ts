@@ -15,9 +15,8 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { loadCatalogFile } from '../../server/catalog/source.ts';
 import { BREACH_FILTER_FIELDS, BreachSearchIndex, parseMetadataFilter, toChunk, toFtsQuery, toSearchDocument, type MetadataFilter } from '../../shared/search/index.ts';
-import { openSearchStorage } from '../../server/search/index.ts';
-import { openPostgresBreachStore } from '../../server/store/postgres/openPostgresBreachStore.ts';
-import { migratePostgresAt } from '../../server/store/postgres/migrate.ts';
+import { openSearchStorage, migratePostgresAt } from '../support/storeOpeners.ts';
+import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { ROOT, startProcess, stopProcess } from './processes.ts';
 

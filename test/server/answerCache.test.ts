@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/app.ts';
 import { AnswerCache, answerKey } from '../../server/search/AnswerCache.ts';
-import { openPostgresBreachStore } from '../../server/store/postgres/openPostgresBreachStore.ts';
+import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
 import { serviceStores } from '../support/postgres.ts';
 
 const dirs: string[] = [];

@@ -14,7 +14,7 @@ import { parseCommandLine } from '../../server/config.ts';
 import { createGraphRoutes } from '../../server/graph/routes.ts';
 import { HttpProblem, sendProblem } from '../../server/http/problems.ts';
 import { parseRequestTarget } from '../../server/http/requestTarget.ts';
-import { asyncBreachStore } from '../../server/store/BreachStore.ts';
+import { asyncBreachStore } from '../../server/breaches/BreachStore.ts';
 import { breach, memoryStore } from './store/helpers.ts';
 
 const DEMO = Breach.array().parse(JSON.parse(readFileSync(new URL('../../resources/demo-catalog.json', import.meta.url), 'utf8')));

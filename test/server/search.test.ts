@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/app.ts';
 import { parseCommandLine } from '../../server/config.ts';
-import { runApiTokenCommand } from '../../server/search/apiTokenCommand.ts';
+import { runApiTokenCommand } from '../../server/commands/apiTokenCommand.ts';
 import {
   BREACH_FILTER_FIELDS,
   ChatCompletion,

@@ -12,7 +12,7 @@ import { parseMetadataFilter, BREACH_FILTER_FIELDS, type SearchOptions } from '.
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
 import { changedDetailIds } from '../../server/rtdb/detailsFeed.ts';
 import { CatalogSearchIndex } from '../../server/search/CatalogSearchIndex.ts';
-import { openSqliteBreachStore, type SqliteBreachStore } from '../../server/store/SqliteBreachStore.ts';
+import { openSqliteBreachStore, type SqliteBreachStore } from '../../server/breaches/SqliteBreachStore.ts';
 
 const IDS = ['Adobe', 'LinkedIn', 'Canva', 'Dropbox', 'MySpace', 'Zynga', 'Ébay', '__proto__', 'Tumblr', 'Gamer'];
 const WORDS = ['games', 'forum', 'dating', 'crypto', 'passwords', 'music', 'photos', 'shop', 'adobe', 'social'];

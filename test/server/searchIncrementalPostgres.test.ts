@@ -9,9 +9,9 @@ import type { Breach } from '../../shared/api/index.ts';
 import type { BreachDetails } from '../../shared/catalog/index.ts';
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
 import { PostgresSearchIndex } from '../../server/search/PostgresSearchIndex.ts';
-import { migratePostgresAt } from '../../server/store/postgres/migrate.ts';
-import { openPostgresBreachStore } from '../../server/store/postgres/openPostgresBreachStore.ts';
-import type { PostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../support/storeOpeners.ts';
+import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
+import type { PostgresBreachStore } from '../../server/breaches/postgres/PostgresBreachStore.ts';
 import { usePrivatePostgres } from '../support/postgres.ts';
 
 const postgres = usePrivatePostgres();

@@ -10,11 +10,11 @@ import type { Breach } from '../../shared/api/index.ts';
 import type { BreachDetails } from '../../shared/catalog/index.ts';
 import { BREACH_FILTER_FIELDS, parseMetadataFilter } from '../../shared/search/index.ts';
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
-import { openSearchStorage, type SearchStorage } from '../../server/search/index.ts';
-import { asyncBreachStore, type BreachStore } from '../../server/store/BreachStore.ts';
-import { migratePostgresAt } from '../../server/store/postgres/migrate.ts';
-import { openPostgresBreachStore } from '../../server/store/postgres/openPostgresBreachStore.ts';
-import { openSqliteBreachStore } from '../../server/store/SqliteBreachStore.ts';
+import { openSearchStorage, migratePostgresAt } from '../support/storeOpeners.ts';
+import { type SearchStorage } from '../../server/search/index.ts';
+import { asyncBreachStore, type BreachStore } from '../../server/breaches/BreachStore.ts';
+import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
+import { openSqliteBreachStore } from '../../server/breaches/SqliteBreachStore.ts';
 import { DIALECTS, useStoreDialects, type Dialect } from '../support/storeDialects.ts';
 import { breach } from './store/helpers.ts';
 

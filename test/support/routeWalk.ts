@@ -1,7 +1,92 @@
-// Requests built from the service's own mount table (server/http/mounts.ts), so a mount added
-// tomorrow is walked by every test that uses these, the day it is added.
+// Requests built from the service's own mount table (server/mounts.ts) and an example of every
+// route each mount answers: a mount added tomorrow without its examples here fails every test that
+// walks the table, the day it is added.
 import { request } from 'node:http';
+import { FIREFOX_API_PREFIX } from '../../shared/api/index.ts';
+import { API_PREFIX } from '../../server/api/routes.ts';
+import { DEMO_LOGO_PREFIX } from '../../server/catalog/demoDetails.ts';
+import { DEV_PREFIX } from '../../server/dev/routes.ts';
+import { GRAPH_PATH } from '../../server/graph/routes.ts';
 import type { Mount } from '../../server/http/mounts.ts';
+import { IDENTITY_PREFIX } from '../../server/identity/mount.ts';
+import { OPENAPI_PATH } from '../../server/openapi/document.ts';
+import { RTDB_PREFIX } from '../../server/rtdb/routes.ts';
+import { SEARCH_INSTANCE, SEARCH_PREFIX } from '../../server/search/index.ts';
+
+/** One request the route walk sends to a mount (test/server/hardening/routeWalk.test.ts). */
+export interface RouteExample {
+  /** The path, with any query it needs; `{account}` is replaced by the search account. */
+  path: string;
+  methods: readonly string[];
+  /** A body a valid request would carry (JSON). */
+  body?: string;
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const RESOLUTION = JSON.stringify([{ breachId: 'Adobe', dataClasses: ['Passwords'], resolved: true }]);
+
+/** Every route each mount answers, by the mount's name: what the route walk and the Host-gate test send. */
+export const ROUTE_EXAMPLES: Readonly<Record<string, readonly RouteExample[]>> = {
+  'firefox-v1': [
+    { path: `${FIREFOX_API_PREFIX}/user/breaches`, methods: METHODS },
+    { path: `${FIREFOX_API_PREFIX}/user/breaches?domain=adobe.com`, methods: ['GET'] },
+    { path: `${FIREFOX_API_PREFIX}/user/breaches/resolutions`, methods: METHODS, body: JSON.stringify([{ breachId: 'Adobe', dataClasses: ['passwords'] }]) },
+    { path: `${FIREFOX_API_PREFIX}/user`, methods: ['POST'] },
+  ],
+  'api-v1': [
+    { path: `${API_PREFIX}/user`, methods: METHODS },
+    { path: `${API_PREFIX}/user/breaches`, methods: METHODS },
+    { path: `${API_PREFIX}/user/breaches?dataClass=Passwords&includeResolved=true`, methods: ['GET'] },
+    { path: `${API_PREFIX}/user/breaches/resolutions`, methods: METHODS, body: RESOLUTION },
+    { path: `${API_PREFIX}/user/checks`, methods: METHODS },
+    { path: `${API_PREFIX}/user/catalog-changes`, methods: METHODS },
+  ],
+  search: [
+    { path: `${SEARCH_PREFIX}/accounts/{account}/ai-search/instances/${SEARCH_INSTANCE}/search`, methods: ['POST', 'GET'], body: JSON.stringify({ query: 'password' }) },
+    {
+      path: `${SEARCH_PREFIX}/accounts/{account}/ai-search/instances/${SEARCH_INSTANCE}/chat/completions`,
+      methods: ['POST'],
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'password' }] }),
+    },
+    { path: `${SEARCH_PREFIX}/accounts/{account}/legacy-rag/rags/${SEARCH_INSTANCE}/search`, methods: ['POST'], body: JSON.stringify({ query: 'password' }) },
+    { path: `${SEARCH_PREFIX}/accounts/{account}/legacy-rag/rags/${SEARCH_INSTANCE}/ai-search`, methods: ['POST'], body: JSON.stringify({ query: 'password' }) },
+  ],
+  rtdb: [
+    { path: `${RTDB_PREFIX}/.json`, methods: METHODS, body: '{"x":1}' },
+    { path: `${RTDB_PREFIX}/users.json`, methods: METHODS, body: '{"x":1}' },
+    { path: `${RTDB_PREFIX}/users/alice.json`, methods: METHODS, body: '{"x":1}' },
+    { path: `${RTDB_PREFIX}/users/alice/preferences.json`, methods: METHODS, body: '{"theme":"dark"}' },
+    { path: `${RTDB_PREFIX}/catalog.json`, methods: ['GET', 'PUT', 'PATCH', 'POST', 'DELETE'], body: '{"x":1}' },
+    { path: `${RTDB_PREFIX}/.settings/rules.json`, methods: ['GET', 'PUT'], body: '{"rules":{".read":true}}' },
+  ],
+  identity: [
+    { path: `${IDENTITY_PREFIX}/.well-known/openid-configuration`, methods: ['GET'] },
+    { path: `${IDENTITY_PREFIX}/jwks`, methods: ['GET'] },
+    { path: `${IDENTITY_PREFIX}/me`, methods: ['GET'] },
+    { path: `${IDENTITY_PREFIX}/token`, methods: ['POST'], body: '{}' },
+    { path: `${IDENTITY_PREFIX}/token/revocation`, methods: ['POST'], body: '{}' },
+  ],
+  graph: [{ path: `${GRAPH_PATH}?nodes=Adobe&property=->*`, methods: ['GET', 'POST', 'PUT'] }],
+  dev: [
+    { path: `${DEV_PREFIX}/rtdb-secrets`, methods: ['POST'] },
+    { path: `${DEV_PREFIX}/token`, methods: ['POST'], body: JSON.stringify({ sub: 'mallory' }) },
+    { path: `${DEV_PREFIX}/id-token`, methods: ['POST'], body: JSON.stringify({ sub: 'mallory' }) },
+    { path: `${DEV_PREFIX}/accounts/mallory`, methods: ['PUT'], body: JSON.stringify({ emails: [] }) },
+  ],
+  root: [{ path: '/', methods: ['GET', 'HEAD', 'POST'] }],
+  logos: [
+    { path: `${DEMO_LOGO_PREFIX}Adobe.svg`, methods: ['GET', 'HEAD'] },
+    { path: `${DEMO_LOGO_PREFIX}%E0%A4%A.svg`, methods: ['GET'] },
+  ],
+  openapi: [{ path: OPENAPI_PATH, methods: ['GET'] }],
+};
+
+/** The examples of one mount; a mount with none is an error, not a mount left unwalked. */
+export function routesOf(entry: Pick<Mount, 'name'>): readonly RouteExample[] {
+  const routes = ROUTE_EXAMPLES[entry.name];
+  if (!routes || routes.length === 0) throw new Error(`the mount ${entry.name} has no route examples: add them to ROUTE_EXAMPLES (test/support/routeWalk.ts)`);
+  return routes;
+}
 
 export interface WalkRequest {
   mount: string;
@@ -52,7 +137,7 @@ export const QUERY_VARIANTS: readonly string[] = [
 /** Every route × method × header × query combination of `mounts`, without credentials. */
 export function* walkRequests(mounts: readonly Mount[], substitutions: Record<string, string>): Generator<WalkRequest> {
   for (const entry of mounts) {
-    for (const route of entry.routes) {
+    for (const route of routesOf(entry)) {
       let path = route.path;
       for (const [name, value] of Object.entries(substitutions)) path = path.replaceAll(`{${name}}`, value);
       for (const method of route.methods) {

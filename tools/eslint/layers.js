@@ -125,11 +125,34 @@ export const RENDERER_TIERS = [
   ['main.tsx', 'vite.config.ts'], // the page's entry (it starts lib/early.ts first) and the build's
 ];
 
+/**
+ * The tiers inside server/, bottom to top (docs/architecture.md, "Tiers inside the service").
+ * The same rule as the core's: a unit imports only units of a lower tier. storage/ is the
+ * bottom every feature stands on (the PostgreSQL pool, both migration runners and the one
+ * PostgreSQL list, notice channels, errors, private files; SQLite opens through engine/);
+ * each feature owns its persistence in both dialects; the composition tiers open the storage,
+ * mount the features and start the process.
+ */
+export const SERVER_TIERS = [
+  ['log.ts', 'timers.ts'], // the logger; the longest timer Node keeps
+  ['config.ts', 'http', 'storage'], // the parsed configuration; HTTP helpers; the storage every feature stands on
+  ['auth', 'catalog', 'mail'], // access-token verifiers; catalog files and the demo data; the verification mailer
+  ['breaches', 'identity'], // the breach store (rules, both dialects), its catalog loader and exposure sources; the OpenID provider
+  ['api', 'hibp', 'rtdb', 'search'], // the breach-alert API; HIBP lookups and their stores; the realtime database; search
+  ['firefox', 'graph'], // the routes built on the API
+  ['dev'], // the development routes (they reach every feature)
+  ['openapi', 'openapi.yaml'], // the OpenAPI document and its generated file
+  ['openStorage.ts'], // the one place storage is opened: SQLite or PostgreSQL, once
+  ['mounts.ts'], // the mount table: every feature's createXMount, in the router's order
+  ['app.ts', 'commands'], // startService; the command-line commands
+  ['main.ts'], // the process's entry
+];
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const tiersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Inside one layer (electron/core, renderer), a folder imports only folders of a lower tier' },
+    docs: { description: 'Inside one layer (electron/core, renderer, server), a folder imports only folders of a lower tier' },
     schema: [
       {
         type: 'object',
@@ -139,7 +162,7 @@ export const tiersRule = {
     ],
     messages: {
       upward: '{{folder}}/{{source}} may not import {{target}}: {{unit}} is {{where}}; a folder of {{folder}} imports only tiers below its own (see docs/architecture.md).',
-      unlisted: '{{folder}}/{{unit}} is in no tier: place it in the tier table of {{folder}} (CORE_TIERS or RENDERER_TIERS in tools/eslint/layers.js) before importing it or from it.',
+      unlisted: '{{folder}}/{{unit}} is in no tier: place it in the tier table of {{folder}} (CORE_TIERS, RENDERER_TIERS or SERVER_TIERS in tools/eslint/layers.js) before importing it or from it.',
     },
   },
   create(context) {

@@ -1,4 +1,4 @@
-import type { Migration } from '../../store/migrations/index.ts';
+import type { Migration } from '../../storage/sqliteMigrate.ts';
 import { updateToSchemaVersion10 } from './0010-oidc-entities.ts';
 import { updateToSchemaVersion20 } from './0020-hashed-ids.ts';
 import { updateToSchemaVersion30 } from './0030-interaction-clients.ts';

@@ -1,4 +1,4 @@
-import type { Migration } from '../../store/migrations/index.ts';
+import type { Migration } from '../../storage/sqliteMigrate.ts';
 import { updateToSchemaVersion10 } from './0010-rtdb-initial.ts';
 
 /**

@@ -8,10 +8,10 @@ import { ApiError, kindOfStatus } from '../../../electron/core/api/ApiError.ts';
 import type { ListBreachesResult } from '../../../electron/core/api/BreachAlertClient.ts';
 import { AccountDirectory } from '../../../server/api/accounts.ts';
 import { BreachAlertService } from '../../../server/api/BreachAlertService.ts';
-import { DemoExposures } from '../../../server/api/exposureSource.ts';
+import { DemoExposures } from '../../../server/breaches/exposureSource.ts';
 import { HttpProblem } from '../../../server/http/problems.ts';
-import { asyncBreachStore } from '../../../server/store/BreachStore.ts';
-import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { asyncBreachStore } from '../../../server/breaches/BreachStore.ts';
+import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 
 export type Fault =
   | 'drop-before' // the connection fails before the service sees the request

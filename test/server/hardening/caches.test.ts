@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidTokenError, type AccessTokenClaims, type AccessTokenVerifier } from '../../../server/auth/AccessTokenVerifier.ts';
 import { cachingVerifier } from '../../../server/auth/cachingVerifier.ts';
-import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { breach } from '../store/helpers.ts';
 
 /** A verifier that counts its calls and accepts tokens named `ok-<exp>`. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { owns } from '../../../server/http/mounts.ts';
 import { serviceStores } from '../../support/postgres.ts';
-import { sendRaw, walkRequests } from '../../support/routeWalk.ts';
+import { routesOf, sendRaw, walkRequests } from '../../support/routeWalk.ts';
 
 const STORES = await serviceStores();
 const ALICE_MARKER = 'alice-walk-private-7f3a';
@@ -65,8 +65,8 @@ describe.each(STORES)('the route walk on $name', (store) => {
   it('has routes for every mount, each inside its mount', () => {
     expect(service.mounts.map((entry) => entry.name)).toEqual(expect.arrayContaining(['api-v1', 'firefox-v1', 'search', 'rtdb', 'identity', 'graph', 'dev', 'root', 'logos', 'openapi']));
     for (const entry of service.mounts) {
-      expect(entry.routes.length, entry.name).toBeGreaterThan(0);
-      for (const route of entry.routes) {
+      expect(routesOf(entry).length, entry.name).toBeGreaterThan(0);
+      for (const route of routesOf(entry)) {
         const pathname = route.path.split('?')[0]!;
         expect(owns(entry, pathname), `${entry.name}: ${route.path}`).toBe(true);
         // The first mount that owns a path is the one that answers it.

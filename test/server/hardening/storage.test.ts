@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startService } from '../../../server/app.ts';
 import { openOidcSqliteStore } from '../../../server/identity/sqliteAdapter.ts';
-import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { breach } from '../store/helpers.ts';
 
 let root: string;

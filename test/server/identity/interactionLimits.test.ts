@@ -17,9 +17,9 @@ import { createDevIdentityProvider, DEFAULT_API_AUDIENCE, type DevIdentityProvid
 import { SignInsFullError, withRequestingClient, type InteractionLimits } from '../../../server/identity/interactionLimits.ts';
 import { openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
 import { openOidcSqliteStore, type OidcStateStore } from '../../../server/identity/sqliteAdapter.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { createPool } from '../../../server/store/postgres/pool.ts';
+import { createPool } from '../../../server/storage/pool.ts';
 import { DIALECTS, useStoreDialects, type Dialect } from '../../support/storeDialects.ts';
+import { ownPool, migratePostgresAt } from '../../support/storeOpeners.ts';
 import { authorizationUrl, Browser, CALLBACK, formAction, memoryLogger, pkcePair } from './harness.ts';
 
 const dialects = useStoreDialects({ preparePostgres: async (url) => void (await migratePostgresAt(url)) });
@@ -38,12 +38,14 @@ async function startProvider(ctx: TestContext, dialect: Dialect, interactionLimi
   const server: Server = createServer((req, res) => (mounted.idp?.owns(req.url ?? '/') ? mounted.idp.handle(req, res) : res.writeHead(404).end()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The service hands the provider its one pool (the database migrated); here, a pool of the test's own.
+  const pool = dialect === 'postgres' ? ownPool(place.url) : undefined;
   const idp = await createDevIdentityProvider({
     issuer: `${origin}/oidc`,
     audience: DEFAULT_API_AUDIENCE,
     dataDir,
     logger: memoryLogger().logger,
-    databaseUrl: dialect === 'postgres' ? place.url : undefined,
+    databasePool: pool,
     interactionLimits,
   });
   mounted.idp = idp;
@@ -51,6 +53,7 @@ async function startProvider(ctx: TestContext, dialect: Dialect, interactionLimi
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await idp.close();
+    await pool?.end();
     rmSync(dataDir, { recursive: true, force: true });
   });
   return {

@@ -12,8 +12,8 @@ import type { AdapterFactory } from 'oidc-provider';
 import { openOidcPostgresStore } from '../../../server/identity/postgresState.ts';
 import { openOidcSqliteStore } from '../../../server/identity/sqliteAdapter.ts';
 import { storedIdOf } from '../../../server/identity/storedIdentifiers.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { createPool } from '../../../server/store/postgres/pool.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { createPool } from '../../../server/storage/pool.ts';
 import { DIALECTS, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 
 // The breach store's PostgreSQL migrations create the identity tables.

@@ -3,8 +3,8 @@
 // in oidcAdapter.contract.test.ts, run on both.
 import { describe, expect, it, type TestContext } from 'vitest';
 import { loadOrCreateIdentityKeysIn } from '../../../server/identity/postgresState.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { createPool } from '../../../server/store/postgres/pool.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { createPool } from '../../../server/storage/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 
 const postgres = usePrivatePostgres();

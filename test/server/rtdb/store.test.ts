@@ -3,11 +3,10 @@
 // stores on one database stand for two instances.
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
+import { openPostgresRtdbStoreAt, migratePostgresAt } from '../../support/storeOpeners.ts';
 import type { RtdbChange, RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
-import { createPool } from '../../../server/store/postgres/pool.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
+import { createPool } from '../../../server/storage/pool.ts';
 import { databaseAt, INJECTED_FAILURE } from '../../support/storeDialects.ts';
 import { eventually } from '../../support/waitFor.ts';
 import { STORE_KINDS, useRtdbStores } from './stores.ts';
@@ -209,12 +208,12 @@ describe("the realtime database's PostgreSQL store and the one migration list", 
     const server = stores.postgres.server() ?? ctx.skip('PostgreSQL could not start (see the message above)');
     const url = await server.createDatabase();
     // The store no longer migrates: openStorage does, once, for every store.
-    await expect(openPostgresRtdbStore({ url })).rejects.toThrow(`database schema version 0, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated`);
+    await expect(openPostgresRtdbStoreAt(url)).rejects.toThrow(`database schema version 0, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated`);
     expect((await databaseAt({ url }).rows<{ name: string | null }>("SELECT to_regclass('rtdb_leaves')::text AS name"))[0]!.name).toBeNull();
     expect(await migratePostgresAt(url)).toMatchObject({ from: 0, to: POSTGRES_SCHEMA_VERSION });
-    const store = await openPostgresRtdbStore({ url });
+    const store = await openPostgresRtdbStoreAt(url);
     await store.close();
     await databaseAt({ url }).exec(`UPDATE schema_version SET version = ${POSTGRES_SCHEMA_VERSION + 1000}`);
-    await expect(openPostgresRtdbStore({ url })).rejects.toThrow(/newer than this code knows \(table schema_version/);
+    await expect(openPostgresRtdbStoreAt(url)).rejects.toThrow(/newer than this code knows \(table schema_version/);
   });
 });

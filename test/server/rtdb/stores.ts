@@ -5,10 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { openPostgresRtdbStore } from '../../../server/rtdb/PostgresRtdbStore.ts';
+import { openPostgresRtdbStoreAt, migratePostgresAt } from '../../support/storeOpeners.ts';
 import type { RtdbStore } from '../../../server/rtdb/RtdbStore.ts';
 import { SqliteRtdbStore } from '../../../server/rtdb/SqliteRtdbStore.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -56,7 +55,7 @@ export function useRtdbStores(): StoreFactory & { postgres: ReturnType<typeof us
         dataDir,
         databaseUrl,
         open: async () => {
-          const store = await openPostgresRtdbStore({ url: databaseUrl });
+          const store = await openPostgresRtdbStoreAt(databaseUrl);
           opened.push(store);
           return store;
         },

@@ -6,10 +6,10 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it, vi, type TestContext } from 'vitest';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/openPostgresBreachStore.ts';
-import type { PostgresBreachStore } from '../../../server/store/postgres/PostgresBreachStore.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
+import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
+import type { PostgresBreachStore } from '../../../server/breaches/postgres/PostgresBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { eventually } from '../../support/waitFor.ts';
 import { breach } from './helpers.ts';

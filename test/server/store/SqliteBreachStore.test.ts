@@ -3,8 +3,8 @@
 // breachStore.contract.test.ts, run on both.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemoCatalog } from '../../../server/catalog/demoCatalog.ts';
-import type { ResolutionChange } from '../../../server/store/BreachStore.ts';
-import type { SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import type { ResolutionChange } from '../../../server/breaches/BreachStore.ts';
+import type { SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { breach, memoryStore } from './helpers.ts';
 
 const T1 = '2026-02-01T10:00:00Z';

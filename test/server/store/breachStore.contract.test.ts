@@ -1,4 +1,4 @@
-// The breach store's contract (server/store/BreachStore.ts), one suite run on SQLite and on
+// The breach store's contract (server/breaches/BreachStore.ts), one suite run on SQLite and on
 // PostgreSQL alike: the catalog (with the history a replacement keeps: removed breaches, the
 // loaded catalog, change records), accounts and users, exposures, resolutions, revisions and
 // change stamps, and writes that land whole or not at all. Atomicity is checked where validation
@@ -10,11 +10,11 @@
 // (invented exposures, migration 40) in catalogHistory.test.ts.
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Breach } from '../../../shared/api/index.ts';
-import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/store/BreachStore.ts';
-import { InvalidBreachError, ResolutionChangeError } from '../../../server/store/errors.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/openPostgresBreachStore.ts';
-import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/breaches/BreachStore.ts';
+import { InvalidBreachError, ResolutionChangeError } from '../../../server/breaches/errors.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
+import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { DIALECTS, INJECTED_FAILURE, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 import { breach } from './helpers.ts';
 

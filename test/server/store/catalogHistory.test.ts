@@ -5,13 +5,13 @@
 // exposures invented unless the lookup queue checked the address.
 import Database from 'better-sqlite3';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { asyncBreachStore, type BreachStore } from '../../../server/store/BreachStore.ts';
-import { migrate } from '../../../server/store/migrate.ts';
-import { MIGRATIONS } from '../../../server/store/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/openPostgresBreachStore.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { ResolutionChangeError } from '../../../server/store/errors.ts';
-import { SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { asyncBreachStore, type BreachStore } from '../../../server/breaches/BreachStore.ts';
+import { migrate } from '../../../server/storage/sqliteMigrate.ts';
+import { MIGRATIONS } from '../../../server/breaches/migrations/index.ts';
+import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { ResolutionChangeError } from '../../../server/breaches/errors.ts';
+import { SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { breach, memoryStore } from './helpers.ts';
 
@@ -181,7 +181,7 @@ describe('SQLite migration 40 (catalog history)', () => {
       INSERT INTO address_checks (email, domain, added_at, seen_at, checked_at, via_domain) VALUES
         ('checked@example.com', 'example.com', 1, 1, 2, 0), ('waiting@example.com', 'example.com', 1, 1, NULL, 0);
     `);
-    migrate(db);
+    migrate(db, MIGRATIONS);
     expect(db.prepare('SELECT email, invented FROM exposure_records ORDER BY email').raw().all()).toEqual([
       ['checked@example.com', 0],
       ['demo@example.com', 1],

@@ -1,5 +1,5 @@
 // How many PostgreSQL connections instances of the service hold (issue 27, "one storage seam"):
-// each instance opens its storage once (server/store/openStorage.ts), ONE pool of
+// each instance opens its storage once (server/openStorage.ts), ONE pool of
 // `--database-pool-size` connections plus the connections that listen for other instances'
 // notices. Before, the breach store, the realtime database, the search interface and the identity
 // provider each made a pool of their own (~30 connections an instance at the default size), so

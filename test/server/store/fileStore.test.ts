@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LATEST_SCHEMA_VERSION } from '../../../server/store/migrations/index.ts';
-import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { LATEST_SCHEMA_VERSION } from '../../../server/breaches/migrations/index.ts';
+import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { breach } from './helpers.ts';
 
 let dir: string;

@@ -1,5 +1,5 @@
 import type { Breach } from '../../../shared/api/index.ts';
-import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { openSqliteBreachStore, type SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 
 export function breach(id: string, overrides: Partial<Breach> = {}): Breach {
   return {

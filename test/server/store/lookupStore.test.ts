@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MONITORED_WITHIN_MS, type LookupStore } from '../../../server/hibp/LookupStore.ts';
-import { migratePostgresAt } from '../../../server/store/postgres/migrate.ts';
-import { openPostgresLookupStore } from '../../../server/store/postgres/PostgresLookupStore.ts';
-import { openSqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
-import { openSqliteLookupStore } from '../../../server/store/SqliteLookupStore.ts';
+import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { openPostgresLookupStore } from '../../../server/hibp/PostgresLookupStore.ts';
+import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
+import { openSqliteLookupStore } from '../../../server/hibp/SqliteLookupStore.ts';
 import { serviceStores } from '../../support/postgres.ts';
 import { databaseAt, INJECTED_FAILURE } from '../../support/storeDialects.ts';
 

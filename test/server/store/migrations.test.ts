@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, SchemaTooNewError, schemaVersion } from '../../../server/store/migrate.ts';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from '../../../server/store/migrations/index.ts';
-import { SqliteBreachStore } from '../../../server/store/SqliteBreachStore.ts';
+import { migrate, SchemaTooNewError, schemaVersion } from '../../../server/storage/sqliteMigrate.ts';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from '../../../server/breaches/migrations/index.ts';
+import { SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 
 const opened: Database.Database[] = [];
 function emptyDatabase(): Database.Database {
@@ -22,7 +22,7 @@ describe('migrate', () => {
   it('takes an empty database from 0 to the latest version', () => {
     const db = emptyDatabase();
     expect(schemaVersion(db)).toBe(0);
-    expect(migrate(db)).toEqual({ from: 0, to: LATEST_SCHEMA_VERSION });
+    expect(migrate(db, MIGRATIONS)).toEqual({ from: 0, to: LATEST_SCHEMA_VERSION });
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(tables(db)).toEqual([
       'accounts',
@@ -47,15 +47,15 @@ describe('migrate', () => {
 
   it('does nothing on an up-to-date database', () => {
     const db = emptyDatabase();
-    migrate(db);
-    expect(migrate(db)).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
+    migrate(db, MIGRATIONS);
+    expect(migrate(db, MIGRATIONS)).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
   });
 
   it('refuses a database from newer code with a clear message', () => {
     const db = emptyDatabase();
     db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 10}`);
-    expect(() => migrate(db)).toThrow(SchemaTooNewError);
-    expect(() => migrate(db)).toThrow(`database schema version ${LATEST_SCHEMA_VERSION + 10} is newer than this code knows (latest ${LATEST_SCHEMA_VERSION})`);
+    expect(() => migrate(db, MIGRATIONS)).toThrow(SchemaTooNewError);
+    expect(() => migrate(db, MIGRATIONS)).toThrow(`database schema version ${LATEST_SCHEMA_VERSION + 10} is newer than this code knows (latest ${LATEST_SCHEMA_VERSION})`);
   });
 
   it('runs each migration in its own transaction: a failing one leaves the previous version intact', () => {
@@ -75,7 +75,7 @@ describe('migrate', () => {
 
   it('applies only the migrations past the current version', () => {
     const db = emptyDatabase();
-    migrate(db);
+    migrate(db, MIGRATIONS);
     const next: Migration = { version: LATEST_SCHEMA_VERSION + 10, name: 'next', up: (d) => d.exec('CREATE TABLE next_thing (x INTEGER)') };
     expect(migrate(db, [...MIGRATIONS, next])).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION + 10 });
     expect(tables(db)).toContain('next_thing');
@@ -99,7 +99,7 @@ describe('migrate', () => {
 describe('schema 10 constraints', () => {
   it('rejects rows that would break the contract', () => {
     const db = emptyDatabase();
-    migrate(db);
+    migrate(db, MIGRATIONS);
     const insertBreach = db.prepare('INSERT INTO breaches VALUES (?, ?, ?, ?, ?, ?, ?)');
     expect(() => insertBreach.run('X', '', '2020-01-01', '2020-02-01T00:00:00Z', '2020-01-01T00:00:00Z', '[]', 0)).toThrow(/CHECK/);
     expect(() => insertBreach.run('X', '', '2020-01-01', '2020-02-01T00:00:00Z', '2020-02-01T00:00:00Z', 'nope', 0)).toThrow(/CHECK/);
@@ -125,7 +125,7 @@ describe('schema 20: resolutions keyed by data class identity (slug)', () => {
     insert.run('a@example.com', 'Y', 'ip addresses', 'IP addresses', '2022-01-01T10:00:00Z');
     insert.run('b@example.com', 'X', 'email addresses', 'Email addresses', '2023-01-01T10:00:00Z');
     const revision = db.prepare("SELECT value FROM meta WHERE key = 'revision'").pluck().get() as number;
-    expect(migrate(db)).toEqual({ from: 10, to: LATEST_SCHEMA_VERSION });
+    expect(migrate(db, MIGRATIONS)).toEqual({ from: 10, to: LATEST_SCHEMA_VERSION });
     expect(db.prepare('SELECT email, breach_id, data_class_key, data_class, resolved_at FROM resolutions ORDER BY email, breach_id, data_class_key').raw().all()).toEqual([
       ['a@example.com', 'X', 'email-addresses', 'email-addresses', '2020-01-01T10:00:00Z'],
       ['a@example.com', 'X', 'passwords', 'Passwords', '2021-01-01T10:00:00Z'],

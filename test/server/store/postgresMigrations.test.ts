@@ -1,4 +1,4 @@
-// The one PostgreSQL migration list and its runner (server/store/postgres/migrate.ts) on a private
+// The one PostgreSQL migration list and its runner (server/storage/postgresMigrate.ts) on a private
 // server: from empty, the list being the previous layout's three lists unchanged, one transaction
 // for a whole run (a failure part-way leaves the database exactly as it was, old layout included),
 // refusals of a version above what this code knows, and concurrent runs. The upgrade through
@@ -9,12 +9,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { parseCommandLine } from '../../../server/config.ts';
-import { runSecretCommand } from '../../../server/rtdb/secretCommand.ts';
-import { runApiTokenCommand } from '../../../server/search/apiTokenCommand.ts';
-import { MIGRATION_LOCK, migratePostgres } from '../../../server/store/postgres/migrate.ts';
-import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/store/postgres/openPostgresBreachStore.ts';
-import { createPool } from '../../../server/store/postgres/pool.ts';
+import { runSecretCommand } from '../../../server/commands/secretCommand.ts';
+import { runApiTokenCommand } from '../../../server/commands/apiTokenCommand.ts';
+import { MIGRATION_LOCK, migratePostgres } from '../../../server/storage/postgresMigrate.ts';
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
+import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
+import { createPool } from '../../../server/storage/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { OLD_BREACH, OLD_RTDB, OLD_SEARCH, runOldMigrations } from '../fixtures/oldPostgresLayout.ts';
 

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { loadDemoCatalog } from '../../../server/catalog/source.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
 import { OPENAPI_FILE } from '../../../server/openapi/document.ts';
-import { migratePostgres } from '../../../server/store/postgres/migrate.ts';
-import { createPool } from '../../../server/store/postgres/pool.ts';
+import { migratePostgres } from '../../../server/storage/postgresMigrate.ts';
+import { createPool } from '../../../server/storage/pool.ts';
 import { Envelope, SearchCodes, SearchResult } from '../../../shared/search/index.ts';
 import { Upstream } from '../../conformance/upstream.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';

@@ -13,8 +13,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { createLogger, type Logger } from '../../../server/log.ts';
 import { mintApiToken } from '../../../server/search/ApiTokenStore.ts';
-import { openStorage, type ServiceStorage } from '../../../server/store/openStorage.ts';
-import { POSTGRES_SCHEMA_VERSION } from '../../../server/store/postgres/migrations/index.ts';
+import { openStorage, type ServiceStorage } from '../../../server/openStorage.ts';
+import { POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { OLD_BREACH, OLD_RTDB, OLD_SEARCH, runOldMigrations } from '../fixtures/oldPostgresLayout.ts';
 
