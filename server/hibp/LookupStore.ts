@@ -42,7 +42,7 @@ export type SlotAnswer = { granted: true; flight: string } | { granted: false; r
 /**
  * The lookup queue and the rate budget, in the service's database so that instances sharing
  * one PostgreSQL share one budget (SQLite: `SqliteLookupStore`; PostgreSQL:
- * `PostgresLookupStore`). Every method is one transaction. Emails are in `emailKey` form.
+ * `PostgresLookupStore`). Every method is one transaction (but see `dueAgainIfCheckedBefore`). Emails are in `emailKey` form.
  */
 export interface LookupStore {
   /**
@@ -75,7 +75,11 @@ export interface LookupStore {
   failed(job: LookupJob, problem: string, retryAt: number): Promise<void>;
   /** Gives a leased lookup back untouched (HIBP asked to wait): due as it was. */
   release(job: LookupJob): Promise<void>;
-  /** Checked addresses last looked up before `time` become due at `now` (a breach added to the catalog). */
+  /**
+   * Checked addresses last looked up before `time` become due at `now` (a breach added to the
+   * catalog). The one method that may take several transactions: PostgreSQL's makes addresses due
+   * in batches, so a million of them never sit under one transaction's locks.
+   */
   dueAgainIfCheckedBefore(time: number, now: number): Promise<number>;
   /**
    * The domains searched as a whole (`--hibp-domain`): new ones are due now and take their

@@ -8,6 +8,8 @@ import { createPool, describeDatabaseUrl, guarded, transaction } from './pool.ts
 /** Lookups are few (at most the key's Rpm a minute); two connections serve them and the requests that read the queue. */
 const POOL_SIZE = 2;
 const ATTEMPTS = 8;
+/** Addresses made due again per transaction (see dueAgainIfCheckedBefore): tens of milliseconds each. */
+const DUE_BATCH = 5000;
 
 interface CheckRecord {
   email: string;
@@ -212,12 +214,27 @@ export class PostgresLookupStore implements LookupStore {
     else await this.#query('UPDATE address_checks SET lease_until = 0, lease_owner = NULL WHERE email = $1', [job.email]);
   }
 
+  /**
+   * In batches of {@link DUE_BATCH} addresses in key order, each its own transaction: at a million
+   * addresses one statement held every row's lock for seconds, stalling the lookups and reads that
+   * write them (docs/decisions/0263-due-again-batches.md). A batch that fails leaves the rest as
+   * they were; the next catalog refresh makes them due.
+   */
   async dueAgainIfCheckedBefore(time: number, now: number): Promise<number> {
-    return this.#tx(async (client) => {
-      const a = await client.query('UPDATE address_checks SET due_at = $1 WHERE NOT via_domain AND checked_at IS NOT NULL AND checked_at < $2 AND due_at > $1', [now, time]);
-      const d = await client.query('UPDATE searched_domains SET due_at = $1 WHERE checked_at IS NOT NULL AND checked_at < $2 AND due_at > $1', [now, time]);
-      return (a.rowCount ?? 0) + (d.rowCount ?? 0);
-    });
+    let count = 0;
+    for (let after: string | null = ''; after !== null;) {
+      const result: pg.QueryResult<{ last: string | null; n: string }> = await this.#query(
+        `WITH batch AS (SELECT email FROM address_checks WHERE email > $3 ORDER BY email LIMIT $4),
+              changed AS (UPDATE address_checks AS c SET due_at = $1 FROM batch
+                          WHERE c.email = batch.email AND NOT c.via_domain AND c.checked_at IS NOT NULL AND c.checked_at < $2 AND c.due_at > $1 RETURNING 1)
+         SELECT (SELECT max(email) FROM batch) AS last, (SELECT count(*) FROM changed) AS n`,
+        [now, time, after, DUE_BATCH],
+      );
+      count += Number(result.rows[0]?.n ?? 0);
+      after = result.rows[0]?.last ?? null;
+    }
+    const d = await this.#query('UPDATE searched_domains SET due_at = $1 WHERE checked_at IS NOT NULL AND checked_at < $2 AND due_at > $1', [now, time]);
+    return count + (d.rowCount ?? 0);
   }
 
   async setSearchedDomains(domains: readonly string[], now: number): Promise<void> {
