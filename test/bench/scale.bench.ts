@@ -62,6 +62,7 @@ interface Figures {
   hibpDueMs: number;
   hibpDueCount: number;
   hibpLongestTxMs: number;
+  dueLongestTxMs: number;
   followUpLongestTxMs: number;
   fanOut: number;
   visibleMs: number;
@@ -177,9 +178,8 @@ async function measureSize(postgres: PrivatePostgres, standIn: HibpStandIn, peop
     // What the replacement sets off in the instances (the search index and graph follow the catalog), over before the next step.
     const followUp = await timed(databaseUrl, () => settle(databaseUrl, 1000, 300_000));
     const due = await timed(databaseUrl, () => dueForNewestBreach(catalog, lookups, Date.now()));
-    log(
-      `  HIBP refresh with one new breach: ${refresh.ms.toFixed(0)} ms; ${due.result} addresses due again in ${due.ms.toFixed(0)} ms; longest transaction ${Math.max(refresh.longestTransactionMs, due.longestTransactionMs).toFixed(0)} ms`,
-    );
+    log(`  HIBP refresh with one new breach: ${refresh.ms.toFixed(0)} ms (longest transaction ${refresh.longestTransactionMs.toFixed(0)} ms)`);
+    log(`  ${due.result} addresses due again in ${due.ms.toFixed(0)} ms (longest transaction ${due.longestTransactionMs.toFixed(0)} ms)`);
     log(`  the instances followed the new catalog (search index, graph) within ${(followUp.ms / 1000).toFixed(1)} s; longest transaction ${followUp.longestTransactionMs.toFixed(0)} ms`);
 
     await settle(databaseUrl);
@@ -241,7 +241,8 @@ async function measureSize(postgres: PrivatePostgres, standIn: HibpStandIn, peop
       hibpRefreshMs: refresh.ms,
       hibpDueMs: due.ms,
       hibpDueCount: due.result,
-      hibpLongestTxMs: Math.max(refresh.longestTransactionMs, due.longestTransactionMs),
+      hibpLongestTxMs: refresh.longestTransactionMs,
+      dueLongestTxMs: due.longestTransactionMs,
       followUpLongestTxMs: followUp.longestTransactionMs,
       fanOut,
       visibleMs: visible.ms,
@@ -275,8 +276,8 @@ function report(big: Figures, floor: Figures): void {
     [`new breach visible (${big.fanOut} / ${floor.fanOut} addresses)`, big.visibleMs, floor.visibleMs, 'ms'],
     [
       'longest transaction, any write',
-      Math.max(big.catalogAddOneLongestTxMs, big.hibpLongestTxMs, big.visibleLongestTxMs),
-      Math.max(floor.catalogAddOneLongestTxMs, floor.hibpLongestTxMs, floor.visibleLongestTxMs),
+      Math.max(big.catalogAddOneLongestTxMs, big.hibpLongestTxMs, big.dueLongestTxMs, big.visibleLongestTxMs),
+      Math.max(floor.catalogAddOneLongestTxMs, floor.hibpLongestTxMs, floor.dueLongestTxMs, floor.visibleLongestTxMs),
       'ms',
     ],
     ['longest transaction, catalog follow-up', big.followUpLongestTxMs, floor.followUpLongestTxMs, 'ms'],
@@ -293,12 +294,15 @@ function report(big: Figures, floor: Figures): void {
     catalog_add_one_ms: metric('ms', big.catalogAddOneMs, floor.catalogAddOneMs),
     hibp_refresh_ms: metric('ms', big.hibpRefreshMs, floor.hibpRefreshMs),
     hibp_due_again_ms: metric('ms', big.hibpDueMs, floor.hibpDueMs),
+    hibp_due_again_longest_transaction_ms: metric('ms', big.dueLongestTxMs, floor.dueLongestTxMs),
+    hibp_refresh_longest_transaction_ms: metric('ms', big.hibpLongestTxMs, floor.hibpLongestTxMs),
+    new_breach_visible_longest_transaction_ms: metric('ms', big.visibleLongestTxMs, floor.visibleLongestTxMs),
     new_breach_visible_ms: metric('ms', big.visibleMs, floor.visibleMs),
     new_breach_visible_per_address_ms: metric('ms', big.visibleMs / big.fanOut, floor.visibleMs / floor.fanOut),
     longest_transaction_ms: metric(
       'ms',
-      Math.max(big.catalogAddOneLongestTxMs, big.hibpLongestTxMs, big.visibleLongestTxMs),
-      Math.max(floor.catalogAddOneLongestTxMs, floor.hibpLongestTxMs, floor.visibleLongestTxMs),
+      Math.max(big.catalogAddOneLongestTxMs, big.hibpLongestTxMs, big.dueLongestTxMs, big.visibleLongestTxMs),
+      Math.max(floor.catalogAddOneLongestTxMs, floor.hibpLongestTxMs, floor.dueLongestTxMs, floor.visibleLongestTxMs),
     ),
     // The instances re-indexing the catalog after the replacement: proportional to the catalog, not to people.
     catalog_follow_up_longest_transaction_ms: metric('ms', big.followUpLongestTxMs, floor.followUpLongestTxMs),
