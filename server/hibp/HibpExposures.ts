@@ -7,6 +7,9 @@ import { HIBP_ATTRIBUTION } from './client.ts';
 import { DEFAULT_RPM, type LookupQueue } from './LookupQueue.ts';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
 
+/** A queue this long is counted at most every few seconds per instance (see HibpExposures#waiting). */
+const LONG_QUEUE = 10_000;
+
 /**
  * Exposures from Have I Been Pwned: what the lookup queue has stored, for the addresses it has
  * checked. An address the service has not seen before is added to the queue (new ones are
@@ -19,6 +22,8 @@ export class HibpExposures implements ExposureSource {
   readonly #queue: LookupQueue;
   readonly #clock: Clock;
   readonly #domains: ReadonlySet<string>;
+  /** The last long queue's count (see #waiting). */
+  #longQueue: { count: number; stealerLogs: boolean; until: number } | undefined;
 
   constructor(options: { lookups: LookupStore; breaches: BreachStore; queue: LookupQueue; clock: Clock; domains: readonly string[] }) {
     this.#lookups = options.lookups;
@@ -68,7 +73,7 @@ export class HibpExposures implements ExposureSource {
       addresses,
       queue: {
         requestsPerMinute: state.rpm,
-        waiting: await this.#lookups.waiting(now, state.stealerLogs),
+        waiting: await this.#waiting(now, state.stealerLogs),
         nextCheckAt: nextTimes.length === 0 ? null : nextTimes.reduce((a, b) => (a < b ? a : b)),
       },
       stealerLogs: {
@@ -85,6 +90,22 @@ export class HibpExposures implements ExposureSource {
       },
       problem: state.problem,
     };
+  }
+
+  /**
+   * How many lookups wait, for an answer's `queue.waiting` (an estimate, left out of the checks'
+   * version). Counting reads every waiting row: after a new breach at a million people that is two
+   * million rows, on every person's read. So a count of {@link LONG_QUEUE} or more is reused for
+   * 20 times as long as it took (a second at least); a short queue is counted every time.
+   */
+  async #waiting(now: number, stealerLogs: boolean): Promise<number> {
+    const known = this.#longQueue;
+    if (known && known.stealerLogs === stealerLogs && now < known.until) return known.count;
+    const started = performance.now();
+    const count = await this.#lookups.waiting(now, stealerLogs);
+    const took = performance.now() - started;
+    this.#longQueue = count >= LONG_QUEUE ? { count, stealerLogs, until: now + Math.max(1000, 20 * took) } : undefined;
+    return count;
   }
 
   /** The rows of `emails`, tracking (and waking the queue for) the ones never seen. */
