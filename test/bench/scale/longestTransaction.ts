@@ -8,7 +8,7 @@ const SAMPLE_MS = 10;
 
 export interface TransactionWatch {
   /** Stops sampling; the longest transaction age seen (ms) and how many samples were taken. */
-  stop(): Promise<{ longestMs: number; samples: number }>;
+  stop(): Promise<{ longestMs: number; samples: number; longestQuery: string }>;
 }
 
 /** Starts sampling the transactions of `databaseUrl`'s database other than its own. */
@@ -16,15 +16,22 @@ export async function watchTransactions(databaseUrl: string): Promise<Transactio
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let longestMs = 0;
+  let longestQuery = '';
   let samples = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
-      const { rows } = await client.query<{ ms: number | null }>(
-        `SELECT max(extract(epoch FROM clock_timestamp() - xact_start) * 1000)::float8 AS ms FROM pg_stat_activity
-         WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL AND state <> 'idle'`,
+      const { rows } = await client.query<{ ms: number; query: string; state: string }>(
+        `SELECT (extract(epoch FROM clock_timestamp() - xact_start) * 1000)::float8 AS ms, query, state FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL AND state <> 'idle'
+         ORDER BY xact_start LIMIT 1`,
       );
-      longestMs = Math.max(longestMs, rows[0]?.ms ?? 0);
+      const oldest = rows[0];
+      if (oldest && oldest.ms > longestMs) {
+        longestMs = oldest.ms;
+        // Which transaction it was: its statement at the time (or the last one, while idle in it).
+        longestQuery = `${oldest.state}: ${oldest.query.replace(/\s+/g, ' ').slice(0, 120)}`;
+      }
       samples++;
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
     }
@@ -34,20 +41,20 @@ export async function watchTransactions(databaseUrl: string): Promise<Transactio
       running = false;
       await loop;
       await client.end();
-      return { longestMs, samples };
+      return { longestMs, samples, longestQuery };
     },
   };
 }
 
 /** Runs `work` while watching; its duration and the longest transaction seen meanwhile. */
-export async function timed<T>(databaseUrl: string, work: () => Promise<T>): Promise<{ result: T; ms: number; longestTransactionMs: number }> {
+export async function timed<T>(databaseUrl: string, work: () => Promise<T>): Promise<{ result: T; ms: number; longestTransactionMs: number; longestQuery: string }> {
   const watch = await watchTransactions(databaseUrl);
   const started = performance.now();
   try {
     const result = await work();
     const ms = performance.now() - started;
-    const { longestMs } = await watch.stop();
-    return { result, ms, longestTransactionMs: longestMs };
+    const { longestMs, longestQuery } = await watch.stop();
+    return { result, ms, longestTransactionMs: longestMs, longestQuery };
   } catch (error) {
     await watch.stop();
     throw error;
