@@ -9,6 +9,8 @@ import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, 
 
 /** A queue this long is counted at most every few seconds per instance (see HibpExposures#waiting). */
 const LONG_QUEUE = 10_000;
+/** How far ahead an address's place is counted, in minutes of lookups at the key's Rpm (see #expectedAt). */
+const AHEAD_COUNTED_MINUTES = 24 * 60;
 
 /**
  * Exposures from Have I Been Pwned: what the lookup queue has stored, for the addresses it has
@@ -136,8 +138,10 @@ export class HibpExposures implements ExposureSource {
     if (row.dueAt === null || state.problem?.code === 'key-refused' || state.problem?.code === 'wrong-address') return null;
     const start = Math.max(row.dueAt, now, state.blockedUntil, state.backoffUntil);
     if (row.dueAt > now) return start;
-    const ahead = row.viaDomain ? 0 : await this.#lookups.aheadOf(row.email, now);
-    return slotTime(await this.#lookups.sentSince(now - this.#queue.windowMs), ahead, start, state.rpm ?? DEFAULT_RPM, this.#queue.windowMs);
+    const rpm = state.rpm ?? DEFAULT_RPM;
+    // Counted up to a day of lookups at the key's Rpm: further out, the estimate says a day (counting two million rows per address would stall every answer).
+    const ahead = row.viaDomain ? 0 : await this.#lookups.aheadOf(row.email, now, rpm * AHEAD_COUNTED_MINUTES);
+    return slotTime(await this.#lookups.sentSince(now - this.#queue.windowMs), ahead, start, rpm, this.#queue.windowMs);
   }
 }
 

@@ -58,8 +58,12 @@ export interface LookupStore {
   emailsOnDomain(domain: string): Promise<string[]>;
   /** Lookups due at `now` across the service (addresses, domains, stealer logs when `stealerLogs`). */
   waiting(now: number, stealerLogs: boolean): Promise<number>;
-  /** Due account lookups ordered before `email`'s (0 when it is next), for estimates. */
-  aheadOf(email: string, now: number): Promise<number>;
+  /**
+   * Due account lookups ordered before `email`'s (0 when it is next), for estimates; counted up to
+   * `limit` when given (an estimate further out than that needs only to know it is that far: after
+   * a new breach at a million people an address can have two million ahead of it).
+   */
+  aheadOf(email: string, now: number, limit?: number): Promise<number>;
   /** The earliest time any lookup falls due (≤ now when one is due now), judged at `now`; null when none is scheduled. */
   nextDue(now: number, stealerLogs: boolean): Promise<number | null>;
   /**

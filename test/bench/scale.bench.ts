@@ -58,6 +58,8 @@ interface Figures {
   nextDueP50: number;
   waitingCountP50: number;
   aheadOfP50: number;
+  removalMs: number;
+  removalLongestTxMs: number;
   readQueuedRps: number;
   readQueuedP99: number;
   catalogAddOneMs: number;
@@ -240,6 +242,15 @@ async function measureSize(postgres: PrivatePostgres, standIn: HibpStandIn, peop
     }
     log(`  claim with ${people} waiting: p50 ${percentile(claims, 50).toFixed(2)} ms, p99 ${percentile(claims, 99).toFixed(2)} ms`);
 
+    // HIBP retires a breach: its addresses (about 0.4% of them) get a catalog change each, in the replacement's transaction.
+    await settle(databaseUrl);
+    const leaving = ids[0]!;
+    const remaining = (await store.listBreaches()).filter((breach) => breach.id !== leaving);
+    const removal = await timed(databaseUrl, () => store.replaceCatalog(remaining, { origin: 'hibp', file: null, at: new Date().toISOString() }));
+    const { rows: changed } = await client.query<{ n: string }>('SELECT count(*) AS n FROM catalog_changes');
+    log(`  one breach leaving (${changed[0]!.n} addresses in it): ${removal.ms.toFixed(0)} ms (longest transaction ${removal.longestTransactionMs.toFixed(0)} ms: ${removal.longestQuery})`);
+    await settle(databaseUrl, 1000, 300_000);
+
     const { rows } = await client.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');
     return {
       people,
@@ -252,6 +263,8 @@ async function measureSize(postgres: PrivatePostgres, standIn: HibpStandIn, peop
       nextDueP50: percentile(nextDues, 50),
       waitingCountP50: percentile(counts, 50),
       aheadOfP50: percentile(aheads, 50),
+      removalMs: removal.ms,
+      removalLongestTxMs: removal.longestTransactionMs,
       readQueuedRps: readsQueued.rps,
       readQueuedP99: readsQueued.p99,
       catalogAddOneMs,
@@ -293,6 +306,7 @@ function report(big: Figures, floor: Figures): void {
     ['queue places ahead of an address p50', big.aheadOfP50, floor.aheadOfP50, 'ms'],
     ['one breach added', big.catalogAddOneMs, floor.catalogAddOneMs, 'ms'],
     ['HIBP refresh, one new breach', big.hibpRefreshMs, floor.hibpRefreshMs, 'ms'],
+    ['HIBP refresh, one breach leaving', big.removalMs, floor.removalMs, 'ms'],
     [`  addresses due again (${big.hibpDueCount} / ${floor.hibpDueCount})`, big.hibpDueMs, floor.hibpDueMs, 'ms'],
     [`new breach visible (${big.fanOut} / ${floor.fanOut} addresses)`, big.visibleMs, floor.visibleMs, 'ms'],
     [
@@ -318,6 +332,8 @@ function report(big: Figures, floor: Figures): void {
     catalog_add_one_ms: metric('ms', big.catalogAddOneMs, floor.catalogAddOneMs),
     hibp_refresh_ms: metric('ms', big.hibpRefreshMs, floor.hibpRefreshMs),
     hibp_due_again_ms: metric('ms', big.hibpDueMs, floor.hibpDueMs),
+    hibp_refresh_one_leaving_ms: metric('ms', big.removalMs, floor.removalMs),
+    hibp_refresh_one_leaving_longest_transaction_ms: metric('ms', big.removalLongestTxMs, floor.removalLongestTxMs),
     hibp_due_again_longest_transaction_ms: metric('ms', big.dueLongestTxMs, floor.dueLongestTxMs),
     hibp_refresh_longest_transaction_ms: metric('ms', big.hibpLongestTxMs, floor.hibpLongestTxMs),
     new_breach_visible_longest_transaction_ms: metric('ms', big.visibleLongestTxMs, floor.visibleLongestTxMs),

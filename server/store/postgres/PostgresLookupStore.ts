@@ -104,14 +104,15 @@ export class PostgresLookupStore implements LookupStore {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async aheadOf(email: string, now: number): Promise<number> {
+  async aheadOf(email: string, now: number, limit?: number): Promise<number> {
+    // Each count reads at most `limit` rows ($3; LIMIT NULL is no limit); their sum is capped again.
     const { rows } = await this.#query<{ n: string }>(
       `WITH me AS (SELECT added_at, checked_at FROM address_checks WHERE email = $1)
-       SELECT (SELECT count(*) FROM address_checks AS c, me WHERE NOT c.via_domain AND c.checked_at IS NULL AND c.due_at <= $2
-                 AND (me.checked_at IS NOT NULL OR c.added_at < me.added_at OR (c.added_at = me.added_at AND c.email COLLATE "C" < $1 COLLATE "C")))
-            + (SELECT count(*) FROM address_checks AS c, me WHERE me.checked_at IS NOT NULL AND NOT c.via_domain AND c.checked_at IS NOT NULL AND c.due_at <= $2
-                 AND (c.checked_at < me.checked_at OR (c.checked_at = me.checked_at AND c.email COLLATE "C" < $1 COLLATE "C"))) AS n`,
-      [email, now],
+       SELECT LEAST((SELECT count(*) FROM (SELECT 1 FROM address_checks AS c, me WHERE NOT c.via_domain AND c.checked_at IS NULL AND c.due_at <= $2
+                 AND (me.checked_at IS NOT NULL OR c.added_at < me.added_at OR (c.added_at = me.added_at AND c.email COLLATE "C" < $1 COLLATE "C")) LIMIT $3) AS fresh)
+            + (SELECT count(*) FROM (SELECT 1 FROM address_checks AS c, me WHERE me.checked_at IS NOT NULL AND NOT c.via_domain AND c.checked_at IS NOT NULL AND c.due_at <= $2
+                 AND (c.checked_at < me.checked_at OR (c.checked_at = me.checked_at AND c.email COLLATE "C" < $1 COLLATE "C")) LIMIT $3) AS rechecks), $3) AS n`,
+      [email, now, limit ?? null],
     );
     return Number(rows[0]?.n ?? 0);
   }

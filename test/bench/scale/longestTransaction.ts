@@ -1,7 +1,8 @@
 // How long the longest transaction of a piece of work stayed open, from PostgreSQL's own view
 // (pg_stat_activity, sampled every few milliseconds on a connection of its own): a transaction
 // holds the locks it took until it ends, so this bounds the longest lock hold of the work, whoever
-// ran it (the bench's stores or the service's instances).
+// ran it (the bench's stores or the service's instances). Autovacuum is not counted: it takes no
+// lock a reader or writer of rows waits for.
 import pg from 'pg';
 
 const SAMPLE_MS = 10;
@@ -23,7 +24,7 @@ export async function watchTransactions(databaseUrl: string): Promise<Transactio
     while (running) {
       const { rows } = await client.query<{ ms: number; query: string; state: string }>(
         `SELECT (extract(epoch FROM clock_timestamp() - xact_start) * 1000)::float8 AS ms, query, state FROM pg_stat_activity
-         WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL AND state <> 'idle'
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start IS NOT NULL AND state <> 'idle'
          ORDER BY xact_start LIMIT 1`,
       );
       const oldest = rows[0];
@@ -75,7 +76,7 @@ export async function settle(databaseUrl: string, quietMs = 1000, timeoutMs = 12
     while (Date.now() - quietSince < quietMs) {
       if (Date.now() > until) throw new Error(`the database did not settle within ${timeoutMs / 1000} s`);
       const { rows } = await client.query<{ busy: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL AND state <> 'idle') AS busy`,
+        `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start IS NOT NULL AND state <> 'idle') AS busy`,
       );
       if (rows[0]?.busy) quietSince = Date.now();
       await new Promise((resolve) => setTimeout(resolve, 20));
