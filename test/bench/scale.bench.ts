@@ -2,18 +2,21 @@
 // database on a private PostgreSQL server, two service processes on it (as behind a load balancer,
 // looking addresses up in the HIBP stand-in at Rpm 10), and N people with 2N addresses and their
 // exposures seeded in bulk (test/bench/scale/seed.ts). Measured at each size:
-//   typical_read_rps / _p99   GET /user/breaches of 2,000 people spread over all, across both instances
-//   queue_claim_p50 / _p99    the lookup queue's claim with N addresses waiting for their first lookup
-//   catalog_add_one_ms        one breach added to the catalog (POST /__dev/breaches: store and details)
-//   hibp_refresh_ms           HIBP's catalog refreshed with one new breach (the store's replacement)
-//   hibp_due_ms               …which makes every address checked before it due again (docs/decisions)
-//   new_breach_visible_ms     a new breach that 100,000 addresses are in written to all of them, as
-//                             the lookup queue writes each answer (8 at a time), and seen in reads
-//   longest_transaction_ms    the longest transaction open during the writes above (pg_stat_activity)
-//   bytes_per_person          pg_database_size / N
+//   typical_read_rps / _p99       GET /user/breaches of 2,000 people spread over all, across both instances
+//   typical_read_*_all_due        the same while every address waits for its re-check (after a new breach)
+//   queue_claim_p50 / _p99        the lookup queue's claim with N addresses waiting for their first lookup
+//   queue_next_due, _waiting_count, _ahead_of   the queue's other reads (each worker turn, each person's checks)
+//   catalog_add_one_ms            one breach added to the catalog (POST /__dev/breaches: store and details)
+//   hibp_refresh_ms               HIBP's catalog refreshed with one new breach (the store's replacement)
+//   hibp_due_again_ms             …which makes every address checked before it due again (decision 0125)
+//   hibp_refresh_one_leaving_ms   HIBP's catalog refreshed with one seeded breach gone (its addresses' catalog changes)
+//   new_breach_visible_ms         a new breach that 100,000 addresses are in written to all of them, as
+//                                 the lookup queue writes each answer (8 at a time), and seen in reads
+//   *_longest_transaction_ms      the longest transaction open during each write (pg_stat_activity)
+//   bytes_per_person              pg_database_size / N
 // `floor` is the same figure at 10,000 people, measured in the same run; `ratio` is value / floor
 // (for req/s too: the target is ≥ 0.8 there, ≤ 1.5 for the claim). SCALE_PEOPLE sets N
-// (1,000,000 by default; develop at 100,000).
+// (1,000,000 by default; develop at 100,000), SCALE_FAN_OUT the new breach's addresses.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
