@@ -29,7 +29,7 @@ import { openPostgresLookupStore } from '../../server/store/postgres/PostgresLoo
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { HibpStandIn } from '../support/hibpStandIn.ts';
 import { startProcess, stopProcess } from './processes.ts';
-import { settle, timed } from './scale/longestTransaction.ts';
+import { autovacuumDone, settle, timed } from './scale/longestTransaction.ts';
 import { addressOf, breachesOf, makeWaiting, seedPeople, subOf } from './scale/seed.ts';
 import { call, mintToken } from './seed.ts';
 
@@ -159,6 +159,7 @@ async function measureSize(postgres: PrivatePostgres, standIn: HibpStandIn, peop
     const addresses = 2 * people;
 
     await settle(databaseUrl);
+    await autovacuumDone(databaseUrl);
     const readers = Array.from({ length: Math.min(READERS, people) }, (_, i) => Math.floor((i * people) / Math.min(READERS, people)));
     const tokens: string[] = [];
     await eachParallel(readers, 16, async (person) => void tokens.push(await mintToken(origin, subOf(person))));

@@ -85,3 +85,19 @@ export async function settle(databaseUrl: string, quietMs = 1000, timeoutMs = 12
     await client.end();
   }
 }
+
+/** Waits (at most `timeoutMs`) until no autovacuum worker runs on the database: reads are measured on a machine not also vacuuming. */
+export async function autovacuumDone(databaseUrl: string, timeoutMs = 300_000): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query<{ busy: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'autovacuum worker') AS busy`);
+      if (!rows[0]?.busy || Date.now() > until) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await client.end();
+  }
+}
