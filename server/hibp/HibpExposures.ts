@@ -10,7 +10,7 @@ import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, 
 /** A queue this long is counted at most every few seconds per instance (see HibpExposures#waiting). */
 const LONG_QUEUE = 10_000;
 /** How far ahead an address's place is counted, in minutes of lookups at the key's Rpm (see #expectedAt). */
-const AHEAD_COUNTED_MINUTES = 24 * 60;
+export const AHEAD_COUNTED_MINUTES = 24 * 60;
 
 /**
  * Exposures from Have I Been Pwned: what the lookup queue has stored, for the addresses it has

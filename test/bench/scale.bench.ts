@@ -5,7 +5,7 @@
 //   typical_read_rps / _p99       GET /user/breaches of 2,000 people spread over all, across both instances
 //   typical_read_*_all_due        the same while every address waits for its re-check (after a new breach)
 //   queue_claim_p50 / _p99        the lookup queue's claim with N addresses waiting for their first lookup
-//   queue_next_due, _waiting_count, _ahead_of   the queue's other reads (each worker turn, each person's checks)
+//   queue_next_due, _waiting_count, _ahead_of   the queue's other reads (each worker turn, each person's checks; ahead as the service counts it)
 //   catalog_add_one_ms            one breach added to the catalog (POST /__dev/breaches: store and details)
 //   hibp_refresh_ms               HIBP's catalog refreshed with one new breach (the store's replacement)
 //   hibp_due_again_ms             …which makes every address checked before it due again (decision 0125)
@@ -24,6 +24,8 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import type { Breach } from '../../shared/api/index.ts';
 import { dueForNewestBreach } from '../../server/hibp/CatalogRefresher.ts';
+import { AHEAD_COUNTED_MINUTES } from '../../server/hibp/HibpExposures.ts';
+import { DEFAULT_RPM } from '../../server/hibp/LookupQueue.ts';
 import { openPostgresBreachStore } from '../../server/store/postgres/PostgresBreachStore.ts';
 import { openPostgresLookupStore } from '../../server/store/postgres/PostgresLookupStore.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
@@ -241,7 +243,7 @@ async function measureSize(postgres: PrivatePostgres, standIn: HibpStandIn, peop
     const waitingStep = Math.max(1, Math.floor(addresses / people));
     for (let k = 0; k < 20; k++) {
       const started = performance.now();
-      await lookups.aheadOf(addressOf(waitingStep * Math.floor((k * people) / 20)), Date.now());
+      await lookups.aheadOf(addressOf(waitingStep * Math.floor((k * people) / 20)), Date.now(), DEFAULT_RPM * AHEAD_COUNTED_MINUTES);
       aheads.push(performance.now() - started);
     }
     log(`  claim with ${people} waiting: p50 ${percentile(claims, 50).toFixed(2)} ms, p99 ${percentile(claims, 99).toFixed(2)} ms`);
