@@ -105,16 +105,24 @@ export class PostgresLookupStore implements LookupStore {
   }
 
   async aheadOf(email: string, now: number, limit?: number): Promise<number> {
-    // Each count reads at most `limit` rows ($3; LIMIT NULL is no limit); their sum is capped again.
-    const { rows } = await this.#query<{ n: string }>(
-      `WITH me AS (SELECT added_at, checked_at FROM address_checks WHERE email = $1)
-       SELECT LEAST((SELECT count(*) FROM (SELECT 1 FROM address_checks AS c, me WHERE NOT c.via_domain AND c.checked_at IS NULL AND c.due_at <= $2
-                 AND (me.checked_at IS NOT NULL OR c.added_at < me.added_at OR (c.added_at = me.added_at AND c.email COLLATE "C" < $1 COLLATE "C")) LIMIT $3) AS fresh)
-            + (SELECT count(*) FROM (SELECT 1 FROM address_checks AS c, me WHERE me.checked_at IS NOT NULL AND NOT c.via_domain AND c.checked_at IS NOT NULL AND c.due_at <= $2
-                 AND (c.checked_at < me.checked_at OR (c.checked_at = me.checked_at AND c.email COLLATE "C" < $1 COLLATE "C")) LIMIT $3) AS rechecks), $3) AS n`,
-      [email, now, limit ?? null],
+    const me = (await this.#query<{ added_at: string; checked_at: string | null }>('SELECT added_at, checked_at FROM address_checks WHERE email = $1', [email])).rows[0];
+    if (!me) return 0;
+    // Each count is a range of one index of migration 120, in its order ((added_at, email) for new
+    // addresses, (checked_at, email) for re-checks), read up to `limit` entries (LIMIT NULL: all).
+    // With the address's own place as values, not a join, so the planner can take that range.
+    const count = async (sql: string, values: unknown[]) => Number((await this.#query<{ n: string }>(sql, values)).rows[0]?.n ?? 0);
+    const freshAhead = `SELECT count(*) AS n FROM (SELECT 1 FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1`;
+    if (me.checked_at === null) {
+      return count(`${freshAhead} AND (added_at, email COLLATE "C") < ($2::bigint, $3 COLLATE "C") LIMIT $4) AS ahead`, [now, me.added_at, email, limit ?? null]);
+    }
+    const fresh = await count(`${freshAhead} LIMIT $2) AS ahead`, [now, limit ?? null]);
+    if (limit !== undefined && fresh >= limit) return fresh;
+    const rechecks = await count(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM address_checks WHERE NOT via_domain AND checked_at IS NOT NULL AND due_at <= $1
+         AND (checked_at, email COLLATE "C") < ($2::bigint, $3 COLLATE "C") LIMIT $4) AS ahead`,
+      [now, me.checked_at, email, limit === undefined ? null : limit - fresh],
     );
-    return Number(rows[0]?.n ?? 0);
+    return fresh + rechecks;
   }
 
   async nextDue(now: number, stealerLogs: boolean): Promise<number | null> {
