@@ -7,6 +7,11 @@ import { HIBP_ATTRIBUTION } from './client.ts';
 import { DEFAULT_RPM, type LookupQueue } from './LookupQueue.ts';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupStore, type SourceState } from './LookupStore.ts';
 
+/** A queue this long is counted at most every few seconds per instance (see HibpExposures#waiting). */
+const LONG_QUEUE = 10_000;
+/** How far ahead an address's place is counted, in minutes of lookups at the key's Rpm (see #expectedAt). */
+export const AHEAD_COUNTED_MINUTES = 24 * 60;
+
 /**
  * Exposures from Have I Been Pwned: what the lookup queue has stored, for the addresses it has
  * checked. An address the service has not seen before is added to the queue (new ones are
@@ -19,6 +24,10 @@ export class HibpExposures implements ExposureSource {
   readonly #queue: LookupQueue;
   readonly #clock: Clock;
   readonly #domains: ReadonlySet<string>;
+  /** The last long queue's count (see #waiting). */
+  #longQueue: { count: number; stealerLogs: boolean; until: number } | undefined;
+  /** The count under way, shared by the answers asked while it runs. */
+  #counting: { stealerLogs: boolean; count: Promise<number> } | undefined;
 
   constructor(options: { lookups: LookupStore; breaches: BreachStore; queue: LookupQueue; clock: Clock; domains: readonly string[] }) {
     this.#lookups = options.lookups;
@@ -68,7 +77,7 @@ export class HibpExposures implements ExposureSource {
       addresses,
       queue: {
         requestsPerMinute: state.rpm,
-        waiting: await this.#lookups.waiting(now, state.stealerLogs),
+        waiting: await this.#waiting(now, state.stealerLogs),
         nextCheckAt: nextTimes.length === 0 ? null : nextTimes.reduce((a, b) => (a < b ? a : b)),
       },
       stealerLogs: {
@@ -85,6 +94,35 @@ export class HibpExposures implements ExposureSource {
       },
       problem: state.problem,
     };
+  }
+
+  /**
+   * How many lookups wait, for an answer's `queue.waiting` (an estimate, left out of the checks'
+   * version). Counting reads every waiting row: after a new breach at a million people that is two
+   * million rows, on every person's read. So a count of {@link LONG_QUEUE} or more is reused for
+   * 20 times as long as it took (a second at least); a short queue is counted every time.
+   */
+  async #waiting(now: number, stealerLogs: boolean): Promise<number> {
+    const known = this.#longQueue;
+    if (known && known.stealerLogs === stealerLogs && now < known.until) return known.count;
+    // Answers asked meanwhile share the count under way instead of each starting one: at two million
+    // rows a count takes seconds, and sixteen at once took six seconds each.
+    if (this.#counting?.stealerLogs === stealerLogs) return this.#counting.count;
+    const count = this.#countWaiting(now, stealerLogs);
+    this.#counting = { stealerLogs, count };
+    try {
+      return await count;
+    } finally {
+      if (this.#counting?.count === count) this.#counting = undefined;
+    }
+  }
+
+  async #countWaiting(now: number, stealerLogs: boolean): Promise<number> {
+    const started = performance.now();
+    const count = await this.#lookups.waiting(now, stealerLogs);
+    const took = performance.now() - started;
+    this.#longQueue = count >= LONG_QUEUE ? { count, stealerLogs, until: now + Math.max(1000, 20 * took) } : undefined;
+    return count;
   }
 
   /** The rows of `emails`, tracking (and waking the queue for) the ones never seen. */
@@ -115,8 +153,10 @@ export class HibpExposures implements ExposureSource {
     if (row.dueAt === null || state.problem?.code === 'key-refused' || state.problem?.code === 'wrong-address') return null;
     const start = Math.max(row.dueAt, now, state.blockedUntil, state.backoffUntil);
     if (row.dueAt > now) return start;
-    const ahead = row.viaDomain ? 0 : await this.#lookups.aheadOf(row.email, now);
-    return slotTime(await this.#lookups.sentSince(now - this.#queue.windowMs), ahead, start, state.rpm ?? DEFAULT_RPM, this.#queue.windowMs);
+    const rpm = state.rpm ?? DEFAULT_RPM;
+    // Counted up to a day of lookups at the key's Rpm: further out, the estimate says a day (counting two million rows per address would stall every answer).
+    const ahead = row.viaDomain ? 0 : await this.#lookups.aheadOf(row.email, now, rpm * AHEAD_COUNTED_MINUTES);
+    return slotTime(await this.#lookups.sentSince(now - this.#queue.windowMs), ahead, start, rpm, this.#queue.windowMs);
   }
 }
 

@@ -42,7 +42,7 @@ export type SlotAnswer = { granted: true; flight: string } | { granted: false; r
 /**
  * The lookup queue and the rate budget, in the service's database so that instances sharing
  * one PostgreSQL share one budget (SQLite: `SqliteLookupStore`; PostgreSQL:
- * `PostgresLookupStore`). Every method is one transaction. Emails are in `emailKey` form.
+ * `PostgresLookupStore`). Every method is one transaction (but see `dueAgainIfCheckedBefore`). Emails are in `emailKey` form.
  */
 export interface LookupStore {
   /**
@@ -58,8 +58,12 @@ export interface LookupStore {
   emailsOnDomain(domain: string): Promise<string[]>;
   /** Lookups due at `now` across the service (addresses, domains, stealer logs when `stealerLogs`). */
   waiting(now: number, stealerLogs: boolean): Promise<number>;
-  /** Due account lookups ordered before `email`'s (0 when it is next), for estimates. */
-  aheadOf(email: string, now: number): Promise<number>;
+  /**
+   * Due account lookups ordered before `email`'s (0 when it is next), for estimates; counted up to
+   * `limit` when given (an estimate further out than that needs only to know it is that far: after
+   * a new breach at a million people an address can have two million ahead of it).
+   */
+  aheadOf(email: string, now: number, limit?: number): Promise<number>;
   /** The earliest time any lookup falls due (≤ now when one is due now), judged at `now`; null when none is scheduled. */
   nextDue(now: number, stealerLogs: boolean): Promise<number | null>;
   /**
@@ -75,7 +79,11 @@ export interface LookupStore {
   failed(job: LookupJob, problem: string, retryAt: number): Promise<void>;
   /** Gives a leased lookup back untouched (HIBP asked to wait): due as it was. */
   release(job: LookupJob): Promise<void>;
-  /** Checked addresses last looked up before `time` become due at `now` (a breach added to the catalog). */
+  /**
+   * Checked addresses last looked up before `time` become due at `now` (a breach added to the
+   * catalog). The one method that may take several transactions: PostgreSQL's makes addresses due
+   * in batches, so a million of them never sit under one transaction's locks.
+   */
   dueAgainIfCheckedBefore(time: number, now: number): Promise<number>;
   /**
    * The domains searched as a whole (`--hibp-domain`): new ones are due now and take their

@@ -7,6 +7,8 @@ import { createPool, describeDatabaseUrl, guarded, transaction } from '../storag
 /** Lookups are few (at most the key's Rpm a minute); two connections serve them and the requests that read the queue. */
 const POOL_SIZE = 2;
 const ATTEMPTS = 8;
+/** Addresses made due again per transaction (see dueAgainIfCheckedBefore): a few hundred milliseconds at most on a busy machine. */
+const DUE_BATCH = 1000;
 
 /** Each claim queue's next row (see lookupRules' `claimOrder`), locked; `$1` is now, `$2` `monitoredSince(now)` where the queue asks for it. */
 const NEXT_IN_QUEUE: Record<ClaimQueue, string> = {
@@ -113,16 +115,25 @@ export class PostgresLookupStore implements LookupStore {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async aheadOf(email: string, now: number): Promise<number> {
-    const { rows } = await this.#query<{ n: string }>(
-      `WITH me AS (SELECT added_at, checked_at FROM address_checks WHERE email = $1)
-       SELECT (SELECT count(*) FROM address_checks AS c, me WHERE NOT c.via_domain AND c.checked_at IS NULL AND c.due_at <= $2
-                 AND (me.checked_at IS NOT NULL OR c.added_at < me.added_at OR (c.added_at = me.added_at AND c.email COLLATE "C" < $1 COLLATE "C")))
-            + (SELECT count(*) FROM address_checks AS c, me WHERE me.checked_at IS NOT NULL AND NOT c.via_domain AND c.checked_at IS NOT NULL AND c.due_at <= $2
-                 AND (c.checked_at < me.checked_at OR (c.checked_at = me.checked_at AND c.email COLLATE "C" < $1 COLLATE "C"))) AS n`,
-      [email, now],
+  async aheadOf(email: string, now: number, limit?: number): Promise<number> {
+    const me = (await this.#query<{ added_at: string; checked_at: string | null }>('SELECT added_at, checked_at FROM address_checks WHERE email = $1', [email])).rows[0];
+    if (!me) return 0;
+    // Each count is a range of one index of migration 120, in its order ((added_at, email) for new
+    // addresses, (checked_at, email) for re-checks), read up to `limit` entries (LIMIT NULL: all).
+    // With the address's own place as values, not a join, so the planner can take that range.
+    const count = async (sql: string, values: unknown[]) => Number((await this.#query<{ n: string }>(sql, values)).rows[0]?.n ?? 0);
+    const freshAhead = `SELECT count(*) AS n FROM (SELECT 1 FROM address_checks WHERE NOT via_domain AND checked_at IS NULL AND due_at <= $1`;
+    if (me.checked_at === null) {
+      return count(`${freshAhead} AND (added_at, email COLLATE "C") < ($2::bigint, $3 COLLATE "C") LIMIT $4) AS ahead`, [now, me.added_at, email, limit ?? null]);
+    }
+    const fresh = await count(`${freshAhead} LIMIT $2) AS ahead`, [now, limit ?? null]);
+    if (limit !== undefined && fresh >= limit) return fresh;
+    const rechecks = await count(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM address_checks WHERE NOT via_domain AND checked_at IS NOT NULL AND due_at <= $1
+         AND (checked_at, email COLLATE "C") < ($2::bigint, $3 COLLATE "C") LIMIT $4) AS ahead`,
+      [now, me.checked_at, email, limit === undefined ? null : limit - fresh],
     );
-    return Number(rows[0]?.n ?? 0);
+    return fresh + rechecks;
   }
 
   async nextDue(now: number, stealerLogs: boolean): Promise<number | null> {
@@ -189,12 +200,27 @@ export class PostgresLookupStore implements LookupStore {
     else await this.#query('UPDATE address_checks SET lease_until = 0, lease_owner = NULL WHERE email = $1', [job.email]);
   }
 
+  /**
+   * In batches of {@link DUE_BATCH} addresses in key order, each its own transaction: at a million
+   * addresses one statement held every row's lock for seconds, stalling the lookups and reads that
+   * write them (docs/decisions/0266-due-again-batches.md). A batch that fails leaves the rest as
+   * they were; the next catalog refresh makes them due.
+   */
   async dueAgainIfCheckedBefore(time: number, now: number): Promise<number> {
-    return this.#tx(async (client) => {
-      const a = await client.query('UPDATE address_checks SET due_at = $1 WHERE NOT via_domain AND checked_at IS NOT NULL AND checked_at < $2 AND due_at > $1', [now, time]);
-      const d = await client.query('UPDATE searched_domains SET due_at = $1 WHERE checked_at IS NOT NULL AND checked_at < $2 AND due_at > $1', [now, time]);
-      return (a.rowCount ?? 0) + (d.rowCount ?? 0);
-    });
+    let count = 0;
+    for (let after: string | null = ''; after !== null;) {
+      const result: pg.QueryResult<{ last: string | null; n: string }> = await this.#query(
+        `WITH batch AS (SELECT email FROM address_checks WHERE email > $3 ORDER BY email LIMIT $4),
+              changed AS (UPDATE address_checks AS c SET due_at = $1 FROM batch
+                          WHERE c.email = batch.email AND NOT c.via_domain AND c.checked_at IS NOT NULL AND c.checked_at < $2 AND c.due_at > $1 RETURNING 1)
+         SELECT (SELECT max(email) FROM batch) AS last, (SELECT count(*) FROM changed) AS n`,
+        [now, time, after, DUE_BATCH],
+      );
+      count += Number(result.rows[0]?.n ?? 0);
+      after = result.rows[0]?.last ?? null;
+    }
+    const d = await this.#query('UPDATE searched_domains SET due_at = $1 WHERE checked_at IS NOT NULL AND checked_at < $2 AND due_at > $1', [now, time]);
+    return count + (d.rowCount ?? 0);
   }
 
   async setSearchedDomains(domains: readonly string[], now: number): Promise<void> {

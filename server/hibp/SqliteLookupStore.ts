@@ -97,21 +97,21 @@ export class SqliteLookupStore implements LookupStore {
     return accounts + domains + stealer;
   }
 
-  async aheadOf(email: string, now: number): Promise<number> {
+  async aheadOf(email: string, now: number, limit?: number): Promise<number> {
     const row = this.#db.prepare('SELECT added_at, checked_at FROM address_checks WHERE email = ?').get(email) as { added_at: number; checked_at: number | null } | undefined;
     if (!row) return 0;
     const newAhead = this.#db
       .prepare(
-        `SELECT count(*) FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ?
-         AND (? = 1 OR added_at < ? OR (added_at = ? AND email < ?))`,
+        `SELECT count(*) FROM (SELECT 1 FROM address_checks WHERE via_domain = 0 AND checked_at IS NULL AND due_at <= ?
+         AND (? = 1 OR added_at < ? OR (added_at = ? AND email < ?)) LIMIT ?)`,
       )
       .pluck()
-      .get(now, row.checked_at === null ? 0 : 1, row.added_at, row.added_at, email) as number;
-    if (row.checked_at === null) return newAhead;
+      .get(now, row.checked_at === null ? 0 : 1, row.added_at, row.added_at, email, limit ?? -1) as number;
+    if (row.checked_at === null || (limit !== undefined && newAhead >= limit)) return newAhead;
     const recheckAhead = this.#db
-      .prepare(`SELECT count(*) FROM address_checks WHERE via_domain = 0 AND checked_at IS NOT NULL AND due_at <= ? AND (checked_at < ? OR (checked_at = ? AND email < ?))`)
+      .prepare(`SELECT count(*) FROM (SELECT 1 FROM address_checks WHERE via_domain = 0 AND checked_at IS NOT NULL AND due_at <= ? AND (checked_at < ? OR (checked_at = ? AND email < ?)) LIMIT ?)`)
       .pluck()
-      .get(now, row.checked_at, row.checked_at, email) as number;
+      .get(now, row.checked_at, row.checked_at, email, limit === undefined ? -1 : limit - newAhead) as number;
     return newAhead + recheckAhead;
   }
 

@@ -9,6 +9,8 @@ import { incrementalCatalogReadersSql } from './0080-incremental-catalog-readers
 import { identityHashedIdsSql } from './0090-identity-hashed-ids.ts';
 import { personEmailsSql } from './0100-person-emails.ts';
 import { identityInteractionClientsSql } from './0110-identity-interaction-clients.ts';
+import { lookupQueueOrderIndexesSql } from './0120-lookup-queue-order-indexes.ts';
+import { exposuresByBreachSql } from './0130-exposures-by-breach.ts';
 
 /**
  * The version tables of the layout released before this list: each component (breach store,
@@ -51,6 +53,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 90, name: 'identity-hashed-ids', sql: identityHashedIdsSql },
   { version: 100, name: 'person-emails', sql: personEmailsSql },
   { version: 110, name: 'identity-interaction-clients', sql: identityInteractionClientsSql },
+  { version: 120, name: 'lookup-queue-order-indexes', sql: lookupQueueOrderIndexesSql },
+  { version: 130, name: 'exposures-by-breach', sql: exposuresByBreachSql },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

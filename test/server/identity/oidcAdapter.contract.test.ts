@@ -204,8 +204,10 @@ describe.each(DIALECTS)('the oidc-provider adapter contract on %s', (dialect) =>
       adapters = reopened.adapterFactory;
     } else {
       // The schema as version 80 left it: what later migrations made goes, and is made again.
-      await place.exec(`DROP TABLE person_emails, verification_sends; ALTER TABLE oidc_models DROP COLUMN client_key, DROP COLUMN client_seq; UPDATE schema_version SET version = 80; ${inserts}`);
-      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90, 100, 110] });
+      await place.exec(
+        `DROP TABLE person_emails, verification_sends; ALTER TABLE oidc_models DROP COLUMN client_key, DROP COLUMN client_seq; DROP INDEX address_checks_fresh_order, address_checks_recheck_order, address_checks_next_due, address_checks_next_stealer_due, exposures_breach; UPDATE schema_version SET version = 80; ${inserts}`,
+      );
+      expect(await migratePostgresAt(place.url)).toMatchObject({ from: 80, applied: [90, 100, 110, 120, 130] });
     }
     expect(await adapters('RefreshToken').find(refreshToken)).toEqual({ jti: refreshToken, accountId: 'alice', grantId: 'g1' });
     expect(await adapters('Session').find(sessionId)).toEqual({ jti: sessionId, uid: 'u1', accountId: 'alice' });

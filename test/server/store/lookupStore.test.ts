@@ -113,6 +113,21 @@ describe.each(await serviceStores())('the lookup store on $name', (kind) => {
     expect(await store.nextDue(T, false)).toBe(T);
   });
 
+  it('counts the queue ahead of an address up to a limit, new addresses and re-checks together', async () => {
+    const store = await fresh();
+    await store.track(['a@x.example', 'b@x.example', 'c@x.example', 'd@x.example'], T, []);
+    expect(await store.aheadOf('d@x.example', T, 2)).toBe(2);
+    expect(await store.aheadOf('d@x.example', T, 5)).toBe(3);
+    // A re-check comes after every new address and the re-checks checked before it.
+    for (const email of ['a@x.example', 'b@x.example']) {
+      expect(await store.claim(T, T + 100, 'me', false)).toEqual({ kind: 'account', email });
+      await store.accountChecked(email, T + (email === 'a@x.example' ? 1 : 2), 0, T + 10);
+    }
+    expect(await store.aheadOf('b@x.example', T + 10)).toBe(3);
+    expect(await store.aheadOf('b@x.example', T + 10, 1)).toBe(1);
+    expect(await store.aheadOf('b@x.example', T + 10, 3)).toBe(3);
+  });
+
   it('grants at most rpm places in any window, and says when the next one frees', async () => {
     const store = await fresh();
     const take = async (at: number) => {

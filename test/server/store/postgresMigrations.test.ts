@@ -40,12 +40,12 @@ const ALL_VERSIONS = POSTGRES_MIGRATIONS.map((migration) => migration.version);
 
 describe('the one PostgreSQL migration list', () => {
   it("begins with the previous layout's three lists in order, each migration's SQL unchanged, each replaced once; what follows replaces nothing", () => {
-    expect(ALL_VERSIONS).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110]);
+    expect(ALL_VERSIONS).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130]);
     const old = [OLD_BREACH, OLD_RTDB, OLD_SEARCH].flatMap((set) => set.migrations.map((migration) => ({ table: set.versionTable, ...migration })));
     const released = POSTGRES_MIGRATIONS.slice(0, old.length);
     expect(released.map((migration) => migration.replaces)).toEqual(old.map(({ table, version }) => ({ table, version })));
     released.forEach((migration, index) => expect(migration.sql, `migration ${migration.version}`).toBe(old[index]!.sql));
-    expect(POSTGRES_MIGRATIONS.slice(old.length).map((migration) => migration.replaces)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(POSTGRES_MIGRATIONS.slice(old.length).map((migration) => migration.replaces)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 
   it('builds the whole schema from an empty database in one run; a second run changes nothing', async (ctx) => {
@@ -119,7 +119,7 @@ describe('the one PostgreSQL migration list', () => {
       expect((await pool.query('SELECT (SELECT version FROM schema_version) AS breach, (SELECT version FROM rtdb_schema_version) AS rtdb')).rows).toEqual([{ breach: 30, rtdb: 10 }]);
       // Once the obstacle is gone, the same upgrade goes through.
       await pool.query('DROP TABLE search_api_tokens');
-      expect(await migratePostgres(pool)).toEqual({ from: 30, to: POSTGRES_SCHEMA_VERSION, applied: [40, 60, 70, 80, 90, 100, 110], adopted: ['rtdb_schema_version'] });
+      expect(await migratePostgres(pool)).toEqual({ from: 30, to: POSTGRES_SCHEMA_VERSION, applied: [40, 60, 70, 80, 90, 100, 110, 120, 130], adopted: ['rtdb_schema_version'] });
     });
   });
 
@@ -143,7 +143,7 @@ describe('the one PostgreSQL migration list', () => {
       const other = createPool({ url, max: 1, onIdleError: () => {} });
       try {
         const runs = await Promise.all([migratePostgres(pool), migratePostgres(other)]);
-        expect(runs.map((run) => run.applied).sort((a, b) => b.length - a.length)).toEqual([[70, 80, 90, 100, 110], []]);
+        expect(runs.map((run) => run.applied).sort((a, b) => b.length - a.length)).toEqual([[70, 80, 90, 100, 110, 120, 130], []]);
         expect(runs.map((run) => run.adopted).sort((a, b) => b.length - a.length)).toEqual([['rtdb_schema_version', 'search_schema_version'], []]);
       } finally {
         await other.end();
