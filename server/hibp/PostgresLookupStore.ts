@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from './LookupStore.ts';
 import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceStateOf, type ClaimQueue } from './lookupRules.ts';
-import { createPool, describeDatabaseUrl, guarded, transaction } from '../storage/pool.ts';
+import { guarded, transaction } from '../storage/pool.ts';
 
-/** Lookups are few (at most the key's Rpm a minute); two connections serve them and the requests that read the queue. */
-const POOL_SIZE = 2;
 const ATTEMPTS = 8;
 /** Addresses made due again per transaction (see dueAgainIfCheckedBefore): a few hundred milliseconds at most on a busy machine. */
 const DUE_BATCH = 1000;
@@ -310,15 +308,6 @@ export class PostgresLookupStore implements LookupStore {
   #tx<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     return transaction(this.#pool, this.#where, { attempts: ATTEMPTS }, work);
   }
-}
-
-/**
- * A queue with its own small pool on a database the breach store opened (and migrated), for tools
- * and tests; the service's queue shares the instance's one pool (`ServiceStorage.lookups`).
- */
-export function openPostgresLookupStore(options: { url: string; onConnectionError?: (error: Error) => void }): PostgresLookupStore {
-  const pool = createPool({ url: options.url, max: POOL_SIZE, onIdleError: options.onConnectionError ?? (() => {}) });
-  return new PostgresLookupStore(pool, describeDatabaseUrl(options.url), { ownsPool: true });
 }
 
 /** Leases the claimed row to `owner` (as release gives it back); answers the job. */

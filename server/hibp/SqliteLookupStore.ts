@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { domainOf, SEEN_GRANULARITY_MS, type AddressCheckRow, type LookupJob, type LookupStore, type SlotAnswer, type SourceState } from './LookupStore.ts';
 import { claimedJob, claimOrder, mergeState, monitoredSince, onlyMonitored, refusedByBudget, refusedByHolds, requestWindow, sourceStateOf, type ClaimQueue, type SlotHolds } from './lookupRules.ts';
 import { schemaVersion } from '../storage/sqliteMigrate.ts';
 import { LATEST_SCHEMA_VERSION } from '../breaches/migrations/index.ts';
-
-const BUSY_TIMEOUT_MS = 5000;
+import { openPrivateDatabase } from '../../engine/db/openPrivateDatabase.ts';
 
 /** Each claim queue's next row (see lookupRules' `claimOrder`): `now` twice, then `monitoredSince(now)` where the queue asks for it. */
 const NEXT_IN_QUEUE: Record<ClaimQueue, string> = {
@@ -271,12 +269,10 @@ export class SqliteLookupStore implements LookupStore {
   }
 }
 
-/** A second connection to the service's SQLite file, already migrated by the breach store. */
+/** A second connection to the service's SQLite file, already migrated by the breach store (its constructor checks the version). */
 export function openSqliteLookupStore(path: string): SqliteLookupStore {
-  const db = new Database(path);
+  const db = openPrivateDatabase(path, { synchronous: 'FULL' }, () => {});
   try {
-    db.pragma('synchronous = FULL');
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return new SqliteLookupStore(db);
   } catch (error) {
     db.close();

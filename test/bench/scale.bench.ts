@@ -27,7 +27,7 @@ import { dueForNewestBreach } from '../../server/hibp/CatalogRefresher.ts';
 import { AHEAD_COUNTED_MINUTES } from '../../server/hibp/HibpExposures.ts';
 import { DEFAULT_RPM } from '../../server/hibp/LookupQueue.ts';
 import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
-import { openPostgresLookupStore } from '../../server/hibp/PostgresLookupStore.ts';
+import { openPostgresLookupStore } from '../support/storeOpeners.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { HibpStandIn } from '../support/hibpStandIn.ts';
 import { startProcess, stopProcess } from './processes.ts';

@@ -9,7 +9,8 @@ import { API_TOKENS_FILE, type SearchCatalog, type SearchStorage } from '../../s
 import { openPostgresSearchStorage } from '../../server/search/postgresStorage.ts';
 import { SqliteApiTokenStore } from '../../server/search/SqliteApiTokenStore.ts';
 import { migratePostgres, type PostgresMigrationRun } from '../../server/storage/postgresMigrate.ts';
-import { createPool, unreachable } from '../../server/storage/pool.ts';
+import { createPool, describeDatabaseUrl, unreachable } from '../../server/storage/pool.ts';
+import { PostgresLookupStore } from '../../server/hibp/PostgresLookupStore.ts';
 
 /**
  * Migrates the database at `url` over a connection of its own, as `openStorage` does on the
@@ -92,4 +93,10 @@ export async function openSearchStorage(options: SearchStorageOptions): Promise<
       await tokens.close();
     },
   };
+}
+
+/** The HIBP lookup queue on a pool of its own (the database must be migrated); closing it ends the pool. */
+export function openPostgresLookupStore(options: { url: string }): PostgresLookupStore {
+  // Lookups are few (at most the key's Rpm a minute): two connections serve them and the reads of the queue.
+  return new PostgresLookupStore(ownPool(options.url, 2), describeDatabaseUrl(options.url), { ownsPool: true });
 }

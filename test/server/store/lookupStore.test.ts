@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MONITORED_WITHIN_MS, type LookupStore } from '../../../server/hibp/LookupStore.ts';
 import { migratePostgresAt } from '../../support/storeOpeners.ts';
-import { openPostgresLookupStore } from '../../../server/hibp/PostgresLookupStore.ts';
+import { openPostgresLookupStore } from '../../support/storeOpeners.ts';
 import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { openSqliteLookupStore } from '../../../server/hibp/SqliteLookupStore.ts';
 import { serviceStores } from '../../support/postgres.ts';

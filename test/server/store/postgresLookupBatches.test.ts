@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migratePostgresAt } from '../../support/storeOpeners.ts';
-import { openPostgresLookupStore } from '../../../server/hibp/PostgresLookupStore.ts';
+import { openPostgresLookupStore } from '../../support/storeOpeners.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { eventually } from '../../support/waitFor.ts';
 
