@@ -26,8 +26,7 @@ import type { Breach } from '../../shared/api/index.ts';
 import { dueForNewestBreach } from '../../server/hibp/CatalogRefresher.ts';
 import { AHEAD_COUNTED_MINUTES } from '../../server/hibp/HibpExposures.ts';
 import { DEFAULT_RPM } from '../../server/hibp/LookupQueue.ts';
-import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
-import { openPostgresLookupStore } from '../support/storeOpeners.ts';
+import { openPostgresLookupStore, openPostgresBreachStoreAt } from '../support/storeOpeners.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { HibpStandIn } from '../support/hibpStandIn.ts';
 import { startProcess, stopProcess } from './processes.ts';
@@ -153,7 +152,7 @@ async function measureSize(postgres: PrivatePostgres, standIn: HibpStandIn, peop
   const origin = origins[0]!;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const store = await openPostgresBreachStore({ url: databaseUrl, poolSize: WRITERS + 2 });
+  const store = await openPostgresBreachStoreAt({ url: databaseUrl, poolSize: WRITERS + 2 });
   const lookups = openPostgresLookupStore({ url: databaseUrl });
   try {
     const ids = await seededBreachIds(client);

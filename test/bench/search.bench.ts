@@ -15,8 +15,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { loadCatalogFile } from '../../server/catalog/source.ts';
 import { BREACH_FILTER_FIELDS, BreachSearchIndex, parseMetadataFilter, toChunk, toFtsQuery, toSearchDocument, type MetadataFilter } from '../../shared/search/index.ts';
-import { openSearchStorage, migratePostgresAt } from '../support/storeOpeners.ts';
-import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
+import { openSearchStorage, migratePostgresAt, openPostgresBreachStoreAt } from '../support/storeOpeners.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../../tools/privatePostgres.ts';
 import { ROOT, startProcess, stopProcess } from './processes.ts';
 
@@ -117,7 +116,7 @@ async function measureService(databaseUrl?: string): Promise<{ service: Run; bar
 async function measurePostgresIndex(databaseUrl: string, embedded: BreachSearchIndex, checked: { query: string; filter: MetadataFilter | undefined }[]): Promise<[number, number]> {
   const source = loadCatalogFile(HIBP);
   await migratePostgresAt(databaseUrl);
-  const store = await openPostgresBreachStore({ url: databaseUrl });
+  const store = await openPostgresBreachStoreAt({ url: databaseUrl });
   const storage = await openSearchStorage({ catalog: undefined, databaseUrl, dataDir: tmpdir(), readDetails: () => source.details });
   try {
     await store.replaceCatalog(source.breaches);

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../server/app.ts';
 import { AnswerCache, answerKey } from '../../server/search/AnswerCache.ts';
-import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
 import { serviceStores } from '../support/postgres.ts';
+import { openPostgresBreachStoreAt } from '../support/storeOpeners.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -64,7 +64,7 @@ describe.each(await serviceStores())('the index revision on $name', (store) => {
     const before = await running.search.index.revision();
     expect(await running.search.index.revision()).toBe(before);
     // Another instance's store on the same database, or this instance's own SQLite store.
-    const other = databaseUrl ? await openPostgresBreachStore({ url: databaseUrl }) : undefined;
+    const other = databaseUrl ? await openPostgresBreachStoreAt({ url: databaseUrl }) : undefined;
     try {
       const writer = other ?? running.store;
       await writer.putBreach({

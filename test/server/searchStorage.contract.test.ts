@@ -10,10 +10,9 @@ import type { Breach } from '../../shared/api/index.ts';
 import type { BreachDetails } from '../../shared/catalog/index.ts';
 import { BREACH_FILTER_FIELDS, parseMetadataFilter } from '../../shared/search/index.ts';
 import { demoBreachDetails } from '../../server/catalog/demoDetails.ts';
-import { openSearchStorage, migratePostgresAt } from '../support/storeOpeners.ts';
+import { openSearchStorage, migratePostgresAt, openPostgresBreachStoreAt } from '../support/storeOpeners.ts';
 import { type SearchStorage } from '../../server/search/index.ts';
 import { asyncBreachStore, type BreachStore } from '../../server/breaches/BreachStore.ts';
-import { openPostgresBreachStore } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
 import { openSqliteBreachStore } from '../../server/breaches/SqliteBreachStore.ts';
 import { DIALECTS, useStoreDialects, type Dialect } from '../support/storeDialects.ts';
 import { breach } from './store/helpers.ts';
@@ -42,7 +41,7 @@ async function open(ctx: TestContext, dialect: Dialect, catalog: readonly Breach
     breaches = asyncBreachStore(sync);
     storageOf = () => openSearchStorage({ catalog: sync, databaseUrl: undefined, dataDir: place.dir, readDetails, readDetailsOf: (id) => details[id] });
   } else {
-    breaches = await openPostgresBreachStore({ url: place.url });
+    breaches = await openPostgresBreachStoreAt({ url: place.url });
     storageOf = () => openSearchStorage({ catalog: undefined, databaseUrl: place.url, poolSize: 2, dataDir: place.dir, readDetails });
   }
   ctx.onTestFinished(() => breaches.close());

@@ -11,6 +11,8 @@ import { SqliteApiTokenStore } from '../../server/search/SqliteApiTokenStore.ts'
 import { migratePostgres, type PostgresMigrationRun } from '../../server/storage/postgresMigrate.ts';
 import { createPool, describeDatabaseUrl, unreachable } from '../../server/storage/pool.ts';
 import { PostgresLookupStore } from '../../server/hibp/PostgresLookupStore.ts';
+import { openPostgresBreachStore, type PostgresStoreOptions } from '../../server/breaches/postgres/openPostgresBreachStore.ts';
+import type { PostgresBreachStore } from '../../server/breaches/postgres/PostgresBreachStore.ts';
 
 /**
  * Migrates the database at `url` over a connection of its own, as `openStorage` does on the
@@ -99,4 +101,11 @@ export async function openSearchStorage(options: SearchStorageOptions): Promise<
 export function openPostgresLookupStore(options: { url: string }): PostgresLookupStore {
   // Lookups are few (at most the key's Rpm a minute): two connections serve them and the reads of the queue.
   return new PostgresLookupStore(ownPool(options.url, 2), describeDatabaseUrl(options.url), { ownsPool: true });
+}
+
+/** The breach store on a pool of its own (the database must be migrated); closing it ends the pool. */
+export async function openPostgresBreachStoreAt(options: Omit<PostgresStoreOptions, 'pool' | 'endPool'> & { poolSize?: number }): Promise<PostgresBreachStore> {
+  const { poolSize = 10, ...rest } = options;
+  const pool = createPool({ url: options.url, max: poolSize, onIdleError: options.onConnectionError ?? (() => {}) });
+  return openPostgresBreachStore({ ...rest, pool, endPool: () => pool.end() });
 }

@@ -3,16 +3,17 @@ import type pg from 'pg';
 import { ChangeListener } from './changeNotices.ts';
 import { requireCurrentSchema } from '../../storage/postgresMigrate.ts';
 import { PostgresBreachStore } from './PostgresBreachStore.ts';
-import { createPool, describeDatabaseUrl, unreachable } from '../../storage/pool.ts';
+import { describeDatabaseUrl, unreachable } from '../../storage/pool.ts';
 
 export interface PostgresStoreOptions {
   url: string;
-  poolSize?: number;
+  /** The instance's one pool (server/openStorage.ts), shared with its other stores. */
+  pool: pg.Pool;
   /**
-   * The instance's one pool (server/openStorage.ts), shared with its other stores: used
-   * instead of a pool of the store's own, and left open by {@link PostgresBreachStore.close}.
+   * Ends the pool when the store closes or fails to open: given only where the pool is the
+   * store's own (test/support/storeOpeners.ts); the instance's pool is ended by its opener.
    */
-  pool?: pg.Pool;
+  endPool?: () => Promise<void>;
   /** Told when an idle connection fails (the server went away); the next query reconnects. */
   onConnectionError?: (error: Error) => void;
   /**
@@ -30,8 +31,8 @@ export interface PostgresStoreOptions {
  */
 export async function openPostgresBreachStore(options: PostgresStoreOptions): Promise<PostgresBreachStore> {
   const where = describeDatabaseUrl(options.url);
-  const pool = options.pool ?? createPool({ url: options.url, max: options.poolSize ?? 10, onIdleError: options.onConnectionError ?? (() => {}) });
-  const endPool = options.pool ? async () => {} : () => pool.end();
+  const pool = options.pool;
+  const endPool = options.endPool ?? (async () => {});
   try {
     await requireCurrentSchema(pool);
   } catch (error) {

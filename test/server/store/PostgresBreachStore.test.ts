@@ -6,9 +6,8 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it, vi, type TestContext } from 'vitest';
-import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { migratePostgresAt, openPostgresBreachStoreAt } from '../../support/storeOpeners.ts';
 import { POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
 import type { PostgresBreachStore } from '../../../server/breaches/postgres/PostgresBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { eventually } from '../../support/waitFor.ts';
@@ -25,7 +24,7 @@ async function database(ctx: TestContext): Promise<string> {
 }
 
 async function withStore<T>(url: string, work: (store: PostgresBreachStore) => Promise<T>): Promise<T> {
-  const store = await openPostgresBreachStore({ url });
+  const store = await openPostgresBreachStoreAt({ url });
   try {
     return await work(store);
   } finally {
@@ -47,7 +46,7 @@ describe('PostgreSQL schema', () => {
   it('opens only on a migrated database (the store does not migrate: openStorage does)', async (ctx) => {
     const server = postgres.server() ?? ctx.skip('PostgreSQL could not start (see the message above)');
     const url = await server.createDatabase();
-    await expect(openPostgresBreachStore({ url })).rejects.toThrow(`database schema version 0, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated`);
+    await expect(openPostgresBreachStoreAt({ url })).rejects.toThrow(`database schema version 0, this code needs ${POSTGRES_SCHEMA_VERSION}: the database was not migrated`);
     expect(await query(url, "SELECT to_regclass('breaches')::text AS name")).toEqual([{ name: null }]);
   });
 
@@ -55,7 +54,7 @@ describe('PostgreSQL schema', () => {
     const url = await database(ctx);
     await withStore(url, async () => {});
     await query(url, 'UPDATE schema_version SET version = 9990');
-    await expect(openPostgresBreachStore({ url })).rejects.toThrow(/schema version 9990 is newer/);
+    await expect(openPostgresBreachStoreAt({ url })).rejects.toThrow(/schema version 9990 is newer/);
   });
 });
 
@@ -84,7 +83,7 @@ describe('PostgresBreachStore across instances', () => {
 describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
   it("moves the stamp at once for its own writes, and for another instance's once the notice arrives, without a query", async (ctx) => {
     const url = await database(ctx);
-    const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
+    const reader = await openPostgresBreachStoreAt({ url, invalidation: 'notify' });
     ctx.onTestFinished(() => reader.close());
     await withStore(url, async (writer) => {
       const initial = await reader.changeStamp(['a@example.com']);
@@ -107,7 +106,7 @@ describe('LISTEN/NOTIFY invalidation (--database-invalidation notify)', () => {
 describe('readAccount under LISTEN/NOTIFY', () => {
   it("reads an account once, then answers from memory until an account write is announced, its own at once and another instance's when its notice arrives", async (ctx) => {
     const url = await database(ctx);
-    const reader = await openPostgresBreachStore({ url, invalidation: 'notify' });
+    const reader = await openPostgresBreachStoreAt({ url, invalidation: 'notify' });
     ctx.onTestFinished(() => reader.close());
     await withStore(url, async (writer) => {
       const initial = await reader.changeStamp([]);
@@ -171,7 +170,7 @@ describe('readAccount under the per-request check', () => {
   it("never answers a read from a query that started before it was asked: another instance's write committed before the read is seen", async (ctx) => {
     const url = await database(ctx);
     await withStore(url, async (writer) => {
-      const reader = await openPostgresBreachStore({ url });
+      const reader = await openPostgresBreachStoreAt({ url });
       ctx.onTestFinished(() => reader.close());
       await writer.putAccount({ sub: 'alice', emails: ['a@example.com'], deleted: false });
       for (let round = 0; round < 20; round++) {
@@ -209,7 +208,7 @@ describe('an unreachable PostgreSQL', () => {
         server.close(() => resolve(free));
       });
     });
-    const error = (await openPostgresBreachStore({ url: `postgres://breach:s3cret-pw@127.0.0.1:${port}/alerts` }).catch((caught: unknown) => caught)) as Error;
+    const error = (await openPostgresBreachStoreAt({ url: `postgres://breach:s3cret-pw@127.0.0.1:${port}/alerts` }).catch((caught: unknown) => caught)) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toContain(`cannot reach the PostgreSQL database at 127.0.0.1:${port}/alerts`);
     expect(error.message).not.toContain('s3cret-pw');

@@ -12,8 +12,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import type { Breach } from '../../../shared/api/index.ts';
 import { asyncBreachStore, type BreachStore, type ResolutionChange } from '../../../server/breaches/BreachStore.ts';
 import { InvalidBreachError, ResolutionChangeError } from '../../../server/breaches/errors.ts';
-import { migratePostgresAt } from '../../support/storeOpeners.ts';
-import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
+import { migratePostgresAt, openPostgresBreachStoreAt } from '../../support/storeOpeners.ts';
 import { openSqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { DIALECTS, INJECTED_FAILURE, useStoreDialects, type Dialect, type DialectPlace } from '../../support/storeDialects.ts';
 import { breach } from './helpers.ts';
@@ -38,7 +37,7 @@ interface Opened {
 async function open(ctx: TestContext, dialect: Dialect, catalog: readonly Breach[] = []): Promise<Opened> {
   const place = (await dialects.place(dialect)) ?? ctx.skip('PostgreSQL could not start (see the message above)');
   const instance = async (): Promise<BreachStore> => {
-    const store = dialect === 'sqlite' ? asyncBreachStore(openSqliteBreachStore(place.file)) : await openPostgresBreachStore({ url: place.url });
+    const store = dialect === 'sqlite' ? asyncBreachStore(openSqliteBreachStore(place.file)) : await openPostgresBreachStoreAt({ url: place.url });
     ctx.onTestFinished(() => store.close());
     return store;
   };

@@ -8,8 +8,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { asyncBreachStore, type BreachStore } from '../../../server/breaches/BreachStore.ts';
 import { migrate } from '../../../server/storage/sqliteMigrate.ts';
 import { MIGRATIONS } from '../../../server/breaches/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
-import { migratePostgresAt } from '../../support/storeOpeners.ts';
+import { migratePostgresAt, openPostgresBreachStoreAt } from '../../support/storeOpeners.ts';
 import { ResolutionChangeError } from '../../../server/breaches/errors.ts';
 import { SqliteBreachStore } from '../../../server/breaches/SqliteBreachStore.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
@@ -28,7 +27,7 @@ const stores: { name: string; open(ctx: TestContext): Promise<BreachStore> }[] =
       if (!server) return ctx.skip('PostgreSQL could not start (see the message above)');
       const url = await server.createDatabase();
       await migratePostgresAt(url);
-      return openPostgresBreachStore({ url });
+      return openPostgresBreachStoreAt({ url });
     },
   },
 ];

@@ -13,10 +13,10 @@ import { runSecretCommand } from '../../../server/commands/secretCommand.ts';
 import { runApiTokenCommand } from '../../../server/commands/apiTokenCommand.ts';
 import { MIGRATION_LOCK, migratePostgres } from '../../../server/storage/postgresMigrate.ts';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from '../../../server/storage/migrations/index.ts';
-import { openPostgresBreachStore } from '../../../server/breaches/postgres/openPostgresBreachStore.ts';
 import { createPool } from '../../../server/storage/pool.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { OLD_BREACH, OLD_RTDB, OLD_SEARCH, runOldMigrations } from '../fixtures/oldPostgresLayout.ts';
+import { openPostgresBreachStoreAt } from '../../support/storeOpeners.ts';
 
 const postgres = usePrivatePostgres();
 
@@ -95,7 +95,7 @@ describe('the one PostgreSQL migration list', () => {
       await pool.query(`INSERT INTO exposure_records VALUES ('a@example.com'); INSERT INTO exposures VALUES ('a@example.com', 'Adobe')`);
       await pool.query(`INSERT INTO resolutions VALUES ('a@example.com', 'Adobe', 'passwords', 'Passwords', '2026-01-01T10:00:00Z')`);
       expect(await migratePostgres(pool)).toEqual({ from: 10, to: POSTGRES_SCHEMA_VERSION, applied: ALL_VERSIONS.slice(1), adopted: [] });
-      const store = await openPostgresBreachStore({ url });
+      const store = await openPostgresBreachStoreAt({ url });
       try {
         expect((await store.listBreaches()).map((b) => b.id)).toEqual(['Adobe']);
         expect(await store.getResolutions(['A@example.com'])).toEqual([{ email: 'a@example.com', breachId: 'Adobe', dataClass: 'Passwords', resolvedAt: '2026-01-01T10:00:00Z' }]);
