@@ -1,4 +1,5 @@
-import { unzip } from 'fflate';
+// The browser build: the same pure-JS unzipper without the Node build's worker plumbing (see exportData).
+import { Unzip, UnzipInflate } from 'fflate/browser';
 import { CoreError } from '../../../../shared/ipc/index.ts';
 import { decodeText } from './decodeText.ts';
 import { notAKnownExport } from './detectExportFormat.ts';
@@ -36,28 +37,77 @@ export async function readOnePassword1pux(bytes: Uint8Array, options: ReadOption
   return readItems('1password-1pux', items, readOnePasswordItem, options);
 }
 
-/** `export.data` from the archive, and nothing else of it unpacked (attachments stay compressed). Null when the archive has none. */
-function exportData(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<Uint8Array> {
-  throwIfCancelled(signal);
-  return new Promise((resolve, reject) => {
-    let declaredSize = 0;
-    const onAbort = () => {
-      stop();
-      reject(new CoreError('cancelled', 'The import was cancelled.'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    // The size in the archive's header is checked before anything is unpacked: a zip bomb is refused, not inflated.
-    const stop = unzip(bytes, { filter: (file) => file.name === 'export.data' && (declaredSize = file.originalSize) <= MAX_EXPORT_BYTES }, (error, files) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (error) return reject(new CoreError('invalid-arguments', 'The file is a zip archive that cannot be opened (it may be damaged or cut short). Export it again.'));
-      if (declaredSize > MAX_EXPORT_BYTES) {
-        return reject(new CoreError('invalid-arguments', `The 1Password export holds ${megabytes(declaredSize)} of data once unpacked, more than the ${megabytes(MAX_EXPORT_BYTES)} this app reads.`));
+/** Compressed bytes fed to the unzipper at a time: at most ~64 MB unpacked per step (DEFLATE's ratio is at most 1032:1), checked against the cap after each. */
+const STEP_BYTES = 64 * 1024;
+/** Steps between two turns of the event loop (a cancel is seen at each turn). */
+const STEPS_PER_TURN = 4;
+
+/**
+ * `export.data` from the archive, and nothing else of it unpacked (attachments stay compressed).
+ * fflate's streaming unzipper in steps on this thread: its one-call `unzip` unpacks on a worker
+ * that its Node build creates through `createRequire`, which the core's ES-module bundle cannot
+ * hold, and a step at a time lets a cancel land mid-archive. The size the archive declares is
+ * checked before anything is unpacked (a zip bomb is refused, not inflated), and the size
+ * unpacked is checked again after every step (a header may say 0 and carry the size after the data).
+ */
+async function exportData(bytes: Uint8Array, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  const damaged = () => new CoreError('invalid-arguments', 'The file is a zip archive that cannot be opened (it may be damaged or cut short). Export it again.');
+  const tooLarge = (size: number) =>
+    new CoreError('invalid-arguments', `The 1Password export holds ${megabytes(size)} of data once unpacked, more than the ${megabytes(MAX_EXPORT_BYTES)} this app reads.`);
+  const chunks: Uint8Array[] = [];
+  let unpacked = 0;
+  let found = false;
+  let complete = false;
+  let failure: CoreError | undefined;
+  const unzipper = new Unzip((file) => {
+    if (file.name !== 'export.data' || found) return;
+    found = true;
+    const declared = file.originalSize ?? 0;
+    if (declared > MAX_EXPORT_BYTES) {
+      failure = tooLarge(declared);
+      return;
+    }
+    file.ondata = (error, chunk, final) => {
+      if (failure) return;
+      if (error) {
+        failure = damaged();
+        return;
       }
-      const data = files['export.data'];
-      if (!data) return reject(notAKnownExport());
-      resolve(data);
-    });
+      unpacked += chunk.length;
+      if (unpacked > MAX_EXPORT_BYTES) {
+        failure = tooLarge(unpacked);
+        file.terminate();
+        return;
+      }
+      chunks.push(chunk);
+      if (final) complete = true;
+    };
+    file.start();
   });
+  unzipper.register(UnzipInflate);
+  for (let offset = 0, step = 0; offset < bytes.length && !complete; offset += STEP_BYTES, step++) {
+    if (step % STEPS_PER_TURN === 0) {
+      // A turn of the event loop before each run of steps, the first included: progress and a cancel get in.
+      await new Promise((resolve) => setImmediate(resolve));
+      throwIfCancelled(signal);
+    }
+    try {
+      unzipper.push(bytes.subarray(offset, offset + STEP_BYTES), offset + STEP_BYTES >= bytes.length);
+    } catch {
+      throw damaged();
+    }
+    if (failure) throw failure;
+  }
+  if (failure) throw failure;
+  if (!found) throw notAKnownExport();
+  if (!complete) throw damaged();
+  const data = new Uint8Array(unpacked);
+  let at = 0;
+  for (const chunk of chunks) {
+    data.set(chunk, at);
+    at += chunk.length;
+  }
+  return data;
 }
 
 /** What a 1Password item that is not a login is, by its `categoryUuid` (the 1PUX format's list). */

@@ -347,7 +347,7 @@ describe('progress and cancel', () => {
   });
 
   it('stops a .1pux while its archive is being unpacked', async () => {
-    // Large enough that fflate unpacks export.data off the main thread (over 512 KB), so the abort lands mid-unpack.
+    // Large enough to take several steps of the unzipper, which yields before its first: the abort lands mid-unpack.
     const large = writeExport(
       '1password-1pux',
       Array.from({ length: 20_000 }, (_, index) => ({ ...ALICE, username: `user${index}@example.com`, password: `pw-${index}-${'x'.repeat(index % 50)}` })),
