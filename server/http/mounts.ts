@@ -35,13 +35,6 @@ export function mount<G>(definition: Mount<G>): Mount<unknown> {
 export const PUBLIC = async (): Promise<'public'> => 'public';
 
 /**
- * Access of a mount whose credentials are checked by its handler as its first step, in its own
- * error format and with what only it knows (the scope an endpoint needs, an armed fault): the
- * route walk covers these like every other mount.
- */
-export const HANDLER_AUTHENTICATES = async (): Promise<'handler-authenticates'> => 'handler-authenticates';
-
-/**
  * Access of the development surface: loopback callers only (others get the 404 of a path that
  * does not exist), and no cross-site request. A page in the person's browser can send a "simple"
  * request without asking (a form POST, text/plain), so a POST must say `Content-Type:

@@ -15,7 +15,7 @@ import {
   type SearchHit,
   type SearchOptions,
 } from '../../shared/search/index.ts';
-import { fromRecord, type BreachRecord } from '../breaches/postgres/breachRecords.ts';
+import { fromBreachColumns, type BreachColumns } from '../breaches/breachRows.ts';
 import { catalogChangesSince } from '../breaches/postgres/catalogLog.ts';
 import { guarded, transaction } from '../storage/pool.ts';
 import type { DetailsReader, SearchIndex } from './SearchIndex.ts';
@@ -201,8 +201,8 @@ export class PostgresSearchIndex implements SearchIndex {
       // When the catalog log names the breaches written since the index was built (by any
       // instance) and they are few, only those and the ones whose details changed are indexed again.
       const ids = state.indexed === null ? undefined : await this.#changedSince(client, Number(state.indexed), current, state.details === fingerprint ? undefined : details);
-      const breaches = (ids ? await client.query<BreachRecord>('SELECT * FROM breaches WHERE id = ANY($1::text[])', [ids]) : await client.query<BreachRecord>('SELECT * FROM breaches')).rows.map(
-        fromRecord,
+      const breaches = (ids ? await client.query<BreachColumns>('SELECT * FROM breaches WHERE id = ANY($1::text[])', [ids]) : await client.query<BreachColumns>('SELECT * FROM breaches')).rows.map(
+        fromBreachColumns,
       );
       const rows = breaches.map((breach) => ({ ...toRow(toSearchDocument(breach, details[breach.id])), details_hash: detailsHashOf(details[breach.id]) }));
       if (ids) {

@@ -17,7 +17,7 @@ import {
   type ResolutionChange,
   type ResolutionRow,
 } from '../BreachStore.ts';
-import { copyAccount, copyBreach, copyRemovedBreaches, fromCatalogChangeColumns, type CatalogChangeColumns } from '../breachRows.ts';
+import { copyAccount, copyBreach, copyRemovedBreaches, fromCatalogChangeColumns, type CatalogChangeColumns, fromBreachColumns, toBreachColumns, type BreachColumns } from '../breachRows.ts';
 import {
   checkResolutionChange,
   dataClassSpellings,
@@ -36,7 +36,6 @@ import * as personEmails from './personEmails.ts';
 import { fromPersonEmailRow, personEmailKey, validCodeSend, validProof, type StoredPersonEmail } from '../personEmailRules.ts';
 import { changePayload, CHANGE_CHANNEL, type ChangeListener } from './changeNotices.ts';
 import { AccountReadBatch, type AccountReadRequest } from './accountReadBatcher.ts';
-import { fromRecord, toRecord, type BreachRecord } from './breachRecords.ts';
 import { guarded, transaction } from '../../storage/pool.ts';
 import { PostgresSnapshotCache } from './postgresSnapshotCache.ts';
 
@@ -133,12 +132,12 @@ export class PostgresBreachStore implements BreachStore {
       // One catalog replacement at a time across instances: each sees what the other left.
       const before = (await client.query<{ origin: string | null; file: string | null }>('SELECT origin, file FROM catalog_origin WHERE id = 1 FOR UPDATE')).rows[0];
       const ids = valid.map((breach) => breach.id);
-      const leaving = await client.query<BreachRecord>('SELECT * FROM breaches WHERE NOT (id = ANY($1::text[])) ORDER BY id COLLATE "C"', [ids]);
+      const leaving = await client.query<BreachColumns>('SELECT * FROM breaches WHERE NOT (id = ANY($1::text[])) ORDER BY id COLLATE "C"', [ids]);
       if (leaving.rows.length > 0) {
         await client.query(
           `INSERT INTO removed_breaches (id, breach, removed_at) SELECT b->>'id', b, $2 FROM jsonb_array_elements($1::jsonb) AS b
            ON CONFLICT (id) DO UPDATE SET breach = excluded.breach, removed_at = excluded.removed_at`,
-          [JSON.stringify(leaving.rows.map(fromRecord)), at],
+          [JSON.stringify(leaving.rows.map(fromBreachColumns)), at],
         );
       }
       await client.query('DELETE FROM removed_breaches WHERE id = ANY($1::text[])', [ids]);
@@ -516,7 +515,7 @@ async function upsertBreaches(client: pg.PoolClient, breaches: readonly Breach[]
      ON CONFLICT (id) DO UPDATE SET
        domain = excluded.domain, breach_date = excluded.breach_date, added_date = excluded.added_date,
        modified_date = excluded.modified_date, data_classes = excluded.data_classes, is_sensitive = excluded.is_sensitive`,
-    [JSON.stringify(breaches.map(toRecord))],
+    [JSON.stringify(breaches.map(toBreachColumns))],
   );
 }
 

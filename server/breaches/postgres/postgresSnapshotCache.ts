@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import { catalogSnapshot, removedBreachOf, type CatalogSnapshot } from '../breachRows.ts';
-import { fromRecord, type BreachRecord } from './breachRecords.ts';
+import { catalogSnapshot, removedBreachOf, type CatalogSnapshot, fromBreachColumns, type BreachColumns } from '../breachRows.ts';
 import { guarded, transaction } from '../../storage/pool.ts';
 
 /**
@@ -29,11 +28,11 @@ export class PostgresSnapshotCache {
     // Read in one snapshot with its revision, so a catalog replaced meanwhile is not half seen.
     const snapshot = await transaction(this.#pool, this.#where, { isolation: 'REPEATABLE READ', attempts: this.#attempts }, async (client) => {
       const current = await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'catalog_revision'");
-      const list = await client.query<BreachRecord>('SELECT * FROM breaches ORDER BY id COLLATE "C"');
+      const list = await client.query<BreachColumns>('SELECT * FROM breaches ORDER BY id COLLATE "C"');
       const gone = await client.query<{ id: string; breach: unknown; removed_at: string }>('SELECT id, breach, removed_at FROM removed_breaches ORDER BY id COLLATE "C"');
       return catalogSnapshot(
         current.rows[0]?.value ?? '0',
-        list.rows.map(fromRecord),
+        list.rows.map(fromBreachColumns),
         gone.rows.map((row) => removedBreachOf(row.id, row.breach, row.removed_at)),
       );
     });
