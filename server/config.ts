@@ -261,6 +261,14 @@ export const ServiceConfig = z
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
 
+/** The graph endpoint's key under `--dev` when none is configured. */
+export const DEV_GRAPH_KEY = 'dev-key';
+
+/** The key the graph endpoint (`/v2/node`) asks for: the configured one, the development one under `--dev`, or none (disabled). */
+export function graphKeyOf(config: Pick<ServiceConfig, 'graphKey' | 'dev'>): string | undefined {
+  return config.graphKey ?? (config.dev ? DEV_GRAPH_KEY : undefined);
+}
+
 /**
  * Where the service's exposures come from: `demo` with `--demo` (and with `--dev` unless a key is
  * given), `hibp` with a key, otherwise `none` (nothing is invented; every address stays unknown).

@@ -10,12 +10,14 @@ import { createFirefoxRoutes } from './routes.ts';
 export interface FirefoxMountDeps {
   service: BreachAlertService;
   verifyToken: AccessTokenVerifier;
+  /** Armed by the development surface (`POST /__dev/faults`), taken by the next requests. */
+  faults: FaultPlan;
   logger: Logger;
 }
 
 /** `/api/firefox/v1`, the newer Monitor contract over the same service (firefox/routes.ts). */
-export function createFirefoxMount({ service, verifyToken, logger }: FirefoxMountDeps): Mount & AsyncDisposable & { faults: FaultPlan } {
-  const firefox = createFirefoxRoutes(service, verifyToken, logger.child({ component: 'firefox-v1' }));
+export function createFirefoxMount({ service, verifyToken, faults, logger }: FirefoxMountDeps): Mount & AsyncDisposable {
+  const firefox = createFirefoxRoutes(service, verifyToken, logger.child({ component: 'firefox-v1' }), faults);
   return {
     ...mount({
       name: 'firefox-v1',
@@ -25,7 +27,6 @@ export function createFirefoxMount({ service, verifyToken, logger }: FirefoxMoun
       handle: (req, res, url, claims) => firefox.handle(req, res, url, claims),
       refuse: (res, error) => firefox.refuse(res, error),
     }),
-    faults: firefox.faults,
     // Holds nothing of its own: the service and the verifier are shared with /api/v1.
     dispose: () => {},
   };

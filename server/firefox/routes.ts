@@ -50,9 +50,7 @@ export interface FirefoxRoutes {
  * filter only, sensitive breaches never, one-way resolutions of `passwords`/`email-addresses`,
  * `{code, message}` errors, no `ETag` (`Cache-Control: private, no-store`), and no `POST /user`.
  */
-export function createFirefoxRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, logger: Logger): FirefoxRoutes {
-  const faults = new FaultPlan();
-
+export function createFirefoxRoutes(service: BreachAlertService, verifier: AccessTokenVerifier, logger: Logger, faults = new FaultPlan()): FirefoxRoutes {
   async function access(req: IncomingMessage): Promise<MonitorClaims> {
     const fault = faults.take();
     if (fault) {

@@ -70,6 +70,8 @@ export interface RtdbRoutesDeps extends RtdbAuthOptions {
   keepAliveMs?: number;
   /** Caps, lifetime and buffer of streaming reads (the service's config; {@link STREAM_LIMIT_DEFAULTS} by default). */
   streams?: StreamSlotLimits & { streamMaxLifetimeMs: number; streamBufferBytes: number };
+  /** The open streams' slots, when the caller reads their counts (the running service's `rtdbStreams`); made from `streams` otherwise. */
+  slots?: StreamSlots;
 }
 
 /** What the access decision settled, handed to the handler; only {@link createRtdbRoutes}'s `access` makes one. */
@@ -132,7 +134,7 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
   const streamLimits = deps.streams ?? STREAM_LIMIT_DEFAULTS;
   // Each request's credential, and each stream's again before a change: a signature checked once stays checked until `exp`.
   const authOptions: RtdbAuthOptions = { ...deps, verifiedIdTokens: new VerifiedIdTokens(undefined, now) };
-  const streamSlots = new StreamSlots(streamLimits);
+  const streamSlots = deps.slots ?? new StreamSlots(streamLimits);
   const writeTurns = new WriteTurns();
   let rules: CompiledRules = compileRules(await readStoredRules(store));
   let rulesRead = 0;

@@ -1,11 +1,11 @@
 import type { Disposable, AsyncDisposable } from '../../shared/base/lifecycle.ts';
 import type { Mount } from '../http/mounts.ts';
 import type { Logger } from '../log.ts';
-import { createSearchService, type SearchService, type SearchStorage } from './index.ts';
+import type { SearchService } from './index.ts';
 
 export interface SearchMountDeps {
-  storage: SearchStorage;
-  accountId: string;
+  /** The search interface's index and tokens (createSearchService). */
+  search: SearchService;
   logger: Logger;
   /** Tells which breaches' details changed in the details feed (rtdb/detailsFeed.ts `changedDetailIds`). */
   onDetailsChanged(listener: (breachIds: readonly string[] | undefined) => void): Disposable;
@@ -15,8 +15,7 @@ export interface SearchMountDeps {
  * `/client/v4`, the search interface: its routes, their access (API tokens, per endpoint's scope)
  * and their answers in its own envelope are the search table's (searchMount.ts).
  */
-export function createSearchMount({ storage, accountId, logger, onDetailsChanged }: SearchMountDeps): Mount & AsyncDisposable & { search: SearchService } {
-  const search = createSearchService({ storage, accountId, logger });
+export function createSearchMount({ search, logger, onDetailsChanged }: SearchMountDeps): Mount & AsyncDisposable {
   // A change of the details feed alone (a title, a description) moves what search finds without
   // moving the catalog revision the index is keyed by.
   const following = onDetailsChanged(
@@ -24,7 +23,6 @@ export function createSearchMount({ storage, accountId, logger, onDetailsChanged
   );
   return {
     ...(search.mount as Mount),
-    search,
     // The storage itself is closed by whoever opened it (openStorage's instance).
     dispose: () => following.dispose(),
   };

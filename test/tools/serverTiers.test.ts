@@ -35,9 +35,10 @@ tester.run('local/tiers', tiersRule, {
     { filename: at('app.ts'), code: "import { openStorage } from './openStorage.ts'; import { MOUNT_ORDER } from './mounts.ts'; import { api } from './api/routes.ts';", options },
     {
       filename: at('mounts.ts'),
-      code: "import type { ServiceStorage } from './openStorage.ts'; import { createApiMount } from './api/mount.ts'; import { createRtdbMount } from './rtdb/mount.ts';",
+      code: "import type { ServiceParts } from './parts/ServiceParts.ts'; import { createApiMount } from './api/mount.ts'; import { createRtdbMount } from './rtdb/mount.ts';",
       options,
     },
+    { filename: at('parts/ServiceParts.ts'), code: "import { openStorage } from '../openStorage.ts'; import { startBreachData } from '../hibp/index.ts';", options },
     { filename: at('main.ts'), code: "import { startService } from './app.ts'; import { runSecretCommand } from './commands/secretCommand.ts';", options },
     // Outside the folder the rule does not look (the layers rule does).
     { filename: path.join(root, 'electron/core/app.ts'), code: "import { x } from './anything/at/all.ts';", options },
@@ -56,7 +57,10 @@ tester.run('local/tiers', tiersRule, {
     { filename: at('api/routes.ts'), code: "const f = import('../firefox/routes.ts');", options, errors: [{ messageId: 'upward' }] },
     // Nothing below the composition imports it.
     { filename: at('dev/routes.ts'), code: "import type { RunningService } from '../app.ts';", options, errors: [{ messageId: 'upward' }] },
-    { filename: at('openStorage.ts'), code: "import { openServiceMounts } from './mounts.ts';", options, errors: [{ messageId: 'upward' }] },
+    { filename: at('openStorage.ts'), code: "import { SERVICE_MOUNTS } from './mounts.ts';", options, errors: [{ messageId: 'upward' }] },
+    // The parts know no mount: what two mounts share is a part, never one mount's output.
+    { filename: at('parts/ServiceParts.ts'), code: "import { SERVICE_MOUNTS } from '../mounts.ts';", options, errors: [{ messageId: 'upward' }] },
+    { filename: at('parts/serve.ts'), code: "import type { RunningService } from '../app.ts';", options, errors: [{ messageId: 'upward' }] },
     { filename: at('api/mount.ts'), code: "import { DEV_GRAPH_KEY } from '../mounts.ts';", options, errors: [{ messageId: 'upward' }] },
     // Features of one tier do not know each other.
     { filename: at('hibp/HibpExposures.ts'), code: "import type { Pending } from '../api/followUpVersions.ts';", options, errors: [{ message: /api is in the same tier as hibp/ }] },

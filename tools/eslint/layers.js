@@ -143,6 +143,7 @@ export const SERVER_TIERS = [
   ['dev'], // the development routes (they reach every feature)
   ['openapi', 'openapi.yaml'], // the OpenAPI document and its generated file
   ['openStorage.ts'], // the one place storage is opened: SQLite or PostgreSQL, once
+  ['parts'], // the parts the mounts share, each opened when first asked for; serving the router's table
   ['mounts.ts'], // the mount table: every feature's createXMount, in the router's order
   ['app.ts', 'commands'], // startService; the command-line commands
   ['main.ts'], // the process's entry
