@@ -143,6 +143,11 @@ export class ServiceParts {
 
   /** Keeps `made` (a mount) to close with the parts, before them; returns it. */
   keep<T extends AsyncDisposable>(made: T): T {
+    if (this.#opened.disposed) {
+      // Made after the service closed: closed at once, never left running.
+      void Promise.resolve(made.dispose()).catch((error: unknown) => this.logger.warn({ err: error }, 'could not close a mount made after the service closed'));
+      return made;
+    }
     this.#opened.defer(() => made.dispose());
     return made;
   }
@@ -158,7 +163,13 @@ export class ServiceParts {
     return () =>
       (part ??= Promise.resolve().then(async () => {
         const opened = await open();
-        if (close) this.#opened.defer(() => close(opened));
+        if (!close) return opened;
+        if (this.#opened.disposed) {
+          // Opened while (or after) the service closed: closed again at once, and the one who asked is told.
+          await close(opened);
+          throw new Error('the service closed while one of its parts was opening');
+        }
+        this.#opened.defer(() => close(opened));
         return opened;
       }));
   }

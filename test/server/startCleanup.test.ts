@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService } from '../../server/app.ts';
+import { parseServiceConfig } from '../../server/config.ts';
+import { createLogger } from '../../server/log.ts';
+import { ServiceParts } from '../../server/parts/ServiceParts.ts';
 import { RTDB_FILE } from '../../server/rtdb/detailsFeed.ts';
 import { SqliteRtdbStore } from '../../server/rtdb/SqliteRtdbStore.ts';
 import { freePort, isListening } from '../core/auth/harness.ts';
@@ -92,5 +95,23 @@ describe.skipIf(process.platform !== 'linux')('a start that fails part-way', () 
     await mended.putSetting('rules', '{"rules": {}}');
     await mended.close();
     await startsAgain(dir);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('the parts of a service that closed', () => {
+  it('closes a part asked for after the close at once, and says so to whoever asked', async () => {
+    const dir = dataDir();
+    const parts = new ServiceParts(parseServiceConfig({ port: 0, host: '127.0.0.1', dataDir: dir, dev: true, logLevel: 'silent' }), createLogger({ level: 'silent' }), {});
+    await parts.storage();
+    expect(openFilesIn(dir)).not.toEqual([]);
+    await parts.close();
+    expect(openFilesIn(dir)).toEqual([]);
+    // The port, asked for only now, is not left listening.
+    await expect(parts.listening()).rejects.toThrow('the service closed while one of its parts was opening');
+    // A part already open is the same part (asked again, it does not open twice).
+    expect(await parts.storage()).toBe(await parts.storage());
+    const disposed: string[] = [];
+    parts.keep({ dispose: () => void disposed.push('mount') });
+    expect(disposed).toEqual(['mount']);
   });
 });
