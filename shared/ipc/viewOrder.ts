@@ -36,3 +36,17 @@ export function unnumbered<T extends NumberedView>(view: T | undefined): T | und
   const { seq: _seq, ...rest } = view;
   return rest as T;
 }
+
+/**
+ * `emit`, called only when what a view says changed: the same view with a new number is not a
+ * change, so listeners are not woken for nothing (the checks, addresses and logins publishers).
+ */
+export function emitWhenChanged<T extends NumberedView>(emit: (view: T) => void): (view: T) => void {
+  let last: string | undefined;
+  return (view) => {
+    const key = JSON.stringify({ ...view, seq: undefined });
+    if (key === last) return;
+    last = key;
+    emit(view);
+  };
+}

@@ -1,5 +1,5 @@
 import { emailKey } from '../../../shared/api/index.ts';
-import { nextViewSeq } from '../../../shared/ipc/viewOrder.ts';
+import { emitWhenChanged, nextViewSeq } from '../../../shared/ipc/viewOrder.ts';
 import { CoreError, UNKNOWN_ADDRESSES, type AddressesView, type AddressRemoval } from '../../../shared/ipc/index.ts';
 import type { BreachAlertClient } from '../api/BreachAlertClient.ts';
 import { ApiError } from '../api/ApiError.ts';
@@ -41,10 +41,11 @@ const NEEDS_SERVICE: Record<Action, string> = {
  */
 export class AddressBook {
   readonly #options: AddressBookOptions;
-  #lastEmitted: string | undefined;
+  readonly #emit: (view: AddressesView) => void;
 
   constructor(options: AddressBookOptions) {
     this.#options = options;
+    this.#emit = emitWhenChanged((view) => options.emit(view));
   }
 
   view(): AddressesView {
@@ -135,11 +136,7 @@ export class AddressBook {
   /** Emits `addresses-changed` when what the view says changed (not only its number). */
   publish(): AddressesView {
     const view = this.view();
-    const key = JSON.stringify({ ...view, seq: undefined });
-    if (key !== this.#lastEmitted) {
-      this.#lastEmitted = key;
-      this.#options.emit(view);
-    }
+    this.#emit(view);
     return view;
   }
 

@@ -1,4 +1,5 @@
 import { UNKNOWN_CHECKS, type ChecksView } from '../../../shared/ipc/index.ts';
+import { emitWhenChanged } from '../../../shared/ipc/viewOrder.ts';
 import { backgroundTimers, type Timers } from '../../../shared/base/timers.ts';
 
 export interface ChecksPublisherOptions {
@@ -33,23 +34,19 @@ export class ChecksPublisher {
   readonly #options: ChecksPublisherOptions;
   readonly #timers: Timers;
   readonly #now: () => number;
-  #last: string | undefined;
+  readonly #emit: (view: ChecksView) => void;
   #followUp: unknown;
 
   constructor(options: ChecksPublisherOptions) {
     this.#options = options;
+    this.#emit = emitWhenChanged((view) => options.emit(view));
     this.#timers = options.timers ?? backgroundTimers;
     this.#now = options.now ?? Date.now;
   }
 
   publish(): ChecksView {
     const view = this.#options.read() ?? UNKNOWN_CHECKS;
-    // What the view says, not when it was read: a new number alone is not a change.
-    const key = JSON.stringify({ ...view, seq: undefined });
-    if (key !== this.#last) {
-      this.#last = key;
-      this.#options.emit(view);
-    }
+    this.#emit(view);
     this.#armFollowUp(view, this.#options.listPending?.());
     return view;
   }

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { nextViewSeq } from '../../../shared/ipc/viewOrder.ts';
+import { emitWhenChanged, nextViewSeq } from '../../../shared/ipc/viewOrder.ts';
 import {
   CoreError,
   EMPTY_LOGINS,
@@ -66,11 +66,12 @@ export class Logins {
   readonly #importedPaths = new Map<string, string>();
   readonly #check: PasswordCheck;
   #checkDb: WritableDB | undefined;
-  #lastEmitted: string | undefined;
+  readonly #emit: (view: LoginsView) => void;
   #lastCheck: { state: string; percent: number } | undefined;
 
   constructor(options: LoginsOptions) {
     this.#options = options;
+    this.#emit = emitWhenChanged((view) => options.emit(view));
     this.#importer = new LoginImporter({ ...options.reader, progress: (progress) => options.progress(progress) });
     this.#check = new PasswordCheck({
       check: options.checkPasswords,
@@ -92,11 +93,7 @@ export class Logins {
   /** Emits `logins-changed` when what the view says changed (not only its number). */
   publish(): LoginsView {
     const view = this.view();
-    const key = JSON.stringify({ ...view, seq: undefined });
-    if (key !== this.#lastEmitted) {
-      this.#lastEmitted = key;
-      this.#options.emit(view);
-    }
+    this.#emit(view);
     return view;
   }
 
