@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Icon } from '../../components/Icon.tsx';
 import { formatDate, plural } from '../../lib/format.ts';
 import type { BreachRow as Row } from '../../../shared/ipc/views.ts';
+import { BreachBadges } from '../details/BreachBadges.tsx';
 import { DataClassChip } from './DataClassChip.tsx';
 
 /** Three lines (20 + 18 + 22 px and two 4 px gaps) with 6 px above and below: six rows fit a 1024×768 window. */
@@ -52,14 +53,7 @@ export const BreachRowView = memo(function BreachRowView({ row, id, index, count
       <span className="visually-hidden">{rowLabel(row)}</span>
       <div className="breach-row-head" aria-hidden="true">
         <span className="breach-row-name">{row.details?.title ?? breach.id}</span>
-        {breach.isSensitive ? (
-          <span className="badge badge-sensitive">
-            <Icon name="lock" size={12} />
-            Sensitive
-          </span>
-        ) : null}
-        {row.isNew ? <span className="badge badge-new">New</span> : null}
-        {row.removedFromCatalogAt ? <span className="badge badge-removed">Removed from the catalog</span> : null}
+        <BreachBadges isSensitive={breach.isSensitive} isNew={row.isNew} removedFromCatalogAt={row.removedFromCatalogAt} />
         <span className="breach-row-markers">
           {row.pending > 0 ? (
             <span className="marker marker-pending">

@@ -13,6 +13,7 @@ import { useSync } from '../../state/sync.ts';
 import { usePreferences } from '../../state/preferences.ts';
 import type { BreachDetail, CellState } from '../../../shared/ipc/views.ts';
 import { changesThatMatter, columnCells, dataClassesOf, failedCells, pendingCount, tally } from './matrix.ts';
+import { BreachBadges } from '../details/BreachBadges.tsx';
 import { BreachDescription } from '../details/BreachDescription.tsx';
 import { BreachFlags, formatCount } from '../details/BreachFlags.tsx';
 import { BreachLogo } from '../details/BreachLogo.tsx';
@@ -80,14 +81,7 @@ function DetailBody({ detail, close }: { detail: BreachDetail; close: ReactNode 
           <h2 id={titleId} className="detail-title">
             {detail.details?.title ?? breach.id}
           </h2>
-          {breach.isSensitive ? (
-            <span className="badge badge-sensitive">
-              <Icon name="lock" size={12} />
-              Sensitive
-            </span>
-          ) : null}
-          {detail.isNew ? <span className="badge badge-new">New</span> : null}
-          {detail.removedFromCatalogAt ? <span className="badge badge-removed">Removed from the catalog</span> : null}
+          <BreachBadges isSensitive={breach.isSensitive} isNew={detail.isNew} removedFromCatalogAt={detail.removedFromCatalogAt} />
         </div>
         {close}
       </div>
