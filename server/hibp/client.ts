@@ -66,6 +66,14 @@ const BreachNames = z.array(z.string().min(1));
 /** Characters of an error answer's body quoted in a message (a log line): enough for HIBP's sentences, never a whole page. */
 export const MAX_BODY_EXCERPT = 200;
 
+/**
+ * The most of an answer that is read, in bytes: far beyond what HIBP sends (the whole catalog was
+ * 0.9 MB in 2026; a person's answers are a few KB), so only a broken or hostile upstream reaches
+ * it, and then the answer is refused and the rest never read nor held in memory. A domain search
+ * lists every breached alias of the domain, so it gets the catalog's allowance.
+ */
+export const MAX_ANSWER_BYTES = { large: 32 * 1024 * 1024, small: 1024 * 1024 } as const;
+
 export interface HibpClientOptions {
   baseUrl: string;
   apiKey: string | undefined;
@@ -103,7 +111,7 @@ export class HibpClient {
 
   /** `GET breaches` (no key: "Authorisation is not required"): every breach record HIBP holds (JSON, validated by the catalog importer). */
   async breaches(): Promise<unknown> {
-    const body = await this.#get('breaches', 'GET breaches', { keyed: false });
+    const body = await this.#get('breaches', 'GET breaches', { keyed: false, maxBytes: MAX_ANSWER_BYTES.large });
     // The catalog always exists: a 404 means the base is not HIBP's API v3.
     if (body === null) throw new HibpError('wrong-address', `GET breaches: ${this.#baseUrl}/breaches answered 404 (not found)`, { status: 404 });
     return body;
@@ -146,7 +154,7 @@ export class HibpClient {
    * verified on the key's account; `{}` for a 404 (no breached address on it).
    */
   async breachedDomain(domain: string): Promise<Record<string, string[]>> {
-    const body = await this.#get(`breacheddomain/${encodeURIComponent(domain)}`, 'GET breacheddomain');
+    const body = await this.#get(`breacheddomain/${encodeURIComponent(domain)}`, 'GET breacheddomain', { maxBytes: MAX_ANSWER_BYTES.large });
     if (body === null) return {};
     return parseBreachedDomain(body);
   }
@@ -164,7 +172,7 @@ export class HibpClient {
   }
 
   /** The JSON body, or null for a 404; anything else that is not 2xx is a {@link HibpError}. */
-  async #get(pathAndQuery: string, what: string, options: { keyed?: boolean } = {}): Promise<unknown> {
+  async #get(pathAndQuery: string, what: string, options: { keyed?: boolean; maxBytes?: number } = {}): Promise<unknown> {
     const headers: Record<string, string> = { 'user-agent': this.#userAgent, accept: 'application/json' };
     if (this.#apiKey !== undefined && options.keyed !== false) headers['hibp-api-key'] = this.#apiKey;
     let response: Response;
@@ -179,8 +187,9 @@ export class HibpClient {
       return null;
     }
     if (response.ok) {
+      const text = await answerText(response, options.maxBytes ?? MAX_ANSWER_BYTES.small, what);
       try {
-        return await response.json();
+        return JSON.parse(text) as unknown;
       } catch (error) {
         throw new HibpError('bad-answer', `${what}: the answer is not JSON`, { status: response.status, cause: error });
       }
@@ -208,6 +217,45 @@ export class HibpClient {
         throw new HibpError(response.status >= 500 ? 'unavailable' : 'bad-answer', `${what}: HIBP answered ${response.status}${quoted}`, { status: response.status });
     }
   }
+}
+
+/**
+ * A 2xx answer's body as text, read up to `maxBytes`: an answer that says (Content-Length) or
+ * turns out to be longer is refused, its connection cut, and what was read of it dropped.
+ */
+async function answerText(response: Response, maxBytes: number, what: string): Promise<string> {
+  const tooLarge = () => new HibpError('bad-answer', `${what}: the answer is larger than ${formatMiB(maxBytes)} (HIBP's are far smaller); it was not read`, { status: response.status });
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof HibpError) throw error;
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new HibpError('unavailable', `${what}: the answer ${timedOut ? 'did not arrive in time' : 'was cut short'}`, { status: response.status, cause: error });
+  }
+  // TextDecoder drops a UTF-8 byte-order mark, as response.json() does.
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 /**

@@ -1,8 +1,10 @@
 // The service's HIBP client against the stand-in of HIBP's API v3: what it sends (user agent,
 // key, truncated account searches) and how it reads every documented answer. The stand-in's own
 // strictness (403 without a user agent, 401 wording, filters) is checked here too, with raw fetch.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HibpClient, HibpError, HIBP_USER_AGENT } from '../../../server/hibp/client.ts';
+import { HibpClient, HibpError, HIBP_USER_AGENT, MAX_ANSWER_BYTES } from '../../../server/hibp/client.ts';
 import { skipWithoutFixture } from '../../support/fixtures.ts';
 import { KEY, OTHER_KEY } from '../../support/hibpService.ts';
 import { HIBP_FIXTURE_CATALOG, HibpStandIn } from '../../support/hibpStandIn.ts';
@@ -124,3 +126,57 @@ describe.skipIf(skipWithoutFixture(HIBP_FIXTURE_CATALOG, 'HIBP client'))('HibpCl
 function raw2(standIn: HibpStandIn, path: string, headers: Record<string, string>): Promise<Response> {
   return fetch(`${standIn.url}/${path}`, { headers });
 }
+
+describe('HibpClient against an upstream whose answers are too large', () => {
+  // A loopback server standing for a broken or hostile upstream: what it sends is counted, so a
+  // refused answer can be seen to have been cut off rather than read to its end.
+  let server: Server;
+  let url: string;
+  const sent = { bytes: 0 };
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunk = Buffer.alloc(64 * 1024, 0x20); // spaces: valid JSON whitespace, whatever is cut
+      if (req.url?.startsWith('/breachedaccount/declared')) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_ANSWER_BYTES.small + 1) });
+        res.end(); // says more than it sends: refused from the header alone
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no length said
+      sent.bytes = 0;
+      const pump = () => {
+        while (!res.destroyed && sent.bytes < 64 * 1024 * 1024) {
+          sent.bytes += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('error', () => {});
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('refuses an answer longer than it may be, cutting it off instead of reading it all', async () => {
+    const client = new HibpClient({ baseUrl: url, apiKey: KEY, timeoutMs: 10_000 });
+    const error = await client.breachedAccount('alice@example.com').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HibpError);
+    expect(error).toMatchObject({ kind: 'bad-answer', message: "GET breachedaccount: the answer is larger than 1 MB (HIBP's are far smaller); it was not read" });
+    // The server stopped well short of the 64 MB it meant to send.
+    await expect.poll(() => sent.bytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('gives the catalog a larger allowance, and still refuses past it', async () => {
+    const keyless = new HibpClient({ baseUrl: url, apiKey: undefined, timeoutMs: 10_000 });
+    await expect(keyless.breaches()).rejects.toMatchObject({ kind: 'bad-answer', message: "GET breaches: the answer is larger than 32 MB (HIBP's are far smaller); it was not read" });
+  });
+
+  it('refuses from Content-Length alone when the answer says it is too long', async () => {
+    const client = new HibpClient({ baseUrl: url, apiKey: KEY, timeoutMs: 10_000 });
+    await expect(client.breachedAccount('declared@example.com')).rejects.toMatchObject({ kind: 'bad-answer', message: expect.stringContaining('larger than 1 MB') });
+  });
+});
