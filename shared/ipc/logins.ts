@@ -59,8 +59,10 @@ export const LoginImportResult = z.object({
   /** Rows skipped (malformed, no password, not a login); the first ones in `skippedRows`. */
   skipped: z.int().nonnegative(),
   skippedRows: z.array(SkippedRow).max(50),
-  /** Sites where a breach in the catalog happened (whatever the address). */
+  /** Sites where a breach in the catalog happened (whatever the address) after a password there last changed, or on an unknown date: a password to change. */
   breachedSites: z.int().nonnegative(),
+  /** Sites with a breach in the catalog where every password was changed since: nothing to do. */
+  breachedSitesChangedSince: z.int().nonnegative(),
   /** Distinct passwords used at more than one login. */
   reusedPasswords: z.int().nonnegative(),
   /** Distinct passwords waiting for the Pwned Passwords check (it continues in the background). */
@@ -150,7 +152,7 @@ export const LoginsView = z.object({
   logins: z.array(Login),
   summary: z.object({
     logins: z.int().nonnegative(),
-    /** Open logins with a breach at their site after (or without) the password's last change. */
+    /** Sites with an open login whose password a breach there came after (or may have: no date). */
     breachedSites: z.int().nonnegative(),
     pwnedPasswords: z.int().nonnegative(),
     reusedPasswords: z.int().nonnegative(),

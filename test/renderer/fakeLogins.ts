@@ -104,7 +104,7 @@ export class FakeLogins {
       logins,
       summary: {
         logins: logins.length,
-        breachedSites: open.filter((login) => login.breaches.some((breach) => breach.verdict !== 'changed-since')).length,
+        breachedSites: new Set(open.filter((login) => login.breaches.some((breach) => breach.verdict !== 'changed-since')).map((login) => login.site)).size,
         pwnedPasswords: [...openFingerprints].filter((fingerprint) => (this.#pwned.get(fingerprint) ?? 0) > 0).length,
         reusedPasswords: [...byFingerprint.entries()].filter(([fingerprint, group]) => openFingerprints.has(fingerprint) && group.length > 1).length,
       },
@@ -210,6 +210,10 @@ export class FakeLogins {
     this.#toCheck = [...distinct].filter(([fingerprint]) => !this.#pwned.has(fingerprint)).map(([fingerprint, password]) => ({ fingerprint, password }));
     this.#check = this.#toCheck.length > 0 ? this.#checkStatus('running', 0, this.#toCheck.length) : this.#check;
     const view = this.#changed();
+    // As the core counts them: a breached site where no password there predates its breaches.
+    const imported = view.logins.filter((login) => read.some(({ kept }) => kept.login.site === login.site && kept.login.username === login.username));
+    const breachedSites = new Set(imported.filter((login) => login.site !== null && login.breaches.length > 0).map((login) => login.site));
+    const toChange = new Set(imported.filter((login) => login.breaches.some((breach) => breach.verdict !== 'changed-since')).map((login) => login.site));
     return {
       importId,
       format: file.format,
@@ -220,6 +224,7 @@ export class FakeLogins {
       skipped: file.rows.length - read.length,
       skippedRows,
       breachedSites: view.summary.breachedSites,
+      breachedSitesChangedSince: [...breachedSites].filter((site) => !toChange.has(site)).length,
       reusedPasswords: view.summary.reusedPasswords,
       passwordsToCheck: this.#toCheck.length,
     };

@@ -141,7 +141,9 @@ describe('Your accounts', () => {
     const outcome = result.closest('[tabindex="-1"]')!;
     await waitFor(() => expect(outcome).toHaveFocus());
     expect(outcome).toHaveTextContent('1 row skipped, the first: row 5: no password.');
-    expect(outcome).toHaveTextContent('Found 2 breached sites and 1 reused password.');
+    expect(outcome).toHaveTextContent('Found 2 breached sites where a password needs changing and 1 reused password.');
+    // LinkedIn's password was changed after its breach: counted apart, as the tally above the list does.
+    expect(outcome).toHaveTextContent('1 other breached site: the password there was changed after the breach, so there is nothing to do.');
     expect(outcome).toHaveTextContent('4 passwords to check with Pwned Passwords: the check goes on below.');
 
     const list = screen.getByRole('list', { name: 'Logins' });

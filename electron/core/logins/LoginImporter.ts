@@ -34,6 +34,7 @@ export interface ImportOutcome {
   skipped: number;
   skippedRows: SkippedRow[];
   breachedSites: number;
+  breachedSitesChangedSince: number;
   passwords: Map<string, string>;
 }
 
@@ -108,6 +109,7 @@ export class LoginImporter {
         skipped: parsed.skipped,
         skippedRows: parsed.skippedRows.slice(0, 50),
         breachedSites: plan.breachedSites,
+        breachedSitesChangedSince: plan.breachedSitesChangedSince,
         passwords: plan.passwords,
       };
     } catch (error) {

@@ -261,7 +261,7 @@ export class Logins {
       logins,
       summary: {
         logins: logins.length,
-        breachedSites: logins.filter((login) => login.resolvedAt === null && login.breaches.some((breach) => breach.verdict !== 'changed-since')).length,
+        breachedSites: new Set(logins.filter((login) => login.resolvedAt === null && login.breaches.some((breach) => breach.verdict !== 'changed-since')).map((login) => login.site)).size,
         pwnedPasswords: pwned.size,
         reusedPasswords: [...uses.values()].filter((count) => count > 1).length,
       },

@@ -2,7 +2,7 @@ import type { LoginExportFormat } from '../../../shared/ipc/logins.ts';
 import type { ImportWrite, LoginToKeep, StoredLogin } from '../db/loginQueries.ts';
 import { loginAddress } from './loginAddress.ts';
 import type { PasswordHasher } from './LoginHashKey.ts';
-import type { SiteBreachIndex } from './siteBreaches.ts';
+import { verdictOf, type SiteBreachIndex } from './siteBreaches.ts';
 
 /** One login as an export reader gives it (exports/readLoginExport.ts's ExportedLogin). */
 export interface ExportedLoginLike {
@@ -19,8 +19,10 @@ export interface ImportPlan {
   write: ImportWrite;
   /** The distinct passwords of the import by keyed hash: held in memory only, for the Pwned Passwords check. */
   passwords: Map<string, string>;
-  /** Sites of the import with a breach in the catalog. */
+  /** Sites of the import with a breach in the catalog that a password there predates (or may: no date). */
   breachedSites: number;
+  /** Sites of the import with a breach in the catalog where every password was changed since. */
+  breachedSitesChangedSince: number;
 }
 
 /** Which account a login is: the same site (or, without one, address or title) and username. */
@@ -103,16 +105,19 @@ export async function planImport(
     } else fresh.push(login);
   }
   const added = fresh.map((login) => ({ login, breaches: breachesOf(login) }));
-  const sites = new Set(
-    [...unchanged, ...changed, ...rehashed]
-      .map((entry) => entry.login)
-      .concat(fresh)
-      .filter((login) => context.breaches.at(login.site).length > 0)
-      .map((login) => login.site),
-  );
+  // Per breached site: whether a password there needs changing (Watchtower's verdict), as the page's tally counts it.
+  const breachedSites = new Map<string, boolean>();
+  for (const login of [...unchanged, ...changed, ...rehashed].map((entry) => entry.login).concat(fresh)) {
+    const breaches = context.breaches.at(login.site);
+    if (login.site === null || breaches.length === 0) continue;
+    const toChange = breaches.some((breach) => verdictOf(breach.breachDate, login.passwordChangedAt) !== 'changed-since');
+    breachedSites.set(login.site, (breachedSites.get(login.site) ?? false) || toChange);
+  }
+  const toChange = [...breachedSites.values()].filter(Boolean).length;
   return {
     write: { format: context.format, keyCheck: context.hash.keyCheck, importedAt: context.importedAt, skipped: context.skipped, added, unchanged, changed, rehashed },
     passwords,
-    breachedSites: sites.size,
+    breachedSites: toChange,
+    breachedSitesChangedSince: breachedSites.size - toChange,
   };
 }

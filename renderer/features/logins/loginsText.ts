@@ -81,10 +81,12 @@ export function resultLines(result: LoginImportResult): string[] {
   if (result.passwordsNotCompared)
     lines.push(`${plural(result.passwordsNotCompared, 'login')} could not be compared with the earlier import (the key it was kept with is gone): their findings stay as they were.`);
   const found = [
-    result.breachedSites > 0 ? plural(result.breachedSites, 'breached site') : undefined,
+    result.breachedSites > 0 ? `${plural(result.breachedSites, 'breached site')} where a password needs changing` : undefined,
     result.reusedPasswords > 0 ? plural(result.reusedPasswords, 'reused password') : undefined,
   ].filter(Boolean);
-  lines.push(found.length > 0 ? `Found ${found.join(' and ')}.` : 'No breached site and no reused password.');
+  lines.push(found.length > 0 ? `Found ${found.join(' and ')}.` : 'No breached site to act on and no reused password.');
+  if (result.breachedSitesChangedSince > 0)
+    lines.push(`${plural(result.breachedSitesChangedSince, 'other breached site')}: the password there was changed after the breach, so there is nothing to do.`);
   if (result.passwordsToCheck > 0) lines.push(`${plural(result.passwordsToCheck, 'password')} to check with Pwned Passwords: the check goes on below.`);
   return lines;
 }
