@@ -8,6 +8,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { UNKNOWN_CHECKS } from '../../shared/ipc/index.ts';
 import { FakeCore } from './fakeCore.ts';
 import type { FakeExportFile } from './fakeLogins.ts';
 import { expectAccessible, renderApp } from './setup.tsx';
@@ -324,7 +325,7 @@ describe('Your accounts', () => {
     const fix = await screen.findByRole('region', { name: 'Your accounts at breached sites' });
     expect(fix).toHaveTextContent('3 logins left');
     expect(within(fix).getByText('Change your password at adobe.com')).toBeInTheDocument();
-    expect(fix).toHaveTextContent('Adobe (2013-10-04): Breached after your password last changed — change it.');
+    expect(fix).toHaveTextContent('Adobe (Oct 4, 2013): Breached after your password last changed — change it.');
     expect(within(fix).queryByText('Change your password at linkedin.com')).toBeNull();
     await user.click(within(fix).getByRole('button', { name: 'Change password at canva.com (sam.designs)' }));
     await waitFor(() => expect(core.openedLinks).toEqual(['https://canva.com/.well-known/change-password']));
@@ -371,5 +372,41 @@ describe('Your accounts', () => {
     core.failures.set('logins-resolve', { code: 'not-found', message: 'This login is no longer on this computer.' });
     await user.click(screen.getByRole('button', { name: 'Mark as dealt with: adobe.com (sam@example.com)' }));
     expect(await within(screen.getByRole('listitem', { name: 'adobe.com' })).findByRole('alert')).toHaveTextContent('This login is no longer on this computer.');
+  });
+
+  test('says the breached sites are invented when the catalog is (demo data), and credits Have I Been Pwned only when the catalog is theirs', async () => {
+    const user = userEvent.setup();
+    const core = coreWithExport();
+    // Demo exposures over the demo catalog: the service names nobody to credit.
+    core.checks = { ...UNKNOWN_CHECKS, source: 'demo', pending: 0, updatedAt: '2026-11-24T09:00:00Z' };
+    const { unmount } = renderApp({ core, hash: '#/logins' });
+    await screen.findByRole('heading', { name: 'No accounts imported yet' });
+    // Nothing matched yet: nothing to call invented.
+    expect(screen.queryByText('Demo data — these breaches are invented.')).toBeNull();
+    await importWithPath(user, EXPORT);
+    await screen.findByRole('list', { name: 'Logins' });
+    expect(screen.getByText('Demo data — these breaches are invented.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' })).toBeNull();
+    unmount();
+
+    // Demo exposures over Have I Been Pwned's catalog: the sites' breaches are real, and credited.
+    core.checks = {
+      ...UNKNOWN_CHECKS,
+      source: 'demo',
+      pending: 0,
+      updatedAt: '2026-11-24T09:00:00Z',
+      checks: {
+        source: 'demo',
+        attribution: 'Have I Been Pwned',
+        addresses: [],
+        queue: { requestsPerMinute: 10, waiting: 0, nextCheckAt: null },
+        stealerLogs: { available: false, entries: [] },
+        problem: null,
+      },
+    };
+    renderApp({ core, hash: '#/logins' });
+    await screen.findByRole('list', { name: 'Logins' });
+    expect(screen.queryByText('Demo data — these breaches are invented.')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Have I Been Pwned (haveibeenpwned.com)' })).toBeInTheDocument();
   });
 });

@@ -6,6 +6,7 @@ import { useChecks } from '../../state/checks.ts';
 import { useLogins } from '../../state/logins.ts';
 import { viewCreditsHibp } from '../../../shared/ipc/checks.ts';
 import { LOGIN_EXPORT_FORMAT_NAMES, type LoginsView } from '../../../shared/ipc/logins.ts';
+import { DemoLabel } from '../checks/DemoLabel.tsx';
 import { ForgetLogins } from './ForgetLogins.tsx';
 import { ImportCard } from './ImportCard.tsx';
 import { LoginList } from './LoginList.tsx';
@@ -55,6 +56,8 @@ export function LoginsPage() {
       <div className="page-head">
         <h1 className="page-title">Your accounts</h1>
       </div>
+      {/* Sites are matched to the catalog: invented with demo data unless the service credits Have I Been Pwned for it. */}
+      {breachesShown && !viewCreditsHibp(checks) ? <DemoLabel /> : null}
       <p className="page-lead">Which sites where you have an account were breached, and whether the password you use there is already known to attackers.</p>
       <ImportCard />
       {body}

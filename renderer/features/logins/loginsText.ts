@@ -1,5 +1,5 @@
 import { LOGIN_EXPORT_FORMAT_NAMES, type Login, type LoginImportProgress, type LoginImportResult, type PasswordCheckStatus, type SiteBreachVerdict } from '../../../shared/ipc/logins.ts';
-import { formatCount, plural } from '../../lib/format.ts';
+import { formatCount, formatDate, plural } from '../../lib/format.ts';
 
 /** Watchtower's rule in words, per breach at a login's site. */
 export const VERDICT_WORDS: Record<SiteBreachVerdict, string> = {
@@ -34,7 +34,7 @@ export function findingLines(login: Login): string[] {
   const lines: string[] = [];
   if (login.pwned.state === 'found') lines.push(`This password is known to attackers: seen ${plural(login.pwned.count, 'time')} in breaches (Pwned Passwords).`);
   if (login.reusedWith > 0) lines.push(`Reused password: used at ${formatCount(login.reusedWith + 1)} sites.`);
-  for (const breach of login.breaches) if (breach.verdict !== 'changed-since') lines.push(`${breach.title} (${breach.breachDate}): ${VERDICT_WORDS[breach.verdict]}.`);
+  for (const breach of login.breaches) if (breach.verdict !== 'changed-since') lines.push(`${breach.title} (${formatDate(breach.breachDate)}): ${VERDICT_WORDS[breach.verdict]}.`);
   return lines;
 }
 
