@@ -8,6 +8,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_SCOPES, fetchServiceAccountToken, ServiceAccountKey, ServiceAccountTokenError } from '../../../electron/core/feed/serviceAccountToken.ts';
 import { startService, type RunningService } from '../../../server/app.ts';
+import { PERSON_NODE_MAX_BYTES } from '../../../server/rtdb/personQuota.ts';
 import { CREDENTIAL_RECHECK_MS } from '../../../server/rtdb/stream.ts';
 import { usePrivatePostgres } from '../../support/postgres.ts';
 import { openEventStream } from '../../support/eventStream.ts';
@@ -236,6 +237,29 @@ describe.each(STORE_KINDS)('the realtime database over HTTP on %s', (kind) => {
       // A PATCH reaching outside one's own path is refused whole.
       await expectDenied(await call('users', { method: 'PATCH', body: { 'erin/preferences/theme': 'dark', 'bob/preferences/theme': 'dark' }, query: { auth } }));
       expect(await (await call(`${base}/theme`, { query: { auth } })).json()).toBe('light');
+    });
+
+    it("keeps a person's node within its quota: a write past it is refused whole and changes nothing, deleting makes room, a service account is not held to it", async () => {
+      const auth = await idToken('gina');
+      const half = 'x'.repeat(PERSON_NODE_MAX_BYTES / 2);
+      expect((await call('users/gina/notes/a', { method: 'PUT', body: half, query: { auth } })).status).toBe(200);
+      // A second half, with the JSON around it, is past the quota: 413, and neither part of the PATCH is kept.
+      const over = await call('users/gina', { method: 'PATCH', body: { 'notes/b': half, theme: 'dark' }, query: { auth } });
+      expect(over.status).toBe(413);
+      expect(await errorOf(over)).toMatch(new RegExp(`^Payload too large: /users/gina would hold \\d+ bytes; a person's node holds at most ${PERSON_NODE_MAX_BYTES} bytes$`));
+      expect(await (await call('users/gina/theme', { query: { auth } })).json()).toBeNull();
+      expect(Object.keys((await (await call('users/gina/notes', { query: { auth } })).json()) as object)).toEqual(['a']);
+      // Another person is not held to gina's count.
+      const hal = await idToken('hal');
+      expect((await call('users/hal/notes/a', { method: 'PUT', body: half, query: { auth: hal } })).status).toBe(200);
+      // Room again once something is deleted.
+      expect((await call('users/gina/notes/a', { method: 'DELETE', query: { auth } })).status).toBe(200);
+      expect((await call('users/gina/notes/b', { method: 'PUT', body: half, query: { auth } })).status).toBe(200);
+      // The operator's service account writes past it (the quota bounds people, not the operator).
+      const headers = { authorization: `Bearer ${await adminToken()}` };
+      expect((await call('users/gina/notes/c', { method: 'PUT', body: half, headers })).status).toBe(200);
+      await call('users/gina', { method: 'DELETE', headers });
+      await call('users/hal', { method: 'DELETE', headers });
     });
 
     it('applies rules replaced by a service account, including .validate and newData', async () => {
