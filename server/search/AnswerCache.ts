@@ -4,42 +4,68 @@
  * request skips ranking (FTS5 or PostgreSQL), the filter engine and chunk building; when the
  * revision moves (the catalog or the details changed, on PostgreSQL through any instance, since
  * the revision is read from the database on every request) everything remembered is dropped at
- * once, so a cached answer never names a breach the catalog no longer has. Bounded: the least
- * recently used entry goes first.
+ * once, so a cached answer never names a breach the catalog no longer has. Bounded by count and
+ * by size (its keys, request bodies of up to 64 KB, and its answers, as told by `sizeOf`): the
+ * least recently used entry goes first, and an answer larger than the whole budget is not kept.
  */
 export class AnswerCache<V> {
-  readonly #entries = new Map<string, V>();
+  readonly #entries = new Map<string, { value: V; bytes: number }>();
   readonly #capacity: number;
+  readonly #maxBytes: number;
+  readonly #sizeOf: (value: V) => number;
+  #bytes = 0;
   #revision: string | undefined;
 
-  constructor(capacity = 512) {
-    this.#capacity = capacity;
+  constructor(options: { capacity?: number; maxBytes?: number; sizeOf?: (value: V) => number } = {}) {
+    this.#capacity = options.capacity ?? 512;
+    this.#maxBytes = options.maxBytes ?? ANSWER_CACHE_MAX_BYTES;
+    this.#sizeOf = options.sizeOf ?? (() => 0);
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
+  /** What the kept keys and answers weigh, as counted against the budget. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   get(revision: string, key: string): V | undefined {
     if (revision !== this.#revision) return undefined;
-    const value = this.#entries.get(key);
-    if (value === undefined) return undefined;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
     // Re-insert so Map order stays least-recently-used first.
     this.#entries.delete(key);
-    this.#entries.set(key, value);
-    return value;
+    this.#entries.set(key, entry);
+    return entry.value;
   }
 
   set(revision: string, key: string, value: V): void {
     if (revision !== this.#revision) {
       this.#entries.clear();
+      this.#bytes = 0;
       this.#revision = revision;
     }
+    this.#forget(key);
+    // Strings are UTF-16 in memory: two bytes a character.
+    const bytes = key.length * 2 + this.#sizeOf(value);
+    if (bytes > this.#maxBytes) return;
+    this.#entries.set(key, { value, bytes });
+    this.#bytes += bytes;
+    while (this.#entries.size > this.#capacity || this.#bytes > this.#maxBytes) this.#forget(this.#entries.keys().next().value!);
+  }
+
+  #forget(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
     this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.#capacity) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#bytes -= entry.bytes;
   }
 }
+
+/** What the search answers kept for repeated questions may weigh in all (keys and answers). */
+export const ANSWER_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * The key of one request: the account and endpoint, then the body exactly as sent. The account

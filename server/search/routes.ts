@@ -24,7 +24,7 @@ import type { SearchIndex } from './SearchIndex.ts';
 import { envelopeJson, SearchError, sendEnvelopeJson } from './envelope.ts';
 import { describeInstance, describeNamespace, itemChunks, listQuery, paginate, toItem } from './management.ts';
 import { ALL_DOCUMENTS, planRetrieval, retrieve, type RetrievalPlan } from './retrieval.ts';
-import { EXTRACTIVE_NOTE, sendPrepared, type Prepared } from './searchAnswers.ts';
+import { EXTRACTIVE_NOTE, preparedSize, sendPrepared, type Prepared } from './searchAnswers.ts';
 import { chatNotes, itemsFilter, parseBody, translate, userQuery } from './searchRequests.ts';
 
 /** `{base_url}` of the search interface is `{service}/client/v4`. */
@@ -78,7 +78,7 @@ export interface SearchRoutesDeps {
  * (searchMount.ts) matches a request to its route and decides its access.
  */
 export function createSearchRoutes({ index, now = Date.now }: SearchRoutesDeps): { routes: readonly Route[]; namespaces: Namespaces } {
-  const answers = new AnswerCache<Prepared>();
+  const answers = new AnswerCache<Prepared>({ sizeOf: preparedSize });
   const startedAt = new Date(now()).toISOString();
   /** Namespace → instance id → index. One of each here; every path below works for more. */
   const namespaces = new Map([[SEARCH_NAMESPACE, new Map([[SEARCH_INSTANCE, index]])]]);

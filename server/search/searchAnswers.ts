@@ -32,6 +32,21 @@ export type Prepared =
   | { kind: 'legacy-search-stream'; json: string }
   | { kind: 'legacy-ai-stream'; answer: string };
 
+/** About what a prepared answer holds in memory, in bytes (its text at two bytes a character), for the answer cache's budget. */
+export function preparedSize(prepared: Prepared): number {
+  switch (prepared.kind) {
+    case 'json':
+    case 'legacy-search-stream':
+      return prepared.json.length * 2;
+    case 'legacy-ai-stream':
+      return prepared.answer.length * 2;
+    case 'search-stream':
+      return JSON.stringify(prepared.result).length * 2;
+    case 'chat':
+      return (JSON.stringify(prepared.chunks).length + prepared.answer.length + prepared.query.length) * 2;
+  }
+}
+
 /** Sends a prepared answer: as JSON, or as the event stream the request asked for. */
 export function sendPrepared(res: ServerResponse, prepared: Prepared, now: () => number): void {
   switch (prepared.kind) {

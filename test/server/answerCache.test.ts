@@ -25,13 +25,32 @@ describe('AnswerCache', () => {
   });
 
   it('drops the least recently used entry past its capacity', () => {
-    const cache = new AnswerCache<number>(2);
+    const cache = new AnswerCache<number>({ capacity: 2 });
     cache.set('r', 'a', 1);
     cache.set('r', 'b', 2);
     expect(cache.get('r', 'a')).toBe(1);
     cache.set('r', 'c', 3);
     expect(cache.get('r', 'b')).toBeUndefined();
     expect([cache.get('r', 'a'), cache.get('r', 'c')]).toEqual([1, 3]);
+  });
+
+  it('keeps its keys and answers within its byte budget, least recently used out first, and never keeps one larger than the budget', () => {
+    const cache = new AnswerCache<string>({ maxBytes: 100, sizeOf: (value) => value.length * 2 });
+    cache.set('r', 'a', 'x'.repeat(20)); // 2 + 40 bytes
+    cache.set('r', 'b', 'y'.repeat(20)); // 42 more: 84
+    expect(cache.bytes).toBe(84);
+    expect(cache.get('r', 'a')).toBe('x'.repeat(20)); // a is now the most recently used
+    cache.set('r', 'c', 'z'.repeat(10)); // 22 more: past 100, so b goes
+    expect(cache.get('r', 'b')).toBeUndefined();
+    expect([cache.get('r', 'a'), cache.get('r', 'c')]).toEqual(['x'.repeat(20), 'z'.repeat(10)]);
+    expect(cache.bytes).toBe(64);
+    // Replacing an entry counts its new size only.
+    cache.set('r', 'a', 'x');
+    expect(cache.bytes).toBe(4 + 22);
+    // Too large for the whole budget: not kept, and nothing else is dropped for it.
+    cache.set('r', 'huge', 'h'.repeat(60));
+    expect(cache.get('r', 'huge')).toBeUndefined();
+    expect(cache.size).toBe(2);
   });
 
   it('keys on account, endpoint and the body as sent, which cannot run into each other', () => {
