@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { BodyTooLargeError, readBoundedText, readTextPrefix } from '../../shared/base/boundedBody.ts';
 import { parseRetryAfter } from './retryAfter.ts';
 import { boundStealerDomains } from './stealerDomains.ts';
 
@@ -219,39 +220,16 @@ export class HibpClient {
   }
 }
 
-/**
- * A 2xx answer's body as text, read up to `maxBytes`: an answer that says (Content-Length) or
- * turns out to be longer is refused, its connection cut, and what was read of it dropped.
- */
+/** A 2xx answer's body as text, read up to `maxBytes` (shared/base/boundedBody.ts); a longer one is a bad answer, cut off. */
 async function answerText(response: Response, maxBytes: number, what: string): Promise<string> {
-  const tooLarge = () => new HibpError('bad-answer', `${what}: the answer is larger than ${formatMiB(maxBytes)} (HIBP's are far smaller); it was not read`, { status: response.status });
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    return await readBoundedText(response, maxBytes);
   } catch (error) {
-    if (error instanceof HibpError) throw error;
+    if (error instanceof BodyTooLargeError)
+      throw new HibpError('bad-answer', `${what}: the answer is larger than ${formatMiB(maxBytes)} (HIBP's are far smaller); it was not read`, { status: response.status });
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     throw new HibpError('unavailable', `${what}: the answer ${timedOut ? 'did not arrive in time' : 'was cut short'}`, { status: response.status, cause: error });
   }
-  // TextDecoder drops a UTF-8 byte-order mark, as response.json() does.
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function formatMiB(bytes: number): string {
@@ -263,24 +241,8 @@ function formatMiB(bytes: number): string {
  * replaced (a log line stays one line); the rest is never read. Empty when there is none.
  */
 export async function bodyExcerpt(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    // Each UTF-8 byte is at most one character: MAX_BODY_EXCERPT × 4 bytes always hold enough.
-    let bytes = 0;
-    while (bytes < MAX_BODY_EXCERPT * 4) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A body cut short says what it said so far.
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
+  // Each UTF-8 byte is at most one character: MAX_BODY_EXCERPT × 4 bytes always hold enough.
+  const text = await readTextPrefix(response, MAX_BODY_EXCERPT * 4);
   // eslint-disable-next-line no-control-regex -- control characters are what is replaced
   const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return clean.length > MAX_BODY_EXCERPT ? `${clean.slice(0, MAX_BODY_EXCERPT)}…` : clean;

@@ -18,6 +18,8 @@ import { readServerBreaches, type ServerUserBreach } from './serverBreaches.ts';
 import { readBreachDataHeaders } from './breachDataHeaders.ts';
 import { readChecksAnswer } from './readChecksAnswer.ts';
 import type { BreachDataHeaderValues, ChecksAnswer } from '../db/breachDataQueries.ts';
+import { discardBody } from '../../../shared/base/boundedBody.ts';
+import { answerText, errorText } from './answerText.ts';
 
 // The list's schema and its one-pass reader live beside each other.
 export { ServerUserBreachList, type ServerUserBreach } from './serverBreaches.ts';
@@ -60,7 +62,7 @@ export class BreachAlertClient {
   /** `POST /user`: any 2xx means ready (CONTRACT tolerance); the body is read when it has emails. */
   async createUser(signal?: AbortSignal): Promise<{ created: boolean; emails: string[] | undefined }> {
     const response = await this.#send('POST', '/user', undefined, {}, signal);
-    const body = await response.text();
+    const body = await answerText(response);
     const parsed = z.object({ emails: z.array(Email) }).safeParse(safeJson(body));
     return { created: response.status === 201, emails: parsed.success ? parsed.data.emails : undefined };
   }
@@ -80,7 +82,7 @@ export class BreachAlertClient {
     const breachData = readBreachDataHeaders(response.headers);
     if (response.status === 304) return { status: 304, etag: response.headers.get('etag') ?? options.etag!, breachData };
     options.onListed?.(breachData);
-    const text = await response.text();
+    const text = await answerText(response);
     const read = readServerBreaches(safeJson(text));
     if (!read.ok) {
       const issue = read.error.issues[0]!;
@@ -96,7 +98,7 @@ export class BreachAlertClient {
   async getChecks(signal?: AbortSignal): Promise<ChecksAnswer> {
     try {
       const response = await this.#send('GET', '/user/checks', undefined, {}, signal);
-      return readChecksAnswer(response.headers, await response.text(), response.status);
+      return readChecksAnswer(response.headers, await answerText(response), response.status);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return { status: 'not-served' };
       throw error;
@@ -115,7 +117,7 @@ export class BreachAlertClient {
       if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;
     }
-    const parsed = CatalogChanges.safeParse(safeJson(await response.text()));
+    const parsed = CatalogChanges.safeParse(safeJson(await answerText(response)));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new ApiError('protocol', `the service sent catalog changes in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });
@@ -148,32 +150,32 @@ export class BreachAlertClient {
   /** `DELETE /user/emails/{email}`: the address, its exposures and resolutions leave the service. */
   async removeEmail(email: string, signal?: AbortSignal): Promise<void> {
     const response = await this.#send('DELETE', `/user/emails/${encodeURIComponent(email)}`, undefined, {}, signal);
-    await response.arrayBuffer();
+    await discardBody(response);
   }
 
   /** `POST /user/emails/{email}/verification` with the code the person received. */
   async verifyEmail(email: string, code: string, signal?: AbortSignal): Promise<void> {
     const response = await this.#send('POST', `/user/emails/${encodeURIComponent(email)}/verification`, JSON.stringify({ code }), { 'content-type': 'application/json' }, signal);
-    await response.arrayBuffer();
+    await discardBody(response);
   }
 
   /** `POST /user/emails/{email}/verification-code`: sends the code again. */
   async resendVerificationCode(email: string, signal?: AbortSignal): Promise<void> {
     const response = await this.#send('POST', `/user/emails/${encodeURIComponent(email)}/verification-code`, undefined, {}, signal);
-    await response.arrayBuffer();
+    await discardBody(response);
   }
 
   /** `POST /user/breaches/resolutions`: resolves on any 2xx. */
   async postResolutions(items: readonly ResolutionItem[], signal?: AbortSignal): Promise<void> {
     const response = await this.#send('POST', '/user/breaches/resolutions', JSON.stringify(items), { 'content-type': 'application/json' }, signal);
-    await response.arrayBuffer();
+    await discardBody(response);
   }
 
   async #send(method: string, path: string, body: string | undefined, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
     let token = await this.#tokens.getAccessToken();
     let response = await this.#fetchOnce(method, path, body, { ...headers, authorization: `Bearer ${token}` }, signal);
     if (response.status === 401) {
-      await response.arrayBuffer();
+      await discardBody(response);
       token = await this.#tokens.refreshAfterUnauthorized(token);
       response = await this.#fetchOnce(method, path, body, { ...headers, authorization: `Bearer ${token}` }, signal);
     }
@@ -195,7 +197,7 @@ export class BreachAlertClient {
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
+  const text = await errorText(response);
   const problem = ProblemLike.safeParse(safeJson(text));
   const detail = (problem.success ? (problem.data.detail ?? problem.data.title) : undefined) ?? (text.trim().slice(0, 500) || response.statusText || `HTTP ${response.status}`);
   return new ApiError(kindOfStatus(response.status), detail, {
@@ -207,7 +209,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
 
 /** A 2xx body checked against its schema; an answer of another shape is a protocol error naming where. */
 async function readAnswer<T>(schema: z.ZodType<T>, what: string, response: Response): Promise<T> {
-  const parsed = schema.safeParse(safeJson(await response.text()));
+  const parsed = schema.safeParse(safeJson(await answerText(response)));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ApiError('protocol', `the service sent ${what} in an unexpected shape at /${issue.path.join('/')}: ${issue.message}`, { status: response.status });

@@ -7,6 +7,8 @@ import type { ServerUserBreach } from './serverBreaches.ts';
 import { readBreachDataHeaders } from './breachDataHeaders.ts';
 import { readChecksAnswer } from './readChecksAnswer.ts';
 import type { ChecksAnswer } from '../db/breachDataQueries.ts';
+import { discardBody } from '../../../shared/base/boundedBody.ts';
+import { answerText, errorText } from './answerText.ts';
 
 /**
  * Where the newer contract's items get their breach: the details feed's copy on this machine
@@ -81,7 +83,7 @@ export class FirefoxMonitorClient {
     }
     const search = query.domain !== undefined ? `?${new URLSearchParams({ domain: query.domain })}` : '';
     const response = await this.#send('GET', '/user/breaches' + search, undefined, options.signal);
-    const text = await response.text();
+    const text = await answerText(response);
     const parsed = FirefoxUserBreachList.safeParse(safeJson(text));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -134,7 +136,7 @@ export class FirefoxMonitorClient {
   async getChecks(signal?: AbortSignal): Promise<ChecksAnswer> {
     try {
       const response = await this.#send('GET', '/user/checks', undefined, signal);
-      return readChecksAnswer(response.headers, await response.text(), response.status);
+      return readChecksAnswer(response.headers, await answerText(response), response.status);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return { status: 'not-served' };
       throw error;
@@ -160,14 +162,14 @@ export class FirefoxMonitorClient {
     );
     if (body.length === 0) return;
     const response = await this.#send('POST', '/user/breaches/resolutions', JSON.stringify(body), signal);
-    await response.arrayBuffer();
+    await discardBody(response);
   }
 
   async #send(method: string, path: string, body: string | undefined, signal: AbortSignal | undefined): Promise<Response> {
     let token = await this.#tokens.getAccessToken();
     let response = await this.#fetchOnce(method, path, body, token, signal);
     if (response.status === 401) {
-      await response.arrayBuffer();
+      await discardBody(response);
       token = await this.#tokens.refreshAfterUnauthorized(token);
       response = await this.#fetchOnce(method, path, body, token, signal);
     }
@@ -196,7 +198,7 @@ export function canSendUnderFirefox(intent: { resolved: boolean; classKey: strin
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
+  const text = await errorText(response);
   const parsed = FirefoxError.safeParse(safeJson(text));
   // A firewall may answer first, without this body: fall back to the status.
   const kind = (parsed.success ? KIND_OF_CODE[parsed.data.code] : undefined) ?? kindOfStatus(response.status);

@@ -1,5 +1,6 @@
 import { ApiError, kindOfStatus, parseRetryAfter } from '../api/ApiError.ts';
 import { fetchServiceAccountToken, type ServiceAccountKey, type ServiceAccountToken } from './serviceAccountToken.ts';
+import { answerText, errorText } from '../api/answerText.ts';
 
 /** How the app authenticates to the details feed (seed 001's three methods, or none). */
 export type FeedCredential =
@@ -110,7 +111,7 @@ export class RealtimeDatabaseClient {
         return this.#send(method, path, headers, body, signal, true, query, url.searchParams.get('auth') ?? undefined);
       }
     }
-    const text = await response.text();
+    const text = await errorText(response);
     let detail = text.slice(0, 500);
     try {
       const json = JSON.parse(text) as { error?: unknown };
@@ -155,7 +156,7 @@ export class RealtimeDatabaseClient {
 }
 
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+  const text = await answerText(response);
   try {
     return JSON.parse(text);
   } catch {

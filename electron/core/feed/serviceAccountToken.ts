@@ -1,5 +1,6 @@
 import { importPKCS8, SignJWT } from 'jose';
 import { z } from 'zod';
+import { BodyTooLargeError, readBoundedText } from '../../../shared/base/boundedBody.ts';
 
 /** The two scopes a realtime-database service-account token must carry (seed 001). */
 export const DATABASE_SCOPES = ['https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/firebase.database'] as const;
@@ -65,7 +66,11 @@ export async function fetchServiceAccountToken(
     body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const text = await response.text();
+  // A token answer is a few hundred bytes; 64 KB holds any error page too.
+  const text = await readBoundedText(response, 64 * 1024).catch((error: unknown) => {
+    if (error instanceof BodyTooLargeError) throw new ServiceAccountTokenError(`${key.token_uri} answered more than a token answer holds (${error.message})`);
+    throw error;
+  });
   let json: unknown;
   try {
     json = JSON.parse(text);

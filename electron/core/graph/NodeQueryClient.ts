@@ -4,6 +4,10 @@ import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
 import { backoffDelay, type BackoffPolicy } from '../api/backoff.ts';
 import { mergeNodeResponses, type NodeQueryResult } from './mergeResponses.ts';
 import type { QueryCache } from './QueryCache.ts';
+import { BodyTooLargeError, discardBody, readBoundedText, readTextPrefix } from '../../../shared/base/boundedBody.ts';
+
+/** The most of one page of the graph endpoint's answer read (a page is a few MB at most). */
+const MAX_NODE_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export type NodeQueryErrorKind =
   /** No API key is stored for this endpoint. */
@@ -152,7 +156,7 @@ export class NodeQueryClient {
       }
       if (response.ok) return this.#read(response);
       if (response.status === 429 || response.status >= 500) {
-        await response.arrayBuffer().catch(() => undefined);
+        await discardBody(response);
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
         // A wait longer than we would ever choose is the service saying "not now": give up (or use the cache).
         if (attempt >= maxAttempts || (retryAfter !== undefined && retryAfter > this.#policy.maxRetryAfterMs)) {
@@ -195,8 +199,9 @@ export class NodeQueryClient {
   async #read(response: Response): Promise<NodeResponse> {
     let json: unknown;
     try {
-      json = await response.json();
+      json = JSON.parse(await readBoundedText(response, MAX_NODE_ANSWER_BYTES));
     } catch (error) {
+      if (error instanceof BodyTooLargeError) throw new NodeQueryError('protocol', `${this.endpoint} answered more than a page holds (${error.message})`, response.status);
       throw new NodeQueryError('protocol', `${this.endpoint} answered ${response.status} with a body that is not JSON: ${error instanceof Error ? error.message : String(error)}`, response.status);
     }
     const parsed = NodeResponse.safeParse(json);
@@ -225,7 +230,7 @@ export class NodeQueryClient {
 
 /** The reason in an error body: problem+json `detail`, the Google-style `message`, or the text. */
 async function errorDetail(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
+  const text = await readTextPrefix(response, 64 * 1024);
   try {
     const body = JSON.parse(text) as { detail?: unknown; message?: unknown; error?: { message?: unknown } };
     for (const candidate of [body.detail, body.message, body.error?.message]) if (typeof candidate === 'string') return candidate;

@@ -1,5 +1,9 @@
 import { CoreError, PwnedPrefix, type PwnedRange } from '../../../shared/ipc/index.ts';
 import { parseRetryAfter } from '../api/ApiError.ts';
+import { BodyTooLargeError, readBoundedText } from '../../../shared/base/boundedBody.ts';
+
+/** The most of one range answer read. */
+export const MAX_RANGE_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * What went wrong with a range request, for a caller that decides what to do (the import's pass
@@ -62,8 +66,10 @@ export async function fetchPwnedRange(request: RangeRequest): Promise<PwnedRange
   }
   let text: string;
   try {
-    text = await response.text();
+    // A range answer is about 40 KB with its padding; 1 MB is past any Pwned Passwords sends.
+    text = await readBoundedText(response, MAX_RANGE_ANSWER_BYTES);
   } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new PwnedRangeError('server', `Pwned Passwords answered more than a range holds (${error.message}). Check the address in Settings.`);
     // The connection dropped (or the time ran out) in the middle of the answer.
     throw networkFailure(error, request.signal, timeout, timeoutMs);
   }

@@ -16,6 +16,10 @@ import {
 } from '../../../shared/search/index.ts';
 import type { SecretKey, SecretStore } from '../auth/secrets/SecretStore.ts';
 import type { AnswerKind, SearchEngine, SearchEvent, SearchOutcome, SearchRun } from './SearchEngine.ts';
+import { BodyTooLargeError, readBoundedText, readTextPrefix } from '../../../shared/base/boundedBody.ts';
+
+/** The most of one non-streamed search answer read (at most 50 chunks of a few KB each). */
+const MAX_SEARCH_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** A remote instance as the app keeps it: everything but the token, which lives in the keychain. */
 export interface RemoteInstance {
@@ -111,7 +115,7 @@ export class RemoteSearchClient implements SearchEngine {
     if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       // An instance that ignores `stream` answers at once: a search in the envelope, a chat completion bare.
       if (request.answer) {
-        const completion = parse(ChatCompletion, parseJson(await response.text()));
+        const completion = parse(ChatCompletion, parseJson(await searchAnswerText(response)));
         const searchQuery = completion.search_query ?? request.query;
         const kind = kindOf(completion.messages ?? []);
         onEvent({ type: 'chunks', searchQuery, chunks: completion.chunks, answerKind: kind });
@@ -196,7 +200,7 @@ function fromLegacyData(data: LegacySearchData): SearchChunk {
 }
 
 async function envelopeOf(response: Response): Promise<Envelope> {
-  const parsed = Envelope.safeParse(parseJson(await response.text()));
+  const parsed = Envelope.safeParse(parseJson(await searchAnswerText(response)));
   if (!parsed.success) throw new RemoteSearchError('failed', 'The search instance answered something that is not its envelope.', response.status);
   if (!parsed.data.success) throw fromEnvelope(parsed.data, response.status);
   return parsed.data;
@@ -211,7 +215,7 @@ function fromEnvelope(envelope: Envelope, status: number): RemoteSearchError {
 
 /** An error answer, read as the envelope with or without `error_chain`, or described by its status. */
 async function errorOf(response: Response): Promise<RemoteSearchError> {
-  const text = await response.text().catch(() => '');
+  const text = await readTextPrefix(response, 64 * 1024);
   const envelope = Envelope.safeParse(parseJson(text, null));
   if (envelope.success) return fromEnvelope(envelope.data, response.status);
   const kind = response.status === 401 || response.status === 403 ? 'auth' : response.status < 500 ? 'rejected' : 'failed';
@@ -258,5 +262,15 @@ export async function* readEventStream(response: Response): AsyncGenerator<{ eve
       }
       if (data.length > 0) yield { event, data: data.join('\n') };
     }
+  }
+}
+
+/** A search instance's answer, within {@link MAX_SEARCH_ANSWER_BYTES}: past it, a failure in words rather than an answer held whole in memory. */
+async function searchAnswerText(response: Response): Promise<string> {
+  try {
+    return await readBoundedText(response, MAX_SEARCH_ANSWER_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new RemoteSearchError('failed', `The search instance answered more than a search answer holds (${error.message}).`, response.status);
+    throw error;
   }
 }
