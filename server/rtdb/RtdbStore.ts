@@ -117,13 +117,32 @@ export function overlaps(changed: DbPath, watched: DbPath): boolean {
   return true;
 }
 
-/** A small most-recently-added cache of snapshots, each valid for one store revision. */
-export class SnapshotCache {
-  readonly #entries = new Map<string, { revision: string; snapshot: LocationSnapshot }>();
-  readonly #max: number;
+/**
+ * What the snapshots kept for repeated reads may weigh in all: each holds its JSON text (two bytes
+ * a character) and the value parsed from it (about as much again), counted as four bytes a
+ * character of the text. The details feed, the largest location read, is about 0.7 MB of JSON.
+ */
+export const SNAPSHOT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
-  constructor(max = 32) {
+/**
+ * A small most-recently-added cache of snapshots, each valid for one store revision: at most
+ * `max` of them and {@link SNAPSHOT_CACHE_MAX_BYTES} in all, the oldest added out first; a
+ * snapshot larger than the whole budget is not kept (it is read again when asked for).
+ */
+export class SnapshotCache {
+  readonly #entries = new Map<string, { revision: string; snapshot: LocationSnapshot; bytes: number }>();
+  readonly #max: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
+
+  constructor(max = 32, maxBytes = SNAPSHOT_CACHE_MAX_BYTES) {
     this.#max = max;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** What the kept snapshots weigh, as counted against the budget. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   get(key: string, revision: string): LocationSnapshot | undefined {
@@ -132,8 +151,18 @@ export class SnapshotCache {
   }
 
   set(key: string, revision: string, snapshot: LocationSnapshot): void {
+    this.#forget(key);
+    const bytes = snapshot.json.length * 4;
+    if (bytes > this.#maxBytes) return;
+    while (this.#entries.size >= this.#max || this.#bytes + bytes > this.#maxBytes) this.#forget(this.#entries.keys().next().value!);
+    this.#entries.set(key, { revision, snapshot, bytes });
+    this.#bytes += bytes;
+  }
+
+  #forget(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
     this.#entries.delete(key);
-    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, { revision, snapshot });
+    this.#bytes -= entry.bytes;
   }
 }
