@@ -105,10 +105,12 @@ export class ServiceParts {
   /** The access-token check every person-facing mount shares (its cache included). */
   readonly verifyToken = this.#part(async (): Promise<AccessTokenVerifier> => cachingVerifier((await this.signIn()).verifier));
 
-  /** Where exposures come from (`hibp`, `demo`, `none`), started after the catalog's load it refreshes. */
+  /** Where exposures come from (`hibp`, `demo`, `none`), started after the catalog's load it refreshes and once the service listens. */
   readonly breachData = this.#part(
     async (): Promise<BreachData> => {
       await this.catalogLoad();
+      // Nothing is asked of HIBP before the port is ours: a start that fails there sends no lookup.
+      await this.listening();
       const storage = await this.storage();
       const { writeDetails } = await this.detailsFeed();
       const clock = this.#options.clock;

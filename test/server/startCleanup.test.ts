@@ -14,6 +14,8 @@ import { ServiceParts } from '../../server/parts/ServiceParts.ts';
 import { RTDB_FILE } from '../../server/rtdb/detailsFeed.ts';
 import { SqliteRtdbStore } from '../../server/rtdb/SqliteRtdbStore.ts';
 import { freePort, isListening } from '../core/auth/harness.ts';
+import { KEY } from '../support/hibpService.ts';
+import { HibpStandIn } from '../support/hibpStandIn.ts';
 
 const dirs: string[] = [];
 const blockers: Server[] = [];
@@ -69,6 +71,20 @@ describe.skipIf(process.platform !== 'linux')('a start that fails part-way', () 
     await expect(startService({ port, host: '127.0.0.1', dataDir: dir, dev: true, logLevel: 'silent' })).rejects.toThrow(/EADDRINUSE/);
     expect(openFilesIn(dir)).toEqual([]);
     await startsAgain(dir);
+  });
+
+  it('asks nothing of Have I Been Pwned when the port is taken: the breach data starts only once the service listens', async () => {
+    const standIn = await HibpStandIn.start({ keys: { [KEY]: { rpm: 1000 } } });
+    try {
+      const dir = dataDir();
+      const port = await freePort();
+      await listenOn(port);
+      await expect(startService({ port, host: '127.0.0.1', dataDir: dir, hibpApiKey: KEY, hibpUrl: standIn.url, logLevel: 'silent' })).rejects.toThrow(/EADDRINUSE/);
+      expect(standIn.requests).toEqual([]);
+      expect(openFilesIn(dir)).toEqual([]);
+    } finally {
+      await standIn.close();
+    }
   });
 
   it('stops listening and closes its stores when the sign-in provider cannot be discovered (after it listened)', async () => {
