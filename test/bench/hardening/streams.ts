@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startProcess, stopProcess } from '../processes.ts';
+import { operatorHeaders } from '../../support/rtdbOperator.ts';
 
 const READY = /API base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 4) * 1000;
@@ -161,10 +162,12 @@ async function pausedReader(
   const retainedBefore = await retainedMb(child);
   const before = rssMb(pid);
   let peak = before;
+  // Written by the operator: alice's own writes could not pass the 1 MB her node may hold.
+  const operator = await operatorHeaders(origin);
   for (let i = 0; i < PAUSED_WRITES; i++) {
     // A different value each time (one letter repeated), so each write is a change to send.
     const body = JSON.stringify(String.fromCharCode(97 + (i % 26)).repeat(PAUSED_WRITE_BYTES - 2));
-    const response = await fetch(`${origin}${location}`, { method: 'PUT', body });
+    const response = await fetch(`${origin}/rtdb/users/alice/big.json`, { method: 'PUT', headers: operator, body });
     if (!response.ok) throw new Error(`PUT ${PAUSED_WRITE_BYTES} bytes: ${response.status}`);
     await response.arrayBuffer();
     await pause(50);

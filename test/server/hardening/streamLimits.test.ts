@@ -13,6 +13,7 @@ import { RealtimeDatabaseClient } from '../../../electron/core/feed/RealtimeData
 import { parseServiceConfig, STREAM_LIMIT_DEFAULTS } from '../../../server/config.ts';
 import { RECONNECT_RETRY_MS } from '../../../server/rtdb/stream.ts';
 import { openEventSource } from '../../support/eventSourceClient.ts';
+import { operatorHeaders } from '../../support/rtdbOperator.ts';
 import { devIdToken, useDevService, type DevServiceForTests } from '../../support/useDevService.ts';
 
 const sockets: Socket[] = [];
@@ -263,9 +264,12 @@ describe('a reader that stops reading', () => {
 
     let mostBuffered = 0;
     let written = 0;
+    // Written by the operator's service account: alice's own writes could not pass the 1 MB her node may hold
+    // (server/rtdb/personQuota.ts); what is tested here is the bound of what her stream is sent.
+    const admin = await operatorHeaders(running.service.url);
     // Until the service cuts the stream (its slot is freed then), which must come well before all are written.
     for (let i = 0; i < WRITES && running.service.rtdbStreams.open() === 1; i++) {
-      const response = await fetch(`${running.service.url}${location}`, { method: 'PUT', body: JSON.stringify(String.fromCharCode(97 + i).repeat(WRITE - 2)) });
+      const response = await fetch(`${running.service.url}/rtdb/users/alice/big.json`, { method: 'PUT', headers: admin, body: JSON.stringify(String.fromCharCode(97 + i).repeat(WRITE - 2)) });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
       written += WRITE;
