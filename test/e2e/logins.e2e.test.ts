@@ -189,6 +189,11 @@ describe('Your accounts in Chromium against the real stack', { timeout: 120_000 
 
     const summary = page.getByRole('region', { name: 'Summary' });
     expect(await summary.textContent()).toContain(`${LOGINS} logins`);
+    // The import and the tally count the same sites: two where a password needs changing, the third said apart.
+    expect(await summary.textContent()).toContain('2 breached sites');
+    expect(await page.getByText('1 other breached site: the password there was changed after the breach, so there is nothing to do.').count()).toBe(1);
+    // The catalog is the demo service's, invented: the page says so, as every exposure screen does.
+    expect(await page.getByText('Demo data — these breaches are invented.').count()).toBe(1);
     expect(await summary.textContent()).toContain('5 passwords known to attackers');
     expect(await summary.textContent()).toContain('1 reused password');
 
