@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Credit } from '../../components/Credit.tsx';
+import { Credit, PasswordDataCredit } from '../../components/Credit.tsx';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States.tsx';
 import { formatCount, formatDateTime, plural } from '../../lib/format.ts';
 import { useChecks } from '../../state/checks.ts';
@@ -11,8 +11,6 @@ import { ForgetLogins } from './ForgetLogins.tsx';
 import { ImportCard } from './ImportCard.tsx';
 import { LoginList } from './LoginList.tsx';
 import { PasswordCheck } from './PasswordCheck.tsx';
-
-export const PWNED_PASSWORDS_URL = 'https://haveibeenpwned.com/Passwords';
 
 /**
  * "Your accounts": the person's logins from a password manager's export, matched here against
@@ -63,14 +61,7 @@ export function LoginsPage() {
       {body}
       {loaded ? <ForgetLogins count={view.logins.length} /> : null}
       {breachesShown && viewCreditsHibp(checks) ? <Credit /> : null}
-      {passwordsChecked ? (
-        <p className="credit">
-          Password data:{' '}
-          <a href={PWNED_PASSWORDS_URL} target="_blank" rel="noreferrer">
-            Pwned Passwords by Have I Been Pwned
-          </a>
-        </p>
-      ) : null}
+      {passwordsChecked ? <PasswordDataCredit /> : null}
     </div>
   );
 }

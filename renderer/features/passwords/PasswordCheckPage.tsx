@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { PasswordDataCredit } from '../../components/Credit.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Spinner } from '../../components/States.tsx';
 import { toUiError } from '../../lib/core.ts';
@@ -6,8 +7,6 @@ import { pwnedVerdict } from '../../lib/pwnedHash.ts';
 import { pwnedCount } from '../../state/passwords.ts';
 
 type State = { kind: 'idle' } | { kind: 'checking' } | { kind: 'result'; count: number } | { kind: 'error'; message: string };
-
-const PWNED_PASSWORDS_URL = 'https://haveibeenpwned.com/Passwords';
 
 /**
  * "Check a password" with Pwned Passwords. The field is uncontrolled: the password is never
@@ -116,12 +115,7 @@ export function PasswordCheckPage() {
           ) : null}
         </div>
       </section>
-      <p className="credit">
-        Password data:{' '}
-        <a href={PWNED_PASSWORDS_URL} target="_blank" rel="noreferrer">
-          Pwned Passwords by Have I Been Pwned
-        </a>
-      </p>
+      <PasswordDataCredit />
     </div>
   );
 }
