@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { BodyTooLargeError, readBoundedText, readTextPrefix } from '../../shared/base/boundedBody.ts';
+import { BodyTooLargeError, formatBytes, readBoundedText, readTextPrefix } from '../../shared/base/boundedBody.ts';
 import { parseRetryAfter } from './retryAfter.ts';
 import { boundStealerDomains } from './stealerDomains.ts';
 
@@ -226,14 +226,10 @@ async function answerText(response: Response, maxBytes: number, what: string): P
     return await readBoundedText(response, maxBytes);
   } catch (error) {
     if (error instanceof BodyTooLargeError)
-      throw new HibpError('bad-answer', `${what}: the answer is larger than ${formatMiB(maxBytes)} (HIBP's are far smaller); it was not read`, { status: response.status });
+      throw new HibpError('bad-answer', `${what}: the answer is larger than ${formatBytes(maxBytes)} (HIBP's are far smaller); it was not read`, { status: response.status });
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     throw new HibpError('unavailable', `${what}: the answer ${timedOut ? 'did not arrive in time' : 'was cut short'}`, { status: response.status, cause: error });
   }
-}
-
-function formatMiB(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 /**

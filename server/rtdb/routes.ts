@@ -71,8 +71,6 @@ export interface RtdbRoutesDeps extends RtdbAuthOptions {
   keepAliveMs?: number;
   /** Caps, lifetime and buffer of streaming reads (the service's config; {@link STREAM_LIMIT_DEFAULTS} by default). */
   streams?: StreamSlotLimits & { streamMaxLifetimeMs: number; streamBufferBytes: number };
-  /** What a person may keep under `users/<uid>` ({@link PERSON_NODE_MAX_BYTES} by default). */
-  personNodeMaxBytes?: number;
   /** The open streams' slots, when the caller reads their counts (the running service's `rtdbStreams`); made from `streams` otherwise. */
   slots?: StreamSlots;
 }
@@ -133,7 +131,6 @@ const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount> {
   const { store, logger } = deps;
   const now = deps.now ?? Date.now;
-  const personNodeMaxBytes = deps.personNodeMaxBytes ?? PERSON_NODE_MAX_BYTES;
   const nextPushId = createPushIdGenerator(now);
   const streamLimits = deps.streams ?? STREAM_LIMIT_DEFAULTS;
   // Each request's credential, and each stream's again before a change: a signature checked once stays checked until `exp`.
@@ -382,8 +379,8 @@ export async function createRtdbRoutes(deps: RtdbRoutesDeps): Promise<RtdbMount>
       await tx.write(writes);
       // Checked after the write, inside its transaction: thrown, the write is rolled back.
       if (caller.kind !== 'admin') {
-        const over = await personNodeOverQuota(tx, writes, personNodeMaxBytes);
-        if (over) throw new RtdbError(413, `Payload too large: /${over.node.join('/')} would hold ${over.bytes} bytes; a person's node holds at most ${personNodeMaxBytes} bytes`);
+        const over = await personNodeOverQuota(tx, writes, PERSON_NODE_MAX_BYTES);
+        if (over) throw new RtdbError(413, `Payload too large: /${over.node.join('/')} would hold ${over.bytes} bytes; a person's node holds at most ${PERSON_NODE_MAX_BYTES} bytes`);
       }
       return { status: 200 as const, writes, etag: wantsEtag || ifMatch !== undefined ? (await tx.snapshot(path)).etag : undefined };
     });

@@ -5,6 +5,8 @@
  * `response.text()`, `.json()` and `.arrayBuffer()` have no limit of their own.
  */
 
+import { concatBytes } from './bytes.ts';
+
 /** An answer longer than its reader allows: not read past the bound. */
 export class BodyTooLargeError extends Error {
   readonly maxBytes: number;
@@ -40,7 +42,7 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(concat(chunks, bytes));
+  return new TextDecoder().decode(concatBytes(chunks, bytes));
 }
 
 /**
@@ -65,7 +67,7 @@ export async function readTextPrefix(response: Response, maxBytes: number): Prom
     await reader.cancel().catch(() => {});
   }
   // A character cut at the bound decodes as U+FFFD rather than failing.
-  return new TextDecoder().decode(concat(chunks, bytes).subarray(0, maxBytes));
+  return new TextDecoder().decode(concatBytes(chunks, bytes).subarray(0, maxBytes));
 }
 
 /** Reads and drops a body the caller has no use for (so the connection can serve the next request), cutting it off past `maxBytes`. */
@@ -73,17 +75,7 @@ export async function discardBody(response: Response, maxBytes = 64 * 1024): Pro
   await readBoundedText(response, maxBytes).catch(() => {});
 }
 
-function concat(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const all = new Uint8Array(bytes);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
-}
-
-function formatBytes(bytes: number): string {
+/** `bytes` in MB (from 1 MB) or KB, rounded: how the bounds are said in messages. */
+export function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }

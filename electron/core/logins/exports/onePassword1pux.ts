@@ -1,5 +1,6 @@
 // The browser build: the same pure-JS unzipper without the Node build's worker plumbing (see exportData).
 import { Unzip, UnzipInflate } from 'fflate/browser';
+import { concatBytes } from '../../../../shared/base/bytes.ts';
 import { CoreError } from '../../../../shared/ipc/index.ts';
 import { decodeText } from './decodeText.ts';
 import { notAKnownExport } from './detectExportFormat.ts';
@@ -101,13 +102,7 @@ async function exportData(bytes: Uint8Array, signal: AbortSignal | undefined): P
   if (failure) throw failure;
   if (!found) throw notAKnownExport();
   if (!complete) throw damaged();
-  const data = new Uint8Array(unpacked);
-  let at = 0;
-  for (const chunk of chunks) {
-    data.set(chunk, at);
-    at += chunk.length;
-  }
-  return data;
+  return concatBytes(chunks, unpacked);
 }
 
 /** What a 1Password item that is not a login is, by its `categoryUuid` (the 1PUX format's list). */
