@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '../../shared/base/BoundedMap.ts';
 import type { Event } from '../../shared/base/Emitter.ts';
 import type { DbPath } from './paths.ts';
 import type { DbValue } from './tree.ts';
@@ -130,19 +131,15 @@ export const SNAPSHOT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
  * snapshot larger than the whole budget is not kept (it is read again when asked for).
  */
 export class SnapshotCache {
-  readonly #entries = new Map<string, { revision: string; snapshot: LocationSnapshot; bytes: number }>();
-  readonly #max: number;
-  readonly #maxBytes: number;
-  #bytes = 0;
+  readonly #entries: BoundedMap<string, { revision: string; snapshot: LocationSnapshot }>;
 
   constructor(max = 32, maxBytes = SNAPSHOT_CACHE_MAX_BYTES) {
-    this.#max = max;
-    this.#maxBytes = maxBytes;
+    this.#entries = new BoundedMap(max, maxBytes);
   }
 
   /** What the kept snapshots weigh, as counted against the budget. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#entries.bytes;
   }
 
   get(key: string, revision: string): LocationSnapshot | undefined {
@@ -151,18 +148,6 @@ export class SnapshotCache {
   }
 
   set(key: string, revision: string, snapshot: LocationSnapshot): void {
-    this.#forget(key);
-    const bytes = snapshot.json.length * 4;
-    if (bytes > this.#maxBytes) return;
-    while (this.#entries.size >= this.#max || this.#bytes + bytes > this.#maxBytes) this.#forget(this.#entries.keys().next().value!);
-    this.#entries.set(key, { revision, snapshot, bytes });
-    this.#bytes += bytes;
-  }
-
-  #forget(key: string): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    this.#entries.delete(key);
-    this.#bytes -= entry.bytes;
+    this.#entries.set(key, { revision, snapshot }, snapshot.json.length * 4);
   }
 }

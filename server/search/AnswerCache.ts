@@ -1,3 +1,5 @@
+import { BoundedMap } from '../../shared/base/BoundedMap.ts';
+
 /**
  * Answers of the search endpoints, remembered per (account, endpoint, request body bytes) for one
  * index revision. The same question over the same catalog gets the same chunks, so a repeated
@@ -9,16 +11,12 @@
  * least recently used entry goes first, and an answer larger than the whole budget is not kept.
  */
 export class AnswerCache<V> {
-  readonly #entries = new Map<string, { value: V; bytes: number }>();
-  readonly #capacity: number;
-  readonly #maxBytes: number;
+  readonly #entries: BoundedMap<string, V>;
   readonly #sizeOf: (value: V) => number;
-  #bytes = 0;
   #revision: string | undefined;
 
   constructor(options: { capacity?: number; maxBytes?: number; sizeOf?: (value: V) => number } = {}) {
-    this.#capacity = options.capacity ?? 512;
-    this.#maxBytes = options.maxBytes ?? ANSWER_CACHE_MAX_BYTES;
+    this.#entries = new BoundedMap(options.capacity ?? 512, options.maxBytes ?? ANSWER_CACHE_MAX_BYTES);
     this.#sizeOf = options.sizeOf ?? (() => 0);
   }
 
@@ -28,39 +26,22 @@ export class AnswerCache<V> {
 
   /** What the kept keys and answers weigh, as counted against the budget. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#entries.bytes;
   }
 
   get(revision: string, key: string): V | undefined {
     if (revision !== this.#revision) return undefined;
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    // Re-insert so Map order stays least-recently-used first.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.value;
+    // Touched, so the least recently used answer goes first.
+    return this.#entries.touch(key);
   }
 
   set(revision: string, key: string, value: V): void {
     if (revision !== this.#revision) {
       this.#entries.clear();
-      this.#bytes = 0;
       this.#revision = revision;
     }
-    this.#forget(key);
     // Strings are UTF-16 in memory: two bytes a character.
-    const bytes = key.length * 2 + this.#sizeOf(value);
-    if (bytes > this.#maxBytes) return;
-    this.#entries.set(key, { value, bytes });
-    this.#bytes += bytes;
-    while (this.#entries.size > this.#capacity || this.#bytes > this.#maxBytes) this.#forget(this.#entries.keys().next().value!);
-  }
-
-  #forget(key: string): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    this.#entries.delete(key);
-    this.#bytes -= entry.bytes;
+    this.#entries.set(key, value, key.length * 2 + this.#sizeOf(value));
   }
 }
 
